@@ -1,0 +1,64 @@
+/**
+ * The contract between transports (Slack, the local console) and the command pipeline in src/core.
+ * Transports turn their events into these calls and carry out the returned effects; the pipeline never
+ * knows which transport it serves.
+ */
+import type { Message } from "./message.js";
+
+/** Who is acting, as the transport knows it. Roles are resolved by the pipeline, never by the transport. */
+export interface Actor {
+  userId: string;
+  channelId: string;
+  /** Display name if the transport knows it (for audit lines and "approved by …"). */
+  displayName?: string;
+}
+
+/** Where a posted message lives, so it can be updated in place. */
+export interface MessageRef {
+  channelId: string;
+  /** Slack message ts, or any id the transport uses. */
+  ts: string;
+}
+
+export type Effect =
+  /** Answer the actor (ephemeral unless message.visibility is "in_channel"). */
+  | { kind: "reply"; message: Message }
+  /** Post a new message in a channel; if `trackPending` is set the transport calls `attachMessage` with its ref. */
+  | { kind: "post"; channelId: string; message: Message; trackPending?: string }
+  /** Replace a previously posted message. */
+  | { kind: "update"; ref: MessageRef; message: Message }
+  /** Ask the actor to type a confirmation text (eradication: the object's name) before the click counts. */
+  | { kind: "prompt"; pendingId: string; title: string; label: string; actionId: string };
+
+export interface CommandInput {
+  text: string;
+  actor: Actor;
+  /** Transport-level id of the request, used for dedupe of retried deliveries and in audit records. */
+  requestId?: string;
+}
+
+export interface ClickInput {
+  actionId: string;
+  value: string;
+  actor: Actor;
+  /** The message the button was on, when the transport knows it. */
+  ref?: MessageRef;
+  /** Text typed in a prompt (eradication confirmation). */
+  typedText?: string;
+}
+
+/** Identity facts only the transport can know (Slack user groups, guest or deactivated accounts). */
+export interface IdentityPort {
+  groupsOf(userId: string): Promise<readonly string[]>;
+  /** Guests and deactivated users are never above viewer. */
+  isRestricted(userId: string): Promise<boolean>;
+}
+
+export interface Pipeline {
+  handleCommand(input: CommandInput): Promise<Effect[]>;
+  handleClick(input: ClickInput): Promise<Effect[]>;
+  /** Records where an approval request was posted so later clicks can update every copy in place. */
+  attachMessage(pendingId: string, ref: MessageRef): Promise<void>;
+  /** Expires stale pending requests and returns updates for their messages. Called on a timer. */
+  sweepExpired(): Promise<Effect[]>;
+}

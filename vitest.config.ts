@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: "forks",
+    allowOnly: false,
+    passWithNoTests: false,
+  },
+});
