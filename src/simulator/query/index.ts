@@ -1,19 +1,11 @@
 /**
  * The simulator's listing engine: query-string parsing, the filter grammar, selection, sorting, paging and
  * totals, shared by every collection the simulator serves.
- * STUB: signatures agreed between the simulator's parts; the implementation replaces the bodies.
  */
-import type { SimQuery, SimRequest } from "../types.js";
+import type { SimRequest } from "../types.js";
 
-/** Parses a raw query string (without "?"): `+` is a space, lists split on commas after decoding. */
-export function parseQuery(_search: string): SimQuery {
-  throw new Error("not implemented");
-}
-
-/** Compiles a filter expression; a malformed one throws a 400 SimHttpError that says where and why. */
-export function compileFilter(_expr: string): (item: object) => boolean {
-  throw new Error("not implemented");
-}
+export { compileFilter } from "./filter-eval.js";
+export { parseQuery } from "./parse-query.js";
 
 export interface ListOptions {
   /**
