@@ -1,0 +1,190 @@
+/**
+ * The array client's public contract: what commands (H5) and alert polling (H7) call. Implementations live in
+ * client.ts / pool.ts; this file holds only types so it can be imported anywhere without pulling in undici.
+ */
+import type { z } from "zod";
+import type { Logger } from "../logger.js";
+import type {
+  Alert,
+  ArrayInfo,
+  ArrayPerformance,
+  ArraySpace,
+  Bucket,
+  FileSystem,
+  FileSystemReplicaLink,
+  GroupQuota,
+  Snapshot,
+  UserQuota,
+} from "./schemas.js";
+
+/** Query parameters; lists are sent comma-joined, undefined values are dropped. */
+export type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
+
+export interface Page<T> {
+  items: T[];
+  /** `pagination_info.total_item_count`, when the array sent it. */
+  totalItemCount?: number;
+  continuationToken?: string | null;
+  /** The `total` element (an object or a list, depending on the endpoint), when present. */
+  total?: unknown;
+}
+
+export interface ArrayHealth {
+  name: string;
+  tags: readonly string[];
+  /** "unknown" until the first call completes. */
+  status: "unknown" | "up" | "down";
+  reachable: boolean;
+  /** The negotiated API version, once known. */
+  version?: string;
+  sessionAgeMs?: number;
+  lastError?: { code: string; message: string; at: number };
+  latencyMs: { p50?: number; p95?: number; samples: number };
+  inFlight: number;
+  queued: number;
+  /** Set while marked down: since when, why, and when the next probe is allowed. */
+  down?: { since: number; reason: string; retryAt: number };
+}
+
+export interface RequestOptions<T> {
+  query?: Query;
+  schema?: z.ZodType<T>;
+}
+
+export interface WriteOptions<T> extends RequestOptions<T> {
+  body?: unknown;
+}
+
+/** Fields a file system update may carry (FileSystemPatch). Promotion goes in `requested_promotion_state`. */
+export interface FileSystemPatch {
+  provisioned?: number;
+  hard_limit_enabled?: boolean;
+  default_user_quota?: number;
+  default_group_quota?: number;
+  fast_remove_directory_enabled?: boolean;
+  snapshot_directory_enabled?: boolean;
+  writable?: boolean;
+  nfs?: { enabled?: boolean; v3_enabled?: boolean; v4_1_enabled?: boolean; rules?: string };
+  smb?: { enabled?: boolean; acl_mode?: string };
+  http?: { enabled?: boolean };
+  /** Sent as `promotion_status` before 1.12 (wire.ts). */
+  requested_promotion_state?: "promoted" | "demoted";
+  destroyed?: boolean;
+}
+
+export interface FileSystemCreate extends Omit<FileSystemPatch, "destroyed" | "requested_promotion_state"> {
+  name: string;
+}
+
+export interface ListQuery {
+  names?: readonly string[];
+  /** A filter expression, built with filter.ts. */
+  filter?: string;
+  sort?: string;
+  limit?: number;
+}
+
+export interface FileSystemsApi {
+  list(q?: ListQuery): Promise<Page<FileSystem>>;
+  get(name: string): Promise<FileSystem | undefined>;
+  create(body: FileSystemCreate): Promise<FileSystem>;
+  update(name: string, patch: FileSystemPatch, opts?: { ignoreUsage?: boolean }): Promise<FileSystem>;
+  destroy(name: string): Promise<FileSystem>;
+  recover(name: string): Promise<FileSystem>;
+  eradicate(name: string): Promise<void>;
+}
+
+export interface SnapshotsApi {
+  list(
+    q?: { sources?: readonly string[]; names?: readonly string[] } & Omit<ListQuery, "names">,
+  ): Promise<Page<Snapshot>>;
+  get(name: string): Promise<Snapshot | undefined>;
+  create(sources: readonly string[], suffix?: string): Promise<Snapshot[]>;
+  destroy(name: string): Promise<Snapshot>;
+  recover(name: string): Promise<Snapshot>;
+  eradicate(name: string): Promise<void>;
+}
+
+export interface AlertsApi {
+  list(q?: Omit<ListQuery, "names">): Promise<Page<Alert>>;
+  setFlagged(name: string, flagged: boolean): Promise<Alert>;
+}
+
+export interface ArraysApi {
+  info(): Promise<ArrayInfo>;
+  space(type?: "array" | "file-system" | "object-store"): Promise<ArraySpace>;
+  performance(protocol?: string): Promise<ArrayPerformance>;
+}
+
+export interface ReplicaLinksApi {
+  /** Links whose local file system is `name`; [] on arrays older than 1.9 (no replication API). */
+  forFileSystem(name: string): Promise<FileSystemReplicaLink[]>;
+}
+
+export interface BucketsApi {
+  list(q?: ListQuery): Promise<Page<Bucket>>;
+  create(name: string, account: string): Promise<Bucket>;
+}
+
+export interface QuotasApi {
+  users(q?: { fileSystems?: readonly string[]; filter?: string; limit?: number }): Promise<Page<UserQuota>>;
+  groups(q?: { fileSystems?: readonly string[]; filter?: string; limit?: number }): Promise<Page<GroupQuota>>;
+}
+
+export interface ArrayClient {
+  readonly name: string;
+  readonly tags: readonly string[];
+  /** The negotiated version (negotiates on first use). */
+  version(): Promise<string>;
+  supports(minVersion: string): Promise<boolean>;
+  health(): ArrayHealth;
+  /** One page of a GET. */
+  get<T = unknown>(path: string, opts?: RequestOptions<T>): Promise<Page<T>>;
+  /** Every item of a GET, one page in memory at a time. */
+  iterate<T = unknown>(path: string, opts?: RequestOptions<T> & { pageSize?: number }): AsyncIterable<T>;
+  count(path: string, query?: Query): Promise<number>;
+  post<T = unknown>(path: string, opts?: WriteOptions<T>): Promise<T[]>;
+  patch<T = unknown>(path: string, opts?: WriteOptions<T>): Promise<T[]>;
+  delete(path: string, opts?: { query?: Query }): Promise<void>;
+  readonly fileSystems: FileSystemsApi;
+  readonly snapshots: SnapshotsApi;
+  readonly alerts: AlertsApi;
+  readonly arrays: ArraysApi;
+  readonly replicaLinks: ReplicaLinksApi;
+  readonly buckets: BucketsApi;
+  readonly quotas: QuotasApi;
+  /** Logs out and closes connections. */
+  close(): Promise<void>;
+}
+
+export interface ArrayPool {
+  list(): ArrayClient[];
+  /** Throws ARRAY_UNKNOWN (user-facing, with did-you-mean suggestions). */
+  get(name: string): ArrayClient;
+  /** "a", "a,b", "all", "tag:prod" (and mixes like "a,tag:dr"). */
+  select(spec: string): ArrayClient[];
+  health(): ArrayHealth[];
+  close(): Promise<void>;
+}
+
+export interface PoolDeps {
+  logger: Logger;
+  /** Milliseconds since the epoch; injected so tests control time. */
+  now?: () => number;
+  /** [0, 1); injected so back-off jitter is deterministic in tests. */
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export type {
+  Alert,
+  ArrayInfo,
+  ArrayPerformance,
+  ArraySpace,
+  Bucket,
+  FileSystem,
+  FileSystemReplicaLink,
+  GroupQuota,
+  Snapshot,
+  UserQuota,
+};

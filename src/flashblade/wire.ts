@@ -1,0 +1,122 @@
+/**
+ * Every version-dependent difference in what goes on the wire, in one place. Resource functions ask this
+ * module how to phrase a request for the negotiated version instead of comparing versions themselves.
+ * Sources: the spec's versioning table and shared/reference/flashblade-rest-1x.md §6–§7.
+ */
+import { versionTooOld } from "./errors.js";
+import type { FileSystemPatch, Query } from "./types.js";
+import { atLeast } from "./versions.js";
+
+/** Absolute request path of a versioned endpoint. */
+export function apiPath(version: string, path: string): string {
+  return `/api/${version}${path}`;
+}
+
+/** Listings that lost `total`/`total_only` at 1.12 (spec, "File systems", and the 1.12 versioning row). */
+const TOTALS_DROPPED_AT_1_12 = new Set([
+  "/file-systems",
+  "/file-system-snapshots",
+  "/file-system-snapshots/transfer",
+  "/file-system-replica-links/transfer",
+  "/keytabs",
+]);
+
+/** Whether `total`/`total_only` may be sent on GET `path` at `version`. */
+export function totalsAllowed(path: string, version: string): boolean {
+  return !(TOTALS_DROPPED_AT_1_12.has(path) && atLeast(version, "1.12"));
+}
+
+/** Removes `total`/`total_only` where the version dropped them, so callers can pass them unconditionally. */
+export function adaptListQuery(path: string, version: string, query: Query): Query {
+  if (totalsAllowed(path, version) || (query.total === undefined && query.total_only === undefined))
+    return query;
+  const { total: _t, total_only: _o, ...rest } = query;
+  return rest;
+}
+
+/** Endpoints whose PATCH/DELETE select one object with singular `name` (or `ids` from 1.9). */
+const SINGULAR_NAME = new Set(["/file-systems", "/file-system-snapshots"]);
+
+export type Selector = { name: string } | { id: string };
+
+/**
+ * The query that selects one object for PATCH/DELETE. File systems and snapshots take singular `name` on
+ * every version and accept `ids` only from 1.9; other collections take `names`/`ids`.
+ */
+export function selectOne(array: string, version: string, path: string, sel: Selector): Query {
+  if (SINGULAR_NAME.has(path)) {
+    if ("name" in sel) return { name: sel.name };
+    if (!atLeast(version, "1.9")) throw versionTooOld(array, version, "1.9", `selecting ${path} by id`);
+    return { ids: [sel.id] };
+  }
+  return "name" in sel ? { names: [sel.name] } : { ids: [sel.id] };
+}
+
+/** The GET parameter that selects snapshots by name or by source file system (snapshots have no `names`). */
+export const SNAPSHOT_NAMES_PARAM = "names_or_sources";
+
+/**
+ * The PATCH body for a file system. The promotion request is `requested_promotion_state` from 1.12 and
+ * `promotion_status` in 1.9–1.11; before 1.9 there is no replication, so asking for it is an error.
+ * `destroyed` needs 1.1. `name` never goes in an update body.
+ */
+export function fileSystemPatchBody(
+  array: string,
+  version: string,
+  patch: FileSystemPatch,
+): Record<string, unknown> {
+  const { requested_promotion_state: promotion, ...rest } = patch as FileSystemPatch & { name?: unknown };
+  const body: Record<string, unknown> = { ...rest };
+  delete body.name;
+  if (body.destroyed !== undefined && !atLeast(version, "1.1")) {
+    throw versionTooOld(array, version, "1.1", "destroying or recovering a file system");
+  }
+  if (promotion !== undefined) {
+    if (!atLeast(version, "1.9"))
+      throw versionTooOld(array, version, "1.9", "promoting or demoting a file system");
+    body[atLeast(version, "1.12") ? "requested_promotion_state" : "promotion_status"] = promotion;
+  }
+  return body;
+}
+
+/** The promotion state of a file system as read, whichever field the version fills. */
+export function promotionOf(fs: {
+  promotion_status?: string;
+  requested_promotion_state?: string;
+}): string | undefined {
+  return fs.promotion_status ?? fs.requested_promotion_state;
+}
+
+/** POST /buckets: the account reference travels as `account` up to 1.8 and as `bucket` from 1.9 (spec BucketPost). */
+export function bucketCreate(
+  version: string,
+  name: string,
+  account: string,
+): { query: Query; body: unknown } {
+  const key = atLeast(version, "1.9") ? "bucket" : "account";
+  return { query: { names: [name] }, body: { [key]: { name: account } } };
+}
+
+/** POST /file-system-snapshots: sources in the query, the optional suffix in a SnapshotSuffix body. */
+export function snapshotCreate(
+  sources: readonly string[],
+  suffix?: string,
+): { query: Query; body?: unknown } {
+  return suffix === undefined ? { query: { sources } } : { query: { sources }, body: { suffix } };
+}
+
+/**
+ * Replication performance metrics: the object is `async` up to 1.12's first revision and `periodic` after
+ * (spec "Other shapes"). Read whichever is present.
+ */
+export function replicationMetrics(item: {
+  async?: Record<string, unknown>;
+  periodic?: Record<string, unknown>;
+}): Record<string, unknown> | undefined {
+  return item.periodic ?? item.async;
+}
+
+/** Throws ARRAY_VERSION_TOO_OLD unless `version` ≥ `min`. */
+export function requireVersion(array: string, version: string, min: string, what: string): void {
+  if (!atLeast(version, min)) throw versionTooOld(array, version, min, what);
+}
