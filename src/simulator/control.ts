@@ -1,0 +1,95 @@
+import type { Logger } from "pino";
+import type { z } from "zod";
+import { UserFacingError } from "../errors.js";
+import {
+  type FailureFault,
+  type FaultPlan,
+  failureFaultSchema,
+  type LatencyFault,
+  latencyFaultSchema,
+  type ResetFault,
+  resetFaultSchema,
+} from "./faults.js";
+import type { RequestLog, SimStats } from "./request-log.js";
+import type { SessionStore } from "./sessions.js";
+
+/** What the front end lends the control API. */
+export interface ControlDeps {
+  faults: FaultPlan;
+  sessions: SessionStore;
+  log: RequestLog;
+  /** Stops listening and drops every connection. */
+  goDown(): Promise<void>;
+  /** Listens again on the same port. */
+  goUp(): Promise<void>;
+  isDown(): boolean;
+  sleep(ms: number): Promise<void>;
+  logger: Logger;
+}
+
+/** Faults and observations for tests and demos; every input is validated as at any other boundary. */
+export interface SimControl {
+  /** Adds latency to matching requests; returns the rule id. */
+  addLatency(fault: LatencyFault): number;
+  /** Answers matching requests (a share, or the next `count`) with an error status. */
+  failRequests(fault: FailureFault): number;
+  /** Destroys the connection of matching requests without answering. */
+  resetConnections(fault: ResetFault): number;
+  /** Removes one fault rule, or all of them. */
+  clearFaults(id?: number): void;
+  /** Restarts the fault dice from `seed`. */
+  reseed(seed: number): void;
+  /** The array goes away: new connections are refused and open ones dropped. With `forMs`, it returns by itself. */
+  down(opts?: { forMs?: number }): Promise<void>;
+  up(): Promise<void>;
+  readonly isDown: boolean;
+  /** Ends every session, as a reboot or an admin would; returns how many were open. */
+  invalidateSessions(): number;
+  activeSessions(): number;
+  stats(): SimStats;
+  resetStats(): void;
+}
+
+export function checked<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
+  const r = schema.safeParse(input);
+  if (r.success) return r.data;
+  const why = r.error.issues.map((i) => `${i.path.join(".") || "value"}: ${i.message}`).join("; ");
+  throw new UserFacingError("SIM_BAD_CONTROL_INPUT", `Invalid ${what}: ${why}`);
+}
+
+export function createControl(deps: ControlDeps): SimControl {
+  const control: SimControl = {
+    addLatency: (f) => deps.faults.addLatency(checked(latencyFaultSchema, f, "latency fault")),
+    failRequests: (f) => deps.faults.addFailure(checked(failureFaultSchema, f, "failure fault")),
+    resetConnections: (f) => deps.faults.addReset(checked(resetFaultSchema, f, "connection-reset fault")),
+    clearFaults: (id) => deps.faults.clear(id),
+    reseed: (seed) => deps.faults.reseed(seed),
+    async down(opts = {}) {
+      if (opts.forMs !== undefined && !(Number.isInteger(opts.forMs) && opts.forMs > 0)) {
+        throw new UserFacingError(
+          "SIM_BAD_CONTROL_INPUT",
+          "Invalid outage: forMs must be a positive integer.",
+        );
+      }
+      await deps.goDown();
+      if (opts.forMs !== undefined) {
+        // The front end ignores goUp after close(), so a pending outage timer cannot revive a closed simulator.
+        void deps
+          .sleep(opts.forMs)
+          .then(() => (deps.isDown() ? deps.goUp() : undefined))
+          .catch((err: unknown) =>
+            deps.logger.error({ err }, "simulator could not come back up after an outage"),
+          );
+      }
+    },
+    up: () => deps.goUp(),
+    get isDown() {
+      return deps.isDown();
+    },
+    invalidateSessions: () => deps.sessions.invalidateAll(),
+    activeSessions: () => deps.sessions.activeCount(),
+    stats: () => deps.log.stats(),
+    resetStats: () => deps.log.reset(),
+  };
+  return control;
+}

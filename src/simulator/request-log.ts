@@ -1,0 +1,133 @@
+import type { IncomingHttpHeaders } from "node:http";
+
+/** Header and query names whose values are secrets: they never reach the request log. */
+const SECRET_HEADERS = new Set(["api-token", "x-auth-token", "authorization", "cookie", "set-cookie"]);
+const SECRET_QUERY_KEYS = new Set(["api-token"]);
+const REDACTED = "[redacted]";
+
+export interface LoggedRequest {
+  /** Clock time (ms) when the request arrived. */
+  at: number;
+  method: string;
+  path: string;
+  /** The query string as received (without "?"), secrets blanked. */
+  query: string;
+  headers: Record<string, string>;
+  /** Status sent, or "reset" when the connection was destroyed unanswered; undefined while in flight. */
+  outcome?: number | "reset";
+}
+
+export interface SimStats {
+  /** Successful logins. */
+  logins: number;
+  failedLogins: number;
+  logouts: number;
+  /** Requests seen, keyed `METHOD /full/path`. */
+  requests: Record<string, number>;
+  total: number;
+  inFlight: number;
+  maxInFlight: number;
+  /** The last requests, oldest first. */
+  recent: LoggedRequest[];
+}
+
+export function redactQuery(query: string): string {
+  if (query === "") return query;
+  return query
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      const rawKey = eq < 0 ? pair : pair.slice(0, eq);
+      let key = rawKey;
+      try {
+        key = decodeURIComponent(rawKey.replace(/\+/g, " "));
+      } catch {
+        // a malformed escape is logged as received
+      }
+      return SECRET_QUERY_KEYS.has(key.toLowerCase()) ? `${rawKey}=${REDACTED}` : pair;
+    })
+    .join("&");
+}
+
+export function redactHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name] = SECRET_HEADERS.has(name) ? REDACTED : Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+/** Counters and a bounded log of recent requests, for tests and the control interface. */
+export class RequestLog {
+  private logins = 0;
+  private failedLogins = 0;
+  private logouts = 0;
+  private total = 0;
+  private inFlight = 0;
+  private maxInFlight = 0;
+  private requests = new Map<string, number>();
+  private recent: LoggedRequest[] = [];
+
+  constructor(
+    private readonly clock: () => number,
+    private readonly keep = 200,
+  ) {}
+
+  begin(method: string, path: string, query: string, headers: IncomingHttpHeaders): LoggedRequest {
+    const entry: LoggedRequest = {
+      at: this.clock(),
+      method,
+      path,
+      query: redactQuery(query),
+      headers: redactHeaders(headers),
+    };
+    const key = `${method} ${path}`;
+    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    this.total++;
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    this.recent.push(entry);
+    if (this.recent.length > this.keep) this.recent.splice(0, this.recent.length - this.keep);
+    return entry;
+  }
+
+  finish(entry: LoggedRequest, outcome: number | "reset"): void {
+    if (entry.outcome !== undefined) return;
+    entry.outcome = outcome;
+    this.inFlight--;
+  }
+
+  countLogin(ok: boolean): void {
+    if (ok) this.logins++;
+    else this.failedLogins++;
+  }
+
+  countLogout(): void {
+    this.logouts++;
+  }
+
+  stats(): SimStats {
+    return {
+      logins: this.logins,
+      failedLogins: this.failedLogins,
+      logouts: this.logouts,
+      requests: Object.fromEntries(this.requests),
+      total: this.total,
+      inFlight: this.inFlight,
+      maxInFlight: this.maxInFlight,
+      recent: this.recent.map((e) => ({ ...e, headers: { ...e.headers } })),
+    };
+  }
+
+  /** Zeroes the counters; requests still in flight keep counting towards `inFlight`. */
+  reset(): void {
+    this.logins = 0;
+    this.failedLogins = 0;
+    this.logouts = 0;
+    this.total = 0;
+    this.maxInFlight = this.inFlight;
+    this.requests.clear();
+    this.recent = [];
+  }
+}

@@ -1,0 +1,234 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type Server } from "node:https";
+import type { AddressInfo, Socket } from "node:net";
+import { setTimeout as delay } from "node:timers/promises";
+import type { Logger } from "pino";
+import { silentLogger } from "../logger.js";
+import { type ApiResponse, errorResponse } from "./api-response.js";
+import { createControl, type SimControl } from "./control.js";
+import { CONTROL_PREFIX, handleControl } from "./control-http.js";
+import { FaultPlan } from "./faults.js";
+import { resolveOptions, type SimulatorOptions } from "./options.js";
+import { type LoggedRequest, RequestLog } from "./request-log.js";
+import { findHandler } from "./resources/index.js";
+import { type RouterContext, routeApi } from "./routing.js";
+import { SessionStore } from "./sessions.js";
+import { createState, type SimState } from "./state.js";
+import { selfSignedCertificate } from "./tls.js";
+
+export interface Simulator {
+  /** `https://127.0.0.1:PORT` */
+  readonly url: string;
+  /** `url + "/api"`, the base every client is configured with. */
+  readonly apiUrl: string;
+  readonly port: number;
+  /** PEM certificate clients trust to verify the simulator. */
+  readonly ca: string;
+  readonly arrayName: string;
+  readonly state: SimState;
+  readonly control: SimControl;
+  close(): Promise<void>;
+}
+
+/** Bodies above this are refused; no 1.x request body comes near it. */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const VERSIONED_PATH = /^\/api\/\d+\.\d+(?:\.\d+)?(\/.*)$/;
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.pause();
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function send(res: ServerResponse, answer: ApiResponse): void {
+  const headers: Record<string, string | number> = { ...answer.headers };
+  if (answer.body === undefined) {
+    headers["content-length"] = 0;
+    res.writeHead(answer.status, headers);
+    res.end();
+    return;
+  }
+  const payload = JSON.stringify(answer.body);
+  headers["content-type"] = "application/json";
+  headers["content-length"] = Buffer.byteLength(payload);
+  res.writeHead(answer.status, headers);
+  res.end(payload);
+}
+
+/**
+ * Starts a simulated FlashBlade over HTTPS on loopback: the 1.x wire protocol (login, sessions, versions,
+ * envelopes, errors) in front of the state and handlers, plus injectable faults for resilience tests.
+ */
+export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
+  const o = resolveOptions(opts);
+  const logger: Logger = opts.logger ?? silentLogger();
+  const clock = opts.clock ?? Date.now;
+  const sleep = opts.sleep ?? ((ms: number) => delay(ms));
+  const tls = opts.tls ?? (await selfSignedCertificate());
+  const state = createState({
+    scenario: opts.scenario ?? "demo",
+    clock,
+    arrayName: o.arrayName,
+    seed: o.seed,
+  });
+  const sessions = new SessionStore(clock, o.sessionIdleMs);
+  const faults = new FaultPlan(o.seed);
+  const log = new RequestLog(clock);
+  const banner = opts.loginBanner ?? `Authorized use only. ${o.arrayName} is a simulated FlashBlade array.`;
+  const router: RouterContext = {
+    versions: o.versionList,
+    apiTokens: new Map(o.apiTokens.map((t) => [t.token, t.username])),
+    sessions,
+    state,
+    logger,
+    findHandler: opts.handlers ?? findHandler,
+    loginBanner: () => banner,
+    onLogin: (ok) => log.countLogin(ok),
+    onLogout: () => log.countLogout(),
+  };
+
+  const sockets = new Set<Socket>();
+  let port = o.port;
+  let down = false;
+  let closed = false;
+
+  const server: Server = createServer({ cert: tls.cert, key: tls.key, keepAlive: true });
+  server.keepAliveTimeout = 65_000;
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  server.on("tlsClientError", (err) => logger.debug({ err }, "TLS handshake failed"));
+
+  const control = createControl({
+    faults,
+    sessions,
+    log,
+    sleep,
+    logger,
+    isDown: () => down,
+    goDown: async () => {
+      if (down || closed) return;
+      down = true;
+      await stopListening(server, sockets);
+    },
+    goUp: async () => {
+      if (!down || closed) return;
+      await listen(server, port, o.host);
+      down = false;
+    },
+  });
+
+  async function serveApi(req: IncomingMessage, res: ServerResponse, pathname: string, search: string) {
+    const method = req.method ?? "GET";
+    const entry: LoggedRequest = log.begin(method, pathname, search, req.headers);
+    res.on("close", () => log.finish(entry, res.headersSent ? res.statusCode : "reset"));
+    const decision = faults.decide(method, pathname, VERSIONED_PATH.exec(pathname)?.[1]);
+    const body = await readBody(req);
+    if (decision.delayMs > 0) await sleep(decision.delayMs);
+    if (decision.action?.kind === "reset") {
+      log.finish(entry, "reset");
+      req.socket.destroy();
+      return;
+    }
+    if (decision.action?.kind === "fail") {
+      const answer = errorResponse(decision.action.status, decision.action.message, pathname);
+      if (decision.action.retryAfter !== undefined)
+        answer.headers = { "retry-after": `${decision.action.retryAfter}` };
+      send(res, answer);
+      return;
+    }
+    if (pathname !== "/api" && !pathname.startsWith("/api/")) {
+      send(res, errorResponse(404, `No such path: ${pathname}. The REST API lives under /api.`, pathname));
+      return;
+    }
+    send(
+      res,
+      await routeApi(router, { method, path: pathname.slice(4), search, headers: req.headers, body }),
+    );
+  }
+
+  async function serveControl(req: IncomingMessage, res: ServerResponse, pathname: string) {
+    const op = pathname.slice(CONTROL_PREFIX.length + 1);
+    const answer = await handleControl(control, req.method ?? "GET", op, await readBody(req));
+    const { after, ...rest } = answer;
+    if (after !== undefined) {
+      res.on("finish", () => {
+        after().catch((err: unknown) => logger.error({ err }, "control operation failed after answering"));
+      });
+    }
+    send(res, rest);
+  }
+
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "https://simulator.invalid");
+    const pathname = url.pathname;
+    const search = url.search.startsWith("?") ? url.search.slice(1) : url.search;
+    const isControl = o.controlPath && pathname.startsWith(`${CONTROL_PREFIX}/`);
+    const work = isControl ? serveControl(req, res, pathname) : serveApi(req, res, pathname, search);
+    work.catch((err: unknown) => {
+      if (res.headersSent || res.destroyed) return;
+      if (err instanceof BodyTooLarge) {
+        res.shouldKeepAlive = false;
+        send(res, errorResponse(413, `Request body larger than ${MAX_BODY_BYTES} bytes.`, pathname));
+        return;
+      }
+      logger.error({ err, method: req.method, path: pathname }, "simulator front end failed");
+      send(res, errorResponse(500, "Internal error in the simulator; see its log.", pathname));
+    });
+  });
+
+  await listen(server, port, o.host);
+  port = (server.address() as AddressInfo).port;
+  const hostPart = o.host.includes(":") ? `[${o.host}]` : o.host;
+  const url = `https://${hostPart}:${port}`;
+  logger.info({ url, arrayName: o.arrayName, versions: o.versions }, "simulator listening");
+
+  return {
+    url,
+    apiUrl: `${url}/api`,
+    port,
+    ca: tls.cert,
+    arrayName: o.arrayName,
+    state,
+    control,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (!down) await stopListening(server, sockets);
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    server.once("error", onError);
+    server.listen(port, host, () => {
+      server.off("error", onError);
+      resolve();
+    });
+  });
+}
+
+/** Stops accepting connections and drops the open ones, idle keep-alive sockets included. */
+function stopListening(server: Server, sockets: Set<Socket>): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    for (const s of sockets) s.destroy();
+  });
+}
