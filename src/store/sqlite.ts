@@ -1,0 +1,170 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { BotError, InternalError, UserFacingError } from "../errors.js";
+import { prefixUpperBound } from "./keys.js";
+import { serialise } from "./memory.js";
+import { migrate } from "./migrations.js";
+import { DEFAULT_DB_FILE, type ListOptions, type Store, type StoreEntry, type StoreOp } from "./types.js";
+
+export interface SqliteStoreOptions {
+  dataDir: string;
+  fileName?: string;
+  /**
+   * WAL mode is always on. With WAL, `normal` only syncs at checkpoints: a killed process never loses or corrupts
+   * a committed transaction, but a power cut or kernel crash can drop the last few. `full` (default) syncs the
+   * WAL on every commit, so a commit that returned survives power loss too. Our commits are a few per poll cycle
+   * and a few per Slack post, so the extra fsync costs nothing measurable and we keep the stronger promise.
+   */
+  synchronous?: "full" | "normal";
+  now?: () => number;
+}
+
+interface KvRow {
+  key: string;
+  value: string;
+  expires_at: number | null;
+}
+
+export interface SqliteStore extends Store {
+  /** The connection's effective settings, for the startup log line and tests. */
+  settings(): {
+    path: string;
+    journalMode: string;
+    synchronous: "full" | "normal" | "other";
+    schemaVersion: number;
+  };
+}
+
+/** Opens (creating and migrating as needed) the SQLite data file. Open failures are reported with the path. */
+export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
+  const now = opts.now ?? Date.now;
+  const path = join(opts.dataDir, opts.fileName ?? DEFAULT_DB_FILE);
+  let db: Database.Database;
+  try {
+    mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+    db = new Database(path);
+    db.pragma("journal_mode = WAL");
+    db.pragma(`synchronous = ${opts.synchronous === "normal" ? "NORMAL" : "FULL"}`);
+    // Another process holding the write lock (a second bot on the same file, a backup) waits instead of failing.
+    db.pragma("busy_timeout = 5000");
+    migrate(db, now);
+  } catch (err) {
+    if (err instanceof BotError) throw err;
+    throw new UserFacingError("STORE_OPEN_FAILED", `Cannot open the data file ${path}: ${describe(err)}`, {
+      cause: err,
+      suggestions: [
+        "Check that store.dataDir exists or can be created, and that the bot may read and write it.",
+        "If the file is damaged, move it aside; the bot starts with empty state and re-learns open alerts.",
+      ],
+    });
+  }
+
+  const getStmt = db.prepare<[string, string, number]>(
+    "SELECT key, value, expires_at FROM kv WHERE ns = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?)",
+  );
+  const rangeStmt = db.prepare<[string, string, string, number, number]>(
+    `SELECT key, value, expires_at FROM kv
+     WHERE ns = ? AND key >= ? AND key < ? AND (expires_at IS NULL OR expires_at > ?)
+     ORDER BY key LIMIT ?`,
+  );
+  const putStmt = db.prepare<[string, string, string, number | null, number]>(
+    `INSERT INTO kv (ns, key, value, expires_at, updated_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (ns, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at,
+       updated_at = excluded.updated_at`,
+  );
+  const delStmt = db.prepare<[string, string]>("DELETE FROM kv WHERE ns = ? AND key = ?");
+  const sweepStmt = db.prepare<[number]>("DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?");
+
+  const applyBatch = db.transaction((ops: readonly { op: StoreOp; json: string }[], at: number) => {
+    for (const { op, json } of ops) {
+      if (op.op === "delete") delStmt.run(op.ns, op.key);
+      else putStmt.run(op.ns, op.key, json, op.expiresAt ?? null, at);
+    }
+  });
+  const takeTx = db.transaction((ns: string, key: string, at: number): KvRow | undefined => {
+    const row = getStmt.get(ns, key, at) as KvRow | undefined;
+    delStmt.run(ns, key);
+    return row;
+  });
+
+  let closed = false;
+  const guard = <T>(what: string, fn: () => T): T => {
+    if (closed) throw new InternalError("STORE_CLOSED", "the store was used after close()");
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof BotError) throw err;
+      throw new InternalError("STORE_IO", `store ${what} failed: ${describe(err)}`, { cause: err });
+    }
+  };
+  const toEntry = <T>(row: KvRow): StoreEntry<T> => {
+    const e: StoreEntry<T> = { key: row.key, value: JSON.parse(row.value) as T };
+    if (row.expires_at !== null) e.expiresAt = row.expires_at;
+    return e;
+  };
+
+  return {
+    async get<T>(ns: string, key: string): Promise<T | undefined> {
+      return guard("read", () => {
+        const row = getStmt.get(ns, key, now()) as KvRow | undefined;
+        return row ? (JSON.parse(row.value) as T) : undefined;
+      });
+    },
+    async getMany<T>(ns: string, keys: readonly string[]): Promise<Map<string, T>> {
+      return guard("read", () => {
+        const out = new Map<string, T>();
+        const at = now();
+        for (const key of keys) {
+          const row = getStmt.get(ns, key, at) as KvRow | undefined;
+          if (row) out.set(key, JSON.parse(row.value) as T);
+        }
+        return out;
+      });
+    },
+    async list<T>(ns: string, o: ListOptions = {}): Promise<StoreEntry<T>[]> {
+      return guard("list", () => {
+        const prefix = o.prefix ?? "";
+        const rows = rangeStmt.all(ns, prefix, prefixUpperBound(prefix), now(), o.limit ?? -1) as KvRow[];
+        return rows.map((r) => toEntry<T>(r));
+      });
+    },
+    async write(ops: readonly StoreOp[]): Promise<void> {
+      if (ops.length === 0) return;
+      guard("write", () => {
+        const prepared = ops.map((op) => ({ op, json: op.op === "put" ? serialise(op.value) : "" }));
+        applyBatch(prepared, now());
+      });
+    },
+    async take<T>(ns: string, key: string): Promise<T | undefined> {
+      return guard("take", () => {
+        const row = takeTx(ns, key, now());
+        return row ? (JSON.parse(row.value) as T) : undefined;
+      });
+    },
+    async sweepExpired(): Promise<number> {
+      return guard("sweep", () => sweepStmt.run(now()).changes);
+    },
+    settings() {
+      return guard("settings", () => {
+        const sync = db.pragma("synchronous", { simple: true });
+        const version = db.prepare("SELECT MAX(version) AS v FROM schema_migrations").get() as { v: number };
+        return {
+          path,
+          journalMode: String(db.pragma("journal_mode", { simple: true })),
+          synchronous: sync === 2 ? ("full" as const) : sync === 1 ? ("normal" as const) : ("other" as const),
+          schemaVersion: version.v,
+        };
+      });
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

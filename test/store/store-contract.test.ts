@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { BotError } from "../../src/errors.js";
+import { joinKey, keyPrefix } from "../../src/store/keys.js";
+import { createMemoryStore } from "../../src/store/memory.js";
+import { openSqliteStore } from "../../src/store/sqlite.js";
+import type { Store } from "../../src/store/types.js";
+
+/** Both implementations must behave identically; every case runs against each. */
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const impls: [string, (now: () => number) => Store][] = [
+  ["memory", (now) => createMemoryStore({ now })],
+  [
+    "sqlite",
+    (now) => {
+      const dir = mkdtempSync(join(tmpdir(), "store-contract-"));
+      dirs.push(dir);
+      return openSqliteStore({ dataDir: dir, now });
+    },
+  ],
+];
+
+describe.each(impls)("%s store", (_name, open) => {
+  it("round-trips JSON documents and returns copies, not shared objects", async () => {
+    const s = open(() => 1000);
+    const doc = { a: 1, nested: { list: [1, "two", null] } };
+    await s.write([{ op: "put", ns: "n", key: "k", value: doc }]);
+    const got = await s.get<typeof doc>("n", "k");
+    expect(got).toEqual(doc);
+    got!.a = 2;
+    expect(await s.get("n", "k")).toEqual(doc);
+    expect(await s.get("n", "missing")).toBeUndefined();
+    expect(await s.get("other", "k")).toBeUndefined();
+    await s.close();
+  });
+
+  it("lists a namespace in key order, by prefix, with a limit", async () => {
+    const s = open(() => 1000);
+    await s.write([
+      { op: "put", ns: "n", key: joinKey("b", "2"), value: 2 },
+      { op: "put", ns: "n", key: joinKey("a", "1"), value: 1 },
+      { op: "put", ns: "n", key: joinKey("b", "1"), value: 3 },
+      { op: "put", ns: "n", key: joinKey("b/x", "1"), value: 4 },
+      { op: "put", ns: "n", key: joinKey("b", "\u{1F600}"), value: 5 },
+      { op: "put", ns: "m", key: joinKey("b", "9"), value: 9 },
+    ]);
+    const all = await s.list<number>("n");
+    expect(all.map((e) => e.value)).toHaveLength(5);
+    const b = await s.list<number>("n", { prefix: keyPrefix("b") });
+    expect(b.map((e) => e.value)).toEqual([3, 2, 5]);
+    expect((await s.list<number>("n", { prefix: keyPrefix("b"), limit: 1 })).map((e) => e.value)).toEqual([
+      3,
+    ]);
+    await s.close();
+  });
+
+  it("applies a batch entirely or not at all", async () => {
+    const s = open(() => 1000);
+    await s.write([{ op: "put", ns: "n", key: "keep", value: 1 }]);
+    const bad = [
+      { op: "put" as const, ns: "n", key: "new", value: 2 },
+      { op: "delete" as const, ns: "n", key: "keep" },
+      { op: "put" as const, ns: "n", key: "broken", value: undefined },
+    ];
+    await expect(s.write(bad)).rejects.toBeInstanceOf(BotError);
+    expect(await s.get("n", "keep")).toBe(1);
+    expect(await s.get("n", "new")).toBeUndefined();
+    await s.close();
+  });
+
+  it("hides and sweeps expired entries by the injected clock", async () => {
+    let t = 1000;
+    const s = open(() => t);
+    await s.write([
+      { op: "put", ns: "n", key: "short", value: "s", expiresAt: 2000 },
+      { op: "put", ns: "n", key: "forever", value: "f" },
+    ]);
+    expect((await s.list("n")).map((e) => e.key)).toEqual(["forever", "short"]);
+    expect((await s.list("n")).find((e) => e.key === "short")?.expiresAt).toBe(2000);
+    t = 2000;
+    expect(await s.get("n", "short")).toBeUndefined();
+    expect((await s.getMany("n", ["short", "forever"])).size).toBe(1);
+    expect(await s.sweepExpired()).toBe(1);
+    expect(await s.sweepExpired()).toBe(0);
+    await s.close();
+  });
+
+  it("take consumes an entry exactly once", async () => {
+    const s = open(() => 1000);
+    await s.write([{ op: "put", ns: "p", key: "id", value: { who: "U1" } }]);
+    const [first, second] = await Promise.all([s.take("p", "id"), s.take("p", "id")]);
+    expect([first, second].filter((x) => x !== undefined)).toEqual([{ who: "U1" }]);
+    expect(await s.get("p", "id")).toBeUndefined();
+    await s.close();
+  });
+
+  it("refuses use after close with a coded error", async () => {
+    const s = open(() => 1000);
+    await s.close();
+    await expect(s.get("n", "k")).rejects.toMatchObject({ code: "STORE_CLOSED" });
+  });
+});
+
+describe("joinKey", () => {
+  it("keeps composite keys unambiguous", () => {
+    expect(joinKey("a/b", "c")).not.toBe(joinKey("a", "b/c"));
+    expect(joinKey("50%", 1)).toBe("50%25/1");
+  });
+});
