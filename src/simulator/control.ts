@@ -43,6 +43,8 @@ export interface SimControl {
   down(opts?: { forMs?: number }): Promise<void>;
   up(): Promise<void>;
   readonly isDown: boolean;
+  /** Resolves when the array is (back) up. */
+  whenUp(): Promise<void>;
   /** Ends every session, as a reboot or an admin would; returns how many were open. */
   invalidateSessions(): number;
   activeSessions(): number;
@@ -58,6 +60,13 @@ export function checked<S extends z.ZodType>(schema: S, input: unknown, what: st
 }
 
 export function createControl(deps: ControlDeps): SimControl {
+  let waiters: (() => void)[] = [];
+  const goUp = async () => {
+    await deps.goUp();
+    if (deps.isDown()) return;
+    for (const w of waiters) w();
+    waiters = [];
+  };
   const control: SimControl = {
     addLatency: (f) => deps.faults.addLatency(checked(latencyFaultSchema, f, "latency fault")),
     failRequests: (f) => deps.faults.addFailure(checked(failureFaultSchema, f, "failure fault")),
@@ -76,16 +85,17 @@ export function createControl(deps: ControlDeps): SimControl {
         // The front end ignores goUp after close(), so a pending outage timer cannot revive a closed simulator.
         void deps
           .sleep(opts.forMs)
-          .then(() => (deps.isDown() ? deps.goUp() : undefined))
+          .then(() => (deps.isDown() ? goUp() : undefined))
           .catch((err: unknown) =>
             deps.logger.error({ err }, "simulator could not come back up after an outage"),
           );
       }
     },
-    up: () => deps.goUp(),
+    up: goUp,
     get isDown() {
       return deps.isDown();
     },
+    whenUp: () => (deps.isDown() ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     invalidateSessions: () => deps.sessions.invalidateAll(),
     activeSessions: () => deps.sessions.activeCount(),
     stats: () => deps.log.stats(),
