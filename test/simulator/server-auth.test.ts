@@ -94,7 +94,11 @@ describe("unversioned endpoints", () => {
 describe("sessions", () => {
   it("answers 403 with an errors body for a missing or unknown session token", async () => {
     c = await openSim();
-    for (const headers of [{}, { "x-auth-token": "3be3d489-55c6-4643-90ac-a476dbc98812" }]) {
+    const attempts: Record<string, string>[] = [
+      {},
+      { "x-auth-token": "3be3d489-55c6-4643-90ac-a476dbc98812" },
+    ];
+    for (const headers of attempts) {
       const r = await c.call("GET", "/api/1.12/arrays", { headers });
       expect(r.status).toBe(403);
       expect(r.headers["content-type"]).toBe("application/json");
