@@ -1,0 +1,287 @@
+import { describe, expect, it } from "vitest";
+import { createCursorStore, type ListOptions, listItems } from "../../../src/simulator/query/index.js";
+import { httpError, qs, request } from "./request.js";
+
+interface Item {
+  id: string;
+  name: string;
+  size: number;
+}
+
+const makeItems = (n: number, prefix = "fs"): Item[] =>
+  Array.from({ length: n }, (_, i) => ({ id: `${prefix}-id-${i}`, name: `${prefix}${i}`, size: i }));
+
+function freshOptions(extra: Partial<ListOptions> = {}): ListOptions {
+  return { totals: "object", cursors: createCursorStore(), ...extra };
+}
+
+/** Follows continuation tokens to the end, calling `between` before each next page. */
+function walk(
+  items: () => readonly Item[],
+  first: string,
+  opts: ListOptions,
+  between: (page: number, returned: ReadonlySet<string>) => void = () => {},
+): { names: string[]; pages: number; counts: number[] } {
+  let result = listItems(items(), request(first), opts);
+  const names = result.items.map((i) => i.name);
+  const counts = [result.pagination_info.total_item_count];
+  let pages = 1;
+  while (result.pagination_info.continuation_token !== null) {
+    between(pages, new Set(names));
+    result = listItems(items(), request(qs({ token: result.pagination_info.continuation_token })), opts);
+    names.push(...result.items.map((i) => i.name));
+    counts.push(result.pagination_info.total_item_count);
+    pages++;
+  }
+  return { names, pages, counts };
+}
+
+describe("start and limit", () => {
+  const items = makeItems(10);
+  const opts = freshOptions();
+  const page = (search: string) => listItems(items, request(search), opts);
+
+  it.each([
+    ["start=2&limit=3", ["fs2", "fs3", "fs4"], true],
+    ["limit=10", makeItems(10).map((i) => i.name), false],
+    ["limit=11", makeItems(10).map((i) => i.name), false],
+    ["start=8&limit=2", ["fs8", "fs9"], false],
+    ["start=8&limit=5", ["fs8", "fs9"], false],
+    ["start=10", [], false],
+    ["start=99&limit=1", [], false],
+    ["limit=0", [], false],
+    ["sort=size-&limit=2", ["fs9", "fs8"], false],
+    ["sort=size&start=4&limit=2", ["fs4", "fs5"], false],
+  ])("%s returns %j; continuation token: %s", (search, names, hasToken) => {
+    const result = page(search);
+    expect(result.items.map((i) => i.name)).toEqual(names);
+    expect(result.pagination_info.total_item_count).toBe(10);
+    expect(result.pagination_info.continuation_token !== null).toBe(hasToken);
+  });
+
+  it.each([
+    ["start=-1", "Invalid value for query parameter 'start': -1 must be >= 0.", "start"],
+    ["limit=-1", "Invalid value for query parameter 'limit': -1 must be >= 0.", "limit"],
+    ["limit=abc", "Invalid value for query parameter 'limit': \"abc\" is not an integer.", "limit"],
+    ["token=", "The token parameter is empty; pass the continuation_token you received.", "token"],
+  ])("%s is a 400", (search, message, context) => {
+    const err = httpError(() => page(search));
+    expect([err.status, err.message, err.context]).toEqual([400, message, context]);
+  });
+});
+
+describe("continuation tokens", () => {
+  it("walks a filtered listing exactly once, with the count after filtering on every page", () => {
+    const items = makeItems(25);
+    const { names, pages, counts } = walk(() => items, qs({ filter: "size>=5", limit: 4 }), freshOptions());
+    expect(names).toEqual(items.slice(5).map((i) => i.name));
+    expect(pages).toBe(5);
+    expect(counts).toEqual([20, 20, 20, 20, 20]);
+  });
+
+  it("lets a later page change the page size, and replays a page when its token is retried", () => {
+    const items = makeItems(10);
+    const opts = freshOptions();
+    const first = listItems(items, request("limit=3"), opts);
+    const token = first.pagination_info.continuation_token ?? "";
+    const second = listItems(items, request(qs({ token, limit: 5 })), opts);
+    expect(second.items.map((i) => i.name)).toEqual(["fs3", "fs4", "fs5", "fs6", "fs7"]);
+    const retried = listItems(items, request(qs({ token, limit: 5 })), opts);
+    expect(retried).toEqual(second);
+    const last = listItems(
+      items,
+      request(qs({ token: second.pagination_info.continuation_token ?? "" })),
+      opts,
+    );
+    expect(last.items.map((i) => i.name)).toEqual(["fs8", "fs9"]);
+    expect(last.pagination_info.continuation_token).toBeNull();
+  });
+
+  it("returns each item exactly once while items are inserted and deleted in place between pages", () => {
+    const items = makeItems(50);
+    const deletedWhilePending = new Set<string>();
+    const { names } = walk(
+      () => items,
+      "limit=7",
+      freshOptions(),
+      (page, returned) => {
+        // Delete one item still pending and one already returned; insert at the front and at the back.
+        const pending = items.filter((i) => !returned.has(i.name) && i.name.startsWith("fs"));
+        const victim = pending[pending.length - 1 - page];
+        if (victim) {
+          deletedWhilePending.add(victim.name);
+          items.splice(items.indexOf(victim), 1);
+        }
+        items.splice(
+          items.findIndex((i) => returned.has(i.name)),
+          1,
+        );
+        items.unshift({ id: `new-front-${page}`, name: `new-front-${page}`, size: -page });
+        items.push({ id: `new-back-${page}`, name: `new-back-${page}`, size: 1000 + page });
+      },
+    );
+    const expected = makeItems(50)
+      .map((i) => i.name)
+      .filter((name) => !deletedWhilePending.has(name));
+    expect(deletedWhilePending.size).toBeGreaterThan(3);
+    expect(names).toEqual(expected);
+  });
+
+  it("returns the current version of a replaced item and skips one that stopped matching", () => {
+    const items = makeItems(6);
+    const opts = freshOptions();
+    const first = listItems(items, request(qs({ filter: "size<100", limit: 2 })), opts);
+    items[3] = { id: "fs-id-3", name: "renamed3", size: 3 };
+    items[4] = { id: "fs-id-4", name: "fs4", size: 400 };
+    const rest = listItems(
+      items,
+      request(qs({ token: first.pagination_info.continuation_token ?? "" })),
+      opts,
+    );
+    expect(rest.items.map((i) => i.name)).toEqual(["fs2", "renamed3"]);
+    const last = listItems(
+      items,
+      request(qs({ token: rest.pagination_info.continuation_token ?? "" })),
+      opts,
+    );
+    expect(last.items.map((i) => i.name)).toEqual(["fs5"]);
+  });
+
+  it("works when the handler passes a fresh array on each request", () => {
+    const state = new Map(makeItems(30).map((i) => [i.id, i]));
+    const deletedWhilePending = new Set<string>();
+    const { names } = walk(
+      () => [...state.values()],
+      "limit=4",
+      freshOptions(),
+      (page, returned) => {
+        const victim = state.get(`fs-id-${30 - page}`);
+        if (victim && !returned.has(victim.name)) deletedWhilePending.add(victim.name);
+        state.delete(`fs-id-${30 - page}`);
+        state.set(`extra-${page}`, { id: `extra-${page}`, name: `extra-${page}`, size: 0 });
+      },
+    );
+    expect(deletedWhilePending.size).toBeGreaterThan(3);
+    expect(names).toEqual(
+      makeItems(30)
+        .map((i) => i.name)
+        .filter((name) => !deletedWhilePending.has(name)),
+    );
+  });
+
+  it("uses the handler's lookup so a continuation page reads only its own items", () => {
+    const items = makeItems(100);
+    const byId = new Map(items.map((i) => [i.id, i]));
+    let lookups = 0;
+    const opts = freshOptions({
+      lookup: (key) => {
+        lookups++;
+        return byId.get(String(key));
+      },
+    });
+    const { names, pages } = walk(() => items, "limit=10", opts);
+    expect(names).toHaveLength(100);
+    expect(pages).toBe(10);
+    expect(lookups).toBe(90);
+  });
+
+  it("ignores other parameters sent along with a token", () => {
+    const items = makeItems(6);
+    const opts = freshOptions();
+    const first = listItems(items, request("limit=2&filter=size%3C4"), opts);
+    const token = first.pagination_info.continuation_token ?? "";
+    const next = listItems(items, request(qs({ token, filter: "size>100", names: "nope" })), opts);
+    expect(next.items.map((i) => i.name)).toEqual(["fs2", "fs3"]);
+  });
+});
+
+describe("token validity", () => {
+  const items = makeItems(10);
+
+  const tokenFor = (opts: ListOptions, path = "/file-systems") =>
+    listItems(items, request("limit=2", path), opts).pagination_info.continuation_token ?? "";
+  const next = (opts: ListOptions, token: string, path = "/file-systems") =>
+    listItems(items, request(qs({ token }), path), opts);
+  const message =
+    "The continuation token is unknown or has expired. Start the listing again without a token.";
+  const expectInvalid = (fn: () => unknown) => {
+    const err = httpError(fn);
+    expect([err.status, err.message, err.context]).toEqual([400, message, "token"]);
+  };
+
+  it("rejects unknown, mangled and foreign tokens", () => {
+    const opts = freshOptions();
+    const token = tokenFor(opts);
+    expect(next(opts, token).items).toHaveLength(2);
+    expectInvalid(() => next(opts, "not-a-token"));
+    expectInvalid(() => next(opts, `${token}x`));
+    expectInvalid(() => next(opts, token.slice(1)));
+    expectInvalid(() => next(opts, Buffer.from("AAAAAAAAAAAAAAAA:0").toString("base64url")));
+    expectInvalid(() => next(opts, token, "/buckets"));
+    expectInvalid(() => next(freshOptions(), token));
+  });
+
+  it("rejects a token whose position was forged past the end", () => {
+    const opts = freshOptions();
+    const token = tokenFor(opts);
+    const [id] = Buffer.from(token, "base64url").toString().split(":");
+    expectInvalid(() => next(opts, Buffer.from(`${id}:999`).toString("base64url")));
+    expect(next(opts, Buffer.from(`${id}:8`).toString("base64url")).items).toHaveLength(0);
+  });
+
+  it("forgets a cursor once its last page was served", () => {
+    const opts = freshOptions();
+    const first = listItems(items, request("limit=8"), opts);
+    const token = first.pagination_info.continuation_token ?? "";
+    expect(next(opts, token).pagination_info.continuation_token).toBeNull();
+    expectInvalid(() => next(opts, token));
+    expect(opts.cursors?.size).toBe(0);
+  });
+
+  it("expires idle cursors by the injected clock", () => {
+    let now = 1_000_000;
+    const opts = freshOptions({ cursors: createCursorStore({ idleMs: 60_000, clock: () => now }) });
+    const kept = tokenFor(opts);
+    const idle = tokenFor(opts);
+    now += 50_000;
+    const keptNext = next(opts, kept).pagination_info.continuation_token ?? "";
+    now += 50_000;
+    expectInvalid(() => next(opts, idle));
+    expect(next(opts, keptNext).items).toHaveLength(2);
+  });
+
+  it("evicts the least recently used cursor beyond the bound", () => {
+    const opts = freshOptions({ cursors: createCursorStore({ maxCursors: 2 }) });
+    const a = tokenFor(opts);
+    const b = tokenFor(opts);
+    const aNext = next(opts, a).pagination_info.continuation_token ?? "";
+    tokenFor(opts);
+    expect(opts.cursors?.size).toBe(2);
+    expectInvalid(() => next(opts, b));
+    expect(next(opts, aNext).items).toHaveLength(2);
+  });
+});
+
+describe("paging a large collection", () => {
+  it("visits each of 100,000 items once with limit 1000, reading the array a bounded number of times", () => {
+    const plain = makeItems(100_000);
+    let reads = 0;
+    // Counts element reads so a quadratic walk (re-reading the collection per page) would show in the numbers.
+    const items = new Proxy(plain, {
+      get(target, prop, receiver) {
+        if (typeof prop === "string" && /^\d+$/.test(prop)) reads++;
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const opts = freshOptions();
+    const { names, pages, counts } = walk(() => items, "limit=1000", opts);
+    expect(pages).toBe(100);
+    expect(names).toHaveLength(100_000);
+    expect(new Set(names).size).toBe(100_000);
+    expect(names[0]).toBe("fs0");
+    expect(names[99_999]).toBe("fs99999");
+    expect(counts.every((count) => count === 100_000)).toBe(true);
+    expect(reads).toBeLessThan(4 * 100_000);
+    expect(opts.cursors?.size).toBe(0);
+  });
+});
