@@ -8,7 +8,9 @@ export function request(search: string, path = "/file-systems", version = "1.12"
 
 /** Builds a query string the way purity_fb does (urlencode with quote_plus). */
 export function qs(params: Record<string, string | number | boolean>): string {
-  return new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  return new URLSearchParams(
+    Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]),
+  ).toString();
 }
 
 /** Runs `fn` and returns the SimHttpError it throws; fails the test when it throws nothing or something else. */
