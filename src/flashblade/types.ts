@@ -126,9 +126,18 @@ export interface BucketsApi {
   create(name: string, account: string): Promise<Bucket>;
 }
 
+export interface QuotaQuery {
+  fileSystems?: readonly string[];
+  filter?: string;
+  limit?: number;
+}
+
+/** Quotas (limits) and usage (consumption) per user and group; both since 1.6. */
 export interface QuotasApi {
-  users(q?: { fileSystems?: readonly string[]; filter?: string; limit?: number }): Promise<Page<UserQuota>>;
-  groups(q?: { fileSystems?: readonly string[]; filter?: string; limit?: number }): Promise<Page<GroupQuota>>;
+  users(q?: QuotaQuery): Promise<Page<UserQuota>>;
+  groups(q?: QuotaQuery): Promise<Page<GroupQuota>>;
+  userUsage(q?: QuotaQuery): Promise<Page<UserQuota>>;
+  groupUsage(q?: QuotaQuery): Promise<Page<GroupQuota>>;
 }
 
 export interface ArrayClient {

@@ -1,0 +1,127 @@
+/**
+ * ArrayClient: generic GET/POST/PATCH/DELETE over one array's connection, paging and counting, and the typed
+ * resource functions commands use.
+ */
+
+import type { ArrayConnection } from "./connection.js";
+import type { HttpMethod } from "./endpoints.js";
+import { paginate } from "./paging.js";
+import { alertsApi } from "./resources/alerts.js";
+import { arraysApi } from "./resources/arrays.js";
+import { bucketsApi } from "./resources/buckets.js";
+import { fileSystemsApi } from "./resources/file-systems.js";
+import { quotasApi } from "./resources/quotas.js";
+import { replicaLinksApi } from "./resources/replication.js";
+import { snapshotsApi } from "./resources/snapshots.js";
+import { toItems, toPage } from "./response.js";
+import type {
+  AlertsApi,
+  ArrayClient,
+  ArrayHealth,
+  ArraysApi,
+  BucketsApi,
+  FileSystemsApi,
+  Page,
+  Query,
+  QuotasApi,
+  ReplicaLinksApi,
+  RequestOptions,
+  SnapshotsApi,
+  WriteOptions,
+} from "./types.js";
+import { atLeast, findEndpoint } from "./versions.js";
+import { adaptListQuery, totalsAllowed } from "./wire.js";
+
+export class FlashBladeClient implements ArrayClient {
+  readonly name: string;
+  readonly tags: readonly string[];
+  readonly fileSystems: FileSystemsApi;
+  readonly snapshots: SnapshotsApi;
+  readonly alerts: AlertsApi;
+  readonly arrays: ArraysApi;
+  readonly replicaLinks: ReplicaLinksApi;
+  readonly buckets: BucketsApi;
+  readonly quotas: QuotasApi;
+
+  constructor(private readonly conn: ArrayConnection) {
+    this.name = conn.name;
+    this.tags = conn.tags;
+    this.fileSystems = fileSystemsApi(this);
+    this.snapshots = snapshotsApi(this);
+    this.alerts = alertsApi(this);
+    this.arrays = arraysApi(this);
+    this.replicaLinks = replicaLinksApi(this);
+    this.buckets = bucketsApi(this);
+    this.quotas = quotasApi(this);
+  }
+
+  version(): Promise<string> {
+    return this.conn.version();
+  }
+
+  async supports(minVersion: string): Promise<boolean> {
+    return atLeast(await this.conn.version(), minVersion);
+  }
+
+  health(): ArrayHealth {
+    return this.conn.health();
+  }
+
+  /** Logins made by this client (tests and the benchmark check single-flight with it). */
+  get logins(): number {
+    return this.conn.logins;
+  }
+
+  async get<T = unknown>(path: string, opts: RequestOptions<T> = {}): Promise<Page<T>> {
+    const version = await this.conn.version();
+    const query = adaptListQuery(path, version, opts.query ?? {});
+    const res = await this.conn.call("GET", path, { query });
+    return toPage(this.name, path, res.text, opts.schema);
+  }
+
+  iterate<T = unknown>(path: string, opts: RequestOptions<T> & { pageSize?: number } = {}): AsyncIterable<T> {
+    return paginate((p, o) => this.get(p, o), path, opts);
+  }
+
+  /**
+   * Counts the items a listing would return: `total_only` where the version allows it, else one item with
+   * `limit=1` for `pagination_info.total_item_count`, and only when the array sends neither, by paging.
+   */
+  async count(path: string, query: Query = {}): Promise<number> {
+    const version = await this.conn.version();
+    const params = findEndpoint("GET", path)?.params ?? {};
+    if ("total_only" in params && totalsAllowed(path, version)) {
+      const page = await this.get(path, { query: { ...query, total_only: true } });
+      if (page.totalItemCount !== undefined) return page.totalItemCount;
+    }
+    const probe = await this.get(path, { query: { ...query, limit: 1 } });
+    if (probe.totalItemCount !== undefined) return probe.totalItemCount;
+    let n = 0;
+    for await (const _ of this.iterate(path, { query })) n++;
+    return n;
+  }
+
+  post<T = unknown>(path: string, opts: WriteOptions<T> = {}): Promise<T[]> {
+    return this.#write("POST", path, opts);
+  }
+
+  patch<T = unknown>(path: string, opts: WriteOptions<T> = {}): Promise<T[]> {
+    return this.#write("PATCH", path, opts);
+  }
+
+  async delete(path: string, opts: { query?: Query } = {}): Promise<void> {
+    await this.conn.call("DELETE", path, opts.query ? { query: opts.query } : {});
+  }
+
+  async #write<T>(method: HttpMethod, path: string, opts: WriteOptions<T>): Promise<T[]> {
+    const res = await this.conn.call(method, path, {
+      ...(opts.query ? { query: opts.query } : {}),
+      ...(opts.body === undefined ? {} : { body: opts.body }),
+    });
+    return toItems(this.name, path, res.text, opts.schema);
+  }
+
+  close(): Promise<void> {
+    return this.conn.close();
+  }
+}

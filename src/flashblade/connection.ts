@@ -1,0 +1,250 @@
+/**
+ * One array's request pipeline: down-state gate → version check against the endpoint table → session →
+ * limiter → HTTPS, with safe retries and one re-login on 401/403. Everything above (client.ts, resources/)
+ * speaks paths below the version; everything below (transport.ts) speaks bytes.
+ */
+import { performance } from "node:perf_hooks";
+import type { ResolvedArrayConfig } from "../config/arrays.js";
+import { BotError, InternalError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type { HttpMethod } from "./endpoints.js";
+import { markedDown, outcomeUnknown, rejected, unreachable, versionTooOld } from "./errors.js";
+import { HealthTracker } from "./health.js";
+import { ArrayLimiter } from "./limiter.js";
+import { chooseVersion, fetchVersions } from "./negotiate.js";
+import { errorEntries } from "./response.js";
+import { DEFAULT_RETRY, decideOnFailure, decideOnStatus, type RetryPolicy } from "./retry.js";
+import { Session } from "./session.js";
+import {
+  headerValue,
+  Transport,
+  TransportFailure,
+  type WireRequest,
+  type WireResponse,
+} from "./transport.js";
+import type { ArrayHealth, Query } from "./types.js";
+import { atLeast, findEndpoint } from "./versions.js";
+import { apiPath } from "./wire.js";
+
+export interface ConnectionDeps {
+  logger: Logger;
+  now: () => number;
+  random: () => number;
+  sleep: (ms: number) => Promise<void>;
+  retry?: RetryPolicy;
+}
+
+export class ArrayConnection {
+  readonly name: string;
+  readonly tags: readonly string[];
+  readonly #cfg: ResolvedArrayConfig;
+  readonly #deps: ConnectionDeps;
+  readonly #policy: RetryPolicy;
+  readonly #log: Logger;
+  readonly #transport: Transport;
+  readonly #limiter: ArrayLimiter;
+  readonly #health: HealthTracker;
+  readonly #session: Session;
+  #version: string | undefined;
+  #versionPending: Promise<string> | undefined;
+
+  constructor(cfg: ResolvedArrayConfig, deps: ConnectionDeps) {
+    this.name = cfg.name;
+    this.tags = cfg.tags;
+    this.#cfg = cfg;
+    this.#deps = deps;
+    this.#policy = deps.retry ?? DEFAULT_RETRY;
+    this.#log = deps.logger.child({ array: cfg.name });
+    this.#transport = new Transport(cfg);
+    this.#limiter = new ArrayLimiter(cfg.name, cfg.rate);
+    this.#health = new HealthTracker(cfg.name, cfg.downAfterFailures, deps.now, (event, state) => {
+      if (event === "up") {
+        this.#log.info("array reachable again");
+        // It may have been upgraded while it was away.
+        if (this.#cfg.apiVersion === undefined) this.#version = undefined;
+      } else {
+        this.#log.warn(
+          { reason: state?.reason, retryInMs: state?.intervalMs },
+          `array marked down (${event})`,
+        );
+      }
+    });
+    this.#session = new Session(
+      cfg.name,
+      cfg.apiToken,
+      (req) => this.#exchange(req, false),
+      this.#log,
+      deps.now,
+    );
+    if (cfg.insecure) {
+      this.#log.warn("TLS certificate verification is disabled for this array (insecure: true)");
+    }
+  }
+
+  /** The negotiated version; asks the array on first use (single-flight). */
+  version(): Promise<string> {
+    if (this.#version !== undefined) return Promise.resolve(this.#version);
+    if (!this.#versionPending) {
+      this.#versionPending = (async () => {
+        const offered = await fetchVersions(this.name, (req) => this.#exchange(req, false));
+        const chosen = chooseVersion(this.name, offered, this.#cfg.apiVersion);
+        this.#version = chosen;
+        this.#log.info({ version: chosen }, "negotiated API version");
+        return chosen;
+      })()
+        .catch((err: unknown) => {
+          throw this.#record(err);
+        })
+        .finally(() => {
+          this.#versionPending = undefined;
+        });
+    }
+    return this.#versionPending;
+  }
+
+  /** Logins made so far (for tests and the benchmark). */
+  get logins(): number {
+    return this.#session.logins;
+  }
+
+  /** Sends a versioned call and returns its 2xx response; any other outcome is a coded error. */
+  async call(
+    method: HttpMethod,
+    path: string,
+    opts: { query?: Query; body?: unknown } = {},
+  ): Promise<WireResponse> {
+    const version = await this.version();
+    const endpoint = findEndpoint(method, path);
+    if (!endpoint) {
+      throw new InternalError("ARRAY_ENDPOINT_UNKNOWN", `${method} ${path} is not a REST 1.x endpoint`, {
+        details: { method, path },
+      });
+    }
+    if (!atLeast(version, endpoint.since)) {
+      throw this.#record(versionTooOld(this.name, version, endpoint.since, `${method} ${path}`));
+    }
+    const req: WireRequest = { method, path: apiPath(version, path) };
+    if (opts.query) req.query = opts.query;
+    if (opts.body !== undefined) req.body = opts.body;
+    let token = await this.#session.token().catch((err: unknown) => {
+      throw this.#record(err);
+    });
+    for (let relogged = false; ; relogged = true) {
+      const res = await this.#exchange({ ...req, headers: { "x-auth-token": token } }, true);
+      if (res.status >= 200 && res.status < 300) return res;
+      if ((res.status === 401 || res.status === 403) && !relogged) {
+        this.#log.info({ status: res.status }, "session refused; logging in again");
+        token = await this.#session.refresh(token).catch((err: unknown) => {
+          throw this.#record(err);
+        });
+        continue;
+      }
+      const fallback =
+        res.status === 401 || res.status === 403
+          ? `HTTP ${res.status} after a fresh login: the bot's account may lack permission for ${method} ${path}`
+          : `HTTP ${res.status}`;
+      throw this.#record(rejected(this.name, res.status, errorEntries(res.text), fallback));
+    }
+  }
+
+  /** One logical exchange with retries that are safe for its method. Returns any HTTP response. */
+  async #exchange(req: WireRequest, limited: boolean): Promise<WireResponse> {
+    for (let attempt = 0; ; attempt++) {
+      let res: WireResponse;
+      try {
+        res = limited ? await this.#limiter.schedule(() => this.#wire(req)) : await this.#wire(req);
+      } catch (err) {
+        if (!(err instanceof TransportFailure)) throw this.#record(err);
+        const decision = decideOnFailure(req.method, err, attempt, this.#deps.random, this.#policy);
+        if (decision.retry && !this.#health.isDown) {
+          this.#log.warn({ method: req.method, path: req.path, reason: err.reason, attempt }, "retrying");
+          await this.#deps.sleep(decision.delayMs);
+          continue;
+        }
+        throw this.#record(this.#failureError(req.method, err));
+      }
+      const decision = decideOnStatus(
+        req.method,
+        res.status,
+        headerValue(res.headers, "retry-after"),
+        attempt,
+        {
+          random: this.#deps.random,
+          now: this.#deps.now(),
+          policy: this.#policy,
+        },
+      );
+      if (decision.retry) {
+        this.#log.warn({ method: req.method, path: req.path, status: res.status, attempt }, "retrying");
+        await this.#deps.sleep(decision.delayMs);
+        continue;
+      }
+      if (decision.retryAfterMs !== undefined) {
+        const after = Math.ceil(decision.retryAfterMs / 1000);
+        throw this.#record(
+          rejected(
+            this.name,
+            res.status,
+            [],
+            `it is overloaded (HTTP ${res.status}); try again in ${after}s`,
+          ),
+        );
+      }
+      return res;
+    }
+  }
+
+  /** A single HTTPS request, gated by the down state and recorded in health. */
+  async #wire(req: WireRequest): Promise<WireResponse> {
+    this.#health.admit();
+    const started = performance.now();
+    try {
+      const res = await this.#transport.request(req);
+      const ms = performance.now() - started;
+      this.#health.reached(ms);
+      this.#log.debug(
+        { method: req.method, path: req.path, status: res.status, ms: Math.round(ms) },
+        "array call",
+      );
+      return res;
+    } catch (err) {
+      const failure =
+        err instanceof TransportFailure ? err : new TransportFailure("socket", String(err), undefined, err);
+      if (failure.notSent) this.#health.connectFailed(failure.reason);
+      else this.#health.inconclusive();
+      throw failure;
+    }
+  }
+
+  #failureError(method: HttpMethod, failure: TransportFailure): BotError {
+    const down = this.#health.snapshot().down;
+    if (failure.notSent && down) {
+      return markedDown(this.name, down.since, failure.reason, Math.max(0, down.retryAt - this.#deps.now()));
+    }
+    if (failure.notSent || method === "GET") return unreachable(this.name, failure.reason, failure);
+    return outcomeUnknown(this.name, failure.reason, failure);
+  }
+
+  #record(err: unknown): unknown {
+    if (err instanceof BotError) this.#health.recordError(err.code, err.message);
+    return err;
+  }
+
+  health(): ArrayHealth {
+    const age = this.#session.ageMs();
+    return {
+      name: this.name,
+      tags: this.tags,
+      ...this.#health.snapshot(),
+      ...(this.#version === undefined ? {} : { version: this.#version }),
+      ...(age === undefined ? {} : { sessionAgeMs: age }),
+      ...this.#limiter.counts(),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.#session.logout();
+    await this.#limiter.stop();
+    await this.#transport.close();
+  }
+}

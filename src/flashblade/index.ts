@@ -1,0 +1,9 @@
+/** The array client's public surface. */
+export { FlashBladeClient } from "./client.js";
+export * as filter from "./filter.js";
+export { createArrayPool, suggestNames } from "./pool.js";
+export { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
+export * from "./schemas.js";
+export type * from "./types.js";
+export { atLeast, compareVersions, KNOWN_VERSIONS } from "./versions.js";
+export { promotionOf, replicationMetrics } from "./wire.js";

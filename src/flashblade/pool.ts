@@ -1,0 +1,103 @@
+/**
+ * The set of configured arrays: one client (connection pool, session, limiter, health) per array, lookup by
+ * name with did-you-mean, and selection specs such as "a,b", "all" or "tag:prod".
+ */
+import { setTimeout as delay } from "node:timers/promises";
+import type { ResolvedArrayConfig } from "../config/arrays.js";
+import { UserFacingError } from "../errors.js";
+import { FlashBladeClient } from "./client.js";
+import { ArrayConnection } from "./connection.js";
+import { unknownArray } from "./errors.js";
+import type { RetryPolicy } from "./retry.js";
+import type { ArrayClient, ArrayHealth, ArrayPool, PoolDeps } from "./types.js";
+
+/** Edit distance, for did-you-mean on array names (a handful of short strings). */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+    }
+    prev = cur;
+  }
+  return prev[b.length] ?? 0;
+}
+
+export function suggestNames(input: string, names: readonly string[]): string[] {
+  const needle = input.toLowerCase();
+  const limit = Math.max(2, Math.floor(needle.length / 3));
+  return names
+    .map((n) => ({ n, d: editDistance(needle, n.toLowerCase()), sub: n.toLowerCase().includes(needle) }))
+    .filter((x) => x.d <= limit || (needle.length >= 3 && x.sub))
+    .sort((x, y) => x.d - y.d)
+    .slice(0, 3)
+    .map((x) => x.n);
+}
+
+export function createArrayPool(
+  arrays: readonly ResolvedArrayConfig[],
+  deps: PoolDeps & { retry?: RetryPolicy },
+): ArrayPool {
+  const connDeps = {
+    logger: deps.logger,
+    now: deps.now ?? Date.now,
+    random: deps.random ?? Math.random,
+    sleep: deps.sleep ?? ((ms: number) => delay(ms)),
+    ...(deps.retry ? { retry: deps.retry } : {}),
+  };
+  const clients = arrays.map((cfg) => new FlashBladeClient(new ArrayConnection(cfg, connDeps)));
+  const byName = new Map(clients.map((c) => [c.name.toLowerCase(), c]));
+  const names = clients.map((c) => c.name);
+
+  function get(name: string): ArrayClient {
+    const client = byName.get(name.trim().toLowerCase());
+    if (!client) throw unknownArray(name, suggestNames(name.trim(), names), names);
+    return client;
+  }
+
+  function select(spec: string): ArrayClient[] {
+    const parts = spec
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean);
+    if (parts.length === 0) {
+      throw new UserFacingError(
+        "ARRAY_UNKNOWN",
+        `Name an array (${names.join(", ")}), a tag (tag:prod) or "all".`,
+      );
+    }
+    const chosen = new Set<ArrayClient>();
+    for (const part of parts) {
+      if (part.toLowerCase() === "all") {
+        for (const c of clients) chosen.add(c);
+      } else if (part.toLowerCase().startsWith("tag:")) {
+        const tag = part.slice(4).trim().toLowerCase();
+        const tagged = clients.filter((c) => c.tags.includes(tag));
+        if (tagged.length === 0) {
+          const tags = [...new Set(clients.flatMap((c) => c.tags))].sort();
+          throw new UserFacingError(
+            "ARRAY_UNKNOWN",
+            `No array has the tag "${tag}". Tags in use: ${tags.join(", ") || "none"}.`,
+            { suggestions: suggestNames(tag, tags).map((t) => `tag:${t}`) },
+          );
+        }
+        for (const c of tagged) chosen.add(c);
+      } else {
+        chosen.add(get(part));
+      }
+    }
+    return [...chosen];
+  }
+
+  return {
+    list: () => [...clients],
+    get,
+    select,
+    health: (): ArrayHealth[] => clients.map((c) => c.health()),
+    async close() {
+      await Promise.allSettled(clients.map((c) => c.close()));
+    },
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * The array session: `POST /api/login` with the API token in the `api-token` header (never in the URL), the
+ * session token taken from the `x-auth-token` response header and shared by every caller. Login is lazy and
+ * single-flight (a burst against a cold array logs in once), and so is re-login: concurrent callers that saw
+ * the same stale token share one new login.
+ */
+import type { Secret } from "../config/arrays.js";
+import type { Logger } from "../logger.js";
+import { authFailed, describeErrors } from "./errors.js";
+import { errorEntries } from "./response.js";
+import { headerValue, type WireRequest, type WireResponse } from "./transport.js";
+
+export type Send = (req: WireRequest) => Promise<WireResponse>;
+
+export class Session {
+  #token: string | undefined;
+  #obtainedAt: number | undefined;
+  #pending: Promise<string> | undefined;
+  #logins = 0;
+
+  constructor(
+    private readonly array: string,
+    private readonly apiToken: Secret,
+    private readonly send: Send,
+    private readonly log: Logger,
+    private readonly now: () => number,
+  ) {}
+
+  /** The current session token, logging in first if there is none. */
+  token(): Promise<string> {
+    if (this.#token !== undefined) return Promise.resolve(this.#token);
+    if (!this.#pending) {
+      this.#pending = this.#login().finally(() => {
+        this.#pending = undefined;
+      });
+    }
+    return this.#pending;
+  }
+
+  /**
+   * Called after a 401/403 with the token that was refused. If someone already replaced it, use theirs;
+   * otherwise drop it and log in again (shared by every caller holding the same stale token).
+   */
+  refresh(stale: string): Promise<string> {
+    if (this.#token === stale) {
+      this.#token = undefined;
+      this.#obtainedAt = undefined;
+    }
+    return this.token();
+  }
+
+  ageMs(): number | undefined {
+    return this.#obtainedAt === undefined ? undefined : this.now() - this.#obtainedAt;
+  }
+
+  /** How many logins this session has made (for tests and the benchmark). */
+  get logins(): number {
+    return this.#logins;
+  }
+
+  async #login(): Promise<string> {
+    this.#logins++;
+    const res = await this.send({
+      method: "POST",
+      path: "/api/login",
+      headers: { "api-token": this.apiToken.reveal() },
+    });
+    const token = headerValue(res.headers, "x-auth-token");
+    if (res.status !== 200 || !token) {
+      const entries = errorEntries(res.text);
+      this.log.warn({ status: res.status }, "array login refused");
+      throw authFailed(this.array, res.status, entries.length > 0 ? describeErrors(entries) : undefined);
+    }
+    this.#token = token;
+    this.#obtainedAt = this.now();
+    this.log.info("logged in to array");
+    return token;
+  }
+
+  /** Ends the session on the array. Failures are logged, not thrown: we are shutting down anyway. */
+  async logout(): Promise<void> {
+    const pending = this.#pending;
+    if (pending) await pending.catch(() => undefined);
+    const token = this.#token;
+    this.#token = undefined;
+    this.#obtainedAt = undefined;
+    if (token === undefined) return;
+    try {
+      const res = await this.send({
+        method: "POST",
+        path: "/api/logout",
+        headers: { "x-auth-token": token },
+      });
+      this.log.info({ status: res.status }, "logged out of array");
+    } catch (err) {
+      this.log.warn({ reason: err instanceof Error ? err.message : String(err) }, "array logout failed");
+    }
+  }
+}

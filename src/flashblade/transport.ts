@@ -1,0 +1,159 @@
+/**
+ * HTTPS to one array: an undici Pool with keep-alive, verified TLS unless the array is marked insecure, and
+ * failures classified by whether the request can have reached the array. That distinction drives retries:
+ * a request that failed while connecting was never sent and may be retried whatever its method.
+ */
+import { buildConnector, Pool } from "undici";
+import type { ResolvedArrayConfig } from "../config/arrays.js";
+import type { HttpMethod } from "./endpoints.js";
+import type { Query } from "./types.js";
+
+export interface WireRequest {
+  method: HttpMethod;
+  /** Absolute path, starting with /api. */
+  path: string;
+  query?: Query;
+  /** Extra headers (session token, API token). Never logged. */
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface WireResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/**
+ * - connect: failed before a connection existed (refused, DNS, connect time-out): never sent.
+ * - tls: the certificate was refused during the handshake: never sent, and retrying cannot help.
+ * - timeout: sent, no (complete) answer within the read time-out: may have been applied.
+ * - socket: the connection broke after the request was written: may have been applied.
+ */
+export type FailureKind = "connect" | "tls" | "timeout" | "socket";
+
+export class TransportFailure extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    readonly reason: string,
+    readonly errCode: string | undefined,
+    cause: unknown,
+  ) {
+    super(reason, { cause });
+    this.name = "TransportFailure";
+  }
+  /** True when the request cannot have reached the array. */
+  get notSent(): boolean {
+    return this.kind === "connect" || this.kind === "tls";
+  }
+}
+
+const CONNECT_PHASE = Symbol("connectPhase");
+const TLS_CODE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL|UNABLE_TO_GET_ISSUER/;
+
+/** Encodes a query: lists comma-joined, undefined dropped, `+` for spaces (as real clients send). */
+export function encodeQuery(query: Query | undefined): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    params.append(key, Array.isArray(value) ? value.join(",") : String(value));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : "";
+}
+
+function errCodeOf(err: unknown): string | undefined {
+  if (err && typeof err === "object" && "code" in err && typeof err.code === "string") return err.code;
+  return undefined;
+}
+
+export function classify(err: unknown, cfg: Pick<ResolvedArrayConfig, "timeouts">): TransportFailure {
+  if (err instanceof TransportFailure) return err;
+  const code = errCodeOf(err);
+  const inConnect = Boolean(err && typeof err === "object" && CONNECT_PHASE in err);
+  if (code !== undefined && TLS_CODE.test(code)) {
+    return new TransportFailure(
+      "tls",
+      `TLS certificate not trusted: ${code}; give the array's CA in ca_file, or set insecure: true`,
+      code,
+      err,
+    );
+  }
+  if (code === "UND_ERR_CONNECT_TIMEOUT") {
+    return new TransportFailure("connect", `no connection within ${cfg.timeouts.connectMs} ms`, code, err);
+  }
+  if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
+    return new TransportFailure("timeout", `no answer within ${cfg.timeouts.readMs} ms`, code, err);
+  }
+  const connectReasons: Record<string, string> = {
+    ECONNREFUSED: "connection refused",
+    ENOTFOUND: "host not found",
+    EAI_AGAIN: "host name lookup failed",
+    EHOSTUNREACH: "host unreachable",
+    ENETUNREACH: "network unreachable",
+  };
+  const known = code === undefined ? undefined : connectReasons[code];
+  if (known !== undefined) return new TransportFailure("connect", known, code, err);
+  if (inConnect) return new TransportFailure("connect", `connection failed (${code ?? "error"})`, code, err);
+  return new TransportFailure("socket", `connection broken (${code ?? "error"})`, code, err);
+}
+
+export class Transport {
+  readonly #pool: Pool;
+  readonly #cfg: ResolvedArrayConfig;
+
+  constructor(cfg: ResolvedArrayConfig) {
+    this.#cfg = cfg;
+    const base = buildConnector({
+      timeout: cfg.timeouts.connectMs,
+      rejectUnauthorized: !cfg.insecure,
+      ...(cfg.ca === undefined ? {} : { ca: cfg.ca }),
+    });
+    // Tag errors raised while connecting, so classify() knows the request was never written.
+    const connect: buildConnector.connector = (opts, callback) => {
+      base(opts, (...args) => {
+        const err = args[0];
+        if (err) Object.defineProperty(err, CONNECT_PHASE, { value: true });
+        callback(...args);
+      });
+    };
+    this.#pool = new Pool(cfg.origin, {
+      connections: cfg.connections,
+      connect,
+      keepAliveTimeout: 4_000,
+      headersTimeout: cfg.timeouts.readMs,
+      bodyTimeout: cfg.timeouts.readMs,
+    });
+  }
+
+  async request(req: WireRequest): Promise<WireResponse> {
+    const hasBody = req.body !== undefined;
+    try {
+      const res = await this.#pool.request({
+        method: req.method,
+        path: req.path + encodeQuery(req.query),
+        headers: {
+          accept: "application/json",
+          "user-agent": "array-chatops/0.1",
+          ...(hasBody ? { "content-type": "application/json" } : {}),
+          ...req.headers,
+        },
+        ...(hasBody ? { body: JSON.stringify(req.body) } : {}),
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, headers: res.headers, text };
+    } catch (err) {
+      throw classify(err, this.#cfg);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+}
+
+export function headerValue(headers: WireResponse["headers"], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
