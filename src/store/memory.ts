@@ -76,6 +76,25 @@ export function createMemoryStore(opts: { now?: () => number } = {}): Store {
         space(op.ns).set(op.key, row);
       }
     },
+    async update<T>(
+      ns: string,
+      key: string,
+      fn: (current: T | undefined) => T | undefined,
+      o: { expiresAt?: number } = {},
+    ): Promise<T | undefined> {
+      check();
+      const row = spaces.get(ns)?.get(key);
+      const next = fn(live(row) ? (JSON.parse(row.json) as T) : undefined);
+      if (next === undefined) {
+        spaces.get(ns)?.delete(key);
+        return undefined;
+      }
+      const stored: Row = { json: serialise(next) };
+      const expiresAt = o.expiresAt ?? (live(row) ? row.expiresAt : undefined);
+      if (expiresAt !== undefined) stored.expiresAt = expiresAt;
+      space(ns).set(key, stored);
+      return JSON.parse(stored.json) as T;
+    },
     async take<T>(ns: string, key: string): Promise<T | undefined> {
       check();
       const s = spaces.get(ns);

@@ -88,6 +88,20 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
     return row;
   });
 
+  const updateTx = db.transaction(
+    (ns: string, key: string, fn: (cur: unknown) => unknown, expiresAt: number | undefined, at: number) => {
+      const row = getStmt.get(ns, key, at) as KvRow | undefined;
+      const next = fn(row ? JSON.parse(row.value) : undefined);
+      if (next === undefined) {
+        delStmt.run(ns, key);
+        return undefined;
+      }
+      const json = serialise(next);
+      putStmt.run(ns, key, json, expiresAt ?? row?.expires_at ?? null, at);
+      return JSON.parse(json) as unknown;
+    },
+  );
+
   let closed = false;
   const guard = <T>(what: string, fn: () => T): T => {
     if (closed) throw new InternalError("STORE_CLOSED", "the store was used after close()");
@@ -136,9 +150,21 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
         applyBatch(prepared, now());
       });
     },
+    async update<T>(
+      ns: string,
+      key: string,
+      fn: (current: T | undefined) => T | undefined,
+      o: { expiresAt?: number } = {},
+    ): Promise<T | undefined> {
+      // IMMEDIATE takes the write lock before the read, so a second process cannot interleave.
+      return guard(
+        "update",
+        () => updateTx.immediate(ns, key, fn as (cur: unknown) => unknown, o.expiresAt, now()) as T,
+      );
+    },
     async take<T>(ns: string, key: string): Promise<T | undefined> {
       return guard("take", () => {
-        const row = takeTx(ns, key, now());
+        const row = takeTx.immediate(ns, key, now());
         return row ? (JSON.parse(row.value) as T) : undefined;
       });
     },

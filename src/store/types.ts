@@ -34,6 +34,18 @@ export interface Store {
   list<T>(ns: string, opts?: ListOptions): Promise<StoreEntry<T>[]>;
   /** Applies every op or none (one transaction). Values must be JSON-serialisable. */
   write(ops: readonly StoreOp[]): Promise<void>;
+  /**
+   * Atomic read-modify-write of one entry: `fn` gets the current value (undefined when absent or expired) and
+   * returns the new one, or undefined to delete it. `fn` must be synchronous and free of side effects; the
+   * result is what was stored. `opts.expiresAt` sets a new expiry; without it the entry keeps the one it had.
+   * This is the compare-and-set that single-use claims are built on.
+   */
+  update<T>(
+    ns: string,
+    key: string,
+    fn: (current: T | undefined) => T | undefined,
+    opts?: { expiresAt?: number },
+  ): Promise<T | undefined>;
   /** Reads and deletes in one step, so two callers can never both consume the same entry (single-use tokens). */
   take<T>(ns: string, key: string): Promise<T | undefined>;
   /** Deletes expired entries; returns how many went. Reads already ignore them, so this only reclaims space. */

@@ -100,6 +100,27 @@ describe.each(impls)("%s store", (_name, open) => {
     await s.close();
   });
 
+  it("update is an atomic read-modify-write that can delete", async () => {
+    const s = open(() => 1000);
+    const bump = (c: number | undefined) => (c ?? 0) + 1;
+    await Promise.all([s.update("c", "n", bump), s.update("c", "n", bump), s.update("c", "n", bump)]);
+    expect(await s.get("c", "n")).toBe(3);
+    // A compare-and-set: only the caller that sees "pending" wins.
+    await s.write([{ op: "put", ns: "p", key: "r", value: { status: "pending" } }]);
+    const claim = (cur: { status: string } | undefined) =>
+      cur?.status === "pending" ? { status: "claimed" } : cur;
+    const a = await s.update("p", "r", claim);
+    expect(a).toEqual({ status: "claimed" });
+    expect(await s.update("c", "n", () => undefined)).toBeUndefined();
+    expect(await s.get("c", "n")).toBeUndefined();
+    const exp = await s.update("c", "t", () => 1, { expiresAt: 1001 });
+    expect(exp).toBe(1);
+    expect((await s.list("c"))[0]?.expiresAt).toBe(1001);
+    await s.update("c", "t", () => 2);
+    expect((await s.list("c"))[0]?.expiresAt).toBe(1001);
+    await s.close();
+  });
+
   it("refuses use after close with a coded error", async () => {
     const s = open(() => 1000);
     await s.close();

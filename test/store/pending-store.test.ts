@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { PendingRecord } from "../../src/core/pending-store.js";
+import { createStorePendingStore } from "../../src/store/pending-store.js";
+import { openSqliteStore } from "../../src/store/sqlite.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function record(id: string, over: Partial<PendingRecord> = {}): PendingRecord {
+  return {
+    id,
+    kind: "request",
+    status: "pending",
+    commandId: "fs.eradicate",
+    args: { name: "fs1" },
+    commandText: "fs eradicate fs1",
+    requester: { userId: "U1" },
+    channelId: "C1",
+    array: "fb1",
+    requestId: "r1",
+    policy: "approve",
+    approvalsRequired: 1,
+    approverRole: "admin",
+    approvals: [],
+    fingerprint: "f",
+    state: { destroyed: true },
+    createdAt: 1000,
+    expiresAt: 5000,
+    updatedAt: 1000,
+    messages: [],
+    ...over,
+  };
+}
+
+describe("pending store on SQLite", () => {
+  it("survives a restart and stays single-use", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pending-"));
+    dirs.push(dir);
+    let t = 1000;
+    const s1 = openSqliteStore({ dataDir: dir, now: () => t });
+    const p1 = createStorePendingStore(s1);
+    await p1.create(record("a"));
+    await p1.create(record("b", { expiresAt: 2000 }));
+    await expect(p1.create(record("a"))).rejects.toMatchObject({ code: "PENDING_EXISTS" });
+    await p1.update("a", {
+      approvals: [{ userId: "U2", at: 1500 }],
+      messages: [{ channelId: "C1", ts: "1.2" }],
+    });
+    await s1.close();
+
+    const s2 = openSqliteStore({ dataDir: dir, now: () => t });
+    const p2 = createStorePendingStore(s2);
+    expect(await p2.get("a")).toMatchObject({ approvals: [{ userId: "U2" }], messages: [{ ts: "1.2" }] });
+    expect((await p2.listOpen()).map((r) => r.id).sort()).toEqual(["a", "b"]);
+
+    const [x, y] = await Promise.all([p2.claim("a", "pending"), p2.claim("a", "pending")]);
+    expect([x, y].filter(Boolean)).toHaveLength(1);
+    expect(await p2.claim("a", "pending")).toBeUndefined();
+    expect(await p2.update("missing", { status: "failed" })).toBeUndefined();
+
+    t = 2000;
+    const expired = await p2.expireBefore(t);
+    expect(expired.map((r) => [r.id, r.status, r.updatedAt])).toEqual([["b", "expired", 2000]]);
+    expect(await p2.expireBefore(t)).toEqual([]);
+    expect((await p2.listOpen()).map((r) => r.id)).toEqual(["a"]);
+    await s2.close();
+  });
+});
