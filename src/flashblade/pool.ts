@@ -28,12 +28,20 @@ export function editDistance(a: string, b: string): number {
 export function suggestNames(input: string, names: readonly string[]): string[] {
   const needle = input.toLowerCase();
   const limit = Math.max(2, Math.floor(needle.length / 3));
-  return names
-    .map((n) => ({ n, d: editDistance(needle, n.toLowerCase()), sub: n.toLowerCase().includes(needle) }))
-    .filter((x) => x.d <= limit || (needle.length >= 3 && x.sub))
-    .sort((x, y) => x.d - y.d)
-    .slice(0, 3)
-    .map((x) => x.n);
+  return (
+    names
+      .map((n) => {
+        const lower = n.toLowerCase();
+        let prefix = 0;
+        while (prefix < needle.length && lower[prefix] === needle[prefix]) prefix++;
+        return { n, d: editDistance(needle, lower), sub: lower.includes(needle), prefix };
+      })
+      .filter((x) => x.d <= limit || (needle.length >= 3 && x.sub))
+      // Closest first; on a tie, the one sharing the longer prefix (people mistype ends more than starts).
+      .sort((x, y) => x.d - y.d || y.prefix - x.prefix)
+      .slice(0, 3)
+      .map((x) => x.n)
+  );
 }
 
 export function createArrayPool(

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { errorCode } from "../../src/errors.js";
+import {
+  adaptListQuery,
+  bucketCreate,
+  fileSystemPatchBody,
+  promotionOf,
+  replicationMetrics,
+  selectOne,
+  totalsAllowed,
+} from "../../src/flashblade/wire.js";
+
+function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    return errorCode(err);
+  }
+  return "none";
+}
+
+describe("version-dependent wire differences", () => {
+  it("selects one file system or snapshot by name always, by ids only from 1.9", () => {
+    expect(selectOne("fb", "1.4", "/file-systems", { name: "a" })).toEqual({ name: "a" });
+    expect(selectOne("fb", "1.12", "/file-system-snapshots", { name: "a.s" })).toEqual({ name: "a.s" });
+    expect(selectOne("fb", "1.9", "/file-systems", { id: "x" })).toEqual({ ids: ["x"] });
+    expect(codeOf(() => selectOne("fb", "1.8", "/file-systems", { id: "x" }))).toBe("ARRAY_VERSION_TOO_OLD");
+    expect(selectOne("fb", "1.8", "/buckets", { name: "b" })).toEqual({ names: ["b"] });
+  });
+
+  it("names the bucket account reference account up to 1.8 and bucket from 1.9", () => {
+    expect(bucketCreate("1.8", "b1", "acct")).toEqual({
+      query: { names: ["b1"] },
+      body: { account: { name: "acct" } },
+    });
+    expect(bucketCreate("1.9", "b1", "acct").body).toEqual({ bucket: { name: "acct" } });
+  });
+
+  it("drops total/total_only at 1.12 on the listings that lost them", () => {
+    expect(totalsAllowed("/file-systems", "1.11")).toBe(true);
+    expect(totalsAllowed("/file-systems", "1.12")).toBe(false);
+    expect(totalsAllowed("/buckets", "1.12")).toBe(true);
+    expect(adaptListQuery("/file-system-snapshots", "1.12", { total_only: true, limit: 5 })).toEqual({
+      limit: 5,
+    });
+    expect(adaptListQuery("/file-system-snapshots", "1.11", { total_only: true })).toEqual({
+      total_only: true,
+    });
+  });
+
+  it("sends the promotion request under the version's field name", () => {
+    expect(fileSystemPatchBody("fb", "1.12", { requested_promotion_state: "demoted" })).toEqual({
+      requested_promotion_state: "demoted",
+    });
+    expect(fileSystemPatchBody("fb", "1.10", { requested_promotion_state: "promoted" })).toEqual({
+      promotion_status: "promoted",
+    });
+    expect(codeOf(() => fileSystemPatchBody("fb", "1.8", { requested_promotion_state: "promoted" }))).toBe(
+      "ARRAY_VERSION_TOO_OLD",
+    );
+    expect(codeOf(() => fileSystemPatchBody("fb", "1.0", { destroyed: true }))).toBe("ARRAY_VERSION_TOO_OLD");
+    expect(fileSystemPatchBody("fb", "1.0", { provisioned: 5 })).toEqual({ provisioned: 5 });
+    expect(promotionOf({ requested_promotion_state: "promoted" })).toBe("promoted");
+    expect(promotionOf({ promotion_status: "demoted", requested_promotion_state: "promoted" })).toBe(
+      "demoted",
+    );
+  });
+
+  it("reads replication metrics from async or periodic", () => {
+    expect(replicationMetrics({ async: { a: 1 } })).toEqual({ a: 1 });
+    expect(replicationMetrics({ periodic: { p: 2 } })).toEqual({ p: 2 });
+    expect(replicationMetrics({})).toBeUndefined();
+  });
+});
