@@ -136,7 +136,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   async function serveApi(req: IncomingMessage, res: ServerResponse, pathname: string, search: string) {
     const method = req.method ?? "GET";
     const entry: LoggedRequest = log.begin(method, pathname, search, req.headers);
-    res.on("close", () => log.finish(entry, res.headersSent ? res.statusCode : "reset"));
+    res.on("close", () => {
+      log.finish(entry, res.headersSent ? res.statusCode : "reset");
+      logger.debug({ method, path: pathname, outcome: entry.outcome }, "simulator request");
+    });
     const decision = faults.decide(method, pathname, VERSIONED_PATH.exec(pathname)?.[1]);
     const body = await readBody(req);
     if (decision.delayMs > 0) await sleep(decision.delayMs);
