@@ -1,0 +1,97 @@
+/**
+ * The Prometheus metrics the bot exports. One registry per running app (tests build their own), never
+ * prom-client's global one. Label values are bounded: command names come from a known list, never from
+ * what people type.
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+export interface Metrics {
+  readonly registry: Registry;
+  /** Commands by name and outcome (ok, error, rejected, duplicate). */
+  readonly commands: Counter<"command" | "outcome">;
+  /** Time from receipt of a command to its last effect. */
+  readonly commandSeconds: Histogram<"command">;
+  /** Button clicks and modal submissions by outcome. */
+  readonly clicks: Counter<"outcome">;
+  /** Calls to arrays by array and outcome (recorded by the array pool). */
+  readonly arrayCallSeconds: Histogram<"array" | "outcome">;
+  readonly arrayCallErrors: Counter<"array" | "code">;
+  /** Approval requests waiting for a decision. */
+  readonly pendingApprovals: Gauge;
+  /** Alert messages posted or updated through the chat port. */
+  readonly alertPosts: Counter<"kind" | "outcome">;
+  /** Slack Web API calls by method and outcome (ok, error, rate_limited, retried). */
+  readonly slackCalls: Counter<"method" | "outcome">;
+}
+
+export interface MetricsOptions {
+  /** Process metrics (CPU, memory, event loop lag); off in tests to keep the output small. */
+  collectDefault?: boolean;
+  prefix?: string;
+}
+
+export function createMetrics(opts: MetricsOptions = {}): Metrics {
+  const registry = new Registry();
+  const p = opts.prefix ?? "array_chatops_";
+  if (opts.collectDefault ?? true) collectDefaultMetrics({ register: registry, prefix: p });
+  const registers = [registry];
+  return {
+    registry,
+    commands: new Counter({
+      name: `${p}commands_total`,
+      help: "Slash commands handled, by command and outcome",
+      labelNames: ["command", "outcome"],
+      registers,
+    }),
+    commandSeconds: new Histogram({
+      name: `${p}command_duration_seconds`,
+      help: "Time from receipt of a command to its last reply",
+      labelNames: ["command"],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+      registers,
+    }),
+    clicks: new Counter({
+      name: `${p}clicks_total`,
+      help: "Button clicks and modal submissions, by outcome",
+      labelNames: ["outcome"],
+      registers,
+    }),
+    arrayCallSeconds: new Histogram({
+      name: `${p}array_call_duration_seconds`,
+      help: "Latency of REST calls to arrays",
+      labelNames: ["array", "outcome"],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    arrayCallErrors: new Counter({
+      name: `${p}array_call_errors_total`,
+      help: "Failed REST calls to arrays, by error code",
+      labelNames: ["array", "code"],
+      registers,
+    }),
+    pendingApprovals: new Gauge({
+      name: `${p}pending_approvals`,
+      help: "Approval requests waiting for a decision",
+      registers,
+    }),
+    alertPosts: new Counter({
+      name: `${p}alert_posts_total`,
+      help: "Alert messages posted or updated in Slack",
+      labelNames: ["kind", "outcome"],
+      registers,
+    }),
+    slackCalls: new Counter({
+      name: `${p}slack_api_calls_total`,
+      help: "Slack Web API calls, by method and outcome",
+      labelNames: ["method", "outcome"],
+      registers,
+    }),
+  };
+}
+
+/** Bounds a command label: the first word when it is a known command, else "other". */
+export function commandLabel(text: string, known: ReadonlySet<string>): string {
+  const first = text.trim().split(/\s+/, 1)[0]?.toLowerCase() ?? "";
+  if (first === "") return "help";
+  return known.has(first) ? first : "other";
+}

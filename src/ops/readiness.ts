@@ -1,0 +1,67 @@
+/**
+ * What /readyz reports: Slack connected, config loaded, not shutting down, and a summary of which arrays
+ * answer. An unreachable array does not make the bot unready (it still answers, and says the array is
+ * down); it shows up in the summary for whoever watches the endpoint.
+ */
+
+export interface ArrayHealth {
+  name: string;
+  reachable: boolean;
+  /** Short reason when unreachable, or the API version when reachable. */
+  detail?: string;
+}
+
+export type ArrayHealthSource = () => Promise<readonly ArrayHealth[]>;
+
+export interface ReadinessReport {
+  ready: boolean;
+  slack: { mode: string; connected: boolean };
+  config: { loaded: boolean };
+  shuttingDown: boolean;
+  arrays:
+    | { total: number; reachable: number; unreachable: { name: string; detail?: string }[] }
+    | { error: string };
+}
+
+export class Readiness {
+  slackConnected = false;
+  configLoaded = false;
+  shuttingDown = false;
+
+  constructor(
+    readonly mode: string,
+    private readonly arrays?: ArrayHealthSource,
+    /** /readyz must answer quickly even when an array hangs. */
+    private readonly arraysTimeoutMs = 2_000,
+  ) {}
+
+  async report(): Promise<ReadinessReport> {
+    const ready = this.slackConnected && this.configLoaded && !this.shuttingDown;
+    return {
+      ready,
+      slack: { mode: this.mode, connected: this.slackConnected },
+      config: { loaded: this.configLoaded },
+      shuttingDown: this.shuttingDown,
+      arrays: await this.arraySummary(),
+    };
+  }
+
+  private async arraySummary(): Promise<ReadinessReport["arrays"]> {
+    if (this.arrays === undefined) return { total: 0, reachable: 0, unreachable: [] };
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("array health check timed out")), this.arraysTimeoutMs);
+    });
+    try {
+      const list = await Promise.race([this.arrays(), timeout]);
+      const unreachable = list
+        .filter((a) => !a.reachable)
+        .map((a) => (a.detail === undefined ? { name: a.name } : { name: a.name, detail: a.detail }));
+      return { total: list.length, reachable: list.length - unreachable.length, unreachable };
+    } catch (err) {
+      return { error: err instanceof Error ? err.message : String(err) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

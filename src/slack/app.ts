@@ -1,0 +1,246 @@
+/**
+ * Composition of the Slack app: one Bolt App over either transport (Socket Mode by default, HTTP with
+ * signed requests), the paced Web API client, identity, chat port, listeners and the ops endpoints.
+ * `createSlackApp(config, deps)` builds everything without touching the network; `start()` connects.
+ */
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { App, HTTPReceiver, LogLevel, type Receiver, SocketModeReceiver, webApi } from "@slack/bolt";
+import type { SlackConfig } from "../config/slack.js";
+import type { Pipeline } from "../core/pipeline-types.js";
+import type { Logger } from "../logger.js";
+import { InFlight } from "../ops/in-flight.js";
+import { createMetrics, type Metrics } from "../ops/metrics.js";
+import { type ArrayHealthSource, Readiness } from "../ops/readiness.js";
+import { type OpsServer, opsRoutes, startOpsServer } from "../ops/server.js";
+import { boltLogger } from "./bolt-logger.js";
+import { type ChatPort, createChatPort } from "./chat-port.js";
+import { DeliveryDedupe } from "./dedupe.js";
+import { runEffects } from "./effects.js";
+import { createFileUploader, type FetchFn } from "./file-upload.js";
+import type { HomePort } from "./home.js";
+import { SlackIdentity } from "./identity.js";
+import { registerCommand } from "./listeners/command.js";
+import type { ListenerContext } from "./listeners/context.js";
+import { registerEvents } from "./listeners/events.js";
+import { registerInteractions } from "./listeners/interactions.js";
+import { PacedSlackClient } from "./paced-client.js";
+
+export interface SlackPorts {
+  client: PacedSlackClient;
+  identity: SlackIdentity;
+  chat: ChatPort;
+}
+
+type Built<T> = T | ((ports: SlackPorts) => T);
+
+export interface SlackAppDeps {
+  logger: Logger;
+  /** The pipeline, or a factory for one that needs the identity port. */
+  pipeline: Built<Pipeline>;
+  home?: Built<HomePort>;
+  metrics?: Metrics;
+  /** Array reachability for /readyz and the default App Home. */
+  arrays?: ArrayHealthSource;
+  /** User group ids the role bindings use. */
+  groupIds?: readonly string[];
+  /** First words of the registered commands (metric labels). */
+  knownCommands?: readonly string[];
+  now?: () => number;
+  /** Waits for Retry-After and backoff; tests pass a controllable one. */
+  sleep?: (ms: number) => Promise<void>;
+  fetch?: FetchFn;
+  /** Bind address of the HTTP listeners (the receiver, the ops server). */
+  host?: string;
+}
+
+export interface SlackApp {
+  readonly bolt: App;
+  readonly ports: SlackPorts;
+  readonly metrics: Metrics;
+  readonly readiness: Readiness;
+  /** Connects to Slack and opens the HTTP port; resolves with the port serving the ops endpoints. */
+  start(): Promise<{ port: number }>;
+  /** Stops taking commands, lets in-flight work finish (bounded), disconnects. */
+  stop(): Promise<void>;
+  /** Expires stale approvals now (also runs on a timer). */
+  sweep(): Promise<void>;
+}
+
+function built<T>(b: Built<T>, ports: SlackPorts): T {
+  return typeof b === "function" ? (b as (p: SlackPorts) => T)(ports) : b;
+}
+
+export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackApp {
+  const logger = deps.logger.child({ component: "slack" });
+  const metrics = deps.metrics ?? createMetrics();
+  const now = deps.now ?? Date.now;
+  const bl = boltLogger(deps.logger);
+  const clientOptions = () => {
+    const o: ConstructorParameters<typeof webApi.WebClient>[1] = {
+      logger: bl,
+      logLevel: LogLevel.INFO,
+      rejectRateLimitedCalls: true,
+      retryConfig: { retries: 0 },
+      timeout: config.timeoutMs,
+    };
+    if (config.apiUrl !== undefined) o.slackApiUrl = config.apiUrl;
+    return o;
+  };
+
+  const web = new webApi.WebClient(config.botToken, clientOptions());
+  const client = new PacedSlackClient(
+    web,
+    {
+      channelIntervalMs: config.channelIntervalMs,
+      maxRetries: config.maxRetries,
+      ...(deps.sleep ? { sleep: deps.sleep } : {}),
+    },
+    logger,
+    metrics,
+  );
+  const identity = new SlackIdentity(
+    client,
+    {
+      groupIds: deps.groupIds ?? [],
+      refreshMs: config.groupRefreshSeconds * 1000,
+      userInfoTtlMs: config.userInfoTtlSeconds * 1000,
+      now,
+    },
+    logger.child({ part: "identity" }),
+  );
+  const uploader = createFileUploader({ client, logger, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+  const chat = createChatPort({ client, uploader, logger, metrics });
+  const ports: SlackPorts = { client, identity, chat };
+  const pipeline = built(deps.pipeline, ports);
+  const home: HomePort = deps.home
+    ? built(deps.home, ports)
+    : {
+        load: async () => ({ role: "unknown", arrays: (await deps.arrays?.()) ?? [], pending: [], help: [] }),
+      };
+
+  const readiness = new Readiness(config.mode, deps.arrays);
+  const routes = opsRoutes({ metrics, readiness, logger });
+  const inflight = new InFlight();
+
+  let receiver: Receiver;
+  let socket: SocketModeReceiver | undefined;
+  if (config.mode === "http") {
+    receiver = new HTTPReceiver({
+      signingSecret: config.signingSecret ?? "",
+      endpoints: config.eventsPath,
+      customRoutes: routes,
+      logger: bl,
+      logLevel: LogLevel.INFO,
+    });
+  } else {
+    socket = new SocketModeReceiver({
+      appToken: config.appToken ?? "",
+      logger: bl,
+      logLevel: LogLevel.INFO,
+      // Longer than the defaults: short ones cause spurious pong timeouts (bolt-js #2496).
+      clientPingTimeout: 15_000,
+      serverPingTimeout: 60_000,
+      // apps.connections.open keeps the socket client's own generous retry policy.
+      installerOptions: {
+        clientOptions:
+          config.apiUrl === undefined ? { logger: bl } : { logger: bl, slackApiUrl: config.apiUrl },
+      },
+    });
+    receiver = socket;
+    socket.client.on("connected", () => {
+      readiness.slackConnected = true;
+      logger.info("socket mode connected");
+    });
+    for (const state of ["disconnected", "reconnecting"]) {
+      socket.client.on(state, () => {
+        readiness.slackConnected = false;
+        logger.warn({ state }, "socket mode connection lost");
+      });
+    }
+  }
+
+  const bolt = new App({
+    receiver,
+    token: config.botToken,
+    logger: bl,
+    logLevel: LogLevel.INFO,
+    clientOptions: clientOptions(),
+    deferInitialization: true,
+  });
+  bolt.error(async (err) => {
+    logger.error({ err }, "unhandled error in a Slack listener");
+  });
+
+  const ctx: ListenerContext = {
+    pipeline,
+    effects: { client, uploader, pipeline },
+    client,
+    identity,
+    home,
+    inflight,
+    dedupe: new DeliveryDedupe(10 * 60_000, now),
+    metrics,
+    logger,
+    knownCommands: new Set(deps.knownCommands ?? []),
+    now,
+  };
+  registerCommand(bolt, config.command, ctx);
+  registerInteractions(bolt, ctx);
+  registerEvents(bolt, ctx);
+
+  const sweep = async () => {
+    const effects = await pipeline.sweepExpired();
+    if (effects.length === 0) return;
+    const actor = { userId: "", channelId: "" };
+    await runEffects(effects, { actor, requestId: "sweep", logger }, ctx.effects);
+  };
+
+  let sweepTimer: NodeJS.Timeout | undefined;
+  let opsServer: OpsServer | undefined;
+
+  return {
+    bolt,
+    ports,
+    metrics,
+    readiness,
+    sweep,
+    async start() {
+      await bolt.init();
+      let port: number;
+      if (config.mode === "http") {
+        const server = (await bolt.start({ port: config.port, host: deps.host })) as Server;
+        port = (server.address() as AddressInfo).port;
+        readiness.slackConnected = true;
+      } else {
+        opsServer = await startOpsServer(routes, {
+          port: config.metricsPort ?? config.port,
+          host: deps.host,
+        });
+        port = opsServer.port;
+        await bolt.start();
+      }
+      readiness.configLoaded = true;
+      identity.start();
+      sweepTimer = setInterval(() => {
+        sweep().catch((err: unknown) => logger.error({ err }, "sweep of expired approvals failed"));
+      }, config.sweepSeconds * 1000);
+      sweepTimer.unref();
+      logger.info({ mode: config.mode, port }, "slack app started");
+      return { port };
+    },
+    async stop() {
+      readiness.shuttingDown = true;
+      inflight.stopAccepting();
+      clearInterval(sweepTimer);
+      identity.stop();
+      const left = await inflight.drain(config.drainSeconds * 1000);
+      if (left > 0) logger.warn({ left }, "stopping with work still running");
+      await bolt.stop().catch((err: unknown) => logger.warn({ err }, "receiver stop failed"));
+      await opsServer?.close();
+      await client.stop();
+      readiness.slackConnected = false;
+      logger.info("slack app stopped");
+    },
+  };
+}

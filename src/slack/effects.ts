@@ -1,0 +1,183 @@
+/**
+ * Carries out the pipeline's effects in Slack. Replies go through the command's response_url (works in
+ * DMs and private channels the bot is not in) and fall back to the Web API when it has expired; posts and
+ * updates use the Web API; prompts open a modal. Files go to the channel for in-channel answers and to the
+ * requester's DM with the bot for ephemeral ones, so a private lookup stays private.
+ */
+import { type Message, Rich, rich } from "../core/message.js";
+import type { Actor, Effect, MessageRef, Pipeline } from "../core/pipeline-types.js";
+import type { Logger } from "../logger.js";
+import { type SlackBlock, type SlackPayload, toSlack } from "./blocks.js";
+import type { FileUploader } from "./file-upload.js";
+import { LIMITS } from "./limits.js";
+import { type PacedSlackClient, slackErrorCode } from "./paced-client.js";
+import { promptView } from "./prompt-modal.js";
+
+/** Bolt's respond(), narrowed to what we send. */
+export type Responder = (msg: {
+  response_type?: "ephemeral" | "in_channel";
+  replace_original?: boolean;
+  text: string;
+  blocks: SlackBlock[];
+}) => Promise<unknown>;
+
+export interface EffectScope {
+  actor: Actor;
+  requestId: string;
+  logger: Logger;
+  respond?: Responder;
+  /** The message a click came from; ephemeral ones can only be replaced through response_url. */
+  source?: { ref: MessageRef; ephemeral: boolean };
+  triggerId?: string;
+}
+
+export interface EffectDeps {
+  client: PacedSlackClient;
+  uploader: FileUploader;
+  pipeline: Pipeline;
+}
+
+const CHANNEL_ACCESS_ERRORS = new Set(["not_in_channel", "channel_not_found", "is_archived"]);
+
+function withNote(blocks: SlackBlock[], note: string): SlackBlock[] {
+  if (blocks.length >= LIMITS.blocksPerMessage) return blocks;
+  return [...blocks, { type: "context", elements: [{ type: "mrkdwn", text: note }] }];
+}
+
+async function dmChannel(deps: EffectDeps, userId: string): Promise<string> {
+  const res = await deps.client.call<{ channel?: { id?: string } }>("conversations.open", { users: userId });
+  const id = res.channel?.id;
+  if (typeof id !== "string") throw new Error("conversations.open returned no channel");
+  return id;
+}
+
+async function sendReply(msg: Message, scope: EffectScope, deps: EffectDeps): Promise<void> {
+  const visibility = msg.visibility ?? "ephemeral";
+  const p = toSlack(msg);
+  const blocks =
+    p.files.length > 0 && visibility === "ephemeral"
+      ? withNote(p.blocks, "The attached files are in your direct messages with the bot.")
+      : p.blocks;
+  const { channelId, userId } = scope.actor;
+  let delivered = false;
+  if (scope.respond !== undefined) {
+    try {
+      await scope.respond({ response_type: visibility, replace_original: false, text: p.text, blocks });
+      delivered = true;
+    } catch (err) {
+      scope.logger.warn({ err }, "response_url failed, answering through the Web API");
+    }
+  }
+  if (!delivered) {
+    if (visibility === "ephemeral") {
+      await deps.client.call("chat.postEphemeral", {
+        channel: channelId,
+        user: userId,
+        text: p.text,
+        blocks,
+      });
+    } else {
+      await deps.client.call("chat.postMessage", { channel: channelId, text: p.text, blocks });
+    }
+  }
+  if (p.files.length > 0) {
+    const target = visibility === "in_channel" ? channelId : await dmChannel(deps, userId);
+    await deps.uploader.upload(p.files, { channelId: target });
+  }
+}
+
+async function sendPost(
+  effect: Extract<Effect, { kind: "post" }>,
+  scope: EffectScope,
+  deps: EffectDeps,
+): Promise<void> {
+  const p = toSlack(effect.message);
+  let ts: string;
+  try {
+    const res = await deps.client.call<{ ts?: string; channel?: string }>("chat.postMessage", {
+      channel: effect.channelId,
+      text: p.text,
+      blocks: p.blocks,
+      unfurl_links: false,
+    });
+    ts = String(res.ts);
+  } catch (err) {
+    const code = slackErrorCode(err);
+    if (code === undefined || !CHANNEL_ACCESS_ERRORS.has(code)) throw err;
+    scope.logger.warn({ channel: effect.channelId, slackError: code }, "cannot post in channel");
+    const where = /^[CG][A-Z0-9]{2,}$/.test(effect.channelId)
+      ? new Rich(`<#${effect.channelId}>`)
+      : effect.channelId;
+    const text = rich`I could not post in ${where} (${code}). Invite the bot there with /invite, then try again.`;
+    await sendReply(
+      { text: `I could not post in a channel (${code}).`, blocks: [{ type: "section", text }] },
+      scope,
+      deps,
+    );
+    return;
+  }
+  const ref = { channelId: effect.channelId, ts };
+  if (effect.trackPending !== undefined) await deps.pipeline.attachMessage(effect.trackPending, ref);
+  if (p.files.length > 0) await deps.uploader.upload(p.files, { channelId: ref.channelId, threadTs: ts });
+}
+
+async function sendUpdate(
+  ref: MessageRef,
+  p: SlackPayload,
+  scope: EffectScope,
+  deps: EffectDeps,
+): Promise<void> {
+  const src = scope.source;
+  if (src?.ephemeral && src.ref.ts === ref.ts && src.ref.channelId === ref.channelId && scope.respond) {
+    await scope.respond({ replace_original: true, text: p.text, blocks: p.blocks });
+    return;
+  }
+  await deps.client.call("chat.update", {
+    channel: ref.channelId,
+    ts: ref.ts,
+    text: p.text,
+    blocks: p.blocks,
+  });
+}
+
+async function runOne(effect: Effect, scope: EffectScope, deps: EffectDeps): Promise<void> {
+  switch (effect.kind) {
+    case "reply":
+      return sendReply(effect.message, scope, deps);
+    case "post":
+      return sendPost(effect, scope, deps);
+    case "update":
+      return sendUpdate(effect.ref, toSlack(effect.message), scope, deps);
+    case "prompt": {
+      if (scope.triggerId === undefined) {
+        scope.logger.warn({ pendingId: effect.pendingId }, "prompt without a trigger id");
+        return sendReply(
+          { text: "This step needs a dialog; click the button again.", blocks: [] },
+          scope,
+          deps,
+        );
+      }
+      const view = promptView(effect, scope.actor.channelId, scope.source?.ref);
+      await deps.client.call("views.open", { trigger_id: scope.triggerId, view });
+      return;
+    }
+  }
+}
+
+/** Runs effects in order; one failing is logged and does not stop the rest. Returns how many failed. */
+export async function runEffects(
+  effects: readonly Effect[],
+  scope: EffectScope,
+  deps: EffectDeps,
+): Promise<number> {
+  let failed = 0;
+  for (const effect of effects) {
+    try {
+      await runOne(effect, scope, deps);
+    } catch (err) {
+      failed++;
+      scope.logger.error({ err, effect: effect.kind, slackError: slackErrorCode(err) }, "effect failed");
+    }
+  }
+  return failed;
+}

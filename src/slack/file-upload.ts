@@ -1,0 +1,84 @@
+/**
+ * Slack's external upload flow (files.upload is retired): files.getUploadURLExternal for each file, the
+ * bytes POSTed to the URL Slack returns, then one files.completeUploadExternal that shares them all.
+ */
+import { InternalError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type { OutgoingFile } from "./block-render.js";
+import type { PacedSlackClient } from "./paced-client.js";
+
+export interface UploadTarget {
+  channelId: string;
+  threadTs?: string;
+  initialComment?: string;
+}
+
+export type FetchFn = (
+  url: string,
+  init: { method: string; body: Uint8Array },
+) => Promise<{ status: number }>;
+
+export interface FileUploader {
+  upload(files: readonly OutgoingFile[], target: UploadTarget): Promise<string[]>;
+}
+
+const UPLOAD_ATTEMPTS = 3;
+
+function bytesOf(content: Uint8Array | string): Uint8Array {
+  return typeof content === "string" ? new TextEncoder().encode(content) : content;
+}
+
+export function createFileUploader(deps: {
+  client: PacedSlackClient;
+  fetch?: FetchFn;
+  logger: Logger;
+}): FileUploader {
+  const doFetch: FetchFn = deps.fetch ?? ((url, init) => fetch(url, init));
+
+  async function putBytes(url: string, body: Uint8Array, filename: string): Promise<void> {
+    let lastStatus = 0;
+    for (let attempt = 1; attempt <= UPLOAD_ATTEMPTS; attempt++) {
+      try {
+        const res = await doFetch(url, { method: "POST", body });
+        if (res.status === 200) return;
+        lastStatus = res.status;
+        if (res.status < 500) break;
+      } catch (err) {
+        deps.logger.warn({ err, filename, attempt }, "file upload POST failed");
+      }
+    }
+    throw new InternalError("SLACK_FILE_UPLOAD_FAILED", `uploading ${filename} failed`, {
+      details: { status: lastStatus },
+    });
+  }
+
+  return {
+    async upload(files, target) {
+      if (files.length === 0) return [];
+      const uploaded: { id: string; title: string }[] = [];
+      for (const f of files) {
+        const bytes = bytesOf(f.content);
+        const args: Record<string, unknown> = { filename: f.filename, length: bytes.byteLength };
+        if (f.altText !== undefined) args["alt_text"] = f.altText.slice(0, 1000);
+        const res = await deps.client.call<{ upload_url?: string; file_id?: string }>(
+          "files.getUploadURLExternal",
+          args,
+        );
+        if (typeof res.upload_url !== "string" || typeof res.file_id !== "string") {
+          throw new InternalError(
+            "SLACK_FILE_UPLOAD_FAILED",
+            "files.getUploadURLExternal returned no upload URL",
+          );
+        }
+        await putBytes(res.upload_url, bytes, f.filename);
+        uploaded.push({ id: res.file_id, title: f.title });
+      }
+      const complete: Record<string, unknown> = { files: uploaded, channel_id: target.channelId };
+      if (target.threadTs !== undefined) complete["thread_ts"] = target.threadTs;
+      if (target.initialComment !== undefined) complete["initial_comment"] = target.initialComment;
+      await deps.client.call("files.completeUploadExternal", complete);
+      deps.logger.info({ channel: target.channelId, files: files.map((f) => f.filename) }, "files uploaded");
+      return uploaded.map((u) => u.id);
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * `/array`: acknowledge at once (Slack allows 3 s), then run the pipeline and answer through response_url.
+ * A delivery seen before (same trigger_id) is acknowledged and dropped.
+ */
+import type { App } from "@slack/bolt";
+import type { Actor } from "../../core/pipeline-types.js";
+import { toUserMessage } from "../../errors.js";
+import { commandLabel } from "../../ops/metrics.js";
+import { runEffects } from "../effects.js";
+import { type ListenerContext, responder } from "./context.js";
+
+export function registerCommand(app: App, name: string, ctx: ListenerContext): void {
+  app.command(name, async ({ ack, command, respond }) => {
+    const label = commandLabel(command.text, ctx.knownCommands);
+    if (!ctx.inflight.accepting) {
+      await ack({ response_type: "ephemeral", text: "The bot is restarting. Try again in a minute." });
+      ctx.metrics.commands.inc({ command: label, outcome: "rejected" });
+      return;
+    }
+    await ack();
+    const requestId = command.trigger_id;
+    const log = ctx.logger.child({
+      reqId: requestId,
+      user: command.user_id,
+      channel: command.channel_id,
+      cmd: label,
+    });
+    if (!ctx.dedupe.firstTime(`command:${requestId}`)) {
+      log.info("duplicate delivery of a command ignored");
+      ctx.metrics.commands.inc({ command: label, outcome: "duplicate" });
+      return;
+    }
+    const actor: Actor = { userId: command.user_id, channelId: command.channel_id };
+    if (command.user_name) actor.displayName = command.user_name;
+    const started = ctx.now();
+    const respondVia = responder(respond);
+    await ctx.inflight.track(async () => {
+      let outcome = "ok";
+      try {
+        const effects = await ctx.pipeline.handleCommand({ text: command.text, actor, requestId });
+        const failed = await runEffects(
+          effects,
+          { actor, requestId, logger: log, respond: respondVia },
+          ctx.effects,
+        );
+        if (failed > 0) outcome = "error";
+      } catch (err) {
+        outcome = "error";
+        log.error({ err }, "command failed");
+        await respondVia({
+          response_type: "ephemeral",
+          text: toUserMessage(err, requestId),
+          blocks: [],
+        }).catch((e: unknown) => log.warn({ err: e }, "could not report the failure"));
+      }
+      ctx.metrics.commands.inc({ command: label, outcome });
+      ctx.metrics.commandSeconds.observe({ command: label }, (ctx.now() - started) / 1000);
+    });
+  });
+}

@@ -1,0 +1,33 @@
+/**
+ * Events: App Home opened (publish the caller's home view) and user-group changes (refresh identity so a
+ * role granted or revoked in Slack takes effect at the next click).
+ */
+import type { App } from "@slack/bolt";
+import { homeView } from "../home.js";
+import type { ListenerContext } from "./context.js";
+
+export function registerEvents(app: App, ctx: ListenerContext): void {
+  app.event("app_home_opened", async ({ event, body }) => {
+    if (event.tab !== undefined && event.tab !== "home") return;
+    if (!ctx.dedupe.firstTime(`event:${body.event_id}`)) return;
+    try {
+      const data = await ctx.home.load(event.user);
+      await ctx.client.call("views.publish", {
+        user_id: event.user,
+        view: homeView(data, new Date(ctx.now())),
+      });
+    } catch (err) {
+      ctx.logger.error({ err, user: event.user }, "could not publish App Home");
+    }
+  });
+
+  app.event("subteam_members_changed", async ({ event, body }) => {
+    if (!ctx.dedupe.firstTime(`event:${body.event_id}`)) return;
+    ctx.identity.membersChanged(event);
+  });
+
+  app.event("subteam_updated", async ({ event, body }) => {
+    if (!ctx.dedupe.firstTime(`event:${body.event_id}`)) return;
+    await ctx.identity.groupUpdated(event.subteam.id);
+  });
+}

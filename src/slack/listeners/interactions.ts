@@ -1,0 +1,106 @@
+/**
+ * Button clicks and prompt submissions. Each is acknowledged first, then handed to the pipeline with the
+ * clicker as actor: the pipeline re-authorises every click, the transport never decides who may act.
+ */
+import type { App, BlockAction, ButtonAction } from "@slack/bolt";
+import type { Actor, ClickInput, MessageRef } from "../../core/pipeline-types.js";
+import { toUserMessage } from "../../errors.js";
+import { baseActionId } from "../blocks.js";
+import { type EffectScope, runEffects } from "../effects.js";
+import { PROMPT_BLOCK_ID, PROMPT_CALLBACK_ID, readPromptSubmission } from "../prompt-modal.js";
+import { type ListenerContext, responder } from "./context.js";
+
+async function click(ctx: ListenerContext, input: ClickInput, scope: EffectScope): Promise<void> {
+  await ctx.inflight.track(async () => {
+    try {
+      const effects = await ctx.pipeline.handleClick(input);
+      const failed = await runEffects(effects, scope, ctx.effects);
+      ctx.metrics.clicks.inc({ outcome: failed > 0 ? "error" : "ok" });
+    } catch (err) {
+      ctx.metrics.clicks.inc({ outcome: "error" });
+      scope.logger.error({ err }, "click failed");
+      await runEffects(
+        [{ kind: "reply", message: { text: toUserMessage(err, scope.requestId), blocks: [] } }],
+        scope,
+        ctx.effects,
+      );
+    }
+  });
+}
+
+export function registerInteractions(app: App, ctx: ListenerContext): void {
+  app.action<BlockAction<ButtonAction>>({ type: "block_actions" }, async ({ ack, body, action, respond }) => {
+    await ack();
+    if (action.type !== "button") return;
+    if (!ctx.inflight.accepting) {
+      await respond({
+        response_type: "ephemeral",
+        replace_original: false,
+        text: "The bot is restarting. Click again in a minute.",
+      });
+      return;
+    }
+    const requestId = body.trigger_id;
+    const log = ctx.logger.child({
+      reqId: requestId,
+      user: body.user.id,
+      action: baseActionId(action.action_id),
+    });
+    if (!ctx.dedupe.firstTime(`click:${requestId}:${action.action_ts}`)) {
+      log.info("duplicate delivery of a click ignored");
+      return;
+    }
+    const container = body.container as { channel_id?: string; message_ts?: string; is_ephemeral?: boolean };
+    const channelId = body.channel?.id ?? container.channel_id ?? "";
+    const ts = body.message?.ts ?? container.message_ts;
+    const actor: Actor = { userId: body.user.id, channelId };
+    const name = body.user.name ?? body.user.username;
+    if (name) actor.displayName = name;
+    const input: ClickInput = { actionId: baseActionId(action.action_id), value: action.value ?? "", actor };
+    const scope: EffectScope = {
+      actor,
+      requestId,
+      logger: log,
+      respond: responder(respond),
+      triggerId: body.trigger_id,
+    };
+    if (ts !== undefined && channelId !== "") {
+      const ref: MessageRef = { channelId, ts };
+      input.ref = ref;
+      scope.source = { ref, ephemeral: container.is_ephemeral === true };
+    }
+    await click(ctx, input, scope);
+  });
+
+  app.view(PROMPT_CALLBACK_ID, async ({ ack, body, view }) => {
+    const sub = readPromptSubmission(view);
+    if (sub === undefined) {
+      await ack();
+      ctx.logger.warn({ user: body.user.id }, "prompt submission with unreadable metadata ignored");
+      return;
+    }
+    if (sub.typedText.trim() === "") {
+      await ack({ response_action: "errors", errors: { [PROMPT_BLOCK_ID]: "Type the name to confirm." } });
+      return;
+    }
+    await ack();
+    // A modal is submitted once; a second delivery of the same view is a retry.
+    const requestId = view.id;
+    if (!ctx.dedupe.firstTime(`view:${requestId}`)) return;
+    const actor: Actor = { userId: body.user.id, channelId: sub.channelId };
+    if (body.user.name) actor.displayName = body.user.name;
+    const log = ctx.logger.child({ reqId: requestId, user: body.user.id, action: sub.actionId });
+    const input: ClickInput = {
+      actionId: sub.actionId,
+      value: sub.pendingId,
+      actor,
+      typedText: sub.typedText,
+    };
+    const scope: EffectScope = { actor, requestId, logger: log };
+    if (sub.ref !== undefined) {
+      input.ref = sub.ref;
+      scope.source = { ref: sub.ref, ephemeral: false };
+    }
+    await click(ctx, input, scope);
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * The modal behind a "prompt" effect: the approver types the object's name before an eradication counts.
+ * What the submission must carry back (pending id, action, where the click came from) rides in
+ * private_metadata and is validated again when it returns.
+ */
+import { z } from "zod";
+import type { Effect, MessageRef } from "../core/pipeline-types.js";
+import type { SlackBlock } from "./block-render.js";
+import { LIMITS, truncate } from "./limits.js";
+
+export const PROMPT_CALLBACK_ID = "array_prompt";
+export const PROMPT_BLOCK_ID = "confirmation";
+export const PROMPT_INPUT_ID = "typed_text";
+
+const metadataSchema = z.object({
+  p: z.string().min(1).max(255),
+  a: z.string().min(1).max(255),
+  c: z.string().min(1).max(64),
+  t: z.string().max(64).optional(),
+});
+
+export interface PromptOrigin {
+  pendingId: string;
+  actionId: string;
+  channelId: string;
+  ref?: MessageRef;
+}
+
+export interface PromptView {
+  type: "modal";
+  callback_id: string;
+  private_metadata: string;
+  title: { type: "plain_text"; text: string };
+  submit: { type: "plain_text"; text: string };
+  close: { type: "plain_text"; text: string };
+  blocks: SlackBlock[];
+}
+
+export function promptView(
+  effect: Extract<Effect, { kind: "prompt" }>,
+  channelId: string,
+  ref?: MessageRef,
+): PromptView {
+  const meta: z.input<typeof metadataSchema> = { p: effect.pendingId, a: effect.actionId, c: channelId };
+  if (ref !== undefined) meta.t = ref.ts;
+  return {
+    type: "modal",
+    callback_id: PROMPT_CALLBACK_ID,
+    private_metadata: JSON.stringify(meta),
+    title: { type: "plain_text", text: truncate(effect.title, LIMITS.modalTitle) },
+    submit: { type: "plain_text", text: "Confirm" },
+    close: { type: "plain_text", text: "Cancel" },
+    blocks: [
+      {
+        type: "input",
+        block_id: PROMPT_BLOCK_ID,
+        label: { type: "plain_text", text: truncate(effect.label, LIMITS.inputLabel) },
+        element: { type: "plain_text_input", action_id: PROMPT_INPUT_ID, max_length: 255 },
+      },
+    ],
+  };
+}
+
+interface SubmittedView {
+  private_metadata?: string;
+  state?: { values?: Record<string, Record<string, { value?: string | null } | undefined> | undefined> };
+}
+
+/** The submission's origin and typed text, or undefined when the metadata is not ours. */
+export function readPromptSubmission(
+  view: SubmittedView,
+): (PromptOrigin & { typedText: string }) | undefined {
+  let meta: z.output<typeof metadataSchema>;
+  try {
+    const parsed = metadataSchema.safeParse(JSON.parse(view.private_metadata ?? ""));
+    if (!parsed.success) return undefined;
+    meta = parsed.data;
+  } catch {
+    return undefined;
+  }
+  const typed = view.state?.values?.[PROMPT_BLOCK_ID]?.[PROMPT_INPUT_ID]?.value ?? "";
+  const origin: PromptOrigin & { typedText: string } = {
+    pendingId: meta.p,
+    actionId: meta.a,
+    channelId: meta.c,
+    typedText: typed,
+  };
+  if (meta.t !== undefined) origin.ref = { channelId: meta.c, ts: meta.t };
+  return origin;
+}
