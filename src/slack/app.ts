@@ -143,8 +143,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
       serverPingTimeout: 60_000,
       // apps.connections.open keeps the socket client's own generous retry policy.
       installerOptions: {
-        clientOptions:
-          config.apiUrl === undefined ? { logger: bl } : { logger: bl, slackApiUrl: config.apiUrl },
+        clientOptions: config.apiUrl === undefined ? {} : { slackApiUrl: config.apiUrl },
       },
     });
     receiver = socket;
