@@ -1,0 +1,110 @@
+/**
+ * zod building blocks for command arguments. The parser hands over strings (and booleans for flags); these
+ * schemas turn them into typed values with messages a person can act on.
+ */
+import { z } from "zod";
+import { parseDuration, parseSize } from "./units.js";
+
+export const SIZE_HELP =
+  "sizes take binary units: 500G, 1.5T, 2TiB, 10GB (G = GiB = 2^30 bytes) or plain bytes";
+
+function hasControlChars(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+
+/** An object name: no commas (they split list parameters on the wire) and no control characters. */
+export function objectName(what = "name") {
+  return z
+    .string()
+    .trim()
+    .min(1, `the ${what} is empty`)
+    .max(255, `the ${what} is longer than 255 characters`)
+    .refine((s) => !s.includes(","), `a ${what} cannot contain a comma`)
+    .refine((s) => !hasControlChars(s), `the ${what} contains control characters`);
+}
+
+/** A size in bytes from "500G", "1.5T", "2TiB", "10GB" or a byte count. */
+export function size(opts: { min?: number } = {}) {
+  const min = opts.min ?? 0;
+  return z.union([z.number(), z.string()]).transform((v, ctx) => {
+    const bytes = typeof v === "number" ? v : parseSize(v);
+    if (bytes === undefined || !Number.isSafeInteger(bytes)) {
+      ctx.addIssue({ code: "custom", message: `\`${String(v)}\` is not a size; ${SIZE_HELP}` });
+      return z.NEVER;
+    }
+    if (bytes < min) {
+      ctx.addIssue({ code: "custom", message: `the size must be at least ${min} bytes` });
+      return z.NEVER;
+    }
+    return bytes;
+  });
+}
+
+/** A duration in milliseconds from "30m", "24h", "7d". */
+export function duration() {
+  return z.union([z.number(), z.string()]).transform((v, ctx) => {
+    const ms = typeof v === "number" ? v : parseDuration(v);
+    if (ms === undefined || ms <= 0) {
+      ctx.addIssue({ code: "custom", message: `\`${String(v)}\` is not a duration; use e.g. 30m, 24h, 7d` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+}
+
+/** A whole number within bounds. */
+export function count(opts: { min?: number; max?: number } = {}) {
+  const min = opts.min ?? 1;
+  const max = opts.max ?? 100_000;
+  return z.union([z.number(), z.string()]).transform((v, ctx) => {
+    const n = typeof v === "number" ? v : /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      ctx.addIssue({
+        code: "custom",
+        message: `\`${String(v)}\` is not a whole number from ${min} to ${max}`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+/** A switch: `--nfs` is true, `--no-nfs` is false, absent is undefined. */
+export function flag() {
+  return z.boolean().optional();
+}
+
+/**
+ * A sort key from a fixed list, with "-" appended for descending (the array's own convention): `used-`.
+ * `fields` maps what people type to the array's field name.
+ */
+export function sortKey(fields: Record<string, string>) {
+  const names = Object.keys(fields);
+  return z.string().transform((v, ctx) => {
+    const desc = v.endsWith("-");
+    const key = desc ? v.slice(0, -1) : v;
+    const field = fields[key];
+    if (field === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: `cannot sort by \`${v}\`; use one of ${names.join(", ")} (append - for descending, e.g. ${names[0]}-)`,
+      });
+      return z.NEVER;
+    }
+    return { key, field, descending: desc };
+  });
+}
+
+/** A name pattern where `*` matches anything; everything else is literal. */
+export function namePattern() {
+  return z
+    .string()
+    .trim()
+    .min(1, "the pattern is empty")
+    .max(255, "the pattern is longer than 255 characters")
+    .refine((s) => !hasControlChars(s), "the pattern contains control characters");
+}

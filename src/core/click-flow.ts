@@ -1,0 +1,293 @@
+/**
+ * Button clicks on gated requests and offers: Confirm (requester only), Approve (someone else with the
+ * approver role, checked at click time), Deny (veto by an approver, or cancel by the requester), and the
+ * follow-up offer (Recover). A click acts only after winning the store's atomic claim, so two clicks at the
+ * same moment carry a request out once.
+ */
+import { errorCode, InternalError, UserFacingError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type { AuditDecision } from "./audit.js";
+import { assertRole, forbidden } from "./authz.js";
+import { cardEffects, executePending, type Outcome } from "./execute-pending.js";
+import { closedCard, requestCard, who } from "./gate-messages.js";
+import { rich } from "./message.js";
+import type { PendingRecord } from "./pending-store.js";
+import { ACTIONS } from "./pipeline-deps.js";
+import type { ClickInput, Effect } from "./pipeline-types.js";
+import { type Role, roleAtLeast } from "./roles.js";
+import { runOnArray } from "./run-command.js";
+import type { Runtime } from "./runtime.js";
+
+export async function handleClickInput(rt: Runtime, input: ClickInput, clickId: string): Promise<Effect[]> {
+  const started = rt.deps.now();
+  const log = rt.log.child({
+    reqId: clickId,
+    user: input.actor.userId,
+    action: input.actionId,
+    pendingId: input.value,
+  });
+  let rec: PendingRecord | undefined;
+  let decision: AuditDecision = "denied";
+  const audit = (outcome: "ok" | "error", code?: string, approvedBy?: string[]) =>
+    rt.auditor.record({
+      id: clickId,
+      at: new Date(started).toISOString(),
+      userId: input.actor.userId,
+      ...(input.actor.displayName ? { displayName: input.actor.displayName } : {}),
+      channelId: input.actor.channelId,
+      arrays: rec ? [rec.array] : [],
+      command: rec?.commandId ?? "unknown",
+      args: rec?.args ?? {},
+      decision,
+      ...(approvedBy ? { approvedBy } : {}),
+      ...(rec ? { pendingId: rec.id } : {}),
+      outcome,
+      ...(code ? { errorCode: code } : {}),
+      durationMs: rt.deps.now() - started,
+    });
+  try {
+    rec = await rt.deps.store.get(input.value);
+    if (!rec)
+      throw new UserFacingError("PENDING_UNKNOWN", "This request is no longer known; nothing was done.");
+    const result = await route(rt, rec, input, log);
+    if (result === "prompt") return [promptFor(rec, input.actionId)];
+    decision = result.decision;
+    const approvers =
+      result.decision === "approved" || result.decision === "confirmed" ? approvedBy(rec, input) : undefined;
+    await audit(result.ok ? "ok" : "error", result.code, approvers);
+    return result.effects;
+  } catch (err) {
+    await audit("error", errorCode(err));
+    return rt.errorEffects(err, clickId, log);
+  }
+}
+
+function approvedBy(rec: PendingRecord, input: ClickInput): string[] {
+  if (rec.policy !== "approve") return [input.actor.userId];
+  const ids = rec.approvals.map((a) => a.userId);
+  return ids.includes(input.actor.userId) ? ids : [...ids, input.actor.userId];
+}
+
+async function route(
+  rt: Runtime,
+  rec: PendingRecord,
+  input: ClickInput,
+  log: Logger,
+): Promise<Outcome | "prompt"> {
+  switch (input.actionId) {
+    case ACTIONS.confirm:
+      return confirm(rt, rec, input, log);
+    case ACTIONS.approve:
+      return approve(rt, rec, input, log);
+    case ACTIONS.deny:
+      return deny(rt, rec, input);
+    case ACTIONS.offer:
+      return runOffer(rt, rec, input, log);
+    default:
+      throw new InternalError("UNKNOWN_ACTION", `no handler for action ${input.actionId}`);
+  }
+}
+
+function assertOpen(rec: PendingRecord): void {
+  if (rec.status === "pending") return;
+  const state = rec.status === "claimed" ? "being carried out right now" : `already ${rec.status}`;
+  throw new UserFacingError("PENDING_CLOSED", `This request is ${state}; nothing more was done.`);
+}
+
+/** Checks the typed name; undefined text means the transport still has to ask for it. */
+function typedOk(rec: PendingRecord, input: ClickInput): boolean {
+  if (rec.typeToConfirm === undefined) return true;
+  if (input.typedText === undefined) return false;
+  if (input.typedText.trim() !== rec.typeToConfirm) {
+    throw new UserFacingError(
+      "TYPED_NAME_MISMATCH",
+      `You typed "${input.typedText.trim()}", which is not "${rec.typeToConfirm}". Nothing was done; click the button again to retry.`,
+    );
+  }
+  return true;
+}
+
+/** Wins the claim or explains why not; an expired request is closed on the spot. */
+async function claim(
+  rt: Runtime,
+  rec: PendingRecord,
+  clickRef: ClickInput["ref"],
+): Promise<PendingRecord | Outcome> {
+  const claimed = await rt.deps.store.claim(rec.id, "pending");
+  if (!claimed) {
+    const now = await rt.deps.store.get(rec.id);
+    assertOpen(now ?? { ...rec, status: "executed" });
+    throw new UserFacingError(
+      "PENDING_BUSY",
+      "Another click is acting on this request right now; try again in a moment.",
+    );
+  }
+  if (rt.deps.now() >= claimed.expiresAt) {
+    await rt.deps.store.update(rec.id, { status: "expired", updatedAt: rt.deps.now() });
+    const msg = closedCard(
+      claimed,
+      claimed.display,
+      rich`Expired before it was ${rec.policy === "approve" ? "approved" : "confirmed"}. Nothing was changed.`,
+    );
+    return {
+      effects: cardEffects(claimed, clickRef, msg),
+      decision: "expired",
+      ok: false,
+      code: "PENDING_EXPIRED",
+    };
+  }
+  return claimed;
+}
+
+async function confirm(
+  rt: Runtime,
+  rec: PendingRecord,
+  input: ClickInput,
+  log: Logger,
+): Promise<Outcome | "prompt"> {
+  if (rec.policy !== "confirm")
+    throw new UserFacingError("WRONG_BUTTON", "This request needs approvals, not a confirmation.");
+  if (input.actor.userId !== rec.requester.userId) {
+    throw new UserFacingError(
+      "NOT_REQUESTER",
+      `Only ${who(rec.requester)}, who asked for this, can confirm it.`,
+    );
+  }
+  assertOpen(rec);
+  if (!typedOk(rec, input)) return "prompt";
+  const claimed = await claim(rt, rec, input.ref);
+  if (!("id" in claimed)) return claimed;
+  return executePending(rt, claimed, input.ref, log);
+}
+
+async function approve(
+  rt: Runtime,
+  rec: PendingRecord,
+  input: ClickInput,
+  log: Logger,
+): Promise<Outcome | "prompt"> {
+  if (rec.policy !== "approve")
+    throw new UserFacingError("WRONG_BUTTON", "This request needs a confirmation, not approvals.");
+  if (input.actor.userId === rec.requester.userId) {
+    throw new UserFacingError(
+      "APPROVAL_BY_REQUESTER",
+      "You asked for this, so it needs approval from someone else.",
+    );
+  }
+  const role = await rt.access.roleOn(input.actor.userId, rt.deps.pool.get(rec.array));
+  assertRole("Approving this request", rec.approverRole, role, rec.array);
+  if (rec.approvals.some((a) => a.userId === input.actor.userId)) {
+    throw new UserFacingError(
+      "APPROVAL_DUPLICATE",
+      "You have already approved this request; it needs someone else too.",
+    );
+  }
+  assertOpen(rec);
+  if (!typedOk(rec, input)) return "prompt";
+  const claimed = await claim(rt, rec, input.ref);
+  if (!("id" in claimed)) return claimed;
+  const approvals = [
+    ...claimed.approvals,
+    {
+      userId: input.actor.userId,
+      ...(input.actor.displayName ? { displayName: input.actor.displayName } : {}),
+      at: rt.deps.now(),
+    },
+  ];
+  const next = { ...claimed, approvals };
+  if (approvals.length >= claimed.approvalsRequired) {
+    await rt.deps.store.update(rec.id, { approvals });
+    return executePending(rt, next, input.ref, log);
+  }
+  await rt.deps.store.update(rec.id, { approvals, status: "pending", updatedAt: rt.deps.now() });
+  const card = requestCard(
+    { ...next, status: "pending" },
+    next.display,
+    rt.deps.now(),
+    rt.deps.config.time_zone,
+  );
+  return { effects: cardEffects(next, input.ref, card), decision: "approval_recorded", ok: true };
+}
+
+async function deny(rt: Runtime, rec: PendingRecord, input: ClickInput): Promise<Outcome> {
+  const isRequester = input.actor.userId === rec.requester.userId;
+  if (!isRequester) {
+    if (rec.policy !== "approve") {
+      throw new UserFacingError(
+        "NOT_REQUESTER",
+        `Only ${who(rec.requester)}, who asked for this, can cancel it.`,
+      );
+    }
+    const role = await rt.access.roleOn(input.actor.userId, rt.deps.pool.get(rec.array));
+    if (!roleAtLeast(role, rec.approverRole))
+      throw forbidden("Denying this request", rec.approverRole, role, rec.array);
+  }
+  assertOpen(rec);
+  const claimed = await rt.deps.store.claim(rec.id, "pending");
+  if (!claimed)
+    throw new UserFacingError(
+      "PENDING_CLOSED",
+      "This request was decided a moment ago; nothing more was done.",
+    );
+  const status = isRequester ? "cancelled" : "vetoed";
+  const by = {
+    userId: input.actor.userId,
+    ...(input.actor.displayName ? { displayName: input.actor.displayName } : {}),
+  };
+  await rt.deps.store.update(rec.id, { status, decidedBy: by, updatedAt: rt.deps.now() });
+  const headline = isRequester
+    ? rich`Cancelled by ${who(by)}. Nothing was changed.`
+    : rich`Denied by ${who(by)}. Nothing was changed.`;
+  return {
+    effects: cardEffects(claimed, input.ref, closedCard(claimed, claimed.display, headline)),
+    decision: status,
+    ok: true,
+  };
+}
+
+/** A follow-up button (Recover): runs its command for whoever clicks, if their role allows. */
+async function runOffer(rt: Runtime, rec: PendingRecord, input: ClickInput, log: Logger): Promise<Outcome> {
+  const entry = rt.deps.registry.byId(rec.commandId);
+  if (!entry)
+    throw new InternalError("PENDING_COMMAND_UNKNOWN", `offer ${rec.id} names unknown ${rec.commandId}`);
+  const client = rt.deps.pool.get(rec.array);
+  const role = await rt.access.roleOn(input.actor.userId, client);
+  assertRole(`\`${entry.id.replace(".", " ")}\``, entry.command.role, role, rec.array);
+  assertOpen(rec);
+  const claimed = await rt.deps.store.claim(rec.id, "pending");
+  if (!claimed)
+    throw new UserFacingError("PENDING_CLOSED", "This button was used a moment ago; nothing more was done.");
+  if (rt.deps.now() >= claimed.expiresAt) {
+    await rt.deps.store.update(rec.id, { status: "expired", updatedAt: rt.deps.now() });
+    throw new UserFacingError(
+      "OFFER_EXPIRED",
+      `The ${rec.display.title} button has expired; run the command instead.`,
+    );
+  }
+  const ctx = rt.contextFor(client, { ...input.actor, role: role as Role }, rec.requestId, log);
+  try {
+    const impact = entry.command.impact ? await entry.command.impact(rec.args, ctx) : undefined;
+    const result = await runOnArray(rt, entry, rec.args, ctx, impact);
+    await rt.deps.store.update(rec.id, { status: "executed", outcome: "ok", updatedAt: rt.deps.now() });
+    const line = rich`${rec.display.title} clicked by ${who(input.actor)}.`;
+    const msg = { ...result, blocks: [...result.blocks, { type: "context" as const, text: line }] };
+    return { effects: [{ kind: "reply", message: msg }], decision: "allowed", ok: true };
+  } catch (err) {
+    await rt.deps.store.update(rec.id, {
+      status: "failed",
+      outcome: errorCode(err),
+      updatedAt: rt.deps.now(),
+    });
+    throw err;
+  }
+}
+
+function promptFor(rec: PendingRecord, actionId: string): Effect {
+  return {
+    kind: "prompt",
+    pendingId: rec.id,
+    title: rec.display.title,
+    label: `Type ${rec.typeToConfirm ?? ""} to go ahead`,
+    actionId,
+  };
+}

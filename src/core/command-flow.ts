@@ -1,0 +1,179 @@
+/**
+ * One typed command, start to finish: parse → find → validate → resolve arrays → authorize → impact and gate
+ * (or dry run) → run → render → audit. Every path ends in exactly one audit record.
+ */
+import { errorCode, UserFacingError } from "../errors.js";
+import type { ArrayClient } from "../flashblade/types.js";
+import type { AuditDecision, AuditRecord } from "./audit.js";
+import { assertRole, forbidden } from "./authz.js";
+import type { CommandActor } from "./define-command.js";
+import { dryRunMessage } from "./dry-run.js";
+import { openGate } from "./gate.js";
+import { helpMessage } from "./help.js";
+import type { Message } from "./message.js";
+import { parseCommandLine, validateArgs } from "./parse.js";
+import type { CommandInput, Effect } from "./pipeline-types.js";
+import type { CommandEntry } from "./registry.js";
+import { type Role, roleAtLeast } from "./roles.js";
+import { runFanOut, runOnArray } from "./run-command.js";
+import type { Runtime } from "./runtime.js";
+
+interface Trail {
+  command: string;
+  arrays: string[];
+  args: Record<string, unknown>;
+  decision: AuditDecision;
+  pendingId?: string;
+}
+
+export async function handleCommandText(
+  rt: Runtime,
+  input: CommandInput,
+  requestId: string,
+): Promise<Effect[]> {
+  const started = rt.deps.now();
+  const { actor } = input;
+  const log = rt.log.child({ reqId: requestId, user: actor.userId, channel: actor.channelId });
+  const trail: Trail = { command: "unknown", arrays: [], args: {}, decision: "invalid" };
+  const audit = (outcome: "ok" | "error", code?: string) => {
+    const rec: AuditRecord = {
+      id: requestId,
+      at: new Date(started).toISOString(),
+      userId: actor.userId,
+      ...(actor.displayName ? { displayName: actor.displayName } : {}),
+      channelId: actor.channelId,
+      arrays: trail.arrays,
+      command: trail.command,
+      args: trail.args,
+      text: input.text,
+      decision: trail.decision,
+      ...(trail.pendingId ? { pendingId: trail.pendingId } : {}),
+      outcome,
+      ...(code ? { errorCode: code } : {}),
+      durationMs: rt.deps.now() - started,
+    };
+    return rt.auditor.record(rec);
+  };
+  try {
+    const { effects, failedCode } = await dispatch(rt, input, requestId, trail, log);
+    await audit(failedCode ? "error" : "ok", failedCode);
+    return effects;
+  } catch (err) {
+    const code = errorCode(err);
+    if (code === "FORBIDDEN" || code.startsWith("CHANNEL_") || code === "ACTION_DENIED_BY_POLICY") {
+      trail.decision = "denied";
+    }
+    await audit("error", code);
+    return rt.errorEffects(err, requestId, log);
+  }
+}
+
+async function dispatch(
+  rt: Runtime,
+  input: CommandInput,
+  requestId: string,
+  trail: Trail,
+  log: Runtime["log"],
+): Promise<{ effects: Effect[]; failedCode?: string }> {
+  const { actor } = input;
+  const parsed = parseCommandLine(input.text, rt.deps.registry);
+  if (parsed.kind === "help") {
+    trail.command = "help";
+    trail.args = parsed.topic ? { topic: parsed.topic } : {};
+    const role = await rt.access.bestRole(actor.userId, rt.targets.allowed(actor.channelId));
+    trail.decision = role ? "allowed" : "denied";
+    return { effects: [reply(helpMessage(rt.deps.registry, role, parsed.topic))] };
+  }
+  const { entry, bound } = parsed;
+  trail.command = entry.id;
+  trail.args = bound.raw;
+  const args = validateArgs(entry, bound.raw);
+  trail.args = args;
+  const cmd = entry.command;
+  if (bound.dryRun && !cmd.impact) {
+    throw new UserFacingError(
+      "DRY_RUN_NOT_APPLICABLE",
+      `\`${entry.id.replace(".", " ")}\` changes nothing, so --dry-run does not apply.`,
+    );
+  }
+  const what = `\`${entry.id.replace(".", " ")}\``;
+
+  if ((cmd.scope ?? "array") === "global") {
+    if (bound.array !== undefined)
+      throw new UserFacingError("ARRAY_NOT_APPLICABLE", `${what} covers every array; drop --array.`);
+    const role = await rt.access.bestRole(actor.userId, rt.targets.allowed(actor.channelId));
+    trail.decision = "denied";
+    assertRole(what, cmd.role, role);
+    trail.decision = "allowed";
+    const ctx = rt.contextFor(undefined, { ...actor, role: role as Role }, requestId, log);
+    return { effects: [reply(await runOnArray(rt, entry, args, ctx, undefined))] };
+  }
+
+  const clients = rt.targets.resolve(bound.array, actor.channelId);
+  trail.arrays = clients.map((c) => c.name);
+  if (cmd.impact && clients.length > 1) {
+    throw new UserFacingError(
+      "ONE_ARRAY_ONLY",
+      `${what} changes an array, so it runs on one array at a time; pick one with --array <name>.`,
+    );
+  }
+  const targets = await authorize(rt, entry, actor, clients, trail);
+  const first = targets[0];
+  if (!first) throw new UserFacingError("ARRAY_REQUIRED", "No array to run on.");
+  if (targets.length > 1) {
+    const ran = await runFanOut(rt, entry, args, targets, requestId, log);
+    return { effects: [reply(ran.message)], ...(ran.failedCode ? { failedCode: ran.failedCode } : {}) };
+  }
+  const ctx = rt.contextFor(first.client, first.actor, requestId, log.child({ array: first.client.name }));
+  if (!cmd.impact) return { effects: [reply(await runOnArray(rt, entry, args, ctx, undefined))] };
+
+  const impact = await cmd.impact(args, ctx);
+  const cls = cmd.destructive?.(args, impact) ?? null;
+  if (bound.dryRun) {
+    trail.decision = "dry_run";
+    const gate = cls ? { cls, policy: rt.deps.config.destructive[cls] } : undefined;
+    return { effects: [reply(await dryRunMessage(entry, impact, first.client, gate))] };
+  }
+  if (cls) {
+    trail.decision = "denied";
+    const gate = await openGate(rt, {
+      entry,
+      args,
+      actor,
+      requestId,
+      client: first.client,
+      impact,
+      cls,
+      commandText: input.text.trim(),
+    });
+    trail.decision = "pending";
+    trail.pendingId = gate.record.id;
+    return { effects: gate.effects };
+  }
+  return { effects: [reply(await runOnArray(rt, entry, args, ctx, impact))] };
+}
+
+/** Every target must allow the command; the first refusal names the array and the role needed. */
+async function authorize(
+  rt: Runtime,
+  entry: CommandEntry,
+  actor: CommandInput["actor"],
+  clients: readonly ArrayClient[],
+  trail: Trail,
+): Promise<{ client: ArrayClient; actor: CommandActor }[]> {
+  const out: { client: ArrayClient; actor: CommandActor }[] = [];
+  for (const client of clients) {
+    const role = await rt.access.roleOn(actor.userId, client);
+    if (!roleAtLeast(role, entry.command.role)) {
+      trail.decision = "denied";
+      throw forbidden(`\`${entry.id.replace(".", " ")}\``, entry.command.role, role, client.name);
+    }
+    out.push({ client, actor: { ...actor, role: role as Role } });
+  }
+  trail.decision = "allowed";
+  return out;
+}
+
+function reply(message: Message): Effect {
+  return { kind: "reply", message };
+}

@@ -1,0 +1,135 @@
+/**
+ * Commands are data: each verb is one `defineCommand({...})`, grouped per resource with `defineResource`, and
+ * listed once in commands/index.ts. The pipeline does parsing, authorization, confirmation and audit; a
+ * command only says what it needs, what it would change, how to do it, and how to show the result.
+ */
+import type { z } from "zod";
+import type { ArrayClient, ArrayPool } from "../flashblade/types.js";
+import type { Logger } from "../logger.js";
+import type { Field, Message, Rich } from "./message.js";
+import type { Role } from "./roles.js";
+
+export type DestructiveClass =
+  | "eradicate"
+  | "destroy"
+  | "shrink_below_usage"
+  | "delete"
+  | "remove_snapshot_rules"
+  | "pause_replication"
+  | "array_settings";
+
+/** One HTTP call exactly as it would be sent (shown by --dry-run and in confirmations). */
+export interface PlannedRequest {
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  /** Path below /api/<version>, e.g. "/file-systems". */
+  path: string;
+  query?: Record<string, string | number | boolean>;
+  body?: unknown;
+}
+
+/** A state value that goes into the fingerprint; plain JSON so pending requests stay serialisable. */
+export type StateValue = string | number | boolean | null;
+
+/** What a mutating command will do, read from the array just before asking. */
+export interface Impact {
+  /** The object acted on, named in prompts ("file system fs1"). */
+  target: string;
+  /** One sentence: what will happen. */
+  summary: Rich;
+  /** Concrete facts: used vs provisioned, snapshot count, protocols, replica links… */
+  facts: Field[];
+  /** Things to stress: permanent loss, overshoot. */
+  warnings: Rich[];
+  /** The fields the decision rests on; a change between request and execution voids the request. */
+  state: Record<string, StateValue>;
+  /** The calls `run` will make. */
+  requests: PlannedRequest[];
+  /** When set, whoever confirms or approves must type this text (eradication: the object's name). */
+  typeToConfirm?: string;
+}
+
+export interface CommandActor {
+  userId: string;
+  channelId: string;
+  displayName?: string;
+  role: Role;
+}
+
+/** What `impact` and `run` receive. `array` throws for global commands, which use `pool` instead. */
+export interface CommandContext {
+  readonly array: ArrayClient;
+  readonly arrayName: string;
+  readonly pool: ArrayPool;
+  readonly actor: CommandActor;
+  readonly logger: Logger;
+  readonly requestId: string;
+  now(): number;
+}
+
+/** What `render` may know besides the data: never the clock itself, so rendering stays pure. */
+export interface RenderContext {
+  /** The arrays the answer covers. */
+  arrays: readonly string[];
+  /** "Now" as the pipeline saw it, for relative times. */
+  now: number;
+  /** IANA time zone for absolute times; "UTC" unless configured. */
+  timeZone: string;
+}
+
+/** A button offered with a result (after a destroy: Recover). It runs `commandId` with `args` when clicked. */
+export interface FollowUp {
+  label: string;
+  commandId: string;
+  args: Record<string, StateValue>;
+  /** How long the offer stays valid at most (the array may end it sooner). */
+  validForMs: number;
+}
+
+export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unknown> {
+  /** The verb: `/array fs <verb>`. */
+  verb: string;
+  summary: string;
+  /** Full command lines without `/array`, e.g. "fs resize fs1 2T". */
+  examples: readonly string[];
+  /** Arguments (positional and options); validated once, before anything else runs. */
+  args: S;
+  /** Keys of `args` taken from bare words, in order. */
+  positional?: readonly (keyof z.input<S> & string)[];
+  /** Minimum role to run it. */
+  role: Role;
+  /** "global" commands do not target an array (pool health). */
+  scope?: "array" | "global";
+  /** Answers to lookups stay private; changes are announced in the channel. */
+  visibility?: "ephemeral" | "in_channel";
+  /** A mutating command describes what it will change; its presence makes --dry-run and confirmation work. */
+  impact?(args: z.output<S>, ctx: CommandContext): Promise<Impact>;
+  /** The class of harm, if any, decided from the arguments and the impact read from the array. */
+  destructive?(args: z.output<S>, impact: Impact): DestructiveClass | null;
+  run(args: z.output<S>, ctx: CommandContext, impact: Impact | undefined): Promise<R>;
+  /** Pure: data in, message out. */
+  render(result: R, args: z.output<S>, rctx: RenderContext): Message;
+  /** Combines per-array results of a fan-out into one (e.g. one table with an array column). */
+  merge?(results: { array: string; result: R }[]): R;
+  /** A button to offer with the result. */
+  followUp?(result: R, args: z.output<S>): FollowUp | undefined;
+}
+
+export interface ResourceDefinition {
+  name: string;
+  aliases?: readonly string[];
+  summary: string;
+  /** The verb run when none is given (`/array arrays`). */
+  defaultVerb?: string;
+  commands: readonly CommandDefinition[];
+}
+
+/** Identity helper: infers the argument type of every callback from the `args` schema. */
+export function defineCommand<S extends z.ZodObject, R>(
+  def: CommandDefinition<S, R>,
+): CommandDefinition<S, R> {
+  return def;
+}
+
+export function defineResource(def: ResourceDefinition): ResourceDefinition {
+  return def;
+}

@@ -1,0 +1,106 @@
+/**
+ * Messages of a gated request: the request card with its buttons, and what replaces it when it is decided
+ * (carried out, vetoed, cancelled, expired, voided). Everything is rebuilt from the plain-JSON pending record,
+ * so any replica can update a card.
+ */
+import type { PlannedRequest } from "./define-command.js";
+import { formatWhen } from "./format-time.js";
+import { type Block, type Button, type Message, message, Rich, rich } from "./message.js";
+import type { PendingDisplay, PendingRecord } from "./pending-store.js";
+import { ACTIONS } from "./pipeline-deps.js";
+
+export function who(p: { userId: string; displayName?: string }): string {
+  return p.displayName ?? p.userId;
+}
+
+/** `PATCH /api/1.12/file-systems?name=fs1 {"provisioned":1099511627776}`: the request as the client sends it. */
+export function formatPlannedRequest(r: PlannedRequest, version: string): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(r.query ?? {})) q.set(k, String(v));
+  const qs = q.toString();
+  const body = r.body === undefined ? "" : ` ${JSON.stringify(r.body)}`;
+  return `${r.method} /api/${version}${r.path}${qs ? `?${qs}` : ""}${body}`;
+}
+
+function impactBlocks(d: PendingDisplay): Block[] {
+  const blocks: Block[] = [{ type: "section", text: new Rich(d.summary) }];
+  if (d.facts.length > 0) {
+    blocks.push({
+      type: "fields",
+      fields: d.facts.map((f) => ({ label: f.label, value: new Rich(f.markup) })),
+    });
+  }
+  for (const w of d.warnings) blocks.push({ type: "section", text: new Rich(`⚠ ${w}`) });
+  if (d.requests.length > 0) blocks.push({ type: "code", text: d.requests.join("\n") });
+  return blocks;
+}
+
+/** The card asking for a confirmation or approvals. */
+export function requestCard(rec: PendingRecord, d: PendingDisplay, now: number, timeZone: string): Message {
+  const approve = rec.policy === "approve";
+  const blocks: Block[] = [
+    { type: "header", text: approve ? `Approval needed: ${d.title}` : `Confirm: ${d.title}` },
+    ...impactBlocks(d),
+  ];
+  const expires = formatWhen(rec.expiresAt, now, timeZone);
+  if (approve) {
+    const got = rec.approvals.length ? rec.approvals.map(who).join(", ") : "none yet";
+    blocks.push({
+      type: "context",
+      text: rich`Requested by ${who(rec.requester)} on array ${rec.array}: \`/array ${rec.commandText}\`. Needs ${rec.approvalsRequired} approval${rec.approvalsRequired === 1 ? "" : "s"} from someone else with the ${rec.approverRole} role (approved so far: ${got}). Expires ${expires}.`,
+    });
+  } else {
+    blocks.push({
+      type: "context",
+      text: rich`Only ${who(rec.requester)} can confirm. Expires ${expires}.`,
+    });
+  }
+  if (rec.typeToConfirm !== undefined) {
+    blocks.push({
+      type: "context",
+      text: rich`To ${approve ? "approve" : "confirm"}, you will be asked to type ${rec.typeToConfirm}.`,
+    });
+  }
+  const buttons: Button[] = approve
+    ? [
+        { actionId: ACTIONS.approve, label: "Approve", value: rec.id, style: "danger" },
+        { actionId: ACTIONS.deny, label: "Deny", value: rec.id },
+      ]
+    : [
+        { actionId: ACTIONS.confirm, label: "Confirm", value: rec.id, style: "danger" },
+        { actionId: ACTIONS.deny, label: "Cancel", value: rec.id },
+      ];
+  blocks.push({ type: "actions", buttons });
+  const text = approve ? `Approval needed: ${d.title}` : `Confirm: ${d.title}`;
+  return message(text, blocks, { visibility: approve ? "in_channel" : "ephemeral" });
+}
+
+/** The card once the request ended without running. */
+export function closedCard(
+  rec: PendingRecord,
+  d: PendingDisplay,
+  headline: Rich,
+  details: string[] = [],
+): Message {
+  const blocks: Block[] = [
+    { type: "header", text: d.title },
+    { type: "section", text: headline },
+    ...details.map((line): Block => ({ type: "section", text: rich`• ${line}` })),
+    {
+      type: "context",
+      text: rich`Requested by ${who(rec.requester)} on array ${rec.array}: \`/array ${rec.commandText}\`.`,
+    },
+  ];
+  return message(`${d.title}: ${headline.markup}`, blocks, {
+    visibility: rec.policy === "approve" ? "in_channel" : "ephemeral",
+  });
+}
+
+/** The result message with a line saying who let it through. */
+export function withDecisionLine(result: Message, rec: PendingRecord): Message {
+  const line =
+    rec.policy === "approve"
+      ? rich`Requested by ${who(rec.requester)}, approved by ${rec.approvals.map(who).join(", ")}.`
+      : rich`Confirmed by ${who(rec.requester)}.`;
+  return { ...result, blocks: [...result.blocks, { type: "context", text: line }] };
+}

@@ -1,0 +1,106 @@
+/**
+ * The gate in front of destructive actions: the configured policy for the action's class decides between
+ * running after the requester's confirmation, after N approvals by other people, or never. A request that
+ * passes the gate becomes a pending record bound to its exact arguments and to the array state it was shown.
+ */
+import type { GatePolicy } from "../config/schema.js";
+import { UserFacingError } from "../errors.js";
+import type { ArrayClient } from "../flashblade/types.js";
+import type { DestructiveClass, Impact } from "./define-command.js";
+import { fingerprintOf } from "./fingerprint.js";
+import { formatPlannedRequest, requestCard, who } from "./gate-messages.js";
+import { message, rich } from "./message.js";
+import type { PendingDisplay, PendingRecord } from "./pending-store.js";
+import type { Actor, Effect } from "./pipeline-types.js";
+import type { CommandEntry } from "./registry.js";
+import type { Runtime } from "./runtime.js";
+
+export function policyFor(rt: Runtime, cls: DestructiveClass): GatePolicy {
+  return rt.deps.config.destructive[cls];
+}
+
+export async function displayOf(
+  entry: CommandEntry,
+  impact: Impact,
+  client: ArrayClient,
+): Promise<PendingDisplay> {
+  const version = await client.version();
+  return {
+    title: `${entry.command.verb} ${impact.target} on ${client.name}`,
+    summary: impact.summary.markup,
+    facts: impact.facts.map((f) => ({ label: f.label, markup: f.value.markup })),
+    warnings: impact.warnings.map((w) => w.markup),
+    requests: impact.requests.map((r) => formatPlannedRequest(r, version)),
+  };
+}
+
+export interface GateRequest {
+  entry: CommandEntry;
+  args: Record<string, unknown>;
+  actor: Actor;
+  requestId: string;
+  client: ArrayClient;
+  impact: Impact;
+  cls: DestructiveClass;
+  commandText: string;
+}
+
+/** Stores the pending request and returns the card(s) to show; throws when the policy is "deny". */
+export async function openGate(
+  rt: Runtime,
+  req: GateRequest,
+): Promise<{ record: PendingRecord; effects: Effect[] }> {
+  const policy = policyFor(rt, req.cls);
+  if (policy.policy === "deny") {
+    throw new UserFacingError(
+      "ACTION_DENIED_BY_POLICY",
+      `${req.cls.replace(/_/g, " ")} actions are turned off for this bot (destructive.${req.cls}: deny). Nothing was changed.`,
+    );
+  }
+  const now = rt.deps.now();
+  const display = await displayOf(req.entry, req.impact, req.client);
+  const record: PendingRecord = {
+    id: rt.newId(),
+    kind: "request",
+    status: "pending",
+    commandId: req.entry.id,
+    args: req.args,
+    commandText: req.commandText,
+    requester: {
+      userId: req.actor.userId,
+      ...(req.actor.displayName ? { displayName: req.actor.displayName } : {}),
+    },
+    channelId: req.actor.channelId,
+    array: req.client.name,
+    requestId: req.requestId,
+    destructiveClass: req.cls,
+    policy: policy.policy,
+    approvalsRequired: policy.policy === "approve" ? policy.approvers : 0,
+    approverRole: policy.policy === "approve" ? policy.approver_role : req.entry.command.role,
+    approvals: [],
+    fingerprint: fingerprintOf(req.impact.state),
+    state: req.impact.state,
+    display,
+    ...(req.impact.typeToConfirm === undefined ? {} : { typeToConfirm: req.impact.typeToConfirm }),
+    createdAt: now,
+    expiresAt: now + rt.deps.config.destructive.expiry,
+    updatedAt: now,
+    messages: [],
+  };
+  await rt.deps.store.create(record);
+  const card = requestCard(record, display, now, rt.deps.config.time_zone);
+  if (policy.policy === "confirm") return { record, effects: [{ kind: "reply", message: card }] };
+  const ack = message(`Approval requested for ${display.title}`, [
+    {
+      type: "section",
+      text: rich`Posted an approval request for *${display.title}* in this channel. It needs ${record.approvalsRequired} approval${record.approvalsRequired === 1 ? "" : "s"} from someone other than ${who(record.requester)} with the ${record.approverRole} role.`,
+    },
+  ]);
+  return {
+    record,
+    effects: [
+      { kind: "post", channelId: record.channelId, message: card, trackPending: record.id },
+      { kind: "reply", message: ack },
+    ],
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * From the text after `/array` to a validated command: clean and split the text, find the command (with
+ * did-you-mean for typos), bind words to arguments, and validate them with the command's zod schema, once.
+ * Every failure is a UserFacingError carrying the usage line.
+ */
+import { UserFacingError } from "../errors.js";
+import { type BoundArgs, bindArguments } from "./bind-args.js";
+import type { CommandEntry, Registry } from "./registry.js";
+import { keyToOption } from "./schema-introspect.js";
+import { stripSlackMarkup, tokenize } from "./tokenize.js";
+import { usageLine } from "./usage.js";
+
+export type ParsedLine =
+  | { kind: "help"; topic?: string }
+  | { kind: "command"; entry: CommandEntry; bound: BoundArgs };
+
+/** Longest text we accept; Slack caps slash-command text well below this. */
+const MAX_TEXT = 4000;
+
+export function parseCommandLine(text: string, registry: Registry): ParsedLine {
+  if (text.length > MAX_TEXT) {
+    throw new UserFacingError(
+      "PARSE_TOO_LONG",
+      `That command is ${text.length} characters long; the limit is ${MAX_TEXT}.`,
+    );
+  }
+  const tokens = tokenize(stripSlackMarkup(text));
+  const first = tokens[0];
+  if (first === undefined) return { kind: "help" };
+  const word = first.text.toLowerCase();
+  if (word === "help" || word === "--help" || word === "-h") {
+    const topic = tokens
+      .slice(1, 3)
+      .map((t) => t.text.toLowerCase())
+      .join(" ");
+    return topic ? { kind: "help", topic } : { kind: "help" };
+  }
+  const resource = registry.resource(word);
+  const second = tokens[1];
+  const verbGiven = second !== undefined && !second.text.startsWith("--");
+  if (resource && !verbGiven && resource.defaultVerb === undefined)
+    return { kind: "help", topic: resource.name };
+  if (resource && second?.text.toLowerCase() === "help") return { kind: "help", topic: resource.name };
+  const entry = registry.find(first.text, verbGiven ? second.text : undefined);
+  const rest = tokens.slice(verbGiven ? 2 : 1);
+  const bound = bindArguments(entry.id, entry.command, rest);
+  if (bound.help) return { kind: "help", topic: entry.id };
+  return { kind: "command", entry, bound };
+}
+
+/** Validates bound arguments with the command's schema; the output is what the command runs with. */
+export function validateArgs(entry: CommandEntry, raw: Record<string, unknown>): Record<string, unknown> {
+  const result = entry.command.args.safeParse(raw);
+  if (result.success) return result.data as Record<string, unknown>;
+  const positional = new Set<string>(entry.command.positional ?? []);
+  const lines = result.error.issues.map((issue) => {
+    const key = typeof issue.path[0] === "string" ? issue.path[0] : undefined;
+    const shown =
+      key === undefined
+        ? "arguments"
+        : positional.has(key)
+          ? `<${keyToOption(key)}>`
+          : `--${keyToOption(key)}`;
+    const missing = key !== undefined && raw[key] === undefined && issue.code === "invalid_type";
+    return `• ${shown}: ${missing ? "required" : issue.message}`;
+  });
+  const example = entry.command.examples[0];
+  throw new UserFacingError(
+    "INVALID_ARGUMENTS",
+    `Invalid arguments for \`${entry.id.replace(".", " ")}\`:\n${lines.join("\n")}\n` +
+      `Usage: ${usageLine(entry.id, entry.command)}${example ? `\nExample: /array ${example}` : ""}`,
+  );
+}

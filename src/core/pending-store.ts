@@ -1,0 +1,142 @@
+/**
+ * Pending requests: destructive actions waiting for a confirmation or approvals, and follow-up offers (Recover
+ * after a destroy). Records are plain JSON so any store can hold them; the in-memory store here serves tests
+ * and the console, and the SQLite store implements the same interface.
+ *
+ * `claim` is the single-use guard: an atomic compare-and-set from an expected status to "claimed". Whoever
+ * gets the record back acts on it; a second click at the same moment gets undefined.
+ */
+import type { DestructiveClass, StateValue } from "./define-command.js";
+import type { MessageRef } from "./pipeline-types.js";
+import type { Role } from "./roles.js";
+
+export type PendingStatus =
+  /** Waiting for a confirmation or approvals (or, for offers, a click). */
+  | "pending"
+  /** Taken by one click that is acting on it right now. */
+  | "claimed"
+  | "executed"
+  | "failed"
+  | "vetoed"
+  | "cancelled"
+  | "expired"
+  /** The array changed between request and execution. */
+  | "voided";
+
+export const OPEN_STATUSES: readonly PendingStatus[] = ["pending", "claimed"];
+
+export interface PendingPerson {
+  userId: string;
+  displayName?: string;
+}
+
+/** What the request card shows, kept as markup that was escaped when it was built (plain JSON). */
+export interface PendingDisplay {
+  title: string;
+  summary: string;
+  facts: { label: string; markup: string }[];
+  warnings: string[];
+  /** The exact requests that will be sent, one per line. */
+  requests: string[];
+}
+
+export interface PendingRecord {
+  id: string;
+  /** A gated request, or a follow-up offer (the Recover button). */
+  kind: "request" | "offer";
+  status: PendingStatus;
+  /** "fs.eradicate". */
+  commandId: string;
+  /** The validated arguments, exactly as they will run. */
+  args: Record<string, unknown>;
+  /** The command as typed, for messages and audit. */
+  commandText: string;
+  requester: PendingPerson;
+  channelId: string;
+  array: string;
+  /** The request id of the command that created this record (audit correlation). */
+  requestId: string;
+  destructiveClass?: DestructiveClass;
+  policy: "confirm" | "approve" | "offer";
+  /** Approvals needed besides the requester (0 for confirm and offers). */
+  approvalsRequired: number;
+  /** Minimum role of an approver, checked at click time. */
+  approverRole: Role;
+  approvals: (PendingPerson & { at: number })[];
+  /** Hash of `state`; recomputed from the array before running. */
+  fingerprint: string;
+  state: Record<string, StateValue>;
+  display: PendingDisplay;
+  /** Text whoever confirms or approves must type (eradication). */
+  typeToConfirm?: string;
+  createdAt: number;
+  expiresAt: number;
+  updatedAt: number;
+  /** Where the request is shown, so every copy can be updated. */
+  messages: MessageRef[];
+  /** Who ended it (veto, cancel) and why it ended (error code, void reason). */
+  decidedBy?: PendingPerson;
+  outcome?: string;
+}
+
+export type PendingPatch = Partial<Omit<PendingRecord, "id" | "kind" | "createdAt">>;
+
+export interface PendingStore {
+  /** Stores a new record; an existing id is an error. */
+  create(record: PendingRecord): Promise<void>;
+  get(id: string): Promise<PendingRecord | undefined>;
+  /** Atomically moves the record from `expectedStatus` to "claimed"; undefined when its status differs. */
+  claim(id: string, expectedStatus: PendingStatus): Promise<PendingRecord | undefined>;
+  /** Applies a patch and returns the new record; undefined when absent. */
+  update(id: string, patch: PendingPatch): Promise<PendingRecord | undefined>;
+  /** Records still pending or claimed. */
+  listOpen(): Promise<PendingRecord[]>;
+  /** Marks pending records whose expiry is at or before `now` as expired and returns them. */
+  expireBefore(now: number): Promise<PendingRecord[]>;
+}
+
+/** Round-trips through JSON so the in-memory store accepts exactly what a durable store would. */
+function copy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+export function createMemoryPendingStore(): PendingStore {
+  const records = new Map<string, PendingRecord>();
+  return {
+    async create(record) {
+      if (records.has(record.id)) throw new Error(`pending record ${record.id} already exists`);
+      records.set(record.id, copy(record));
+    },
+    async get(id) {
+      const r = records.get(id);
+      return r ? copy(r) : undefined;
+    },
+    async claim(id, expectedStatus) {
+      const r = records.get(id);
+      if (!r || r.status !== expectedStatus) return undefined;
+      r.status = "claimed";
+      return copy(r);
+    },
+    async update(id, patch) {
+      const r = records.get(id);
+      if (!r) return undefined;
+      const next = copy({ ...r, ...patch });
+      records.set(id, next);
+      return copy(next);
+    },
+    async listOpen() {
+      return [...records.values()].filter((r) => OPEN_STATUSES.includes(r.status)).map(copy);
+    },
+    async expireBefore(now) {
+      const out: PendingRecord[] = [];
+      for (const r of records.values()) {
+        if (r.status === "pending" && r.expiresAt <= now) {
+          r.status = "expired";
+          r.updatedAt = now;
+          out.push(copy(r));
+        }
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/** Everything the pipeline needs, passed in once; tests swap the clock, the store, the sink and identity. */
+import type { AppConfig } from "../config/schema.js";
+import type { ArrayPool } from "../flashblade/types.js";
+import type { Logger } from "../logger.js";
+import type { AuditSink } from "./audit.js";
+import type { PendingStore } from "./pending-store.js";
+import type { IdentityPort } from "./pipeline-types.js";
+import type { Registry } from "./registry.js";
+
+export type PipelineConfig = Pick<AppConfig, "access" | "channels" | "destructive" | "time_zone">;
+
+export interface PipelineDeps {
+  registry: Registry;
+  pool: ArrayPool;
+  config: PipelineConfig;
+  identity: IdentityPort;
+  store: PendingStore;
+  audit: AuditSink;
+  logger: Logger;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+  /** Ids for requests without a transport id and for pending records; random by default. */
+  newId?: () => string;
+}
+
+/** Action ids of the buttons the pipeline puts on messages; the value is always a pending-record id. */
+export const ACTIONS = {
+  confirm: "array.pending.confirm",
+  approve: "array.pending.approve",
+  deny: "array.pending.deny",
+  offer: "array.pending.offer",
+} as const;

@@ -1,0 +1,84 @@
+/**
+ * The pipeline transports call (Slack, the local console). It stays an orchestrator: the steps live in
+ * command-flow.ts (typed commands), click-flow.ts (buttons) and execute-pending.ts (gated requests).
+ */
+
+import { handleClickInput } from "./click-flow.js";
+import { handleCommandText } from "./command-flow.js";
+import { closedCard } from "./gate-messages.js";
+import { rich } from "./message.js";
+import type { PipelineDeps } from "./pipeline-deps.js";
+import type { Effect, Pipeline } from "./pipeline-types.js";
+import { createRuntime } from "./runtime.js";
+
+/** How long a transport request id is remembered, so a retried delivery is answered without running twice. */
+const DEDUPE_MS = 10 * 60_000;
+const DEDUPE_MAX = 5000;
+
+export function createPipeline(deps: PipelineDeps): Pipeline {
+  const rt = createRuntime(deps);
+  const seen = new Map<string, { at: number; effects: Promise<Effect[]> }>();
+
+  const remember = (id: string, effects: Promise<Effect[]>) => {
+    const now = deps.now();
+    for (const [k, v] of seen) {
+      if (seen.size < DEDUPE_MAX && now - v.at < DEDUPE_MS) break;
+      seen.delete(k);
+    }
+    seen.set(id, { at: now, effects });
+  };
+
+  return {
+    handleCommand(input) {
+      if (input.requestId !== undefined) {
+        const prior = seen.get(input.requestId);
+        if (prior && deps.now() - prior.at < DEDUPE_MS) {
+          rt.log.info({ reqId: input.requestId }, "duplicate delivery; answering from the first run");
+          return prior.effects;
+        }
+      }
+      const requestId = input.requestId ?? rt.newId();
+      const effects = handleCommandText(rt, input, requestId);
+      if (input.requestId !== undefined) remember(input.requestId, effects);
+      return effects;
+    },
+
+    handleClick(input) {
+      return handleClickInput(rt, input, rt.newId());
+    },
+
+    async attachMessage(pendingId, ref) {
+      const rec = await deps.store.get(pendingId);
+      if (!rec) return;
+      if (rec.messages.some((m) => m.channelId === ref.channelId && m.ts === ref.ts)) return;
+      await deps.store.update(pendingId, { messages: [...rec.messages, ref] });
+    },
+
+    async sweepExpired() {
+      const now = deps.now();
+      const expired = await deps.store.expireBefore(now);
+      const effects: Effect[] = [];
+      for (const rec of expired) {
+        if (rec.kind !== "request") continue;
+        const verb = rec.policy === "approve" ? "approved" : "confirmed";
+        const msg = closedCard(rec, rec.display, rich`Expired: not ${verb} in time. Nothing was changed.`);
+        for (const ref of rec.messages) effects.push({ kind: "update", ref, message: msg });
+        await rt.auditor.record({
+          id: rt.newId(),
+          at: new Date(now).toISOString(),
+          userId: rec.requester.userId,
+          ...(rec.requester.displayName ? { displayName: rec.requester.displayName } : {}),
+          channelId: rec.channelId,
+          arrays: [rec.array],
+          command: rec.commandId,
+          args: rec.args,
+          decision: "expired",
+          pendingId: rec.id,
+          outcome: "ok",
+          durationMs: 0,
+        });
+      }
+      return effects;
+    },
+  };
+}

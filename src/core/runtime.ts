@@ -1,0 +1,69 @@
+/** The pipeline's working parts, built once from its dependencies and shared by the command and click flows. */
+import { randomUUID } from "node:crypto";
+import { InternalError, isUserFacing, toUserMessage } from "../errors.js";
+import type { ArrayClient } from "../flashblade/types.js";
+import type { Logger } from "../logger.js";
+import { type Auditor, createAuditor } from "./audit.js";
+import { type AccessResolver, createAccessResolver } from "./authz.js";
+import type { CommandActor, CommandContext, RenderContext } from "./define-command.js";
+import { type Message, message, plain } from "./message.js";
+import type { PipelineDeps } from "./pipeline-deps.js";
+import type { Effect } from "./pipeline-types.js";
+import { createTargetResolver, type TargetResolver } from "./targets.js";
+
+export interface Runtime {
+  deps: PipelineDeps;
+  access: AccessResolver;
+  targets: TargetResolver;
+  auditor: Auditor;
+  newId: () => string;
+  log: Logger;
+  contextFor(
+    client: ArrayClient | undefined,
+    actor: CommandActor,
+    requestId: string,
+    log: Logger,
+  ): CommandContext;
+  renderContext(arrays: readonly string[]): RenderContext;
+  /** The reply for an error: user-facing text verbatim, anything else generic and logged with the request id. */
+  errorEffects(err: unknown, requestId: string, log: Logger): Effect[];
+}
+
+export function createRuntime(deps: PipelineDeps): Runtime {
+  const log = deps.logger;
+  return {
+    deps,
+    access: createAccessResolver(deps.config.access, deps.identity),
+    targets: createTargetResolver(deps.pool, deps.config.channels),
+    auditor: createAuditor(log, deps.audit),
+    newId: deps.newId ?? (() => randomUUID()),
+    log,
+    contextFor(client, actor, requestId, reqLog) {
+      return {
+        get array(): ArrayClient {
+          if (!client) throw new InternalError("NO_ARRAY_CONTEXT", "a global command asked for ctx.array");
+          return client;
+        },
+        arrayName: client?.name ?? "",
+        pool: deps.pool,
+        actor,
+        logger: reqLog,
+        requestId,
+        now: deps.now,
+      };
+    },
+    renderContext(arrays) {
+      return { arrays, now: deps.now(), timeZone: deps.config.time_zone };
+    },
+    errorEffects(err, requestId, reqLog) {
+      if (isUserFacing(err)) reqLog.info({ code: err.code }, "request refused");
+      else reqLog.error({ err, requestId }, "request failed");
+      return [{ kind: "reply", message: errorMessage(toUserMessage(err, requestId)) }];
+    },
+  };
+}
+
+/** An error as a message: the text is escaped, so nothing the user typed can become a mention. */
+export function errorMessage(text: string): Message {
+  return message(text, [{ type: "section", text: plain(text) }], { visibility: "ephemeral" });
+}

@@ -1,0 +1,55 @@
+/**
+ * Long listings: the message shows the first rows ("showing 50 of 10,000") and the full listing goes along as
+ * a CSV attachment, so nothing is silently dropped.
+ */
+import type { Attachment, Block, TableColumn } from "./message.js";
+
+export const DEFAULT_ROW_LIMIT = 50;
+
+export interface TableOutput {
+  block: Block;
+  attachments: Attachment[];
+}
+
+/**
+ * A table block with at most `limit` rows; when there are more (or the array holds more than were fetched,
+ * `totalRows`), the rows fetched go into a CSV attachment.
+ */
+export function truncatedTable(
+  columns: TableColumn[],
+  rows: Record<string, string>[],
+  opts: { limit?: number; totalRows?: number; filename: string; title: string },
+): TableOutput {
+  const limit = opts.limit ?? DEFAULT_ROW_LIMIT;
+  const total = Math.max(opts.totalRows ?? rows.length, rows.length);
+  const shown = rows.slice(0, limit);
+  const block: Block = {
+    type: "table",
+    columns,
+    rows: shown,
+    ...(total > shown.length ? { totalRows: total } : {}),
+  };
+  const attachments: Attachment[] =
+    rows.length > shown.length
+      ? [
+          {
+            filename: opts.filename,
+            title: opts.title,
+            contentType: "text/csv",
+            content: toCsv(columns, rows),
+          },
+        ]
+      : [];
+  return { block, attachments };
+}
+
+/** RFC 4180 CSV. Cells that a spreadsheet would run as a formula get a leading apostrophe. */
+export function toCsv(columns: TableColumn[], rows: Record<string, string>[]): string {
+  const cell = (v: string) => {
+    const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  };
+  const lines = [columns.map((c) => cell(c.label)).join(",")];
+  for (const r of rows) lines.push(columns.map((c) => cell(r[c.key] ?? "")).join(","));
+  return `${lines.join("\r\n")}\r\n`;
+}

@@ -1,0 +1,78 @@
+import { UserFacingError } from "../errors.js";
+
+/**
+ * Turns the text after `/array` into words. Slack delivers link markup and HTML entities, and phones type curly
+ * quotes, so the text is cleaned first; then words split on whitespace, with straight or curly quotes grouping.
+ */
+
+/** `<mailto:a@b|a@b>` → `a@b`, `<http://x|x>` → `x`, `<http://x>` → `http://x`, entities decoded. */
+export function stripSlackMarkup(text: string): string {
+  const unlinked = text.replace(/<([^<>|]*)\|([^<>]*)>/g, "$2").replace(/<([^<>]*)>/g, "$1");
+  return unlinked.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+}
+
+const CLOSERS: Record<string, readonly string[]> = {
+  '"': ['"', "”", "“"],
+  "'": ["'", "’", "‘"],
+  "“": ["”", '"', "“"],
+  "”": ["”", '"', "“"],
+  "‘": ["’", "'", "‘"],
+  "’": ["’", "'", "‘"],
+  "„": ["“", "”", '"'],
+  "«": ["»"],
+};
+
+const WHITESPACE = /\s/;
+
+export interface Token {
+  text: string;
+  /** True when any part was quoted: a quoted "--x" is a value, never an option. */
+  quoted: boolean;
+}
+
+/** Splits into tokens; quotes may start anywhere in a word (`--name='prod*'`). Unclosed quotes are an error. */
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let cur = "";
+  let inToken = false;
+  let quoted = false;
+  let i = 0;
+  const chars = [...text];
+  while (i < chars.length) {
+    const ch = chars[i] ?? "";
+    const closers = CLOSERS[ch];
+    if (closers) {
+      const start = i;
+      i++;
+      let body = "";
+      while (i < chars.length && !closers.includes(chars[i] ?? "")) {
+        body += chars[i];
+        i++;
+      }
+      if (i >= chars.length) {
+        throw new UserFacingError(
+          "PARSE_UNCLOSED_QUOTE",
+          `The quote ${ch} at position ${start + 1} is never closed. Close it, or quote the text with the other kind of quote.`,
+        );
+      }
+      i++;
+      cur += body;
+      inToken = true;
+      quoted = true;
+      continue;
+    }
+    if (WHITESPACE.test(ch)) {
+      if (inToken) tokens.push({ text: cur, quoted });
+      cur = "";
+      inToken = false;
+      quoted = false;
+      i++;
+      continue;
+    }
+    cur += ch;
+    inToken = true;
+    i++;
+  }
+  if (inToken) tokens.push({ text: cur, quoted });
+  return tokens;
+}

@@ -1,0 +1,112 @@
+/**
+ * Sizes and durations as people type and read them. Every size unit is binary (G = GiB = 2^30 bytes), because
+ * that is what the array reports; help says so, so that "10GB" never silently means 10^10.
+ */
+
+const SIZE_UNITS: Record<string, number> = {
+  "": 1,
+  B: 1,
+  K: 2 ** 10,
+  M: 2 ** 20,
+  G: 2 ** 30,
+  T: 2 ** 40,
+  P: 2 ** 50,
+};
+
+const SIZE_RE = /^(\d+(?:\.\d+)?|\.\d+)\s*([KMGTP]?)(I?B?)$/i;
+
+/** Parses "500G", "1.5T", "2TiB", "10GB" or a byte count. Returns undefined when the text is not a size. */
+export function parseSize(text: string): number | undefined {
+  const m = SIZE_RE.exec(text.trim());
+  if (!m) return undefined;
+  const [, num = "", unit = "", suffix = ""] = m;
+  // "5B" is bytes and "5iB" is nonsense; "5GiB", "5GB", "5G" are all GiB.
+  if (unit === "" && suffix.toUpperCase() !== "B" && suffix !== "") return undefined;
+  const factor = SIZE_UNITS[unit.toUpperCase()];
+  if (factor === undefined) return undefined;
+  const bytes = Math.round(Number(num) * factor);
+  if (!Number.isSafeInteger(bytes)) return undefined;
+  return bytes;
+}
+
+const DURATION_UNITS: Record<string, number> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+};
+
+/** Parses "30m", "24h", "7d", "45s", "2w" (or combinations such as "1h30m") into milliseconds. */
+export function parseDuration(text: string): number | undefined {
+  const t = text.trim().toLowerCase();
+  if (!/^(\d+(\.\d+)?[smhdw])+$/.test(t)) return undefined;
+  let total = 0;
+  for (const m of t.matchAll(/(\d+(?:\.\d+)?)([smhdw])/g)) {
+    total += Number(m[1]) * (DURATION_UNITS[m[2] ?? ""] ?? 0);
+  }
+  const ms = Math.round(total);
+  return Number.isSafeInteger(ms) && ms > 0 ? ms : undefined;
+}
+
+const BYTE_LABELS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"] as const;
+
+/** 1536 → "1.5 KiB"; three significant digits at most, binary units. */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes)) return "?";
+  const sign = bytes < 0 ? "-" : "";
+  let v = Math.abs(bytes);
+  let i = 0;
+  while (v >= 1024 && i < BYTE_LABELS.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  const label = BYTE_LABELS[i] ?? "B";
+  if (i === 0) return `${sign}${v} B`;
+  const digits = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+  return `${sign}${trimZeros(v.toFixed(digits))} ${label}`;
+}
+
+function trimZeros(s: string): string {
+  return s.includes(".") ? s.replace(/\.?0+$/, "") : s;
+}
+
+/** 0.4567 → "45.7%". */
+export function formatPercent(ratio: number): string {
+  if (!Number.isFinite(ratio)) return "–";
+  const pct = ratio * 100;
+  const digits = pct >= 100 || pct === 0 ? 0 : 1;
+  return `${trimZeros(pct.toFixed(digits))}%`;
+}
+
+/** 10000 → "10,000". */
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** Microseconds or milliseconds to a latency string: "0.42 ms", "12 ms", "1.2 s". */
+export function formatLatencyMs(ms: number): string {
+  if (!Number.isFinite(ms)) return "–";
+  if (ms >= 1000) return `${trimZeros((ms / 1000).toFixed(1))} s`;
+  if (ms >= 10) return `${Math.round(ms)} ms`;
+  return `${trimZeros(ms.toFixed(2))} ms`;
+}
+
+/** 90_000 → "1m 30s"; 2 days → "2d". Two largest units only. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return "–";
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const parts: string[] = [];
+  let rest = Math.floor(ms / 1000);
+  for (const [label, secs] of [
+    ["d", 86_400],
+    ["h", 3_600],
+    ["m", 60],
+    ["s", 1],
+  ] as const) {
+    const n = Math.floor(rest / secs);
+    rest -= n * secs;
+    if (n > 0) parts.push(`${n}${label}`);
+  }
+  return parts.slice(0, 2).join(" ");
+}
