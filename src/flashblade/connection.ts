@@ -56,7 +56,7 @@ export class ArrayConnection {
     this.#policy = deps.retry ?? DEFAULT_RETRY;
     this.#log = deps.logger.child({ array: cfg.name });
     this.#transport = new Transport(cfg);
-    this.#limiter = new ArrayLimiter(cfg.name, cfg.rate);
+    this.#limiter = new ArrayLimiter(cfg.name, cfg.rate, deps.now, deps.sleep);
     this.#health = new HealthTracker(cfg.name, cfg.downAfterFailures, deps.now, (event, state) => {
       if (event === "up") {
         this.#log.info("array reachable again");
@@ -243,8 +243,10 @@ export class ArrayConnection {
   }
 
   async close(): Promise<void> {
+    this.#limiter.stop(
+      new InternalError("ARRAY_CLIENT_CLOSED", `the client for array ${this.name} is shutting down`),
+    );
     await this.#session.logout();
-    await this.#limiter.stop();
     await this.#transport.close();
   }
 }

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { BotError } from "../../src/errors.js";
+import { ArrayLimiter } from "../../src/flashblade/limiter.js";
+
+/** A job that runs until the test releases it. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => {
+    open = r;
+  });
+  return { open, opened };
+}
+
+describe("array limiter", () => {
+  it("runs at most maxConcurrent at once, in arrival order", async () => {
+    const limiter = new ArrayLimiter("fb1", { maxConcurrent: 2, minSpacingMs: 0, maxQueue: 10 });
+    const started: number[] = [];
+    const gates = Array.from({ length: 5 }, gate);
+    const runs = gates.map((g, i) =>
+      limiter.schedule(async () => {
+        started.push(i);
+        await g.opened;
+        return i;
+      }),
+    );
+    await Promise.resolve();
+    expect(started).toEqual([0, 1]);
+    expect(limiter.counts()).toEqual({ inFlight: 2, queued: 3 });
+    gates[1]?.open();
+    await runs[1];
+    await Promise.resolve();
+    expect(started).toEqual([0, 1, 2]);
+    for (const g of gates) g.open();
+    expect(await Promise.all(runs)).toEqual([0, 1, 2, 3, 4]);
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+    expect(limiter.counts()).toEqual({ inFlight: 0, queued: 0 });
+  });
+
+  it("fails fast with ARRAY_BUSY when the queue is full", async () => {
+    const limiter = new ArrayLimiter("fb1", { maxConcurrent: 1, minSpacingMs: 0, maxQueue: 2 });
+    const g = gate();
+    const held = [0, 1, 2].map(() => limiter.schedule(() => g.opened));
+    const err = await limiter.schedule(async () => 1).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BotError);
+    expect((err as BotError).code).toBe("ARRAY_BUSY");
+    expect((err as BotError).message).toBe("array fb1 is busy (2 calls queued); try again shortly");
+    g.open();
+    await Promise.all(held);
+    await expect(limiter.schedule(async () => "ok")).resolves.toBe("ok");
+  });
+
+  it("spaces call starts by min_spacing_ms using the injected clock and sleep", async () => {
+    let now = 1000;
+    const waits: number[] = [];
+    const limiter = new ArrayLimiter(
+      "fb1",
+      { maxConcurrent: 4, minSpacingMs: 50, maxQueue: 10 },
+      () => now,
+      async (ms) => {
+        waits.push(ms);
+      },
+    );
+    await Promise.all([1, 2, 3].map(() => limiter.schedule(async () => undefined)));
+    expect(waits).toEqual([50, 100]);
+    now += 1000;
+    await limiter.schedule(async () => undefined);
+    expect(waits).toEqual([50, 100]);
+  });
+
+  it("stop() fails queued calls and refuses new ones", async () => {
+    const limiter = new ArrayLimiter("fb1", { maxConcurrent: 1, minSpacingMs: 0, maxQueue: 5 });
+    const g = gate();
+    const running = limiter.schedule(() => g.opened);
+    const queued = limiter.schedule(async () => "never");
+    limiter.stop(new Error("closing"));
+    await expect(queued).rejects.toThrow("closing");
+    await expect(limiter.schedule(async () => 1)).rejects.toThrow("closing");
+    g.open();
+    await running;
+  });
+});
