@@ -10,8 +10,12 @@ import type { Predicate } from "./filter-eval.js";
 export interface Cursor {
   /** The listing the cursor belongs to (request path), so a token cannot be replayed on another collection. */
   readonly scope: string;
-  /** Keys (id, else name, else the item itself) of the matching items not yet returned at the first page. */
+  /** Keys (id, else name; undefined for items with neither) of the matching items not returned by the first page. */
   readonly keys: readonly unknown[];
+  /** Where each of those items stood in the collection at the first page. */
+  readonly positions: readonly number[];
+  /** How far items have moved since (insertions or deletions before them), learned as pages are served. */
+  readonly shift: { value: number };
   /** Re-applied to each item as it is returned, so an item changed to no longer match is skipped. */
   readonly filter: Predicate | undefined;
   readonly limit: number;

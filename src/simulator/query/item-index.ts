@@ -1,11 +1,13 @@
 /**
- * Finds the current version of an item by its cursor key in O(1), so a continuation page costs O(limit) even
- * though handlers hand over the whole collection on every request.
+ * Finds the current version of a cursor's item without scanning the collection. Handlers render a fresh array
+ * on every request, usually in the same order, so the item's position at the first page (plus the shift seen
+ * since) is checked first; only when that guess fails is the array indexed, at most once per request.
  */
+import type { Cursor } from "./cursors.js";
 
 export type KeyOf = (item: object) => unknown;
 
-/** The id when there is one, else the name, else the object itself. */
+/** The id when there is one, else the name; undefined for items with neither (resumed by position). */
 export function makeKeyOf(idField: string, nameField: string): KeyOf {
   return (item) => {
     const record = item as Record<string, unknown>;
@@ -13,44 +15,54 @@ export function makeKeyOf(idField: string, nameField: string): KeyOf {
     if (typeof id === "string" || typeof id === "number") return id;
     const name = Object.hasOwn(item, nameField) ? record[nameField] : undefined;
     if (typeof name === "string" || typeof name === "number") return name;
-    return item;
+    return undefined;
   };
 }
 
-// Keyed by the array a handler passes. A handler that keeps one array and mutates it in place reuses the index;
-// each hit is verified against the array, and a stale index is rebuilt at most once per request.
-const cache = new WeakMap<readonly object[], Map<unknown, number>>();
+/**
+ * Positions of `subset` (an in-order subsequence of `items`, as selection and filtering produce) in `items`.
+ * One merge pass, done only when a continuation token is issued.
+ */
+export function positionsIn(items: readonly object[], subset: readonly object[], offset: number): number[] {
+  const positions: number[] = [];
+  let j = 0;
+  for (let i = offset; i < subset.length; i++) {
+    const wanted = subset[i];
+    while (j < items.length && items[j] !== wanted) j++;
+    positions.push(j);
+    j++;
+  }
+  return positions;
+}
 
+/** Resolves the cursor's i-th key to the item as it is now, or undefined when it was deleted. */
 export function createResolver<T extends object>(
   items: readonly T[],
   keyOf: KeyOf,
+  cursor: Cursor,
   lookup: ((key: string | number) => object | undefined) | undefined,
-): (key: unknown) => T | undefined {
-  if (lookup !== undefined) {
-    return (key) =>
-      typeof key === "string" || typeof key === "number" ? (lookup(key) as T | undefined) : (key as T);
-  }
-  let rebuilt = false;
-  let index = cache.get(items);
-  const rebuild = (): Map<unknown, number> => {
-    const fresh = new Map<unknown, number>();
+): (i: number) => T | undefined {
+  let index: Map<unknown, number> | undefined;
+  const buildIndex = (): Map<unknown, number> => {
+    const built = new Map<unknown, number>();
     items.forEach((item, position) => {
-      fresh.set(keyOf(item), position);
+      built.set(keyOf(item), position);
     });
-    cache.set(items, fresh);
-    rebuilt = true;
-    return fresh;
+    return built;
   };
-  const find = (map: Map<unknown, number>, key: unknown): T | undefined => {
-    const position = map.get(key);
-    const item = position === undefined ? undefined : items[position];
-    return item !== undefined && keyOf(item) === key ? item : undefined;
-  };
-  return (key) => {
-    index ??= rebuild();
-    const hit = find(index, key);
-    if (hit !== undefined || rebuilt) return hit;
-    index = rebuild();
-    return find(index, key);
+  return (i) => {
+    const key = cursor.keys[i];
+    const first = cursor.positions[i] ?? 0;
+    if (key === undefined) return items[first];
+    if (lookup !== undefined && (typeof key === "string" || typeof key === "number")) {
+      return lookup(key) as T | undefined;
+    }
+    const guess = items[first + cursor.shift.value];
+    if (guess !== undefined && keyOf(guess) === key) return guess;
+    index ??= buildIndex();
+    const position = index.get(key);
+    if (position === undefined) return undefined;
+    cursor.shift.value = position - first;
+    return items[position];
   };
 }

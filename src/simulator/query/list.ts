@@ -4,7 +4,7 @@
  */
 import type { SimRequest } from "../types.js";
 import { type CursorStore, createCursorStore } from "./cursors.js";
-import { createResolver, makeKeyOf } from "./item-index.js";
+import { createResolver, type KeyOf, makeKeyOf, positionsIn } from "./item-index.js";
 import { type ListParams, readListParams } from "./list-params.js";
 import { selectItems } from "./select.js";
 import { sortItems } from "./sort.js";
@@ -24,9 +24,13 @@ export interface ListOptions {
   /** What the collection holds, for "… does not exist" messages, e.g. "File system" (default "Item"). */
   noun?: string;
   /**
-   * Current item by key (its id, or its name when it has no id), for handlers that keep a map: continuation pages
-   * then cost O(limit). Without it the engine indexes the `items` array, reusing the index while the same array
-   * is passed again.
+   * Identity of an item across requests, for continuation tokens (default: its id, else its name). Items with
+   * no identity are resumed by position, which is exact only while the collection does not change.
+   */
+  keyOf?: (item: object) => string | number | undefined;
+  /**
+   * Current item by key, for handlers that keep a map and would rather not render the whole collection again
+   * for a continuation page. Without it the engine finds items in `items` by their earlier position.
    */
   lookup?: (key: string | number) => object | undefined;
   /** Where continuation cursors live (default: one store shared by the process). */
@@ -74,10 +78,12 @@ export function listItems<T extends object>(
   let token: string | null = null;
   // A sorted listing pages with start only (SWG sort.query); limit=0 is a count query, not the start of a walk.
   if (params.limit !== undefined && params.limit > 0 && to < count && params.sort.length === 0) {
-    const keyOf = makeKeyOf(opts.idField ?? "id", opts.nameField ?? "name");
+    const keyOf = keyFunction(opts);
     token = cursors.open({
       scope: req.path,
-      keys: matched.slice(to).map(keyOf),
+      keys: matched.slice(to).map((item) => keyOf(item)),
+      positions: positionsIn(items, matched, to),
+      shift: { value: 0 },
       filter: params.filter,
       limit: params.limit,
       totalItemCount: count,
@@ -95,17 +101,13 @@ function continueListing<T extends object>(
 ): ListEnvelope<T> {
   const { cursor, position, id } = cursors.resume(params.token ?? "", req.path);
   const limit = params.limit ?? cursor.limit;
-  const resolve = createResolver(
-    items,
-    makeKeyOf(opts.idField ?? "id", opts.nameField ?? "name"),
-    opts.lookup,
-  );
+  const resolve = createResolver(items, keyFunction(opts), cursor, opts.lookup);
   const page: T[] = [];
   let next = position;
   // Keys of items deleted since the first page resolve to nothing and are skipped, as are items that changed
   // so that they no longer match the filter.
   while (next < cursor.keys.length && page.length < limit) {
-    const item = resolve(cursor.keys[next]);
+    const item = resolve(next);
     next++;
     if (item !== undefined && (cursor.filter === undefined || cursor.filter(item))) page.push(item);
   }
@@ -114,6 +116,10 @@ function continueListing<T extends object>(
   else cursors.close(id);
   const total = params.total || params.totalOnly ? totalOf(page, opts) : undefined;
   return envelope(token, cursor.totalItemCount, params.totalOnly ? [] : page, total, opts);
+}
+
+function keyFunction(opts: ListOptions): KeyOf {
+  return opts.keyOf ?? makeKeyOf(opts.idField ?? "id", opts.nameField ?? "name");
 }
 
 function totalOf(items: readonly object[], opts: ListOptions): Record<string, unknown> {

@@ -149,16 +149,23 @@ describe("continuation tokens", () => {
 
   it("works when the handler passes a fresh array on each request", () => {
     const state = new Map(makeItems(30).map((i) => [i.id, i]));
+    const front: Item[] = [];
     const deletedWhilePending = new Set<string>();
     const { names } = walk(
-      () => [...state.values()],
+      () => [...front, ...[...state.values()].map((i) => ({ ...i }))],
       "limit=4",
       freshOptions(),
       (page, returned) => {
-        const victim = state.get(`fs-id-${30 - page}`);
-        if (victim && !returned.has(victim.name)) deletedWhilePending.add(victim.name);
-        state.delete(`fs-id-${30 - page}`);
-        state.set(`extra-${page}`, { id: `extra-${page}`, name: `extra-${page}`, size: 0 });
+        // Deletions on both sides of the page boundary and insertions at the front move every pending item.
+        for (const id of [`fs-id-${30 - page}`, `fs-id-${page}`]) {
+          const victim = state.get(id);
+          if (victim && !returned.has(victim.name)) deletedWhilePending.add(victim.name);
+          state.delete(id);
+        }
+        front.unshift(
+          { id: `extra-${page}`, name: `extra-${page}`, size: 0 },
+          { id: `x${page}`, name: `x${page}`, size: 0 },
+        );
       },
     );
     expect(deletedWhilePending.size).toBeGreaterThan(3);
@@ -183,6 +190,26 @@ describe("continuation tokens", () => {
     expect(names).toHaveLength(100);
     expect(pages).toBe(10);
     expect(lookups).toBe(90);
+  });
+
+  it("resumes items without id or name by position, and honours a custom key", () => {
+    const anonymous = Array.from({ length: 5 }, (_, i) => ({ size: i }));
+    const opts = freshOptions();
+    const first = listItems(anonymous, request("limit=2"), opts);
+    const token = first.pagination_info.continuation_token ?? "";
+    const rest = listItems(anonymous, request(qs({ token, limit: 10 })), opts);
+    expect([...first.items, ...rest.items].map((i) => i.size)).toEqual([0, 1, 2, 3, 4]);
+
+    const quotas = [1, 2, 3, 4].map((uid) => ({ file_system: "fs1", user: { id: uid }, usage: uid }));
+    const keyed = freshOptions({ keyOf: (item) => `fs1/${(item as { user: { id: number } }).user.id}` });
+    const page1 = listItems(quotas, request("limit=2"), keyed);
+    quotas.shift();
+    const page2 = listItems(
+      quotas,
+      request(qs({ token: page1.pagination_info.continuation_token ?? "" })),
+      keyed,
+    );
+    expect(page2.items.map((q) => q.user.id)).toEqual([3, 4]);
   });
 
   it("ignores other parameters sent along with a token", () => {
