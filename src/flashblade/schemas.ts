@@ -55,7 +55,8 @@ export const fileSystemSchema = z.looseObject({
   nfs: opt(
     z.looseObject({ enabled: opt(bool), rules: opt(str), v3_enabled: opt(bool), v4_1_enabled: opt(bool) }),
   ),
-  smb: opt(z.looseObject({ enabled: opt(bool), acl_mode: opt(str) })),
+  /** `acl-mode` is the 1.0–1.1 spelling of acl_mode. */
+  smb: opt(z.looseObject({ enabled: opt(bool), acl_mode: opt(str), "acl-mode": opt(str) })),
   http: opt(z.looseObject({ enabled: opt(bool) })),
   space: opt(spaceSchema),
   /** Read-only state (1.9+). */

@@ -67,7 +67,7 @@ export interface FileSystemPatch {
   nfs?: { enabled?: boolean; v3_enabled?: boolean; v4_1_enabled?: boolean; rules?: string };
   smb?: { enabled?: boolean; acl_mode?: string };
   http?: { enabled?: boolean };
-  /** Sent as `promotion_status` before 1.12 (wire.ts). */
+  /** Needs 1.9. Read the state back with promotionOf() (wire.ts): the read-side field differs by version. */
   requested_promotion_state?: "promoted" | "demoted";
   destroyed?: boolean;
 }

@@ -4,7 +4,7 @@
  * Sources: the spec's versioning table and shared/reference/flashblade-rest-1x.md §6–§7.
  */
 import { versionTooOld } from "./errors.js";
-import type { FileSystemPatch, Query } from "./types.js";
+import type { FileSystemCreate, FileSystemPatch, Query } from "./types.js";
 import { atLeast } from "./versions.js";
 
 /** Absolute request path of a versioned endpoint. */
@@ -56,26 +56,56 @@ export function selectOne(array: string, version: string, path: string, sel: Sel
 export const SNAPSHOT_NAMES_PARAM = "names_or_sources";
 
 /**
- * The PATCH body for a file system. The promotion request is `requested_promotion_state` from 1.12 and
- * `promotion_status` in 1.9–1.11; before 1.9 there is no replication, so asking for it is an error.
- * `destroyed` needs 1.1. `name` never goes in an update body.
+ * Protocol settings in a create or update body:
+ * - SMB's ACL mode is `acl-mode` (hyphen) in 1.0–1.1 and `acl_mode` from 1.2;
+ * - NFS has only `enabled` (the v3 switch) before 1.6, `v3_enabled`/`v4_1_enabled` from 1.6.
+ */
+function protocolFields(array: string, version: string, body: Record<string, unknown>): void {
+  const smb = body.smb as Record<string, unknown> | undefined;
+  if (smb && smb.acl_mode !== undefined && !atLeast(version, "1.2")) {
+    const { acl_mode, ...rest } = smb;
+    body.smb = { ...rest, "acl-mode": acl_mode };
+  }
+  const nfs = body.nfs as Record<string, unknown> | undefined;
+  if (nfs && !atLeast(version, "1.6")) {
+    if (nfs.v4_1_enabled !== undefined) throw versionTooOld(array, version, "1.6", "switching NFSv4.1");
+    if (nfs.v3_enabled !== undefined) {
+      const { v3_enabled, ...rest } = nfs;
+      body.nfs = { ...rest, enabled: v3_enabled };
+    }
+  }
+}
+
+/**
+ * The PATCH body for a file system. `destroyed` needs 1.1; a promotion request (`requested_promotion_state`)
+ * needs 1.9 (replication); `name` never goes in an update body. Reading differs too: `promotion_status`
+ * (read-only) is reported only in 1.9–1.11, so use promotionOf() rather than either field.
  */
 export function fileSystemPatchBody(
   array: string,
   version: string,
   patch: FileSystemPatch,
 ): Record<string, unknown> {
-  const { requested_promotion_state: promotion, ...rest } = patch as FileSystemPatch & { name?: unknown };
-  const body: Record<string, unknown> = { ...rest };
+  const body: Record<string, unknown> = { ...patch };
   delete body.name;
   if (body.destroyed !== undefined && !atLeast(version, "1.1")) {
     throw versionTooOld(array, version, "1.1", "destroying or recovering a file system");
   }
-  if (promotion !== undefined) {
-    if (!atLeast(version, "1.9"))
-      throw versionTooOld(array, version, "1.9", "promoting or demoting a file system");
-    body[atLeast(version, "1.12") ? "requested_promotion_state" : "promotion_status"] = promotion;
+  if (body.requested_promotion_state !== undefined && !atLeast(version, "1.9")) {
+    throw versionTooOld(array, version, "1.9", "promoting or demoting a file system");
   }
+  protocolFields(array, version, body);
+  return body;
+}
+
+/** The POST body for a new file system (same protocol-field translation as updates). */
+export function fileSystemCreateBody(
+  array: string,
+  version: string,
+  create: FileSystemCreate,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...create };
+  protocolFields(array, version, body);
   return body;
 }
 

@@ -3,6 +3,7 @@ import { errorCode } from "../../src/errors.js";
 import {
   adaptListQuery,
   bucketCreate,
+  fileSystemCreateBody,
   fileSystemPatchBody,
   promotionOf,
   replicationMetrics,
@@ -48,18 +49,31 @@ describe("version-dependent wire differences", () => {
     });
   });
 
-  it("sends the promotion request under the version's field name", () => {
-    expect(fileSystemPatchBody("fb", "1.12", { requested_promotion_state: "demoted" })).toEqual({
-      requested_promotion_state: "demoted",
-    });
+  it("gates update fields by version and translates protocol field names", () => {
     expect(fileSystemPatchBody("fb", "1.10", { requested_promotion_state: "promoted" })).toEqual({
-      promotion_status: "promoted",
+      requested_promotion_state: "promoted",
     });
     expect(codeOf(() => fileSystemPatchBody("fb", "1.8", { requested_promotion_state: "promoted" }))).toBe(
       "ARRAY_VERSION_TOO_OLD",
     );
     expect(codeOf(() => fileSystemPatchBody("fb", "1.0", { destroyed: true }))).toBe("ARRAY_VERSION_TOO_OLD");
     expect(fileSystemPatchBody("fb", "1.0", { provisioned: 5 })).toEqual({ provisioned: 5 });
+    expect(fileSystemPatchBody("fb", "1.1", { smb: { acl_mode: "native" } })).toEqual({
+      smb: { "acl-mode": "native" },
+    });
+    expect(fileSystemPatchBody("fb", "1.2", { smb: { acl_mode: "native" } })).toEqual({
+      smb: { acl_mode: "native" },
+    });
+    expect(fileSystemCreateBody("fb", "1.5", { name: "a", nfs: { v3_enabled: true } })).toEqual({
+      name: "a",
+      nfs: { enabled: true },
+    });
+    expect(codeOf(() => fileSystemCreateBody("fb", "1.5", { name: "a", nfs: { v4_1_enabled: true } }))).toBe(
+      "ARRAY_VERSION_TOO_OLD",
+    );
+  });
+
+  it("reads the promotion state from whichever field the version reports", () => {
     expect(promotionOf({ requested_promotion_state: "promoted" })).toBe("promoted");
     expect(promotionOf({ promotion_status: "demoted", requested_promotion_state: "promoted" })).toBe(
       "demoted",

@@ -1,7 +1,7 @@
 import { eq } from "../filter.js";
 import { fileSystemSchema } from "../schemas.js";
 import type { FileSystemCreate, FileSystemPatch, FileSystemsApi, ListQuery } from "../types.js";
-import { fileSystemPatchBody, selectOne } from "../wire.js";
+import { fileSystemCreateBody, fileSystemPatchBody, selectOne } from "../wire.js";
 import { type ClientCore, single } from "./core.js";
 
 const PATH = "/file-systems";
@@ -29,7 +29,8 @@ export function fileSystemsApi(c: ClientCore): FileSystemsApi {
       const page = await list({ filter: eq("name", name) });
       return page.items.find((fs) => fs.name === name);
     },
-    async create(body: FileSystemCreate) {
+    async create(create: FileSystemCreate) {
+      const body = fileSystemCreateBody(c.name, await c.version(), create);
       return single(c.name, PATH, await c.post(PATH, { body, schema }));
     },
     update,
