@@ -1,0 +1,114 @@
+/**
+ * Slack's Block Kit limits, checked independently of src/slack (so the renderer is not graded by its own
+ * rules). The fake Web API refuses payloads that break them, as Slack does with invalid_blocks.
+ */
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const textOf = (v: unknown): string => (isObj(v) && typeof v["text"] === "string" ? v["text"] : "");
+
+export function blockKitViolations(blocks: unknown, surface: "message" | "view" = "message"): string[] {
+  const out: string[] = [];
+  if (!Array.isArray(blocks)) return ["blocks is not an array"];
+  const maxBlocks = surface === "message" ? 50 : 100;
+  if (blocks.length > maxBlocks) out.push(`${blocks.length} blocks > ${maxBlocks}`);
+  const actionIds = new Set<string>();
+  let tables = 0;
+  let chars = 0;
+  blocks.forEach((b, i) => {
+    const at = `blocks[${i}]`;
+    if (!isObj(b)) {
+      out.push(`${at} is not an object`);
+      return;
+    }
+    switch (b["type"]) {
+      case "header": {
+        const t = textOf(b["text"]);
+        chars += t.length;
+        if (t.length === 0 || t.length > 150) out.push(`${at} header text length ${t.length}`);
+        break;
+      }
+      case "section": {
+        const t = textOf(b["text"]);
+        chars += t.length;
+        const fields = b["fields"];
+        if (b["text"] === undefined && fields === undefined) out.push(`${at} section without text or fields`);
+        if (b["text"] !== undefined && (t.length === 0 || t.length > 3000))
+          out.push(`${at} section text ${t.length}`);
+        if (Array.isArray(fields)) {
+          if (fields.length > 10) out.push(`${at} ${fields.length} fields`);
+          for (const f of fields) {
+            const ft = textOf(f);
+            chars += ft.length;
+            if (ft.length === 0 || ft.length > 2000) out.push(`${at} field text ${ft.length}`);
+          }
+        }
+        break;
+      }
+      case "context": {
+        const els = b["elements"];
+        if (!Array.isArray(els) || els.length === 0 || els.length > 10) out.push(`${at} context elements`);
+        else for (const e of els) chars += textOf(e).length;
+        break;
+      }
+      case "actions": {
+        const els = b["elements"];
+        if (!Array.isArray(els) || els.length === 0 || els.length > 25) {
+          out.push(`${at} actions elements`);
+          break;
+        }
+        for (const e of els) {
+          if (!isObj(e)) continue;
+          const label = textOf(e["text"]);
+          const id = String(e["action_id"] ?? "");
+          const value = String(e["value"] ?? "");
+          if (label.length === 0 || label.length > 75) out.push(`${at} button text ${label.length}`);
+          if (id.length === 0 || id.length > 255) out.push(`${at} action_id length ${id.length}`);
+          if (actionIds.has(id)) out.push(`${at} duplicate action_id ${id}`);
+          actionIds.add(id);
+          if (value.length > 2000) out.push(`${at} button value ${value.length}`);
+          const c = e["confirm"];
+          if (isObj(c)) {
+            if (textOf(c["title"]).length > 100) out.push(`${at} confirm title`);
+            if (textOf(c["text"]).length > 300) out.push(`${at} confirm text`);
+            if (textOf(c["confirm"]).length > 30 || textOf(c["deny"]).length > 30)
+              out.push(`${at} confirm buttons`);
+          }
+        }
+        break;
+      }
+      case "table": {
+        tables++;
+        const rows = b["rows"];
+        if (surface !== "message") out.push(`${at} table outside a message`);
+        if (!Array.isArray(rows) || rows.length === 0 || rows.length > 100) out.push(`${at} table rows`);
+        else
+          for (const r of rows) {
+            if (!Array.isArray(r) || r.length === 0 || r.length > 20) out.push(`${at} table row cells`);
+            else
+              for (const c of r) {
+                const t = textOf(c);
+                chars += t.length;
+                if (t.length === 0) out.push(`${at} empty table cell`);
+              }
+          }
+        break;
+      }
+      case "rich_text": {
+        chars += JSON.stringify(b).length;
+        break;
+      }
+      case "divider":
+      case "image":
+      case "input":
+        break;
+      default:
+        out.push(`${at} unknown block type ${String(b["type"])}`);
+    }
+  });
+  if (tables > 1) out.push(`${tables} table blocks in one message`);
+  // msg_blocks_too_long was seen near 13.2k characters (bolt-js #2509).
+  if (surface === "message" && chars > 13_000) out.push(`about ${chars} characters of block text`);
+  return out;
+}
