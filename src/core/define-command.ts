@@ -63,6 +63,8 @@ export interface CommandContext {
   readonly actor: CommandActor;
   readonly logger: Logger;
   readonly requestId: string;
+  /** IANA time zone for times shown in impacts. */
+  readonly timeZone: string;
   now(): number;
 }
 

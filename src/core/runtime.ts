@@ -49,6 +49,7 @@ export function createRuntime(deps: PipelineDeps): Runtime {
         actor,
         logger: reqLog,
         requestId,
+        timeZone: deps.config.time_zone,
         now: deps.now,
       };
     },

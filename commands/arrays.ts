@@ -1,0 +1,61 @@
+/** `/array arrays`: the pool's health, one row per configured array. */
+import { z } from "zod";
+import { defineCommand, defineResource } from "../src/core/define-command.js";
+import { formatRelative } from "../src/core/format-time.js";
+import { message, rich } from "../src/core/message.js";
+import { truncatedTable } from "../src/core/table.js";
+import { formatLatencyMs } from "../src/core/units.js";
+import type { ArrayHealth } from "../src/flashblade/types.js";
+
+const arraysHealth = defineCommand({
+  verb: "list",
+  summary: "Show every configured array: reachable, REST version, latency, last error",
+  examples: ["arrays list"],
+  role: "viewer",
+  scope: "global",
+  args: z.object({}),
+  async run(_args, ctx): Promise<ArrayHealth[]> {
+    // A version call is the cheapest request that proves the array answers; failures show in health().
+    await Promise.allSettled(ctx.pool.list().map((c) => c.version()));
+    return ctx.pool.health();
+  },
+  render(health, _args, rctx) {
+    const up = health.filter((h) => h.reachable).length;
+    const headline = `${up} of ${health.length} array${health.length === 1 ? "" : "s"} reachable`;
+    const rows = health.map((h) => ({
+      name: h.name,
+      tags: h.tags.join(", ") || "–",
+      status: h.reachable ? "up" : h.status === "unknown" ? "unknown" : "DOWN",
+      version: h.version ?? "–",
+      latency:
+        h.latencyMs.p50 === undefined
+          ? "–"
+          : `${formatLatencyMs(h.latencyMs.p50)} (p95 ${formatLatencyMs(h.latencyMs.p95 ?? h.latencyMs.p50)})`,
+      error: h.lastError ? `${h.lastError.message} (${formatRelative(h.lastError.at, rctx.now)})` : "–",
+    }));
+    const table = truncatedTable(
+      [
+        { key: "name", label: "Array" },
+        { key: "tags", label: "Tags" },
+        { key: "status", label: "Status" },
+        { key: "version", label: "REST" },
+        { key: "latency", label: "Latency p50" },
+        { key: "error", label: "Last error" },
+      ],
+      rows,
+      { filename: "arrays.csv", title: "Arrays" },
+    );
+    return message(headline, [
+      { type: "header", text: headline },
+      table.block,
+      { type: "context", text: rich`Latency is measured over recent calls from this bot.` },
+    ]);
+  },
+});
+
+export const arraysResource = defineResource({
+  name: "arrays",
+  summary: "The configured arrays and their health",
+  defaultVerb: "list",
+  commands: [arraysHealth],
+});

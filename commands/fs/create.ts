@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { flag, objectName, size } from "../../src/core/arg-types.js";
+import { defineCommand } from "../../src/core/define-command.js";
+import { message, rich } from "../../src/core/message.js";
+import { UserFacingError } from "../../src/errors.js";
+import type { FileSystemCreate } from "../../src/flashblade/types.js";
+import { sizeText } from "../shared/file-system-facts.js";
+import { planned } from "../shared/plan.js";
+
+const args = z.object({
+  name: objectName("file system name").describe("name of the new file system"),
+  size: size({ min: 1 }).describe("provisioned size, e.g. 500G or 2T (binary units)"),
+  nfs: flag().describe("enable NFS"),
+  smb: flag().describe("enable SMB"),
+  http: flag().describe("enable HTTP"),
+  hardLimit: flag().describe("cap usage at the provisioned size"),
+});
+
+function bodyOf(a: z.output<typeof args>): FileSystemCreate {
+  return {
+    name: a.name,
+    provisioned: a.size,
+    ...(a.hardLimit ? { hard_limit_enabled: true } : {}),
+    ...(a.nfs ? { nfs: { enabled: true } } : {}),
+    ...(a.smb ? { smb: { enabled: true } } : {}),
+    ...(a.http ? { http: { enabled: true } } : {}),
+  };
+}
+
+function protocols(a: z.output<typeof args>): string {
+  return [a.nfs && "NFS", a.smb && "SMB", a.http && "HTTP"].filter(Boolean).join(", ") || "no protocols";
+}
+
+export const fsCreate = defineCommand({
+  verb: "create",
+  summary: "Create a file system",
+  examples: ["fs create projects 2T --nfs", "fs create scratch 500G --nfs --smb --hard-limit"],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["name", "size"],
+  args,
+  async impact(a, ctx) {
+    const existing = await ctx.array.fileSystems.get(a.name);
+    if (existing) {
+      throw new UserFacingError(
+        "ALREADY_EXISTS",
+        `A file system named "${a.name}" already exists on ${ctx.arrayName}${existing.destroyed ? " (destroyed; recover it with /array fs recover)" : ""}.`,
+      );
+    }
+    return {
+      target: `file system ${a.name}`,
+      summary: rich`Creates file system *${a.name}* on ${ctx.arrayName}: ${sizeText(a.size)}, ${protocols(a)}${a.hardLimit ? ", hard limit on" : ""}.`,
+      facts: [],
+      warnings: [],
+      state: { exists: false },
+      requests: [planned("POST", "/file-systems", {}, bodyOf(a))],
+    };
+  },
+  async run(a, ctx) {
+    return ctx.array.fileSystems.create(bodyOf(a));
+  },
+  render(fs, a, rctx) {
+    const text = `Created file system ${fs.name} on ${rctx.arrays[0] ?? "?"}: ${sizeText(fs.provisioned)}, ${protocols(a)}.`;
+    return message(
+      text,
+      [
+        {
+          type: "section",
+          text: rich`Created file system *${fs.name}* on ${rctx.arrays[0] ?? "?"}: ${sizeText(fs.provisioned)}, ${protocols(a)}.`,
+        },
+      ],
+      {
+        visibility: "in_channel",
+      },
+    );
+  },
+});

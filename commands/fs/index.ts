@@ -1,0 +1,14 @@
+import { defineResource } from "../../src/core/define-command.js";
+import { fsCreate } from "./create.js";
+import { fsDestroy, fsEradicate, fsRecover } from "./lifecycle.js";
+import { fsList } from "./list.js";
+import { fsResize } from "./resize.js";
+import { fsShow } from "./show.js";
+import { fsUpdate } from "./update.js";
+
+export const fsResource = defineResource({
+  name: "fs",
+  aliases: ["filesystem", "file-system", "file-systems"],
+  summary: "File systems: list, inspect, create, resize, update, destroy, recover, eradicate",
+  commands: [fsList, fsShow, fsCreate, fsResize, fsUpdate, fsDestroy, fsRecover, fsEradicate],
+});

@@ -1,0 +1,196 @@
+/** Destroy (recoverable), recover, eradicate (permanent) of a file system. */
+import { z } from "zod";
+import { objectName } from "../../src/core/arg-types.js";
+import { defineCommand, type Impact } from "../../src/core/define-command.js";
+import { message, rich } from "../../src/core/message.js";
+import { formatBytes, formatCount, formatDuration } from "../../src/core/units.js";
+import { UserFacingError } from "../../src/errors.js";
+import type { FileSystem } from "../../src/flashblade/types.js";
+import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
+import {
+  fingerprintState,
+  impactFacts,
+  requireFileSystem,
+  surroundings,
+  usedBytes,
+} from "../shared/file-system-facts.js";
+import { planned } from "../shared/plan.js";
+
+const nameArgs = z.object({ name: objectName("file system name").describe("the file system") });
+
+/** How long the Recover button is offered when the array does not say how long the object is kept. */
+const RECOVER_OFFER_MS = 24 * 3_600_000;
+
+export const fsDestroy = defineCommand({
+  verb: "destroy",
+  summary: "Destroy a file system (it stops serving clients; recoverable until eradicated)",
+  examples: ["fs destroy scratch", "fs destroy scratch --dry-run"],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["name"],
+  args: nameArgs,
+  async impact(a, ctx): Promise<Impact> {
+    const fs = await requireFileSystem(ctx, a.name);
+    if (fs.destroyed) {
+      throw new UserFacingError(
+        "ALREADY_DESTROYED",
+        `${a.name} is already destroyed. Recover it with /array fs recover ${a.name}, or eradicate it with /array fs eradicate ${a.name}.`,
+      );
+    }
+    const around = await surroundings(ctx, fs);
+    const version = await ctx.array.version();
+    const warnings = [];
+    if (around.links.length > 0)
+      warnings.push(rich`${a.name} has ${around.links.length} replica link(s); replication stops.`);
+    return {
+      target: `file system ${a.name}`,
+      summary: rich`Destroys *${a.name}* on ${ctx.arrayName}: it stops serving clients at once. It can be recovered until the array eradicates it.`,
+      facts: impactFacts(fs, around),
+      warnings,
+      state: fingerprintState(fs, around),
+      requests: [
+        planned(
+          "PATCH",
+          "/file-systems",
+          selectOne(ctx.arrayName, version, "/file-systems", { name: a.name }),
+          fileSystemPatchBody(ctx.arrayName, version, { destroyed: true }),
+        ),
+      ],
+    };
+  },
+  destructive: () => "destroy",
+  async run(a, ctx) {
+    return ctx.array.fileSystems.destroy(a.name);
+  },
+  followUp(fs) {
+    return {
+      label: `Recover ${fs.name}`,
+      commandId: "fs.recover",
+      args: { name: fs.name },
+      validForMs: fs.time_remaining ?? RECOVER_OFFER_MS,
+    };
+  },
+  render(fs, _a, rctx) {
+    const left =
+      fs.time_remaining === undefined
+        ? ""
+        : ` It will be eradicated in ${formatDuration(fs.time_remaining)}.`;
+    return message(
+      `Destroyed ${fs.name} on ${rctx.arrays[0] ?? "?"}.${left}`,
+      [
+        {
+          type: "section",
+          text: rich`Destroyed *${fs.name}* on ${rctx.arrays[0] ?? "?"}.${left} It can be recovered until then.`,
+        },
+      ],
+      { visibility: "in_channel" },
+    );
+  },
+});
+
+export const fsRecover = defineCommand({
+  verb: "recover",
+  summary: "Recover a destroyed file system",
+  examples: ["fs recover scratch"],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["name"],
+  args: nameArgs,
+  async impact(a, ctx): Promise<Impact> {
+    const fs = await ctx.array.fileSystems.get(a.name);
+    if (!fs) {
+      throw new UserFacingError(
+        "NOT_FOUND",
+        `There is no file system named "${a.name}" on ${ctx.arrayName} any more; if it was eradicated it cannot be recovered.`,
+      );
+    }
+    if (!fs.destroyed)
+      throw new UserFacingError("NOT_DESTROYED", `${a.name} is not destroyed; there is nothing to recover.`);
+    const version = await ctx.array.version();
+    return {
+      target: `file system ${a.name}`,
+      summary: rich`Recovers *${a.name}* on ${ctx.arrayName} (${formatBytes(usedBytes(fs))} used); it serves clients again with its previous settings.`,
+      facts: [],
+      warnings: [],
+      state: fingerprintState(fs),
+      requests: [
+        planned(
+          "PATCH",
+          "/file-systems",
+          selectOne(ctx.arrayName, version, "/file-systems", { name: a.name }),
+          fileSystemPatchBody(ctx.arrayName, version, { destroyed: false }),
+        ),
+      ],
+    };
+  },
+  async run(a, ctx) {
+    return ctx.array.fileSystems.recover(a.name);
+  },
+  render(fs, _a, rctx) {
+    return message(
+      `Recovered ${fs.name} on ${rctx.arrays[0] ?? "?"}.`,
+      [
+        {
+          type: "section",
+          text: rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; it is serving clients again.`,
+        },
+      ],
+      { visibility: "in_channel" },
+    );
+  },
+});
+
+export const fsEradicate = defineCommand({
+  verb: "eradicate",
+  summary: "Eradicate a destroyed file system: permanent, needs approval",
+  examples: ["fs eradicate scratch"],
+  role: "admin",
+  visibility: "in_channel",
+  positional: ["name"],
+  args: nameArgs,
+  async impact(a, ctx): Promise<Impact> {
+    const fs: FileSystem = await requireFileSystem(ctx, a.name);
+    if (!fs.destroyed) {
+      throw new UserFacingError(
+        "NOT_DESTROYED",
+        `${a.name} is not destroyed. Destroy it first with /array fs destroy ${a.name}; it can be eradicated afterwards.`,
+      );
+    }
+    const around = await surroundings(ctx, fs);
+    const version = await ctx.array.version();
+    return {
+      target: `file system ${a.name}`,
+      summary: rich`Eradicates *${a.name}* on ${ctx.arrayName}. This is permanent: it cannot be recovered afterwards.`,
+      facts: impactFacts(fs, around),
+      warnings: [
+        rich`Permanent: ${formatBytes(usedBytes(fs))} of data in ${a.name} and its ${formatCount(around.snapshots)} snapshot(s) will be lost for good.`,
+      ],
+      state: fingerprintState(fs, around),
+      requests: [
+        planned(
+          "DELETE",
+          "/file-systems",
+          selectOne(ctx.arrayName, version, "/file-systems", { name: a.name }),
+        ),
+      ],
+      typeToConfirm: a.name,
+    };
+  },
+  destructive: () => "eradicate",
+  async run(a, ctx) {
+    await ctx.array.fileSystems.eradicate(a.name);
+    return { name: a.name };
+  },
+  render({ name }, _a, rctx) {
+    return message(
+      `Eradicated ${name} on ${rctx.arrays[0] ?? "?"}.`,
+      [
+        {
+          type: "section",
+          text: rich`Eradicated *${name}* on ${rctx.arrays[0] ?? "?"}. It is gone for good.`,
+        },
+      ],
+      { visibility: "in_channel" },
+    );
+  },
+});

@@ -1,0 +1,146 @@
+import { z } from "zod";
+import { count, namePattern, sortKey } from "../../src/core/arg-types.js";
+import { defineCommand } from "../../src/core/define-command.js";
+import { formatTimestamp } from "../../src/core/format-time.js";
+import { message, rich } from "../../src/core/message.js";
+import { truncatedTable } from "../../src/core/table.js";
+import { formatBytes, formatCount, formatPercent } from "../../src/core/units.js";
+import { and, eq, type Filter, like } from "../../src/flashblade/filter.js";
+import { fileSystemSchema } from "../../src/flashblade/schemas.js";
+import type { FileSystem } from "../../src/flashblade/types.js";
+import { protocolsOf, sizeText, usedBytes } from "../shared/file-system-facts.js";
+
+/** What people type after --sort, mapped to the array's field names. */
+const SORT_FIELDS = {
+  name: "name",
+  size: "provisioned",
+  provisioned: "provisioned",
+  used: "space.virtual",
+  created: "created",
+  reduction: "space.data_reduction",
+};
+
+/** Rows fetched at most; the message shows the first 50 and the CSV attachment holds them all. */
+const MAX_ROWS = 10_000;
+
+export interface FsRow {
+  array: string;
+  name: string;
+  provisioned: number;
+  used: number;
+  reduction?: number;
+  protocols: string[];
+  destroyed: boolean;
+  created?: number;
+}
+
+export interface FsListResult {
+  rows: FsRow[];
+  /** How many match on the arrays, which may exceed rows fetched. */
+  total: number;
+}
+
+function toRow(array: string, fs: FileSystem): FsRow {
+  return {
+    array,
+    name: fs.name,
+    provisioned: fs.provisioned ?? 0,
+    used: usedBytes(fs),
+    ...(fs.space?.data_reduction === undefined ? {} : { reduction: fs.space.data_reduction }),
+    protocols: protocolsOf(fs),
+    destroyed: fs.destroyed ?? false,
+    ...(fs.created === undefined ? {} : { created: fs.created }),
+  };
+}
+
+export const fsList = defineCommand({
+  verb: "list",
+  summary: "List file systems with size, usage and protocols",
+  examples: ["fs list", "fs list --name 'prod*' --sort used- --limit 20", "fs list --array all"],
+  role: "viewer",
+  args: z.object({
+    name: namePattern().optional().describe("only names matching this pattern; * matches anything ('prod*')"),
+    sort: sortKey(SORT_FIELDS)
+      .optional()
+      .describe(`sort by ${Object.keys(SORT_FIELDS).join(", ")}; append - for descending (used-)`),
+    limit: count({ max: MAX_ROWS })
+      .optional()
+      .describe(`at most this many (default: all, up to ${MAX_ROWS})`),
+    destroyed: z.boolean().optional().describe("include destroyed file systems"),
+  }),
+  async run(args, ctx): Promise<FsListResult> {
+    const filters: Filter[] = [];
+    if (args.name !== undefined) filters.push(like("name", args.name));
+    // `destroyed` exists from 1.1; on 1.0 nothing can be destroyed anyway.
+    if (!args.destroyed && (await ctx.array.supports("1.1"))) filters.push(eq("destroyed", false));
+    const query = {
+      filter: filters.length > 0 ? and(...filters) : undefined,
+      sort: args.sort ? `${args.sort.field}${args.sort.descending ? "-" : ""}` : undefined,
+    };
+    const cap = args.limit ?? MAX_ROWS;
+    const rows: FsRow[] = [];
+    for await (const fs of ctx.array.iterate("/file-systems", { query, schema: fileSystemSchema })) {
+      if (rows.length >= cap) break;
+      rows.push(toRow(ctx.arrayName, fs));
+    }
+    const total =
+      rows.length < cap ? rows.length : await ctx.array.count("/file-systems", { filter: query.filter });
+    return { rows, total };
+  },
+  merge(results) {
+    return {
+      rows: results.flatMap((r) => r.result.rows),
+      total: results.reduce((n, r) => n + r.result.total, 0),
+    };
+  },
+  render(result, args, rctx) {
+    const many = rctx.arrays.length > 1;
+    const where = many ? `${rctx.arrays.length} arrays` : `array ${rctx.arrays[0] ?? "?"}`;
+    if (result.rows.length === 0) {
+      const pattern = args.name === undefined ? "" : ` matching ${args.name}`;
+      return message(`No file systems${pattern} on ${where}.`, [
+        { type: "section", text: rich`No file systems${pattern} on ${where}.` },
+      ]);
+    }
+    const columns = [
+      ...(many ? [{ key: "array", label: "Array" }] : []),
+      { key: "name", label: "Name" },
+      { key: "size", label: "Size", align: "right" as const },
+      { key: "used", label: "Used", align: "right" as const },
+      { key: "pct", label: "Used %", align: "right" as const },
+      { key: "reduction", label: "Reduction", align: "right" as const },
+      { key: "protocols", label: "Protocols" },
+      { key: "created", label: "Created" },
+    ];
+    const rows = result.rows.map((r) => ({
+      array: r.array,
+      name: r.destroyed ? `${r.name} (destroyed)` : r.name,
+      size: sizeText(r.provisioned),
+      used: formatBytes(r.used),
+      pct: r.provisioned > 0 ? formatPercent(r.used / r.provisioned) : "–",
+      reduction: r.reduction === undefined ? "–" : `${r.reduction.toFixed(1)}:1`,
+      protocols: r.protocols.join(", ") || "none",
+      created: r.created === undefined ? "–" : formatTimestamp(r.created, rctx.timeZone),
+    }));
+    const table = truncatedTable(columns, rows, {
+      totalRows: result.total,
+      filename: "file-systems.csv",
+      title: `File systems on ${where}`,
+    });
+    const shown = Math.min(rows.length, 50);
+    const headline = `${formatCount(result.total)} file system${result.total === 1 ? "" : "s"} on ${where}`;
+    const note =
+      result.total > shown
+        ? rich`Showing ${formatCount(shown)} of ${formatCount(result.total)}${result.rows.length > shown ? "; the full list is attached as CSV" : ""}.`
+        : undefined;
+    return message(
+      headline,
+      [
+        { type: "header", text: headline },
+        table.block,
+        ...(note ? [{ type: "context" as const, text: note }] : []),
+      ],
+      table.attachments.length ? { attachments: table.attachments } : {},
+    );
+  },
+});

@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { objectName, size } from "../../src/core/arg-types.js";
+import { defineCommand, type Impact } from "../../src/core/define-command.js";
+import { type Field, message, rich } from "../../src/core/message.js";
+import { formatBytes } from "../../src/core/units.js";
+import { UserFacingError } from "../../src/errors.js";
+import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
+import { fingerprintState, requireFileSystem, sizeText, usedBytes } from "../shared/file-system-facts.js";
+import { planned } from "../shared/plan.js";
+
+export const fsResize = defineCommand({
+  verb: "resize",
+  summary: "Change a file system's provisioned size (shrinking below its usage needs approval)",
+  examples: ["fs resize projects 3T", "fs resize scratch 200G --dry-run"],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["name", "size"],
+  args: z.object({
+    name: objectName("file system name").describe("the file system"),
+    size: size({ min: 1 }).describe("the new provisioned size, e.g. 3T (binary units)"),
+  }),
+  async impact(a, ctx): Promise<Impact> {
+    const fs = await requireFileSystem(ctx, a.name);
+    if (fs.destroyed) {
+      throw new UserFacingError(
+        "FS_DESTROYED",
+        `${a.name} is destroyed; recover it first with /array fs recover ${a.name}.`,
+      );
+    }
+    const used = usedBytes(fs);
+    const current = fs.provisioned ?? 0;
+    const below = a.size < used;
+    const hard = fs.hard_limit_enabled ?? false;
+    const version = await ctx.array.version();
+    const query = {
+      ...selectOne(ctx.arrayName, version, "/file-systems", { name: a.name }),
+      ...(below ? { ignore_usage: true } : {}),
+    };
+    const body = fileSystemPatchBody(ctx.arrayName, version, { provisioned: a.size });
+    const facts: Field[] = [
+      { label: "Current size", value: rich`${sizeText(current)}` },
+      { label: "New size", value: rich`${formatBytes(a.size)}` },
+      { label: "Used", value: rich`${formatBytes(used)}` },
+      { label: "Hard limit", value: rich`${hard ? "on" : "off"}` },
+    ];
+    const warnings = [];
+    if (below) {
+      facts.push({ label: "Overshoot", value: rich`${formatBytes(used - a.size)} over the new size` });
+      warnings.push(
+        hard
+          ? rich`${a.name} already holds ${formatBytes(used)}, ${formatBytes(used - a.size)} more than ${formatBytes(a.size)}. With the hard limit on, every write will fail until usage drops below the new size.`
+          : rich`${a.name} already holds ${formatBytes(used)}, ${formatBytes(used - a.size)} more than ${formatBytes(a.size)}; it will report more than 100% full.`,
+      );
+    }
+    const direction = current === 0 || a.size > current ? "Grows" : a.size < current ? "Shrinks" : "Keeps";
+    return {
+      target: `file system ${a.name}`,
+      summary: rich`${direction} *${a.name}* on ${ctx.arrayName} from ${sizeText(current)} to ${formatBytes(a.size)} (used: ${formatBytes(used)}).`,
+      facts,
+      warnings,
+      state: fingerprintState(fs),
+      requests: [planned("PATCH", "/file-systems", query, body)],
+    };
+  },
+  destructive(a, impact) {
+    const used = impact.state["used_bytes"];
+    return typeof used === "number" && a.size < used ? "shrink_below_usage" : null;
+  },
+  async run(a, ctx, impact) {
+    const used = impact?.state["used_bytes"];
+    const before = impact?.state["provisioned_bytes"];
+    const fs = await ctx.array.fileSystems.update(
+      a.name,
+      { provisioned: a.size },
+      { ignoreUsage: typeof used === "number" && a.size < used },
+    );
+    return { fs, before: typeof before === "number" ? before : undefined };
+  },
+  render({ fs, before }, _a, rctx) {
+    const text = `Resized ${fs.name} on ${rctx.arrays[0] ?? "?"}: ${sizeText(before)} → ${sizeText(fs.provisioned)}.`;
+    return message(
+      text,
+      [
+        {
+          type: "section",
+          text: rich`Resized *${fs.name}* on ${rctx.arrays[0] ?? "?"}: ${sizeText(before)} → ${sizeText(fs.provisioned)}.`,
+        },
+      ],
+      {
+        visibility: "in_channel",
+      },
+    );
+  },
+});

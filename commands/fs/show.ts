@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { objectName } from "../../src/core/arg-types.js";
+import { defineCommand } from "../../src/core/define-command.js";
+import { formatWhen } from "../../src/core/format-time.js";
+import { type Field, message, rich } from "../../src/core/message.js";
+import { formatBytes, formatCount, formatDuration } from "../../src/core/units.js";
+import type { FileSystem, FileSystemReplicaLink } from "../../src/flashblade/types.js";
+import {
+  linksText,
+  protocolsOf,
+  requireFileSystem,
+  sizeText,
+  snapshotCount,
+  usageText,
+} from "../shared/file-system-facts.js";
+
+export interface FsShowResult {
+  fs: FileSystem;
+  snapshots: number;
+  links: FileSystemReplicaLink[];
+}
+
+export const fsShow = defineCommand({
+  verb: "show",
+  summary: "Show one file system: space, data reduction, protocols, hard limit, snapshots, replica links",
+  examples: ["fs show home", "fs show home --array lab-2"],
+  role: "viewer",
+  positional: ["name"],
+  args: z.object({ name: objectName("file system name").describe("the file system") }),
+  async run(args, ctx): Promise<FsShowResult> {
+    const fs = await requireFileSystem(ctx, args.name);
+    const [snapshots, links] = await Promise.all([
+      snapshotCount(ctx, fs.name),
+      ctx.array.replicaLinks.forFileSystem(fs.name),
+    ]);
+    return { fs, snapshots, links };
+  },
+  render({ fs, snapshots, links }, _args, rctx) {
+    const array = rctx.arrays[0] ?? "?";
+    const protocols = protocolsOf(fs);
+    const fields: Field[] = [
+      { label: "Provisioned", value: rich`${sizeText(fs.provisioned)}` },
+      { label: "Used", value: rich`${usageText(fs)}` },
+      {
+        label: "Data reduction",
+        value: rich`${fs.space?.data_reduction === undefined ? "–" : `${fs.space.data_reduction.toFixed(1)}:1`}`,
+      },
+      {
+        label: "Physical",
+        value: rich`${fs.space?.total_physical === undefined ? "–" : formatBytes(fs.space.total_physical)}`,
+      },
+      { label: "Protocols", value: rich`${protocols.length ? protocols.join(", ") : "none"}` },
+      { label: "Hard limit", value: rich`${fs.hard_limit_enabled ? "on" : "off"}` },
+      { label: "Snapshots", value: rich`${formatCount(snapshots)}` },
+      { label: "Replica links", value: rich`${linksText(links)}` },
+      {
+        label: "Created",
+        value: rich`${fs.created === undefined ? "–" : formatWhen(fs.created, rctx.now, rctx.timeZone)}`,
+      },
+    ];
+    if (fs.default_user_quota)
+      fields.push({ label: "Default user quota", value: rich`${formatBytes(fs.default_user_quota)}` });
+    if (fs.default_group_quota) {
+      fields.push({ label: "Default group quota", value: rich`${formatBytes(fs.default_group_quota)}` });
+    }
+    const title = `File system ${fs.name} on ${array}`;
+    const blocks = [
+      { type: "header" as const, text: title },
+      { type: "fields" as const, fields },
+    ];
+    if (fs.destroyed) {
+      const left =
+        fs.time_remaining === undefined
+          ? ""
+          : ` It will be eradicated in ${formatDuration(fs.time_remaining)}.`;
+      return message(`${title} (destroyed)`, [
+        ...blocks,
+        {
+          type: "section",
+          text: rich`⚠ Destroyed: not serving clients.${left} Recover it with \`/array fs recover ${fs.name}\`.`,
+        },
+      ]);
+    }
+    return message(`${title}: ${usageText(fs)}`, blocks);
+  },
+});

@@ -1,0 +1,10 @@
+/**
+ * THE list of resources: the only input of the command registry. Add a resource by importing it here; the
+ * registry checks every definition at start-up.
+ */
+import type { ResourceDefinition } from "../src/core/define-command.js";
+import { arraysResource } from "./arrays.js";
+import { fsResource } from "./fs/index.js";
+import { snapshotResource } from "./snapshot/index.js";
+
+export const RESOURCES: readonly ResourceDefinition[] = [fsResource, snapshotResource, arraysResource];

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { objectName } from "../../src/core/arg-types.js";
+import { defineCommand, type Impact } from "../../src/core/define-command.js";
+import { message, rich } from "../../src/core/message.js";
+import { UserFacingError } from "../../src/errors.js";
+import { snapshotCreate } from "../../src/flashblade/wire.js";
+import { requireFileSystem } from "../shared/file-system-facts.js";
+import { planned } from "../shared/plan.js";
+
+export const snapshotCreateCommand = defineCommand({
+  verb: "create",
+  summary: "Take a snapshot of a file system",
+  examples: ["snapshot create home", "snapshot create home --suffix before-upgrade"],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["fs"],
+  args: z.object({
+    fs: objectName("file system name").describe("the file system to snapshot"),
+    suffix: objectName("suffix")
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, "a suffix uses letters, digits, '_' and '-'")
+      .optional()
+      .describe("snapshot suffix (the array picks one when absent)"),
+  }),
+  async impact(a, ctx): Promise<Impact> {
+    const fs = await requireFileSystem(ctx, a.fs);
+    if (fs.destroyed)
+      throw new UserFacingError("FS_DESTROYED", `${a.fs} is destroyed; recover it before taking snapshots.`);
+    if (a.suffix !== undefined && (await ctx.array.snapshots.get(`${a.fs}.${a.suffix}`))) {
+      throw new UserFacingError(
+        "ALREADY_EXISTS",
+        `Snapshot ${a.fs}.${a.suffix} already exists; pick another --suffix.`,
+      );
+    }
+    const { query, body } = snapshotCreate([a.fs], a.suffix);
+    return {
+      target: `a snapshot of ${a.fs}`,
+      summary: rich`Takes a snapshot of *${a.fs}* on ${ctx.arrayName}${a.suffix ? rich` named ${a.fs}.${a.suffix}` : ""}.`,
+      facts: [],
+      warnings: [],
+      state: { exists: true },
+      requests: [planned("POST", "/file-system-snapshots", query, body)],
+    };
+  },
+  async run(a, ctx) {
+    return ctx.array.snapshots.create([a.fs], a.suffix);
+  },
+  render(snaps, _a, rctx) {
+    const names = snaps.map((s) => s.name).join(", ");
+    return message(
+      `Created snapshot ${names} on ${rctx.arrays[0] ?? "?"}.`,
+      [{ type: "section", text: rich`Created snapshot *${names}* on ${rctx.arrays[0] ?? "?"}.` }],
+      { visibility: "in_channel" },
+    );
+  },
+});

@@ -1,0 +1,153 @@
+/** Destroy (recoverable), recover and eradicate (permanent) of a snapshot. */
+import { z } from "zod";
+import { objectName } from "../../src/core/arg-types.js";
+import { defineCommand, type Impact } from "../../src/core/define-command.js";
+import { message, rich } from "../../src/core/message.js";
+import { formatDuration } from "../../src/core/units.js";
+import { UserFacingError } from "../../src/errors.js";
+import { selectOne } from "../../src/flashblade/wire.js";
+import { planned } from "../shared/plan.js";
+import { requireSnapshot, snapshotFacts, snapshotState } from "../shared/snapshot-facts.js";
+
+const PATH = "/file-system-snapshots";
+const nameArgs = z.object({
+  name: objectName("snapshot name").describe("the snapshot, <file system>.<suffix>"),
+});
+const RECOVER_OFFER_MS = 24 * 3_600_000;
+
+export const snapshotDestroy = defineCommand({
+  verb: "destroy",
+  summary: "Destroy a snapshot (recoverable until eradicated)",
+  examples: ["snapshot destroy home.daily-1"],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["name"],
+  args: nameArgs,
+  async impact(a, ctx): Promise<Impact> {
+    const s = await requireSnapshot(ctx, a.name);
+    if (s.destroyed) throw new UserFacingError("ALREADY_DESTROYED", `${a.name} is already destroyed.`);
+    const version = await ctx.array.version();
+    return {
+      target: `snapshot ${a.name}`,
+      summary: rich`Destroys snapshot *${a.name}* on ${ctx.arrayName}. It can be recovered until the array eradicates it.`,
+      facts: snapshotFacts(s, ctx.now(), ctx.timeZone),
+      warnings: [],
+      state: snapshotState(s),
+      requests: [
+        planned("PATCH", PATH, selectOne(ctx.arrayName, version, PATH, { name: a.name }), {
+          destroyed: true,
+        }),
+      ],
+    };
+  },
+  destructive: () => "destroy",
+  async run(a, ctx) {
+    return ctx.array.snapshots.destroy(a.name);
+  },
+  followUp(s) {
+    return {
+      label: `Recover ${s.name}`,
+      commandId: "snapshot.recover",
+      args: { name: s.name },
+      validForMs: s.time_remaining ?? RECOVER_OFFER_MS,
+    };
+  },
+  render(s, _a, rctx) {
+    const left =
+      s.time_remaining === undefined ? "" : ` It will be eradicated in ${formatDuration(s.time_remaining)}.`;
+    return message(
+      `Destroyed snapshot ${s.name} on ${rctx.arrays[0] ?? "?"}.${left}`,
+      [{ type: "section", text: rich`Destroyed snapshot *${s.name}* on ${rctx.arrays[0] ?? "?"}.${left}` }],
+      { visibility: "in_channel" },
+    );
+  },
+});
+
+export const snapshotRecover = defineCommand({
+  verb: "recover",
+  summary: "Recover a destroyed snapshot",
+  examples: ["snapshot recover home.daily-1"],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["name"],
+  args: nameArgs,
+  async impact(a, ctx): Promise<Impact> {
+    const s = await ctx.array.snapshots.get(a.name);
+    if (!s)
+      throw new UserFacingError(
+        "NOT_FOUND",
+        `There is no snapshot named "${a.name}" on ${ctx.arrayName} any more.`,
+      );
+    if (!s.destroyed)
+      throw new UserFacingError("NOT_DESTROYED", `${a.name} is not destroyed; there is nothing to recover.`);
+    const version = await ctx.array.version();
+    return {
+      target: `snapshot ${a.name}`,
+      summary: rich`Recovers snapshot *${a.name}* on ${ctx.arrayName}.`,
+      facts: [],
+      warnings: [],
+      state: snapshotState(s),
+      requests: [
+        planned("PATCH", PATH, selectOne(ctx.arrayName, version, PATH, { name: a.name }), {
+          destroyed: false,
+        }),
+      ],
+    };
+  },
+  async run(a, ctx) {
+    return ctx.array.snapshots.recover(a.name);
+  },
+  render(s, _a, rctx) {
+    return message(
+      `Recovered snapshot ${s.name} on ${rctx.arrays[0] ?? "?"}.`,
+      [{ type: "section", text: rich`Recovered snapshot *${s.name}* on ${rctx.arrays[0] ?? "?"}.` }],
+      { visibility: "in_channel" },
+    );
+  },
+});
+
+export const snapshotEradicate = defineCommand({
+  verb: "eradicate",
+  summary: "Eradicate a destroyed snapshot: permanent, needs approval",
+  examples: ["snapshot eradicate home.daily-1"],
+  role: "admin",
+  visibility: "in_channel",
+  positional: ["name"],
+  args: nameArgs,
+  async impact(a, ctx): Promise<Impact> {
+    const s = await requireSnapshot(ctx, a.name);
+    if (!s.destroyed) {
+      throw new UserFacingError(
+        "NOT_DESTROYED",
+        `${a.name} is not destroyed. Destroy it first with /array snapshot destroy ${a.name}.`,
+      );
+    }
+    const version = await ctx.array.version();
+    return {
+      target: `snapshot ${a.name}`,
+      summary: rich`Eradicates snapshot *${a.name}* on ${ctx.arrayName}. This is permanent.`,
+      facts: snapshotFacts(s, ctx.now(), ctx.timeZone),
+      warnings: [rich`Permanent: the point-in-time copy ${a.name} cannot be recovered afterwards.`],
+      state: snapshotState(s),
+      requests: [planned("DELETE", PATH, selectOne(ctx.arrayName, version, PATH, { name: a.name }))],
+      typeToConfirm: a.name,
+    };
+  },
+  destructive: () => "eradicate",
+  async run(a, ctx) {
+    await ctx.array.snapshots.eradicate(a.name);
+    return { name: a.name };
+  },
+  render({ name }, _a, rctx) {
+    return message(
+      `Eradicated snapshot ${name} on ${rctx.arrays[0] ?? "?"}.`,
+      [
+        {
+          type: "section",
+          text: rich`Eradicated snapshot *${name}* on ${rctx.arrays[0] ?? "?"}. It is gone for good.`,
+        },
+      ],
+      { visibility: "in_channel" },
+    );
+  },
+});

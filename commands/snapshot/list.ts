@@ -1,0 +1,121 @@
+import { z } from "zod";
+import { count, namePattern, objectName, sortKey } from "../../src/core/arg-types.js";
+import { defineCommand } from "../../src/core/define-command.js";
+import { formatTimestamp } from "../../src/core/format-time.js";
+import { message, rich } from "../../src/core/message.js";
+import { truncatedTable } from "../../src/core/table.js";
+import { formatCount, formatDuration } from "../../src/core/units.js";
+import { and, eq, type Filter, like } from "../../src/flashblade/filter.js";
+import { snapshotSchema } from "../../src/flashblade/schemas.js";
+import { SNAPSHOT_NAMES_PARAM } from "../../src/flashblade/wire.js";
+
+const SORT_FIELDS = { name: "name", created: "created", source: "source", suffix: "suffix" };
+const MAX_ROWS = 10_000;
+
+export interface SnapRow {
+  array: string;
+  name: string;
+  source: string;
+  created?: number;
+  destroyed: boolean;
+  timeRemaining?: number;
+}
+
+export interface SnapListResult {
+  rows: SnapRow[];
+  total: number;
+}
+
+export const snapshotList = defineCommand({
+  verb: "list",
+  summary: "List file system snapshots",
+  examples: [
+    "snapshot list",
+    "snapshot list --fs home --sort created- --limit 10",
+    "snapshot list --array all",
+  ],
+  role: "viewer",
+  args: z.object({
+    fs: objectName("file system name").optional().describe("only snapshots of this file system"),
+    name: namePattern().optional().describe("only snapshot names matching this pattern; * matches anything"),
+    sort: sortKey(SORT_FIELDS)
+      .optional()
+      .describe(`sort by ${Object.keys(SORT_FIELDS).join(", ")}; append - for descending`),
+    limit: count({ max: MAX_ROWS })
+      .optional()
+      .describe(`at most this many (default: all, up to ${MAX_ROWS})`),
+    destroyed: z.boolean().optional().describe("include destroyed snapshots"),
+  }),
+  async run(args, ctx): Promise<SnapListResult> {
+    const filters: Filter[] = [];
+    if (args.name !== undefined) filters.push(like("name", args.name));
+    if (!args.destroyed && (await ctx.array.supports("1.1"))) filters.push(eq("destroyed", false));
+    const query = {
+      ...(args.fs === undefined ? {} : { [SNAPSHOT_NAMES_PARAM]: [args.fs] }),
+      filter: filters.length > 0 ? and(...filters) : undefined,
+      sort: args.sort ? `${args.sort.field}${args.sort.descending ? "-" : ""}` : undefined,
+    };
+    const cap = args.limit ?? MAX_ROWS;
+    const rows: SnapRow[] = [];
+    for await (const s of ctx.array.iterate("/file-system-snapshots", { query, schema: snapshotSchema })) {
+      if (rows.length >= cap) break;
+      rows.push({
+        array: ctx.arrayName,
+        name: s.name,
+        source: s.source ?? s.owner?.name ?? "?",
+        ...(s.created === undefined ? {} : { created: s.created }),
+        destroyed: s.destroyed ?? false,
+        ...(s.time_remaining === undefined ? {} : { timeRemaining: s.time_remaining }),
+      });
+    }
+    const total = rows.length < cap ? rows.length : await ctx.array.count("/file-system-snapshots", query);
+    return { rows, total };
+  },
+  merge(results) {
+    return {
+      rows: results.flatMap((r) => r.result.rows),
+      total: results.reduce((n, r) => n + r.result.total, 0),
+    };
+  },
+  render(result, args, rctx) {
+    const many = rctx.arrays.length > 1;
+    const where = many ? `${rctx.arrays.length} arrays` : `array ${rctx.arrays[0] ?? "?"}`;
+    const of = args.fs === undefined ? "" : ` of ${args.fs}`;
+    if (result.rows.length === 0) {
+      return message(`No snapshots${of} on ${where}.`, [
+        { type: "section", text: rich`No snapshots${of} on ${where}.` },
+      ]);
+    }
+    const columns = [
+      ...(many ? [{ key: "array", label: "Array" }] : []),
+      { key: "name", label: "Snapshot" },
+      { key: "source", label: "File system" },
+      { key: "created", label: "Created" },
+      { key: "state", label: "State" },
+    ];
+    const rows = result.rows.map((r) => ({
+      array: r.array,
+      name: r.name,
+      source: r.source,
+      created: r.created === undefined ? "–" : formatTimestamp(r.created, rctx.timeZone),
+      state: r.destroyed
+        ? `destroyed${r.timeRemaining === undefined ? "" : `, eradicated in ${formatDuration(r.timeRemaining)}`}`
+        : "active",
+    }));
+    const table = truncatedTable(columns, rows, {
+      totalRows: result.total,
+      filename: "snapshots.csv",
+      title: `Snapshots${of} on ${where}`,
+    });
+    const headline = `${formatCount(result.total)} snapshot${result.total === 1 ? "" : "s"}${of} on ${where}`;
+    const shown = Math.min(rows.length, 50);
+    const blocks = [{ type: "header" as const, text: headline }, table.block];
+    if (result.total > shown) {
+      blocks.push({
+        type: "context",
+        text: rich`Showing ${formatCount(shown)} of ${formatCount(result.total)}${result.rows.length > shown ? "; the full list is attached as CSV" : ""}.`,
+      });
+    }
+    return message(headline, blocks, table.attachments.length ? { attachments: table.attachments } : {});
+  },
+});
