@@ -45,6 +45,8 @@ export const slackSectionSchema = z
     timeoutMs: z.number().int().min(100).default(15_000),
     /** How often pending approvals are swept for expiry. */
     sweepSeconds: z.number().int().min(1).default(30),
+    /** Socket Mode: how long to wait for a pong; also the base of the reconnect backoff. */
+    pingTimeoutMs: z.number().int().min(50).default(10_000),
     /** Grace period for in-flight commands on shutdown. */
     drainSeconds: z.number().int().min(0).default(20),
   })

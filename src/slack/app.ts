@@ -139,7 +139,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
       logger: bl,
       logLevel: LogLevel.INFO,
       // Longer than the defaults: short ones cause spurious pong timeouts (bolt-js #2496).
-      clientPingTimeout: 15_000,
+      clientPingTimeout: config.pingTimeoutMs,
       serverPingTimeout: 60_000,
       // apps.connections.open keeps the socket client's own generous retry policy.
       installerOptions: {
