@@ -1,7 +1,30 @@
 /**
- * The simulated array's state. STUB: signatures agreed between the simulator's parts; the implementation
- * replaces the bodies.
+ * The simulated array's state: every stateful resource in plain maps, the injected clock, and a seeded id
+ * source so runs are reproducible. Handlers in resources/ read and change it; scenarios/ fill it.
  */
+import type { AlertRec, AlertWatcherRec } from "./models/alert.js";
+import type { ArrayRec, AuditRec, ClientRec } from "./models/array.js";
+import type { FileSystemRec } from "./models/file-system.js";
+import type {
+  AccessKeyRec,
+  AccountRec,
+  BucketRec,
+  LifecycleRuleRec,
+  ObjectUserRec,
+} from "./models/object-store.js";
+import type { PolicyRec } from "./models/policy.js";
+import type { QuotaTables } from "./models/quota.js";
+import { createIdSource, createRng } from "./models/random.js";
+import type {
+  ArrayConnectionRec,
+  BucketReplicaLinkRec,
+  FileSystemReplicaLinkRec,
+} from "./models/replication.js";
+import type { SnapshotRec } from "./models/snapshot.js";
+import { seedDemo } from "./scenarios/demo.js";
+import { seedEmpty } from "./scenarios/empty.js";
+import { seedScale } from "./scenarios/scale.js";
+
 export type ScenarioName = "demo" | "empty";
 
 export interface StateOptions {
@@ -13,9 +36,95 @@ export interface StateOptions {
   seed?: number;
 }
 
-// biome-ignore lint/suspicious/noEmptyInterface: filled in by the state implementation
-export interface SimState {}
+/** A collection served by the generic handler: any JSON items keyed by name. */
+export interface GenericCollection {
+  /** Singletons (dns, smtp, …) always hold one item and only accept PATCH. */
+  readonly singleton: boolean;
+  readonly items: Map<string, Record<string, unknown>>;
+}
 
-export function createState(_opts: StateOptions): SimState {
-  throw new Error("not implemented");
+export interface SimState {
+  readonly clock: () => number;
+  readonly seed: number;
+  /** Seeded randomness for generated values (suffixes, keys, secrets). */
+  readonly rng: () => number;
+  readonly newId: () => string;
+  array: ArrayRec;
+  fileSystems: Map<string, FileSystemRec>;
+  snapshots: Map<string, SnapshotRec>;
+  /** Last array-chosen snapshot suffix number. */
+  snapshotSeq: number;
+  policies: Map<string, PolicyRec>;
+  users: QuotaTables;
+  groups: QuotaTables;
+  accounts: Map<string, AccountRec>;
+  objectUsers: Map<string, ObjectUserRec>;
+  accessKeys: Map<string, AccessKeyRec>;
+  buckets: Map<string, BucketRec>;
+  /** Keyed by `bucket/rule_id`. */
+  lifecycleRules: Map<string, LifecycleRuleRec>;
+  /** Keyed by id. */
+  arrayConnections: Map<string, ArrayConnectionRec>;
+  bucketReplicaLinks: Map<string, BucketReplicaLinkRec>;
+  fileSystemReplicaLinks: Map<string, FileSystemReplicaLinkRec>;
+  /** Keyed by index. */
+  alerts: Map<number, AlertRec>;
+  alertSeq: number;
+  alertWatchers: Map<string, AlertWatcherRec>;
+  clients: ClientRec[];
+  audits: AuditRec[];
+  /** Keyed by endpoint path, e.g. "/hardware". */
+  generic: Map<string, GenericCollection>;
+}
+
+const TIB = 1024 ** 4;
+
+export function createState(opts: StateOptions): SimState {
+  const seed = opts.seed ?? 1;
+  const rng = createRng(seed);
+  const newId = createIdSource(rng);
+  const state: SimState = {
+    clock: opts.clock,
+    seed,
+    rng,
+    newId,
+    array: {
+      id: newId(),
+      name: opts.arrayName,
+      ntp_servers: ["time.example.com"],
+      os: "Purity//FB",
+      version: "3.2.4",
+      revision: "2021.11.05_2b9e1a6c",
+      time_zone: "UTC",
+      banner: "",
+      idle_timeout: 1_800_000,
+      capacity: 500 * TIB,
+      parity: 0.84,
+    },
+    fileSystems: new Map(),
+    snapshots: new Map(),
+    snapshotSeq: 0,
+    policies: new Map(),
+    users: { directory: [], quotas: new Map(), usage: new Map() },
+    groups: { directory: [], quotas: new Map(), usage: new Map() },
+    accounts: new Map(),
+    objectUsers: new Map(),
+    accessKeys: new Map(),
+    buckets: new Map(),
+    lifecycleRules: new Map(),
+    arrayConnections: new Map(),
+    bucketReplicaLinks: new Map(),
+    fileSystemReplicaLinks: new Map(),
+    alerts: new Map(),
+    alertSeq: 0,
+    alertWatchers: new Map(),
+    clients: [],
+    audits: [],
+    generic: new Map(),
+  };
+  const scenario = opts.scenario;
+  if (scenario === "empty") seedEmpty(state);
+  else if (scenario === "demo") seedDemo(state);
+  else seedScale(state, scenario.scale.fileSystems);
+  return state;
 }

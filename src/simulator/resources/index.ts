@@ -1,14 +1,197 @@
 /**
- * Maps `METHOD path` to the handler that serves it. STUB: signatures agreed between the simulator's parts.
+ * Maps `METHOD path` to the handler that serves it: a stateful one where the simulator models the resource,
+ * otherwise the generic in-memory collection. Mutating calls that succeed are audited.
  */
 import type { HttpMethod } from "../../flashblade/endpoints.js";
+import { findEndpoint } from "../../flashblade/versions.js";
 import type { SimState } from "../state.js";
 import type { SimHandler } from "../types.js";
+import { listAdmins, updateAdmins } from "./admins.js";
+import * as alerts from "./alerts.js";
+import * as conns from "./array-connections.js";
+import { listArraySpace, listArrays, updateArrays } from "./arrays.js";
+import { recordAudit } from "./audit.js";
+import * as buckets from "./buckets.js";
+import { type Handler, listing } from "./common.js";
+import * as fs from "./file-systems.js";
+import { genericCreate, genericDelete, genericList, genericUpdate } from "./generic.js";
+import * as rules from "./lifecycle-rules.js";
+import * as objperf from "./object-performance.js";
+import * as os from "./object-store.js";
+import * as perf from "./performance.js";
+import * as policies from "./policies.js";
+import * as members from "./policy-members.js";
+import { GROUPS, quotaHandlers, USERS } from "./quotas.js";
+import * as links from "./replica-links.js";
+import * as selfTests from "./self-tests.js";
+import * as snaps from "./snapshots.js";
+
+const userQuotas = quotaHandlers(USERS);
+const groupQuotas = quotaHandlers(GROUPS);
+
+const listAudits: Handler = (req, state) => listing(state.audits, req);
+
+type Routes = Record<string, Partial<Record<HttpMethod, Handler>>>;
+
+const ROUTES: Routes = {
+  "/file-systems": {
+    GET: fs.listFileSystems,
+    POST: fs.createFileSystem,
+    PATCH: fs.updateFileSystems,
+    DELETE: fs.deleteFileSystems,
+  },
+  "/file-system-snapshots": {
+    GET: snaps.listSnapshots,
+    POST: snaps.createSnapshots,
+    PATCH: snaps.updateSnapshots,
+    DELETE: snaps.deleteSnapshots,
+  },
+  "/policies": {
+    GET: policies.listPolicies,
+    POST: policies.createPolicies,
+    PATCH: policies.updatePolicies,
+    DELETE: policies.deletePolicies,
+  },
+  "/policies/file-systems": {
+    GET: members.listPolicyFileSystems,
+    POST: members.addPolicyFileSystems,
+    DELETE: members.removePolicyFileSystems,
+  },
+  "/file-systems/policies": {
+    GET: members.listPolicyFileSystems,
+    POST: members.addPolicyFileSystems,
+    DELETE: members.removePolicyFileSystems,
+  },
+  "/policies/members": { GET: members.listPolicyFileSystems },
+  "/policies/file-system-snapshots": {
+    GET: members.listPolicySnapshots,
+    DELETE: members.removePolicySnapshots,
+  },
+  "/file-system-snapshots/policies": {
+    GET: members.listPolicySnapshots,
+    DELETE: members.removePolicySnapshots,
+  },
+  "/quotas/users": {
+    GET: userQuotas.list,
+    POST: userQuotas.create,
+    PATCH: userQuotas.update,
+    DELETE: userQuotas.remove,
+  },
+  "/quotas/groups": {
+    GET: groupQuotas.list,
+    POST: groupQuotas.create,
+    PATCH: groupQuotas.update,
+    DELETE: groupQuotas.remove,
+  },
+  "/usage/users": { GET: userQuotas.usage },
+  "/usage/groups": { GET: groupQuotas.usage },
+  "/buckets": {
+    GET: buckets.listBuckets,
+    POST: buckets.createBuckets,
+    PATCH: buckets.updateBuckets,
+    DELETE: buckets.deleteBuckets,
+  },
+  "/object-store-accounts": { GET: os.listAccounts, POST: os.createAccounts, DELETE: os.deleteAccounts },
+  "/object-store-users": {
+    GET: os.listObjectUsers,
+    POST: os.createObjectUsers,
+    DELETE: os.deleteObjectUsers,
+  },
+  "/object-store-access-keys": {
+    GET: os.listAccessKeys,
+    POST: os.createAccessKeys,
+    PATCH: os.updateAccessKeys,
+    DELETE: os.deleteAccessKeys,
+  },
+  "/lifecycle-rules": {
+    GET: rules.listLifecycleRules,
+    POST: rules.createLifecycleRules,
+    PATCH: rules.updateLifecycleRules,
+    DELETE: rules.deleteLifecycleRules,
+  },
+  "/bucket-replica-links": {
+    GET: links.listBucketReplicaLinks,
+    POST: links.createBucketReplicaLinks,
+    PATCH: links.updateBucketReplicaLinks,
+    DELETE: links.deleteBucketReplicaLinks,
+  },
+  "/file-system-replica-links": {
+    GET: links.listFileSystemReplicaLinks,
+    POST: links.createFileSystemReplicaLinks,
+  },
+  "/array-connections": {
+    GET: conns.listArrayConnections,
+    POST: conns.createArrayConnections,
+    PATCH: conns.updateArrayConnections,
+    DELETE: conns.deleteArrayConnections,
+  },
+  "/array-connections/connection-key": { GET: conns.listConnectionKey, POST: conns.createConnectionKey },
+  "/array-connections/path": { GET: conns.listConnectionPaths },
+  "/array-connections/performance/replication": { GET: objperf.listConnectionReplicationPerformance },
+  "/arrays": { GET: listArrays, PATCH: updateArrays },
+  "/arrays/space": { GET: listArraySpace },
+  "/arrays/performance": { GET: perf.listArrayPerformance },
+  "/arrays/http-specific-performance": { GET: perf.listHttpPerformance },
+  "/arrays/s3-specific-performance": { GET: perf.listS3Performance },
+  "/arrays/nfs-specific-performance": { GET: perf.listNfsPerformance },
+  "/arrays/performance/replication": { GET: perf.listReplicationPerformance },
+  "/arrays/clients/performance": { GET: objperf.listClientPerformance },
+  "/file-systems/performance": { GET: objperf.listFileSystemPerformance },
+  "/file-systems/users/performance": { GET: objperf.listFileSystemUserPerformance },
+  "/file-systems/groups/performance": { GET: objperf.listFileSystemGroupPerformance },
+  "/buckets/performance": { GET: objperf.listBucketPerformance },
+  "/buckets/s3-specific-performance": { GET: objperf.listBucketS3Performance },
+  "/targets/performance/replication": { GET: objperf.listTargetReplicationPerformance },
+  "/alerts": { GET: alerts.listAlerts, PATCH: alerts.updateAlerts },
+  "/alert-watchers": {
+    GET: alerts.listAlertWatchers,
+    POST: alerts.createAlertWatchers,
+    PATCH: alerts.updateAlertWatchers,
+    DELETE: alerts.deleteAlertWatchers,
+  },
+  "/alert-watchers/test": { GET: alerts.testAlertWatchers },
+  "/audits": { GET: listAudits },
+  "/admins": { GET: listAdmins, PATCH: updateAdmins },
+  "/support/test": { GET: selfTests.testSupport },
+  "/snmp-managers/test": { GET: selfTests.testSnmpManagers },
+  "/syslog-servers/test": { GET: selfTests.testSyslogServers },
+  "/directory-services/test": {
+    GET: selfTests.testDirectoryServices,
+    PATCH: selfTests.testDirectoryServices,
+  },
+  "/active-directory/test": { GET: selfTests.testActiveDirectory },
+};
+
+const GENERIC: Record<HttpMethod, Handler> = {
+  GET: genericList,
+  POST: genericCreate,
+  PATCH: genericUpdate,
+  DELETE: genericDelete,
+};
+
+/** Mutations that succeed are audited; checks (`…/test`) change nothing and are not. */
+function audited(handler: Handler): Handler {
+  return (req, state) => {
+    const result = handler(req, state);
+    recordAudit(state, req);
+    return result;
+  };
+}
+
+const cache = new Map<string, SimHandler<SimState>>();
 
 /**
  * The handler for a versioned endpoint of the table: a stateful one where the simulator models the resource,
  * otherwise the generic in-memory collection. Undefined only for paths outside the endpoint table.
  */
-export function findHandler(_method: HttpMethod, _path: string): SimHandler<SimState> | undefined {
-  throw new Error("not implemented");
+export function findHandler(method: HttpMethod, path: string): SimHandler<SimState> | undefined {
+  const key = `${method} ${path}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const endpoint = findEndpoint(method, path);
+  if (!endpoint?.versioned) return undefined;
+  const base = ROUTES[path]?.[method] ?? GENERIC[method];
+  const handler = method === "GET" || path.endsWith("/test") ? base : audited(base);
+  cache.set(key, handler);
+  return handler;
 }

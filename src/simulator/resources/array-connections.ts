@@ -1,0 +1,154 @@
+/** /array-connections (1.9+): selected by remote_names / remote_ids, never by name. */
+import { z } from "zod";
+import { bodyObject, parseBody, referenceByName } from "../models/body.js";
+import { type ArrayConnectionRec, renderArrayConnection } from "../models/replication.js";
+import type { SimState } from "../state.js";
+import { badRequest, type SimRequest } from "../types.js";
+import { EMPTY, exclusive, type Handler, listing, ok, rejectParam, resolveAll } from "./common.js";
+
+/** Connections named by remote_names / remote_ids; undefined when neither is given. */
+export function selectConnections(req: SimRequest, state: SimState): ArrayConnectionRec[] | undefined {
+  exclusive(req, "remote_names", "remote_ids");
+  const all = [...state.arrayConnections.values()];
+  const names = req.query.list("remote_names")?.filter((s) => s !== "");
+  if (names?.length)
+    return resolveAll(names, (n) => all.find((c) => c.remote.name === n), "Array connection to");
+  const ids = req.query.list("remote_ids")?.filter((s) => s !== "");
+  if (ids?.length)
+    return resolveAll(ids, (i) => all.find((c) => c.remote.id === i), "Array connection to remote id");
+  return undefined;
+}
+
+function noNames(req: SimRequest): void {
+  const hint = "array connections are selected by 'remote_names' or 'remote_ids'.";
+  rejectParam(req, "name", hint);
+  rejectParam(req, "names", hint);
+}
+
+export const listArrayConnections: Handler = (req, state) => {
+  noNames(req);
+  const selected = selectConnections(req, state) ?? [...state.arrayConnections.values()];
+  return listing(selected.map(renderArrayConnection), req, { nameParams: [] });
+};
+
+const ADDRESS = z.string().min(1).max(255);
+
+const postBody = z
+  .strictObject({
+    management_address: ADDRESS,
+    connection_key: z.string().min(1),
+    encrypted: z.boolean(),
+    replication_addresses: z.array(ADDRESS),
+    ca_certificate_group: referenceByName,
+    remote: referenceByName,
+  })
+  .partial()
+  .required({ management_address: true, connection_key: true });
+
+export const createArrayConnections: Handler = (req, state) => {
+  noNames(req);
+  const body = parseBody(
+    postBody,
+    bodyObject(req, "ArrayConnectionPost"),
+    "ArrayConnectionPost",
+    req.version,
+  );
+  const all = [...state.arrayConnections.values()];
+  if (all.some((c) => c.management_address === body.management_address)) {
+    throw badRequest(
+      `An array connection to ${body.management_address} already exists.`,
+      body.management_address,
+    );
+  }
+  const remoteName = body.remote?.name ?? `remote-${body.management_address.replace(/[^A-Za-z0-9]/g, "-")}`;
+  if (all.some((c) => c.remote.name === remoteName))
+    throw badRequest(`Array '${remoteName}' is already connected.`, remoteName);
+  const conn: ArrayConnectionRec = {
+    id: state.newId(),
+    remote: { id: state.newId(), name: remoteName },
+    management_address: body.management_address,
+    replication_addresses: body.replication_addresses ?? [body.management_address],
+    status: "connected",
+    encrypted: body.encrypted ?? false,
+    version: state.array.version,
+    ca_certificate_group: null,
+  };
+  state.arrayConnections.set(conn.id, conn);
+  return ok([renderArrayConnection(conn)]);
+};
+
+const patchBody = z
+  .strictObject({
+    management_address: ADDRESS,
+    encrypted: z.boolean(),
+    replication_addresses: z.array(ADDRESS),
+  })
+  .partial();
+
+function required(req: SimRequest, state: SimState): ArrayConnectionRec[] {
+  noNames(req);
+  const ids = req.query.list("ids")?.filter((s) => s !== "");
+  if (ids?.length) {
+    exclusive(req, "ids", "remote_names");
+    exclusive(req, "ids", "remote_ids");
+    return resolveAll(ids, (i) => state.arrayConnections.get(i), "Array connection with id");
+  }
+  const selected = selectConnections(req, state);
+  if (!selected) throw badRequest("'remote_names' or 'remote_ids' is required.");
+  return selected;
+}
+
+export const updateArrayConnections: Handler = (req, state) => {
+  const targets = required(req, state);
+  const body = parseBody(patchBody, bodyObject(req, "ArrayConnection"), "ArrayConnection", req.version);
+  for (const c of targets) Object.assign(c, body);
+  return ok(targets.map(renderArrayConnection));
+};
+
+export const deleteArrayConnections: Handler = (req, state) => {
+  const targets = required(req, state);
+  for (const c of targets) {
+    const used =
+      [...state.bucketReplicaLinks.values()].some((l) => l.remoteId === c.id) ||
+      [...state.fileSystemReplicaLinks.values()].some((l) => l.remoteId === c.id);
+    if (used)
+      throw badRequest(
+        `Array connection to '${c.remote.name}' still has replica links; delete them first.`,
+        c.remote.name,
+      );
+  }
+  for (const c of targets) state.arrayConnections.delete(c.id);
+  return EMPTY;
+};
+
+const KEY_LIFETIME_MS = 60 * 60 * 1000;
+
+/** The key a remote array needs to connect to this one; a new one replaces the old. */
+export const createConnectionKey: Handler = (_req, state) => {
+  const now = state.clock();
+  const key = { connection_key: state.newId(), created: now, expires: now + KEY_LIFETIME_MS };
+  state.generic.set("/array-connections/connection-key", { singleton: true, items: new Map([["key", key]]) });
+  return ok([key]);
+};
+
+export const listConnectionKey: Handler = (req, state) => {
+  const existing = state.generic.get("/array-connections/connection-key")?.items.get("key");
+  const now = state.clock();
+  const live = existing && Number(existing["expires"]) > now ? [existing] : [];
+  return listing(live, req, { nameParams: [] });
+};
+
+export const listConnectionPaths: Handler = (req, state) => {
+  noNames(req);
+  const selected = selectConnections(req, state) ?? [...state.arrayConnections.values()];
+  const items = selected.flatMap((c) =>
+    c.replication_addresses.map((addr, i) => ({
+      id: `${c.id}-${i}`,
+      name: `${c.remote.name}:${addr}`,
+      destination: addr,
+      source: `10.0.0.${10 + i}`,
+      status: c.status === "connected" ? "connected" : "connecting",
+    })),
+  );
+  return listing(items, req, { nameParams: [] });
+};

@@ -1,0 +1,86 @@
+/** /arrays and /arrays/space. */
+import { z } from "zod";
+import { renderArray } from "../models/array.js";
+import { bodyObject, parseBody } from "../models/body.js";
+import { renderSpace, type SpaceRec } from "../models/file-system.js";
+import type { SimState } from "../state.js";
+import { badRequest, type SimRequest } from "../types.js";
+import { at, type Handler, listing, ok } from "./common.js";
+import { sampleTimes } from "./time-window.js";
+
+export const listArrays: Handler = (req, state) =>
+  listing([renderArray(state.array, req.version, state.clock())], req);
+
+const HOST = z.string().regex(/^[A-Za-z0-9.:-]{1,253}$/, "a host name or address");
+
+function patchSchema(req: SimRequest) {
+  const shape: Record<string, z.ZodType> = {
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,54}$/, "letters, digits and '-' (at most 55 characters)"),
+    ntp_servers: z.array(HOST).max(4),
+  };
+  if (at(req, "1.5")) shape["time_zone"] = z.string().min(1);
+  if (at(req, "1.10")) shape["banner"] = z.string().max(4096);
+  if (at(req, "1.12")) {
+    shape["idle_timeout"] = z
+      .int()
+      .refine((v) => v === 0 || (v >= 300_000 && v <= 10_800_000), "must be 0 or 300000-10800000 ms");
+  }
+  return z.strictObject(shape).partial();
+}
+
+export const updateArrays: Handler = (req, state) => {
+  const body = bodyObject(req, "PureArray");
+  for (const f of ["id", "os", "version", "revision", "_as_of"]) {
+    if (f in body) throw badRequest(`'${f}' is read-only in PureArray.`);
+  }
+  const parsed = parseBody(patchSchema(req), body, "PureArray", req.version) as Partial<typeof state.array>;
+  Object.assign(state.array, parsed);
+  return ok([renderArray(state.array, req.version, state.clock())]);
+};
+
+const SPACE_TYPES = ["array", "file-system", "object-store"] as const;
+type SpaceType = (typeof SPACE_TYPES)[number];
+
+function currentSpace(state: SimState, type: SpaceType): SpaceRec {
+  const total: SpaceRec = { virtual: 0, unique: 0, snapshots: 0, data_reduction: 1 };
+  const add = (s: SpaceRec) => {
+    total.virtual += s.virtual;
+    total.unique += s.unique;
+    total.snapshots += s.snapshots;
+  };
+  // Destroyed objects still hold their space until they are eradicated.
+  if (type !== "object-store") for (const fs of state.fileSystems.values()) add(fs.space);
+  if (type !== "file-system") for (const b of state.buckets.values()) add(b.space);
+  total.data_reduction = total.unique > 0 ? Math.round((total.virtual / total.unique) * 10) / 10 : 1;
+  return total;
+}
+
+/** Space `ago` ms in the past: usage grew about 1 % a day, so older samples read a little lower. */
+function spaceAt(now: SpaceRec, ago: number): SpaceRec {
+  const f = Math.max(0.2, 1 - (0.01 * ago) / 86_400_000);
+  return {
+    virtual: Math.round(now.virtual * f),
+    unique: Math.round(now.unique * f),
+    snapshots: Math.round(now.snapshots * f),
+    data_reduction: now.data_reduction,
+  };
+}
+
+export const listArraySpace: Handler = (req, state) => {
+  const type = (req.query.string("type") ?? "array").toLowerCase();
+  if (!SPACE_TYPES.includes(type as SpaceType)) {
+    throw badRequest(`'type' must be one of ${SPACE_TYPES.join(", ")}.`, type);
+  }
+  const now = state.clock();
+  const current = currentSpace(state, type as SpaceType);
+  const items = sampleTimes(req, now).map((t) => ({
+    name: state.array.name,
+    capacity: state.array.capacity,
+    parity: state.array.parity,
+    space: renderSpace(spaceAt(current, now - t)),
+    time: t,
+  }));
+  return listing(items, req, { nameParams: [] });
+};

@@ -1,0 +1,155 @@
+/**
+ * The generic in-memory collection behind every endpoint the simulator does not model in depth: GET lists
+ * through the listing engine, POST `?names=` creates, PATCH merges, DELETE removes. Singleton paths (dns,
+ * smtp, …) hold exactly one item that PATCH merges into.
+ */
+import { atLeast } from "../../flashblade/versions.js";
+import type { Json } from "../models/body.js";
+import { bodyObject } from "../models/body.js";
+import type { GenericCollection, SimState } from "../state.js";
+import { badRequest, type SimRequest } from "../types.js";
+import { EMPTY, type Handler, listing, ok, requireList, selectByNamesOrIds } from "./common.js";
+
+export const SINGLETON_PATHS = new Set([
+  "/dns",
+  "/smtp",
+  "/support",
+  "/snmp-agents",
+  "/snmp-agents/mib",
+  "/quotas/settings",
+  "/syslog-servers/settings",
+  "/arrays/eula",
+]);
+
+/** Listings whose total/total_only went away in 1.12 (the rest of the generic listings never had them). */
+const TOTALS_UNTIL_1_12 = new Set([
+  "/keytabs",
+  "/file-system-snapshots/transfer",
+  "/file-system-replica-links/transfer",
+]);
+
+export function collection(state: SimState, path: string): GenericCollection {
+  let c = state.generic.get(path);
+  if (!c) {
+    c = { singleton: SINGLETON_PATHS.has(path), items: new Map() };
+    state.generic.set(path, c);
+  }
+  return c;
+}
+
+/** Checks the values real clients validate when they read them back (the SDK raises on violations). */
+function validate(path: string, item: Json): void {
+  const mtu = item["mtu"];
+  if ((path === "/subnets" || path === "/network-interfaces") && mtu !== undefined && mtu !== null) {
+    if (!Number.isInteger(mtu) || (mtu as number) < 1280 || (mtu as number) > 9216) {
+      throw badRequest("'mtu' must be an integer from 1280 to 9216.", String(item["name"] ?? ""));
+    }
+  }
+  const vlan = item["vlan"];
+  if (
+    vlan !== undefined &&
+    vlan !== null &&
+    (!Number.isInteger(vlan) || (vlan as number) < 0 || (vlan as number) > 4094)
+  ) {
+    throw badRequest("'vlan' must be an integer from 0 to 4094.");
+  }
+  for (const [outer, inner] of [
+    ["v2c", "community"],
+    ["v3", "auth_passphrase"],
+  ] as const) {
+    const value = (item[outer] as Json | undefined)?.[inner];
+    if (typeof value === "string" && value.length > 32)
+      throw badRequest(`'${outer}.${inner}' must be at most 32 characters.`);
+  }
+  const engine = item["engine_id"];
+  if (typeof engine === "string" && engine.length > 32)
+    throw badRequest("'engine_id' must be at most 32 characters.");
+}
+
+function render(item: Json, version: string): Json {
+  if (atLeast(version, "1.8") || !("id" in item)) return item;
+  const { id: _id, ...rest } = item;
+  return rest;
+}
+
+/** One level of merge: nested objects are merged, everything else replaced. */
+function merge(target: Json, patch: Json): Json {
+  const out: Json = { ...target };
+  for (const [k, v] of Object.entries(patch)) {
+    const cur = out[k];
+    const bothObjects =
+      v &&
+      cur &&
+      typeof v === "object" &&
+      typeof cur === "object" &&
+      !Array.isArray(v) &&
+      !Array.isArray(cur);
+    out[k] = bothObjects ? { ...(cur as Json), ...(v as Json) } : v;
+  }
+  return out;
+}
+
+function rejectIdentity(body: Json): void {
+  for (const f of ["name", "id"]) {
+    if (f in body)
+      throw badRequest(
+        `'${f}' cannot be set in the body; select objects with the 'names' or 'ids' parameter.`,
+      );
+  }
+}
+
+export const genericList: Handler = (req, state) => {
+  const c = collection(state, req.path);
+  const totals = TOTALS_UNTIL_1_12.has(req.path) && !atLeast(req.version, "1.12") ? "object" : "none";
+  return listing(
+    [...c.items.values()].map((i) => render(i, req.version)),
+    req,
+    { totals },
+  );
+};
+
+export const genericCreate: Handler = (req, state) => {
+  const c = collection(state, req.path);
+  if (c.singleton) throw badRequest(`${req.path} always has exactly one item; change it with PATCH.`);
+  const names = requireList(req, "names");
+  const body = bodyObject(req, "request", true);
+  rejectIdentity(body);
+  for (const n of names) if (c.items.has(n)) throw badRequest(`'${n}' already exists.`, n);
+  const created = names.map((name) => {
+    const item: Json = { name, id: state.newId(), ...body };
+    validate(req.path, item);
+    return item;
+  });
+  for (const item of created) c.items.set(String(item["name"]), item);
+  return ok(created.map((i) => render(i, req.version)));
+};
+
+function selectGeneric(req: SimRequest, c: GenericCollection): Json[] {
+  if (c.singleton) {
+    const only = [...c.items.values()];
+    const names = req.query.list("names");
+    for (const n of names ?? []) if (!c.items.has(n)) throw badRequest(`'${n}' does not exist.`, n);
+    return only;
+  }
+  const keyed = new Map<string, Json & { id: string }>();
+  for (const [name, item] of c.items) keyed.set(name, { ...item, id: String(item["id"] ?? "") });
+  return (selectByNamesOrIds(req, keyed, "Object") ?? []).map((i) => c.items.get(String(i["name"])) as Json);
+}
+
+export const genericUpdate: Handler = (req, state) => {
+  const c = collection(state, req.path);
+  const targets = selectGeneric(req, c);
+  const body = bodyObject(req, "request");
+  rejectIdentity(body);
+  const next = targets.map((t) => merge(t, body));
+  for (const n of next) validate(req.path, n);
+  for (const n of next) c.items.set(String(n["name"]), n);
+  return ok(next.map((i) => render(i, req.version)));
+};
+
+export const genericDelete: Handler = (req, state) => {
+  const c = collection(state, req.path);
+  if (c.singleton) throw badRequest(`${req.path} cannot be deleted.`);
+  for (const t of selectGeneric(req, c)) c.items.delete(String(t["name"]));
+  return EMPTY;
+};

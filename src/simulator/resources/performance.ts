@@ -1,0 +1,146 @@
+/** Array-wide performance: all protocols, per protocol, protocol specifics, and replication. */
+import { atLeast } from "../../flashblade/versions.js";
+import { hashString } from "../models/random.js";
+import { metric, namedMetrics, standardPerformance } from "../models/series.js";
+import type { SimState } from "../state.js";
+import { badRequest, type SimRequest } from "../types.js";
+import { type Handler, listing } from "./common.js";
+import { sampleTimes } from "./time-window.js";
+
+/** Share of the array's load each protocol carries. */
+const PROTOCOL_SCALE: Record<string, number> = { all: 1, nfs: 0.55, smb: 0.15, http: 0.05, s3: 0.25 };
+
+function series(req: SimRequest, state: SimState, sample: (t: number) => Record<string, unknown>) {
+  return listing(sampleTimes(req, state.clock()).map(sample), req, { nameParams: [] });
+}
+
+export const listArrayPerformance: Handler = (req, state) => {
+  const protocol = (req.query.string("protocol") ?? "all").toLowerCase();
+  const scale = PROTOCOL_SCALE[protocol];
+  if (scale === undefined)
+    throw badRequest(`'protocol' must be one of ${Object.keys(PROTOCOL_SCALE).join(", ")}.`, protocol);
+  const v13 = atLeast(req.version, "1.3");
+  const key = `array:${protocol}`;
+  return series(req, state, (t) => {
+    const m = standardPerformance(state.seed, key, t, scale * 10, false);
+    const { read_bytes_per_sec, write_bytes_per_sec, ...rest } = m;
+    return {
+      name: state.array.name,
+      ...rest,
+      // input/output are the deprecated names; sources disagree on their direction, so both are kept consistent.
+      input_per_sec: write_bytes_per_sec,
+      output_per_sec: read_bytes_per_sec,
+      ...(v13 ? { read_bytes_per_sec, write_bytes_per_sec } : {}),
+      time: t,
+    };
+  });
+};
+
+const HTTP_FIELDS = [
+  "read_dirs_per_sec",
+  "write_dirs_per_sec",
+  "read_files_per_sec",
+  "write_files_per_sec",
+  "others_per_sec",
+  "usec_per_read_dir_op",
+  "usec_per_write_dir_op",
+  "usec_per_read_file_op",
+  "usec_per_write_file_op",
+  "usec_per_other_op",
+] as const;
+
+const S3_FIELDS = [
+  "read_buckets_per_sec",
+  "write_buckets_per_sec",
+  "read_objects_per_sec",
+  "write_objects_per_sec",
+  "others_per_sec",
+  "usec_per_read_bucket_op",
+  "usec_per_write_bucket_op",
+  "usec_per_read_object_op",
+  "usec_per_write_object_op",
+  "usec_per_other_op",
+] as const;
+
+const NFS_OPS = [
+  "access",
+  "create",
+  "fsinfo",
+  "fsstat",
+  "getattr",
+  "link",
+  "lookup",
+  "mkdir",
+  "other",
+  "pathconf",
+  "read",
+  "readdir",
+  "readdirplus",
+  "readlink",
+  "remove",
+  "rename",
+  "rmdir",
+  "setattr",
+  "symlink",
+  "write",
+];
+const NFS_META = [
+  "file_metadata_create",
+  "file_metadata_modify",
+  "file_metadata_read",
+  "share_metadata_read",
+];
+/** Rates use the plural (`accesses_per_sec`, `readdirpluses_per_sec`), latencies the singular. */
+const plural = (op: string) => (op === "access" || op === "readdirplus" ? `${op}es` : `${op}s`);
+const NFS_FIELDS = [
+  ...NFS_OPS.map((o) => `${plural(o)}_per_sec`),
+  ...NFS_OPS.map((o) => `usec_per_${o}_op`),
+  ...NFS_META.map(
+    (f) =>
+      `aggregate_${f.replace(/(create|modify|read)$/, (m) => (m === "modify" ? "modifies" : `${m}s`))}_per_sec`,
+  ),
+  ...NFS_META.map((f) => `aggregate_usec_per_${f}_op`),
+];
+
+function protocolSpecific(fields: readonly string[], protocol: string, withId: boolean): Handler {
+  return (req, state) =>
+    series(req, state, (t) => ({
+      ...(withId ? { id: state.array.id } : {}),
+      name: state.array.name,
+      ...namedMetrics(state.seed, `array:${protocol}`, t, fields, PROTOCOL_SCALE[protocol] ?? 1),
+      time: t,
+    }));
+}
+
+export const listHttpPerformance = protocolSpecific(HTTP_FIELDS, "http", false);
+export const listS3Performance = protocolSpecific(S3_FIELDS, "s3", false);
+export const listNfsPerformance = protocolSpecific(NFS_FIELDS, "nfs", true);
+
+const REPLICATION_TYPES = ["all", "file-system", "object-store"];
+
+/** The replication throughput object; its key is `async` until 1.11 and `periodic` from 1.12. */
+export function replicationSample(req: SimRequest, seed: number, key: string, t: number, scale: number) {
+  const h = hashString(key) % 7;
+  const values = {
+    transmitted_bytes_per_sec: Math.round(metric(seed, `${key}:tx`, t, (40 + h) * 1024 * 1024 * scale)),
+    received_bytes_per_sec: Math.round(metric(seed, `${key}:rx`, t, (4 + h) * 1024 * 1024 * scale)),
+  };
+  return atLeast(req.version, "1.12") ? { periodic: values } : { async: values };
+}
+
+export function replicationType(req: SimRequest): number {
+  const type = (req.query.string("type") ?? "all").toLowerCase();
+  if (!REPLICATION_TYPES.includes(type))
+    throw badRequest(`'type' must be one of ${REPLICATION_TYPES.join(", ")}.`, type);
+  return type === "all" ? 1 : type === "file-system" ? 0.6 : 0.4;
+}
+
+export const listReplicationPerformance: Handler = (req, state) => {
+  const scale = replicationType(req);
+  return series(req, state, (t) => ({
+    id: state.array.id,
+    name: state.array.name,
+    ...replicationSample(req, state.seed, "array:replication", t, scale),
+    time: t,
+  }));
+};

@@ -1,0 +1,208 @@
+/** Demo object store (accounts, users, keys, buckets, lifecycle rules) and replication. */
+import type { BucketRec, Versioning } from "../models/object-store.js";
+import { randomLetters, randomSecret } from "../models/random.js";
+import type { ArrayConnectionRec, LinkHealth } from "../models/replication.js";
+import type { SimState } from "../state.js";
+import { put } from "./infrastructure.js";
+
+const TIB = 1024 ** 4;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+interface BucketSpec {
+  name: string;
+  account: string;
+  usedTiB: number;
+  objects: number;
+  versioning: Versioning;
+  destroyedHoursAgo?: number;
+}
+
+const BUCKETS: BucketSpec[] = [
+  { name: "analytics-raw", account: "analytics", usedTiB: 42.5, objects: 18_400_000, versioning: "enabled" },
+  {
+    name: "analytics-curated",
+    account: "analytics",
+    usedTiB: 12.1,
+    objects: 2_100_000,
+    versioning: "enabled",
+  },
+  { name: "veeam-repo", account: "backup", usedTiB: 61.0, objects: 930_000, versioning: "none" },
+  { name: "logs-archive", account: "backup", usedTiB: 8.4, objects: 44_000_000, versioning: "suspended" },
+  {
+    name: "tmp-export",
+    account: "analytics",
+    usedTiB: 1.3,
+    objects: 12_000,
+    versioning: "none",
+    destroyedHoursAgo: 10,
+  },
+];
+
+function objectStore(state: SimState, now: number): void {
+  for (const name of ["analytics", "backup"]) {
+    state.accounts.set(name, { id: state.newId(), name, created: now - 500 * DAY });
+  }
+  for (const name of ["analytics/etl", "analytics/reader", "backup/veeam"]) {
+    const [account = ""] = name.split("/");
+    state.objectUsers.set(name, {
+      id: state.newId(),
+      name,
+      account,
+      created: now - 400 * DAY,
+      full_access: false,
+    });
+    const key = `PSFB${randomLetters(state.rng, 40)}`;
+    state.accessKeys.set(key, {
+      id: state.newId(),
+      name: key,
+      user: name,
+      created: now - 300 * DAY,
+      enabled: name !== "analytics/reader",
+      secret: randomSecret(state.rng, 40),
+    });
+  }
+  for (const b of BUCKETS) {
+    const rec: BucketRec = {
+      id: state.newId(),
+      name: b.name,
+      account: b.account,
+      created: now - 350 * DAY,
+      destroyed: b.destroyedHoursAgo !== undefined,
+      destroyedAt: b.destroyedHoursAgo === undefined ? null : now - b.destroyedHoursAgo * HOUR,
+      versioning: b.versioning,
+      object_count: b.objects,
+      space: {
+        virtual: Math.round(b.usedTiB * TIB),
+        unique: Math.round((b.usedTiB * TIB) / 1.3),
+        snapshots: 0,
+        data_reduction: 1.3,
+      },
+    };
+    state.buckets.set(rec.name, rec);
+  }
+  const rule = (bucket: string, ruleId: string, days: number, prefix: string, enabled = true) =>
+    state.lifecycleRules.set(`${bucket}/${ruleId}`, {
+      id: state.newId(),
+      bucket,
+      rule_id: ruleId,
+      enabled,
+      keep_previous_version_for: days * DAY,
+      prefix,
+    });
+  rule("analytics-raw", "expire-old-versions", 30, "");
+  rule("analytics-raw", "tmp-cleanup", 2, "tmp/");
+  rule("logs-archive", "fbRule1", 90, "", false);
+}
+
+function connection(
+  state: SimState,
+  name: string,
+  address: string,
+  status: ArrayConnectionRec["status"],
+): ArrayConnectionRec {
+  const c: ArrayConnectionRec = {
+    id: state.newId(),
+    remote: { id: state.newId(), name },
+    management_address: address,
+    replication_addresses: [address.replace(/\.\d+$/, ".50"), address.replace(/\.\d+$/, ".51")],
+    status,
+    encrypted: true,
+    version: "3.2.4",
+    ca_certificate_group: null,
+  };
+  state.arrayConnections.set(c.id, c);
+  return c;
+}
+
+function health(over: Partial<LinkHealth> = {}): LinkHealth {
+  return {
+    paused: false,
+    pausedAt: null,
+    unhealthy: false,
+    unhealthySince: null,
+    status_details: "",
+    direction: "outbound",
+    ...over,
+  };
+}
+
+function replication(state: SimState, now: number): void {
+  const dr = connection(state, "fb-dr-01", "10.31.0.20", "connected");
+  const lab = connection(state, "fb-lab-02", "10.41.0.20", "partially_connected");
+  put(state, "/object-store-remote-credentials", [
+    {
+      name: "fb-dr-01/repl-creds",
+      id: state.newId(),
+      created: now - 200 * DAY,
+      access_key_id: `PSFB${randomLetters(state.rng, 40)}`,
+      secret_access_key: null,
+      remote: { name: dr.remote.name, id: dr.remote.id, resource_type: "array-connections" },
+    },
+  ]);
+  const link = (bucket: string, over: Partial<LinkHealth>) => {
+    const id = state.newId();
+    state.bucketReplicaLinks.set(id, {
+      id,
+      localBucket: bucket,
+      remoteId: dr.id,
+      remoteBucket: bucket,
+      remoteCredentials: "fb-dr-01/repl-creds",
+      ...health(over),
+    });
+  };
+  link("analytics-curated", {});
+  link("veeam-repo", { paused: true, pausedAt: now - 26 * HOUR });
+  link("logs-archive", {
+    unhealthy: true,
+    unhealthySince: now - 5 * HOUR,
+    status_details: "The specified bucket does not exist.",
+  });
+  const fsLink = (
+    fs: string,
+    remote: ArrayConnectionRec,
+    policies: string[],
+    over: Partial<LinkHealth> = {},
+  ) => {
+    const id = state.newId();
+    state.fileSystemReplicaLinks.set(id, {
+      id,
+      localFileSystem: fs,
+      remoteId: remote.id,
+      remoteFileSystem: fs,
+      policies,
+      ...health(over),
+    });
+  };
+  fsLink("projects", dr, ["daily"]);
+  fsLink("home", dr, ["daily"]);
+  fsLink("ml-datasets", lab, [], {
+    unhealthy: true,
+    unhealthySince: now - 2 * HOUR,
+    status_details: "Array connection is partially connected.",
+  });
+  put(state, "/targets", [
+    {
+      name: "aws-archive",
+      id: state.newId(),
+      address: "s3.us-west-2.amazonaws.com",
+      ca_certificate_group: null,
+      status: "connected",
+      status_details: "",
+    },
+    {
+      name: "lab-minio",
+      id: state.newId(),
+      address: "10.41.7.9",
+      ca_certificate_group: null,
+      status: "connecting",
+      status_details: "Connection timed out",
+    },
+  ]);
+}
+
+export function seedDemoObjects(state: SimState): void {
+  const now = state.clock();
+  objectStore(state, now);
+  replication(state, now);
+}
