@@ -72,7 +72,7 @@ export class ArrayConnection {
     this.#session = new Session(
       cfg.name,
       cfg.apiToken,
-      (req) => this.#exchange(req, false),
+      async (req) => (await this.#exchange(req, { limited: false, authed: false })).res,
       this.#log,
       deps.now,
     );
@@ -86,7 +86,10 @@ export class ArrayConnection {
     if (this.#version !== undefined) return Promise.resolve(this.#version);
     if (!this.#versionPending) {
       this.#versionPending = (async () => {
-        const offered = await fetchVersions(this.name, (req) => this.#exchange(req, false));
+        const offered = await fetchVersions(
+          this.name,
+          async (req) => (await this.#exchange(req, { limited: false, authed: false })).res,
+        );
         const chosen = chooseVersion(this.name, offered, this.#cfg.apiVersion);
         this.#version = chosen;
         this.#log.info({ version: chosen }, "negotiated API version");
@@ -126,15 +129,12 @@ export class ArrayConnection {
     const req: WireRequest = { method, path: apiPath(version, path) };
     if (opts.query) req.query = opts.query;
     if (opts.body !== undefined) req.body = opts.body;
-    let token = await this.#session.token().catch((err: unknown) => {
-      throw this.#record(err);
-    });
     for (let relogged = false; ; relogged = true) {
-      const res = await this.#exchange({ ...req, headers: { "x-auth-token": token } }, true);
+      const { res, token } = await this.#exchange(req, { limited: true, authed: true });
       if (res.status >= 200 && res.status < 300) return res;
-      if ((res.status === 401 || res.status === 403) && !relogged) {
+      if ((res.status === 401 || res.status === 403) && !relogged && token !== undefined) {
         this.#log.info({ status: res.status }, "session refused; logging in again");
-        token = await this.#session.refresh(token).catch((err: unknown) => {
+        await this.#session.refresh(token).catch((err: unknown) => {
           throw this.#record(err);
         });
         continue;
@@ -147,12 +147,25 @@ export class ArrayConnection {
     }
   }
 
-  /** One logical exchange with retries that are safe for its method. Returns any HTTP response. */
-  async #exchange(req: WireRequest, limited: boolean): Promise<WireResponse> {
+  /**
+   * One logical exchange with retries that are safe for its method. Returns any HTTP response, and the session
+   * token it carried. The token is read inside the limiter slot, so calls queued while the session is renewed
+   * go out with the new one instead of collecting a 403 each.
+   */
+  async #exchange(
+    req: WireRequest,
+    opts: { limited: boolean; authed: boolean },
+  ): Promise<{ res: WireResponse; token?: string }> {
+    let token: string | undefined;
+    const once = async () => {
+      if (!opts.authed) return this.#wire(req);
+      token = await this.#session.token();
+      return this.#wire({ ...req, headers: { ...req.headers, "x-auth-token": token } });
+    };
     for (let attempt = 0; ; attempt++) {
       let res: WireResponse;
       try {
-        res = limited ? await this.#limiter.schedule(() => this.#wire(req)) : await this.#wire(req);
+        res = opts.limited ? await this.#limiter.schedule(once) : await once();
       } catch (err) {
         if (!(err instanceof TransportFailure)) throw this.#record(err);
         const decision = decideOnFailure(req.method, err, attempt, this.#deps.random, this.#policy);
@@ -190,7 +203,7 @@ export class ArrayConnection {
           ),
         );
       }
-      return res;
+      return token === undefined ? { res } : { res, token };
     }
   }
 

@@ -1,0 +1,209 @@
+/**
+ * Array client benchmark against the simulator (run in a worker thread, so client and array do not share an
+ * event loop):
+ *  (a) median time of one list call through the pool vs a bare undici request for the same URL;
+ *  (b) logins per array for 1,000 concurrent calls to a cold array;
+ *  (c) one call fanned out to 50 arrays with 100 ms added latency each, vs the same call to one of them.
+ * Run: npx tsc -p tsconfig.build.json && node dist/bench/client.js [--iterations N]
+ */
+import { once } from "node:events";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { Pool } from "undici";
+import { type ResolvedArrayConfig, Secret } from "../src/config/arrays.js";
+import { createArrayPool } from "../src/flashblade/pool.js";
+import { silentLogger } from "../src/logger.js";
+import { type Simulator, startSimulator } from "../src/simulator/index.js";
+import { selfSignedCertificate } from "../src/simulator/tls.js";
+
+const TOKEN = "T-bench-0000";
+
+interface FleetSpec {
+  count: number;
+  latencyMs: number;
+  scenario: "demo" | "empty";
+}
+interface FleetInfo {
+  urls: string[];
+  ca: string;
+}
+
+// ---- worker side: a fleet of simulators ----
+async function runFleet(spec: FleetSpec): Promise<void> {
+  const port = parentPort;
+  if (!port) return;
+  const tls = await selfSignedCertificate();
+  const sims: Simulator[] = [];
+  for (let i = 0; i < spec.count; i++) {
+    const sim = await startSimulator({
+      tls,
+      scenario: spec.scenario,
+      arrayName: `sim-${i + 1}`,
+      apiTokens: [{ token: TOKEN, username: "pureuser" }],
+    });
+    if (spec.latencyMs > 0) sim.control.addLatency({ ms: spec.latencyMs, path: "/api/1.*" });
+    sims.push(sim);
+  }
+  port.postMessage({ urls: sims.map((s) => s.url), ca: tls.cert } satisfies FleetInfo);
+  port.on("message", async (msg: string) => {
+    if (msg === "logins") port.postMessage(sims.map((s) => s.control.stats().logins));
+    if (msg === "close") {
+      await Promise.all(sims.map((s) => s.close()));
+      port.close();
+    }
+  });
+}
+
+// ---- main side ----
+async function startFleet(spec: FleetSpec) {
+  const worker = new Worker(new URL(import.meta.url), { workerData: spec });
+  const [info] = (await once(worker, "message")) as [FleetInfo];
+  return {
+    ...info,
+    async logins(): Promise<number[]> {
+      worker.postMessage("logins");
+      const [n] = (await once(worker, "message")) as [number[]];
+      return n;
+    },
+    async close() {
+      worker.postMessage("close");
+      await once(worker, "exit");
+    },
+  };
+}
+
+function config(name: string, url: string, ca: string): ResolvedArrayConfig {
+  return {
+    name,
+    origin: url,
+    apiToken: new Secret(TOKEN),
+    ca,
+    insecure: false,
+    tags: [],
+    connections: 8,
+    rate: { maxConcurrent: 8, minSpacingMs: 0, maxQueue: 5000 },
+    timeouts: { connectMs: 10_000, readMs: 30_000 },
+    downAfterFailures: 3,
+  };
+}
+
+function median(xs: number[]): number {
+  const s = xs.slice().sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+}
+
+async function timeIt(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+async function listOverhead(iterations: number) {
+  const fleet = await startFleet({ count: 1, latencyMs: 0, scenario: "demo" });
+  const url = fleet.urls[0] ?? "";
+  const pool = createArrayPool([config("a", url, fleet.ca)], { logger: silentLogger() });
+  const client = pool.get("a");
+  // Bare: one undici Pool, a session token fetched once, the same GET, body read and parsed.
+  const bare = new Pool(url, { connections: 8, connect: { ca: fleet.ca } });
+  const login = await bare.request({ method: "POST", path: "/api/login", headers: { "api-token": TOKEN } });
+  await login.body.text();
+  const session = String(login.headers["x-auth-token"]);
+  const bareList = async () => {
+    const res = await bare.request({
+      method: "GET",
+      path: "/api/1.12/file-systems",
+      headers: { accept: "application/json", "x-auth-token": session },
+    });
+    return JSON.parse(await res.body.text()) as unknown;
+  };
+  const poolList = () => client.fileSystems.list();
+  const items = (await client.fileSystems.list()).items.length;
+  for (let i = 0; i < 200; i++) {
+    await bareList();
+    await poolList();
+  }
+  const tBare: number[] = [];
+  const tPool: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    // Alternate so drift (GC, JIT, the other tenant of the machine) hits both alike.
+    tBare.push(await timeIt(bareList));
+    tPool.push(await timeIt(poolList));
+  }
+  await bare.close();
+  await pool.close();
+  await fleet.close();
+  return { bare: median(tBare), pool: median(tPool), items };
+}
+
+async function coldLogins(calls: number) {
+  const fleet = await startFleet({ count: 1, latencyMs: 0, scenario: "demo" });
+  const pool = createArrayPool([config("a", fleet.urls[0] ?? "", fleet.ca)], { logger: silentLogger() });
+  const client = pool.get("a");
+  const ms = await timeIt(() => Promise.all(Array.from({ length: calls }, () => client.get("/arrays"))));
+  const [logins] = await fleet.logins();
+  await pool.close();
+  await fleet.close();
+  return { logins: logins ?? -1, ms };
+}
+
+async function fanOut(arrays: number, latencyMs: number, rounds: number) {
+  const fleet = await startFleet({ count: arrays, latencyMs, scenario: "demo" });
+  const pool = createArrayPool(
+    fleet.urls.map((u, i) => config(`sim-${i + 1}`, u, fleet.ca)),
+    { logger: silentLogger() },
+  );
+  const all = pool.list();
+  const one = all[0];
+  if (!one) throw new Error("no arrays");
+  // Warm: sessions and versions negotiated, connections open.
+  await Promise.all(all.map((c) => c.fileSystems.list()));
+  const single: number[] = [];
+  const fanned: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    single.push(await timeIt(() => one.fileSystems.list()));
+    fanned.push(await timeIt(() => Promise.all(all.map((c) => c.fileSystems.list()))));
+  }
+  await pool.close();
+  await fleet.close();
+  return { single: median(single), fanned: median(fanned) };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { iterations: { type: "string", default: "2000" } } });
+  const iterations = Number(values.iterations);
+  const a = await listOverhead(iterations);
+  const b = await coldLogins(1000);
+  const c = await fanOut(50, 100, 10);
+  const overhead = (a.pool / a.bare - 1) * 100;
+  const rows: [string, string, string, string][] = [
+    ["measure", "result", "goal", "ok"],
+    [
+      `(a) list call, ${a.items} items: pool vs bare undici (median of ${iterations})`,
+      `${a.pool.toFixed(3)} ms vs ${a.bare.toFixed(3)} ms (${overhead >= 0 ? "+" : ""}${overhead.toFixed(1)} %)`,
+      "< +10 %",
+      overhead < 10 ? "yes" : "NO",
+    ],
+    [
+      "(b) logins for 1,000 concurrent calls to a cold array",
+      `${b.logins} (all calls done in ${b.ms.toFixed(0)} ms)`,
+      "1",
+      b.logins === 1 ? "yes" : "NO",
+    ],
+    [
+      "(c) one call to 50 arrays, 100 ms latency each, vs one array (median of 10)",
+      `${c.fanned.toFixed(1)} ms vs ${c.single.toFixed(1)} ms (${(c.fanned / c.single).toFixed(2)}x)`,
+      "< 1.5x",
+      c.fanned / c.single < 1.5 ? "yes" : "NO",
+    ],
+  ];
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]?.length ?? 0)));
+  for (const r of rows) console.log(r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(" | "));
+}
+
+if (isMainThread) {
+  await main();
+} else {
+  await runFleet(workerData as FleetSpec);
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { BotError } from "../../src/errors.js";
+import { recordingSleep } from "./helpers.js";
+import { poolOf, simConfig, startSim } from "./sim.js";
+
+async function failure(p: Promise<unknown>): Promise<BotError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof BotError)) throw new Error(`expected a BotError, got ${String(err)}`);
+  return err;
+}
+
+async function setup(opts: { readMs?: number; simSleep?: (ms: number) => Promise<void> } = {}) {
+  const sim = await startSim(opts.simSleep ? { sleep: opts.simSleep } : {});
+  const { sleep, delays } = recordingSleep();
+  const cfg = simConfig(sim, {
+    timeouts: { connectMs: 2000, readMs: opts.readMs ?? 5000 },
+    downAfterFailures: 10,
+  });
+  const c = poolOf([cfg], { sleep, random: () => 0.5 }).list()[0]!;
+  await c.fileSystems.create({ name: "fs1", provisioned: 1000 });
+  sim.control.resetStats();
+  const count = (key: string) => sim.control.stats().requests[key] ?? 0;
+  return { sim, c, delays, count };
+}
+
+describe("retries", () => {
+  it("never repeats a PATCH after a read time-out, and says the outcome is unknown", async () => {
+    const held: (() => void)[] = [];
+    const { sim, c, delays, count } = await setup({
+      readMs: 300,
+      simSleep: () => new Promise<void>((resolve) => held.push(resolve)),
+    });
+    sim.control.addLatency({ path: "/file-systems", method: "PATCH", ms: 60_000 });
+    const err = await failure(c.fileSystems.update("fs1", { provisioned: 2000 }));
+    expect(err.code).toBe("ARRAY_OUTCOME_UNKNOWN");
+    expect(err.message).toContain("may or may not have been applied");
+    expect(count("PATCH /api/1.12/file-systems")).toBe(1);
+    expect(delays).toEqual([]);
+    for (const release of held) release();
+  });
+
+  it("repeats a GET whose connection broke after sending, but not a PATCH", async () => {
+    const { sim, c, delays, count } = await setup();
+    sim.control.resetConnections({ path: "/file-systems", method: "GET", count: 1 });
+    expect((await c.fileSystems.list()).items).toHaveLength(1);
+    expect(count("GET /api/1.12/file-systems")).toBe(2);
+    expect(delays).toEqual([100]); // full jitter: random 0.5 × 200 ms
+
+    sim.control.resetConnections({ path: "/file-systems", method: "PATCH", count: 1 });
+    const err = await failure(c.fileSystems.update("fs1", { provisioned: 3000 }));
+    expect(err.code).toBe("ARRAY_OUTCOME_UNKNOWN");
+    expect(count("PATCH /api/1.12/file-systems")).toBe(1);
+  });
+
+  it("honours Retry-After on 503 for GETs and on 429 for writes", async () => {
+    const { sim, c, delays, count } = await setup();
+    sim.control.failRequests({ path: "/arrays", method: "GET", status: 503, retryAfter: 7, count: 2 });
+    await c.arrays.info();
+    expect(delays).toEqual([7000, 7000]);
+    expect(count("GET /api/1.12/arrays")).toBe(3);
+
+    sim.control.failRequests({ path: "/file-systems", method: "POST", status: 429, retryAfter: 2, count: 1 });
+    const fs = await c.fileSystems.create({ name: "fs2" });
+    expect(fs.name).toBe("fs2");
+    expect(delays).toEqual([7000, 7000, 2000]);
+    expect(count("POST /api/1.12/file-systems")).toBe(2);
+
+    sim.control.failRequests({
+      path: "/file-systems",
+      method: "PATCH",
+      status: 503,
+      retryAfter: 1,
+      count: 1,
+    });
+    expect((await failure(c.fileSystems.update("fs1", { provisioned: 5 }))).code).toBe("ARRAY_REJECTED");
+    expect(count("PATCH /api/1.12/file-systems")).toBe(1);
+  });
+
+  it("does not wait for a Retry-After beyond the cap, and says when to try again", async () => {
+    const { sim, c, delays, count } = await setup();
+    sim.control.failRequests({ path: "/arrays", status: 429, retryAfter: 120, count: 1 });
+    const err = await failure(c.arrays.info());
+    expect(err.code).toBe("ARRAY_REJECTED");
+    expect(err.message).toContain("try again in 120s");
+    expect(delays).toEqual([]);
+    expect(count("GET /api/1.12/arrays")).toBe(1);
+  });
+
+  it("gives up after the retry budget and reports the array's own message", async () => {
+    const { sim, c, delays, count } = await setup();
+    sim.control.failRequests({ path: "/arrays", status: 503, message: "Array is restarting services." });
+    const err = await failure(c.arrays.info());
+    expect(err.code).toBe("ARRAY_REJECTED");
+    expect(err.message).toContain("Array is restarting services.");
+    expect(delays).toEqual([100, 200, 400]);
+    expect(count("GET /api/1.12/arrays")).toBe(4);
+
+    sim.control.clearFaults();
+    sim.control.failRequests({ path: "/arrays", status: 500, count: 1 });
+    expect((await failure(c.arrays.info())).code).toBe("ARRAY_REJECTED");
+    expect(count("GET /api/1.12/arrays")).toBe(5);
+  });
+
+  it("retries a POST whose connection was refused (it never reached the array)", async () => {
+    const sim = await startSim();
+    const delays: number[] = [];
+    const sleep = async (ms: number) => {
+      delays.push(ms);
+      await sim.control.up();
+    };
+    const c = poolOf([simConfig(sim, { downAfterFailures: 10 })], { sleep, random: () => 0.5 }).list()[0]!;
+    await c.version();
+    await c.fileSystems.list();
+    await sim.control.down();
+    const fs = await c.fileSystems.create({ name: "after-outage" });
+    expect(fs.name).toBe("after-outage");
+    expect(delays).toEqual([100]);
+    expect(sim.control.stats().requests["POST /api/1.12/file-systems"]).toBe(1);
+  });
+
+  it("reports the array's error message and context for a refused request", async () => {
+    const { c } = await setup();
+    const err = await failure(c.fileSystems.update("no-such-fs", { provisioned: 1 }));
+    expect(err.code).toBe("ARRAY_REJECTED");
+    expect(err.message).toMatch(/^sim-1 refused: .*no-such-fs/);
+    expect(err.details.status).toBe(400);
+  });
+});
