@@ -105,7 +105,7 @@ async function sendPost(
     const code = slackErrorCode(err);
     if (code === undefined || !CHANNEL_ACCESS_ERRORS.has(code)) throw err;
     scope.logger.warn({ channel: effect.channelId, slackError: code }, "cannot post in channel");
-    const where = /^[CG][A-Z0-9]{2,}$/.test(effect.channelId)
+    const where = /^[CG][A-Z0-9]+$/.test(effect.channelId)
       ? new Rich(`<#${effect.channelId}>`)
       : effect.channelId;
     const text = rich`I could not post in ${where} (${code}). Invite the bot there with /invite, then try again.`;

@@ -43,7 +43,7 @@ export interface HomeView {
 const MAX_LINES = 40;
 
 function channelLink(id: string | undefined): Rich {
-  return id !== undefined && /^[CG][A-Z0-9]{2,}$/.test(id) ? new Rich(` in <#${id}>`) : new Rich("");
+  return id !== undefined && /^[CG][A-Z0-9]+$/.test(id) ? new Rich(` in <#${id}>`) : new Rich("");
 }
 
 function lines(items: readonly Rich[], more: number): Rich {
