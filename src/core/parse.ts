@@ -61,7 +61,7 @@ export function validateArgs(entry: CommandEntry, raw: Record<string, unknown>):
         : positional.has(key)
           ? `<${keyToOption(key)}>`
           : `--${keyToOption(key)}`;
-    const missing = key !== undefined && raw[key] === undefined && issue.code === "invalid_type";
+    const missing = key !== undefined && raw[key] === undefined;
     return `• ${shown}: ${missing ? "required" : issue.message}`;
   });
   const example = entry.command.examples[0];

@@ -1,0 +1,184 @@
+/**
+ * A real pipeline over real simulators (HTTPS on loopback): the registry from commands/index.ts, the array
+ * pool, an in-memory pending store, an audit sink that keeps records, a clock the test moves, and an identity
+ * port backed by plain maps.
+ */
+import { RESOURCES } from "../../commands/index.js";
+import { type ResolvedArrayConfig, Secret } from "../../src/config/arrays.js";
+import { type AppConfigInput, configSchema } from "../../src/config/schema.js";
+import { type AuditRecord, memoryAuditSink } from "../../src/core/audit.js";
+import type { Button, Message } from "../../src/core/message.js";
+import { createMemoryPendingStore, type PendingStore } from "../../src/core/pending-store.js";
+import { createPipeline } from "../../src/core/pipeline.js";
+import type { Effect, MessageRef, Pipeline } from "../../src/core/pipeline-types.js";
+import { createRegistry } from "../../src/core/registry.js";
+import { createArrayPool } from "../../src/flashblade/pool.js";
+import type { ArrayPool } from "../../src/flashblade/types.js";
+import { silentLogger } from "../../src/logger.js";
+import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../../src/simulator/index.js";
+
+export const DEMO_ACCESS = {
+  default_role: "none" as const,
+  admin: { users: ["alice", "dave"], groups: [] },
+  operator: { users: ["bob"], groups: ["S-storage"] },
+  viewer: { users: ["carol"], groups: [] },
+};
+
+export interface HarnessOptions {
+  arrays?: { name: string; tags?: string[] }[];
+  config?: Partial<Omit<AppConfigInput, "arrays">>;
+  groups?: Record<string, string[]>;
+  restricted?: string[];
+}
+
+export interface Harness {
+  sims: Map<string, Simulator>;
+  pool: ArrayPool;
+  pipeline: Pipeline;
+  store: PendingStore;
+  audits: AuditRecord[];
+  clock: { now: number; advance(ms: number): void };
+  /** Runs `/array <text>` as `user` in `channel`. */
+  run(user: string, text: string, opts?: { channel?: string; requestId?: string }): Promise<Effect[]>;
+  /** Clicks the button labelled `label` in `effects` as `user`. */
+  click(user: string, effects: readonly Effect[], label: string, typedText?: string): Promise<Effect[]>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const specs = opts.arrays ?? [{ name: "lab-1" }];
+  const sims = new Map<string, Simulator>();
+  for (const s of specs) sims.set(s.name, await startSimulator({ arrayName: s.name, scenario: "demo" }));
+  const resolved: ResolvedArrayConfig[] = specs.map((s) => {
+    const sim = sims.get(s.name) as Simulator;
+    return {
+      name: s.name,
+      origin: sim.url,
+      apiToken: new Secret(DEFAULT_API_TOKEN),
+      ca: sim.ca,
+      insecure: false,
+      tags: s.tags ?? [],
+      connections: 2,
+      rate: { maxConcurrent: 4, minSpacingMs: 0, maxQueue: 100 },
+      timeouts: { connectMs: 2000, readMs: 10_000 },
+      downAfterFailures: 1,
+    };
+  });
+  const config = configSchema.parse({
+    arrays: specs.map((s) => ({
+      name: s.name,
+      address: sims.get(s.name)?.url,
+      api_token_env: "T",
+      tags: s.tags ?? [],
+    })),
+    access: DEMO_ACCESS,
+    ...opts.config,
+  });
+  const clock = {
+    now: Date.UTC(2026, 10, 22, 12, 0, 0),
+    advance(ms: number) {
+      clock.now += ms;
+    },
+  };
+  const pool = createArrayPool(resolved, { logger: silentLogger(), sleep: async () => {} });
+  const store = createMemoryPendingStore();
+  const sink = memoryAuditSink();
+  let seq = 0;
+  const pipeline = createPipeline({
+    registry: createRegistry(RESOURCES),
+    pool,
+    config,
+    identity: {
+      groupsOf: async (u) => opts.groups?.[u] ?? [],
+      isRestricted: async (u) => opts.restricted?.includes(u) ?? false,
+    },
+    store,
+    audit: sink,
+    logger: silentLogger(),
+    now: () => clock.now,
+    newId: () => `id-${++seq}`,
+  });
+  let ts = 0;
+  const attach = async (effects: Effect[]) => {
+    for (const e of effects) {
+      if (e.kind === "post" && e.trackPending) {
+        const ref: MessageRef = { channelId: e.channelId, ts: `ts-${++ts}` };
+        await pipeline.attachMessage(e.trackPending, ref);
+      }
+    }
+    return effects;
+  };
+  return {
+    sims,
+    pool,
+    pipeline,
+    store,
+    audits: sink.records,
+    clock,
+    run: async (user, text, o = {}) =>
+      attach(
+        await pipeline.handleCommand({
+          text,
+          actor: { userId: user, channelId: o.channel ?? "C1" },
+          ...(o.requestId ? { requestId: o.requestId } : {}),
+        }),
+      ),
+    click: async (user, effects, label, typedText) => {
+      const button = findButton(effects, label);
+      return attach(
+        await pipeline.handleClick({
+          actionId: button.actionId,
+          value: button.value,
+          actor: { userId: user, channelId: "C1" },
+          ...(typedText === undefined ? {} : { typedText }),
+        }),
+      );
+    },
+    async close() {
+      await pool.close();
+      for (const s of sims.values()) await s.close();
+    },
+  };
+}
+
+export function messagesOf(effects: readonly Effect[]): Message[] {
+  return effects.flatMap((e) =>
+    e.kind === "reply" || e.kind === "post" || e.kind === "update" ? [e.message] : [],
+  );
+}
+
+/** Every bit of text in the effects (markup and plain), for assertions. */
+export function textOf(effects: readonly Effect[]): string {
+  return messagesOf(effects)
+    .flatMap((m) => [
+      m.text,
+      ...m.blocks.map((b) => {
+        switch (b.type) {
+          case "section":
+          case "context":
+            return b.text.markup;
+          case "header":
+          case "code":
+            return b.text;
+          case "fields":
+            return b.fields.map((f) => `${f.label}: ${f.value.markup}`).join("\n");
+          case "table":
+            return b.rows.map((r) => Object.values(r).join(" | ")).join("\n");
+          default:
+            return "";
+        }
+      }),
+    ])
+    .join("\n");
+}
+
+export function findButton(effects: readonly Effect[], label: string): Button {
+  for (const m of messagesOf(effects)) {
+    for (const b of m.blocks) {
+      if (b.type !== "actions") continue;
+      const hit = b.buttons.find((x) => x.label === label || x.label.startsWith(label));
+      if (hit) return hit;
+    }
+  }
+  throw new Error(`no button "${label}" in ${JSON.stringify(effects.map((e) => e.kind))}`);
+}

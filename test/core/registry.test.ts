@@ -1,0 +1,115 @@
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { RESOURCES } from "../../commands/index.js";
+import { defineCommand, defineResource } from "../../src/core/define-command.js";
+import { helpMessage } from "../../src/core/help.js";
+import { message, unescapeText } from "../../src/core/message.js";
+import { checkDefinitions, createRegistry } from "../../src/core/registry.js";
+import { InternalError } from "../../src/errors.js";
+
+const noop = {
+  summary: "x",
+  role: "viewer" as const,
+  run: async () => null,
+  render: () => message("x", []),
+};
+
+describe("registry checks at start-up", () => {
+  test("the real command list is valid", () => {
+    expect(checkDefinitions(RESOURCES)).toEqual([]);
+  });
+
+  test("every problem is reported in one error", () => {
+    const bad = [
+      defineResource({
+        name: "fs",
+        summary: "x",
+        commands: [
+          defineCommand({ ...noop, verb: "list", examples: ["fs list"], args: z.object({}) }),
+          defineCommand({ ...noop, verb: "list", examples: ["fs list"], args: z.object({}) }),
+          defineCommand({
+            ...noop,
+            verb: "show",
+            examples: ["snap show x"],
+            args: z.object({ name: z.string(), array: z.string() }),
+            positional: ["name", "missing" as "name"],
+          }),
+          defineCommand({
+            ...noop,
+            verb: "kill",
+            examples: ["fs kill"],
+            args: z.object({}),
+            destructive: () => "destroy",
+          }),
+        ],
+      }),
+      defineResource({
+        name: "Snap",
+        aliases: ["fs", "help"],
+        summary: "x",
+        defaultVerb: "nope",
+        commands: [],
+      }),
+    ];
+    let caught: unknown;
+    try {
+      createRegistry(bad);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(InternalError);
+    const problems = (caught as InternalError).details["problems"] as string[];
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        "fs.list: defined more than once",
+        'fs.show: positional key "missing" is not in its args schema',
+        'fs.show: argument "array" clashes with the global --array option',
+        'fs.show: example "snap show x" does not start with "fs show"',
+        "fs.kill: a destructive command needs an impact function",
+        'resource word "Snap" must be lower-case letters, digits and dashes',
+        'resource word "fs" is used by both "fs" and "Snap"',
+        'resource word "help" is reserved',
+        'Snap: default verb "nope" is not one of its commands',
+        "Snap: has no commands",
+      ]),
+    );
+    expect(problems).toHaveLength(10);
+  });
+});
+
+describe("help is generated and filtered by role", () => {
+  const registry = createRegistry(RESOURCES);
+  const text = (m: ReturnType<typeof helpMessage>) =>
+    m.blocks.map((b) => ("text" in b ? String(b.text) : "")).join("\n");
+
+  test("a viewer sees only read commands", () => {
+    const t = text(helpMessage(registry, "viewer", "fs"));
+    expect(t).toContain("*list*");
+    expect(t).toContain("*show*");
+    expect(t).not.toContain("*resize*");
+    expect(t).not.toContain("*eradicate*");
+  });
+
+  test("an operator sees changes but not eradicate; an admin sees everything", () => {
+    const op = text(helpMessage(registry, "operator", "fs"));
+    expect(op).toContain("*resize*");
+    expect(op).not.toContain("*eradicate*");
+    expect(text(helpMessage(registry, "admin", "fs"))).toContain("*eradicate*");
+  });
+
+  test("the overview lists verbs per role and states that sizes are binary", () => {
+    const t = text(helpMessage(registry, "viewer"));
+    expect(t).toContain("*fs* (list, show)");
+    expect(t).toContain("G = GiB = 2^30 bytes");
+  });
+
+  test("someone without a role is told how to get one", () => {
+    expect(text(helpMessage(registry, undefined))).toMatch(/not mapped to any role/);
+  });
+
+  test("command help shows usage, arguments and examples", () => {
+    const t = unescapeText(text(helpMessage(registry, "operator", "fs.resize")));
+    expect(t).toContain("/array fs resize <name> <size> [--dry-run] [--array <name>]");
+    expect(t).toContain("/array fs resize projects 3T");
+  });
+});
