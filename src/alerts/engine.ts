@@ -1,0 +1,259 @@
+/**
+ * The alert engine: one poller per array (interval with jitter, bounded concurrency), the planner, the
+ * reachability tracker and the notifier, over the durable store. Built from ports, so tests and the replay
+ * run it in-process with an injected clock and the composition root runs it against the pool and Slack.
+ */
+
+import type { AlertsConfig } from "../config/alerts.js";
+import type { ClickInput, Effect } from "../core/pipeline-types.js";
+import { type Logger, silentLogger } from "../logger.js";
+import { keyPrefix } from "../store/keys.js";
+import type { Store } from "../store/types.js";
+import { handleAlertClick } from "./actions.js";
+import { isClosed } from "./alert-model.js";
+import { systemClock } from "./clock.js";
+import { createDeliveryPolicy } from "./delivery.js";
+import { type FetchMode, failureReason, fetchChanges } from "./fetch.js";
+import { Mutex } from "./mutex.js";
+import { Notifier, type NotifierStats } from "./notifier.js";
+import { emptyOutcome, type PlanContext, type PollOutcome, planPoll } from "./planner.js";
+import { recordPollFailure, recordPollSuccess } from "./reachability.js";
+import { type Cursor, NS, UnitOfWork } from "./repo.js";
+import { createRouter, type Router } from "./router.js";
+import type {
+  AlertAuthorizer,
+  AlertChat,
+  AlertRecord,
+  AlertSource,
+  ArrayTarget,
+  Clock,
+  FollowUpRunner,
+  TimerHandle,
+} from "./types.js";
+
+export interface AlertEngineDeps {
+  config: AlertsConfig;
+  /** IANA zone for times in messages and for quiet hours. */
+  timeZone?: string;
+  source: AlertSource;
+  chat: AlertChat;
+  store: Store;
+  authorizer: AlertAuthorizer;
+  followUps?: FollowUpRunner;
+  clock?: Clock;
+  /** [0, 1); injected so jitter is deterministic in tests. */
+  random?: () => number;
+  logger?: Logger;
+}
+
+export interface PollReport extends PollOutcome {
+  array: string;
+  mode: FetchMode | "probe" | "failed";
+  /** Reachability cards raised / resolved by this poll. */
+  unreachable: number;
+  reachable: number;
+}
+
+export interface EngineStats extends PollOutcome, NotifierStats {
+  polls: number;
+  failedPolls: number;
+  unreachable: number;
+  reachable: number;
+}
+
+export interface AlertEngine {
+  readonly router: Router;
+  /** Schedules every array's first poll at a random point in the first interval, then polls on. */
+  start(): void;
+  /** Stops scheduling, waits for running polls and deliveries. */
+  stop(): Promise<void>;
+  /** Polls one array now (tests, the replay, `alert` commands that refresh). */
+  pollNow(array: string): Promise<PollReport>;
+  /** Resolves when no poll or delivery is running. */
+  idle(): Promise<void>;
+  /** Delivers whatever is due now (after a restart, or when a test moved time). */
+  flush(): Promise<void>;
+  handleClick(input: ClickInput): Promise<Effect[]>;
+  /** Alerts the engine holds for `array` (all arrays when undefined). */
+  alerts(array?: string): Promise<AlertRecord[]>;
+  stats(): EngineStats;
+}
+
+class Semaphore {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly max: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.max) await new Promise<void>((r) => this.waiting.push(r));
+    this.active += 1;
+    try {
+      return await fn();
+    } finally {
+      this.active -= 1;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
+  const cfg = deps.config;
+  const clock = deps.clock ?? systemClock();
+  const random = deps.random ?? Math.random;
+  const logger = (deps.logger ?? silentLogger()).child({ component: "alerts" });
+  const timeZone = deps.timeZone ?? "UTC";
+  const store = deps.store;
+  const lock = new Mutex();
+  const router = createRouter(cfg);
+  const delivery = createDeliveryPolicy(cfg, timeZone);
+  const notifier = new Notifier({
+    store,
+    chat: deps.chat,
+    clock,
+    logger,
+    lock,
+    env: () => ({
+      timeZone,
+      flap: cfg.flap,
+      snoozePresets: cfg.snooze_presets,
+      stormThreshold: cfg.storm_threshold,
+    }),
+  });
+  const totals = { ...emptyOutcome(), polls: 0, failedPolls: 0, unreachable: 0, reachable: 0 };
+  const timers = new Map<string, TimerHandle>();
+  const running = new Set<Promise<unknown>>();
+  const gate = new Semaphore(cfg.max_concurrent_polls);
+  let started = false;
+
+  const targetOf = (name: string): ArrayTarget =>
+    deps.source.arrays().find((a) => a.name === name) ?? { name, tags: [] };
+
+  const planCtx = (): PlanContext => ({ cfg, router, delivery, now: clock.now() });
+
+  async function knownOpen(array: string): Promise<AlertRecord[]> {
+    const all = await store.list<AlertRecord>(NS.alert, { prefix: keyPrefix(array) });
+    return all.map((e) => e.value).filter((r) => !isClosed(r));
+  }
+
+  async function poll(target: ArrayTarget): Promise<PollReport> {
+    const array = target.name;
+    const log = logger.child({ array });
+    const report: PollReport = { ...emptyOutcome(), array, mode: "failed", unreachable: 0, reachable: 0 };
+    let fetched: Awaited<ReturnType<typeof fetchChanges>> | undefined;
+    let failure: unknown;
+    try {
+      if (await deps.source.supportsAlerts(array)) {
+        const cursor = await store.get<Cursor>(NS.cursor, array);
+        const f = { source: deps.source, logger: log, knownOpen: () => knownOpen(array) };
+        fetched = await fetchChanges(f, array, cursor, clock.now(), cfg.reconcile_every);
+        report.mode = fetched.mode;
+      } else {
+        await deps.source.probe(array);
+        report.mode = "probe";
+      }
+    } catch (err) {
+      failure = err;
+    }
+    await lock.run(async () => {
+      const uow = new UnitOfWork(store);
+      const ctx = planCtx();
+      if (failure !== undefined) {
+        const r = await recordPollFailure(uow, ctx, target, failureReason(failure));
+        report.unreachable = r.raised;
+      } else {
+        report.reachable = (await recordPollSuccess(uow, ctx, target)).resolved;
+        if (fetched) {
+          Object.assign(report, await planPoll(uow, ctx, target, fetched.alerts), { mode: fetched.mode });
+          uow.put(NS.cursor, array, fetched.cursor);
+        }
+      }
+      await uow.commit();
+    });
+    if (failure !== undefined) log.warn({ err: failure }, "alert poll failed");
+    totals.polls += 1;
+    if (failure !== undefined) totals.failedPolls += 1;
+    for (const k of Object.keys(emptyOutcome()) as (keyof PollOutcome)[]) totals[k] += report[k];
+    totals.unreachable += report.unreachable;
+    totals.reachable += report.reachable;
+    notifier.kick();
+    return report;
+  }
+
+  function track<T>(p: Promise<T>): Promise<T> {
+    running.add(p);
+    p.finally(() => running.delete(p)).catch(() => undefined);
+    return p;
+  }
+
+  function schedule(target: ArrayTarget, delay: number): void {
+    timers.set(
+      target.name,
+      clock.setTimer(() => {
+        timers.delete(target.name);
+        if (!started) return;
+        track(gate.run(() => poll(target)))
+          .catch((err: unknown) => logger.error({ err, array: target.name }, "alert poll crashed"))
+          .finally(() => {
+            if (!started) return;
+            const spread = cfg.jitter * (2 * random() - 1);
+            schedule(target, Math.max(1000, Math.round(cfg.poll_interval * (1 + spread))));
+          });
+      }, delay),
+    );
+  }
+
+  return {
+    router,
+    start() {
+      if (started || !cfg.enabled) return;
+      started = true;
+      for (const t of deps.source.arrays()) schedule(t, Math.floor(random() * cfg.poll_interval));
+      notifier.kick();
+    },
+    async stop() {
+      started = false;
+      for (const h of timers.values()) clock.clearTimer(h);
+      timers.clear();
+      await Promise.allSettled([...running]);
+      await notifier.idle();
+      notifier.stop();
+    },
+    pollNow(array) {
+      return track(poll(targetOf(array)));
+    },
+    async idle() {
+      while (running.size > 0) await Promise.allSettled([...running]);
+      await notifier.idle();
+    },
+    async flush() {
+      notifier.kick();
+      await notifier.idle();
+    },
+    handleClick(input) {
+      return handleAlertClick(
+        {
+          store,
+          source: deps.source,
+          lock,
+          clock,
+          notifier,
+          authorizer: deps.authorizer,
+          ...(deps.followUps ? { followUps: deps.followUps } : {}),
+          snoozePresets: cfg.snooze_presets,
+          timeZone,
+          logger,
+        },
+        input,
+      );
+    },
+    async alerts(array) {
+      const list = await store.list<AlertRecord>(
+        NS.alert,
+        array === undefined ? {} : { prefix: keyPrefix(array) },
+      );
+      return list.map((e) => e.value);
+    },
+    stats() {
+      return { ...totals, ...notifier.stats };
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { formatDuration } from "../core/units.js";
+
+/** "2023-02-27 12:05 UTC" in the configured zone: absolute, unambiguous, readable in a notification. */
+export function formatTime(ms: number, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZoneName: "short",
+  }).formatToParts(ms);
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
+  return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")} ${get("timeZoneName")}`;
+}
+
+/** A duration for humans, at least "1s" (a closed alert never lasted "0ms"). */
+export function formatSpan(ms: number): string {
+  return formatDuration(Math.max(1000, ms));
+}
+
+/** "1 day", "30 days", "6 hours": the flap window in words. */
+export function formatWindow(ms: number): string {
+  const units: [number, string][] = [
+    [86_400_000, "day"],
+    [3_600_000, "hour"],
+    [60_000, "minute"],
+  ];
+  for (const [size, label] of units) {
+    if (ms >= size && ms % size === 0) {
+      const n = ms / size;
+      return n === 1 ? label : `${n} ${label}s`;
+    }
+  }
+  return formatDuration(ms);
+}
+
+/** "1st", "2nd", "3rd", "4th"… */
+export function ordinal(n: number): string {
+  const t = n % 100;
+  if (t >= 11 && t <= 13) return `${n}th`;
+  return `${n}${["th", "st", "nd", "rd"][n % 10] ?? "th"}`;
+}

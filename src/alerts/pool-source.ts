@@ -1,0 +1,31 @@
+/** The alert engine's source backed by the array session pool (sessions, retries, limiter, paging). */
+import { alertSchema } from "../flashblade/schemas.js";
+import type { ArrayPool, Query } from "../flashblade/types.js";
+import type { AlertQuery, AlertSource, RawAlert } from "./types.js";
+
+/** /alerts appeared in REST 1.2. */
+const ALERTS_SINCE = "1.2";
+
+export function poolAlertSource(pool: ArrayPool): AlertSource {
+  return {
+    arrays: () => pool.list().map((c) => ({ name: c.name, tags: c.tags })),
+    async list(array: string, q: AlertQuery): Promise<RawAlert[]> {
+      const client = pool.get(array);
+      const query: Query = { filter: q.filter, sort: q.sort, limit: q.limit, names: q.names };
+      if (q.limit !== undefined) {
+        return (await client.get<RawAlert>("/alerts", { query, schema: alertSchema })).items;
+      }
+      const out: RawAlert[] = [];
+      for await (const a of client.iterate<RawAlert>("/alerts", { query, schema: alertSchema })) out.push(a);
+      return out;
+    },
+    async setFlagged(array, name, flagged) {
+      await pool.get(array).alerts.setFlagged(name, flagged);
+    },
+    supportsAlerts: (array) => pool.get(array).supports(ALERTS_SINCE),
+    async probe(array) {
+      // Every version serves /file-systems; one item is enough to prove the array answers.
+      await pool.get(array).get("/file-systems", { query: { limit: 1 } });
+    },
+  };
+}
