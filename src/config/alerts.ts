@@ -170,10 +170,10 @@ export function unknownAlertSelectors(
     } else if (!names.has(sel)) out.push({ path, message: `no array is named "${sel}"` });
   };
   c.routes.forEach((r, i) => {
-    r.arrays?.forEach((s, j) => check(s, ["alerts", "routes", i, "arrays", j]));
+    for (const [j, s] of (r.arrays ?? []).entries()) check(s, ["alerts", "routes", i, "arrays", j]);
   });
   c.maintenance.forEach((m, i) => {
-    m.arrays.forEach((s, j) => check(s, ["alerts", "maintenance", i, "arrays", j]));
+    for (const [j, s] of m.arrays.entries()) check(s, ["alerts", "maintenance", i, "arrays", j]);
   });
   return out;
 }
