@@ -2,7 +2,9 @@ import { z } from "zod";
 import { BotError } from "../errors.js";
 import { type ApiResponse, errorResponse } from "./api-response.js";
 import { checked, type SimControl } from "./control.js";
+import { isStateControlOp, STATE_OPS, type StateControlInput, type StateControlOp } from "./control-state.js";
 import { failureFaultSchema, latencyFaultSchema, resetFaultSchema } from "./faults.js";
+import { SimHttpError } from "./types.js";
 
 /** URL prefix of the HTTP control interface; outside /api so no array client can reach it by accident. */
 export const CONTROL_PREFIX = "/_control";
@@ -64,11 +66,15 @@ export async function handleControl(
   bodyText: string,
 ): Promise<ControlAnswer> {
   const table = method === "GET" ? GET_OPS : method === "POST" ? POST_OPS : undefined;
-  const handler = table?.[op];
+  const handler: Op | undefined =
+    method === "POST" && isStateControlOp(op)
+      ? (c, b) => ok(c.stateControl(op, b as StateControlInput<StateControlOp>))
+      : table?.[op];
   if (table === undefined || handler === undefined) {
     const known = [
       ...Object.keys(GET_OPS).map((o) => `GET ${o}`),
       ...Object.keys(POST_OPS).map((o) => `POST ${o}`),
+      ...Object.keys(STATE_OPS).map((o) => `POST ${o}`),
     ];
     return errorResponse(404, `No control operation ${method} ${op}. Known: ${known.join(", ")}.`, op);
   }
@@ -84,6 +90,7 @@ export async function handleControl(
     return await handler(control, body);
   } catch (err) {
     if (err instanceof BotError) return errorResponse(400, err.message, op);
+    if (err instanceof SimHttpError) return errorResponse(err.status, err.message, err.context ?? op);
     throw err;
   }
 }

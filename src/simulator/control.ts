@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { z } from "zod";
 import { UserFacingError } from "../errors.js";
+import { STATE_OPS, type StateControlInput, type StateControlOp } from "./control-state.js";
 import {
   type FailureFault,
   type FaultPlan,
@@ -10,11 +11,15 @@ import {
   type ResetFault,
   resetFaultSchema,
 } from "./faults.js";
+import type { AlertRec } from "./models/alert.js";
 import type { RequestLog, SimStats } from "./request-log.js";
 import type { SessionStore } from "./sessions.js";
+import type { SimState } from "./state.js";
+import * as sc from "./state-control.js";
 
 /** What the front end lends the control API. */
 export interface ControlDeps {
+  state: SimState;
   faults: FaultPlan;
   sessions: SessionStore;
   log: RequestLog;
@@ -50,6 +55,21 @@ export interface SimControl {
   activeSessions(): number;
   stats(): SimStats;
   resetStats(): void;
+  /**
+   * Changes the simulated world (alerts, usage, link and hardware health…): `op` is one of control-state.ts's
+   * operations; the input is validated; unknown objects throw a 404 SimHttpError.
+   */
+  stateControl<K extends StateControlOp>(op: K, input: StateControlInput<K>): unknown;
+  raiseAlert(alert: sc.NewAlert): AlertRec;
+  updateAlert(index: number, change: sc.AlertChange): AlertRec;
+  /** Closes an alert, as the array does when the condition clears. */
+  clearAlert(index: number): AlertRec;
+  /** Sets a file system's logical usage in bytes. */
+  setFileSystemUsage(
+    name: string,
+    bytes: number,
+    opts?: { snapshots?: number; dataReduction?: number },
+  ): void;
 }
 
 export function checked<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
@@ -100,6 +120,14 @@ export function createControl(deps: ControlDeps): SimControl {
     activeSessions: () => deps.sessions.activeCount(),
     stats: () => deps.log.stats(),
     resetStats: () => deps.log.reset(),
+    stateControl(op, input) {
+      const entry = STATE_OPS[op] as { schema: z.ZodType; run(state: SimState, input: unknown): unknown };
+      return entry.run(deps.state, checked(entry.schema, input, `${op} input`));
+    },
+    raiseAlert: (alert) => sc.raiseAlert(deps.state, alert),
+    updateAlert: (index, change) => sc.updateAlert(deps.state, index, change),
+    clearAlert: (index) => sc.closeAlert(deps.state, index),
+    setFileSystemUsage: (name, bytes, opts) => sc.setFileSystemUsage(deps.state, name, bytes, opts),
   };
   return control;
 }

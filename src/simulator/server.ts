@@ -88,7 +88,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const sessions = new SessionStore(clock, o.sessionIdleMs);
   const faults = new FaultPlan(o.seed);
   const log = new RequestLog(clock);
-  const banner = opts.loginBanner ?? `Authorized use only. ${o.arrayName} is a simulated FlashBlade array.`;
+  // The login banner is the array's `banner` setting, so PATCH /arrays changes what login-banner answers.
+  if (opts.loginBanner !== undefined) state.array.banner = opts.loginBanner;
   const router: RouterContext = {
     versions: o.versionList,
     apiTokens: new Map(o.apiTokens.map((t) => [t.token, t.username])),
@@ -96,7 +97,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     state,
     logger,
     findHandler: opts.handlers ?? findHandler,
-    loginBanner: () => banner,
+    loginBanner: () => state.array.banner,
     onLogin: (ok) => log.countLogin(ok),
     onLogout: () => log.countLogout(),
   };
@@ -115,6 +116,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   server.on("tlsClientError", (err) => logger.debug({ err }, "TLS handshake failed"));
 
   const control = createControl({
+    state,
     faults,
     sessions,
     log,

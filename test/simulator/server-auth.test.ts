@@ -78,6 +78,19 @@ describe("unversioned endpoints", () => {
     expect(c.sim.control.stats().logouts).toBe(3);
   });
 
+  it("serves the array's banner setting, so changing it changes the login banner", async () => {
+    c = await openSim();
+    const token = await c.login();
+    const patched = await c.call("PATCH", "/api/1.12/arrays", {
+      headers: { "x-auth-token": token, "content-type": "application/json" },
+      body: JSON.stringify({ banner: "Maintenance tonight" }),
+    });
+    expect(patched.status).toBe(200);
+    expect((await c.call("GET", "/api/login-banner")).json()).toEqual({
+      login_banner: "Maintenance tonight",
+    });
+  });
+
   it("serves the login banner only when the array speaks 1.10 or later", async () => {
     c = await openSim({ versions: "1.0-1.10", loginBanner: "Hello admins" });
     const r = await c.call("GET", "/api/login-banner");
