@@ -72,6 +72,13 @@ export type SlackConfigInput = z.input<typeof slackSectionSchema>;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+const SECRET_KEYS = ["botToken", "appToken", "signingSecret"] as const;
+const ENV_NAME: Record<(typeof SECRET_KEYS)[number], string> = {
+  botToken: "SLACK_BOT_TOKEN",
+  appToken: "SLACK_APP_TOKEN",
+  signingSecret: "SLACK_SIGNING_SECRET",
+};
+
 function nonEmpty(v: string | undefined): string | undefined {
   const t = v?.trim();
   return t === undefined || t === "" ? undefined : t;
@@ -82,6 +89,13 @@ function nonEmpty(v: string | undefined): string | undefined {
  * the config file's section. Returns undefined when no Slack variable is set: the bot then runs the console.
  */
 export function slackSectionFromEnv(env: Env, fileSection: Record<string, unknown> = {}): unknown {
+  const secretsInFile = SECRET_KEYS.filter((k) => k in fileSection);
+  if (secretsInFile.length > 0) {
+    throw new UserFacingError(
+      "CONFIG_SLACK_SECRET_IN_FILE",
+      `slack.${secretsInFile.join(", slack.")} must not be in the configuration file: set ${secretsInFile.map((k) => ENV_NAME[k]).join(", ")} in the environment instead.`,
+    );
+  }
   const botToken = nonEmpty(env["SLACK_BOT_TOKEN"]);
   const appToken = nonEmpty(env["SLACK_APP_TOKEN"]);
   const signingSecret = nonEmpty(env["SLACK_SIGNING_SECRET"]);
