@@ -138,7 +138,7 @@ async function snooze(deps: ActionDeps, input: ClickInput): Promise<Effect[]> {
   });
   deps.notifier.kick();
   return reply(
-    `Snoozed for ${formatWindow(ms)} (until ${untilText}): reopenings update the message without posting again.`,
+    `Snoozed for ${formatWindow(ms, true)} (until ${untilText}): reopenings update the message without posting again.`,
   );
 }
 

@@ -21,8 +21,8 @@ export function formatSpan(ms: number): string {
   return formatDuration(Math.max(1000, ms));
 }
 
-/** "1 day", "30 days", "6 hours": the flap window in words. */
-export function formatWindow(ms: number): string {
+/** "day", "30 days", "6 hours" ("in the last day"); with `countOne`, "1 day" (a button label). */
+export function formatWindow(ms: number, countOne = false): string {
   const units: [number, string][] = [
     [86_400_000, "day"],
     [3_600_000, "hour"],
@@ -31,7 +31,8 @@ export function formatWindow(ms: number): string {
   for (const [size, label] of units) {
     if (ms >= size && ms % size === 0) {
       const n = ms / size;
-      return n === 1 ? label : `${n} ${label}s`;
+      if (n === 1) return countOne ? `1 ${label}` : label;
+      return `${n} ${label}s`;
     }
   }
   return formatDuration(ms);

@@ -52,7 +52,7 @@ const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 function snoozeButtons(card: Card, env: RenderEnv): Button[] {
   return env.snoozePresets.map((ms) => ({
     actionId: ACTION.snooze,
-    label: `Snooze ${formatWindow(ms)}`,
+    label: `Snooze ${formatWindow(ms, true)}`,
     value: `${ms}:${card.id}`,
   }));
 }
