@@ -6,7 +6,7 @@ import { formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { FileSystem, FileSystemPatch } from "../../src/flashblade/types.js";
 import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
-import { fingerprintState, requireFileSystem, usedBytes } from "../shared/file-system-facts.js";
+import { fingerprintState, protocolsOf, requireFileSystem, usedBytes } from "../shared/file-system-facts.js";
 import { planned } from "../shared/plan.js";
 
 const args = z.object({
@@ -34,7 +34,7 @@ function diff(fs: FileSystem, a: Args): { patch: FileSystemPatch; changes: Chang
   const patch: FileSystemPatch = {};
   const changes: Change[] = [];
   const proto = (key: "nfs" | "smb" | "http", want: boolean | undefined, label: string) => {
-    const have = fs[key]?.enabled ?? false;
+    const have = key === "nfs" ? protocolsOf(fs).includes("NFS") : (fs[key]?.enabled ?? false);
     if (want === undefined || want === have) return;
     patch[key] = { enabled: want };
     changes.push({ label, from: onOff(have), to: onOff(want) });

@@ -73,10 +73,11 @@ export function createAccessResolver(access: AccessConfig, identity: IdentityPor
 /** The error for a role check that failed: names what is needed, where, and what the user has. */
 export function forbidden(what: string, need: Role, have: Role | undefined, array?: string): UserFacingError {
   const where = array ? ` on array ${array}` : "";
+  const there = array ? " there" : "";
   const yours =
     have === undefined
-      ? `you have no role${where}. Ask an admin to map your Slack user or one of your user groups to a role in the bot's access configuration.`
-      : `you are ${article(have)} ${have}${where}.`;
+      ? `you have no role${there}. Ask an admin to map your Slack user or one of your user groups to a role in the bot's access configuration.`
+      : `you are ${article(have)} ${have}${there}.`;
   return new UserFacingError("FORBIDDEN", `${what} needs the ${need} role${where}; ${yours}`, {
     details: { need, have: have ?? "none", array },
   });
