@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { silentLogger } from "../../src/logger.js";
+import { commandLabel, createMetrics } from "../../src/ops/metrics.js";
+import { Readiness } from "../../src/ops/readiness.js";
+import { type OpsServer, opsRoutes, startOpsServer } from "../../src/ops/server.js";
+
+describe("ops endpoints", () => {
+  let server: OpsServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  async function start(readiness: Readiness) {
+    const metrics = createMetrics({ collectDefault: true });
+    server = await startOpsServer(opsRoutes({ metrics, readiness, logger: silentLogger() }), {
+      port: 0,
+      host: "127.0.0.1",
+    });
+    return { metrics, base: `http://127.0.0.1:${server.port}` };
+  }
+
+  it("/healthz is alive even while not ready; /readyz says why not", async () => {
+    const r = new Readiness("socket");
+    const { base } = await start(r);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const notReady = await fetch(`${base}/readyz`);
+    expect(notReady.status).toBe(503);
+    expect(await notReady.json()).toMatchObject({
+      ready: false,
+      slack: { connected: false },
+      config: { loaded: false },
+    });
+    r.slackConnected = true;
+    r.configLoaded = true;
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    r.shuttingDown = true;
+    expect((await fetch(`${base}/readyz`)).status).toBe(503);
+    expect((await fetch(`${base}/nope`)).status).toBe(404);
+  });
+
+  it("/readyz summarises arrays; a failing or hanging health check does not make it hang", async () => {
+    const arrays = new Readiness("http", async () => [
+      { name: "a", reachable: true },
+      { name: "b", reachable: false, detail: "ECONNREFUSED" },
+    ]);
+    arrays.slackConnected = true;
+    arrays.configLoaded = true;
+    expect((await arrays.report()).arrays).toEqual({
+      total: 2,
+      reachable: 1,
+      unreachable: [{ name: "b", detail: "ECONNREFUSED" }],
+    });
+    // One unreachable array does not make the bot unready.
+    expect((await arrays.report()).ready).toBe(true);
+
+    const broken = new Readiness("http", () => Promise.reject(new Error("pool closed")));
+    expect((await broken.report()).arrays).toEqual({ error: "pool closed" });
+    const hanging = new Readiness("http", () => new Promise(() => {}), 20);
+    expect((await hanging.report()).arrays).toEqual({ error: "array health check timed out" });
+  });
+
+  it("/metrics exposes the bot's metrics in Prometheus text", async () => {
+    const { base, metrics } = await start(new Readiness("http"));
+    metrics.commands.inc({ command: "fs", outcome: "ok" });
+    metrics.pendingApprovals.set(2);
+    metrics.arrayCallSeconds.observe({ array: "fb1", outcome: "ok" }, 0.2);
+    const res = await fetch(`${base}/metrics`);
+    expect(res.headers.get("content-type")).toContain("text/plain");
+    const text = await res.text();
+    expect(text).toContain('array_chatops_commands_total{command="fs",outcome="ok"} 1');
+    expect(text).toContain("array_chatops_pending_approvals 2");
+    expect(text).toContain('array_chatops_array_call_duration_seconds_count{array="fb1",outcome="ok"} 1');
+    expect(text).toContain("array_chatops_process_cpu_user_seconds_total");
+  });
+
+  it("labels commands only with known words, never with what people typed", () => {
+    const known = new Set(["fs", "snapshot"]);
+    expect(commandLabel("fs list --array all", known)).toBe("fs");
+    expect(commandLabel("  ", known)).toBe("help");
+    expect(commandLabel("<!channel> rm -rf", known)).toBe("other");
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { InFlight } from "../../src/ops/in-flight.js";
+import { onShutdownSignals, runShutdown, type SignalTarget } from "../../src/ops/shutdown.js";
+import { memoryLogger } from "../fakes/memory-logger.js";
+
+function fakeProcess() {
+  const handlers = new Map<string, (() => void)[]>();
+  let resolveExit: (code: number) => void = () => {};
+  const exited = new Promise<number>((r) => {
+    resolveExit = r;
+  });
+  const target: SignalTarget = {
+    once(signal, fn) {
+      handlers.set(signal, [...(handlers.get(signal) ?? []), fn]);
+    },
+    exit(code) {
+      resolveExit(code);
+    },
+  };
+  const emit = (signal: string) => {
+    const list = handlers.get(signal) ?? [];
+    handlers.set(signal, []);
+    for (const fn of list) fn();
+  };
+  return { target, emit, exited };
+}
+
+describe("shutdown", () => {
+  it("InFlight stops accepting and waits for running work", async () => {
+    const f = new InFlight();
+    let release!: () => void;
+    const work = f.track(() => new Promise<string>((r) => (release = () => r("done"))));
+    expect(f.size).toBe(1);
+    f.stopAccepting();
+    expect(f.accepting).toBe(false);
+    const drained = f.drain(60_000);
+    release();
+    expect(await drained).toBe(0);
+    expect(await work).toBe("done");
+  });
+
+  it("InFlight.drain gives up after its timeout and says how much is left", async () => {
+    const f = new InFlight();
+    f.track(() => new Promise(() => {}));
+    expect(await f.drain(5)).toBe(1);
+  });
+
+  it("runs the steps in order on SIGTERM, keeps going past a failing step, and exits non-zero", async () => {
+    const p = fakeProcess();
+    const log = memoryLogger();
+    const order: string[] = [];
+    onShutdownSignals(
+      p.target,
+      [
+        { name: "stop taking commands", run: async () => void order.push("stop") },
+        {
+          name: "finish in-flight work",
+          run: async () => {
+            order.push("drain");
+            throw new Error("drain failed");
+          },
+        },
+        { name: "log out of arrays", run: async () => void order.push("logout") },
+      ],
+      log.logger,
+    );
+    p.emit("SIGTERM");
+    expect(await p.exited).toBe(1);
+    expect(order).toEqual(["stop", "drain", "logout"]);
+    expect(log.lines.find((l) => l["msg"] === "shutdown step failed")).toMatchObject({
+      step: "finish in-flight work",
+    });
+  });
+
+  it("exits 0 after clean steps; a second signal exits at once", async () => {
+    const p = fakeProcess();
+    onShutdownSignals(p.target, [{ name: "slow", run: () => new Promise(() => {}) }], memoryLogger().logger);
+    p.emit("SIGINT");
+    p.emit("SIGINT");
+    expect(await p.exited).toBe(1);
+    expect(await runShutdown([{ name: "ok", run: async () => {} }], memoryLogger().logger)).toBe(true);
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { slashCommand } from "../fakes/payloads.js";
+import { startHarness } from "./helpers/harness.js";
+import { TestPipeline } from "./helpers/test-pipeline.js";
+
+describe("graceful stop", () => {
+  it("stops taking commands, finishes the one in flight, then disconnects", async () => {
+    let pipeline!: TestPipeline;
+    const h = await startHarness("http", {
+      pipeline: ({ identity }) => {
+        pipeline = new TestPipeline(identity);
+        return pipeline;
+      },
+    });
+    try {
+      await h.driver.command(slashCommand({ text: "slow", responseUrl: h.fake.responseUrl("inflight") }));
+      await pipeline.slowStarted;
+
+      let stopped = false;
+      const stopping = h.app.stop().then(() => {
+        stopped = true;
+      });
+      const late = await h.driver.command(
+        slashCommand({ text: "list 1", responseUrl: h.fake.responseUrl("late") }),
+      );
+      expect(late.body).toMatchObject({ text: "The bot is restarting. Try again in a minute." });
+      expect((await fetch(`${h.baseUrl}/readyz`)).status).toBe(503);
+      expect(stopped).toBe(false);
+
+      pipeline.releaseSlow();
+      await stopping;
+      expect(h.fake.responses.find((r) => r.id === "inflight")?.body["text"]).toBe("slow answer");
+      expect(h.fake.responses.find((r) => r.id === "late")).toBeUndefined();
+      await expect(fetch(`${h.baseUrl}/healthz`)).rejects.toThrow();
+    } finally {
+      await h.socket?.close();
+      await h.fake.close();
+    }
+  });
+});
