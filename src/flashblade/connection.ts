@@ -55,7 +55,9 @@ export class ArrayConnection {
     this.#deps = deps;
     this.#policy = deps.retry ?? DEFAULT_RETRY;
     this.#log = deps.logger.child({ array: cfg.name });
-    this.#transport = new Transport(cfg);
+    this.#transport = new Transport(cfg, (reason) =>
+      this.#log.debug({ reason }, "connection to array closed"),
+    );
     this.#limiter = new ArrayLimiter(cfg.name, cfg.rate, deps.now, deps.sleep);
     this.#health = new HealthTracker(cfg.name, cfg.downAfterFailures, deps.now, (event, state) => {
       if (event === "up") {
@@ -130,7 +132,7 @@ export class ArrayConnection {
     if (opts.query) req.query = opts.query;
     if (opts.body !== undefined) req.body = opts.body;
     for (let relogged = false; ; relogged = true) {
-      const { res, token } = await this.#exchange(req, { limited: true, authed: true });
+      const { res, token } = await this.#exchange(req, { limited: true, authed: true, relogged });
       if (res.status >= 200 && res.status < 300) return res;
       if ((res.status === 401 || res.status === 403) && !relogged && token !== undefined) {
         this.#log.info({ status: res.status }, "session refused; logging in again");
@@ -154,13 +156,18 @@ export class ArrayConnection {
    */
   async #exchange(
     req: WireRequest,
-    opts: { limited: boolean; authed: boolean },
+    opts: { limited: boolean; authed: boolean; relogged?: boolean },
   ): Promise<{ res: WireResponse; token?: string }> {
     let token: string | undefined;
     const once = async () => {
       if (!opts.authed) return this.#wire(req);
-      token = await this.#session.token();
-      return this.#wire({ ...req, headers: { ...req.headers, "x-auth-token": token } });
+      const used = await this.#session.token();
+      token = used;
+      const res = await this.#wire({ ...req, headers: { ...req.headers, "x-auth-token": used } });
+      // Drop a refused session before giving up the slot, so queued calls wait for the new login instead
+      // of collecting a 403 each. A refusal right after a fresh login is about permissions, not the session.
+      if ((res.status === 401 || res.status === 403) && !opts.relogged) this.#session.invalidate(used);
+      return res;
     };
     for (let attempt = 0; ; attempt++) {
       let res: WireResponse;

@@ -42,11 +42,16 @@ export class Session {
    * otherwise drop it and log in again (shared by every caller holding the same stale token).
    */
   refresh(stale: string): Promise<string> {
+    this.invalidate(stale);
+    return this.token();
+  }
+
+  /** Forgets `stale` if it is still the current token, so the next caller logs in instead of reusing it. */
+  invalidate(stale: string): void {
     if (this.#token === stale) {
       this.#token = undefined;
       this.#obtainedAt = undefined;
     }
-    return this.token();
   }
 
   ageMs(): number | undefined {

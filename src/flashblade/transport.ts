@@ -103,7 +103,8 @@ export class Transport {
   readonly #pool: Pool;
   readonly #cfg: ResolvedArrayConfig;
 
-  constructor(cfg: ResolvedArrayConfig) {
+  /** `onDisconnect` hears about every connection that closes (idle time-out, the array going away). */
+  constructor(cfg: ResolvedArrayConfig, onDisconnect: (reason: string) => void = () => {}) {
     this.#cfg = cfg;
     const base = buildConnector({
       timeout: cfg.timeouts.connectMs,
@@ -125,6 +126,7 @@ export class Transport {
       headersTimeout: cfg.timeouts.readMs,
       bodyTimeout: cfg.timeouts.readMs,
     });
+    this.#pool.on("disconnect", (_origin, _targets, err) => onDisconnect(errCodeOf(err) ?? err.message));
   }
 
   async request(req: WireRequest): Promise<WireResponse> {

@@ -12,6 +12,11 @@ async function failure(p: Promise<unknown>): Promise<BotError> {
   return err;
 }
 
+/** Waits until the client has seen the array drop its keep-alive connection (else the next call reuses it). */
+function closed(array: string): Promise<string> {
+  return logSink.waitFor((l) => l.includes(`"array":"${array}"`) && l.includes("connection to array closed"));
+}
+
 describe("an array that goes down", () => {
   it("fails fast while down, probes after a growing interval, and recovers when it returns", async () => {
     let now = Date.parse("2026-06-01T09:15:00Z");
@@ -27,6 +32,7 @@ describe("an array that goes down", () => {
     expect(c.health()).toMatchObject({ status: "up", reachable: true, version: "1.12" });
 
     await sim.control.down();
+    await closed("fb-dr");
     // One call: the first try and its retries are refused; the third refusal marks the array down.
     const first = await failure(c.fileSystems.list());
     expect(first.code).toBe("ARRAY_UNREACHABLE");
@@ -67,12 +73,13 @@ describe("an array that goes down", () => {
   it("a single refused call below the threshold is reported without marking the array down", async () => {
     const sim = await startSim();
     const { sleep } = recordingSleep();
-    const c = poolOf([simConfig(sim, { downAfterFailures: 10 })], { sleep }).list()[0]!;
+    const c = poolOf([simConfig(sim, { name: "fb-once", downAfterFailures: 10 })], { sleep }).list()[0]!;
     await c.version();
     await sim.control.down();
+    await closed("fb-once");
     const err = await failure(c.get("/arrays"));
     expect(err.code).toBe("ARRAY_UNREACHABLE");
-    expect(err.message).toBe("array sim-1 is unreachable (connection refused)");
+    expect(err.message).toBe("array fb-once is unreachable (connection refused)");
     expect(c.health().status).not.toBe("down");
   });
 });

@@ -1,4 +1,5 @@
 /** Shared test helpers: array configs, a log sink that keeps every line, and a recording sleep. */
+import { EventEmitter } from "node:events";
 import { Writable } from "node:stream";
 import { type ResolvedArrayConfig, Secret } from "../../src/config/arrays.js";
 import { createLogger, type Logger } from "../../src/logger.js";
@@ -17,16 +18,38 @@ export function arrayConfig(over: Partial<ResolvedArrayConfig> & { name: string 
   };
 }
 
-/** A logger whose every line is kept, to scan for secrets. */
-export function captureLogger(level = "debug"): { logger: Logger; lines: string[] } {
+export interface LogCapture {
+  logger: Logger;
+  lines: string[];
+  /** Resolves with the first line (already written or yet to come) that satisfies `match`. */
+  waitFor(match: (line: string) => boolean): Promise<string>;
+}
+
+/** A logger whose every line is kept, to scan for secrets and to wait on events. */
+export function captureLogger(level = "debug"): LogCapture {
   const lines: string[] = [];
+  const events = new EventEmitter();
   const sink = new Writable({
     write(chunk: Buffer, _enc, cb) {
-      lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+      for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) {
+        lines.push(line);
+        events.emit("line", line);
+      }
       cb();
     },
   });
-  return { logger: createLogger({ level, destination: sink }), lines };
+  const waitFor = (match: (line: string) => boolean) =>
+    new Promise<string>((resolve) => {
+      const found = lines.find(match);
+      if (found !== undefined) return resolve(found);
+      const listener = (line: string) => {
+        if (!match(line)) return;
+        events.off("line", listener);
+        resolve(line);
+      };
+      events.on("line", listener);
+    });
+  return { logger: createLogger({ level, destination: sink }), lines, waitFor };
 }
 
 /** A sleep that records what it was asked to wait and returns at once. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BotError } from "../../src/errors.js";
 import { recordingSleep } from "./helpers.js";
-import { poolOf, simConfig, startSim } from "./sim.js";
+import { logSink, poolOf, simConfig, startSim } from "./sim.js";
 
 async function failure(p: Promise<unknown>): Promise<BotError> {
   const err = await p.then(
@@ -111,10 +111,15 @@ describe("retries", () => {
       delays.push(ms);
       await sim.control.up();
     };
-    const c = poolOf([simConfig(sim, { downAfterFailures: 10 })], { sleep, random: () => 0.5 }).list()[0]!;
-    await c.version();
+    const cfg = simConfig(sim, { name: "fb-refusing", downAfterFailures: 10 });
+    const c = poolOf([cfg], { sleep, random: () => 0.5 }).list()[0]!;
     await c.fileSystems.list();
     await sim.control.down();
+    // Wait until the client has seen its keep-alive connection dropped: a write on a connection the array
+    // closed may have reached it, and is rightly not retried (see the PATCH tests above).
+    await logSink.waitFor(
+      (l) => l.includes('"array":"fb-refusing"') && l.includes("connection to array closed"),
+    );
     const fs = await c.fileSystems.create({ name: "after-outage" });
     expect(fs.name).toBe("after-outage");
     expect(delays).toEqual([100]);
