@@ -29,6 +29,7 @@ function record(id: string, over: Partial<PendingRecord> = {}): PendingRecord {
     approvals: [],
     fingerprint: "f",
     state: { destroyed: true },
+    display: { title: "Eradicate fs1", summary: "fs1 is gone for good", facts: [], warnings: [], requests: [] },
     createdAt: 1000,
     expiresAt: 5000,
     updatedAt: 1000,
