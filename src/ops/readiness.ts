@@ -65,3 +65,26 @@ export class Readiness {
     }
   }
 }
+
+/** The array pool's health as /readyz and App Home show it. */
+export function arrayHealthFrom(
+  health: () => readonly {
+    name: string;
+    status: string;
+    reachable: boolean;
+    version?: string;
+    lastError?: { message: string };
+  }[],
+): ArrayHealthSource {
+  return async () =>
+    health().map((h) => {
+      const detail = h.reachable
+        ? h.version === undefined
+          ? undefined
+          : `REST ${h.version}`
+        : (h.lastError?.message ?? (h.status === "unknown" ? "not contacted yet" : "unreachable"));
+      return detail === undefined
+        ? { name: h.name, reachable: h.reachable }
+        : { name: h.name, reachable: h.reachable, detail };
+    });
+}

@@ -21,10 +21,12 @@ import { createFileUploader, type FetchFn } from "./file-upload.js";
 import type { HomePort } from "./home.js";
 import { SlackIdentity } from "./identity.js";
 import { registerCommand } from "./listeners/command.js";
-import type { ListenerContext } from "./listeners/context.js";
+import type { ClickRoute, ListenerContext } from "./listeners/context.js";
 import { registerEvents } from "./listeners/events.js";
 import { registerInteractions } from "./listeners/interactions.js";
 import { PacedSlackClient } from "./paced-client.js";
+
+export type { ClickRoute } from "./listeners/context.js";
 
 export interface SlackPorts {
   client: PacedSlackClient;
@@ -39,6 +41,8 @@ export interface SlackAppDeps {
   /** The pipeline, or a factory for one that needs the identity port. */
   pipeline: Built<Pipeline>;
   home?: Built<HomePort>;
+  /** Click handlers for buttons the pipeline does not own (the alert engine's "alert.…" buttons). */
+  clickRoutes?: Built<readonly ClickRoute[]>;
   metrics?: Metrics;
   /** Array reachability for /readyz and the default App Home. */
   arrays?: ArrayHealthSource;
@@ -173,6 +177,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
 
   const ctx: ListenerContext = {
     pipeline,
+    clickRoutes: deps.clickRoutes ? built(deps.clickRoutes, ports) : [],
     effects: { client, uploader, pipeline },
     client,
     identity,

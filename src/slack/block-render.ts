@@ -174,8 +174,6 @@ function tablePieces(b: Extract<Block, { type: "table" }>, state: RenderState): 
         content: toCsv(b.columns, b.rows),
       });
       note += ` The full list is attached as ${filename}.`;
-    } else if (existingCsv !== undefined) {
-      note += ` The full list is attached as ${existingCsv.filename}.`;
     }
     blocks.push(context(escapeText(note)));
     chars += note.length;

@@ -58,6 +58,8 @@ export class FakeSlackApi {
   readonly calls: ApiCall[] = [];
   readonly unexpected: ApiCall[] = [];
   readonly responses: ResponseUrlPost[] = [];
+  /** Response-URL posts refused for breaking Block Kit limits (Slack answers invalid_blocks). */
+  readonly rejectedResponses: (ResponseUrlPost & { errors: string[] })[] = [];
   readonly uploads = new Map<string, Buffer>();
   readonly messages = new Map<string, PostedMessage>();
   readonly groups = new Map<string, string[]>();
@@ -154,6 +156,18 @@ export class FakeSlackApi {
     }
     if (url.pathname.startsWith("/respond/")) {
       const parsed = JSON.parse(body.toString("utf8")) as Record<string, unknown>;
+      const invalid = blockKitViolations(parsed["blocks"] ?? []);
+      if (invalid.length > 0) {
+        this.rejectedResponses.push({
+          id: url.pathname.slice("/respond/".length),
+          body: parsed,
+          errors: invalid,
+        });
+        res.writeHead(400, { "content-type": "text/plain" });
+        res.end("invalid_blocks");
+        this.events.emit("response");
+        return;
+      }
       this.responses.push({ id: url.pathname.slice("/respond/".length), body: parsed });
       res.writeHead(this.responseUrlStatus, { "content-type": "text/plain" });
       res.end(this.responseUrlStatus === 200 ? "ok" : "expired_url");

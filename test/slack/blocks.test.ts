@@ -16,7 +16,7 @@ describe("toSlack: the largest answers stay within Slack's limits", () => {
   it("a listing of 10,000 file systems: one table of 99 rows, a note, and the full CSV", () => {
     const p = toSlack(listing(10_000));
     expect(blockKitViolations(p.blocks)).toEqual([]);
-    const table = p.blocks.find((b) => b.type === "table") as { rows: unknown[] };
+    const table = p.blocks.find((b) => b.type === "table") as unknown as { rows: unknown[] };
     expect(table.rows).toHaveLength(100);
     expect(text(p.blocks)).toContain(
       "Showing 99 of 10,000 rows. The full list is attached as file-systems.csv.",
@@ -161,7 +161,7 @@ describe("toSlack: content", () => {
       ],
     });
     expect(blockKitViolations(p.blocks)).toEqual([]);
-    const [first, second] = (p.blocks[0] as { elements: Record<string, unknown>[] }).elements;
+    const [first, second] = (p.blocks[0] as unknown as { elements: Record<string, unknown>[] }).elements;
     expect(first?.["text"]).toMatchObject({ text: "L".repeat(74) + "…" });
     expect(first?.["confirm"]).toMatchObject({ style: "danger" });
     expect(second?.["action_id"]).toBe("x~2");

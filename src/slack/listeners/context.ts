@@ -1,6 +1,6 @@
 /** What every Slack listener is handed: the pipeline, the effect runner's deps, and the cross-cutting parts. */
 import type { RespondFn } from "@slack/bolt";
-import type { Pipeline } from "../../core/pipeline-types.js";
+import type { ClickInput, Effect, Pipeline } from "../../core/pipeline-types.js";
 import type { Logger } from "../../logger.js";
 import type { InFlight } from "../../ops/in-flight.js";
 import type { Metrics } from "../../ops/metrics.js";
@@ -10,8 +10,15 @@ import type { HomePort } from "../home.js";
 import type { SlackIdentity } from "../identity.js";
 import type { PacedSlackClient } from "../paced-client.js";
 
+/** Buttons owned by something other than the command pipeline (alert cards: action ids "alert.…"). */
+export interface ClickRoute {
+  matches(actionId: string): boolean;
+  handleClick(input: ClickInput): Promise<Effect[]>;
+}
+
 export interface ListenerContext {
   pipeline: Pipeline;
+  clickRoutes: readonly ClickRoute[];
   effects: EffectDeps;
   client: PacedSlackClient;
   identity: SlackIdentity;

@@ -13,7 +13,8 @@ import { type ListenerContext, responder } from "./context.js";
 async function click(ctx: ListenerContext, input: ClickInput, scope: EffectScope): Promise<void> {
   await ctx.inflight.track(async () => {
     try {
-      const effects = await ctx.pipeline.handleClick(input);
+      const route = ctx.clickRoutes.find((r) => r.matches(input.actionId));
+      const effects = await (route ?? ctx.pipeline).handleClick(input);
       const failed = await runEffects(effects, scope, ctx.effects);
       ctx.metrics.clicks.inc({ outcome: failed > 0 ? "error" : "ok" });
     } catch (err) {

@@ -1,0 +1,171 @@
+/**
+ * The real thing end to end: Bolt in HTTP mode fed signed requests, the real command pipeline and array pool,
+ * simulated arrays over HTTPS, and the fake Slack Web API checking every payload against Block Kit limits.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RESOURCES } from "../../commands/index.js";
+import { type ResolvedArrayConfig, Secret } from "../../src/config/arrays.js";
+import { configSchema } from "../../src/config/schema.js";
+import { memoryAuditSink } from "../../src/core/audit.js";
+import { createMemoryPendingStore } from "../../src/core/pending-store.js";
+import { createPipeline } from "../../src/core/pipeline.js";
+import { createRegistry } from "../../src/core/registry.js";
+import { createArrayPool } from "../../src/flashblade/pool.js";
+import type { ArrayPool } from "../../src/flashblade/types.js";
+import { silentLogger } from "../../src/logger.js";
+import { arrayHealthFrom } from "../../src/ops/readiness.js";
+import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../../src/simulator/index.js";
+import { blockKitViolations } from "../fakes/block-kit-rules.js";
+import { blockAction, slashCommand } from "../fakes/payloads.js";
+import { type Harness, startHarness } from "./helpers/harness.js";
+
+const TIB = 2 ** 40;
+const STORAGE_GROUP = "SSTORAGE";
+
+describe("full flow: Slack app + real pipeline + simulated arrays", () => {
+  const sims = new Map<string, Simulator>();
+  let pool: ArrayPool;
+  let h: Harness;
+  let seq = 0;
+
+  beforeAll(async () => {
+    sims.set("lab-1", await startSimulator({ arrayName: "lab-1", scenario: "demo" }));
+    sims.set(
+      "big-1",
+      await startSimulator({ arrayName: "big-1", scenario: { scale: { fileSystems: 10_000 } } }),
+    );
+    const resolved: ResolvedArrayConfig[] = [...sims].map(([name, sim]) => ({
+      name,
+      origin: sim.url,
+      apiToken: new Secret(DEFAULT_API_TOKEN),
+      ca: sim.ca,
+      insecure: false,
+      tags: [],
+      connections: 2,
+      rate: { maxConcurrent: 4, minSpacingMs: 0, maxQueue: 100 },
+      timeouts: { connectMs: 2000, readMs: 20_000 },
+      downAfterFailures: 1,
+    }));
+    const config = configSchema.parse({
+      arrays: [...sims].map(([name, sim]) => ({ name, address: sim.url, api_token_env: "T" })),
+      access: {
+        default_role: "none",
+        admin: { users: ["UALICE"], groups: [] },
+        operator: { users: [], groups: [STORAGE_GROUP] },
+      },
+      channels: { default_array: "lab-1" },
+    });
+    pool = createArrayPool(resolved, { logger: silentLogger(), sleep: async () => {} });
+    const registry = createRegistry(RESOURCES);
+    h = await startHarness("http", {
+      pipeline: ({ identity }) =>
+        createPipeline({
+          registry,
+          pool,
+          config,
+          identity,
+          store: createMemoryPendingStore(),
+          audit: memoryAuditSink(),
+          logger: silentLogger(),
+          now: Date.now,
+        }),
+      groupIds: [STORAGE_GROUP],
+      knownCommands: registry.resources.map((r) => r.name),
+      arrays: arrayHealthFrom(() => pool.health()),
+    });
+    h.fake.groups.set(STORAGE_GROUP, ["UBOB"]);
+  });
+
+  afterAll(async () => {
+    await h?.stop();
+    await pool?.close();
+    for (const s of sims.values()) await s.close();
+  });
+
+  const responseUrl = () => h.fake.responseUrl(`ff-${++seq}`);
+  const responseTo = (url: string) => h.fake.waitForResponse((r) => url.endsWith(`/${r.id}`));
+
+  it("a shrink below usage: request by an operator, approval by an admin, the card updated, the array changed", async () => {
+    const fs = () => sims.get("lab-1")?.state.fileSystems.get("builds");
+    const before = h.fake.callsOf("chat.postMessage").length;
+    const url = responseUrl();
+    await h.driver.command(
+      slashCommand({ text: "fs resize builds 9T", userId: "UBOB", userName: "bob", responseUrl: url }),
+    );
+    const post = await h.fake.waitForCall("chat.postMessage", () => true, before + 1);
+    await responseTo(url);
+    expect(post.args["channel"]).toBe("C1");
+    expect(blockKitViolations(post.args["blocks"])).toEqual([]);
+    expect(fs()?.provisioned).toBe(10 * TIB);
+    const ts =
+      [...h.fake.messages.values()].find(
+        (m) => m.channel === "C1" && JSON.stringify(m.blocks).includes("builds"),
+      )?.ts ?? "";
+    const approve = (
+      post.args["blocks"] as {
+        type: string;
+        elements?: { action_id: string; value: string; text: { text: string } }[];
+      }[]
+    )
+      .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
+      .find((e) => e.text.text.startsWith("Approve"));
+    expect(approve).toBeDefined();
+
+    // The requester cannot approve their own request.
+    const selfUrl = responseUrl();
+    await h.driver.interactive(
+      blockAction({
+        actionId: approve?.action_id ?? "",
+        value: approve?.value ?? "",
+        userId: "UBOB",
+        messageTs: ts,
+        responseUrl: selfUrl,
+      }),
+    );
+    expect((await responseTo(selfUrl)).body["response_type"]).toBe("ephemeral");
+    expect(fs()?.provisioned).toBe(10 * TIB);
+
+    await h.driver.interactive(
+      blockAction({
+        actionId: approve?.action_id ?? "",
+        value: approve?.value ?? "",
+        userId: "UALICE",
+        userName: "alice",
+        messageTs: ts,
+        responseUrl: responseUrl(),
+      }),
+    );
+    const update = await h.fake.waitForCall("chat.update", (c) => c.args["ts"] === ts);
+    expect(JSON.stringify(update.args["blocks"])).toContain("Resized *builds* on lab-1");
+    expect(fs()?.provisioned).toBe(9 * TIB);
+  });
+
+  it("a listing of 10,000 file systems: a table within Slack's limits and the full CSV in a DM", async () => {
+    const url = responseUrl();
+    const uploadsBefore = h.fake.callsOf("files.completeUploadExternal").length;
+    await h.driver.command(slashCommand({ text: "fs list --array big-1", userId: "UBOB", responseUrl: url }));
+    const reply = await responseTo(url);
+    expect(h.fake.rejectedResponses).toEqual([]);
+    expect(JSON.stringify(reply.body["blocks"])).toContain("of 10,000 rows");
+    const complete = await h.fake.waitForCall("files.completeUploadExternal", () => true, uploadsBefore + 1);
+    expect(complete.args["channel_id"]).toBe("DUBOB");
+    const id = (complete.args["files"] as { id: string }[])[0]?.id ?? "";
+    expect(h.fake.uploads.get(id)?.toString("utf8").trimEnd().split(/\r?\n/)).toHaveLength(10_001);
+  });
+
+  it("the help, a fan-out over every array, and an unknown command all fit Slack", async () => {
+    for (const text of ["help", "fs", "fs list --array all", "fs frobnicate"]) {
+      const url = responseUrl();
+      await h.driver.command(slashCommand({ text, userId: "UALICE", responseUrl: url }));
+      const r = await responseTo(url);
+      expect(blockKitViolations(r.body["blocks"]), text).toEqual([]);
+    }
+    expect(h.fake.rejectedResponses).toEqual([]);
+    expect(h.fake.unexpected).toEqual([]);
+  });
+
+  it("reports the arrays on /readyz", async () => {
+    const ready = (await (await fetch(`${h.baseUrl}/readyz`)).json()) as { arrays: { total: number } };
+    expect(ready.arrays.total).toBe(2);
+  });
+});
