@@ -3,7 +3,6 @@ import { z } from "zod";
 import { atLeast } from "../../flashblade/versions.js";
 import type { SimReference } from "../types.js";
 import { nonNegativeInt, referenceByName } from "./body.js";
-import { type FieldGate, gateFields } from "./versioned.js";
 
 export const ERADICATION_DELAY_MS = 24 * 60 * 60 * 1000;
 
@@ -37,20 +36,6 @@ export interface FileSystemRec {
   space: SpaceRec;
 }
 
-const FS_GATES: readonly FieldGate[] = [
-  ["destroyed", "1.1"],
-  ["time_remaining", "1.1"],
-  ["hard_limit_enabled", "1.4"],
-  ["default_user_quota", "1.6"],
-  ["default_group_quota", "1.6"],
-  ["id", "1.8"],
-  ["promotion_status", "1.9", "1.11"],
-  ["requested_promotion_state", "1.9"],
-  ["source", "1.9"],
-  ["writable", "1.9"],
-  ["multi_protocol", "1.11"],
-];
-
 export function renderSpace(s: SpaceRec): Record<string, number> {
   return {
     virtual: s.virtual,
@@ -65,15 +50,35 @@ export function timeRemaining(destroyedAt: number | null, now: number): number |
   return destroyedAt === null ? null : Math.max(0, destroyedAt + ERADICATION_DELAY_MS - now);
 }
 
-export function renderFileSystem(fs: FileSystemRec, version: string, now: number): Record<string, unknown> {
-  const v16 = atLeast(version, "1.6");
-  const nfs: Record<string, unknown> = { enabled: fs.nfs.v3_enabled, rules: fs.nfs.rules };
-  if (v16) Object.assign(nfs, { v3_enabled: fs.nfs.v3_enabled, v4_1_enabled: fs.nfs.v4_1_enabled });
-  const smb = atLeast(version, "1.2")
-    ? { enabled: fs.smb.enabled, acl_mode: fs.smb.acl_mode }
-    : { enabled: fs.smb.enabled, "acl-mode": fs.smb.acl_mode };
-  return gateFields(
-    {
+/**
+ * A renderer for one REST version: the version checks run once per listing, not once per file system, and
+ * every item gets its fields in the same order (one object shape), which keeps 100,000-item listings fast.
+ */
+export function fileSystemRenderer(
+  version: string,
+  now: number,
+): (fs: FileSystemRec) => Record<string, unknown> {
+  const v = (since: string) => atLeast(version, since);
+  const [v11, v12, v14, v16, v18, v19, v111, v112] = [
+    v("1.1"),
+    v("1.2"),
+    v("1.4"),
+    v("1.6"),
+    v("1.8"),
+    v("1.9"),
+    v("1.11"),
+    v("1.12"),
+  ];
+  return (fs) => {
+    const nfs: Record<string, unknown> = v16
+      ? {
+          enabled: fs.nfs.v3_enabled,
+          rules: fs.nfs.rules,
+          v3_enabled: fs.nfs.v3_enabled,
+          v4_1_enabled: fs.nfs.v4_1_enabled,
+        }
+      : { enabled: fs.nfs.v3_enabled, rules: fs.nfs.rules };
+    const out: Record<string, unknown> = {
       name: fs.name,
       created: fs.created,
       fast_remove_directory_enabled: fs.fast_remove_directory_enabled,
@@ -81,23 +86,30 @@ export function renderFileSystem(fs: FileSystemRec, version: string, now: number
       snapshot_directory_enabled: fs.snapshot_directory_enabled,
       nfs,
       http: { enabled: fs.http.enabled },
-      smb,
+      smb: v12
+        ? { enabled: fs.smb.enabled, acl_mode: fs.smb.acl_mode }
+        : { enabled: fs.smb.enabled, "acl-mode": fs.smb.acl_mode },
       space: renderSpace(fs.space),
-      destroyed: fs.destroyed,
-      time_remaining: timeRemaining(fs.destroyedAt, now),
-      hard_limit_enabled: fs.hard_limit_enabled,
-      default_user_quota: fs.default_user_quota,
-      default_group_quota: fs.default_group_quota,
-      id: fs.id,
-      promotion_status: fs.requested_promotion_state,
-      requested_promotion_state: fs.requested_promotion_state,
-      source: fs.source,
-      writable: fs.writable,
-      multi_protocol: { ...fs.multi_protocol },
-    },
-    version,
-    FS_GATES,
-  );
+    };
+    if (v11) {
+      out["destroyed"] = fs.destroyed;
+      out["time_remaining"] = timeRemaining(fs.destroyedAt, now);
+    }
+    if (v14) out["hard_limit_enabled"] = fs.hard_limit_enabled;
+    if (v16) {
+      out["default_user_quota"] = fs.default_user_quota;
+      out["default_group_quota"] = fs.default_group_quota;
+    }
+    if (v18) out["id"] = fs.id;
+    if (v19) {
+      if (!v112) out["promotion_status"] = fs.requested_promotion_state;
+      out["requested_promotion_state"] = fs.requested_promotion_state;
+      out["source"] = fs.source;
+      out["writable"] = fs.writable;
+    }
+    if (v111) out["multi_protocol"] = { ...fs.multi_protocol };
+    return out;
+  };
 }
 
 /** A new file system with the array's defaults: no protocols, unlimited size, no usage. */
@@ -133,6 +145,14 @@ export function setLogicalUsage(space: SpaceRec, bytes: number): void {
 
 export const FS_READ_ONLY = ["created", "space", "id", "time_remaining", "promotion_status"] as const;
 
+/**
+ * File system names: 1-63 characters without ',' (the list separator), '/' or '.' (the snapshot separator),
+ * not starting with a space. Stricter rules of real arrays are left out so encoding tests can use "fs 2".
+ */
+export const FS_NAME = z
+  .string()
+  .regex(/^[^,/.\s][^,/.]{0,62}$/, "1-63 characters, none of ',', '/' or '.', not starting with a space");
+
 /** The body of POST (create) or PATCH (update) /file-systems as this version accepts it. */
 export function fileSystemBodySchema(version: string, mode: "create" | "update") {
   const v = (since: string) => atLeast(version, since);
@@ -153,13 +173,7 @@ export function fileSystemBodySchema(version: string, mode: "create" | "update")
     http: z.strictObject({ enabled: z.boolean() }).partial(),
     smb: z.strictObject(smb).partial(),
   };
-  if (mode === "create")
-    shape["name"] = z
-      .string()
-      .regex(
-        /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/,
-        "a letter or digit, then letters, digits, '-' or '_' (at most 63 characters)",
-      );
+  if (mode === "create") shape["name"] = FS_NAME;
   if (mode === "update" && v("1.1")) shape["destroyed"] = z.boolean();
   if (v("1.4")) shape["hard_limit_enabled"] = z.boolean();
   if (v("1.6"))

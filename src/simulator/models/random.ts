@@ -15,20 +15,27 @@ export function createRng(seed: number): () => number {
   };
 }
 
-const HEX = "0123456789abcdef";
+const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
-/** UUID v4-shaped ids drawn from `rng`. */
+function hex32(rng: () => number): string {
+  const n = Math.floor(rng() * 4294967296);
+  return (
+    (BYTE_HEX[n >>> 24] as string) +
+    BYTE_HEX[(n >>> 16) & 255] +
+    BYTE_HEX[(n >>> 8) & 255] +
+    BYTE_HEX[n & 255]
+  );
+}
+
+/** UUID v4-shaped ids drawn from `rng` (four draws per id, so a 100,000-object scenario stays fast). */
 export function createIdSource(rng: () => number): () => string {
   return () => {
-    let out = "";
-    for (let i = 0; i < 32; i++) {
-      let nibble = Math.floor(rng() * 16);
-      if (i === 12) nibble = 4;
-      else if (i === 16) nibble = 8 | (nibble & 3);
-      out += HEX[nibble];
-      if (i === 7 || i === 11 || i === 15 || i === 19) out += "-";
-    }
-    return out;
+    const a = hex32(rng);
+    const b = hex32(rng);
+    const c = hex32(rng);
+    const d = hex32(rng);
+    const variant = "89ab"[Number.parseInt(c[0] ?? "0", 16) & 3];
+    return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${variant}${c.slice(1, 4)}-${c.slice(4, 8)}${d}`;
   };
 }
 

@@ -7,23 +7,32 @@ import {
   type FileSystemRec,
   FS_READ_ONLY,
   fileSystemBodySchema,
-  renderFileSystem,
+  fileSystemRenderer,
 } from "../models/file-system.js";
 import { badRequest, type SimRequest } from "../types.js";
-import { at, EMPTY, type Handler, listing, ok, preselect, selectByNameOrIds } from "./common.js";
+import { at, byId, EMPTY, type Handler, listing, ok, preselect, selectByNameOrIds } from "./common.js";
 import { eradicateFileSystem } from "./file-system-removal.js";
 import { applyNfsRuleEdits } from "./nfs-rules.js";
 
 export const listFileSystems: Handler = (req, state) => {
-  const now = state.clock();
+  const render = fileSystemRenderer(req.version, state.clock());
+  const opts = { totals: at(req, "1.12") ? ("none" as const) : ("object" as const), noun: "File system" };
+  if (req.query.has("token")) {
+    // A continuation page needs only the items it returns, found by key (id from 1.8, else name).
+    const byKey = at(req, "1.8") ? byId(state.fileSystems.values()) : state.fileSystems;
+    return listing([], req, { ...opts, lookup: (key) => mapDefined(byKey.get(String(key)), render) });
+  }
   const destroyed = req.query.bool("destroyed");
   const items: Record<string, unknown>[] = [];
   for (const fs of preselect(req, state.fileSystems, () => state.fileSystems.values())) {
-    if (destroyed !== undefined && fs.destroyed !== destroyed) continue;
-    items.push(renderFileSystem(fs, req.version, now));
+    if (destroyed === undefined || fs.destroyed === destroyed) items.push(render(fs));
   }
-  return listing(items, req, { totals: at(req, "1.12") ? "none" : "object" });
+  return listing(items, req, opts);
 };
+
+function mapDefined<T, U>(value: T | undefined, f: (v: T) => U): U | undefined {
+  return value === undefined ? undefined : f(value);
+}
 
 function parseFsBody(req: SimRequest, mode: "create" | "update"): FileSystemBody {
   const body = bodyObject(req, "FileSystem");
@@ -59,13 +68,13 @@ export const createFileSystem: Handler = (req, state) => {
   if (existing) {
     // Restoring over an existing file system from its snapshot keeps its identity and settings.
     existing.source = sourceRef;
-    return ok([renderFileSystem(existing, req.version, state.clock())]);
+    return ok([fileSystemRenderer(req.version, state.clock())(existing)]);
   }
   const fs = blankFileSystem(state.newId(), name, state.clock());
   fs.source = sourceRef;
   applyChanges(fs, body);
   state.fileSystems.set(name, fs);
-  return ok([renderFileSystem(fs, req.version, state.clock())]);
+  return ok([fileSystemRenderer(req.version, state.clock())(fs)]);
 };
 
 /** Copies the writable fields of a validated body onto the record (no checks here: validate first). */
@@ -155,7 +164,7 @@ export const updateFileSystems: Handler = (req, state) => {
       fs.destroyedAt = null;
     }
   }
-  return ok(targets.map((fs) => renderFileSystem(fs, req.version, now)));
+  return ok(targets.map(fileSystemRenderer(req.version, now)));
 };
 
 export const deleteFileSystems: Handler = (req, state) => {

@@ -11,7 +11,7 @@ import { replicationSample, replicationType } from "./performance.js";
 import { sampleTimes } from "./time-window.js";
 
 /** Upper bound on samples × objects one listing generates. */
-const MAX_POINTS = 200_000;
+const MAX_POINTS = 20_000;
 
 interface Subject {
   name: string;

@@ -62,7 +62,7 @@ describe("POST /file-systems", () => {
       /'size' is not a field of FileSystem/,
     );
     expect400(state, "POST", "/file-systems", { body: { name: "x", space: {} } }, /'space' is read-only/);
-    expect400(state, "POST", "/file-systems", { body: { name: "bad name" } }, /Invalid 'name'/);
+    expect400(state, "POST", "/file-systems", { body: { name: "bad.name" } }, /Invalid .name./);
     expect400(state, "POST", "/file-systems", {}, /JSON FileSystem body is required/);
   });
 

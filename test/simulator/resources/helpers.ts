@@ -110,5 +110,7 @@ export function expect400(
 }
 
 export function q(params: Record<string, string | number | boolean>): string {
-  return new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+  return new URLSearchParams(
+    Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]),
+  ).toString();
 }
