@@ -127,12 +127,9 @@ export const fsList = defineCommand({
       filename: "file-systems.csv",
       title: `File systems on ${where}`,
     });
-    const shown = Math.min(rows.length, 50);
     const headline = `${formatCount(result.total)} file system${result.total === 1 ? "" : "s"} on ${where}`;
-    const note =
-      result.total > shown
-        ? rich`Showing ${formatCount(shown)} of ${formatCount(result.total)}${result.rows.length > shown ? "; the full list is attached as CSV" : ""}.`
-        : undefined;
+    // The renderers say "showing N of M" from the table's totalRows; the note says where the rest is.
+    const note = table.attachments.length ? rich`The full list is attached as CSV.` : undefined;
     return message(
       headline,
       [

@@ -108,14 +108,9 @@ export const snapshotList = defineCommand({
       title: `Snapshots${of} on ${where}`,
     });
     const headline = `${formatCount(result.total)} snapshot${result.total === 1 ? "" : "s"}${of} on ${where}`;
-    const shown = Math.min(rows.length, 50);
     const blocks = [{ type: "header" as const, text: headline }, table.block];
-    if (result.total > shown) {
-      blocks.push({
-        type: "context",
-        text: rich`Showing ${formatCount(shown)} of ${formatCount(result.total)}${result.rows.length > shown ? "; the full list is attached as CSV" : ""}.`,
-      });
-    }
+    if (table.attachments.length)
+      blocks.push({ type: "context", text: rich`The full list is attached as CSV.` });
     return message(headline, blocks, table.attachments.length ? { attachments: table.attachments } : {});
   },
 });

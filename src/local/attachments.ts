@@ -1,0 +1,17 @@
+/** Console attachments (the full CSV of a long listing) are saved as files and the answer says where. */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import type { Attachment } from "../core/message.js";
+
+export function attachmentSaver(dir?: string): (a: Attachment) => string {
+  let target = dir;
+  return (a) => {
+    target ??= mkdtempSync(join(tmpdir(), "array-chatops-"));
+    mkdirSync(target, { recursive: true });
+    // The file name comes from a command definition, but never trust a path in it.
+    const path = join(target, basename(a.filename));
+    writeFileSync(path, a.content);
+    return `[${a.title}: saved to ${path}]`;
+  };
+}

@@ -1,0 +1,178 @@
+/**
+ * One console session: the same pipeline Slack uses, driven by typed lines. `/array …` runs a command,
+ * a number clicks the button shown with that number, `/as <user>` switches identity, prompts (typing a name
+ * to approve an eradication) read the next line.
+ */
+import type { AuditRecord } from "../core/audit.js";
+import type { Attachment, Button, Message } from "../core/message.js";
+import type { Effect, Pipeline } from "../core/pipeline-types.js";
+import { renderText } from "./text-render.js";
+
+export interface ConsoleIO {
+  /** Prints one block of output. */
+  write(text: string): void;
+  /** Asks for one line (prompts); undefined when input has ended. */
+  ask(question: string): Promise<string | undefined>;
+  /** Keeps an attachment somewhere the user can open it; returns a line saying where. */
+  saveAttachment?(a: Attachment): string;
+}
+
+/** Audit records as they are written, so the console can tell whether a line failed. */
+export interface OutcomeLog {
+  readonly records: readonly AuditRecord[];
+}
+
+export interface ConsoleSessionDeps {
+  pipeline: Pipeline;
+  io: ConsoleIO;
+  outcomes: OutcomeLog;
+  initialUser: string;
+  /** Role names shown by /as and /whoami (demo users). */
+  knownUsers?: Readonly<Record<string, string>>;
+  channelId?: string;
+  color?: boolean;
+}
+
+export interface LineResult {
+  ok: boolean;
+  quit?: boolean;
+}
+
+export interface ConsoleSession {
+  readonly user: string;
+  handleLine(line: string): Promise<LineResult>;
+  /** Shows the effects of a sweep of expired requests. */
+  show(effects: readonly Effect[]): Promise<void>;
+}
+
+export const CONSOLE_HELP = [
+  "Console commands:",
+  "  /array <resource> <verb> …   run a command, e.g. /array fs list (try /array help)",
+  "  1, 2, …                      click the button shown with that number",
+  "  /as <user>                   act as another user (demo: alice admin, bob operator, carol viewer, dave admin)",
+  "  /whoami                      who you are acting as",
+  "  /help                        this text",
+  "  /quit                        leave",
+].join("\n");
+
+export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
+  const { pipeline, io } = deps;
+  const channelId = deps.channelId ?? "console";
+  let user = deps.initialUser;
+  let buttons: Button[] = [];
+  let posted = 0;
+
+  const actor = () => ({ userId: user, channelId, displayName: user });
+  const describe = (name: string) => {
+    const role = deps.knownUsers?.[name];
+    return role ? `${name} (${role})` : name;
+  };
+
+  const print = (msg: Message, prefix: string | undefined, batch: Button[]) => {
+    const rendered = renderText(msg, {
+      color: deps.color ?? false,
+      firstButton: batch.length + 1,
+      ...(io.saveAttachment ? { describeAttachment: (f) => describeAttachment(msg, f) } : {}),
+    });
+    batch.push(...rendered.buttons);
+    io.write(prefix ? `${prefix}\n${rendered.text}` : rendered.text);
+  };
+  const describeAttachment = (msg: Message, filename: string) => {
+    const a = msg.attachments?.find((x) => x.filename === filename);
+    return a && io.saveAttachment ? io.saveAttachment(a) : `[attachment: ${filename}]`;
+  };
+
+  const apply = async (effects: readonly Effect[]): Promise<void> => {
+    const batch: Button[] = [];
+    for (const e of effects) {
+      if (e.kind === "reply") print(e.message, undefined, batch);
+      else if (e.kind === "post") {
+        print(e.message, `(posted in ${e.channelId})`, batch);
+        if (e.trackPending)
+          await pipeline.attachMessage(e.trackPending, { channelId: e.channelId, ts: `console-${++posted}` });
+      } else if (e.kind === "update") print(e.message, "(message updated)", batch);
+      else {
+        const typed = await io.ask(`${e.label}: `);
+        if (typed === undefined) {
+          io.write("(no answer; nothing was done)");
+          continue;
+        }
+        await apply(
+          await pipeline.handleClick({
+            actionId: e.actionId,
+            value: e.pendingId,
+            actor: actor(),
+            typedText: typed,
+          }),
+        );
+      }
+    }
+    if (batch.length > 0) buttons = batch;
+  };
+
+  /** Runs `work` and reports whether any audit record it produced is an error. */
+  const tracked = async (work: () => Promise<void>): Promise<LineResult> => {
+    const before = deps.outcomes.records.length;
+    await work();
+    return { ok: deps.outcomes.records.slice(before).every((r) => r.outcome === "ok") };
+  };
+
+  return {
+    get user() {
+      return user;
+    },
+    show: apply,
+    async handleLine(raw) {
+      const line = raw.trim();
+      if (line === "" || line.startsWith("#")) return { ok: true };
+      const command = /^\/?array(\s+|$)/i.exec(line);
+      if (command) {
+        const text = line.slice(command[0].length);
+        return tracked(async () => apply(await pipeline.handleCommand({ text, actor: actor() })));
+      }
+      if (/^\d+$/.test(line)) {
+        const button = buttons[Number(line) - 1];
+        if (!button) {
+          io.write(
+            buttons.length
+              ? `There is no button ${line}; the buttons shown are 1–${buttons.length}.`
+              : "No buttons are shown.",
+          );
+          return { ok: false };
+        }
+        return tracked(async () =>
+          apply(
+            await pipeline.handleClick({ actionId: button.actionId, value: button.value, actor: actor() }),
+          ),
+        );
+      }
+      const [word, ...rest] = line.split(/\s+/);
+      switch (word?.toLowerCase()) {
+        case "/as": {
+          const next = rest[0];
+          if (!next) {
+            io.write("Usage: /as <user>");
+            return { ok: false };
+          }
+          user = next;
+          io.write(`You are now ${describe(user)}.`);
+          return { ok: true };
+        }
+        case "/whoami":
+          io.write(`You are ${describe(user)}.`);
+          return { ok: true };
+        case "/help":
+          io.write(CONSOLE_HELP);
+          return { ok: true };
+        case "/quit":
+        case "/exit":
+          return { ok: true, quit: true };
+        default:
+          io.write(
+            `I don't know "${line}". Commands start with /array; type /help for the console commands.`,
+          );
+          return { ok: false };
+      }
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * The built-in demo for the console: two simulated arrays on loopback and a configuration that maps a few
+ * demo users to roles, so every flow (including a two-person approval) can be tried without Slack.
+ */
+import { type ResolvedArrayConfig, Secret } from "../config/arrays.js";
+import type { LoadedConfig } from "../config/load.js";
+import { configSchema } from "../config/schema.js";
+import type { Logger } from "../logger.js";
+import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../simulator/index.js";
+
+/** Demo users and what they may do; `/as <name>` switches between them. */
+export const DEMO_USERS: Readonly<Record<string, string>> = {
+  alice: "admin",
+  bob: "operator",
+  carol: "viewer",
+  dave: "admin",
+};
+
+const DEMO_ARRAYS = [
+  { name: "fb-lab-01", tags: ["lab"] },
+  { name: "fb-dr-01", tags: ["dr"] },
+];
+
+export interface Demo {
+  loaded: LoadedConfig;
+  close(): Promise<void>;
+}
+
+/** Starts the simulators and returns a configuration pointing at them. */
+export async function startDemo(logger: Logger): Promise<Demo> {
+  const sims: Simulator[] = [];
+  try {
+    for (const a of DEMO_ARRAYS) {
+      sims.push(
+        await startSimulator({ arrayName: a.name, scenario: "demo", logger: logger.child({ sim: a.name }) }),
+      );
+    }
+  } catch (err) {
+    await Promise.all(sims.map((s) => s.close()));
+    throw err;
+  }
+  const arrays: ResolvedArrayConfig[] = DEMO_ARRAYS.map((a, i) => {
+    const sim = sims[i] as Simulator;
+    return {
+      name: a.name,
+      origin: sim.url,
+      apiToken: new Secret(DEFAULT_API_TOKEN),
+      ca: sim.ca,
+      insecure: false,
+      tags: a.tags,
+      connections: 4,
+      rate: { maxConcurrent: 8, minSpacingMs: 0, maxQueue: 1000 },
+      timeouts: { connectMs: 5000, readMs: 30_000 },
+      downAfterFailures: 3,
+    };
+  });
+  const byRole = (role: string) => ({
+    users: Object.entries(DEMO_USERS)
+      .filter(([, r]) => r === role)
+      .map(([u]) => u),
+  });
+  const config = configSchema.parse({
+    arrays: DEMO_ARRAYS.map((a, i) => ({
+      name: a.name,
+      address: sims[i]?.url,
+      api_token_env: "DEMO_TOKEN",
+      tags: a.tags,
+    })),
+    access: {
+      default_role: "none",
+      admin: byRole("admin"),
+      operator: byRole("operator"),
+      viewer: byRole("viewer"),
+    },
+    channels: { default_array: "fb-lab-01" },
+  });
+  return {
+    loaded: { config, arrays, source: "demo" },
+    async close() {
+      await Promise.all(sims.map((s) => s.close()));
+    },
+  };
+}

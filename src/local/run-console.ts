@@ -1,0 +1,116 @@
+/**
+ * Drives a console session from a stream. Interactive (a terminal): a prompt, expired requests swept on a
+ * timer. Piped input: each line runs in turn, is echoed before its answer, and the exit code is 1 when any
+ * line failed, so `echo "/array fs list" | npm start` works in scripts and CI.
+ */
+import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
+import type { Attachment } from "../core/message.js";
+import type { Pipeline } from "../core/pipeline-types.js";
+import { CONSOLE_HELP, createConsoleSession, type OutcomeLog } from "./console-session.js";
+
+export interface RunConsoleOptions {
+  pipeline: Pipeline;
+  outcomes: OutcomeLog;
+  input: Readable;
+  output: Writable;
+  interactive: boolean;
+  initialUser: string;
+  knownUsers?: Readonly<Record<string, string>>;
+  /** Shown once at the start of an interactive session. */
+  banner?: string;
+  saveAttachment?: (a: Attachment) => string;
+  /** How often an interactive session sweeps expired requests. */
+  sweepMs?: number;
+}
+
+interface LineSource {
+  next(): Promise<string | undefined>;
+}
+
+function lineSource(rl: ReturnType<typeof createInterface>): LineSource {
+  const queue: string[] = [];
+  const waiters: ((line: string | undefined) => void)[] = [];
+  let closed = false;
+  rl.on("line", (line) => {
+    const w = waiters.shift();
+    if (w) w(line);
+    else queue.push(line);
+  });
+  rl.on("close", () => {
+    closed = true;
+    for (const w of waiters.splice(0)) w(undefined);
+  });
+  return {
+    next() {
+      if (queue.length > 0) return Promise.resolve(queue.shift());
+      if (closed) return Promise.resolve(undefined);
+      return new Promise((resolve) => waiters.push(resolve));
+    },
+  };
+}
+
+/** Runs until input ends or /quit; resolves with the process exit code. */
+export async function runConsole(opts: RunConsoleOptions): Promise<number> {
+  const rl = createInterface({ input: opts.input, output: opts.output, terminal: opts.interactive });
+  const lines = lineSource(rl);
+  const write = (text: string) => {
+    opts.output.write(`${text}\n`);
+  };
+  const session = createConsoleSession({
+    pipeline: opts.pipeline,
+    outcomes: opts.outcomes,
+    initialUser: opts.initialUser,
+    color: opts.interactive,
+    ...(opts.knownUsers ? { knownUsers: opts.knownUsers } : {}),
+    io: {
+      write,
+      async ask(question) {
+        if (opts.interactive) {
+          rl.setPrompt(question);
+          rl.prompt();
+        } else write(question.trimEnd());
+        const answer = await lines.next();
+        if (!opts.interactive && answer !== undefined) write(`  ${answer}`);
+        return answer;
+      },
+      ...(opts.saveAttachment ? { saveAttachment: opts.saveAttachment } : {}),
+    },
+  });
+
+  let failed = 0;
+  let timer: NodeJS.Timeout | undefined;
+  if (opts.interactive) {
+    write(opts.banner ?? CONSOLE_HELP);
+    timer = setInterval(() => {
+      opts.pipeline
+        .sweepExpired()
+        .then((effects) => session.show(effects))
+        .catch((err: unknown) => write(`(sweep failed: ${String(err)})`));
+    }, opts.sweepMs ?? 30_000);
+    timer.unref();
+  }
+  try {
+    for (;;) {
+      if (opts.interactive) {
+        rl.setPrompt(`${session.user}> `);
+        rl.prompt();
+      }
+      const line = await lines.next();
+      if (line === undefined) break;
+      if (!opts.interactive) {
+        if (line.trim() === "") continue;
+        write(`${session.user}> ${line}`);
+        await session.show(await opts.pipeline.sweepExpired());
+      }
+      const result = await session.handleLine(line);
+      if (!result.ok) failed++;
+      if (!opts.interactive) write("");
+      if (result.quit) break;
+    }
+  } finally {
+    clearInterval(timer);
+    rl.close();
+  }
+  return !opts.interactive && failed > 0 ? 1 : 0;
+}

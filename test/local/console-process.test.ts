@@ -1,0 +1,132 @@
+/**
+ * The console as CI and people run it: the built entry point in a child process, fed through a pipe
+ * (non-interactive) and through a pseudo-terminal made by util-linux `script` (interactive) when available.
+ */
+import { type ChildProcessWithoutNullStreams, execFile, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, test } from "vitest";
+
+const root = new URL("../..", import.meta.url).pathname;
+// Inside node_modules so the built files resolve the project's packages.
+const outDir = join(root, "node_modules", ".cache", "array-chatops-console-test");
+const entry = join(outDir, "src", "main.js");
+
+beforeAll(async () => {
+  mkdirSync(outDir, { recursive: true });
+  const tsc = join(root, "node_modules", ".bin", "tsc");
+  // Type errors elsewhere in the tree must not stop the emit; the entry file existing is what counts.
+  await promisify(execFile)(tsc, ["-p", join(root, "tsconfig.build.json"), "--outDir", outDir], {
+    cwd: root,
+  }).catch(() => undefined);
+  expect(existsSync(entry)).toBe(true);
+}, 180_000);
+
+function runPiped(
+  input: string,
+  args: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [entry, ...args], {
+      cwd: root,
+      env: { PATH: process.env["PATH"] ?? "" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+describe("non-interactive console (piped stdin)", () => {
+  test("runs each line against the demo arrays and exits 0", async () => {
+    const r = await runPiped("/array fs list\n/array fs show home --array fb-dr-01\n");
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("alice> /array fs list");
+    expect(r.stdout).toContain("== 11 file systems on array fb-lab-01 ==");
+    expect(r.stdout).toMatch(/home\s+20 TiB\s+12\.4 TiB\s+62%/);
+    expect(r.stdout).toContain("== File system home on fb-dr-01 ==");
+  }, 60_000);
+
+  test("a two-person approval with identity switches and numbered buttons", async () => {
+    const script = [
+      "/as bob",
+      "/array fs resize scratch 4T",
+      "1",
+      "/as alice",
+      "1",
+      "/array fs show scratch",
+    ].join("\n");
+    const r = await runPiped(`${script}\n`);
+    expect(r.stdout).toContain("[1] Approve   [2] Deny");
+    expect(r.stdout).toContain("You asked for this, so it needs approval from someone else.");
+    expect(r.stdout).toContain("Requested by bob, approved by alice.");
+    expect(r.stdout).toMatch(/Used:\s+5\.6 TiB of 4 TiB \(140%\)/);
+    // bob's own click failed, so the run as a whole reports failure.
+    expect(r.code).toBe(1);
+  }, 60_000);
+
+  test("a failing line makes the exit code non-zero", async () => {
+    const r = await runPiped("/array fs lsit\n");
+    expect(r.stdout).toContain("Did you mean `fs list`?");
+    expect(r.code).toBe(1);
+  }, 60_000);
+
+  test("a bad --config is reported in one message, without a stack trace", async () => {
+    const r = await runPiped("", ["--config", "/nonexistent/bot.yml"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('Cannot read the configuration file "/nonexistent/bot.yml" (ENOENT).\n');
+  }, 60_000);
+});
+
+const hasScript = spawnSync("script", ["--version"]).status === 0;
+
+describe("interactive console (pseudo-terminal)", () => {
+  test.runIf(hasScript)(
+    "prompts, answers and quits",
+    async () => {
+      const child: ChildProcessWithoutNullStreams = spawn(
+        "script",
+        ["-qec", `${process.execPath} ${entry}`, "/dev/null"],
+        { cwd: root, env: { PATH: process.env["PATH"] ?? "", TERM: "dumb" } },
+      );
+      let out = "";
+      const waiters: { re: RegExp; resolve: () => void }[] = [];
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        for (const w of [...waiters]) {
+          if (w.re.test(out)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve();
+          }
+        }
+      });
+      const waitFor = (re: RegExp) =>
+        new Promise<void>((resolve) => {
+          if (re.test(out)) resolve();
+          else waiters.push({ re, resolve });
+        });
+      const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+
+      await waitFor(/alice> /);
+      expect(out).toContain("array-chatops console: demo arrays fb-lab-01, fb-dr-01 (simulated), no Slack.");
+      child.stdin.write("/array fs show finance\r");
+      await waitFor(/File system finance on fb-lab-01/);
+      await waitFor(/Hard limit:\s+on[\s\S]*alice> /);
+      child.stdin.write("/as carol\r");
+      await waitFor(/carol> /);
+      child.stdin.write("/quit\r");
+      expect(await exited).toBe(0);
+    },
+    60_000,
+  );
+});

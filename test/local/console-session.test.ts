@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createConsoleSession } from "../../src/local/console-session.js";
+import { type Harness, startHarness } from "../core/harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => h.close());
+
+function session(answers: string[] = []) {
+  const out: string[] = [];
+  const s = createConsoleSession({
+    pipeline: h.pipeline,
+    outcomes: { records: h.audits },
+    initialUser: "alice",
+    knownUsers: { alice: "admin", bob: "operator", carol: "viewer" },
+    io: {
+      write: (t) => out.push(t),
+      ask: async (q) => {
+        out.push(q);
+        return answers.shift();
+      },
+    },
+  });
+  return { s, out, all: () => out.join("\n") };
+}
+
+describe("console session", () => {
+  test("commands, identity switches and numbered buttons drive the same pipeline", async () => {
+    const { s, all } = session();
+    expect(await s.handleLine("/as bob")).toEqual({ ok: true });
+    expect(await s.handleLine("/array fs resize scratch 4T")).toEqual({ ok: true });
+    expect(all()).toContain("[1] Approve   [2] Deny");
+    expect(await s.handleLine("1")).toEqual({ ok: false });
+    expect(all()).toContain("You asked for this, so it needs approval from someone else.");
+    await s.handleLine("/as alice");
+    expect(await s.handleLine("1")).toEqual({ ok: true });
+    expect(all()).toContain("Resized scratch on lab-1: 5 TiB → 4 TiB.");
+    expect(h.sims.get("lab-1")?.state.fileSystems.get("scratch")?.provisioned).toBe(4 * 2 ** 40);
+  });
+
+  test("a prompt reads the typed name from the next answer", async () => {
+    const { s, all } = session(["old-share"]);
+    await s.handleLine("/array fs eradicate old-share");
+    await s.handleLine("/as dave");
+    expect(await s.handleLine("1")).toEqual({ ok: true });
+    expect(all()).toContain("Type old-share to go ahead: ");
+    expect(all()).toContain("Eradicated old-share on lab-1");
+  });
+
+  test("failures are reported as failed lines; help and quit are console commands", async () => {
+    const { s, all } = session();
+    expect(await s.handleLine("/array fs lsit")).toEqual({ ok: false });
+    expect(await s.handleLine("7")).toEqual({ ok: false });
+    expect(await s.handleLine("hello")).toEqual({ ok: false });
+    expect(all()).toContain("Commands start with /array");
+    expect(await s.handleLine("# a comment")).toEqual({ ok: true });
+    expect(await s.handleLine("/help")).toEqual({ ok: true });
+    expect(await s.handleLine("/quit")).toEqual({ ok: true, quit: true });
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, test } from "vitest";
+import { message, rich } from "../../src/core/message.js";
+import { formatTable, renderText } from "../../src/local/text-render.js";
+
+describe("console text renderer", () => {
+  test("markup markers go, escaped user text comes back as typed", () => {
+    const name = "<!channel> & <@U1>";
+    const out = renderText(
+      message("x", [
+        { type: "header", text: `File system ${name}` },
+        { type: "section", text: rich`Destroyed *${name}*.` },
+        {
+          type: "fields",
+          fields: [
+            { label: "Used", value: rich`1 TiB` },
+            { label: "Protocols", value: rich`NFS` },
+          ],
+        },
+        { type: "context", text: rich`Requested by bob.` },
+        { type: "code", text: "PATCH /api/1.12/file-systems?name=x" },
+      ]),
+    );
+    expect(out.text).toBe(
+      [
+        "== File system <!channel> & <@U1> ==",
+        "Destroyed <!channel> & <@U1>.",
+        "Used:      1 TiB",
+        "Protocols: NFS",
+        "Requested by bob.",
+        "    PATCH /api/1.12/file-systems?name=x",
+      ].join("\n"),
+    );
+  });
+
+  test("buttons are numbered from the given start and returned in order", () => {
+    const out = renderText(
+      message("x", [
+        {
+          type: "actions",
+          buttons: [
+            { actionId: "a", label: "Approve", value: "p1" },
+            { actionId: "d", label: "Deny", value: "p1" },
+          ],
+        },
+      ]),
+      { firstButton: 3 },
+    );
+    expect(out.text).toBe("[3] Approve   [4] Deny");
+    expect(out.buttons.map((b) => b.label)).toEqual(["Approve", "Deny"]);
+  });
+
+  test("tables align, right-aligned columns pad left, and long listings say how many are shown", () => {
+    const cols = [
+      { key: "n", label: "Name" },
+      { key: "s", label: "Size", align: "right" as const },
+    ];
+    expect(
+      formatTable(cols, [
+        { n: "a", s: "1 TiB" },
+        { n: "bbbb", s: "20 TiB" },
+      ]),
+    ).toBe(["Name    Size", "----  ------", "a      1 TiB", "bbbb  20 TiB"].join("\n"));
+    const out = renderText(
+      message("x", [{ type: "table", columns: cols, rows: [{ n: "a", s: "1" }], totalRows: 10_000 }], {
+        attachments: [{ filename: "fs.csv", title: "All", contentType: "text/csv", content: "n\n" }],
+      }),
+      { describeAttachment: (f) => `[saved ${f}]` },
+    );
+    expect(out.text).toContain("(showing 1 of 10,000)");
+    expect(out.text).toContain("[saved fs.csv]");
+  });
+});
