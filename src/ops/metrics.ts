@@ -28,6 +28,8 @@ export interface MetricsOptions {
   /** Process metrics (CPU, memory, event loop lag); off in tests to keep the output small. */
   collectDefault?: boolean;
   prefix?: string;
+  /** Counts open approval requests at scrape time (the pending store knows; nothing has to keep a tally). */
+  pendingCount?: () => Promise<number>;
 }
 
 export function createMetrics(opts: MetricsOptions = {}): Metrics {
@@ -73,6 +75,13 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
       name: `${p}pending_approvals`,
       help: "Approval requests waiting for a decision",
       registers,
+      ...(opts.pendingCount === undefined
+        ? {}
+        : {
+            async collect(this: Gauge) {
+              this.set(await (opts.pendingCount as () => Promise<number>)());
+            },
+          }),
     }),
     alertPosts: new Counter({
       name: `${p}alert_posts_total`,

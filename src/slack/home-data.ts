@@ -1,0 +1,79 @@
+/**
+ * Fills the App Home from the bot's own parts: the caller's role per array (the access resolver), array
+ * health (the pool), open approval requests the caller may decide (the pending store), and the commands
+ * their role allows (the registry).
+ */
+import type { AccessResolver } from "../core/authz.js";
+import type { PendingRecord, PendingStore } from "../core/pending-store.js";
+import type { CommandEntry } from "../core/registry.js";
+import { type Role, roleAtLeast } from "../core/roles.js";
+import type { HomeData, HomePending, HomePort } from "./home.js";
+
+export interface HomeArraySource {
+  name: string;
+  tags: readonly string[];
+  reachable: boolean;
+  version?: string;
+  lastError?: { message: string };
+}
+
+export interface HomeSources {
+  access: AccessResolver;
+  arrays: () => readonly HomeArraySource[];
+  pending?: PendingStore;
+  commands?: () => readonly CommandEntry[];
+}
+
+function canDecide(rec: PendingRecord, userId: string, role: Role | undefined): boolean {
+  return (
+    rec.kind === "request" &&
+    rec.policy === "approve" &&
+    rec.status === "pending" &&
+    rec.requester.userId !== userId &&
+    !rec.approvals.some((a) => a.userId === userId) &&
+    roleAtLeast(role, rec.approverRole)
+  );
+}
+
+export function createHomePort(src: HomeSources): HomePort {
+  return {
+    async load(userId): Promise<HomeData> {
+      const arrays = src.arrays();
+      const roles = new Map<string, Role | undefined>();
+      for (const a of arrays) roles.set(a.name, await src.access.roleOn(userId, a));
+      const best = await src.access.bestRole(userId, arrays);
+
+      const pending: HomePending[] = [];
+      for (const rec of (await src.pending?.listOpen()) ?? []) {
+        if (!canDecide(rec, userId, roles.get(rec.array))) continue;
+        pending.push({
+          id: rec.id,
+          summary: rec.display.title,
+          requester: rec.requester.displayName ?? rec.requester.userId,
+          channelId: rec.channelId,
+          expiresAt: new Date(rec.expiresAt),
+          approvals: rec.approvals.length,
+          required: rec.approvalsRequired,
+        });
+      }
+
+      const help = (src.commands?.() ?? [])
+        .filter((e) => roleAtLeast(best, e.command.role))
+        .map((e) => ({ usage: `/array ${e.resource.name} ${e.command.verb}`, summary: e.command.summary }));
+
+      return {
+        role: best ?? "none yet: ask an admin to add you or one of your user groups",
+        arrays: arrays
+          .filter((a) => roles.get(a.name) !== undefined)
+          .map((a) => {
+            const detail = a.reachable ? (a.version ? `REST ${a.version}` : undefined) : a.lastError?.message;
+            return detail === undefined
+              ? { name: a.name, reachable: a.reachable }
+              : { name: a.name, reachable: a.reachable, detail };
+          }),
+        pending,
+        help,
+      };
+    },
+  };
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import { RESOURCES } from "../../commands/index.js";
+import { accessSchema } from "../../src/config/schema.js";
+import type { AuditRecord } from "../../src/core/audit.js";
+import { createAccessResolver } from "../../src/core/authz.js";
+import { createMemoryPendingStore, type PendingRecord } from "../../src/core/pending-store.js";
+import { createRegistry } from "../../src/core/registry.js";
+import { silentLogger } from "../../src/logger.js";
+import { auditLine, createAuditChannelSink } from "../../src/slack/audit-channel.js";
+import type { ChatPort } from "../../src/slack/chat-port.js";
+import { homeView } from "../../src/slack/home.js";
+import { createHomePort } from "../../src/slack/home-data.js";
+import { accessGroupIds } from "../../src/slack/run.js";
+import { blockKitViolations } from "../fakes/block-kit-rules.js";
+
+const access = accessSchema.parse({
+  default_role: "none",
+  admin: { users: ["UADMIN"], groups: [] },
+  operator: { users: [], groups: ["SOPS"] },
+  overrides: [{ arrays: ["lab"], operator: { users: ["ULAB"], groups: [] } }],
+});
+const identity = {
+  groupsOf: async (u: string) => (u === "UOP" ? ["SOPS"] : []),
+  isRestricted: async (u: string) => u === "UGUEST",
+};
+const arrays = () => [
+  { name: "prod", tags: [], reachable: true, version: "1.12" },
+  { name: "lab", tags: [], reachable: false, lastError: { message: "connect ECONNREFUSED" } },
+];
+
+function pending(over: Partial<PendingRecord>): PendingRecord {
+  return {
+    id: "p1",
+    kind: "request",
+    status: "pending",
+    commandId: "fs.eradicate",
+    args: {},
+    commandText: "fs eradicate old",
+    requester: { userId: "UOP", displayName: "olga" },
+    channelId: "C0OPS",
+    array: "prod",
+    requestId: "r1",
+    policy: "approve",
+    approvalsRequired: 1,
+    approverRole: "admin",
+    approvals: [],
+    fingerprint: "f",
+    state: {},
+    display: {
+      title: "Eradicate file system old on prod",
+      summary: "",
+      facts: [],
+      warnings: [],
+      requests: [],
+    },
+    createdAt: 0,
+    expiresAt: Date.UTC(2030, 0, 1),
+    updatedAt: 0,
+    messages: [],
+    ...over,
+  };
+}
+
+describe("App Home data", () => {
+  it("shows each person their role, their arrays, what they may approve, and the commands they may run", async () => {
+    const store = createMemoryPendingStore();
+    await store.create(pending({}));
+    await store.create(pending({ id: "p2", requester: { userId: "UADMIN" } }));
+    await store.create(pending({ id: "p3", kind: "offer", policy: "offer" }));
+    const registry = createRegistry(RESOURCES);
+    const port = createHomePort({
+      access: createAccessResolver(access, identity),
+      arrays,
+      pending: store,
+      commands: () => registry.all(),
+    });
+
+    const admin = await port.load("UADMIN");
+    expect(admin.role).toBe("admin");
+    expect(admin.arrays.map((a) => [a.name, a.reachable, a.detail])).toEqual([
+      ["prod", true, "REST 1.12"],
+      ["lab", false, "connect ECONNREFUSED"],
+    ]);
+    // Their own request is not theirs to approve; offers are not approvals.
+    expect(admin.pending.map((p) => p.id)).toEqual(["p1"]);
+    expect(admin.help.some((h) => h.usage === "/array fs eradicate")).toBe(true);
+
+    const operator = await port.load("UOP");
+    expect(operator.role).toBe("operator");
+    expect(operator.pending).toEqual([]);
+    expect(operator.help.some((h) => h.usage === "/array fs eradicate")).toBe(false);
+
+    const lab = await port.load("ULAB");
+    expect(lab.arrays.map((a) => a.name)).toEqual(["lab"]);
+
+    const stranger = await port.load("UNOBODY");
+    expect(stranger.role).toMatch(/^none yet/);
+    expect(stranger.arrays).toEqual([]);
+    expect(stranger.help).toEqual([]);
+
+    const view = homeView(admin, new Date(Date.UTC(2029, 11, 31, 23, 0)));
+    expect(blockKitViolations(view.blocks, "view")).toEqual([]);
+    expect(JSON.stringify(view.blocks)).toContain("expires in 60 min in <#C0OPS>");
+  });
+
+  it("collects every user group the access rules mention", () => {
+    expect(accessGroupIds(access)).toEqual(["SOPS"]);
+  });
+});
+
+describe("audit channel", () => {
+  const record: AuditRecord = {
+    id: "r1",
+    at: "2026-11-22T12:00:00Z",
+    userId: "U1",
+    displayName: "<!channel> bob",
+    channelId: "C0OPS",
+    arrays: ["prod"],
+    command: "fs.resize",
+    args: {},
+    decision: "approved",
+    approvedBy: ["alice"],
+    outcome: "ok",
+    durationMs: 12,
+  };
+
+  it("writes one line that names people without pinging them", () => {
+    const line = auditLine(record).markup;
+    expect(line).toBe(
+      "`fs.resize` approved for &lt;!channel&gt; bob in <#C0OPS> on prod, approved by alice: ok",
+    );
+    expect(line).not.toContain("<@");
+  });
+
+  it("posts to the channel, and a failing post never fails the request", async () => {
+    const posts: string[] = [];
+    const chat: ChatPort = {
+      post: async (channel) => {
+        posts.push(channel);
+        if (posts.length > 1) throw new Error("not_in_channel");
+        return { channel, channelId: channel, ts: "1.1" };
+      },
+      update: async () => {},
+      postInThread: async (ref) => ({ ...ref, channel: ref.channelId }),
+    };
+    const sink = createAuditChannelSink({ channelId: "CAUDIT", chat, logger: silentLogger() });
+    await sink.write(record);
+    await expect(sink.write(record)).resolves.toBeUndefined();
+    expect(posts).toEqual(["CAUDIT", "CAUDIT"]);
+  });
+});
