@@ -60,18 +60,12 @@ export const fsCreate = defineCommand({
     return ctx.array.fileSystems.create(bodyOf(a));
   },
   render(fs, a, rctx) {
-    const text = `Created file system ${fs.name} on ${rctx.arrays[0] ?? "?"}: ${sizeText(fs.provisioned)}, ${protocols(a)}.`;
+    const what = `${sizeText(fs.provisioned)}, ${protocols(a)}${fs.hard_limit_enabled ? ", hard limit on" : ""}`;
+    const array = rctx.arrays[0] ?? "?";
     return message(
-      text,
-      [
-        {
-          type: "section",
-          text: rich`Created file system *${fs.name}* on ${rctx.arrays[0] ?? "?"}: ${sizeText(fs.provisioned)}, ${protocols(a)}.`,
-        },
-      ],
-      {
-        visibility: "in_channel",
-      },
+      `Created file system ${fs.name} on ${array}: ${what}.`,
+      [{ type: "section", text: rich`Created file system *${fs.name}* on ${array}: ${what}.` }],
+      { visibility: "in_channel" },
     );
   },
 });

@@ -25,7 +25,12 @@ export const DEMO_ACCESS = {
 };
 
 export interface HarnessOptions {
-  arrays?: { name: string; tags?: string[] }[];
+  arrays?: {
+    name: string;
+    tags?: string[];
+    versions?: string;
+    scenario?: "demo" | "empty" | { scale: { fileSystems: number } };
+  }[];
   config?: Partial<Omit<AppConfigInput, "arrays">>;
   groups?: Record<string, string[]>;
   restricted?: string[];
@@ -48,7 +53,16 @@ export interface Harness {
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const specs = opts.arrays ?? [{ name: "lab-1" }];
   const sims = new Map<string, Simulator>();
-  for (const s of specs) sims.set(s.name, await startSimulator({ arrayName: s.name, scenario: "demo" }));
+  for (const s of specs) {
+    sims.set(
+      s.name,
+      await startSimulator({
+        arrayName: s.name,
+        scenario: s.scenario ?? "demo",
+        ...(s.versions ? { versions: s.versions } : {}),
+      }),
+    );
+  }
   const resolved: ResolvedArrayConfig[] = specs.map((s) => {
     const sim = sims.get(s.name) as Simulator;
     return {
