@@ -25,6 +25,7 @@ export const listAlerts: Handler = (req, state) =>
   listing(
     [...state.alerts.values()].map((a) => renderAlert(a, req.version)),
     req,
+    { noun: "Alert" },
   );
 
 function alertByName(state: SimState, name: string): AlertRec | undefined {
@@ -52,6 +53,7 @@ export const listAlertWatchers: Handler = (req, state) =>
   listing(
     [...state.alertWatchers.values()].map((w) => renderAlertWatcher(w, req.version)),
     req,
+    { noun: "Alert watcher" },
   );
 
 function severityBody(req: Parameters<Handler>[0], withEnabled: boolean) {

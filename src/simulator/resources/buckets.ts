@@ -29,7 +29,7 @@ export const listBuckets: Handler = (req, state) => {
   for (const b of preselect(req, state.buckets, () => state.buckets.values())) {
     if (destroyed === undefined || b.destroyed === destroyed) items.push(render(b));
   }
-  return listing(items, req, { totals: "object" });
+  return listing(items, req, { totals: "object", noun: "Bucket" });
 };
 
 /**

@@ -104,7 +104,7 @@ export const genericList: Handler = (req, state) => {
   return listing(
     [...c.items.values()].map((i) => render(i, req.version)),
     req,
-    { totals },
+    { totals, noun: noun(req.path) },
   );
 };
 
@@ -124,16 +124,24 @@ export const genericCreate: Handler = (req, state) => {
   return ok(created.map((i) => render(i, req.version)));
 };
 
+/** "Item of /subnets" reads well in "… 'x' does not exist" without a per-path dictionary. */
+function noun(path: string): string {
+  return `Item of ${path}`;
+}
+
 function selectGeneric(req: SimRequest, c: GenericCollection): Json[] {
   if (c.singleton) {
     const only = [...c.items.values()];
     const names = req.query.list("names");
-    for (const n of names ?? []) if (!c.items.has(n)) throw badRequest(`'${n}' does not exist.`, n);
+    for (const n of names ?? [])
+      if (!c.items.has(n)) throw badRequest(`${noun(req.path)} '${n}' does not exist.`, n);
     return only;
   }
   const keyed = new Map<string, Json & { id: string }>();
   for (const [name, item] of c.items) keyed.set(name, { ...item, id: String(item["id"] ?? "") });
-  return (selectByNamesOrIds(req, keyed, "Object") ?? []).map((i) => c.items.get(String(i["name"])) as Json);
+  return (selectByNamesOrIds(req, keyed, noun(req.path)) ?? []).map(
+    (i) => c.items.get(String(i["name"])) as Json,
+  );
 }
 
 export const genericUpdate: Handler = (req, state) => {

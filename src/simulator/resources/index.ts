@@ -13,6 +13,7 @@ import { listArraySpace, listArrays, updateArrays } from "./arrays.js";
 import { recordAudit } from "./audit.js";
 import * as buckets from "./buckets.js";
 import { type Handler, listing } from "./common.js";
+import * as fsLinks from "./file-system-replica-links.js";
 import * as fs from "./file-systems.js";
 import { genericCreate, genericDelete, genericList, genericUpdate } from "./generic.js";
 import * as rules from "./lifecycle-rules.js";
@@ -116,8 +117,8 @@ const ROUTES: Routes = {
     DELETE: links.deleteBucketReplicaLinks,
   },
   "/file-system-replica-links": {
-    GET: links.listFileSystemReplicaLinks,
-    POST: links.createFileSystemReplicaLinks,
+    GET: fsLinks.listFileSystemReplicaLinks,
+    POST: fsLinks.createFileSystemReplicaLinks,
   },
   "/array-connections": {
     GET: conns.listArrayConnections,

@@ -27,7 +27,7 @@ function bucketScope(req: SimRequest, state: SimState): Set<string> | undefined 
 export const listLifecycleRules: Handler = (req, state) => {
   const scope = bucketScope(req, state);
   const rules = [...state.lifecycleRules.values()].filter((r) => !scope || scope.has(r.bucket));
-  return listing(rules.map(view(state, req.version)), req);
+  return listing(rules.map(view(state, req.version)), req, { noun: "Lifecycle rule" });
 };
 
 /** PATCH/DELETE select by `names`, or (1.12+) by `ids` together with bucket_names or bucket_ids. */

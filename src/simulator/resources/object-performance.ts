@@ -56,7 +56,7 @@ export const listFileSystemPerformance: Handler = (req, state) => {
     time: t,
     ...(v18 ? { id: s.id } : {}),
   }));
-  return listing(items, req, { totals: "list" });
+  return listing(items, req, { totals: "list", noun: "File system" });
 };
 
 function bucketSubjects(req: SimRequest, state: SimState): Subject[] {

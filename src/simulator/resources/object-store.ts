@@ -4,6 +4,7 @@ import { bodyObject, parseBody, referenceByName } from "../models/body.js";
 import {
   type AccessKeyRec,
   type AccountRec,
+  type BucketRec,
   type ObjectUserRec,
   renderAccessKey,
   renderAccount,
@@ -28,7 +29,7 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/;
 const MAX_KEYS_PER_USER = 2;
 
 function accountView(state: SimState, version: string) {
-  const bucketsByAccount = new Map<string, import("../models/object-store.js").BucketRec[]>();
+  const bucketsByAccount = new Map<string, BucketRec[]>();
   for (const b of state.buckets.values()) {
     const list = bucketsByAccount.get(b.account) ?? [];
     list.push(b);
@@ -38,7 +39,10 @@ function accountView(state: SimState, version: string) {
 }
 
 export const listAccounts: Handler = (req, state) =>
-  listing([...state.accounts.values()].map(accountView(state, req.version)), req, { totals: "object" });
+  listing([...state.accounts.values()].map(accountView(state, req.version)), req, {
+    totals: "object",
+    noun: "Object store account",
+  });
 
 export const createAccounts: Handler = (req, state) => {
   const names = requireList(req, "names");
@@ -82,7 +86,9 @@ function userView(state: SimState, version: string) {
 }
 
 export const listObjectUsers: Handler = (req, state) =>
-  listing([...state.objectUsers.values()].map(userView(state, req.version)), req);
+  listing([...state.objectUsers.values()].map(userView(state, req.version)), req, {
+    noun: "Object store user",
+  });
 
 export const createObjectUsers: Handler = (req, state) => {
   paramSince(req, "full_access", "1.12");
@@ -130,7 +136,9 @@ function keyView(state: SimState, version: string, withSecret = false) {
 export const listAccessKeys: Handler = (req, state) => {
   // The access key listing lost its ids parameter in 1.10 (keys lost their id after 1.9).
   paramSince(req, "ids", "1.8", "1.10");
-  return listing([...state.accessKeys.values()].map(keyView(state, req.version)), req);
+  return listing([...state.accessKeys.values()].map(keyView(state, req.version)), req, {
+    noun: "Access key",
+  });
 };
 
 export function newAccessKey(state: SimState, user: string, secret?: string, name?: string): AccessKeyRec {

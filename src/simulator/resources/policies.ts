@@ -30,7 +30,7 @@ function render(state: SimState, version: string) {
 }
 
 export const listPolicies: Handler = (req, state) =>
-  listing([...state.policies.values()].map(render(state, req.version)), req);
+  listing([...state.policies.values()].map(render(state, req.version)), req, { noun: "Policy" });
 
 function checkedRules(rules: PolicyRuleRec[]): PolicyRuleRec[] {
   const keys = new Set<string>();

@@ -3,7 +3,7 @@ import type { BucketRec, Versioning } from "../models/object-store.js";
 import { randomLetters, randomSecret } from "../models/random.js";
 import type { ArrayConnectionRec, LinkHealth } from "../models/replication.js";
 import type { SimState } from "../state.js";
-import { put } from "./infrastructure.js";
+import { put } from "./put.js";
 
 const TIB = 1024 ** 4;
 const HOUR = 3_600_000;

@@ -3,156 +3,12 @@
  * admins, roles, certificates and a small user/group directory. Served by the generic collections.
  */
 import type { SimState } from "../state.js";
+import { type InfrastructureOptions, seedHardware, seedNetwork } from "./hardware.js";
+import { put } from "./put.js";
 
-type Item = Record<string, unknown>;
-
-const TB = 1000 ** 4;
 const DAY = 86_400_000;
 
-export function put(state: SimState, path: string, items: Item[], singleton = false): void {
-  const c = state.generic.get(path) ?? { singleton, items: new Map<string, Item>() };
-  for (const item of items) c.items.set(String(item["name"]), item);
-  state.generic.set(path, c);
-}
-
-function ref(state: SimState, path: string, name: string, resourceType: string) {
-  const id = state.generic.get(path)?.items.get(name)?.["id"] ?? null;
-  return { name, id, resource_type: resourceType };
-}
-
-export interface InfrastructureOptions {
-  blades: number;
-  /** Names of components to report as unhealthy (demo). */
-  unhealthy?: readonly string[];
-}
-
-function hardware(state: SimState, opts: InfrastructureOptions): void {
-  const bad = new Set(opts.unhealthy ?? []);
-  const serial = () =>
-    `PCHFL${Math.floor(state.rng() * 1e8)
-      .toString()
-      .padStart(8, "0")}`;
-  const hw = (name: string, type: string, index: number, slot: number, extra: Item = {}): Item => ({
-    name,
-    id: state.newId(),
-    details: bad.has(name) ? "Software process is not healthy: Code 2" : null,
-    identify_enabled: false,
-    index,
-    model: type === "fb" ? "FB-17TB" : type === "ch" ? "CH-FB" : null,
-    serial: type === "fan" || type === "eth" ? null : serial(),
-    slot,
-    speed: null,
-    status: bad.has(name) ? "unhealthy" : "healthy",
-    temperature: type === "fb" || type === "fm" ? 30 + Math.floor(state.rng() * 12) : null,
-    type,
-    ...extra,
-  });
-  const items: Item[] = [hw("CH1", "ch", 1, 1)];
-  for (let i = 1; i <= opts.blades; i++) items.push(hw(`CH1.FB${i}`, "fb", i, i));
-  for (let m = 1; m <= 2; m++) {
-    items.push(hw(`CH1.FM${m}`, "fm", m, m));
-    for (let e = 1; e <= 4; e++) items.push(hw(`CH1.FM${m}.ETH${e}`, "eth", e, e, { speed: 40_000_000_000 }));
-  }
-  for (let f = 1; f <= 6; f++) items.push(hw(`CH1.FAN${f}`, "fan", f, f));
-  for (let p = 1; p <= 4; p++) items.push(hw(`CH1.PWR${p}`, "pwr", p, p));
-  put(state, "/hardware", items);
-  put(
-    state,
-    "/blades",
-    Array.from({ length: opts.blades }, (_, k) => {
-      const name = `CH1.FB${k + 1}`;
-      return {
-        name,
-        id: state.newId(),
-        details: bad.has(name) ? "Software process is not healthy: Code 2" : null,
-        raw_capacity: 17 * TB,
-        target: null,
-        progress: null,
-        status: bad.has(name) ? "unhealthy" : "healthy",
-      };
-    }),
-  );
-  put(
-    state,
-    "/hardware-connectors",
-    [1, 2].flatMap((m) =>
-      [1, 2, 3, 4].map((e) => ({
-        name: `CH1.FM${m}.ETH${e}`,
-        id: state.newId(),
-        connector_type: "QSFP",
-        lane_speed: 10_000_000_000,
-        port_count: 4,
-        transceiver_type: "40GBASE-SR4",
-      })),
-    ),
-  );
-}
-
-function network(state: SimState): void {
-  put(state, "/link-aggregation-groups", [
-    {
-      name: "uplink",
-      id: state.newId(),
-      lag_speed: 160_000_000_000,
-      mac_address: "24:a9:37:00:1a:2b",
-      ports: [1, 2].map((m) => ({ name: `CH1.FM${m}.ETH1`, id: null, resource_type: "hardware" })),
-      port_speed: 40_000_000_000,
-      status: "healthy",
-    },
-  ]);
-  const subnets = [
-    { name: "data", prefix: "10.21.100.0/24", gateway: "10.21.100.1", vlan: 0, services: ["data"] },
-    {
-      name: "replication",
-      prefix: "10.21.200.0/24",
-      gateway: "10.21.200.1",
-      vlan: 200,
-      services: ["replication"],
-    },
-  ];
-  put(
-    state,
-    "/subnets",
-    subnets.map((s) => ({
-      ...s,
-      id: state.newId(),
-      enabled: true,
-      mtu: 9000,
-      interfaces: [],
-      link_aggregation_group: ref(state, "/link-aggregation-groups", "uplink", "link-aggregation-groups"),
-    })),
-  );
-  const vips = [
-    { name: "data1", address: "10.21.100.10", subnet: "data", services: ["data"] },
-    { name: "data2", address: "10.21.100.11", subnet: "data", services: ["data"] },
-    { name: "repl1", address: "10.21.200.10", subnet: "replication", services: ["replication"] },
-  ];
-  put(
-    state,
-    "/network-interfaces",
-    vips.map((v) => {
-      const subnet = subnets.find((s) => s.name === v.subnet);
-      return {
-        name: v.name,
-        id: state.newId(),
-        address: v.address,
-        enabled: true,
-        gateway: subnet?.gateway,
-        mtu: 9000,
-        netmask: "255.255.255.0",
-        services: v.services,
-        type: "vip",
-        vlan: subnet?.vlan,
-        subnet: ref(state, "/subnets", v.subnet, "subnets"),
-      };
-    }),
-  );
-  for (const s of state.generic.get("/subnets")?.items.values() ?? []) {
-    s["interfaces"] = vips
-      .filter((v) => v.subnet === s["name"])
-      .map((v) => ref(state, "/network-interfaces", v.name, "network-interfaces"));
-  }
-}
+export type { InfrastructureOptions };
 
 function settings(state: SimState): void {
   const name = state.array.name;
@@ -350,8 +206,8 @@ function directory(state: SimState): void {
 }
 
 export function seedInfrastructure(state: SimState, opts: InfrastructureOptions): void {
-  hardware(state, opts);
-  network(state);
+  seedHardware(state, opts);
+  seedNetwork(state);
   settings(state);
   access(state);
   directory(state);

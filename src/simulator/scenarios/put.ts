@@ -1,0 +1,15 @@
+/** Seeding helpers for the generic collections. */
+import type { SimState } from "../state.js";
+
+export type Item = Record<string, unknown>;
+
+export function put(state: SimState, path: string, items: Item[], singleton = false): void {
+  const c = state.generic.get(path) ?? { singleton, items: new Map<string, Item>() };
+  for (const item of items) c.items.set(String(item["name"]), item);
+  state.generic.set(path, c);
+}
+
+export function ref(state: SimState, path: string, name: string, resourceType: string) {
+  const id = state.generic.get(path)?.items.get(name)?.["id"] ?? null;
+  return { name, id, resource_type: resourceType };
+}
