@@ -163,7 +163,14 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
         report.reachable = (await recordPollSuccess(uow, ctx, target)).resolved;
         if (fetched) {
           Object.assign(report, await planPoll(uow, ctx, target, fetched.alerts), { mode: fetched.mode });
-          uow.put(NS.cursor, array, fetched.cursor);
+          // An idle poll changes nothing, so it commits nothing (no fsync for 200 arrays × every 30 s).
+          const had = fetched.previous;
+          if (
+            had?.maxUpdated !== fetched.cursor.maxUpdated ||
+            had.reconciledAt !== fetched.cursor.reconciledAt
+          ) {
+            uow.put(NS.cursor, array, fetched.cursor);
+          }
         }
       }
       await uow.commit();

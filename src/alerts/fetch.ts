@@ -18,6 +18,8 @@ export interface FetchResult {
   mode: FetchMode;
   alerts: AlertSnapshot[];
   cursor: Cursor;
+  /** The cursor the read started from. */
+  previous?: Cursor;
 }
 
 const NAMES_PER_CALL = 50;
@@ -96,7 +98,7 @@ export async function fetchChanges(
   }
   const alerts = [...byName.values()];
   const maxUpdated = Math.max(cursor.maxUpdated, ...alerts.map((a) => a.updated));
-  return { mode, alerts, cursor: { maxUpdated, reconciledAt } };
+  return { mode, alerts, cursor: { maxUpdated, reconciledAt }, previous: cursor };
 }
 
 function stripRecord(r: AlertRecord): AlertSnapshot {
