@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { METHOD_SCOPES } from "../../src/slack/scopes.js";
 import { blockAction, eventCallback, slashCommand, viewSubmission } from "../fakes/payloads.js";
 import type { ApiCall } from "../fakes/slack-api-server.js";
 import { type Harness, type Mode, startHarness } from "./helpers/harness.js";
@@ -178,6 +179,12 @@ describe.each<Mode>(["http", "socket"])("approvals over %s", (mode) => {
     const update = await h.fake.waitForCall("chat.update", (c) => c.args["ts"] === ts);
     expect(JSON.stringify(update.args["blocks"])).toContain("Denied by u2");
     expect(pipeline.executed).not.toContain("fs5");
+    expect(h.fake.unexpected).toEqual([]);
+  });
+
+  it("calls only Web API methods whose scopes manifest.yml asks for", () => {
+    const methods = new Set(h.fake.calls.map((c) => c.method));
+    expect([...methods].filter((m) => !(m in METHOD_SCOPES))).toEqual([]);
     expect(h.fake.unexpected).toEqual([]);
   });
 });

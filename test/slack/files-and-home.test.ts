@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { METHOD_SCOPES } from "../../src/slack/scopes.js";
 import { eventCallback, slashCommand } from "../fakes/payloads.js";
 import { type Harness, startHarness } from "./helpers/harness.js";
 import { PNG_BYTES, TestPipeline } from "./helpers/test-pipeline.js";
@@ -98,5 +99,11 @@ describe("files and App Home", () => {
     );
     await h.fake.waitForCall("views.publish", (c) => c.args["user_id"] === "U9");
     expect(h.fake.callsOf("views.publish").filter((c) => c.args["user_id"] === "U8")).toHaveLength(1);
+  });
+
+  it("calls only Web API methods whose scopes manifest.yml asks for", () => {
+    const methods = new Set(h.fake.calls.map((c) => c.method));
+    expect([...methods].filter((m) => !(m in METHOD_SCOPES))).toEqual([]);
+    expect(h.fake.unexpected).toEqual([]);
   });
 });

@@ -1,0 +1,105 @@
+import { readFileSync } from "node:fs";
+import type { App } from "@slack/bolt";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { slackSectionSchema } from "../../src/config/slack.js";
+import { registerCommand } from "../../src/slack/listeners/command.js";
+import type { ListenerContext } from "../../src/slack/listeners/context.js";
+import { registerEvents } from "../../src/slack/listeners/events.js";
+import { registerInteractions } from "../../src/slack/listeners/interactions.js";
+import { BOT_SCOPES } from "../../src/slack/scopes.js";
+
+interface Manifest {
+  display_information: { name: string; description: string };
+  features: {
+    app_home: { home_tab_enabled: boolean; messages_tab_enabled: boolean };
+    bot_user: { display_name: string };
+    slash_commands: { command: string; description: string; usage_hint?: string; url?: string }[];
+  };
+  oauth_config: { scopes: { bot: string[]; user?: string[] } };
+  settings: {
+    event_subscriptions: { bot_events: string[]; request_url?: string };
+    interactivity: { is_enabled: boolean; request_url?: string };
+    socket_mode_enabled: boolean;
+  };
+}
+
+const manifest = parse(readFileSync(new URL("../../manifest.yml", import.meta.url), "utf8")) as Manifest;
+
+/** Records what the listeners register on a Bolt app (a stand-in for App's registration methods). */
+function registrations() {
+  const seen = { commands: [] as string[], events: [] as string[], actions: 0, views: [] as string[] };
+  const app = {
+    command: (name: string) => void seen.commands.push(name),
+    event: (name: string) => void seen.events.push(name),
+    action: () => void seen.actions++,
+    view: (id: string) => void seen.views.push(id),
+  } as unknown as App;
+  const ctx = {} as ListenerContext;
+  const defaults = slackSectionSchema.parse({ mode: "socket", botToken: "xoxb-x", appToken: "xapp-x" });
+  registerCommand(app, defaults.command, ctx);
+  registerInteractions(app, ctx);
+  registerEvents(app, ctx);
+  return seen;
+}
+
+describe("manifest.yml", () => {
+  const seen = registrations();
+
+  it("declares the slash command the app registers, with a description and usage hint", () => {
+    expect(manifest.features.slash_commands.map((c) => c.command)).toEqual(seen.commands);
+    const cmd = manifest.features.slash_commands[0];
+    expect(cmd?.description.length).toBeGreaterThan(10);
+    expect(cmd?.usage_hint).toContain("help");
+  });
+
+  it("subscribes to exactly the events the app listens to", () => {
+    expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual([...seen.events].sort());
+  });
+
+  it("enables interactivity (buttons and the prompt modal) and the Home tab", () => {
+    expect(seen.actions).toBeGreaterThan(0);
+    expect(seen.views).toEqual(["array_prompt"]);
+    expect(manifest.settings.interactivity.is_enabled).toBe(true);
+    expect(manifest.features.app_home.home_tab_enabled).toBe(true);
+    expect(manifest.features.app_home.messages_tab_enabled).toBe(true);
+  });
+
+  it("is for Socket Mode: no request URLs", () => {
+    expect(manifest.settings.socket_mode_enabled).toBe(true);
+    expect(manifest.settings.interactivity.request_url).toBeUndefined();
+    expect(manifest.settings.event_subscriptions.request_url).toBeUndefined();
+    expect(manifest.features.slash_commands.every((c) => c.url === undefined)).toBe(true);
+  });
+
+  it("asks for the least scopes: exactly those the called methods need, no user scopes, no history", () => {
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(BOT_SCOPES);
+    expect(manifest.oauth_config.scopes.user).toBeUndefined();
+    expect(
+      manifest.oauth_config.scopes.bot.some((s) => s.endsWith(":history") || s === "chat:write.public"),
+    ).toBe(false);
+  });
+
+  it("stays within Slack's manifest limits", () => {
+    expect(manifest.display_information.name.length).toBeLessThanOrEqual(35);
+    expect(manifest.display_information.description.length).toBeLessThanOrEqual(140);
+    expect(manifest.features.bot_user.display_name).toMatch(/^[a-z0-9._-]{1,80}$/);
+    for (const c of manifest.features.slash_commands) {
+      expect(c.command.length).toBeLessThanOrEqual(32);
+      expect(c.usage_hint?.length ?? 0).toBeLessThanOrEqual(1000);
+    }
+  });
+
+  it("the setup guide gives the HTTP-mode request URL the receiver serves", () => {
+    const doc = readFileSync(new URL("../../docs/slack-setup.md", import.meta.url), "utf8");
+    const { eventsPath } = slackSectionSchema.parse({
+      mode: "http",
+      botToken: "xoxb-x",
+      signingSecret: "12345678",
+    });
+    expect(doc).toContain(`https://<your-host>${eventsPath}`);
+    for (const v of ["SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_API_URL", "PORT"]) {
+      expect(doc).toContain(v);
+    }
+  });
+});
