@@ -11,6 +11,8 @@ import { sampleTimes } from "./time-window.js";
 export const listArrays: Handler = (req, state) =>
   listing([renderArray(state.array, req.version, state.clock())], req);
 
+const TIME_ZONES = new Set([...Intl.supportedValuesOf("timeZone"), "UTC", "Etc/UTC"]);
+
 const HOST = z.string().regex(/^[A-Za-z0-9.:-]{1,253}$/, "a host name or address");
 
 function patchSchema(req: SimRequest) {
@@ -18,9 +20,13 @@ function patchSchema(req: SimRequest) {
     name: z
       .string()
       .regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,54}$/, "letters, digits and '-' (at most 55 characters)"),
-    ntp_servers: z.array(HOST).max(4),
+    ntp_servers: z.array(HOST),
   };
-  if (at(req, "1.5")) shape["time_zone"] = z.string().min(1);
+  if (at(req, "1.5")) {
+    shape["time_zone"] = z
+      .string()
+      .refine((tz) => TIME_ZONES.has(tz), "must be an IANA time zone such as Europe/Berlin");
+  }
   if (at(req, "1.10")) shape["banner"] = z.string().max(4096);
   if (at(req, "1.12")) {
     shape["idle_timeout"] = z

@@ -47,6 +47,16 @@ describe("/arrays", () => {
       state,
       "PATCH",
       "/arrays",
+      { body: { time_zone: "Mars/Olympus" } },
+      /'time_zone'.*IANA time zone/,
+    );
+    expect(
+      items(call(state, "PATCH", "/arrays", { body: { time_zone: "Europe/Berlin" } }))[0]?.["time_zone"],
+    ).toBe("Europe/Berlin");
+    expect400(
+      state,
+      "PATCH",
+      "/arrays",
       { version: "1.9", body: { banner: "hi" } },
       /'banner' is not a field of PureArray in REST 1.9/,
     );
