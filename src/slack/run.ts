@@ -36,8 +36,8 @@ export interface RunSlackDeps {
   clickRoutes?: (ports: SlackPorts, core: CoreParts) => readonly ClickRoute[];
   /** Extra shutdown work after Slack stops (alert engine, store), before arrays are logged out of. */
   onStop?: () => Promise<void>;
-  /** `process` in production. */
-  signals?: Pick<NodeJS.Process, "once">;
+  /** Where SIGTERM/SIGINT come from: `process` in production. */
+  signals?: { once(signal: "SIGTERM" | "SIGINT", fn: () => void): unknown };
 }
 
 /** User-group ids anywhere in the access rules: the groups whose members identity must know. */
