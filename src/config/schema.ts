@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { DestructiveClass } from "../core/define-command.js";
 import { ROLES } from "../core/roles.js";
 import { parseDuration } from "../core/units.js";
+import { alertsConfigSchema, storeConfigSchema, unknownAlertSelectors } from "./alerts.js";
 import { arraysConfigSchema } from "./arrays.js";
 
 const slackId = z
@@ -134,6 +135,10 @@ export const configSections = {
   audit_channel: slackId.optional(),
   time_zone: timeZone,
   log_level: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+  /** Alert polling, routing to channels, quiet hours, maintenance windows, noise control (src/config/alerts.ts). */
+  alerts: alertsConfigSchema.default(alertsConfigSchema.parse({})),
+  /** Where the bot keeps state that must survive a restart (alert messages, cursors, pending approvals). */
+  store: storeConfigSchema.default({ kind: "sqlite", data_dir: "data", synchronous: "full" }),
   /** Non-secret Slack settings; the slack config module merges them with the environment's secrets. */
   slack: z.record(z.string(), z.unknown()).optional(),
 };
@@ -158,6 +163,7 @@ export const configSchema = z.strictObject(configSections).superRefine((c, ctx) 
       checkSelector(`tag:${t}`, ["access", "overrides", i, "tags", j]);
     });
   });
+  for (const issue of unknownAlertSelectors(c.alerts, c.arrays)) ctx.addIssue({ code: "custom", ...issue });
   if (c.channels.default_array !== undefined)
     checkSelector(c.channels.default_array, ["channels", "default_array"]);
   for (const [channel, b] of Object.entries(c.channels.bindings)) {
