@@ -106,36 +106,14 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
 }
 
 async function runSlackMode(loaded: LoadedConfig): Promise<number> {
-  const slack = loaded.slack;
-  if (!slack) throw new Error("no Slack configuration");
   const logger = createLogger({ level: loaded.config.log_level });
-  // Seam for the Slack transport (src/slack): it brings the identity port, posts audit lines to
-  // audit_channel and keeps pending requests in the durable store.
-  const { createSlackApp } = await import("./slack/app.js");
-  let core: Core | undefined;
-  const access = loaded.config.access;
-  const groupIds = [access, ...access.overrides].flatMap((b) =>
-    [b.admin, b.operator, b.viewer].flatMap((m) => m?.groups ?? []),
-  );
-  const app = createSlackApp(slack, {
+  // The Slack transport (src/slack/run.ts) brings the identity port, App Home, the audit channel, metrics and
+  // graceful shutdown; it resolves with the exit code after SIGTERM/SIGINT.
+  const { runSlack } = await import("./slack/run.js");
+  return runSlack(loaded, {
     logger,
-    pipeline: (ports) => {
-      core = buildCore(loaded, { logger, identity: ports.identity, audit: { write: () => {} } });
-      return core.pipeline;
-    },
-    arrays: async () => core?.pool.health() ?? [],
-    groupIds: [...new Set(groupIds)],
-    knownCommands: ["help", ...RESOURCES.flatMap((r) => [r.name, ...(r.aliases ?? [])])],
+    buildCore: ({ identity, store, audit }) => buildCore(loaded, { logger, identity, store, audit }),
   });
-  await app.start();
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGTERM", stop);
-    process.once("SIGINT", stop);
-  });
-  await app.stop();
-  await core?.pool.close();
-  return 0;
 }
 
 export async function main(io: MainIO): Promise<number> {
