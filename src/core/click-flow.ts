@@ -11,11 +11,12 @@ import { assertRole, forbidden } from "./authz.js";
 import { cardEffects, executePending, type Outcome } from "./execute-pending.js";
 import { closedCard, requestCard, who } from "./gate-messages.js";
 import { rich } from "./message.js";
+import { runOffer } from "./offer-flow.js";
+import { assertOpen, typedOk } from "./pending-checks.js";
 import type { PendingRecord } from "./pending-store.js";
 import { ACTIONS } from "./pipeline-deps.js";
 import type { ClickInput, Effect } from "./pipeline-types.js";
-import { type Role, roleAtLeast } from "./roles.js";
-import { runOnArray } from "./run-command.js";
+import { roleAtLeast } from "./roles.js";
 import type { Runtime } from "./runtime.js";
 
 export async function handleClickInput(rt: Runtime, input: ClickInput, clickId: string): Promise<Effect[]> {
@@ -86,25 +87,6 @@ async function route(
     default:
       throw new InternalError("UNKNOWN_ACTION", `no handler for action ${input.actionId}`);
   }
-}
-
-function assertOpen(rec: PendingRecord): void {
-  if (rec.status === "pending") return;
-  const state = rec.status === "claimed" ? "being carried out right now" : `already ${rec.status}`;
-  throw new UserFacingError("PENDING_CLOSED", `This request is ${state}; nothing more was done.`);
-}
-
-/** Checks the typed name; undefined text means the transport still has to ask for it. */
-function typedOk(rec: PendingRecord, input: ClickInput): boolean {
-  if (rec.typeToConfirm === undefined) return true;
-  if (input.typedText === undefined) return false;
-  if (input.typedText.trim() !== rec.typeToConfirm) {
-    throw new UserFacingError(
-      "TYPED_NAME_MISMATCH",
-      `You typed "${input.typedText.trim()}", which is not "${rec.typeToConfirm}". Nothing was done; click the button again to retry.`,
-    );
-  }
-  return true;
 }
 
 /** Wins the claim or explains why not; an expired request is closed on the spot. */
@@ -243,43 +225,6 @@ async function deny(rt: Runtime, rec: PendingRecord, input: ClickInput): Promise
     decision: status,
     ok: true,
   };
-}
-
-/** A follow-up button (Recover): runs its command for whoever clicks, if their role allows. */
-async function runOffer(rt: Runtime, rec: PendingRecord, input: ClickInput, log: Logger): Promise<Outcome> {
-  const entry = rt.deps.registry.byId(rec.commandId);
-  if (!entry)
-    throw new InternalError("PENDING_COMMAND_UNKNOWN", `offer ${rec.id} names unknown ${rec.commandId}`);
-  const client = rt.deps.pool.get(rec.array);
-  const role = await rt.access.roleOn(input.actor.userId, client);
-  assertRole(`\`${entry.id.replace(".", " ")}\``, entry.command.role, role, rec.array);
-  assertOpen(rec);
-  const claimed = await rt.deps.store.claim(rec.id, "pending");
-  if (!claimed)
-    throw new UserFacingError("PENDING_CLOSED", "This button was used a moment ago; nothing more was done.");
-  if (rt.deps.now() >= claimed.expiresAt) {
-    await rt.deps.store.update(rec.id, { status: "expired", updatedAt: rt.deps.now() });
-    throw new UserFacingError(
-      "OFFER_EXPIRED",
-      `The ${rec.display.title} button has expired; run the command instead.`,
-    );
-  }
-  const ctx = rt.contextFor(client, { ...input.actor, role: role as Role }, rec.requestId, log);
-  try {
-    const impact = entry.command.impact ? await entry.command.impact(rec.args, ctx) : undefined;
-    const result = await runOnArray(rt, entry, rec.args, ctx, impact);
-    await rt.deps.store.update(rec.id, { status: "executed", outcome: "ok", updatedAt: rt.deps.now() });
-    const line = rich`${rec.display.title} clicked by ${who(input.actor)}.`;
-    const msg = { ...result, blocks: [...result.blocks, { type: "context" as const, text: line }] };
-    return { effects: [{ kind: "reply", message: msg }], decision: "allowed", ok: true };
-  } catch (err) {
-    await rt.deps.store.update(rec.id, {
-      status: "failed",
-      outcome: errorCode(err),
-      updatedAt: rt.deps.now(),
-    });
-    throw err;
-  }
 }
 
 function promptFor(rec: PendingRecord, actionId: string): Effect {

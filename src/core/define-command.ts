@@ -4,6 +4,7 @@
  * command only says what it needs, what it would change, how to do it, and how to show the result.
  */
 import type { z } from "zod";
+import type { AlertCommandPort } from "../alerts/command-port.js";
 import type { ArrayClient, ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
 import type { Field, Message, Rich } from "./message.js";
@@ -65,6 +66,8 @@ export interface CommandContext {
   readonly requestId: string;
   /** IANA time zone for times shown in impacts. */
   readonly timeZone: string;
+  /** The alert engine, for `alert routes|test` (absent where it does not run). */
+  readonly alerts?: AlertCommandPort;
   now(): number;
 }
 

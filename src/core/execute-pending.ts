@@ -32,7 +32,26 @@ export function cardEffects(rec: PendingRecord, clickRef: MessageRef | undefined
   return refs.map((ref) => ({ kind: "update", ref, message: msg }));
 }
 
+/** Carries out a claimed record; whatever happens, the record leaves the "claimed" state. */
 export async function executePending(
+  rt: Runtime,
+  rec: PendingRecord,
+  clickRef: MessageRef | undefined,
+  log: Logger,
+): Promise<Outcome> {
+  try {
+    return await execute(rt, rec, clickRef, log);
+  } catch (err) {
+    await rt.deps.store.update(rec.id, {
+      status: "failed",
+      outcome: errorCode(err),
+      updatedAt: rt.deps.now(),
+    });
+    throw err;
+  }
+}
+
+async function execute(
   rt: Runtime,
   rec: PendingRecord,
   clickRef: MessageRef | undefined,

@@ -1,4 +1,5 @@
 /** Everything the pipeline needs, passed in once; tests swap the clock, the store, the sink and identity. */
+import type { AlertCommandPort } from "../alerts/command-port.js";
 import type { AppConfig } from "../config/schema.js";
 import type { ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
@@ -21,6 +22,8 @@ export interface PipelineDeps {
   now: () => number;
   /** Ids for requests without a transport id and for pending records; random by default. */
   newId?: () => string;
+  /** The running alert engine, handed to commands as `ctx.alerts`. */
+  alerts?: AlertCommandPort;
 }
 
 /** Action ids of the buttons the pipeline puts on messages; the value is always a pending-record id. */

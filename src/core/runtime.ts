@@ -50,6 +50,7 @@ export function createRuntime(deps: PipelineDeps): Runtime {
         logger: reqLog,
         requestId,
         timeZone: deps.config.time_zone,
+        ...(deps.alerts ? { alerts: deps.alerts } : {}),
         now: deps.now,
       };
     },

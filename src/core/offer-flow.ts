@@ -1,0 +1,58 @@
+/**
+ * Follow-up offers: the button that comes with a result (Recover after a destroy). Clicking it runs the
+ * offered command for whoever clicks, if their role allows it, once.
+ */
+import { errorCode, InternalError, UserFacingError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import { assertRole } from "./authz.js";
+import type { Outcome } from "./execute-pending.js";
+import { who } from "./gate-messages.js";
+import { rich } from "./message.js";
+import { assertOpen } from "./pending-checks.js";
+import type { PendingRecord } from "./pending-store.js";
+import type { ClickInput } from "./pipeline-types.js";
+import type { Role } from "./roles.js";
+import { runOnArray } from "./run-command.js";
+import type { Runtime } from "./runtime.js";
+
+/** A follow-up button (Recover): runs its command for whoever clicks, if their role allows. */
+export async function runOffer(
+  rt: Runtime,
+  rec: PendingRecord,
+  input: ClickInput,
+  log: Logger,
+): Promise<Outcome> {
+  const entry = rt.deps.registry.byId(rec.commandId);
+  if (!entry)
+    throw new InternalError("PENDING_COMMAND_UNKNOWN", `offer ${rec.id} names unknown ${rec.commandId}`);
+  const client = rt.deps.pool.get(rec.array);
+  const role = await rt.access.roleOn(input.actor.userId, client);
+  assertRole(`\`${entry.id.replace(".", " ")}\``, entry.command.role, role, rec.array);
+  assertOpen(rec);
+  const claimed = await rt.deps.store.claim(rec.id, "pending");
+  if (!claimed)
+    throw new UserFacingError("PENDING_CLOSED", "This button was used a moment ago; nothing more was done.");
+  if (rt.deps.now() >= claimed.expiresAt) {
+    await rt.deps.store.update(rec.id, { status: "expired", updatedAt: rt.deps.now() });
+    throw new UserFacingError(
+      "OFFER_EXPIRED",
+      `The ${rec.display.title} button has expired; run the command instead.`,
+    );
+  }
+  const ctx = rt.contextFor(client, { ...input.actor, role: role as Role }, rec.requestId, log);
+  try {
+    const impact = entry.command.impact ? await entry.command.impact(rec.args, ctx) : undefined;
+    const result = await runOnArray(rt, entry, rec.args, ctx, impact);
+    await rt.deps.store.update(rec.id, { status: "executed", outcome: "ok", updatedAt: rt.deps.now() });
+    const line = rich`${rec.display.title} clicked by ${who(input.actor)}.`;
+    const msg = { ...result, blocks: [...result.blocks, { type: "context" as const, text: line }] };
+    return { effects: [{ kind: "reply", message: msg }], decision: "allowed", ok: true };
+  } catch (err) {
+    await rt.deps.store.update(rec.id, {
+      status: "failed",
+      outcome: errorCode(err),
+      updatedAt: rt.deps.now(),
+    });
+    throw err;
+  }
+}
