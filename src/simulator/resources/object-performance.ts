@@ -122,7 +122,10 @@ function hotListing(kind: "user" | "group"): Handler {
     const fsNames = req.query.list("file_system_names");
     for (const f of fsNames ?? [])
       if (!state.fileSystems.has(f)) throw badRequest(`File system '${f}' does not exist.`, f);
-    const ids = req.query.list(idParam)?.map(Number);
+    const ids = req.query.list(idParam)?.map((v) => {
+      if (!/^\d+$/.test(v)) throw badRequest(`'${idParam}' entries must be numeric ids; got '${v}'.`, v);
+      return Number(v);
+    });
     const now = state.clock();
     const items: Record<string, unknown>[] = [];
     for (const [key, usage] of tables.usage) {
