@@ -9,9 +9,10 @@ import type { ClickInput, Effect } from "../core/pipeline-types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { keyPrefix } from "../store/keys.js";
 import type { Store } from "../store/types.js";
-import { handleAlertClick } from "./actions.js";
-import { isClosed } from "./alert-model.js";
+import { handleAlertClick, isAlertAction } from "./actions.js";
+import { alertKey, isClosed } from "./alert-model.js";
 import { systemClock } from "./clock.js";
+import type { AlertCommandPort } from "./command-port.js";
 import { createDeliveryPolicy } from "./delivery.js";
 import { type FetchMode, failureReason, fetchChanges } from "./fetch.js";
 import { Mutex } from "./mutex.js";
@@ -20,12 +21,14 @@ import { emptyOutcome, type PlanContext, type PollOutcome, planPoll } from "./pl
 import { recordPollFailure, recordPollSuccess } from "./reachability.js";
 import { type Cursor, NS, UnitOfWork } from "./repo.js";
 import { createRouter, type Router } from "./router.js";
+import { testCardMessage } from "./test-card.js";
 import type {
   AlertAuthorizer,
   AlertChat,
   AlertRecord,
   AlertSource,
   ArrayTarget,
+  Card,
   Clock,
   FollowUpRunner,
   TimerHandle,
@@ -63,6 +66,10 @@ export interface EngineStats extends PollOutcome, NotifierStats {
 
 export interface AlertEngine {
   readonly router: Router;
+  /** What `/array alert …` commands use (`ctx.alerts`). */
+  readonly commands: AlertCommandPort;
+  /** The engine owns every button whose action id starts with "alert." (a ClickRoute for the Slack layer). */
+  matches(actionId: string): boolean;
   /** Schedules every array's first poll at a random point in the first interval, then polls on. */
   start(): void;
   /** Stops scheduling, waits for running polls and deliveries. */
@@ -208,8 +215,24 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     );
   }
 
+  const commands: AlertCommandPort = {
+    routesFor: (channel) => router.routesFor(channel),
+    async postedIn(array, name) {
+      const rec = await store.get<AlertRecord>(NS.alert, alertKey(array, name));
+      if (!rec) return [];
+      const cards = await store.getMany<Card>(NS.card, rec.cardIds);
+      return [...cards.values()].flatMap((c) => (c.ref ? [c.ref] : []));
+    },
+    async postTest(channel, requestedBy) {
+      const ref = await deps.chat.post(channel, testCardMessage(requestedBy, clock.now(), timeZone));
+      return { channelId: ref.channelId, ts: ref.ts };
+    },
+  };
+
   return {
     router,
+    commands,
+    matches: isAlertAction,
     start() {
       if (started || !cfg.enabled) return;
       started = true;

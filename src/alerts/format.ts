@@ -1,20 +1,8 @@
+import { formatTimestamp } from "../core/format-time.js";
 import { formatDuration } from "../core/units.js";
 
 /** "2023-02-27 12:05 UTC" in the configured zone: absolute, unambiguous, readable in a notification. */
-export function formatTime(ms: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-    timeZoneName: "short",
-  }).formatToParts(ms);
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
-  return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")} ${get("timeZoneName")}`;
-}
+export const formatTime = formatTimestamp;
 
 /** A duration for humans, at least "1s" (a closed alert never lasted "0ms"). */
 export function formatSpan(ms: number): string {

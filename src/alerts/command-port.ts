@@ -1,0 +1,15 @@
+/**
+ * What `/array alert …` commands may ask of the running alert engine: the routing that applies to a
+ * channel, where an alert was posted, and a test post. Commands get it as `ctx.alerts`; it is absent when
+ * the engine does not run (the console), and the commands say so.
+ */
+import type { MessageRef } from "../core/pipeline-types.js";
+
+export interface AlertCommandPort {
+  /** Routes that send anything to `channel`, plus "default" when it is a default channel. */
+  routesFor(channel: string): { name: string; summary: string }[];
+  /** Messages that show alert `name` of `array` (one per routed channel). */
+  postedIn(array: string, name: string): Promise<MessageRef[]>;
+  /** Posts a sample alert message, marked as a test, in `channel` through the real renderer and chat port. */
+  postTest(channel: string, requestedBy: string): Promise<MessageRef>;
+}
