@@ -96,11 +96,17 @@ export function closedCard(
   });
 }
 
-/** The result message with a line saying who let it through. */
+/** The result message with a line saying who let it through, above any buttons it offers. */
 export function withDecisionLine(result: Message, rec: PendingRecord): Message {
-  const line =
-    rec.policy === "approve"
-      ? rich`Requested by ${who(rec.requester)}, approved by ${rec.approvals.map(who).join(", ")}.`
-      : rich`Confirmed by ${who(rec.requester)}.`;
-  return { ...result, blocks: [...result.blocks, { type: "context", text: line }] };
+  const line: Block = {
+    type: "context",
+    text:
+      rec.policy === "approve"
+        ? rich`Requested by ${who(rec.requester)}, approved by ${rec.approvals.map(who).join(", ")}.`
+        : rich`Confirmed by ${who(rec.requester)}.`,
+  };
+  const at = result.blocks.findIndex((b) => b.type === "actions");
+  const blocks =
+    at === -1 ? [...result.blocks, line] : [...result.blocks.slice(0, at), line, ...result.blocks.slice(at)];
+  return { ...result, blocks };
 }

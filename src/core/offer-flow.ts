@@ -44,7 +44,7 @@ export async function runOffer(
     const impact = entry.command.impact ? await entry.command.impact(rec.args, ctx) : undefined;
     const result = await runOnArray(rt, entry, rec.args, ctx, impact);
     await rt.deps.store.update(rec.id, { status: "executed", outcome: "ok", updatedAt: rt.deps.now() });
-    const line = rich`${rec.display.title} clicked by ${who(input.actor)}.`;
+    const line = rich`${who(input.actor)} clicked ${rec.display.title}.`;
     const msg = { ...result, blocks: [...result.blocks, { type: "context" as const, text: line }] };
     return { effects: [{ kind: "reply", message: msg }], decision: "allowed", ok: true };
   } catch (err) {
