@@ -3,8 +3,9 @@
  * registry checks every definition at start-up.
  */
 import type { ResourceDefinition } from "../src/core/define-command.js";
+import { alertResource } from "./alert.js";
 import { arraysResource } from "./arrays.js";
 import { fsResource } from "./fs/index.js";
 import { snapshotResource } from "./snapshot/index.js";
 
-export const RESOURCES: readonly ResourceDefinition[] = [fsResource, snapshotResource, arraysResource];
+export const RESOURCES: readonly ResourceDefinition[] = [fsResource, snapshotResource, arraysResource, alertResource];

@@ -6,7 +6,7 @@
  * update (array clock step, alert deleted) cannot leave a card open forever.
  */
 import { BotError, isUserFacing } from "../errors.js";
-import { ge, ne } from "../flashblade/filter.js";
+import { anyOf, ge, ne } from "../flashblade/filter.js";
 import type { Logger } from "../logger.js";
 import { alertKey, isClosed, parseAlert } from "./alert-model.js";
 import type { Cursor } from "./repo.js";
@@ -79,8 +79,12 @@ export async function fetchChanges(
     // Held as open here, yet neither open nor changed there: look each up to learn how it ended.
     const lost = (await deps.knownOpen()).filter((r) => !isClosed(r) && !byName.has(r.name));
     for (let i = 0; i < lost.length; i += NAMES_PER_CALL) {
-      const names = lost.slice(i, i + NAMES_PER_CALL).map((r) => r.name);
-      add(parseAll(await source.list(array, { names }), logger, array));
+      // A filter, not names=: the array refuses a names= list outright when one of them no longer exists.
+      const filter = anyOf(
+        "name",
+        lost.slice(i, i + NAMES_PER_CALL).map((r) => r.name),
+      );
+      if (filter) add(parseAll(await source.list(array, { filter }), logger, array));
     }
     for (const r of lost) {
       if (byName.has(r.name)) continue;

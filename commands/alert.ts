@@ -1,0 +1,260 @@
+/**
+ * `/array alert …`: the array's alerts (list, show, flag, unflag) read and changed on the array itself, and
+ * the bot's alert routing (routes, test) answered by the running alert engine.
+ */
+import { z } from "zod";
+import { count } from "../src/core/arg-types.js";
+import { type CommandContext, defineCommand, defineResource } from "../src/core/define-command.js";
+import { formatWhen } from "../src/core/format-time.js";
+import { type Field, message, plain, Rich, rich } from "../src/core/message.js";
+import type { MessageRef } from "../src/core/pipeline-types.js";
+import { truncatedTable } from "../src/core/table.js";
+import { UserFacingError } from "../src/errors.js";
+import { and, eq, type Filter, ne } from "../src/flashblade/filter.js";
+import { type Alert, alertSchema } from "../src/flashblade/schemas.js";
+
+const SEVERITIES = ["info", "warning", "critical"] as const;
+const CHANNEL_ID = /^[CG][A-Z0-9]{2,30}$/;
+/** Alerts fetched at most per array; the message shows the first rows and the CSV holds them all. */
+const MAX_ROWS = 1000;
+
+export interface AlertRow extends Alert {
+  array: string;
+}
+
+const index = z
+  .union([z.number(), z.string()])
+  .transform((v, ctx) => {
+    const n = typeof v === "number" ? v : /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < 1) {
+      ctx.addIssue({
+        code: "custom",
+        message: `\`${String(v)}\` is not an alert number (see \`alert list\`)`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  })
+  .describe("the alert's number, as `alert list` shows it");
+
+/** A channel mention shown as a link; ids only come from our own records. */
+const channelLink = (id: string): Rich => (CHANNEL_ID.test(id) ? new Rich(`<#${id}>`) : plain(id));
+
+async function getAlert(ctx: CommandContext, n: number): Promise<AlertRow> {
+  // A filter answers "none" with an empty list, where names= would make the array refuse the whole call.
+  const page = await ctx.array.get("/alerts", { query: { filter: eq("index", n) }, schema: alertSchema });
+  const a = page.items[0];
+  if (!a) {
+    throw new UserFacingError("ALERT_NOT_FOUND", `Array ${ctx.arrayName} has no alert ${n}.`, {
+      suggestions: [`/array alert list --array ${ctx.arrayName} --state all`],
+    });
+  }
+  return { ...a, array: ctx.arrayName };
+}
+
+export const alertList = defineCommand({
+  verb: "list",
+  summary: "List the array's alerts (open ones by default), newest first",
+  examples: ["alert list", "alert list --severity critical", "alert list --state all --array all"],
+  role: "viewer",
+  args: z.object({
+    severity: z.enum(SEVERITIES).optional().describe("only this severity"),
+    state: z.enum(["open", "closed", "all"]).default("open").describe("open (default), closed or all"),
+    limit: count({ max: MAX_ROWS }).optional().describe(`at most this many per array (default ${MAX_ROWS})`),
+  }),
+  async run(args, ctx): Promise<AlertRow[]> {
+    const filters: Filter[] = [];
+    if (args.state === "open") filters.push(ne("state", "closed"));
+    if (args.state === "closed") filters.push(eq("state", "closed"));
+    if (args.severity) filters.push(eq("severity", args.severity));
+    const query = { filter: filters.length > 0 ? and(...filters) : undefined, sort: "index-" };
+    const rows: AlertRow[] = [];
+    const cap = args.limit ?? MAX_ROWS;
+    for await (const a of ctx.array.iterate("/alerts", { query, schema: alertSchema })) {
+      if (rows.length >= cap) break;
+      rows.push({ ...a, array: ctx.arrayName });
+    }
+    return rows;
+  },
+  merge: (results) => results.flatMap((r) => r.result).sort((x, y) => (y.created ?? 0) - (x.created ?? 0)),
+  render(rows, args, rctx) {
+    const many = rctx.arrays.length > 1;
+    const where = many ? `${rctx.arrays.length} arrays` : `array ${rctx.arrays[0] ?? "?"}`;
+    const what = `${args.state === "all" ? "" : `${args.state} `}${args.severity ? `${args.severity} ` : ""}alerts`;
+    if (rows.length === 0)
+      return message(`No ${what} on ${where}.`, [{ type: "section", text: rich`No ${what} on ${where}.` }]);
+    const table = truncatedTable(
+      [
+        ...(many ? [{ key: "array", label: "Array" }] : []),
+        { key: "index", label: "Alert", align: "right" as const },
+        { key: "severity", label: "Severity" },
+        { key: "state", label: "State" },
+        { key: "component", label: "Component" },
+        { key: "subject", label: "Summary" },
+        { key: "created", label: "Opened" },
+        { key: "flagged", label: "Flagged" },
+      ],
+      rows.map((a) => ({
+        array: a.array,
+        index: String(a.index ?? a.name),
+        severity: a.severity ?? "–",
+        state: a.state ?? "–",
+        component: a.component || "–",
+        subject: a.subject || `code ${a.code ?? "?"}`,
+        created: a.created === undefined ? "–" : formatWhen(a.created, rctx.now, rctx.timeZone),
+        flagged: a.flagged ? "yes" : "no",
+      })),
+      { filename: "alerts.csv", title: "Alerts" },
+    );
+    const headline = `${rows.length} ${what} on ${where}`;
+    return message(headline, [{ type: "header", text: headline }, table.block]);
+  },
+});
+
+export const alertShow = defineCommand({
+  verb: "show",
+  summary: "Show one alert: text, times, what to do, and where the bot posted it",
+  examples: ["alert show 12", "alert show 12 --array lab-2"],
+  role: "viewer",
+  positional: ["index"],
+  args: z.object({ index }),
+  async run(args, ctx): Promise<{ alert: AlertRow; posted: MessageRef[] }> {
+    const alert = await getAlert(ctx, args.index);
+    const posted = (await ctx.alerts?.postedIn(ctx.arrayName, alert.name)) ?? [];
+    return { alert, posted };
+  },
+  render({ alert: a, posted }, _args, rctx) {
+    const title = a.subject || `Alert ${a.index ?? a.name}`;
+    const when = (ms: number | undefined) =>
+      ms === undefined ? "–" : formatWhen(ms, rctx.now, rctx.timeZone);
+    const fields: Field[] = [
+      { label: "Array", value: plain(a.array) },
+      { label: "Alert", value: plain(String(a.index ?? a.name)) },
+      { label: "Severity", value: plain(a.severity ?? "–") },
+      { label: "State", value: plain(a.state ?? "–") },
+      { label: "Component", value: plain(a.component || "–") },
+      { label: "Code", value: plain(String(a.code ?? "–")) },
+      { label: "Opened", value: plain(when(a.created)) },
+      { label: "Updated", value: plain(when(a.updated)) },
+      { label: "Flagged", value: plain(a.flagged ? "yes" : "no") },
+    ];
+    const blocks: Parameters<typeof message>[1] = [
+      { type: "header", text: title },
+      { type: "fields", fields },
+    ];
+    if (a.description) blocks.push({ type: "section", text: plain(a.description) });
+    if (a.action) blocks.push({ type: "context", text: rich`What to do: ${a.action}` });
+    if (a.knowledge_base_url)
+      blocks.push({ type: "context", text: rich`Knowledge base: ${a.knowledge_base_url}` });
+    if (posted.length > 0) {
+      const links = posted.map((r) => channelLink(r.channelId).markup).join(", ");
+      blocks.push({ type: "context", text: new Rich(`Posted in ${links}`) });
+    }
+    return message(`${title} (alert ${a.index ?? a.name} on ${a.array})`, blocks);
+  },
+});
+
+function flagCommand(flagged: boolean) {
+  const verb = flagged ? "flag" : "unflag";
+  return defineCommand({
+    verb,
+    summary: flagged ? "Flag (acknowledge) an alert on the array" : "Remove an alert's flag on the array",
+    examples: [`alert ${verb} 12`, `alert ${verb} 12 --array lab-2`],
+    role: "operator",
+    visibility: "in_channel",
+    positional: ["index"],
+    args: z.object({ index }),
+    async run(args, ctx): Promise<AlertRow> {
+      const before = await getAlert(ctx, args.index);
+      const after = await ctx.array.alerts.setFlagged(before.name, flagged);
+      return { ...before, ...after, array: ctx.arrayName };
+    },
+    render(a, _args, rctx) {
+      const text = `${flagged ? "Flagged" : "Unflagged"} alert ${a.index ?? a.name} on ${rctx.arrays[0] ?? a.array}${a.subject ? ` (${a.subject})` : ""}.`;
+      return message(text, [{ type: "section", text: plain(text) }], { visibility: "in_channel" });
+    },
+  });
+}
+
+export const alertFlag = flagCommand(true);
+export const alertUnflag = flagCommand(false);
+
+function requireEngine<T>(port: T | undefined): T {
+  if (port === undefined) {
+    throw new UserFacingError(
+      "ALERTS_NOT_RUNNING",
+      "Alert notifications are not running in this bot (they run with Slack and alerts.enabled).",
+    );
+  }
+  return port;
+}
+
+export const alertRoutes = defineCommand({
+  verb: "routes",
+  summary: "Show which alert routes post into this channel",
+  examples: ["alert routes"],
+  role: "viewer",
+  scope: "global",
+  args: z.object({}),
+  async run(_args, ctx) {
+    return { channel: ctx.actor.channelId, routes: requireEngine(ctx.alerts).routesFor(ctx.actor.channelId) };
+  },
+  render({ channel, routes }) {
+    if (routes.length === 0) {
+      const text = "No alert route posts into this channel.";
+      return message(text, [
+        { type: "section", text: plain(text) },
+        { type: "context", text: rich`Routes are set in the configuration file under alerts.routes.` },
+      ]);
+    }
+    const headline = `${routes.length} alert route${routes.length === 1 ? "" : "s"} post into this channel`;
+    return message(headline, [
+      { type: "section", text: new Rich(`*${plain(headline).markup}* (${channelLink(channel).markup})`) },
+      {
+        type: "table",
+        columns: [
+          { key: "name", label: "Route" },
+          { key: "summary", label: "Matches" },
+        ],
+        rows: routes,
+      },
+    ]);
+  },
+});
+
+export const alertTest = defineCommand({
+  verb: "test",
+  summary:
+    "Post a test alert message in a channel (this one by default), to check routing and the bot's access",
+  examples: ["alert test", "alert test C0123456789"],
+  role: "operator",
+  scope: "global",
+  positional: ["channel"],
+  args: z.object({
+    channel: z
+      .string()
+      .trim()
+      .regex(/^#?[CG][A-Z0-9]{2,30}$/, "give the channel ID (C…), as shown in the channel's details")
+      .transform((c) => c.replace(/^#/, ""))
+      .optional()
+      .describe("channel ID; this channel when left out"),
+  }),
+  async run(args, ctx): Promise<MessageRef> {
+    const channel = args.channel ?? ctx.actor.channelId;
+    return requireEngine(ctx.alerts).postTest(channel, ctx.actor.displayName ?? ctx.actor.userId);
+  },
+  render(ref) {
+    const text = `Posted a test alert in ${ref.channelId}.`;
+    return message(text, [
+      { type: "section", text: new Rich(`Posted a test alert in ${channelLink(ref.channelId).markup}.`) },
+    ]);
+  },
+});
+
+export const alertResource = defineResource({
+  name: "alert",
+  aliases: ["alerts"],
+  summary: "Array alerts: list, show, flag, unflag; the bot's alert routing: routes, test",
+  defaultVerb: "list",
+  commands: [alertList, alertShow, alertFlag, alertUnflag, alertRoutes, alertTest],
+});
