@@ -249,3 +249,51 @@ test("every outcome leaves an audit record", () => {
     expect(a.durationMs).toBeGreaterThanOrEqual(0);
   }
 });
+
+describe("configured policies", () => {
+  test("two approvals: the first is recorded on the card, the second runs it", async () => {
+    const two = await startHarness({
+      config: {
+        destructive: { shrink_below_usage: { policy: "approve", approvers: 2, approver_role: "operator" } },
+      },
+    });
+    try {
+      const request = await two.run("bob", "fs resize scratch 4T");
+      const first = await two.click("alice", request, "Approve");
+      expect(first).toEqual([
+        expect.objectContaining({ kind: "update", ref: { channelId: "C1", ts: "ts-1" } }),
+      ]);
+      expect(textOf(first)).toContain(
+        "Needs 2 approvals from someone else with the operator role (approved so far: alice)",
+      );
+      expect(two.audits.at(-1)).toMatchObject({ decision: "approval_recorded", outcome: "ok" });
+      expect(textOf(await two.click("alice", request, "Approve"))).toContain(
+        "You have already approved this request",
+      );
+      expect(two.sims.get("lab-1")?.state.fileSystems.get("scratch")?.provisioned).toBe(5 * TIB);
+      const done = await two.click("dave", request, "Approve");
+      expect(textOf(done)).toContain("Requested by bob, approved by alice, dave.");
+      expect(two.audits.at(-1)).toMatchObject({ decision: "approved", approvedBy: ["alice", "dave"] });
+      expect(two.sims.get("lab-1")?.state.fileSystems.get("scratch")?.provisioned).toBe(4 * TIB);
+    } finally {
+      await two.close();
+    }
+  });
+
+  test("deny: the action is refused outright and nothing is stored", async () => {
+    const strict = await startHarness({ config: { destructive: { destroy: "deny" } } });
+    try {
+      expect(textOf(await strict.run("alice", "fs destroy logs"))).toContain(
+        "destroy actions are turned off for this bot (destructive.destroy: deny). Nothing was changed.",
+      );
+      expect(strict.audits.at(-1)).toMatchObject({
+        decision: "denied",
+        errorCode: "ACTION_DENIED_BY_POLICY",
+      });
+      expect(await strict.store.listOpen()).toEqual([]);
+      expect(strict.sims.get("lab-1")?.state.fileSystems.get("logs")?.destroyed).toBe(false);
+    } finally {
+      await strict.close();
+    }
+  });
+});
