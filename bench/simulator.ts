@@ -23,6 +23,11 @@ interface RemoteSim {
 
 async function startRemote(opts: SimulatorOptions): Promise<RemoteSim & { startMs: number }> {
   const worker = new Worker(new URL(import.meta.url), { workerData: opts });
+  // A simulator that dies mid-run must fail the benchmark loudly, not leave a request pending forever.
+  worker.on("error", (err) => {
+    process.stderr.write(`simulator worker failed: ${err.stack ?? err.message}\n`);
+    process.exit(1);
+  });
   const [ready] = (await once(worker, "message")) as [{ url: string; ca: string; startMs: number }];
   return {
     ...ready,

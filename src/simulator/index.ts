@@ -1,6 +1,7 @@
 /** The simulated FlashBlade: start one with `startSimulator`, steer it through `sim.control`. */
 export type { SimControl } from "./control.js";
 export { CONTROL_PREFIX } from "./control-http.js";
+export type { StateControlInput, StateControlOp } from "./control-state.js";
 export type { FailureFault, LatencyFault, ResetFault } from "./faults.js";
 export { DEFAULT_API_TOKEN, DEFAULT_IDLE_MS, DEFAULT_USERNAME, type SimulatorOptions } from "./options.js";
 export type { LoggedRequest, SimStats } from "./request-log.js";
