@@ -180,7 +180,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   }
 
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? "/", "https://simulator.invalid");
+    // Concatenated rather than resolved, so a path such as "//api/…" stays a path instead of becoming a host.
+    const url = new URL(`https://simulator.invalid${req.url?.startsWith("/") ? req.url : "/"}`);
     const pathname = url.pathname;
     const search = url.search.startsWith("?") ? url.search.slice(1) : url.search;
     const isControl = o.controlPath && pathname.startsWith(`${CONTROL_PREFIX}/`);

@@ -46,6 +46,9 @@ describe("version and endpoint routing", () => {
     expect(wrong.status).toBe(405);
     expect(wrong.headers.allow).toBe("DELETE, GET, PATCH, POST");
     expect((await c.call("POST", "/api/arrays-typo")).status).toBe(404);
+    const doubled = await c.call("GET", "//api/api_version");
+    expect(doubled.status).toBe(404);
+    expect(errorMessage(doubled)).toContain("//api/api_version");
   });
 });
 
