@@ -8,4 +8,9 @@ import { arraysResource } from "./arrays.js";
 import { fsResource } from "./fs/index.js";
 import { snapshotResource } from "./snapshot/index.js";
 
-export const RESOURCES: readonly ResourceDefinition[] = [fsResource, snapshotResource, arraysResource, alertResource];
+export const RESOURCES: readonly ResourceDefinition[] = [
+  fsResource,
+  snapshotResource,
+  arraysResource,
+  alertResource,
+];
