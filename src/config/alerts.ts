@@ -12,18 +12,16 @@ const channelId = z
     "use the channel ID (C…, G…), not its #name: channel names change, IDs do not",
   );
 
+/** A duration as text ("30s", "10m", "30d") or milliseconds. */
 const duration = (example: string) =>
-  z.union([
-    z.int().positive(),
-    z.string().transform((v, ctx) => {
-      const ms = parseDuration(v);
-      if (ms === undefined) {
-        ctx.addIssue({ code: "custom", message: `"${v}" is not a duration; write e.g. ${example}` });
-        return z.NEVER;
-      }
-      return ms;
-    }),
-  ]);
+  z.union([z.string(), z.number()]).transform((v, ctx) => {
+    const ms = typeof v === "number" ? (Number.isSafeInteger(v) && v > 0 ? v : undefined) : parseDuration(v);
+    if (ms === undefined) {
+      ctx.addIssue({ code: "custom", message: `"${String(v)}" is not a duration; write e.g. ${example}` });
+      return z.NEVER;
+    }
+    return ms;
+  });
 
 const severity = z.enum(["info", "warning", "critical"]);
 
