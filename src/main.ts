@@ -8,6 +8,7 @@ import type { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { pino } from "pino";
 import { RESOURCES } from "../commands/index.js";
+import type { AlertCommandPort } from "./alerts/command-port.js";
 import { type LoadedConfig, loadConfig } from "./config/load.js";
 import { loadSlackConfig } from "./config/slack.js";
 import { type AuditSink, memoryAuditSink } from "./core/audit.js";
@@ -47,6 +48,8 @@ export function buildCore(
     audit: AuditSink;
     store?: PendingStore;
     now?: () => number;
+    /** The alert engine's command port (`alert routes`, `alert test`). */
+    alerts?: AlertCommandPort;
   },
 ): Core {
   const now = deps.now ?? Date.now;
@@ -60,6 +63,7 @@ export function buildCore(
     audit: deps.audit,
     logger: deps.logger,
     now,
+    ...(deps.alerts ? { alerts: deps.alerts } : {}),
   });
   return { pipeline, pool };
 }
@@ -110,9 +114,23 @@ async function runSlackMode(loaded: LoadedConfig): Promise<number> {
   // The Slack transport (src/slack/run.ts) brings the identity port, App Home, the audit channel, metrics and
   // graceful shutdown; it resolves with the exit code after SIGTERM/SIGINT.
   const { runSlack } = await import("./slack/run.js");
+  // Alerting owns the durable store, which also keeps pending approvals across restarts.
+  const { openAlerting } = await import("./alerts/start.js");
+  const alerting = openAlerting(loaded, { logger });
   return runSlack(loaded, {
     logger,
-    buildCore: ({ identity, store, audit }) => buildCore(loaded, { logger, identity, store, audit }),
+    store: alerting.pending,
+    buildCore: ({ identity, store, audit }) =>
+      buildCore(loaded, { logger, identity, store, audit, alerts: alerting.commands }),
+    clickRoutes: (ports, core) => [
+      alerting.attach({
+        chat: ports.chat,
+        pool: core.pool,
+        identity: ports.identity,
+        pipeline: core.pipeline,
+      }),
+    ],
+    onStop: () => alerting.stop(),
   });
 }
 

@@ -1,0 +1,103 @@
+/**
+ * Composition of alerting for the Slack process: opens the durable store named by the config (it also keeps
+ * the command layer's pending approvals), and builds the alert engine once the Slack ports and the array pool
+ * exist. The command port is usable before that (commands then say alerts are not running yet).
+ */
+import { dirname, isAbsolute, resolve } from "node:path";
+import type { LoadedConfig } from "../config/load.js";
+import { createAccessResolver } from "../core/authz.js";
+import type { PendingStore } from "../core/pending-store.js";
+import type { IdentityPort, Pipeline } from "../core/pipeline-types.js";
+import { roleAtLeast } from "../core/roles.js";
+import { UserFacingError } from "../errors.js";
+import type { ArrayPool } from "../flashblade/types.js";
+import type { Logger } from "../logger.js";
+import { openStore } from "../store/index.js";
+import { createStorePendingStore } from "../store/pending-store.js";
+import type { Store, StoreOptions } from "../store/types.js";
+import type { AlertCommandPort } from "./command-port.js";
+import { type AlertEngine, createAlertEngine } from "./engine.js";
+import { poolAlertSource } from "./pool-source.js";
+import type { AlertAuthorizer, AlertChat } from "./types.js";
+
+export interface Alerting {
+  store: Store;
+  /** Pending approvals on the durable store. */
+  pending: PendingStore;
+  /** Forwards to the engine once it runs. */
+  commands: AlertCommandPort;
+  /** Builds and starts the engine; returns it (it is also the click route for "alert." buttons). */
+  attach(ports: {
+    chat: AlertChat;
+    pool: ArrayPool;
+    identity: IdentityPort;
+    pipeline: Pipeline;
+  }): AlertEngine;
+  stop(): Promise<void>;
+}
+
+/** The `store` section as open options; a relative data_dir is taken from the config file's directory. */
+export function storeOptions(loaded: LoadedConfig): StoreOptions {
+  const s = loaded.config.store;
+  if (s.kind === "memory") return { kind: "memory" };
+  const base = loaded.source === "demo" ? process.cwd() : dirname(resolve(loaded.source));
+  return {
+    kind: "sqlite",
+    dataDir: isAbsolute(s.data_dir) ? s.data_dir : resolve(base, s.data_dir),
+    synchronous: s.synchronous,
+  };
+}
+
+export function openAlerting(loaded: LoadedConfig, deps: { logger: Logger; now?: () => number }): Alerting {
+  const logger = deps.logger.child({ component: "alerts" });
+  const store = openStore(storeOptions(loaded), deps.now);
+  const pending = createStorePendingStore(store);
+  let engine: AlertEngine | undefined;
+  const running = (): AlertEngine => {
+    if (engine) return engine;
+    throw new UserFacingError(
+      "ALERTS_NOT_RUNNING",
+      "Alert notifications are starting; try again in a moment.",
+    );
+  };
+  const commands: AlertCommandPort = {
+    routesFor: (channel) => running().commands.routesFor(channel),
+    postedIn: (array, name) => running().commands.postedIn(array, name),
+    postTest: (channel, by) => running().commands.postTest(channel, by),
+  };
+
+  return {
+    store,
+    pending,
+    commands,
+    attach({ chat, pool, identity, pipeline }) {
+      if (engine) return engine;
+      const access = createAccessResolver(loaded.config.access, identity);
+      const authorizer: AlertAuthorizer = {
+        async allowed(actor, array, role) {
+          const tags = loaded.arrays.find((a) => a.name === array)?.tags ?? [];
+          return roleAtLeast(await access.roleOn(actor.userId, { name: array, tags }), role);
+        },
+      };
+      engine = createAlertEngine({
+        config: loaded.config.alerts,
+        timeZone: loaded.config.time_zone,
+        source: poolAlertSource(pool),
+        chat,
+        store,
+        authorizer,
+        followUps: { run: (text, actor) => pipeline.handleCommand({ text, actor }) },
+        logger,
+      });
+      if (loaded.config.alerts.enabled) {
+        engine.start();
+        logger.info({ arrays: pool.list().length }, "alert polling started");
+      }
+      return engine;
+    },
+    async stop() {
+      await engine?.stop();
+      await store.close();
+    },
+  };
+}
