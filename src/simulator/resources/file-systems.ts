@@ -10,17 +10,24 @@ import {
   fileSystemRenderer,
 } from "../models/file-system.js";
 import { badRequest, type SimRequest } from "../types.js";
-import { at, byId, EMPTY, type Handler, listing, ok, preselect, selectByNameOrIds } from "./common.js";
+import { at, EMPTY, type Handler, listing, ok, preselect, selectByNameOrIds } from "./common.js";
 import { eradicateFileSystem } from "./file-system-removal.js";
 import { applyNfsRuleEdits } from "./nfs-rules.js";
 
 export const listFileSystems: Handler = (req, state) => {
   const render = fileSystemRenderer(req.version, state.clock());
-  const opts = { totals: at(req, "1.12") ? ("none" as const) : ("object" as const), noun: "File system" };
+  // File systems cannot be renamed, so the name is a stable paging key and the state map finds it in O(1):
+  // a continuation page costs O(limit), never a pass over the whole collection.
+  const opts = {
+    totals: at(req, "1.12") ? ("none" as const) : ("object" as const),
+    noun: "File system",
+    keyOf: (item: object) => (item as { name?: string }).name,
+  };
   if (req.query.has("token")) {
-    // A continuation page needs only the items it returns, found by key (id from 1.8, else name).
-    const byKey = at(req, "1.8") ? byId(state.fileSystems.values()) : state.fileSystems;
-    return listing([], req, { ...opts, lookup: (key) => mapDefined(byKey.get(String(key)), render) });
+    return listing([], req, {
+      ...opts,
+      lookup: (key) => mapDefined(state.fileSystems.get(String(key)), render),
+    });
   }
   const destroyed = req.query.bool("destroyed");
   const items: Record<string, unknown>[] = [];
