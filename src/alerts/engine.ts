@@ -18,6 +18,7 @@ import { type FetchMode, failureReason, fetchChanges } from "./fetch.js";
 import { Mutex } from "./mutex.js";
 import { Notifier, type NotifierStats } from "./notifier.js";
 import { emptyOutcome, type PlanContext, type PollOutcome, planPoll } from "./planner.js";
+import { pruneArray } from "./prune.js";
 import { recordPollFailure, recordPollSuccess } from "./reachability.js";
 import { type Cursor, NS, UnitOfWork } from "./repo.js";
 import { createRouter, type Router } from "./router.js";
@@ -55,6 +56,8 @@ export interface PollReport extends PollOutcome {
   /** Reachability cards raised / resolved by this poll. */
   unreachable: number;
   reachable: number;
+  /** Closed alerts forgotten after `retention`. */
+  pruned: number;
 }
 
 export interface EngineStats extends PollOutcome, NotifierStats {
@@ -144,7 +147,14 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   async function poll(target: ArrayTarget): Promise<PollReport> {
     const array = target.name;
     const log = logger.child({ array });
-    const report: PollReport = { ...emptyOutcome(), array, mode: "failed", unreachable: 0, reachable: 0 };
+    const report: PollReport = {
+      ...emptyOutcome(),
+      array,
+      mode: "failed",
+      unreachable: 0,
+      reachable: 0,
+      pruned: 0,
+    };
     let fetched: Awaited<ReturnType<typeof fetchChanges>> | undefined;
     let failure: unknown;
     try {
@@ -170,6 +180,9 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
         report.reachable = (await recordPollSuccess(uow, ctx, target)).resolved;
         if (fetched) {
           Object.assign(report, await planPoll(uow, ctx, target, fetched.alerts), { mode: fetched.mode });
+          if (fetched.mode === "reconcile") {
+            report.pruned = await pruneArray(uow, array, fetched.cursor.maxUpdated, cfg.retention);
+          }
           // An idle poll changes nothing, so it commits nothing (no fsync for 200 arrays × every 30 s).
           const had = fetched.previous;
           if (

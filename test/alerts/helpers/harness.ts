@@ -67,6 +67,8 @@ export interface HarnessOptions {
   store?: Store;
   /** Retries the Slack client makes before the notifier's own retry takes over. */
   slackRetries?: number;
+  /** REST versions the simulators serve (default all). */
+  versions?: string;
 }
 
 export async function startAlertHarness(o: HarnessOptions = {}): Promise<AlertHarness> {
@@ -83,6 +85,7 @@ export async function startAlertHarness(o: HarnessOptions = {}): Promise<AlertHa
         arrayName: name,
         clock: clock.now,
         sleep: async () => {},
+        ...(o.versions ? { versions: o.versions } : {}),
       }),
     );
   }
