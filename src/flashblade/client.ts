@@ -73,9 +73,10 @@ export class FlashBladeClient implements ArrayClient {
   }
 
   async get<T = unknown>(path: string, opts: RequestOptions<T> = {}): Promise<Page<T>> {
-    const version = await this.conn.version();
-    const query = adaptListQuery(path, version, opts.query ?? {});
-    const res = await this.conn.call("GET", path, { query });
+    const query = opts.query ?? {};
+    const res = await this.conn.call("GET", path, {
+      query: (version) => adaptListQuery(path, version, query),
+    });
     return toPage(this.name, path, res.text, opts.schema);
   }
 

@@ -47,6 +47,7 @@ export class ArrayConnection {
   readonly #session: Session;
   #version: string | undefined;
   #versionPending: Promise<string> | undefined;
+  readonly #speaksCache = new Map<string, boolean>();
 
   constructor(cfg: ResolvedArrayConfig, deps: ConnectionDeps) {
     this.name = cfg.name;
@@ -107,6 +108,17 @@ export class ArrayConnection {
     return this.#versionPending;
   }
 
+  /** atLeast(version, since), remembered: it runs on every call and there are only a dozen `since` values. */
+  #speaks(version: string, since: string): boolean {
+    const key = `${version} ${since}`;
+    let ok = this.#speaksCache.get(key);
+    if (ok === undefined) {
+      ok = atLeast(version, since);
+      this.#speaksCache.set(key, ok);
+    }
+    return ok;
+  }
+
   /** Logins made so far (for tests and the benchmark). */
   get logins(): number {
     return this.#session.logins;
@@ -116,20 +128,20 @@ export class ArrayConnection {
   async call(
     method: HttpMethod,
     path: string,
-    opts: { query?: Query; body?: unknown } = {},
+    opts: { query?: Query | ((version: string) => Query); body?: unknown } = {},
   ): Promise<WireResponse> {
-    const version = await this.version();
+    const version = this.#version ?? (await this.version());
     const endpoint = findEndpoint(method, path);
     if (!endpoint) {
       throw new InternalError("ARRAY_ENDPOINT_UNKNOWN", `${method} ${path} is not a REST 1.x endpoint`, {
         details: { method, path },
       });
     }
-    if (!atLeast(version, endpoint.since)) {
+    if (!this.#speaks(version, endpoint.since)) {
       throw this.#record(versionTooOld(this.name, version, endpoint.since, `${method} ${path}`));
     }
     const req: WireRequest = { method, path: apiPath(version, path) };
-    if (opts.query) req.query = opts.query;
+    if (opts.query) req.query = typeof opts.query === "function" ? opts.query(version) : opts.query;
     if (opts.body !== undefined) req.body = opts.body;
     for (let relogged = false; ; relogged = true) {
       const { res, token } = await this.#exchange(req, { limited: true, authed: true, relogged });
@@ -222,10 +234,12 @@ export class ArrayConnection {
       const res = await this.#transport.request(req);
       const ms = performance.now() - started;
       this.#health.reached(ms);
-      this.#log.debug(
-        { method: req.method, path: req.path, status: res.status, ms: Math.round(ms) },
-        "array call",
-      );
+      if (this.#log.isLevelEnabled("debug")) {
+        this.#log.debug(
+          { method: req.method, path: req.path, status: res.status, ms: Math.round(ms) },
+          "array call",
+        );
+      }
       return res;
     } catch (err) {
       const failure =

@@ -4,12 +4,13 @@
  */
 import type { z } from "zod";
 import { contract } from "./errors.js";
-import { type ErrorEntry, errorBodySchema, listEnvelopeSchema } from "./schemas.js";
+import { checkFor } from "./fast-check.js";
+import { type ErrorEntry, errorBodySchema, paginationInfoSchema } from "./schemas.js";
 import type { Page } from "./types.js";
 
 const NOT_JSON = Symbol("not json");
 
-export function parseJson(text: string): unknown | typeof NOT_JSON {
+function parseJson(text: string): unknown {
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
@@ -25,6 +26,7 @@ export function errorEntries(text: string): ErrorEntry[] {
     const snippet = text.trim().replace(/\s+/g, " ").slice(0, 200);
     return snippet ? [{ message: snippet, context: undefined, code: undefined }] : [];
   }
+  nullsToUndefined(body);
   const parsed = errorBodySchema.safeParse(body);
   if (!parsed.success) return [];
   const { errors, error } = parsed.data;
@@ -47,6 +49,33 @@ export function jsonBody(array: string, path: string, text: string): unknown {
   return body;
 }
 
+/**
+ * Replaces null values with undefined, recursively (array elements stay). Absent and null mean the same on
+ * these APIs; one representation keeps the schemas simple. Assigning (not `delete`) keeps objects in V8's
+ * fast mode: measured, deleting made this 3x slower and the validation after it slower too.
+ */
+export function nullsToUndefined(value: unknown): void {
+  if (value === null || typeof value !== "object") return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (v !== null && typeof v === "object") nullsToUndefined(v);
+    }
+    return;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const key in obj) {
+    const v = obj[key];
+    if (v === null) obj[key] = undefined;
+    else if (typeof v === "object") nullsToUndefined(v);
+  }
+}
+
+/**
+ * Validates items against `schema`; nulls become undefined. Without a schema the items are returned as the
+ * array sent them. The compiled check (fast-check.ts) handles the common case in one pass; zod handles the
+ * rest and names the offending field.
+ */
 export function validateItems<T>(
   array: string,
   path: string,
@@ -54,9 +83,16 @@ export function validateItems<T>(
   schema: z.ZodType<T> | undefined,
 ): T[] {
   if (!schema) return items as T[];
+  const fast = checkFor(schema);
   const out: T[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
-    const r = schema.safeParse(items[i]);
+    const item = items[i];
+    if (fast?.(item)) {
+      out[i] = item as T;
+      continue;
+    }
+    nullsToUndefined(item);
+    const r = schema.safeParse(item);
     if (!r.success) {
       const issue = r.error.issues[0];
       throw contract(array, path, fieldPath(`items[${i}]`, issue?.path ?? []), issue?.message ?? "invalid");
@@ -66,6 +102,18 @@ export function validateItems<T>(
   return out;
 }
 
+function envelope(array: string, path: string, text: string): Record<string, unknown> {
+  const body = jsonBody(array, path, text) ?? {};
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw contract(array, path, "(body)", "expected a JSON object");
+  }
+  const items = (body as Record<string, unknown>).items;
+  if (items !== undefined && items !== null && !Array.isArray(items)) {
+    throw contract(array, path, "items", "expected a list");
+  }
+  return body as Record<string, unknown>;
+}
+
 /** A GET list envelope → Page, validating each item. */
 export function toPage<T>(
   array: string,
@@ -73,24 +121,31 @@ export function toPage<T>(
   text: string,
   schema: z.ZodType<T> | undefined,
 ): Page<T> {
-  const env = listEnvelopeSchema.safeParse(jsonBody(array, path, text) ?? {});
-  if (!env.success) {
-    const issue = env.error.issues[0];
-    throw contract(array, path, fieldPath("(body)", issue?.path ?? []), issue?.message ?? "invalid");
+  const body = envelope(array, path, text);
+  const page: Page<T> = { items: validateItems(array, path, (body.items as unknown[] | null) ?? [], schema) };
+  const rawInfo = body.pagination_info;
+  if (rawInfo !== undefined && rawInfo !== null) {
+    nullsToUndefined(rawInfo);
+    const info = paginationInfoSchema.safeParse(rawInfo);
+    if (!info.success) {
+      const issue = info.error.issues[0];
+      throw contract(
+        array,
+        path,
+        fieldPath("pagination_info", issue?.path ?? []),
+        issue?.message ?? "invalid",
+      );
+    }
+    if (info.data.total_item_count !== undefined) page.totalItemCount = info.data.total_item_count;
+    page.continuationToken = info.data.continuation_token ?? null;
   }
-  const { items, pagination_info: info, total } = env.data;
-  const page: Page<T> = { items: validateItems(array, path, items ?? [], schema) };
-  if (info?.total_item_count !== undefined) page.totalItemCount = info.total_item_count;
-  if (info) page.continuationToken = info.continuation_token ?? null;
-  if (total !== undefined) page.total = total;
+  if (body.total !== undefined && body.total !== null) page.total = body.total;
   return page;
 }
 
 /** POST/PATCH answers `{"items": [...]}`; an empty body is tolerated as no items. */
 export function toItems<T>(array: string, path: string, text: string, schema: z.ZodType<T> | undefined): T[] {
-  const body = jsonBody(array, path, text);
-  if (body === undefined) return [];
-  const env = listEnvelopeSchema.safeParse(body);
-  if (!env.success) throw contract(array, path, "items", 'expected {"items": [...]}');
-  return validateItems(array, path, env.data.items ?? [], schema);
+  if (text.trim() === "") return [];
+  const body = envelope(array, path, text);
+  return validateItems(array, path, (body.items as unknown[] | null) ?? [], schema);
 }

