@@ -15,7 +15,7 @@ import { systemClock } from "./clock.js";
 import type { AlertCommandPort } from "./command-port.js";
 import { createDeliveryPolicy } from "./delivery.js";
 import { type FetchMode, failureReason, fetchChanges } from "./fetch.js";
-import { Mutex } from "./mutex.js";
+import { Mutex, Semaphore } from "./mutex.js";
 import { Notifier, type NotifierStats } from "./notifier.js";
 import { emptyOutcome, type PlanContext, type PollOutcome, planPoll } from "./planner.js";
 import { pruneArray } from "./prune.js";
@@ -87,22 +87,6 @@ export interface AlertEngine {
   /** Alerts the engine holds for `array` (all arrays when undefined). */
   alerts(array?: string): Promise<AlertRecord[]>;
   stats(): EngineStats;
-}
-
-class Semaphore {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly max: number) {}
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.max) await new Promise<void>((r) => this.waiting.push(r));
-    this.active += 1;
-    try {
-      return await fn();
-    } finally {
-      this.active -= 1;
-      this.waiting.shift()?.();
-    }
-  }
 }
 
 export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {

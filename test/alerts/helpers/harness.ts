@@ -5,7 +5,7 @@
 import { webApi } from "@slack/bolt";
 import { type AlertEngine, createAlertEngine } from "../../../src/alerts/engine.js";
 import { poolAlertSource } from "../../../src/alerts/pool-source.js";
-import type { AlertAuthorizer, AlertChat, AlertSource } from "../../../src/alerts/types.js";
+import type { AlertAuthorizer, AlertChat, AlertSource, FollowUpRunner } from "../../../src/alerts/types.js";
 import { type AlertsConfigInput, defaultAlertsConfig } from "../../../src/config/alerts.js";
 import { Secret } from "../../../src/config/arrays.js";
 import { createArrayPool } from "../../../src/flashblade/pool.js";
@@ -69,6 +69,7 @@ export interface HarnessOptions {
   slackRetries?: number;
   /** REST versions the simulators serve (default all). */
   versions?: string;
+  followUps?: FollowUpRunner;
 }
 
 export async function startAlertHarness(o: HarnessOptions = {}): Promise<AlertHarness> {
@@ -128,7 +129,17 @@ export async function startAlertHarness(o: HarnessOptions = {}): Promise<AlertHa
     ...o.config,
   });
   const build = (s: Store) =>
-    createAlertEngine({ config, source, chat, store: s, authorizer, clock, random: () => 0.5, logger });
+    createAlertEngine({
+      config,
+      source,
+      chat,
+      store: s,
+      authorizer,
+      clock,
+      random: () => 0.5,
+      logger,
+      ...(o.followUps ? { followUps: o.followUps } : {}),
+    });
   const engine = build(store);
   const h: AlertHarness = {
     clock,
