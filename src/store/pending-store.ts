@@ -51,7 +51,7 @@ export function createStorePendingStore(store: Store): PendingStore {
         if (value.status !== "pending" || value.expiresAt > now) continue;
         let won = false;
         const after = await store.update<PendingRecord>(NS, value.id, (c) => {
-          if (!c || c.status !== "pending" || c.expiresAt > now) return c;
+          if (c?.status !== "pending" || c.expiresAt > now) return c;
           won = true;
           return { ...c, status: "expired", updatedAt: now };
         });

@@ -95,7 +95,9 @@ describe("alert buttons through the Slack app", () => {
     expect(post).toBeDefined();
     expect(blockKitViolations(post?.args["blocks"])).toEqual([]);
     const msg = [...h.fake.messages.values()].find((m) => m.channel === CHANNEL && m.threadTs === undefined);
-    const flag = (msg?.blocks as { type: string; elements?: { action_id: string; value: string }[] }[])
+    const flag = (
+      (msg?.blocks ?? []) as { type: string; elements?: { action_id: string; value: string }[] }[]
+    )
       .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
       .find((e) => e.action_id === "alert.flag");
     expect(flag).toBeDefined();
