@@ -71,6 +71,9 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       { name: "critical", min_severity: "critical", channels: [REPLAY_CHANNELS.oncall] },
       { name: "everything", channels: [REPLAY_CHANNELS.storage] },
     ],
+    // The report counts messages from the cards in the store, so none may be forgotten during the replay.
+    // (Forgetting never changes what is posted: only families idle for longer than the flap window go.)
+    retention: "36500d",
     ...o.config,
   });
   const events = labEvents(o.alerts);
