@@ -25,7 +25,7 @@ export const slackSectionSchema = z
       .optional(),
     /** HTTP mode: Bolt's receiver port (also serves /healthz, /readyz, /metrics). Socket Mode: the ops port. */
     port: port.default(3000),
-    /** Socket Mode only: a separate port for the ops endpoints; defaults to `port`. */
+    /** A separate port for the ops endpoints (/healthz, /readyz, /metrics); defaults to `port`. */
     metricsPort: port.optional(),
     /** Path of the slash command, interactivity and events in HTTP mode. */
     eventsPath: z.string().startsWith("/").default("/slack/events"),

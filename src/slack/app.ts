@@ -216,6 +216,11 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
         const server = (await bolt.start({ port: config.port, host: deps.host })) as Server;
         port = (server.address() as AddressInfo).port;
         readiness.slackConnected = true;
+        // The routes are on the receiver too; a METRICS_PORT also gets its own server, as in Socket Mode.
+        if (config.metricsPort !== undefined) {
+          opsServer = await startOpsServer(routes, { port: config.metricsPort, host: deps.host });
+          port = opsServer.port;
+        }
       } else {
         opsServer = await startOpsServer(routes, {
           port: config.metricsPort ?? config.port,

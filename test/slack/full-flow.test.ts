@@ -16,7 +16,7 @@ import { silentLogger } from "../../src/logger.js";
 import { arrayHealthFrom } from "../../src/ops/readiness.js";
 import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../../src/simulator/index.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";
-import { blockAction, slashCommand } from "../fakes/payloads.js";
+import { blockAction, slashCommand, viewSubmission } from "../fakes/payloads.js";
 import { type Harness, startHarness } from "./helpers/harness.js";
 
 const TIB = 2 ** 40;
@@ -50,7 +50,7 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
       arrays: [...sims].map(([name, sim]) => ({ name, address: sim.url, api_token_env: "T" })),
       access: {
         default_role: "none",
-        admin: { users: ["UALICE"], groups: [] },
+        admin: { users: ["UALICE", "UDAVE"], groups: [] },
         operator: { users: [], groups: [STORAGE_GROUP] },
       },
       channels: { default_array: "lab-1" },
@@ -138,6 +138,69 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
     const update = await h.fake.waitForCall("chat.update", (c) => c.args["ts"] === ts);
     expect(JSON.stringify(update.args["blocks"])).toContain("Resized *builds* on lab-1");
     expect(fs()?.provisioned).toBe(9 * TIB);
+  });
+
+  type ButtonJson = { action_id: string; value: string; text: { text: string } };
+  const buttonIn = (blocks: unknown, label: string): ButtonJson | undefined =>
+    (blocks as { type: string; elements?: ButtonJson[] }[])
+      .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
+      .find((e) => e.text.text.startsWith(label));
+
+  it("destroy: the requester confirms on the ephemeral prompt, which is replaced by the result", async () => {
+    const url = responseUrl();
+    await h.driver.command(
+      slashCommand({ text: "fs destroy logs", userId: "UBOB", userName: "bob", responseUrl: url }),
+    );
+    const prompt = await responseTo(url);
+    expect(prompt.body["response_type"]).toBe("ephemeral");
+    const confirm = buttonIn(prompt.body["blocks"], "Confirm");
+    expect(confirm).toBeDefined();
+    const clickUrl = responseUrl();
+    await h.driver.interactive(
+      blockAction({
+        actionId: confirm?.action_id ?? "",
+        value: confirm?.value ?? "",
+        userId: "UBOB",
+        userName: "bob",
+        messageTs: "1700000999.000001",
+        ephemeral: true,
+        responseUrl: clickUrl,
+      }),
+    );
+    const result = await responseTo(clickUrl);
+    expect(result.body["replace_original"]).toBe(true);
+    expect(JSON.stringify(result.body["blocks"])).toContain("Destroyed *logs* on lab-1.");
+    expect(sims.get("lab-1")?.state.fileSystems.get("logs")?.destroyed).toBe(true);
+  });
+
+  it("eradicate: a second admin approves by typing the name in a modal", async () => {
+    const before = h.fake.callsOf("chat.postMessage").length;
+    const eurl = responseUrl();
+    await h.driver.command(
+      slashCommand({ text: "fs eradicate logs", userId: "UALICE", userName: "alice", responseUrl: eurl }),
+    );
+    const post = await h.fake.waitForCall("chat.postMessage", () => true, before + 1);
+    const ts = [...h.fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
+    const approve = buttonIn(post.args["blocks"], "Approve");
+    const opens = h.fake.callsOf("views.open").length;
+    await h.driver.interactive(
+      blockAction({
+        actionId: approve?.action_id ?? "",
+        value: approve?.value ?? "",
+        userId: "UDAVE",
+        userName: "dave",
+        messageTs: ts,
+        responseUrl: responseUrl(),
+      }),
+    );
+    const open = await h.fake.waitForCall("views.open", () => true, opens + 1);
+    expect(blockKitViolations((open.args["view"] as { blocks: unknown[] }).blocks, "view")).toEqual([]);
+    expect(sims.get("lab-1")?.state.fileSystems.has("logs")).toBe(true);
+    const meta = (open.args["view"] as { private_metadata: string }).private_metadata;
+    await h.driver.interactive(viewSubmission({ userId: "UDAVE", privateMetadata: meta, typedText: "logs" }));
+    const update = await h.fake.waitForCall("chat.update", (c) => c.args["ts"] === ts);
+    expect(JSON.stringify(update.args["blocks"])).toMatch(/[Ee]radicated/);
+    expect(sims.get("lab-1")?.state.fileSystems.has("logs")).toBe(false);
   });
 
   it("a listing of 10,000 file systems: a table within Slack's limits and the full CSV in a DM", async () => {

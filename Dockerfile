@@ -1,0 +1,48 @@
+# array-chatops: the Slack bot for FlashBlade arrays.
+#
+#   docker build -t array-chatops .
+#   docker run -e SLACK_BOT_TOKEN -e SLACK_APP_TOKEN -e ARRAY_CHATOPS_CONFIG=/config/bot.yml \
+#     -v /etc/array-chatops:/config:ro -v array-chatops-data:/app/data -p 3000:3000 array-chatops
+#
+# Configuration and secrets are mounted (volume) or passed (environment) at run time, never baked in.
+# test/container/start-command.test.ts runs the install and start commands below outside Docker.
+
+ARG NODE_IMAGE=node:20-slim
+
+# Native addons (better-sqlite3) fall back to a source build when no prebuilt binary can be fetched.
+FROM ${NODE_IMAGE} AS toolchain
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+
+# Build: all dependencies, then TypeScript → dist/.
+FROM toolchain AS build
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY commands ./commands
+COPY bench ./bench
+RUN npm run build
+
+# Production dependencies only.
+FROM toolchain AS prod-deps
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+# Runtime: slim image, no compilers, no dev dependencies, not root.
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+ENV PORT=3000
+WORKDIR /app
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY package.json ./
+COPY --from=build /app/dist ./dist
+RUN mkdir -p /app/data /config && chown node:node /app/data
+USER node
+EXPOSE 3000
+VOLUME ["/app/data"]
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.METRICS_PORT||process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/src/main.js"]
