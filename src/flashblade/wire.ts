@@ -23,7 +23,18 @@ const TOTALS_DROPPED_AT_1_12 = new Set([
 
 /** Whether `total`/`total_only` may be sent on GET `path` at `version`. */
 export function totalsAllowed(path: string, version: string): boolean {
-  return !(TOTALS_DROPPED_AT_1_12.has(path) && atLeast(version, "1.12"));
+  return !(TOTALS_DROPPED_AT_1_12.has(path) && from112(version));
+}
+
+// Asked on every listing; a handful of distinct versions ever reach it.
+const is112 = new Map<string, boolean>();
+function from112(version: string): boolean {
+  let v = is112.get(version);
+  if (v === undefined) {
+    v = atLeast(version, "1.12");
+    if (is112.size < 64) is112.set(version, v);
+  }
+  return v;
 }
 
 /** Removes `total`/`total_only` where the version dropped them, so callers can pass them unconditionally. */
