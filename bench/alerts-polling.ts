@@ -102,6 +102,7 @@ async function main(): Promise<void> {
   );
 
   const logger = silentLogger();
+  const baseRss = process.memoryUsage().rss;
   const clock = new ManualClock(Date.now());
   const pool = createArrayPool(
     fleet.urls.map((url, i) => ({
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
       apiToken: new Secret(TOKEN),
       insecure: false,
       tags: [],
-      connections: 2,
+      connections: 8, // the config default
       rate: { maxConcurrent: 4, minSpacingMs: 0, maxQueue: 1000 },
       timeouts: { connectMs: 5000, readMs: 30_000 },
       downAfterFailures: 3,
@@ -170,7 +171,8 @@ async function main(): Promise<void> {
     `CPU per poll: ${(cpuMsPerCycle / count).toFixed(2)} ms; wall per cycle (polls serialised by the harness) ${(wallMs / cycles).toFixed(0)} ms`,
   );
   out(
-    `RSS max ${(maxRss / 2 ** 20).toFixed(0)} MiB (goal < 200 MiB); heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`,
+    `RSS max ${(maxRss / 2 ** 20).toFixed(0)} MiB (goal < 200 MiB; ${(baseRss / 2 ** 20).toFixed(0)} MiB before the pool ` +
+      `and engine existed); heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`,
   );
   out(`activity: ${s.opened} opened, ${s.posts} posts, ${s.updates} updates, ${s.threadLines} thread lines`);
 
