@@ -198,13 +198,19 @@ export const groupQuotaSchema = z.looseObject({
 });
 export type GroupQuota = z.output<typeof groupQuotaSchema>;
 
-/** Replication performance; the wire names the metrics object `async` or (later 1.12) `periodic`; wire.ts maps. */
+export const replicationThroughputSchema = z.looseObject({
+  transmitted_bytes_per_sec: opt(z.number()),
+  received_bytes_per_sec: opt(z.number()),
+});
+export type ReplicationThroughput = z.output<typeof replicationThroughputSchema>;
+
+/** Replication performance; the wire names the throughput object `async` or (1.12) `periodic`; wire.ts maps. */
 export const replicationPerformanceSchema = z.looseObject({
   id: opt(str),
   name: opt(str),
   time: opt(int),
-  async: opt(z.record(z.string(), z.unknown())),
-  periodic: opt(z.record(z.string(), z.unknown())),
+  async: opt(replicationThroughputSchema),
+  periodic: opt(replicationThroughputSchema),
 });
 export type ReplicationPerformance = z.output<typeof replicationPerformanceSchema>;
 

@@ -13,6 +13,8 @@ import type {
   FileSystem,
   FileSystemReplicaLink,
   GroupQuota,
+  ReplicationPerformance,
+  ReplicationThroughput,
   Snapshot,
   UserQuota,
 } from "./schemas.js";
@@ -114,6 +116,10 @@ export interface ArraysApi {
   info(): Promise<ArrayInfo>;
   space(type?: "array" | "file-system" | "object-store"): Promise<ArraySpace>;
   performance(protocol?: string): Promise<ArrayPerformance>;
+  /** Replication throughput (1.9+), `throughput` read from `async` or `periodic` whichever the version sends. */
+  replicationPerformance(
+    type?: "all" | "file-system" | "object-store",
+  ): Promise<(ReplicationPerformance & { throughput?: ReplicationThroughput })[]>;
 }
 
 export interface ReplicaLinksApi {
@@ -194,6 +200,8 @@ export type {
   FileSystem,
   FileSystemReplicaLink,
   GroupQuota,
+  ReplicationPerformance,
+  ReplicationThroughput,
   Snapshot,
   UserQuota,
 };

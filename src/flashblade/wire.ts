@@ -147,13 +147,10 @@ export function snapshotCreate(
 }
 
 /**
- * Replication performance metrics: the object is `async` up to 1.12's first revision and `periodic` after
- * (spec "Other shapes"). Read whichever is present.
+ * Replication throughput: the object is `async` up to 1.11 and `periodic` in 1.12 (spec "Other shapes": renamed
+ * in a later 1.12 revision). Read whichever is present.
  */
-export function replicationMetrics(item: {
-  async?: Record<string, unknown>;
-  periodic?: Record<string, unknown>;
-}): Record<string, unknown> | undefined {
+export function replicationMetrics<T>(item: { async?: T; periodic?: T }): T | undefined {
   return item.periodic ?? item.async;
 }
 

@@ -59,6 +59,15 @@ describe("version negotiation and wire differences", () => {
       const asked = sim.control.stats().requests[`GET ${base}/file-system-replica-links`] ?? 0;
       expect(asked).toBe(top === "1.11" || top === "1.12" ? 1 : 0);
 
+      // Replication throughput: `async` to 1.11, `periodic` at 1.12; read the same either way.
+      if (top === "1.11" || top === "1.12") {
+        const [sample] = await c.arrays.replicationPerformance();
+        expect(sample?.throughput?.transmitted_bytes_per_sec).toBeTypeOf("number");
+        expect(sample?.[top === "1.12" ? "periodic" : "async"]).toBeDefined();
+      } else {
+        expect(await codeOf(c.arrays.replicationPerformance())).toBe("ARRAY_VERSION_TOO_OLD");
+      }
+
       const fs = await c.fileSystems.get("fs1");
       expect(fs?.name).toBe("fs1");
       if (top === "1.11" || top === "1.12") expect(promotionOf(fs ?? {})).toBe("promoted");

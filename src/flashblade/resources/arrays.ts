@@ -1,5 +1,11 @@
-import { arrayInfoSchema, arrayPerformanceSchema, arraySpaceSchema } from "../schemas.js";
+import {
+  arrayInfoSchema,
+  arrayPerformanceSchema,
+  arraySpaceSchema,
+  replicationPerformanceSchema,
+} from "../schemas.js";
 import type { ArraysApi } from "../types.js";
+import { replicationMetrics } from "../wire.js";
 import { type ClientCore, single } from "./core.js";
 
 export function arraysApi(c: ClientCore): ArraysApi {
@@ -10,6 +16,16 @@ export function arraysApi(c: ClientCore): ArraysApi {
     async space(type) {
       const page = await c.get("/arrays/space", { query: { type }, schema: arraySpaceSchema });
       return single(c.name, "/arrays/space", page.items);
+    },
+    async replicationPerformance(type) {
+      const page = await c.get("/arrays/performance/replication", {
+        query: { type },
+        schema: replicationPerformanceSchema,
+      });
+      return page.items.map((item) => {
+        const throughput = replicationMetrics(item);
+        return throughput === undefined ? item : { ...item, throughput };
+      });
     },
     async performance(protocol) {
       const page = await c.get("/arrays/performance", {
