@@ -11,7 +11,7 @@ import type { HttpMethod } from "./endpoints.js";
 import { markedDown, outcomeUnknown, rejected, unreachable, versionTooOld } from "./errors.js";
 import { HealthTracker } from "./health.js";
 import { ArrayLimiter } from "./limiter.js";
-import { chooseVersion, fetchVersions } from "./negotiate.js";
+import { VersionState } from "./negotiate.js";
 import { errorEntries } from "./response.js";
 import { DEFAULT_RETRY, decideOnFailure, decideOnStatus, type RetryPolicy } from "./retry.js";
 import { Session } from "./session.js";
@@ -23,7 +23,7 @@ import {
   type WireResponse,
 } from "./transport.js";
 import type { ArrayHealth, Query } from "./types.js";
-import { atLeast, findEndpoint } from "./versions.js";
+import { findEndpoint } from "./versions.js";
 import { apiPath } from "./wire.js";
 
 export interface ConnectionDeps {
@@ -37,7 +37,6 @@ export interface ConnectionDeps {
 export class ArrayConnection {
   readonly name: string;
   readonly tags: readonly string[];
-  readonly #cfg: ResolvedArrayConfig;
   readonly #deps: ConnectionDeps;
   readonly #policy: RetryPolicy;
   readonly #log: Logger;
@@ -45,14 +44,11 @@ export class ArrayConnection {
   readonly #limiter: ArrayLimiter;
   readonly #health: HealthTracker;
   readonly #session: Session;
-  #version: string | undefined;
-  #versionPending: Promise<string> | undefined;
-  readonly #speaksCache = new Map<string, boolean>();
+  readonly #versions: VersionState;
 
   constructor(cfg: ResolvedArrayConfig, deps: ConnectionDeps) {
     this.name = cfg.name;
     this.tags = cfg.tags;
-    this.#cfg = cfg;
     this.#deps = deps;
     this.#policy = deps.retry ?? DEFAULT_RETRY;
     this.#log = deps.logger.child({ array: cfg.name });
@@ -63,8 +59,7 @@ export class ArrayConnection {
     this.#health = new HealthTracker(cfg.name, cfg.downAfterFailures, deps.now, (event, state) => {
       if (event === "up") {
         this.#log.info("array reachable again");
-        // It may have been upgraded while it was away.
-        if (this.#cfg.apiVersion === undefined) this.#version = undefined;
+        this.#versions.forget();
       } else {
         this.#log.warn(
           { reason: state?.reason, retryInMs: state?.intervalMs },
@@ -72,13 +67,10 @@ export class ArrayConnection {
         );
       }
     });
-    this.#session = new Session(
-      cfg.name,
-      cfg.apiToken,
-      async (req) => (await this.#exchange(req, { limited: false, authed: false })).res,
-      this.#log,
-      deps.now,
-    );
+    const unauthenticated = async (req: WireRequest) =>
+      (await this.#exchange(req, { limited: false, authed: false })).res;
+    this.#session = new Session(cfg.name, cfg.apiToken, unauthenticated, this.#log, deps.now);
+    this.#versions = new VersionState(cfg.name, cfg.apiVersion, unauthenticated, this.#log);
     if (cfg.insecure) {
       this.#log.warn("TLS certificate verification is disabled for this array (insecure: true)");
     }
@@ -86,37 +78,9 @@ export class ArrayConnection {
 
   /** The negotiated version; asks the array on first use (single-flight). */
   version(): Promise<string> {
-    if (this.#version !== undefined) return Promise.resolve(this.#version);
-    if (!this.#versionPending) {
-      this.#versionPending = (async () => {
-        const offered = await fetchVersions(
-          this.name,
-          async (req) => (await this.#exchange(req, { limited: false, authed: false })).res,
-        );
-        const chosen = chooseVersion(this.name, offered, this.#cfg.apiVersion);
-        this.#version = chosen;
-        this.#log.info({ version: chosen }, "negotiated API version");
-        return chosen;
-      })()
-        .catch((err: unknown) => {
-          throw this.#record(err);
-        })
-        .finally(() => {
-          this.#versionPending = undefined;
-        });
-    }
-    return this.#versionPending;
-  }
-
-  /** atLeast(version, since), remembered: it runs on every call and there are only a dozen `since` values. */
-  #speaks(version: string, since: string): boolean {
-    const key = `${version} ${since}`;
-    let ok = this.#speaksCache.get(key);
-    if (ok === undefined) {
-      ok = atLeast(version, since);
-      this.#speaksCache.set(key, ok);
-    }
-    return ok;
+    return this.#versions.get().catch((err: unknown) => {
+      throw this.#record(err);
+    });
   }
 
   /** Logins made so far (for tests and the benchmark). */
@@ -130,14 +94,14 @@ export class ArrayConnection {
     path: string,
     opts: { query?: Query | ((version: string) => Query); body?: unknown } = {},
   ): Promise<WireResponse> {
-    const version = this.#version ?? (await this.version());
+    const version = this.#versions.current ?? (await this.version());
     const endpoint = findEndpoint(method, path);
     if (!endpoint) {
       throw new InternalError("ARRAY_ENDPOINT_UNKNOWN", `${method} ${path} is not a REST 1.x endpoint`, {
         details: { method, path },
       });
     }
-    if (!this.#speaks(version, endpoint.since)) {
+    if (!this.#versions.speaks(version, endpoint.since)) {
       throw this.#record(versionTooOld(this.name, version, endpoint.since, `${method} ${path}`));
     }
     const req: WireRequest = { method, path: apiPath(version, path) };
@@ -270,7 +234,7 @@ export class ArrayConnection {
       name: this.name,
       tags: this.tags,
       ...this.#health.snapshot(),
-      ...(this.#version === undefined ? {} : { version: this.#version }),
+      ...(this.#versions.current === undefined ? {} : { version: this.#versions.current }),
       ...(age === undefined ? {} : { sessionAgeMs: age }),
       ...this.#limiter.counts(),
     };

@@ -2,11 +2,13 @@
  * Version negotiation: `GET /api/api_version` (public) lists what the array offers; we speak the highest
  * version both sides know, or the pinned one if the configuration pins it and the array offers it.
  */
+
+import type { Logger } from "../logger.js";
 import { contract, rejected, versionUnsupported } from "./errors.js";
 import { errorEntries, jsonBody } from "./response.js";
 import { versionsSchema } from "./schemas.js";
 import type { Send } from "./session.js";
-import { compareVersions, KNOWN_VERSIONS } from "./versions.js";
+import { atLeast, compareVersions, KNOWN_VERSIONS } from "./versions.js";
 
 const known: ReadonlySet<string> = new Set(KNOWN_VERSIONS);
 
@@ -31,4 +33,52 @@ export async function fetchVersions(array: string, send: Send): Promise<string[]
   const parsed = versionsSchema.safeParse(jsonBody(array, path, res.text));
   if (!parsed.success) throw contract(array, path, "versions", "missing or not a list of strings");
   return parsed.data.versions;
+}
+
+/** The version one array speaks: negotiated on first use (single-flight), forgotten when asked. */
+export class VersionState {
+  #version: string | undefined;
+  #pending: Promise<string> | undefined;
+  readonly #speaks = new Map<string, boolean>();
+
+  constructor(
+    private readonly array: string,
+    private readonly pinned: string | undefined,
+    private readonly send: Send,
+    private readonly log: Logger,
+  ) {}
+
+  /** The negotiated version, when known (the hot path reads it without a promise). */
+  get current(): string | undefined {
+    return this.#version;
+  }
+
+  get(): Promise<string> {
+    if (this.#version !== undefined) return Promise.resolve(this.#version);
+    this.#pending ??= (async () => {
+      const chosen = chooseVersion(this.array, await fetchVersions(this.array, this.send), this.pinned);
+      this.#version = chosen;
+      this.log.info({ version: chosen }, "negotiated API version");
+      return chosen;
+    })().finally(() => {
+      this.#pending = undefined;
+    });
+    return this.#pending;
+  }
+
+  /** Asks again on next use (after an outage: the array may have been upgraded). Pinned versions stay. */
+  forget(): void {
+    if (this.pinned === undefined) this.#version = undefined;
+  }
+
+  /** atLeast(version, since), remembered: it runs on every call and there are only a dozen `since` values. */
+  speaks(version: string, since: string): boolean {
+    const key = `${version} ${since}`;
+    let ok = this.#speaks.get(key);
+    if (ok === undefined) {
+      ok = atLeast(version, since);
+      this.#speaks.set(key, ok);
+    }
+    return ok;
+  }
 }
