@@ -15,6 +15,8 @@ export const ARRAY_ERROR_CODES = [
   "ARRAY_CONTRACT",
   "ARRAY_UNKNOWN",
   "ARRAY_OUTCOME_UNKNOWN",
+  "ARRAY_ENDPOINT_UNKNOWN",
+  "ARRAY_CLIENT_CLOSED",
   "FILTER_INVALID",
 ] as const;
 export type ArrayErrorCode = (typeof ARRAY_ERROR_CODES)[number];

@@ -1,5 +1,6 @@
 /** The array client's public surface. */
 export { FlashBladeClient } from "./client.js";
+export { ARRAY_ERROR_CODES, type ArrayErrorCode } from "./errors.js";
 export * as filter from "./filter.js";
 export { createArrayPool, suggestNames } from "./pool.js";
 export { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
