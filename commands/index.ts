@@ -7,10 +7,12 @@ import { alertResource } from "./alert.js";
 import { arraysResource } from "./arrays.js";
 import { fsResource } from "./fs/index.js";
 import { snapshotResource } from "./snapshot/index.js";
+import { spaceResource } from "./space.js";
 
 export const RESOURCES: readonly ResourceDefinition[] = [
   fsResource,
   snapshotResource,
   arraysResource,
+  spaceResource,
   alertResource,
 ];

@@ -1,0 +1,134 @@
+/**
+ * `/array space`: how full each array is, what holds the space, and how much is only waiting for eradication.
+ * Admins' most common capacity question is "how much headroom is left and what can I reclaim now".
+ */
+import { z } from "zod";
+import { defineCommand, defineResource } from "../src/core/define-command.js";
+import { message, rich } from "../src/core/message.js";
+import { truncatedTable } from "../src/core/table.js";
+import { formatBytes, formatPercent } from "../src/core/units.js";
+import { eq } from "../src/flashblade/filter.js";
+import { fileSystemSchema } from "../src/flashblade/schemas.js";
+import type { ArraySpace } from "../src/flashblade/types.js";
+
+/** Arrays fuller than this get a warning line: FlashBlade performance and rebuild headroom suffer past it. */
+const FULL_WARNING = 0.8;
+
+export interface SpaceRow {
+  array: string;
+  capacity: number;
+  used: number;
+  reduction?: number;
+  snapshots: number;
+  fileSystems?: number;
+  objectStore?: number;
+  /** Physical space held by destroyed file systems, freed on eradication. */
+  destroyed: number;
+  destroyedCount: number;
+}
+
+export interface SpaceResult {
+  rows: SpaceRow[];
+}
+
+function physical(s: ArraySpace | undefined): number | undefined {
+  return s?.space?.total_physical;
+}
+
+const spaceShow = defineCommand({
+  verb: "show",
+  summary: "Capacity, usage, data reduction, snapshots and space held by destroyed file systems",
+  examples: ["space show", "space show --array all", "space show --array tag:prod"],
+  role: "viewer",
+  args: z.object({}),
+  async run(_args, ctx): Promise<SpaceResult> {
+    const array = await ctx.array.arrays.space("array");
+    // The per-kind split and the destroyed scan are extras: an array that refuses them still answers.
+    const [fsSpace, objSpace] = await Promise.all([
+      ctx.array.arrays.space("file-system").catch(() => undefined),
+      ctx.array.arrays.space("object-store").catch(() => undefined),
+    ]);
+    let destroyed = 0;
+    let destroyedCount = 0;
+    if (await ctx.array.supports("1.1")) {
+      const query = { filter: eq("destroyed", true) };
+      for await (const fs of ctx.array.iterate("/file-systems", { query, schema: fileSystemSchema })) {
+        destroyed += fs.space?.total_physical ?? 0;
+        destroyedCount++;
+      }
+    }
+    const row: SpaceRow = {
+      array: ctx.arrayName,
+      capacity: array.capacity ?? 0,
+      used: physical(array) ?? 0,
+      snapshots: array.space?.snapshots ?? 0,
+      destroyed,
+      destroyedCount,
+      ...(array.space?.data_reduction === undefined ? {} : { reduction: array.space.data_reduction }),
+      ...(physical(fsSpace) === undefined ? {} : { fileSystems: physical(fsSpace) }),
+      ...(physical(objSpace) === undefined ? {} : { objectStore: physical(objSpace) }),
+    };
+    return { rows: [row] };
+  },
+  merge(results) {
+    return { rows: results.flatMap((r) => r.result.rows) };
+  },
+  render(result, _args, rctx) {
+    const where = rctx.arrays.length > 1 ? `${rctx.arrays.length} arrays` : `array ${rctx.arrays[0] ?? "?"}`;
+    const ratio = (r: SpaceRow) => (r.capacity > 0 ? r.used / r.capacity : 0);
+    const rows = result.rows.map((r) => ({
+      array: r.array,
+      capacity: formatBytes(r.capacity),
+      used: formatBytes(r.used),
+      pct: r.capacity > 0 ? formatPercent(ratio(r)) : "–",
+      free: formatBytes(Math.max(0, r.capacity - r.used)),
+      reduction: r.reduction === undefined ? "–" : `${r.reduction.toFixed(1)}:1`,
+      snapshots: formatBytes(r.snapshots),
+      fs: r.fileSystems === undefined ? "–" : formatBytes(r.fileSystems),
+      object: r.objectStore === undefined ? "–" : formatBytes(r.objectStore),
+      destroyed: r.destroyedCount ? `${formatBytes(r.destroyed)} (${r.destroyedCount})` : "–",
+    }));
+    const table = truncatedTable(
+      [
+        { key: "array", label: "Array" },
+        { key: "capacity", label: "Capacity", align: "right" },
+        { key: "used", label: "Used", align: "right" },
+        { key: "pct", label: "Used %", align: "right" },
+        { key: "free", label: "Free", align: "right" },
+        { key: "reduction", label: "Reduction", align: "right" },
+        { key: "snapshots", label: "Snapshots", align: "right" },
+        { key: "fs", label: "File systems", align: "right" },
+        { key: "object", label: "Object store", align: "right" },
+        { key: "destroyed", label: "Held by destroyed", align: "right" },
+      ],
+      rows,
+      { filename: "space.csv", title: `Space on ${where}` },
+    );
+    const full = result.rows.filter((r) => ratio(r) >= FULL_WARNING);
+    const reclaimable = result.rows.filter((r) => r.destroyedCount > 0);
+    const notes = [
+      ...full.map((r) => ({
+        type: "section" as const,
+        text: rich`⚠ *${r.array}* is ${formatPercent(ratio(r))} full. Largest consumers: \`/array fs list --sort used- --limit 10 --array ${r.array}\``,
+      })),
+      ...reclaimable.map((r) => ({
+        type: "context" as const,
+        text: rich`${r.array}: ${formatBytes(r.destroyed)} is held by ${r.destroyedCount} destroyed file system${r.destroyedCount === 1 ? "" : "s"} until eradicated (\`/array fs list --destroyed --array ${r.array}\`).`,
+      })),
+    ];
+    const headline = `Space on ${where}`;
+    const summary = result.rows.map((r) => `${r.array} ${formatPercent(ratio(r))} full`).join(", ");
+    return message(
+      `${headline}: ${summary}`,
+      [{ type: "header", text: headline }, table.block, ...notes],
+      table.attachments.length ? { attachments: table.attachments } : {},
+    );
+  },
+});
+
+export const spaceResource = defineResource({
+  name: "space",
+  summary: "Array capacity and what holds it",
+  defaultVerb: "show",
+  commands: [spaceShow],
+});
