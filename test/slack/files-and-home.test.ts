@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { METHOD_SCOPES } from "../../src/slack/scopes.js";
 import { eventCallback, slashCommand } from "../fakes/payloads.js";
-import { type Harness, startHarness } from "./helpers/harness.js";
+import { type Harness, type Mode, startHarness } from "./helpers/harness.js";
 import { PNG_BYTES, TestPipeline } from "./helpers/test-pipeline.js";
 
-describe("files and App Home", () => {
+describe.each<Mode>(["http", "socket"])("files and App Home over %s", (mode) => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness("http", {
+    h = await startHarness(mode, {
       pipeline: ({ identity }) => new TestPipeline(identity),
       home: {
         load: async (userId) => ({

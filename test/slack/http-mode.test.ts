@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { slashCommand } from "../fakes/payloads.js";
+import type { ClickInput } from "../../src/core/pipeline-types.js";
+import { blockAction, slashCommand } from "../fakes/payloads.js";
 import { commandBody, signedPost } from "../fakes/signed-request.js";
 import { BOT_TOKEN, type Harness, SECRET, startHarness } from "./helpers/harness.js";
 import { TestPipeline } from "./helpers/test-pipeline.js";
@@ -7,6 +8,7 @@ import { TestPipeline } from "./helpers/test-pipeline.js";
 describe("HTTP mode", () => {
   let h: Harness;
   let pipeline: TestPipeline;
+  const alertClicks: ClickInput[] = [];
 
   beforeAll(async () => {
     h = await startHarness("http", {
@@ -15,6 +17,15 @@ describe("HTTP mode", () => {
         return pipeline;
       },
       knownCommands: ["list", "slow"],
+      clickRoutes: [
+        {
+          matches: (id) => id.startsWith("alert."),
+          handleClick: async (input) => {
+            alertClicks.push(input);
+            return [{ kind: "reply", message: { text: "Snoozed for 1 hour.", blocks: [] } }];
+          },
+        },
+      ],
     });
   });
   afterAll(() => h.stop());
@@ -104,6 +115,30 @@ describe("HTTP mode", () => {
     } finally {
       h.fake.responseUrlStatus = 200;
     }
+  });
+
+  it("hands alert buttons to their own handler, not the command pipeline", async () => {
+    const clicksBefore = pipeline.clicks.length;
+    const url = h.fake.responseUrl("alert-click");
+    await h.driver.interactive(
+      blockAction({
+        actionId: "alert.snooze",
+        value: "card-7",
+        userId: "U3",
+        messageTs: "1700000001.000100",
+        responseUrl: url,
+      }),
+    );
+    expect((await h.fake.waitForResponse((r) => r.id === "alert-click")).body["text"]).toBe(
+      "Snoozed for 1 hour.",
+    );
+    expect(alertClicks).toHaveLength(1);
+    expect(alertClicks[0]).toMatchObject({
+      actionId: "alert.snooze",
+      value: "card-7",
+      actor: { userId: "U3", channelId: "C1" },
+    });
+    expect(pipeline.clicks.length).toBe(clicksBefore);
   });
 
   it("serves /healthz, /readyz and /metrics on the receiver's port", async () => {
