@@ -159,6 +159,7 @@ export class ArrayConnection {
         }
         throw this.#record(this.#failureError(req.method, err));
       }
+      if (res.status < 400) return token === undefined ? { res } : { res, token };
       const decision = decideOnStatus(
         req.method,
         res.status,
