@@ -82,4 +82,11 @@ describe("Socket Mode", () => {
     await h.socket!.send("slash_commands", again);
     await h.fake.waitForResponse((r) => r.id === "after-reconnect");
   });
+
+  it("never logs the tokens or the socket URL's ticket", () => {
+    const text = h.log.text();
+    expect(text).not.toContain(APP_TOKEN);
+    expect(text).not.toContain(BOT_TOKEN);
+    expect(text).not.toContain("ticket=fake");
+  });
 });
