@@ -34,6 +34,8 @@ export interface RunSlackDeps {
   store?: PendingStore;
   /** Extra click handlers (the alert engine), built once the Slack ports exist. */
   clickRoutes?: (ports: SlackPorts, core: CoreParts) => readonly ClickRoute[];
+  /** Runs once Slack is connected (start the alert engine on `ports.chat`). */
+  onStarted?: (ports: SlackPorts, core: CoreParts) => Promise<void> | void;
   /** Extra shutdown work after Slack stops (alert engine, store), before arrays are logged out of. */
   onStop?: () => Promise<void>;
   /** Where SIGTERM/SIGINT come from: `process` in production. */
@@ -97,6 +99,8 @@ export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promis
   });
 
   await app.start();
+  if (core === undefined) throw new Error("the pipeline factory did not run");
+  await deps.onStarted?.(app.ports, core);
   return new Promise<number>((resolve) => {
     const target: SignalTarget = {
       once: (signal, fn) => (deps.signals ?? process).once(signal, fn),

@@ -68,6 +68,16 @@ describe("SlackIdentity", () => {
     expect(await id.groupsOf("U3")).toEqual([]);
   });
 
+  it("picks up membership changes on the periodic refresh even without events", async () => {
+    fake.groups.set("SREF", ["U1"]);
+    const id = identity(["SREF"]);
+    expect(await id.groupsOf("U5")).toEqual([]);
+    fake.groups.set("SREF", ["U1", "U5"]);
+    expect(await id.groupsOf("U5")).toEqual([]);
+    await id.refreshAll();
+    expect(await id.groupsOf("U5")).toEqual(["SREF"]);
+  });
+
   it("treats a group that cannot be loaded as empty, and tries again later", async () => {
     const id = identity(["SPAID"]);
     fake.script("usergroups.users.list", { error: "plan_upgrade_required" });

@@ -62,9 +62,16 @@ describe("runSlack (the process's Slack branch)", () => {
     const log = memoryLogger();
     const signals = new EventEmitter();
     const started = log.waitFor((l) => l["msg"] === "slack app started");
+    const hooks: string[] = [];
     const done = runSlack(loaded, {
       logger: log.logger,
       signals,
+      onStarted: (ports) => {
+        hooks.push(`started:${typeof ports.chat.post}`);
+      },
+      onStop: async () => {
+        hooks.push("stopped");
+      },
       buildCore: ({ identity, store, audit }) => {
         const pool = createArrayPool(loaded.arrays, { logger: log.logger });
         const pipeline = createPipeline({
@@ -98,6 +105,7 @@ describe("runSlack (the process's Slack branch)", () => {
     const logoutsBefore = sim.control.stats().requests["POST /api/logout"] ?? 0;
     signals.emit("SIGTERM");
     expect(await done).toBe(0);
+    expect(hooks).toEqual(["started:function", "stopped"]);
     expect(sim.control.stats().requests["POST /api/logout"] ?? 0).toBeGreaterThan(logoutsBefore);
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   });
