@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { App, HTTPReceiver, LogLevel, type Receiver, SocketModeReceiver, webApi } from "@slack/bolt";
 import type { SlackConfig } from "../config/slack.js";
 import type { Pipeline } from "../core/pipeline-types.js";
+import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { InFlight } from "../ops/in-flight.js";
 import { createMetrics, type Metrics } from "../ops/metrics.js";
@@ -24,7 +25,7 @@ import { registerCommand } from "./listeners/command.js";
 import type { ClickRoute, ListenerContext } from "./listeners/context.js";
 import { registerEvents } from "./listeners/events.js";
 import { registerInteractions } from "./listeners/interactions.js";
-import { PacedSlackClient } from "./paced-client.js";
+import { PacedSlackClient, slackErrorCode } from "./paced-client.js";
 
 export type { ClickRoute } from "./listeners/context.js";
 
@@ -69,6 +70,22 @@ export interface SlackApp {
   stop(): Promise<void>;
   /** Expires stale approvals now (also runs on a timer). */
   sweep(): Promise<void>;
+}
+
+/** Start-up failures people can fix (a wrong or revoked token) become clear messages, not stack traces. */
+function startError(err: unknown, variable: string, step: string): unknown {
+  const code = slackErrorCode(err);
+  if (code === undefined) return err;
+  const hint = [
+    "invalid_auth",
+    "not_authed",
+    "account_inactive",
+    "token_revoked",
+    "not_allowed_token_type",
+  ].includes(code)
+    ? ` Check ${variable}: it is wrong, revoked, or of the wrong type.`
+    : "";
+  return new UserFacingError("SLACK_START_FAILED", `Slack refused ${step}: ${code}.${hint}`, { cause: err });
 }
 
 function built<T>(b: Built<T>, ports: SlackPorts): T {
@@ -210,7 +227,9 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
     readiness,
     sweep,
     async start() {
-      await bolt.init();
+      await bolt.init().catch((err: unknown) => {
+        throw startError(err, "SLACK_BOT_TOKEN", "the bot token check (auth.test)");
+      });
       let port: number;
       if (config.mode === "http") {
         const server = (await bolt.start({ port: config.port, host: deps.host })) as Server;
@@ -227,7 +246,14 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
           host: deps.host,
         });
         port = opsServer.port;
-        await bolt.start();
+        await bolt.start().catch(async (err: unknown) => {
+          await opsServer?.close();
+          throw startError(
+            err,
+            "SLACK_APP_TOKEN",
+            "opening the Socket Mode connection (apps.connections.open)",
+          );
+        });
       }
       readiness.configLoaded = true;
       identity.start();
