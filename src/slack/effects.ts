@@ -81,8 +81,18 @@ async function sendReply(msg: Message, scope: EffectScope, deps: EffectDeps): Pr
     }
   }
   if (p.files.length > 0) {
-    const target = visibility === "in_channel" ? channelId : await dmChannel(deps, userId);
-    await deps.uploader.upload(p.files, { channelId: target });
+    try {
+      const target = visibility === "in_channel" ? channelId : await dmChannel(deps, userId);
+      await deps.uploader.upload(p.files, { channelId: target });
+    } catch (err) {
+      const code = slackErrorCode(err) ?? "upload failed";
+      scope.logger.warn({ err, slackError: code }, "could not attach files to an answer");
+      const names = p.files.map((f) => f.filename).join(", ");
+      const hint = CHANNEL_ACCESS_ERRORS.has(code)
+        ? " Invite the bot to this channel to get files here."
+        : "";
+      await sendReply({ text: `I could not attach ${names} (${code}).${hint}`, blocks: [] }, scope, deps);
+    }
   }
 }
 

@@ -70,6 +70,20 @@ describe.each<Mode>(["http", "socket"])("files and App Home over %s", (mode) => 
     expect(JSON.stringify(reply.body["blocks"])).toContain("attached as capacity.png");
   });
 
+  it("says so when a file cannot be shared in the channel", async () => {
+    h.fake.script("files.completeUploadExternal", { error: "not_in_channel" });
+    await h.driver.command(
+      slashCommand({ text: "chart --public", channelId: "C4", responseUrl: h.fake.responseUrl("nofile") }),
+    );
+    const note = await h.fake.waitForResponse(
+      (r) => r.id === "nofile" && String(r.body["text"]).startsWith("I could not"),
+    );
+    expect(note.body).toMatchObject({
+      response_type: "ephemeral",
+      text: "I could not attach capacity.png (not_in_channel). Invite the bot to this channel to get files here.",
+    });
+  });
+
   it("publishes the caller's App Home when the tab opens", async () => {
     await h.driver.event(
       eventCallback({ type: "app_home_opened", user: "U2", channel: "D2", tab: "home", event_ts: "1.0" }),
