@@ -175,7 +175,8 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
     for (const state of ["disconnected", "reconnecting"]) {
       socket.client.on(state, () => {
         readiness.slackConnected = false;
-        logger.warn({ state }, "socket mode connection lost");
+        if (readiness.shuttingDown) logger.info({ state }, "socket mode disconnected");
+        else logger.warn({ state }, "socket mode connection lost");
       });
     }
   }
