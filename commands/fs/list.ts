@@ -5,10 +5,18 @@ import { formatTimestamp } from "../../src/core/format-time.js";
 import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { formatBytes, formatCount, formatPercent } from "../../src/core/units.js";
-import { and, eq, type Filter, like } from "../../src/flashblade/filter.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
 import { protocolsOf, sizeText, usedBytes } from "../shared/file-system-facts.js";
+import {
+  arraysCovered,
+  fetchListing,
+  type Listing,
+  listingMessage,
+  listQuery,
+  MAX_LIST_ROWS as MAX_ROWS,
+  mergeListings,
+} from "../shared/listing.js";
 
 /** What people type after --sort, mapped to the array's field names. */
 const SORT_FIELDS = {
@@ -19,9 +27,6 @@ const SORT_FIELDS = {
   created: "created",
   reduction: "space.data_reduction",
 };
-
-/** Rows fetched at most; the message shows the first 50 and the CSV attachment holds them all. */
-const MAX_ROWS = 10_000;
 
 export interface FsRow {
   array: string;
@@ -34,11 +39,7 @@ export interface FsRow {
   created?: number;
 }
 
-export interface FsListResult {
-  rows: FsRow[];
-  /** How many match on the arrays, which may exceed rows fetched. */
-  total: number;
-}
+export type FsListResult = Listing<FsRow>;
 
 function toRow(array: string, fs: FileSystem): FsRow {
   return {
@@ -69,33 +70,18 @@ export const fsList = defineCommand({
     destroyed: z.boolean().optional().describe("include destroyed file systems"),
   }),
   async run(args, ctx): Promise<FsListResult> {
-    const filters: Filter[] = [];
-    if (args.name !== undefined) filters.push(like("name", args.name));
-    // `destroyed` exists from 1.1; on 1.0 nothing can be destroyed anyway.
-    if (!args.destroyed && (await ctx.array.supports("1.1"))) filters.push(eq("destroyed", false));
-    const query = {
-      filter: filters.length > 0 ? and(...filters) : undefined,
-      sort: args.sort ? `${args.sort.field}${args.sort.descending ? "-" : ""}` : undefined,
-    };
-    const cap = args.limit ?? MAX_ROWS;
-    const rows: FsRow[] = [];
-    for await (const fs of ctx.array.iterate("/file-systems", { query, schema: fileSystemSchema })) {
-      if (rows.length >= cap) break;
-      rows.push(toRow(ctx.arrayName, fs));
-    }
-    const total =
-      rows.length < cap ? rows.length : await ctx.array.count("/file-systems", { filter: query.filter });
-    return { rows, total };
+    const query = await listQuery(args, ctx);
+    return fetchListing(ctx, "/file-systems", {
+      query,
+      schema: fileSystemSchema,
+      limit: args.limit,
+      toRow: (fs) => toRow(ctx.arrayName, fs),
+      countQuery: { filter: query.filter },
+    });
   },
-  merge(results) {
-    return {
-      rows: results.flatMap((r) => r.result.rows),
-      total: results.reduce((n, r) => n + r.result.total, 0),
-    };
-  },
+  merge: mergeListings,
   render(result, args, rctx) {
-    const many = rctx.arrays.length > 1;
-    const where = many ? `${rctx.arrays.length} arrays` : `array ${rctx.arrays[0] ?? "?"}`;
+    const { many, where } = arraysCovered(rctx);
     if (result.rows.length === 0) {
       const pattern = args.name === undefined ? "" : ` matching ${args.name}`;
       return message(`No file systems${pattern} on ${where}.`, [
@@ -128,16 +114,6 @@ export const fsList = defineCommand({
       title: `File systems on ${where}`,
     });
     const headline = `${formatCount(result.total)} file system${result.total === 1 ? "" : "s"} on ${where}`;
-    // The renderers say "showing N of M" from the table's totalRows; the note says where the rest is.
-    const note = table.attachments.length ? rich`The full list is attached as CSV.` : undefined;
-    return message(
-      headline,
-      [
-        { type: "header", text: headline },
-        table.block,
-        ...(note ? [{ type: "context" as const, text: note }] : []),
-      ],
-      table.attachments.length ? { attachments: table.attachments } : {},
-    );
+    return listingMessage(headline, table);
   },
 });

@@ -5,12 +5,19 @@ import { formatTimestamp } from "../../src/core/format-time.js";
 import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { formatCount, formatDuration } from "../../src/core/units.js";
-import { and, eq, type Filter, like } from "../../src/flashblade/filter.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
 import { SNAPSHOT_NAMES_PARAM } from "../../src/flashblade/wire.js";
+import {
+  arraysCovered,
+  fetchListing,
+  type Listing,
+  listingMessage,
+  listQuery,
+  MAX_LIST_ROWS as MAX_ROWS,
+  mergeListings,
+} from "../shared/listing.js";
 
 const SORT_FIELDS = { name: "name", created: "created", source: "source", suffix: "suffix" };
-const MAX_ROWS = 10_000;
 
 export interface SnapRow {
   array: string;
@@ -21,10 +28,7 @@ export interface SnapRow {
   timeRemaining?: number;
 }
 
-export interface SnapListResult {
-  rows: SnapRow[];
-  total: number;
-}
+export type SnapListResult = Listing<SnapRow>;
 
 export const snapshotList = defineCommand({
   verb: "list",
@@ -47,39 +51,28 @@ export const snapshotList = defineCommand({
     destroyed: z.boolean().optional().describe("include destroyed snapshots"),
   }),
   async run(args, ctx): Promise<SnapListResult> {
-    const filters: Filter[] = [];
-    if (args.name !== undefined) filters.push(like("name", args.name));
-    if (!args.destroyed && (await ctx.array.supports("1.1"))) filters.push(eq("destroyed", false));
     const query = {
       ...(args.fs === undefined ? {} : { [SNAPSHOT_NAMES_PARAM]: [args.fs] }),
-      filter: filters.length > 0 ? and(...filters) : undefined,
-      sort: args.sort ? `${args.sort.field}${args.sort.descending ? "-" : ""}` : undefined,
+      ...(await listQuery(args, ctx)),
     };
-    const cap = args.limit ?? MAX_ROWS;
-    const rows: SnapRow[] = [];
-    for await (const s of ctx.array.iterate("/file-system-snapshots", { query, schema: snapshotSchema })) {
-      if (rows.length >= cap) break;
-      rows.push({
+    return fetchListing(ctx, "/file-system-snapshots", {
+      query,
+      schema: snapshotSchema,
+      limit: args.limit,
+      toRow: (s): SnapRow => ({
         array: ctx.arrayName,
         name: s.name,
         source: s.source ?? s.owner?.name ?? "?",
         ...(s.created === undefined ? {} : { created: s.created }),
         destroyed: s.destroyed ?? false,
         ...(s.time_remaining === undefined ? {} : { timeRemaining: s.time_remaining }),
-      });
-    }
-    const total = rows.length < cap ? rows.length : await ctx.array.count("/file-system-snapshots", query);
-    return { rows, total };
+      }),
+      countQuery: query,
+    });
   },
-  merge(results) {
-    return {
-      rows: results.flatMap((r) => r.result.rows),
-      total: results.reduce((n, r) => n + r.result.total, 0),
-    };
-  },
+  merge: mergeListings,
   render(result, args, rctx) {
-    const many = rctx.arrays.length > 1;
-    const where = many ? `${rctx.arrays.length} arrays` : `array ${rctx.arrays[0] ?? "?"}`;
+    const { many, where } = arraysCovered(rctx);
     const of = args.fs === undefined ? "" : ` of ${args.fs}`;
     if (result.rows.length === 0) {
       return message(`No snapshots${of} on ${where}.`, [
@@ -108,9 +101,6 @@ export const snapshotList = defineCommand({
       title: `Snapshots${of} on ${where}`,
     });
     const headline = `${formatCount(result.total)} snapshot${result.total === 1 ? "" : "s"}${of} on ${where}`;
-    const blocks = [{ type: "header" as const, text: headline }, table.block];
-    if (table.attachments.length)
-      blocks.push({ type: "context", text: rich`The full list is attached as CSV.` });
-    return message(headline, blocks, table.attachments.length ? { attachments: table.attachments } : {});
+    return listingMessage(headline, table);
   },
 });
