@@ -1,13 +1,21 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import type { PendingRecord } from "../../src/core/pending-store.js";
+import { afterEach, describe, expect, it, test } from "vitest";
+import {
+  createMemoryPendingStore,
+  type PendingRecord,
+  type PendingStore,
+} from "../../src/core/pending-store.js";
+import { createMemoryStore } from "../../src/store/memory.js";
 import { createStorePendingStore } from "../../src/store/pending-store.js";
 import { openSqliteStore } from "../../src/store/sqlite.js";
+import type { Store } from "../../src/store/types.js";
 
 const dirs: string[] = [];
-afterEach(() => {
+const opened: Store[] = [];
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -23,6 +31,7 @@ function record(id: string, over: Partial<PendingRecord> = {}): PendingRecord {
     channelId: "C1",
     array: "fb1",
     requestId: "r1",
+    destructiveClass: "eradicate",
     policy: "approve",
     approvalsRequired: 1,
     approverRole: "admin",
@@ -43,6 +52,57 @@ function record(id: string, over: Partial<PendingRecord> = {}): PendingRecord {
     ...over,
   };
 }
+
+/** Every PendingStore must behave the same; each case runs against each. The durable stores' clock stays at 0. */
+const impls: [string, () => PendingStore][] = [
+  ["in-memory", () => createMemoryPendingStore()],
+  ["memory Store", () => createStorePendingStore(createMemoryStore({ now: () => 0 }))],
+  [
+    "SQLite Store",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "pending-contract-"));
+      dirs.push(dir);
+      const store = openSqliteStore({ dataDir: dir, now: () => 0 });
+      opened.push(store);
+      return createStorePendingStore(store);
+    },
+  ],
+];
+
+describe.each(impls)("%s pending store", (_name, open) => {
+  test("claim is a compare-and-set: of two concurrent claims exactly one wins", async () => {
+    const store = open();
+    await store.create(record("p1", { expiresAt: 100 }));
+    const [a, b] = await Promise.all([store.claim("p1", "pending"), store.claim("p1", "pending")]);
+    expect([a, b].filter(Boolean)).toHaveLength(1);
+    expect((await store.get("p1"))?.status).toBe("claimed");
+    expect(await store.claim("p1", "pending")).toBeUndefined();
+  });
+
+  test("records are copies: changing a returned record does not change the store", async () => {
+    const store = open();
+    await store.create(record("p1", { expiresAt: 100 }));
+    const got = await store.get("p1");
+    got?.approvals.push({ userId: "x", at: 1 });
+    expect((await store.get("p1"))?.approvals).toEqual([]);
+  });
+
+  test("expireBefore expires pending records at or before now, once", async () => {
+    const store = open();
+    await store.create(record("early", { expiresAt: 100 }));
+    await store.create(record("late", { expiresAt: 200 }));
+    expect((await store.expireBefore(100)).map((r) => r.id)).toEqual(["early"]);
+    expect(await store.expireBefore(100)).toEqual([]);
+    expect((await store.listOpen()).map((r) => r.id)).toEqual(["late"]);
+  });
+
+  test("duplicate ids are refused; update of a missing id is undefined", async () => {
+    const store = open();
+    await store.create(record("p1", { expiresAt: 100 }));
+    await expect(store.create(record("p1", { expiresAt: 100 }))).rejects.toThrow(/already exists/);
+    expect(await store.update("nope", { status: "executed" })).toBeUndefined();
+  });
+});
 
 describe("pending store on SQLite", () => {
   it("survives a restart and stays single-use", async () => {
