@@ -7,7 +7,7 @@ import { ERADICATION_DELAY_MS, setLogicalUsage } from "./models/file-system.js";
 import { ruleKey } from "./models/policy.js";
 import { quotaKey } from "./models/quota.js";
 import type { LinkHealth } from "./models/replication.js";
-import type { SnapshotRec } from "./models/snapshot.js";
+import { addSnapshot, type SnapshotRec } from "./models/snapshot.js";
 import { eradicateFileSystem } from "./resources/file-system-removal.js";
 import type { SimState } from "./state.js";
 import { SimHttpError } from "./types.js";
@@ -184,19 +184,8 @@ export function runPolicy(state: SimState, policyName: string, ruleIndex = 0): S
     const fs = state.fileSystems.get(member);
     if (!fs || fs.destroyed) continue;
     state.snapshotSeq += 1;
-    const suffix = `${p.name}.${state.snapshotSeq}`;
-    const snap: SnapshotRec = {
-      id: state.newId(),
-      name: `${fs.name}.${suffix}`,
-      suffix,
-      source: fs.name,
-      sourceId: fs.id,
-      created: now,
-      destroyed: false,
-      destroyedAt: null,
-      policy: { id: p.id, name: p.name, ruleKey: ruleKey(rule) },
-    };
-    state.snapshots.set(snap.name, snap);
+    const policy = { id: p.id, name: p.name, ruleKey: ruleKey(rule) };
+    const snap = addSnapshot(state, fs, `${p.name}.${state.snapshotSeq}`, now, policy);
     out.push(snap);
   }
   return out;

@@ -16,6 +16,32 @@ export interface SnapshotRec {
   policy: { id: string; name: string; ruleKey: string } | null;
 }
 
+/**
+ * Stores a new, live snapshot of `fs` named `<fs>.<suffix>`; every path that takes one (the API, policy runs,
+ * scenarios) makes it the same way.
+ */
+export function addSnapshot(
+  state: { snapshots: Map<string, SnapshotRec>; newId(): string },
+  fs: { name: string; id: string },
+  suffix: string,
+  created: number,
+  policy: SnapshotRec["policy"] = null,
+): SnapshotRec {
+  const snap: SnapshotRec = {
+    id: state.newId(),
+    name: `${fs.name}.${suffix}`,
+    suffix,
+    source: fs.name,
+    sourceId: fs.id,
+    created,
+    destroyed: false,
+    destroyedAt: null,
+    policy,
+  };
+  state.snapshots.set(snap.name, snap);
+  return snap;
+}
+
 const SNAPSHOT_GATES: readonly FieldGate[] = [
   ["destroyed", "1.1"],
   ["source_destroyed", "1.1"],

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { bodyObject, parseBody } from "../models/body.js";
 import type { FileSystemRec } from "../models/file-system.js";
-import { renderSnapshot, type SnapshotRec } from "../models/snapshot.js";
+import { addSnapshot, renderSnapshot, type SnapshotRec } from "../models/snapshot.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import {
@@ -114,22 +114,7 @@ export const createSnapshots: Handler = (req, state) => {
     }
   }
   const now = state.clock();
-  const created = sources.map((fs) => {
-    const suffix = given ?? nextSuffix(state, fs.name);
-    const snap: SnapshotRec = {
-      id: state.newId(),
-      name: `${fs.name}.${suffix}`,
-      suffix,
-      source: fs.name,
-      sourceId: fs.id,
-      created: now,
-      destroyed: false,
-      destroyedAt: null,
-      policy: null,
-    };
-    state.snapshots.set(snap.name, snap);
-    return snap;
-  });
+  const created = sources.map((fs) => addSnapshot(state, fs, given ?? nextSuffix(state, fs.name), now));
   return ok(created.map(snapshotRenderer(state, req.version)));
 };
 

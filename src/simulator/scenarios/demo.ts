@@ -6,6 +6,7 @@
 import { blankFileSystem, type FileSystemRec } from "../models/file-system.js";
 import { type PolicyRuleRec, ruleKey } from "../models/policy.js";
 import { quotaKey } from "../models/quota.js";
+import { addSnapshot } from "../models/snapshot.js";
 import type { SimState } from "../state.js";
 import { seedDemoAlerts } from "./demo-alerts.js";
 import { seedDemoObjects } from "./demo-objects.js";
@@ -111,18 +112,8 @@ function snapshots(state: SimState, now: number): void {
   ) => {
     const src = state.fileSystems.get(fs);
     if (!src) return;
-    const name = `${fs}.${suffix}`;
-    state.snapshots.set(name, {
-      id: state.newId(),
-      name,
-      suffix,
-      source: fs,
-      sourceId: src.id,
-      created: now - ageHours * HOUR,
-      destroyed: false,
-      destroyedAt: null,
-      policy: policy ? { id: policy.p.id, name: policy.p.name, ruleKey: ruleKey(policy.rule) } : null,
-    });
+    const made = policy ? { id: policy.p.id, name: policy.p.name, ruleKey: ruleKey(policy.rule) } : null;
+    addSnapshot(state, src, suffix, now - ageHours * HOUR, made);
   };
   for (const fs of ["home", "projects", "finance"]) {
     for (let d = 1; d <= 7; d++) add(fs, `daily.${d}`, 24 * d - 2, { p: daily, rule: DAILY });
