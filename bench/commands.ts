@@ -10,7 +10,6 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { fsList } from "../commands/fs/list.js";
 import { RESOURCES } from "../commands/index.js";
-import { Secret } from "../src/config/arrays.js";
 import { configSchema } from "../src/config/schema.js";
 import { memoryAuditSink } from "../src/core/audit.js";
 import { parseCommandLine, validateArgs } from "../src/core/parse.js";
@@ -20,7 +19,7 @@ import { createRegistry } from "../src/core/registry.js";
 import { eq } from "../src/flashblade/filter.js";
 import { createArrayPool } from "../src/flashblade/pool.js";
 import { silentLogger } from "../src/logger.js";
-import { DEFAULT_API_TOKEN, startSimulator } from "../src/simulator/index.js";
+import { simulatedArrayConfig, startSimulator } from "../src/simulator/index.js";
 
 const { values } = parseArgs({ options: { iterations: { type: "string", default: "300" } } });
 const N = Number(values.iterations);
@@ -55,23 +54,7 @@ console.log(
 );
 
 const sim = await startSimulator({ arrayName: "bench-1", scenario: "demo" });
-const pool = createArrayPool(
-  [
-    {
-      name: "bench-1",
-      origin: sim.url,
-      apiToken: new Secret(DEFAULT_API_TOKEN),
-      ca: sim.ca,
-      insecure: false,
-      tags: [],
-      connections: 4,
-      rate: { maxConcurrent: 8, minSpacingMs: 0, maxQueue: 1000 },
-      timeouts: { connectMs: 5000, readMs: 30_000 },
-      downAfterFailures: 3,
-    },
-  ],
-  { logger: silentLogger() },
-);
+const pool = createArrayPool([simulatedArrayConfig("bench-1", sim)], { logger: silentLogger() });
 const config = configSchema.parse({
   arrays: [{ name: "bench-1", address: sim.url, api_token_env: "X" }],
   access: { admin: { users: ["U1"] } },

@@ -2,11 +2,11 @@
  * The built-in demo for the console: two simulated arrays on loopback and a configuration that maps a few
  * demo users to roles, so every flow (including a two-person approval) can be tried without Slack.
  */
-import { type ResolvedArrayConfig, Secret } from "../config/arrays.js";
+import type { ResolvedArrayConfig } from "../config/arrays.js";
 import type { LoadedConfig } from "../config/load.js";
 import { configSchema } from "../config/schema.js";
 import type { Logger } from "../logger.js";
-import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../simulator/index.js";
+import { type Simulator, simulatedArrayConfig, startSimulator } from "../simulator/index.js";
 
 /** Demo users and what they may do; `/as <name>` switches between them. */
 export const DEMO_USERS: Readonly<Record<string, string>> = {
@@ -39,21 +39,9 @@ export async function startDemo(logger: Logger): Promise<Demo> {
     await Promise.all(sims.map((s) => s.close()));
     throw err;
   }
-  const arrays: ResolvedArrayConfig[] = DEMO_ARRAYS.map((a, i) => {
-    const sim = sims[i] as Simulator;
-    return {
-      name: a.name,
-      origin: sim.url,
-      apiToken: new Secret(DEFAULT_API_TOKEN),
-      ca: sim.ca,
-      insecure: false,
-      tags: a.tags,
-      connections: 4,
-      rate: { maxConcurrent: 8, minSpacingMs: 0, maxQueue: 1000 },
-      timeouts: { connectMs: 5000, readMs: 30_000 },
-      downAfterFailures: 3,
-    };
-  });
+  const arrays: ResolvedArrayConfig[] = DEMO_ARRAYS.map((a, i) =>
+    simulatedArrayConfig(a.name, sims[i] as Simulator, { tags: a.tags }),
+  );
   const byRole = (role: string) => ({
     users: Object.entries(DEMO_USERS)
       .filter(([, r]) => r === role)

@@ -1,4 +1,6 @@
 /** The simulated FlashBlade: start one with `startSimulator`, steer it through `sim.control`. */
+
+export { simulatedArrayConfig } from "./array-config.js";
 export type { SimControl } from "./control.js";
 export { CONTROL_PREFIX } from "./control-http.js";
 export type { StateControlInput, StateControlOp } from "./control-state.js";

@@ -6,15 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AlertEngine, createAlertEngine } from "../../src/alerts/engine.js";
 import { poolAlertSource } from "../../src/alerts/pool-source.js";
 import { defaultAlertsConfig } from "../../src/config/alerts.js";
-import { type ResolvedArrayConfig, Secret } from "../../src/config/arrays.js";
 import { createAccessResolver } from "../../src/core/authz.js";
 import { roleAtLeast } from "../../src/core/roles.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../src/flashblade/types.js";
 import { silentLogger } from "../../src/logger.js";
-import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../../src/simulator/index.js";
+import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
 import { raiseAlert } from "../../src/simulator/state-control.js";
 import { createMemoryStore } from "../../src/store/memory.js";
+import { TEST_ARRAY_TUNING } from "../core/harness.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";
 import { blockAction } from "../fakes/payloads.js";
 import { type Harness, startHarness } from "../slack/helpers/harness.js";
@@ -30,18 +30,7 @@ describe("alert buttons through the Slack app", () => {
 
   beforeAll(async () => {
     sim = await startSimulator({ arrayName: "lab-1", scenario: "empty" });
-    const resolved: ResolvedArrayConfig = {
-      name: "lab-1",
-      origin: sim.url,
-      apiToken: new Secret(DEFAULT_API_TOKEN),
-      ca: sim.ca,
-      insecure: false,
-      tags: [],
-      connections: 2,
-      rate: { maxConcurrent: 4, minSpacingMs: 0, maxQueue: 100 },
-      timeouts: { connectMs: 2000, readMs: 10_000 },
-      downAfterFailures: 1,
-    };
+    const resolved = simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING);
     pool = createArrayPool([resolved], { logger: silentLogger(), sleep: async () => {} });
     const access = {
       default_role: "none" as const,

@@ -4,7 +4,7 @@
  * port backed by plain maps.
  */
 import { RESOURCES } from "../../commands/index.js";
-import { type ResolvedArrayConfig, Secret } from "../../src/config/arrays.js";
+import type { ResolvedArrayConfig } from "../../src/config/arrays.js";
 import { type AppConfigInput, configSchema } from "../../src/config/schema.js";
 import { type AuditRecord, memoryAuditSink } from "../../src/core/audit.js";
 import type { Button, Message } from "../../src/core/message.js";
@@ -15,13 +15,21 @@ import { createRegistry } from "../../src/core/registry.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../src/flashblade/types.js";
 import { silentLogger } from "../../src/logger.js";
-import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../../src/simulator/index.js";
+import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
 
 export const DEMO_ACCESS = {
   default_role: "none" as const,
   admin: { users: ["alice", "dave"], groups: [] },
   operator: { users: ["bob"], groups: ["S-storage"] },
   viewer: { users: ["carol"], groups: [] },
+};
+
+/** Small pools and short timeouts: tests fail fast instead of queueing. */
+export const TEST_ARRAY_TUNING = {
+  connections: 2,
+  rate: { maxConcurrent: 4, minSpacingMs: 0, maxQueue: 100 },
+  timeouts: { connectMs: 2000, readMs: 10_000 },
+  downAfterFailures: 1,
 };
 
 export interface HarnessOptions {
@@ -63,21 +71,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       }),
     );
   }
-  const resolved: ResolvedArrayConfig[] = specs.map((s) => {
-    const sim = sims.get(s.name) as Simulator;
-    return {
-      name: s.name,
-      origin: sim.url,
-      apiToken: new Secret(DEFAULT_API_TOKEN),
-      ca: sim.ca,
-      insecure: false,
-      tags: s.tags ?? [],
-      connections: 2,
-      rate: { maxConcurrent: 4, minSpacingMs: 0, maxQueue: 100 },
-      timeouts: { connectMs: 2000, readMs: 10_000 },
-      downAfterFailures: 1,
-    };
-  });
+  const resolved: ResolvedArrayConfig[] = specs.map((s) =>
+    simulatedArrayConfig(s.name, sims.get(s.name) as Simulator, { ...TEST_ARRAY_TUNING, tags: s.tags ?? [] }),
+  );
   const config = configSchema.parse({
     arrays: specs.map((s) => ({
       name: s.name,

@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { type ResolvedArrayConfig, Secret } from "../../src/config/arrays.js";
 import { configSchema } from "../../src/config/schema.js";
 import { memoryAuditSink } from "../../src/core/audit.js";
 import { createMemoryPendingStore } from "../../src/core/pending-store.js";
@@ -14,7 +13,8 @@ import { createArrayPool } from "../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../src/flashblade/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { arrayHealthFrom } from "../../src/ops/readiness.js";
-import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../../src/simulator/index.js";
+import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
+import { TEST_ARRAY_TUNING } from "../core/harness.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";
 import { blockAction, slashCommand, viewSubmission } from "../fakes/payloads.js";
 import { type Harness, startHarness } from "./helpers/harness.js";
@@ -34,18 +34,12 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
       "big-1",
       await startSimulator({ arrayName: "big-1", scenario: { scale: { fileSystems: 10_000 } } }),
     );
-    const resolved: ResolvedArrayConfig[] = [...sims].map(([name, sim]) => ({
-      name,
-      origin: sim.url,
-      apiToken: new Secret(DEFAULT_API_TOKEN),
-      ca: sim.ca,
-      insecure: false,
-      tags: [],
-      connections: 2,
-      rate: { maxConcurrent: 4, minSpacingMs: 0, maxQueue: 100 },
-      timeouts: { connectMs: 2000, readMs: 20_000 },
-      downAfterFailures: 1,
-    }));
+    const resolved = [...sims].map(([name, sim]) =>
+      simulatedArrayConfig(name, sim, {
+        ...TEST_ARRAY_TUNING,
+        timeouts: { ...TEST_ARRAY_TUNING.timeouts, readMs: 20_000 },
+      }),
+    );
     const config = configSchema.parse({
       arrays: [...sims].map(([name, sim]) => ({ name, address: sim.url, api_token_env: "T" })),
       access: {
