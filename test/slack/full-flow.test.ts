@@ -16,7 +16,7 @@ import { arrayHealthFrom } from "../../src/ops/readiness.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
 import { TEST_ARRAY_TUNING } from "../core/harness.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";
-import { blockAction, slashCommand, viewSubmission } from "../fakes/payloads.js";
+import { type ActionOpts, blockAction, slashCommand, viewSubmission } from "../fakes/payloads.js";
 import { type Harness, startHarness } from "./helpers/harness.js";
 
 const TIB = 2 ** 40;
@@ -79,6 +79,17 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
   const responseUrl = () => h.fake.responseUrl(`ff-${++seq}`);
   const responseTo = (url: string) => h.fake.waitForResponse((r) => url.endsWith(`/${r.id}`));
 
+  type ButtonJson = { action_id: string; value: string; text: { text: string } };
+  const buttonIn = (blocks: unknown, label: string): ButtonJson | undefined =>
+    (blocks as { type: string; elements?: ButtonJson[] }[])
+      .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
+      .find((e) => e.text.text.startsWith(label));
+  /** Clicks `button` (a missing one is clicked as empty, which the app refuses). */
+  const click = (button: ButtonJson | undefined, opts: Omit<ActionOpts, "actionId" | "value">) =>
+    h.driver.interactive(
+      blockAction({ actionId: button?.action_id ?? "", value: button?.value ?? "", ...opts }),
+    );
+
   it("a shrink below usage: request by an operator, approval by an admin, the card updated, the array changed", async () => {
     const fs = () => sims.get("lab-1")?.state.fileSystems.get("builds");
     const before = h.fake.callsOf("chat.postMessage").length;
@@ -95,50 +106,20 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
       [...h.fake.messages.values()].find(
         (m) => m.channel === "C1" && JSON.stringify(m.blocks).includes("builds"),
       )?.ts ?? "";
-    const approve = (
-      post.args["blocks"] as {
-        type: string;
-        elements?: { action_id: string; value: string; text: { text: string } }[];
-      }[]
-    )
-      .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
-      .find((e) => e.text.text.startsWith("Approve"));
+    const approve = buttonIn(post.args["blocks"], "Approve");
     expect(approve).toBeDefined();
 
     // The requester cannot approve their own request.
     const selfUrl = responseUrl();
-    await h.driver.interactive(
-      blockAction({
-        actionId: approve?.action_id ?? "",
-        value: approve?.value ?? "",
-        userId: "UBOB",
-        messageTs: ts,
-        responseUrl: selfUrl,
-      }),
-    );
+    await click(approve, { userId: "UBOB", messageTs: ts, responseUrl: selfUrl });
     expect((await responseTo(selfUrl)).body["response_type"]).toBe("ephemeral");
     expect(fs()?.provisioned).toBe(10 * TIB);
 
-    await h.driver.interactive(
-      blockAction({
-        actionId: approve?.action_id ?? "",
-        value: approve?.value ?? "",
-        userId: "UALICE",
-        userName: "alice",
-        messageTs: ts,
-        responseUrl: responseUrl(),
-      }),
-    );
+    await click(approve, { userId: "UALICE", userName: "alice", messageTs: ts, responseUrl: responseUrl() });
     const update = await h.fake.waitForCall("chat.update", (c) => c.args["ts"] === ts);
     expect(JSON.stringify(update.args["blocks"])).toContain("Resized *builds* on lab-1");
     expect(fs()?.provisioned).toBe(9 * TIB);
   });
-
-  type ButtonJson = { action_id: string; value: string; text: { text: string } };
-  const buttonIn = (blocks: unknown, label: string): ButtonJson | undefined =>
-    (blocks as { type: string; elements?: ButtonJson[] }[])
-      .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
-      .find((e) => e.text.text.startsWith(label));
 
   it("destroy: the requester confirms on the ephemeral prompt, which is replaced by the result", async () => {
     const url = responseUrl();
@@ -150,17 +131,13 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
     const confirm = buttonIn(prompt.body["blocks"], "Confirm");
     expect(confirm).toBeDefined();
     const clickUrl = responseUrl();
-    await h.driver.interactive(
-      blockAction({
-        actionId: confirm?.action_id ?? "",
-        value: confirm?.value ?? "",
-        userId: "UBOB",
-        userName: "bob",
-        messageTs: "1700000999.000001",
-        ephemeral: true,
-        responseUrl: clickUrl,
-      }),
-    );
+    await click(confirm, {
+      userId: "UBOB",
+      userName: "bob",
+      messageTs: "1700000999.000001",
+      ephemeral: true,
+      responseUrl: clickUrl,
+    });
     const result = await responseTo(clickUrl);
     expect(result.body["replace_original"]).toBe(true);
     expect(JSON.stringify(result.body["blocks"])).toContain("Destroyed *logs* on lab-1.");
@@ -177,16 +154,7 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
     const ts = [...h.fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
     const approve = buttonIn(post.args["blocks"], "Approve");
     const opens = h.fake.callsOf("views.open").length;
-    await h.driver.interactive(
-      blockAction({
-        actionId: approve?.action_id ?? "",
-        value: approve?.value ?? "",
-        userId: "UDAVE",
-        userName: "dave",
-        messageTs: ts,
-        responseUrl: responseUrl(),
-      }),
-    );
+    await click(approve, { userId: "UDAVE", userName: "dave", messageTs: ts, responseUrl: responseUrl() });
     const open = await h.fake.waitForCall("views.open", () => true, opens + 1);
     expect(blockKitViolations((open.args["view"] as { blocks: unknown[] }).blocks, "view")).toEqual([]);
     expect(sims.get("lab-1")?.state.fileSystems.has("logs")).toBe(true);
