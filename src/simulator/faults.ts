@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { createRng } from "./models/random.js";
 
 /**
  * Injected faults: latency, failed answers and reset connections, optionally limited to a path and method.
@@ -58,18 +59,6 @@ interface Rule {
   action?: FaultAction;
 }
 
-/** Mulberry32: small, fast and good enough to spread faults; what matters is that a seed replays. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function globToRegExp(glob: string): RegExp {
   const escaped = glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*");
   return new RegExp(`^${escaped}$`);
@@ -81,7 +70,7 @@ export class FaultPlan {
   private random: () => number;
 
   constructor(private seed: number) {
-    this.random = seededRandom(seed);
+    this.random = createRng(seed);
   }
 
   /** Rules arrive validated by the control layer's schemas above. */
@@ -116,12 +105,12 @@ export class FaultPlan {
       return;
     }
     this.rules = [];
-    this.random = seededRandom(this.seed);
+    this.random = createRng(this.seed);
   }
 
   reseed(seed: number): void {
     this.seed = seed;
-    this.random = seededRandom(seed);
+    this.random = createRng(seed);
   }
 
   get size(): number {
