@@ -54,6 +54,19 @@ export interface FileSystemReplicaLinkRec extends LinkHealth {
   policies: string[];
 }
 
+/** A new link: running, healthy, outbound. */
+export function freshLinkHealth(over: Partial<LinkHealth> = {}): LinkHealth {
+  return {
+    paused: false,
+    pausedAt: null,
+    unhealthy: false,
+    unhealthySince: null,
+    status_details: "",
+    direction: "outbound",
+    ...over,
+  };
+}
+
 export function linkStatus(h: LinkHealth): "replicating" | "paused" | "unhealthy" {
   if (h.paused) return "paused";
   return h.unhealthy ? "unhealthy" : "replicating";

@@ -1,7 +1,7 @@
 /** /file-system-replica-links (1.9+): list and create. */
 import { z } from "zod";
 import { bodyObject, parseBody, referenceByName } from "../models/body.js";
-import type { FileSystemReplicaLinkRec } from "../models/replication.js";
+import { type FileSystemReplicaLinkRec, freshLinkHealth } from "../models/replication.js";
 import type { SimState } from "../state.js";
 import { badRequest } from "../types.js";
 import { byId, exclusive, type Handler, listing, ok, resolveAll } from "./common.js";
@@ -99,12 +99,7 @@ export const createFileSystemReplicaLinks: Handler = (req, state) => {
     remoteId: conn.id,
     remoteFileSystem: remoteFs,
     policies,
-    paused: false,
-    pausedAt: null,
-    unhealthy: false,
-    unhealthySince: null,
-    status_details: "",
-    direction: "outbound",
+    ...freshLinkHealth(),
   };
   state.fileSystemReplicaLinks.set(link.id, link);
   return ok([renderFsLink(state, link)]);

@@ -1,7 +1,7 @@
 /** /bucket-replica-links (1.9+). */
 import { z } from "zod";
 import { bodyObject, parseBody, referenceByName } from "../models/body.js";
-import type { BucketReplicaLinkRec } from "../models/replication.js";
+import { type BucketReplicaLinkRec, freshLinkHealth } from "../models/replication.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { EMPTY, exclusive, type Handler, listing, ok, resolveAll } from "./common.js";
@@ -104,12 +104,7 @@ export const createBucketReplicaLinks: Handler = (req, state) => {
     remoteId: conn.id,
     remoteBucket,
     remoteCredentials: credName,
-    paused,
-    pausedAt: paused ? now : null,
-    unhealthy: false,
-    unhealthySince: null,
-    status_details: "",
-    direction: "outbound",
+    ...freshLinkHealth({ paused, pausedAt: paused ? now : null }),
   };
   state.bucketReplicaLinks.set(link.id, link);
   return ok([renderBucketLink(state, link)]);

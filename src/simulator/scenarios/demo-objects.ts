@@ -1,7 +1,7 @@
 /** Demo object store (accounts, users, keys, buckets, lifecycle rules) and replication. */
 import type { BucketRec, Versioning } from "../models/object-store.js";
 import { randomLetters, randomSecret } from "../models/random.js";
-import type { ArrayConnectionRec, LinkHealth } from "../models/replication.js";
+import { type ArrayConnectionRec, freshLinkHealth, type LinkHealth } from "../models/replication.js";
 import type { SimState } from "../state.js";
 import { put } from "./put.js";
 
@@ -115,18 +115,6 @@ function connection(
   return c;
 }
 
-function health(over: Partial<LinkHealth> = {}): LinkHealth {
-  return {
-    paused: false,
-    pausedAt: null,
-    unhealthy: false,
-    unhealthySince: null,
-    status_details: "",
-    direction: "outbound",
-    ...over,
-  };
-}
-
 function replication(state: SimState, now: number): void {
   const dr = connection(state, "fb-dr-01", "10.31.0.20", "connected");
   const lab = connection(state, "fb-lab-02", "10.41.0.20", "partially_connected");
@@ -148,7 +136,7 @@ function replication(state: SimState, now: number): void {
       remoteId: dr.id,
       remoteBucket: bucket,
       remoteCredentials: "fb-dr-01/repl-creds",
-      ...health(over),
+      ...freshLinkHealth(over),
     });
   };
   link("analytics-curated", {});
@@ -171,7 +159,7 @@ function replication(state: SimState, now: number): void {
       remoteId: remote.id,
       remoteFileSystem: fs,
       policies,
-      ...health(over),
+      ...freshLinkHealth(over),
     });
   };
   fsLink("projects", dr, ["daily"]);
