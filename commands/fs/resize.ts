@@ -3,9 +3,8 @@ import { objectName, size } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { type Field, message, rich } from "../../src/core/message.js";
 import { formatBytes } from "../../src/core/units.js";
-import { UserFacingError } from "../../src/errors.js";
 import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
-import { fingerprintState, requireFileSystem, sizeText, usedBytes } from "../shared/file-system-facts.js";
+import { fingerprintState, requireLiveFileSystem, sizeText, usedBytes } from "../shared/file-system-facts.js";
 import { planned } from "../shared/plan.js";
 
 export const fsResize = defineCommand({
@@ -20,13 +19,7 @@ export const fsResize = defineCommand({
     size: size({ min: 1 }).describe("the new provisioned size, e.g. 3T (binary units)"),
   }),
   async impact(a, ctx): Promise<Impact> {
-    const fs = await requireFileSystem(ctx, a.name);
-    if (fs.destroyed) {
-      throw new UserFacingError(
-        "FS_DESTROYED",
-        `${a.name} is destroyed; recover it first with /array fs recover ${a.name}.`,
-      );
-    }
+    const fs = await requireLiveFileSystem(ctx, a.name);
     const used = usedBytes(fs);
     const current = fs.provisioned ?? 0;
     const below = a.size < used;

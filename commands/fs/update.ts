@@ -6,7 +6,13 @@ import { formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { FileSystem, FileSystemPatch } from "../../src/flashblade/types.js";
 import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
-import { fingerprintState, protocolsOf, requireFileSystem, usedBytes } from "../shared/file-system-facts.js";
+import {
+  fingerprintState,
+  protocolsOf,
+  requireFileSystem,
+  requireLiveFileSystem,
+  usedBytes,
+} from "../shared/file-system-facts.js";
 import { planned } from "../shared/plan.js";
 
 const args = z.object({
@@ -84,13 +90,7 @@ export const fsUpdate = defineCommand({
   positional: ["name"],
   args,
   async impact(a, ctx): Promise<Impact> {
-    const fs = await requireFileSystem(ctx, a.name);
-    if (fs.destroyed) {
-      throw new UserFacingError(
-        "FS_DESTROYED",
-        `${a.name} is destroyed; recover it first with /array fs recover ${a.name}.`,
-      );
-    }
+    const fs = await requireLiveFileSystem(ctx, a.name);
     const { patch, changes } = diff(fs, a);
     if (changes.length === 0) {
       throw new UserFacingError(

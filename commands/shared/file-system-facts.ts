@@ -19,6 +19,18 @@ export async function requireFileSystem(ctx: CommandContext, name: string): Prom
   return fs;
 }
 
+/** A file system that exists and is not destroyed: changing a destroyed one would only confuse its recovery. */
+export async function requireLiveFileSystem(ctx: CommandContext, name: string): Promise<FileSystem> {
+  const fs = await requireFileSystem(ctx, name);
+  if (fs.destroyed) {
+    throw new UserFacingError(
+      "FS_DESTROYED",
+      `${name} is destroyed; recover it first with /array fs recover ${name}.`,
+    );
+  }
+  return fs;
+}
+
 export function usedBytes(fs: FileSystem): number {
   return fs.space?.virtual ?? 0;
 }
