@@ -32,6 +32,16 @@ export function cardEffects(rec: PendingRecord, clickRef: MessageRef | undefined
   return refs.map((ref) => ({ kind: "update", ref, message: msg }));
 }
 
+/** Runs `work` for a claimed record; if it throws, the record is marked failed so it never stays "claimed". */
+export async function failClaimOnError<T>(rt: Runtime, id: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    await rt.deps.store.update(id, { status: "failed", outcome: errorCode(err), updatedAt: rt.deps.now() });
+    throw err;
+  }
+}
+
 /** Carries out a claimed record; whatever happens, the record leaves the "claimed" state. */
 export async function executePending(
   rt: Runtime,
@@ -39,16 +49,7 @@ export async function executePending(
   clickRef: MessageRef | undefined,
   log: Logger,
 ): Promise<Outcome> {
-  try {
-    return await execute(rt, rec, clickRef, log);
-  } catch (err) {
-    await rt.deps.store.update(rec.id, {
-      status: "failed",
-      outcome: errorCode(err),
-      updatedAt: rt.deps.now(),
-    });
-    throw err;
-  }
+  return failClaimOnError(rt, rec.id, () => execute(rt, rec, clickRef, log));
 }
 
 async function execute(

@@ -2,10 +2,10 @@
  * Follow-up offers: the button that comes with a result (Recover after a destroy). Clicking it runs the
  * offered command for whoever clicks, if their role allows it, once.
  */
-import { errorCode, InternalError, UserFacingError } from "../errors.js";
+import { InternalError, UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { assertRole } from "./authz.js";
-import type { Outcome } from "./execute-pending.js";
+import { failClaimOnError, type Outcome } from "./execute-pending.js";
 import { who } from "./gate-messages.js";
 import { rich } from "./message.js";
 import { assertOpen } from "./pending-checks.js";
@@ -40,19 +40,12 @@ export async function runOffer(
     );
   }
   const ctx = rt.contextFor(client, { ...input.actor, role: role as Role }, rec.requestId, log);
-  try {
+  return failClaimOnError(rt, rec.id, async (): Promise<Outcome> => {
     const impact = entry.command.impact ? await entry.command.impact(rec.args, ctx) : undefined;
     const result = await runOnArray(rt, entry, rec.args, ctx, impact);
     await rt.deps.store.update(rec.id, { status: "executed", outcome: "ok", updatedAt: rt.deps.now() });
     const line = rich`${who(input.actor)} clicked ${rec.display.title}.`;
     const msg = { ...result, blocks: [...result.blocks, { type: "context" as const, text: line }] };
     return { effects: [{ kind: "reply", message: msg }], decision: "allowed", ok: true };
-  } catch (err) {
-    await rt.deps.store.update(rec.id, {
-      status: "failed",
-      outcome: errorCode(err),
-      updatedAt: rt.deps.now(),
-    });
-    throw err;
-  }
+  });
 }
