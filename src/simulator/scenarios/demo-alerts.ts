@@ -3,9 +3,7 @@
 import type { SimState } from "../state.js";
 import { raiseAlert } from "../state-control.js";
 import { put } from "./put.js";
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+import { DAY, HOUR } from "./units.js";
 
 function alerts(state: SimState, now: number): void {
   raiseAlert(state, {

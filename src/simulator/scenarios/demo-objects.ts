@@ -4,10 +4,7 @@ import { randomLetters, randomSecret } from "../models/random.js";
 import { type ArrayConnectionRec, freshLinkHealth, type LinkHealth } from "../models/replication.js";
 import type { SimState } from "../state.js";
 import { put } from "./put.js";
-
-const TIB = 1024 ** 4;
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+import { DAY, HOUR, TIB } from "./units.js";
 
 interface BucketSpec {
   name: string;

@@ -11,11 +11,7 @@ import type { SimState } from "../state.js";
 import { seedDemoAlerts } from "./demo-alerts.js";
 import { seedDemoObjects } from "./demo-objects.js";
 import { seedInfrastructure } from "./infrastructure.js";
-
-const GIB = 1024 ** 3;
-const TIB = 1024 ** 4;
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+import { DAY, GIB, HOUR, TIB } from "./units.js";
 
 interface FsSpec {
   name: string;

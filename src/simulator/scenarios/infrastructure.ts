@@ -5,8 +5,7 @@
 import type { SimState } from "../state.js";
 import { type InfrastructureOptions, seedHardware, seedNetwork } from "./hardware.js";
 import { put } from "./put.js";
-
-const DAY = 86_400_000;
+import { DAY } from "./units.js";
 
 export type { InfrastructureOptions };
 

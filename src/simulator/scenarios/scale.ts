@@ -2,8 +2,7 @@
 import { blankFileSystem } from "../models/file-system.js";
 import type { SimState } from "../state.js";
 import { seedInfrastructure } from "./infrastructure.js";
-
-const GIB = 1024 ** 3;
+import { GIB } from "./units.js";
 
 export function seedScale(state: SimState, fileSystems: number): void {
   if (!Number.isInteger(fileSystems) || fileSystems < 0) {
