@@ -46,6 +46,24 @@ export function renderSpace(s: SpaceRec): Record<string, number> {
   };
 }
 
+/**
+ * `destroyed` from a PATCH body: destroying starts the eradication timer, recovering stops it, and asking for
+ * the state the object is already in leaves its timer alone. File systems, snapshots and buckets alike.
+ */
+export function applyDestroyed(
+  obj: { destroyed: boolean; destroyedAt: number | null },
+  destroyed: boolean | undefined,
+  now: number,
+): void {
+  if (destroyed === true && !obj.destroyed) {
+    obj.destroyed = true;
+    obj.destroyedAt = now;
+  } else if (destroyed === false && obj.destroyed) {
+    obj.destroyed = false;
+    obj.destroyedAt = null;
+  }
+}
+
 export function timeRemaining(destroyedAt: number | null, now: number): number | null {
   return destroyedAt === null ? null : Math.max(0, destroyedAt + ERADICATION_DELAY_MS - now);
 }

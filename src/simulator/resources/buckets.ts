@@ -1,6 +1,7 @@
 /** /buckets: create in an account, list, destroy/recover/versioning, eradicate. */
 import { z } from "zod";
 import { bodyObject, parseBody, referenceByName } from "../models/body.js";
+import { applyDestroyed } from "../models/file-system.js";
 import { type BucketRec, renderBucket } from "../models/object-store.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
@@ -100,13 +101,7 @@ export const updateBuckets: Handler = (req, state) => {
   const now = state.clock();
   for (const b of targets) {
     if (body.versioning !== undefined) b.versioning = body.versioning;
-    if (body.destroyed === true && !b.destroyed) {
-      b.destroyed = true;
-      b.destroyedAt = now;
-    } else if (body.destroyed === false && b.destroyed) {
-      b.destroyed = false;
-      b.destroyedAt = null;
-    }
+    applyDestroyed(b, body.destroyed, now);
   }
   return ok(targets.map(view(state, req.version)));
 };

@@ -2,6 +2,7 @@
 
 import { bodyObject, parseBody, rejectReadOnly } from "../models/body.js";
 import {
+  applyDestroyed,
   blankFileSystem,
   type FileSystemBody,
   type FileSystemRec,
@@ -163,13 +164,7 @@ export const updateFileSystems: Handler = (req, state) => {
     applyChanges(fs, body);
     const rules = nfsRules.get(fs);
     if (rules !== undefined) fs.nfs.rules = rules;
-    if (body.destroyed === true && !fs.destroyed) {
-      fs.destroyed = true;
-      fs.destroyedAt = now;
-    } else if (body.destroyed === false && fs.destroyed) {
-      fs.destroyed = false;
-      fs.destroyedAt = null;
-    }
+    applyDestroyed(fs, body.destroyed, now);
   }
   return ok(targets.map(fileSystemRenderer(req.version, now)));
 };

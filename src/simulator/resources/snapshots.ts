@@ -1,7 +1,7 @@
 /** /file-system-snapshots: create from sources, list, destroy/recover, eradicate. */
 import { z } from "zod";
 import { bodyObject, parseBody } from "../models/body.js";
-import type { FileSystemRec } from "../models/file-system.js";
+import { applyDestroyed, type FileSystemRec } from "../models/file-system.js";
 import { addSnapshot, renderSnapshot, type SnapshotRec } from "../models/snapshot.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
@@ -135,13 +135,7 @@ export const updateSnapshots: Handler = (req, state) => {
   }
   const now = state.clock();
   for (const s of targets) {
-    if (body.destroyed === true && !s.destroyed) {
-      s.destroyed = true;
-      s.destroyedAt = now;
-    } else if (body.destroyed === false && s.destroyed) {
-      s.destroyed = false;
-      s.destroyedAt = null;
-    }
+    applyDestroyed(s, body.destroyed, now);
   }
   return ok(targets.map(snapshotRenderer(state, req.version)));
 };
