@@ -3,10 +3,11 @@ import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";
-import { formatBytes, formatCount, formatDuration } from "../../src/core/units.js";
+import { formatBytes, formatCount } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
 import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
+import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
 import {
   fingerprintState,
   impactFacts,
@@ -17,9 +18,6 @@ import {
 import { planned } from "../shared/plan.js";
 
 const nameArgs = z.object({ name: objectName("file system name").describe("the file system") });
-
-/** How long the Recover button is offered when the array does not say how long the object is kept. */
-const RECOVER_OFFER_MS = 24 * 3_600_000;
 
 export const fsDestroy = defineCommand({
   verb: "destroy",
@@ -62,19 +60,9 @@ export const fsDestroy = defineCommand({
   async run(a, ctx) {
     return ctx.array.fileSystems.destroy(a.name);
   },
-  followUp(fs) {
-    return {
-      label: `Recover ${fs.name}`,
-      commandId: "fs.recover",
-      args: { name: fs.name },
-      validForMs: fs.time_remaining ?? RECOVER_OFFER_MS,
-    };
-  },
+  followUp: (fs) => recoverOffer("fs.recover", fs),
   render(fs, _a, rctx) {
-    const left =
-      fs.time_remaining === undefined
-        ? ""
-        : ` It will be eradicated in ${formatDuration(fs.time_remaining)}.`;
+    const left = eradicationNote(fs);
     return message(
       `Destroyed ${fs.name} on ${rctx.arrays[0] ?? "?"}.${left}`,
       [

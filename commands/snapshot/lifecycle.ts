@@ -3,9 +3,9 @@ import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";
-import { formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { selectOne } from "../../src/flashblade/wire.js";
+import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
 import { planned } from "../shared/plan.js";
 import { requireSnapshot, snapshotFacts, snapshotState } from "../shared/snapshot-facts.js";
 
@@ -13,7 +13,6 @@ const PATH = "/file-system-snapshots";
 const nameArgs = z.object({
   name: objectName("snapshot name").describe("the snapshot, <file system>.<suffix>"),
 });
-const RECOVER_OFFER_MS = 24 * 3_600_000;
 
 export const snapshotDestroy = defineCommand({
   verb: "destroy",
@@ -44,17 +43,9 @@ export const snapshotDestroy = defineCommand({
   async run(a, ctx) {
     return ctx.array.snapshots.destroy(a.name);
   },
-  followUp(s) {
-    return {
-      label: `Recover ${s.name}`,
-      commandId: "snapshot.recover",
-      args: { name: s.name },
-      validForMs: s.time_remaining ?? RECOVER_OFFER_MS,
-    };
-  },
+  followUp: (s) => recoverOffer("snapshot.recover", s),
   render(s, _a, rctx) {
-    const left =
-      s.time_remaining === undefined ? "" : ` It will be eradicated in ${formatDuration(s.time_remaining)}.`;
+    const left = eradicationNote(s);
     return message(
       `Destroyed snapshot ${s.name} on ${rctx.arrays[0] ?? "?"}.${left}`,
       [{ type: "section", text: rich`Destroyed snapshot *${s.name}* on ${rctx.arrays[0] ?? "?"}.${left}` }],
