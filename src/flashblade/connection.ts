@@ -7,6 +7,7 @@ import { performance } from "node:perf_hooks";
 import type { ResolvedArrayConfig } from "../config/arrays.js";
 import { BotError, InternalError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { type CallObserver, callEvent, guardObserver } from "./call-events.js";
 import type { HttpMethod } from "./endpoints.js";
 import { markedDown, outcomeUnknown, rejected, unreachable, versionTooOld } from "./errors.js";
 import { HealthTracker } from "./health.js";
@@ -32,6 +33,7 @@ export interface ConnectionDeps {
   random: () => number;
   sleep: (ms: number) => Promise<void>;
   retry?: RetryPolicy;
+  onCall?: CallObserver;
 }
 
 export class ArrayConnection {
@@ -45,6 +47,7 @@ export class ArrayConnection {
   readonly #health: HealthTracker;
   readonly #session: Session;
   readonly #versions: VersionState;
+  readonly #onCall: CallObserver | undefined;
 
   constructor(cfg: ResolvedArrayConfig, deps: ConnectionDeps) {
     this.name = cfg.name;
@@ -52,6 +55,7 @@ export class ArrayConnection {
     this.#deps = deps;
     this.#policy = deps.retry ?? DEFAULT_RETRY;
     this.#log = deps.logger.child({ array: cfg.name });
+    this.#onCall = deps.onCall && guardObserver(deps.onCall, this.#log);
     this.#transport = new Transport(cfg, (reason) =>
       this.#log.debug({ reason }, "connection to array closed"),
     );
@@ -67,8 +71,7 @@ export class ArrayConnection {
         );
       }
     });
-    const unauthenticated = async (req: WireRequest) =>
-      (await this.#exchange(req, { limited: false, authed: false })).res;
+    const unauthenticated = (req: WireRequest) => this.#exchange(req, false, false);
     this.#session = new Session(cfg.name, cfg.apiToken, unauthenticated, this.#log, deps.now);
     this.#versions = new VersionState(cfg.name, cfg.apiVersion, unauthenticated, this.#log);
     if (cfg.insecure) {
@@ -88,13 +91,51 @@ export class ArrayConnection {
     return this.#session.logins;
   }
 
-  /** Sends a versioned call and returns its 2xx response; any other outcome is a coded error. */
+  /**
+   * Sends a versioned call and returns its 2xx response; any other outcome is a coded error. Every call ends
+   * in exactly one observer event (deps.onCall), with its final outcome.
+   */
   async call(
     method: HttpMethod,
     path: string,
     opts: { query?: Query | ((version: string) => Query); body?: unknown } = {},
   ): Promise<WireResponse> {
-    const version = this.#versions.current ?? (await this.version());
+    const started = performance.now();
+    try {
+      const req = this.#prepare(method, path, opts, this.#versions.current ?? (await this.version()));
+      for (let relogged = false; ; relogged = true) {
+        const res = await this.#exchange(req, true, relogged);
+        if (res.status >= 200 && res.status < 300) {
+          this.#onCall?.(callEvent(this.name, method, path, performance.now() - started, res));
+          return res;
+        }
+        const token = req.token;
+        if ((res.status === 401 || res.status === 403) && !relogged && token !== undefined) {
+          this.#log.info({ status: res.status }, "session refused; logging in again");
+          await this.#session.refresh(token).catch((err: unknown) => {
+            throw this.#record(err);
+          });
+          continue;
+        }
+        const fallback =
+          res.status === 401 || res.status === 403
+            ? `HTTP ${res.status} after a fresh login: the bot's account may lack permission for ${method} ${path}`
+            : `HTTP ${res.status}`;
+        throw this.#record(rejected(this.name, res.status, errorEntries(res.text), fallback));
+      }
+    } catch (err) {
+      this.#onCall?.(callEvent(this.name, method, path, performance.now() - started, { err }));
+      throw err;
+    }
+  }
+
+  /** The request for a versioned call, after checking the endpoint exists at this version. */
+  #prepare(
+    method: HttpMethod,
+    path: string,
+    opts: { query?: Query | ((version: string) => Query); body?: unknown },
+    version: string,
+  ): WireRequest {
     const endpoint = findEndpoint(method, path);
     if (!endpoint) {
       throw new InternalError("ARRAY_ENDPOINT_UNKNOWN", `${method} ${path} is not a REST 1.x endpoint`, {
@@ -107,48 +148,33 @@ export class ArrayConnection {
     const req: WireRequest = { method, path: apiPath(version, path) };
     if (opts.query) req.query = typeof opts.query === "function" ? opts.query(version) : opts.query;
     if (opts.body !== undefined) req.body = opts.body;
-    for (let relogged = false; ; relogged = true) {
-      const { res, token } = await this.#exchange(req, { limited: true, authed: true, relogged });
-      if (res.status >= 200 && res.status < 300) return res;
-      if ((res.status === 401 || res.status === 403) && !relogged && token !== undefined) {
-        this.#log.info({ status: res.status }, "session refused; logging in again");
-        await this.#session.refresh(token).catch((err: unknown) => {
-          throw this.#record(err);
-        });
-        continue;
-      }
-      const fallback =
-        res.status === 401 || res.status === 403
-          ? `HTTP ${res.status} after a fresh login: the bot's account may lack permission for ${method} ${path}`
-          : `HTTP ${res.status}`;
-      throw this.#record(rejected(this.name, res.status, errorEntries(res.text), fallback));
-    }
+    return req;
   }
 
   /**
-   * One logical exchange with retries that are safe for its method. Returns any HTTP response, and the session
-   * token it carried. The token is read inside the limiter slot, so calls queued while the session is renewed
-   * go out with the new one instead of collecting a 403 each.
+   * One logical exchange with retries that are safe for its method; returns any HTTP response. A versioned
+   * (`authed`) exchange goes through the limiter and carries the session token, read inside the limiter slot
+   * so calls queued while the session is renewed go out with the new one instead of collecting a 403 each;
+   * the token sent last is left in `req.token`.
    */
-  async #exchange(
-    req: WireRequest,
-    opts: { limited: boolean; authed: boolean; relogged?: boolean },
-  ): Promise<{ res: WireResponse; token?: string }> {
-    let token: string | undefined;
-    const once = async () => {
-      if (!opts.authed) return this.#wire(req);
-      const used = await this.#session.token();
-      token = used;
-      const res = await this.#wire({ ...req, headers: { ...req.headers, "x-auth-token": used } });
-      // Drop a refused session before giving up the slot, so queued calls wait for the new login instead
-      // of collecting a 403 each. A refusal right after a fresh login is about permissions, not the session.
-      if ((res.status === 401 || res.status === 403) && !opts.relogged) this.#session.invalidate(used);
-      return res;
-    };
+  async #exchange(req: WireRequest, authed: boolean, relogged: boolean): Promise<WireResponse> {
+    const once = authed
+      ? (): Promise<WireResponse> => {
+          const token = this.#session.current;
+          if (token !== undefined) {
+            req.token = token;
+            return this.#wire(req, relogged);
+          }
+          return this.#session.token().then((fresh) => {
+            req.token = fresh;
+            return this.#wire(req, relogged);
+          });
+        }
+      : () => this.#wire(req, true);
     for (let attempt = 0; ; attempt++) {
       let res: WireResponse;
       try {
-        res = opts.limited ? await this.#limiter.schedule(once) : await once();
+        res = authed ? await this.#limiter.schedule(once) : await once();
       } catch (err) {
         if (!(err instanceof TransportFailure)) throw this.#record(err);
         const decision = decideOnFailure(req.method, err, attempt, this.#deps.random, this.#policy);
@@ -159,7 +185,7 @@ export class ArrayConnection {
         }
         throw this.#record(this.#failureError(req.method, err));
       }
-      if (res.status < 400) return token === undefined ? { res } : { res, token };
+      if (res.status < 400) return res;
       const decision = decideOnStatus(
         req.method,
         res.status,
@@ -187,25 +213,21 @@ export class ArrayConnection {
           ),
         );
       }
-      return token === undefined ? { res } : { res, token };
+      return res;
     }
   }
 
-  /** A single HTTPS request, gated by the down state and recorded in health. */
-  async #wire(req: WireRequest): Promise<WireResponse> {
+  /**
+   * A single HTTPS request, gated by the down state and recorded in health. A refused session is dropped here,
+   * before the limiter slot is given up, so queued calls wait for the new login instead of collecting a 403
+   * each; not when `keepSession` (a refusal right after a fresh login is about permissions, not the session).
+   */
+  async #wire(req: WireRequest, keepSession: boolean): Promise<WireResponse> {
     this.#health.admit();
     const started = performance.now();
+    let res: WireResponse;
     try {
-      const res = await this.#transport.request(req);
-      const ms = performance.now() - started;
-      this.#health.reached(ms);
-      if (this.#log.isLevelEnabled("debug")) {
-        this.#log.debug(
-          { method: req.method, path: req.path, status: res.status, ms: Math.round(ms) },
-          "array call",
-        );
-      }
-      return res;
+      res = await this.#transport.request(req);
     } catch (err) {
       const failure =
         err instanceof TransportFailure ? err : new TransportFailure("socket", String(err), undefined, err);
@@ -213,6 +235,18 @@ export class ArrayConnection {
       else this.#health.inconclusive();
       throw failure;
     }
+    const ms = performance.now() - started;
+    this.#health.reached(ms);
+    if (this.#log.isLevelEnabled("debug")) {
+      this.#log.debug(
+        { method: req.method, path: req.path, status: res.status, ms: Math.round(ms) },
+        "array call",
+      );
+    }
+    if ((res.status === 401 || res.status === 403) && !keepSession && req.token !== undefined) {
+      this.#session.invalidate(req.token);
+    }
+    return res;
   }
 
   #failureError(method: HttpMethod, failure: TransportFailure): BotError {

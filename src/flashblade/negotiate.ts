@@ -39,6 +39,7 @@ export async function fetchVersions(array: string, send: Send): Promise<string[]
 export class VersionState {
   #version: string | undefined;
   #pending: Promise<string> | undefined;
+  #speaksVersion: string | undefined;
   readonly #speaks = new Map<string, boolean>();
 
   constructor(
@@ -71,13 +72,19 @@ export class VersionState {
     if (this.pinned === undefined) this.#version = undefined;
   }
 
-  /** atLeast(version, since), remembered: it runs on every call and there are only a dozen `since` values. */
+  /**
+   * atLeast(version, since), remembered: it runs on every call and there are only a dozen `since` values.
+   * Kept for one version at a time (an array speaks one), so the hot path builds no key string.
+   */
   speaks(version: string, since: string): boolean {
-    const key = `${version} ${since}`;
-    let ok = this.#speaks.get(key);
+    if (version !== this.#speaksVersion) {
+      this.#speaksVersion = version;
+      this.#speaks.clear();
+    }
+    let ok = this.#speaks.get(since);
     if (ok === undefined) {
       ok = atLeast(version, since);
-      this.#speaks.set(key, ok);
+      this.#speaks.set(since, ok);
     }
     return ok;
   }

@@ -54,6 +54,7 @@ export function createArrayPool(
     random: deps.random ?? Math.random,
     sleep: deps.sleep ?? ((ms: number) => delay(ms)),
     ...(deps.retry ? { retry: deps.retry } : {}),
+    ...(deps.onCall ? { onCall: deps.onCall } : {}),
   };
   const clients = arrays.map((cfg) => new FlashBladeClient(new ArrayConnection(cfg, connDeps)));
   const byName = new Map(clients.map((c) => [c.name.toLowerCase(), c]));

@@ -26,6 +26,11 @@ export class Session {
     private readonly now: () => number,
   ) {}
 
+  /** The current session token if there is one (the hot path reads it without a promise). */
+  get current(): string | undefined {
+    return this.#token;
+  }
+
   /** The current session token, logging in first if there is none. */
   token(): Promise<string> {
     if (this.#token !== undefined) return Promise.resolve(this.#token);
@@ -94,7 +99,7 @@ export class Session {
       const res = await this.send({
         method: "POST",
         path: "/api/logout",
-        headers: { "x-auth-token": token },
+        token,
       });
       this.log.info({ status: res.status }, "logged out of array");
     } catch (err) {

@@ -3,7 +3,7 @@
  * failures classified by whether the request can have reached the array. That distinction drives retries:
  * a request that failed while connecting was never sent and may be retried whatever its method.
  */
-import { buildConnector, Pool } from "undici";
+import { buildConnector, type Dispatcher, Pool } from "undici";
 import type { ResolvedArrayConfig } from "../config/arrays.js";
 import type { HttpMethod } from "./endpoints.js";
 import type { Query } from "./types.js";
@@ -13,7 +13,9 @@ export interface WireRequest {
   /** Absolute path, starting with /api. */
   path: string;
   query?: Query;
-  /** Extra headers (session token, API token). Never logged. */
+  /** The session token, sent as `x-auth-token`. Never logged. */
+  token?: string;
+  /** Extra headers (the API token at login). Never logged. */
   headers?: Record<string, string>;
   body?: unknown;
 }
@@ -49,6 +51,7 @@ export class TransportFailure extends Error {
 }
 
 const CONNECT_PHASE = Symbol("connectPhase");
+const USER_AGENT = "array-chatops/0.1";
 const TLS_CODE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL|UNABLE_TO_GET_ISSUER/;
 
 /** Encodes a query: lists comma-joined, undefined dropped, `+` for spaces (as real clients send). */
@@ -131,19 +134,21 @@ export class Transport {
   }
 
   async request(req: WireRequest): Promise<WireResponse> {
-    const hasBody = req.body !== undefined;
+    // Built by assignment rather than spreads: this runs on every call.
+    const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT };
+    const options: Dispatcher.RequestOptions = {
+      method: req.method,
+      path: req.query === undefined ? req.path : req.path + encodeQuery(req.query),
+      headers,
+    };
+    if (req.body !== undefined) {
+      headers["content-type"] = "application/json";
+      options.body = JSON.stringify(req.body);
+    }
+    if (req.token !== undefined) headers["x-auth-token"] = req.token;
+    if (req.headers !== undefined) Object.assign(headers, req.headers);
     try {
-      const res = await this.#pool.request({
-        method: req.method,
-        path: req.path + encodeQuery(req.query),
-        headers: {
-          accept: "application/json",
-          "user-agent": "array-chatops/0.1",
-          ...(hasBody ? { "content-type": "application/json" } : {}),
-          ...req.headers,
-        },
-        ...(hasBody ? { body: JSON.stringify(req.body) } : {}),
-      });
+      const res = await this.#pool.request(options);
       const text = await res.body.text();
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {

@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import type { Logger } from "../logger.js";
+import type { HttpMethod } from "./endpoints.js";
 import type {
   Alert,
   ArrayInfo,
@@ -182,8 +183,31 @@ export interface ArrayPool {
   close(): Promise<void>;
 }
 
+/**
+ * One completed call to an array, as the pool's observer hears it: after retries and any re-login, with the
+ * final outcome. Calls refused before anything was sent (array marked down, version too old, queue full) are
+ * included with their code. `path` is the unversioned endpoint path ("/file-systems"), a bounded set.
+ */
+export interface ArrayCallEvent {
+  array: string;
+  method: HttpMethod;
+  path: string;
+  outcome: "ok" | "error";
+  /** The error code when `outcome` is "error". */
+  code?: string;
+  /** The final HTTP status, when the array answered. */
+  status?: number;
+  /** From the call's start to its outcome, in milliseconds (monotonic clock). */
+  ms: number;
+}
+
 export interface PoolDeps {
   logger: Logger;
+  /**
+   * Hears every completed array call (metrics). Called synchronously on the hot path, so keep it cheap; an
+   * exception it throws is logged once and never reaches the caller.
+   */
+  onCall?: (event: ArrayCallEvent) => void;
   /** Milliseconds since the epoch; injected so tests control time. */
   now?: () => number;
   /** [0, 1); injected so back-off jitter is deterministic in tests. */

@@ -52,10 +52,20 @@ export function parseVersionRange(spec: string): ApiVersion[] {
   return [...out].sort(compareVersions);
 }
 
-const byKey = new Map<string, EndpointSpec>(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]));
+// Method, then path: looked up on every call, and two lookups of (usually internalised) strings cost less
+// than building a "METHOD path" key and hashing it each time.
+const byMethod = new Map<HttpMethod, Map<string, EndpointSpec>>();
+for (const e of ENDPOINTS) {
+  let paths = byMethod.get(e.method);
+  if (!paths) {
+    paths = new Map();
+    byMethod.set(e.method, paths);
+  }
+  paths.set(e.path, e);
+}
 
 export function findEndpoint(method: HttpMethod, path: string): EndpointSpec | undefined {
-  return byKey.get(`${method} ${path}`);
+  return byMethod.get(method)?.get(path);
 }
 
 /** Whether `version` serves `method path` according to the endpoint table. */
