@@ -3,9 +3,13 @@
  * every call in order, serves response_url and upload URLs, and can be scripted to fail (ok:false errors,
  * HTTP 5xx, 429 with Retry-After). Unknown methods are recorded as unexpected and answered unknown_method.
  */
+
 import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { webApi } from "@slack/bolt";
+import { silentLogger } from "../../src/logger.js";
+import { boltLogger } from "../../src/slack/bolt-logger.js";
 import { blockKitViolations } from "./block-kit-rules.js";
 
 export interface ApiCall {
@@ -95,6 +99,16 @@ export class FakeSlackApi {
   /** Base URL for the WebClient's slackApiUrl. */
   get apiUrl(): string {
     return `${this.origin}/api/`;
+  }
+
+  /** A WebClient aimed at this fake, configured as the app configures its own: no retries of its own (the paced client does those), rate limits rejected. */
+  webClient(token = "xoxb-test"): webApi.WebClient {
+    return new webApi.WebClient(token, {
+      slackApiUrl: this.apiUrl,
+      rejectRateLimitedCalls: true,
+      retryConfig: { retries: 0 },
+      logger: boltLogger(silentLogger()),
+    });
   }
 
   responseUrl(id: string): string {

@@ -1,9 +1,7 @@
-import { webApi } from "@slack/bolt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rich } from "../../src/core/message.js";
 import { silentLogger } from "../../src/logger.js";
 import { createMetrics } from "../../src/ops/metrics.js";
-import { boltLogger } from "../../src/slack/bolt-logger.js";
 import { createChatPort } from "../../src/slack/chat-port.js";
 import { createFileUploader } from "../../src/slack/file-upload.js";
 import { PacedSlackClient } from "../../src/slack/paced-client.js";
@@ -17,12 +15,7 @@ describe("chat port (for alerts)", () => {
 
   beforeAll(async () => {
     fake = await FakeSlackApi.start();
-    const web = new webApi.WebClient("xoxb-chat", {
-      slackApiUrl: fake.apiUrl,
-      rejectRateLimitedCalls: true,
-      retryConfig: { retries: 0 },
-      logger: boltLogger(silentLogger()),
-    });
+    const web = fake.webClient("xoxb-chat");
     client = new PacedSlackClient(
       web,
       { channelIntervalMs: 0, maxRetries: 1, sleep: async () => {} },

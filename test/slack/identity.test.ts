@@ -1,7 +1,5 @@
-import { webApi } from "@slack/bolt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
-import { boltLogger } from "../../src/slack/bolt-logger.js";
 import { SlackIdentity } from "../../src/slack/identity.js";
 import { PacedSlackClient } from "../../src/slack/paced-client.js";
 import { memoryLogger } from "../fakes/memory-logger.js";
@@ -14,12 +12,7 @@ describe("SlackIdentity", () => {
 
   beforeAll(async () => {
     fake = await FakeSlackApi.start();
-    const web = new webApi.WebClient("xoxb-id", {
-      slackApiUrl: fake.apiUrl,
-      rejectRateLimitedCalls: true,
-      retryConfig: { retries: 0 },
-      logger: boltLogger(silentLogger()),
-    });
+    const web = fake.webClient("xoxb-id");
     client = new PacedSlackClient(web, { channelIntervalMs: 0, maxRetries: 0 }, silentLogger());
   });
   afterAll(async () => {

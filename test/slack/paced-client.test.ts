@@ -2,7 +2,6 @@ import { webApi } from "@slack/bolt";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
 import { createMetrics } from "../../src/ops/metrics.js";
-import { boltLogger } from "../../src/slack/bolt-logger.js";
 import { PacedSlackClient, slackErrorCode } from "../../src/slack/paced-client.js";
 import { FakeSlackApi } from "../fakes/slack-api-server.js";
 
@@ -44,12 +43,7 @@ describe("PacedSlackClient", () => {
   });
 
   function client(sleep: (ms: number) => Promise<void>, maxRetries = 3) {
-    const web = new webApi.WebClient("xoxb-paced", {
-      slackApiUrl: fake.apiUrl,
-      rejectRateLimitedCalls: true,
-      retryConfig: { retries: 0 },
-      logger: boltLogger(silentLogger()),
-    });
+    const web = fake.webClient("xoxb-paced");
     const metrics = createMetrics({ collectDefault: false });
     const c = new PacedSlackClient(
       web,

@@ -1,8 +1,3 @@
-/**
- * The alert engine wired to real parts: simulators over HTTPS on loopback (injected clock), the array session
- * pool, the Slack chat port over the fake Slack Web API, and a store the test chooses (SQLite to restart on).
- */
-import { webApi } from "@slack/bolt";
 import { type AlertEngine, createAlertEngine } from "../../../src/alerts/engine.js";
 import { poolAlertSource } from "../../../src/alerts/pool-source.js";
 import type { AlertAuthorizer, AlertChat, AlertSource, FollowUpRunner } from "../../../src/alerts/types.js";
@@ -105,11 +100,7 @@ export async function startAlertHarness(o: HarnessOptions = {}): Promise<AlertHa
   );
   const source = poolAlertSource(pool);
   const slack = await FakeSlackApi.start();
-  const web = new webApi.WebClient("xoxb-alerts-test", {
-    slackApiUrl: slack.apiUrl,
-    rejectRateLimitedCalls: true,
-    retryConfig: { retries: 0 },
-  });
+  const web = slack.webClient("xoxb-alerts-test");
   const paced = new PacedSlackClient(
     web,
     { channelIntervalMs: 0, maxRetries: o.slackRetries ?? 1, retryBaseMs: 1, sleep: async () => {} },
