@@ -26,7 +26,9 @@ for (const [name, version] of Object.entries(biome.optionalDependencies ?? {})) 
   added++;
 }
 const sorted = Object.fromEntries(
-  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : a > b ? 1 : 0)),
+  Object.entries(lock.packages).sort(([a], [b]) =>
+    a === "" ? -1 : b === "" ? 1 : a < b ? -1 : a > b ? 1 : 0,
+  ),
 );
 lock.packages = sorted;
 writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
