@@ -18,7 +18,7 @@ import type { IdentityPort, Pipeline } from "./core/pipeline-types.js";
 import { createRegistry } from "./core/registry.js";
 import { isUserFacing } from "./errors.js";
 import { createArrayPool } from "./flashblade/pool.js";
-import type { ArrayPool } from "./flashblade/types.js";
+import type { ArrayCallEvent, ArrayPool } from "./flashblade/types.js";
 import { attachmentSaver } from "./local/attachments.js";
 import { DEMO_USERS, startDemo } from "./local/demo.js";
 import { runConsole } from "./local/run-console.js";
@@ -50,10 +50,16 @@ export function buildCore(
     now?: () => number;
     /** The alert engine's command port (`alert routes`, `alert test`). */
     alerts?: AlertCommandPort;
+    /** Hears every completed array call (Slack mode records them as metrics). */
+    onArrayCall?: (event: ArrayCallEvent) => void;
   },
 ): Core {
   const now = deps.now ?? Date.now;
-  const pool = createArrayPool(loaded.arrays, { logger: deps.logger, now });
+  const pool = createArrayPool(loaded.arrays, {
+    logger: deps.logger,
+    now,
+    ...(deps.onArrayCall ? { onCall: deps.onArrayCall } : {}),
+  });
   const pipeline = createPipeline({
     registry: createRegistry(RESOURCES),
     pool,
@@ -120,8 +126,8 @@ async function runSlackMode(loaded: LoadedConfig): Promise<number> {
   return runSlack(loaded, {
     logger,
     store: alerting.pending,
-    buildCore: ({ identity, store, audit }) =>
-      buildCore(loaded, { logger, identity, store, audit, alerts: alerting.commands }),
+    buildCore: ({ identity, store, audit, onArrayCall }) =>
+      buildCore(loaded, { logger, identity, store, audit, onArrayCall, alerts: alerting.commands }),
     clickRoutes: (ports, core) => [
       alerting.attach({
         chat: ports.chat,

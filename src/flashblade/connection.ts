@@ -73,7 +73,9 @@ export class ArrayConnection {
     });
     const unauthenticated = (req: WireRequest) => this.#exchange(req, false, false);
     this.#session = new Session(cfg.name, cfg.apiToken, unauthenticated, this.#log, deps.now);
-    this.#versions = new VersionState(cfg.name, cfg.apiVersion, unauthenticated, this.#log);
+    this.#versions = new VersionState(cfg.name, cfg.apiVersion, unauthenticated, this.#log, (outcome, ms) =>
+      this.#onCall?.(callEvent(this.name, "GET", "/api_version", ms, outcome)),
+    );
     if (cfg.insecure) {
       this.#log.warn("TLS certificate verification is disabled for this array (insecure: true)");
     }

@@ -3,6 +3,7 @@
  * version both sides know, or the pinned one if the configuration pins it and the array offers it.
  */
 
+import { performance } from "node:perf_hooks";
 import type { Logger } from "../logger.js";
 import { contract, rejected, versionUnsupported } from "./errors.js";
 import { errorEntries, jsonBody } from "./response.js";
@@ -47,6 +48,11 @@ export class VersionState {
     private readonly pinned: string | undefined,
     private readonly send: Send,
     private readonly log: Logger,
+    /** Hears each negotiation's outcome (the pool's call observer): one per exchange, however many waited. */
+    private readonly negotiated: (
+      outcome: { status: number } | { err: unknown },
+      ms: number,
+    ) => void = () => {},
   ) {}
 
   /** The negotiated version, when known (the hot path reads it without a promise). */
@@ -56,15 +62,24 @@ export class VersionState {
 
   get(): Promise<string> {
     if (this.#version !== undefined) return Promise.resolve(this.#version);
-    this.#pending ??= (async () => {
-      const chosen = chooseVersion(this.array, await fetchVersions(this.array, this.send), this.pinned);
-      this.#version = chosen;
-      this.log.info({ version: chosen }, "negotiated API version");
-      return chosen;
-    })().finally(() => {
+    this.#pending ??= this.#negotiate().finally(() => {
       this.#pending = undefined;
     });
     return this.#pending;
+  }
+
+  async #negotiate(): Promise<string> {
+    const started = performance.now();
+    try {
+      const chosen = chooseVersion(this.array, await fetchVersions(this.array, this.send), this.pinned);
+      this.#version = chosen;
+      this.log.info({ version: chosen }, "negotiated API version");
+      this.negotiated({ status: 200 }, performance.now() - started);
+      return chosen;
+    } catch (err) {
+      this.negotiated({ err }, performance.now() - started);
+      throw err;
+    }
   }
 
   /** Asks again on next use (after an outage: the array may have been upgraded). Pinned versions stay. */

@@ -186,7 +186,9 @@ export interface ArrayPool {
 /**
  * One completed call to an array, as the pool's observer hears it: after retries and any re-login, with the
  * final outcome. Calls refused before anything was sent (array marked down, version too old, queue full) are
- * included with their code. `path` is the unversioned endpoint path ("/file-systems"), a bounded set.
+ * included with their code. Version negotiation is a call of its own (GET "/api_version", once per exchange
+ * however many callers waited on it); a login belongs to the call that needed it. `path` is the endpoint
+ * table's path ("/file-systems"), a bounded set.
  */
 export interface ArrayCallEvent {
   array: string;

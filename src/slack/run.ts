@@ -10,8 +10,9 @@ import { createAccessResolver } from "../core/authz.js";
 import { createMemoryPendingStore, type PendingStore } from "../core/pending-store.js";
 import type { IdentityPort, Pipeline } from "../core/pipeline-types.js";
 import { createRegistry } from "../core/registry.js";
-import type { ArrayPool } from "../flashblade/types.js";
+import type { ArrayCallEvent, ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
+import { arrayCallRecorder } from "../ops/array-calls.js";
 import { createMetrics } from "../ops/metrics.js";
 import { arrayHealthFrom } from "../ops/readiness.js";
 import { onShutdownSignals, type SignalTarget } from "../ops/shutdown.js";
@@ -28,8 +29,16 @@ export interface CoreParts {
 
 export interface RunSlackDeps {
   logger: Logger;
-  /** Builds the command core (main.ts's buildCore) with the Slack identity, store and audit sink. */
-  buildCore: (deps: { identity: IdentityPort; store: PendingStore; audit: AuditSink }) => CoreParts;
+  /**
+   * Builds the command core (main.ts's buildCore) with the Slack identity, store and audit sink; give
+   * `onArrayCall` to the array pool so array calls show in /metrics.
+   */
+  buildCore: (deps: {
+    identity: IdentityPort;
+    store: PendingStore;
+    audit: AuditSink;
+    onArrayCall: (event: ArrayCallEvent) => void;
+  }) => CoreParts;
   /** A durable pending store; in memory when none is given (approvals then do not survive a restart). */
   store?: PendingStore;
   /** Extra click handlers (the alert engine), built once the Slack ports exist. */
@@ -80,7 +89,12 @@ export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promis
               }),
               logger,
             });
-      core = deps.buildCore({ identity: ports.identity, store, audit });
+      core = deps.buildCore({
+        identity: ports.identity,
+        store,
+        audit,
+        onArrayCall: arrayCallRecorder(metrics),
+      });
       return core.pipeline;
     },
     home: (ports) =>
