@@ -4,6 +4,7 @@
  * what people type.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { type ArrayCallRecorder, createArrayCallRecorder } from "./array-calls.js";
 
 export interface Metrics {
   readonly registry: Registry;
@@ -13,9 +14,11 @@ export interface Metrics {
   readonly commandSeconds: Histogram<"command">;
   /** Button clicks and modal submissions by outcome. */
   readonly clicks: Counter<"outcome">;
-  /** Calls to arrays by array and outcome (recorded by the array pool). */
+  /** Calls to arrays by array and outcome, and failed calls by code: fed by `arrayCalls`. */
   readonly arrayCallSeconds: Histogram<"array" | "outcome">;
   readonly arrayCallErrors: Counter<"array" | "code">;
+  /** The array pool's call observer: pass `arrayCalls.record` as PoolDeps.onCall. */
+  readonly arrayCalls: ArrayCallRecorder;
   /** Approval requests waiting for a decision. */
   readonly pendingApprovals: Gauge;
   /** Alert messages posted or updated through the chat port. */
@@ -37,6 +40,23 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
   const p = opts.prefix ?? "array_chatops_";
   if (opts.collectDefault ?? true) collectDefaultMetrics({ register: registry, prefix: p });
   const registers = [registry];
+  // Array calls are recorded in batches (array-calls.ts); a scrape of either metric takes in the pending ones.
+  const arrayCallSeconds = new Histogram({
+    name: `${p}array_call_duration_seconds`,
+    help: "Latency of REST calls to arrays",
+    labelNames: ["array", "outcome"],
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+    collect: () => arrayCalls.flush(),
+  });
+  const arrayCallErrors = new Counter({
+    name: `${p}array_call_errors_total`,
+    help: "Failed REST calls to arrays, by error code",
+    labelNames: ["array", "code"],
+    registers,
+    collect: () => arrayCalls.flush(),
+  });
+  const arrayCalls = createArrayCallRecorder(arrayCallSeconds, arrayCallErrors);
   return {
     registry,
     commands: new Counter({
@@ -58,19 +78,9 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
       labelNames: ["outcome"],
       registers,
     }),
-    arrayCallSeconds: new Histogram({
-      name: `${p}array_call_duration_seconds`,
-      help: "Latency of REST calls to arrays",
-      labelNames: ["array", "outcome"],
-      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    }),
-    arrayCallErrors: new Counter({
-      name: `${p}array_call_errors_total`,
-      help: "Failed REST calls to arrays, by error code",
-      labelNames: ["array", "code"],
-      registers,
-    }),
+    arrayCallSeconds,
+    arrayCallErrors,
+    arrayCalls,
     pendingApprovals: new Gauge({
       name: `${p}pending_approvals`,
       help: "Approval requests waiting for a decision",

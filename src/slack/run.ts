@@ -12,7 +12,6 @@ import type { IdentityPort, Pipeline } from "../core/pipeline-types.js";
 import { createRegistry } from "../core/registry.js";
 import type { ArrayCallEvent, ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
-import { arrayCallRecorder } from "../ops/array-calls.js";
 import { createMetrics } from "../ops/metrics.js";
 import { arrayHealthFrom } from "../ops/readiness.js";
 import { onShutdownSignals, type SignalTarget } from "../ops/shutdown.js";
@@ -93,7 +92,7 @@ export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promis
         identity: ports.identity,
         store,
         audit,
-        onArrayCall: arrayCallRecorder(metrics),
+        onArrayCall: metrics.arrayCalls.record,
       });
       return core.pipeline;
     },

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { compileCheck } from "../../src/flashblade/fast-check.js";
+import { compileCheck as compileFor } from "../../src/flashblade/fast-check.js";
 import { nullsToUndefined } from "../../src/flashblade/response.js";
 import * as schemas from "../../src/flashblade/schemas.js";
 
@@ -53,7 +53,12 @@ function mostly<T>(good: fc.Arbitrary<T>, other: fc.Arbitrary<unknown>): fc.Arbi
   return fc.oneof({ arbitrary: good, weight: 8 }, { arbitrary: other, weight: 1 });
 }
 
-describe("compiled read-schema checks", () => {
+describe.each([
+  { mode: "generated code", generate: true },
+  { mode: "field loop (no code generation)", generate: false },
+])("compiled read-schema checks ($mode)", ({ generate }) => {
+  const compileCheck = (schema: z.ZodType) => compileFor(schema, { generate });
+
   it("compile for every read schema the client uses", () => {
     for (const [name, schema] of readSchemas) {
       if (name === "versionsSchema" || name === "errorBodySchema") continue;
@@ -125,5 +130,17 @@ describe("compiled read-schema checks", () => {
     expect(compileCheck(z.object({ a: z.string() }))).toBeUndefined();
     expect(compileCheck(z.looseObject({ a: z.string().nullable() }))).toBeUndefined();
     expect(compileCheck(z.looseObject({ a: z.string() }).refine(() => true))).toBeUndefined();
+  });
+});
+
+describe("generated object checks", () => {
+  it("quote field names, so a key cannot break out of the generated code", () => {
+    const odd = z.looseObject({
+      'a"]; throw 1; //': z.string().optional(),
+      "acl-mode": z.string().optional(),
+    });
+    const check = compileFor(odd);
+    expect(check?.({ 'a"]; throw 1; //': "x", "acl-mode": "native" })).toBe(true);
+    expect(check?.({ 'a"]; throw 1; //': 1 })).toBe(false);
   });
 });

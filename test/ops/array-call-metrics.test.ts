@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfigText } from "../../src/config/load.js";
 import { buildCore } from "../../src/main.js";
+import { createMetrics } from "../../src/ops/metrics.js";
 import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../../src/simulator/index.js";
 import { runSlack } from "../../src/slack/run.js";
 import { memoryLogger } from "../fakes/memory-logger.js";
@@ -116,5 +117,44 @@ describe("array-call metrics in Slack mode", () => {
 
     signals.emit("SIGTERM");
     expect(await done).toBe(0);
+  });
+});
+
+describe("the array-call recorder", () => {
+  it("counts every event once, across batch flushes and repeated scrapes", async () => {
+    const metrics = createMetrics({ collectDefault: false });
+    const record = metrics.arrayCalls.record;
+    // More than one batch: some events are flushed while recording, the rest by the scrape.
+    for (let i = 0; i < 300; i++) {
+      record({ array: "fb1", method: "GET", path: "/file-systems", outcome: "ok", status: 200, ms: 20 });
+    }
+    for (let i = 0; i < 7; i++) {
+      record({ array: "fb1", method: "GET", path: "/arrays", outcome: "error", code: "ARRAY_BUSY", ms: 0.1 });
+    }
+    record({ array: "fb2", method: "POST", path: "/file-systems", outcome: "error", ms: 3000 });
+    const first = await metrics.registry.metrics();
+    const second = await metrics.registry.metrics();
+    for (const text of [first, second]) {
+      expect(sample(text, 'array_chatops_array_call_duration_seconds_count{array="fb1",outcome="ok"}')).toBe(
+        300,
+      );
+      expect(
+        sample(text, 'array_chatops_array_call_duration_seconds_bucket{le="0.025",array="fb1",outcome="ok"}'),
+      ).toBe(300);
+      expect(
+        sample(text, 'array_chatops_array_call_duration_seconds_sum{array="fb1",outcome="ok"}'),
+      ).toBeCloseTo(6);
+      expect(
+        sample(text, 'array_chatops_array_call_duration_seconds_count{array="fb1",outcome="error"}'),
+      ).toBe(7);
+      expect(sample(text, 'array_chatops_array_call_errors_total{array="fb1",code="ARRAY_BUSY"}')).toBe(7);
+      expect(sample(text, 'array_chatops_array_call_errors_total{array="fb2",code="INTERNAL"}')).toBe(1);
+      expect(
+        sample(
+          text,
+          'array_chatops_array_call_duration_seconds_bucket{le="2.5",array="fb2",outcome="error"}',
+        ),
+      ).toBe(0);
+    }
   });
 });
