@@ -9,5 +9,8 @@ export default defineConfig({
     pool: "forks",
     allowOnly: false,
     passWithNoTests: false,
+    // The JSON report is what .ci/run counts for its closing "N passed, N failed" line.
+    reporters: ["default", "json"],
+    outputFile: { json: "test-results/vitest.json" },
   },
 });
