@@ -17,6 +17,7 @@ import * as fsLinks from "./file-system-replica-links.js";
 import * as fs from "./file-systems.js";
 import { genericCreate, genericDelete, genericList, genericUpdate } from "./generic.js";
 import * as rules from "./lifecycle-rules.js";
+import { createLinkAggregationGroups } from "./link-aggregation-groups.js";
 import * as objperf from "./object-performance.js";
 import * as os from "./object-store.js";
 import * as perf from "./performance.js";
@@ -110,6 +111,7 @@ const ROUTES: Routes = {
     PATCH: rules.updateLifecycleRules,
     DELETE: rules.deleteLifecycleRules,
   },
+  "/link-aggregation-groups": { POST: createLinkAggregationGroups },
   "/bucket-replica-links": {
     GET: links.listBucketReplicaLinks,
     POST: links.createBucketReplicaLinks,
