@@ -5,6 +5,7 @@ import { type Field, message, rich } from "../../src/core/message.js";
 import { formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { FileSystem, FileSystemPatch } from "../../src/flashblade/types.js";
+import { atLeast } from "../../src/flashblade/versions.js";
 import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
 import {
   fingerprintState,
@@ -26,49 +27,92 @@ const args = z.object({
 });
 type Args = z.output<typeof args>;
 
-interface Change {
+/** One setting the command can change: how to read it from a file system and how to ask for it. */
+interface Setting {
+  key: "nfs" | "smb" | "http" | "hardLimit" | "defaultUserQuota" | "defaultGroupQuota";
   label: string;
-  from: string;
-  to: string;
+  read(fs: FileSystem): boolean | number;
+  show(v: boolean | number): string;
+  patch(want: never, version: string): FileSystemPatch;
 }
 
-const onOff = (b: boolean | undefined) => (b ? "on" : "off");
-const quota = (n: number | undefined) => (n ? formatBytes(n) : "none");
+const onOff = (b: boolean | number) => (b ? "on" : "off");
+const quota = (n: boolean | number) => (typeof n === "number" && n > 0 ? formatBytes(n) : "none");
 
-/** The patch with only what differs from the current state, and a line per change. */
-function diff(fs: FileSystem, a: Args): { patch: FileSystemPatch; changes: Change[] } {
+/**
+ * NFS before 1.6 has one switch (`enabled`, NFSv3). From 1.6 that switch only covers v3, so turning NFS off
+ * must turn v4.1 off as well; turning it on enables v3, as the array's own default does.
+ */
+function nfsPatch(want: boolean, version: string): FileSystemPatch {
+  if (!atLeast(version, "1.6")) return { nfs: { enabled: want } };
+  return { nfs: want ? { v3_enabled: true } : { v3_enabled: false, v4_1_enabled: false } };
+}
+
+const SETTINGS: readonly Setting[] = [
+  { key: "nfs", label: "NFS", read: (fs) => protocolsOf(fs).includes("NFS"), show: onOff, patch: nfsPatch },
+  {
+    key: "smb",
+    label: "SMB",
+    read: (fs) => fs.smb?.enabled ?? false,
+    show: onOff,
+    patch: (want: boolean) => ({ smb: { enabled: want } }),
+  },
+  {
+    key: "http",
+    label: "HTTP",
+    read: (fs) => fs.http?.enabled ?? false,
+    show: onOff,
+    patch: (want: boolean) => ({ http: { enabled: want } }),
+  },
+  {
+    key: "hardLimit",
+    label: "Hard limit",
+    read: (fs) => fs.hard_limit_enabled ?? false,
+    show: onOff,
+    patch: (want: boolean) => ({ hard_limit_enabled: want }),
+  },
+  {
+    key: "defaultUserQuota",
+    label: "Default user quota",
+    read: (fs) => fs.default_user_quota ?? 0,
+    show: quota,
+    patch: (want: number) => ({ default_user_quota: want }),
+  },
+  {
+    key: "defaultGroupQuota",
+    label: "Default group quota",
+    read: (fs) => fs.default_group_quota ?? 0,
+    show: quota,
+    patch: (want: number) => ({ default_group_quota: want }),
+  },
+];
+
+interface Change {
+  setting: Setting;
+  want: boolean | number;
+}
+
+/** The settings asked for that differ from the current state, and the patch that makes them so. */
+function diff(fs: FileSystem, a: Args, version: string): { patch: FileSystemPatch; changes: Change[] } {
   const patch: FileSystemPatch = {};
   const changes: Change[] = [];
-  const proto = (key: "nfs" | "smb" | "http", want: boolean | undefined, label: string) => {
-    const have = key === "nfs" ? protocolsOf(fs).includes("NFS") : (fs[key]?.enabled ?? false);
-    if (want === undefined || want === have) return;
-    patch[key] = { enabled: want };
-    changes.push({ label, from: onOff(have), to: onOff(want) });
-  };
-  proto("nfs", a.nfs, "NFS");
-  proto("smb", a.smb, "SMB");
-  proto("http", a.http, "HTTP");
-  if (a.hardLimit !== undefined && a.hardLimit !== (fs.hard_limit_enabled ?? false)) {
-    patch.hard_limit_enabled = a.hardLimit;
-    changes.push({ label: "Hard limit", from: onOff(fs.hard_limit_enabled), to: onOff(a.hardLimit) });
-  }
-  if (a.defaultUserQuota !== undefined && a.defaultUserQuota !== (fs.default_user_quota ?? 0)) {
-    patch.default_user_quota = a.defaultUserQuota;
-    changes.push({
-      label: "Default user quota",
-      from: quota(fs.default_user_quota),
-      to: quota(a.defaultUserQuota),
-    });
-  }
-  if (a.defaultGroupQuota !== undefined && a.defaultGroupQuota !== (fs.default_group_quota ?? 0)) {
-    patch.default_group_quota = a.defaultGroupQuota;
-    changes.push({
-      label: "Default group quota",
-      from: quota(fs.default_group_quota),
-      to: quota(a.defaultGroupQuota),
-    });
+  for (const setting of SETTINGS) {
+    const want = a[setting.key];
+    if (want === undefined || want === setting.read(fs)) continue;
+    Object.assign(patch, setting.patch(want as never, version));
+    changes.push({ setting, want });
   }
   return { patch, changes };
+}
+
+/** "NFS on → off" from what was asked (for the impact, before anything is sent). */
+const intended = (c: Change, fs: FileSystem) =>
+  `${c.setting.label} ${c.setting.show(c.setting.read(fs))} → ${c.setting.show(c.want)}`;
+
+/** "NFS: on → off" from the state read back; a setting the array did not take says so. */
+export function appliedLine(c: { label: string; before: string; after: string; wanted: string }): string {
+  if (c.after === c.wanted) return `${c.label}: ${c.before} → ${c.after}`;
+  return `${c.label}: still ${c.after} (asked for ${c.wanted}; the array did not apply it)`;
 }
 
 /** Turning the hard limit on while usage already exceeds the size: the array needs ignore_usage. */
@@ -91,7 +135,8 @@ export const fsUpdate = defineCommand({
   args,
   async impact(a, ctx): Promise<Impact> {
     const fs = await requireLiveFileSystem(ctx, a.name);
-    const { patch, changes } = diff(fs, a);
+    const version = await ctx.array.version();
+    const { patch, changes } = diff(fs, a, version);
     if (changes.length === 0) {
       throw new UserFacingError(
         "NOTHING_TO_CHANGE",
@@ -99,53 +144,62 @@ export const fsUpdate = defineCommand({
       );
     }
     const over = limitOverUsage(fs, patch);
-    const version = await ctx.array.version();
     const query = {
       ...selectOne(ctx.arrayName, version, "/file-systems", { name: a.name }),
       ...(over ? { ignore_usage: true } : {}),
     };
-    const facts: Field[] = changes.map((c) => ({ label: c.label, value: rich`${c.from} → ${c.to}` }));
+    const facts: Field[] = changes.map((c) => ({
+      label: c.setting.label,
+      value: rich`${c.setting.show(c.setting.read(fs))} → ${c.setting.show(c.want)}`,
+    }));
     const warnings = [];
     if (over) {
       warnings.push(
         rich`${a.name} holds ${formatBytes(usedBytes(fs))}, more than its ${formatBytes(fs.provisioned ?? 0)} size; with the hard limit on, every write will fail until usage drops below the size.`,
       );
     }
-    if (patch.nfs?.enabled === false || patch.smb?.enabled === false || patch.http?.enabled === false) {
+    if (changes.some((c) => ["nfs", "smb", "http"].includes(c.setting.key) && c.want === false)) {
       warnings.push(rich`Clients using a protocol that is turned off lose access to ${a.name}.`);
     }
     return {
       target: `file system ${a.name}`,
-      summary: rich`Updates *${a.name}* on ${ctx.arrayName}: ${changes.map((c) => `${c.label} ${c.from} → ${c.to}`).join("; ")}.`,
+      summary: rich`Updates *${a.name}* on ${ctx.arrayName}: ${changes.map((c) => intended(c, fs)).join("; ")}.`,
       facts,
       warnings,
-      state: fingerprintState(fs),
+      state: {
+        ...fingerprintState(fs),
+        ...(patch.hard_limit_enabled === true ? { used_over_size: over } : {}),
+      },
       requests: [
         planned("PATCH", "/file-systems", query, fileSystemPatchBody(ctx.arrayName, version, patch)),
       ],
     };
   },
-  destructive(a, impact) {
-    const used = impact.state["used_bytes"];
-    const prov = impact.state["provisioned_bytes"];
-    const turningOn = a.hardLimit === true && impact.state["hard_limit"] === false;
-    return turningOn && typeof used === "number" && typeof prov === "number" && prov > 0 && used > prov
-      ? "shrink_below_usage"
-      : null;
+  destructive(_a, impact) {
+    return impact.state["used_over_size"] === true ? "shrink_below_usage" : null;
   },
   async run(a, ctx) {
-    const fs = await requireFileSystem(ctx, a.name);
-    const { patch, changes } = diff(fs, a);
-    const updated = await ctx.array.fileSystems.update(a.name, patch, {
-      ignoreUsage: limitOverUsage(fs, patch),
+    const before = await requireFileSystem(ctx, a.name);
+    const { patch, changes } = diff(before, a, await ctx.array.version());
+    const after = await ctx.array.fileSystems.update(a.name, patch, {
+      ignoreUsage: limitOverUsage(before, patch),
     });
-    return { fs: updated, changes };
+    // Reported from what the array returned, so a setting it did not take is not announced as done.
+    const lines = changes.map((c) =>
+      appliedLine({
+        label: c.setting.label,
+        before: c.setting.show(c.setting.read(before)),
+        after: c.setting.show(c.setting.read(after)),
+        wanted: c.setting.show(c.want),
+      }),
+    );
+    return { name: after.name, lines };
   },
-  render({ fs, changes }, _a, rctx) {
-    const lines = changes.map((c) => `${c.label}: ${c.from} → ${c.to}`).join("; ");
+  render({ name, lines }, _a, rctx) {
+    const text = lines.join("; ");
     return message(
-      `Updated ${fs.name} on ${rctx.arrays[0] ?? "?"}: ${lines}.`,
-      [{ type: "section", text: rich`Updated *${fs.name}* on ${rctx.arrays[0] ?? "?"}: ${lines}.` }],
+      `Updated ${name} on ${rctx.arrays[0] ?? "?"}: ${text}.`,
+      [{ type: "section", text: rich`Updated *${name}* on ${rctx.arrays[0] ?? "?"}: ${text}.` }],
       { visibility: "in_channel" },
     );
   },

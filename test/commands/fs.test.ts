@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { appliedLine } from "../../commands/fs/update.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 
 const TIB = 2 ** 40;
@@ -110,6 +111,46 @@ describe("fs create, resize, update", () => {
       default_user_quota: 10 * 2 ** 30,
     });
     expect(textOf(await h.run("bob", "fs update media --http"))).toContain("Nothing to change on media");
+  });
+
+  test("--no-nfs turns every NFS version off (1.6+), reports what the array returned, and is not repeated", async () => {
+    const dry = textOf(await h.run("bob", "fs update projects --no-nfs --dry-run"));
+    expect(dry).toContain(
+      'PATCH /api/1.12/file-systems?name=projects {"nfs":{"v3_enabled":false,"v4_1_enabled":false}}',
+    );
+    expect(textOf(await h.run("bob", "fs update projects --no-nfs"))).toContain(
+      "Updated *projects* on lab-1: NFS: on → off.",
+    );
+    expect(fs("projects")?.nfs).toMatchObject({ v3_enabled: false, v4_1_enabled: false });
+    expect(textOf(await h.run("carol", "fs show projects"))).toContain("Protocols: none");
+    expect(textOf(await h.run("bob", "fs update projects --no-nfs"))).toContain(
+      "Nothing to change on projects",
+    );
+    expect(textOf(await h.run("bob", "fs update projects --nfs"))).toContain(
+      "Updated *projects* on lab-1: NFS: off → on.",
+    );
+    expect(fs("projects")?.nfs).toMatchObject({ v3_enabled: true, v4_1_enabled: false });
+  });
+
+  test("NFS before 1.6 is the single `enabled` switch", async () => {
+    const old = await startHarness({ arrays: [{ name: "old-1", versions: "1.0-1.5" }] });
+    try {
+      expect(textOf(await old.run("bob", "fs update home --no-nfs --dry-run"))).toContain(
+        'PATCH /api/1.5/file-systems?name=home {"nfs":{"enabled":false}}',
+      );
+      expect(textOf(await old.run("bob", "fs update home --no-nfs"))).toContain("NFS: on → off");
+      expect(old.sims.get("old-1")?.state.fileSystems.get("home")?.nfs.v3_enabled).toBe(false);
+      expect(textOf(await old.run("bob", "fs update home --no-nfs"))).toContain("Nothing to change on home");
+    } finally {
+      await old.close();
+    }
+  });
+
+  test("a setting the array did not take is reported as not applied, not as done", () => {
+    expect(appliedLine({ label: "NFS", before: "on", after: "off", wanted: "off" })).toBe("NFS: on → off");
+    expect(appliedLine({ label: "NFS", before: "on", after: "on", wanted: "off" })).toBe(
+      "NFS: still on (asked for off; the array did not apply it)",
+    );
   });
 
   test("turning a hard limit on over usage is gated like a shrink below usage and sends ignore_usage", async () => {
