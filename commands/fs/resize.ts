@@ -51,21 +51,19 @@ export const fsResize = defineCommand({
       summary: rich`${direction} *${a.name}* on ${ctx.arrayName} from ${sizeText(current)} to ${formatBytes(a.size)} (used: ${formatBytes(used)}).`,
       facts,
       warnings,
-      state: fingerprintState(fs),
+      state: { ...fingerprintState(fs), used_over_new_size: below },
       requests: [planned("PATCH", "/file-systems", query, body)],
     };
   },
-  destructive(a, impact) {
-    const used = impact.state["used_bytes"];
-    return typeof used === "number" && a.size < used ? "shrink_below_usage" : null;
+  destructive(_a, impact) {
+    return impact.state["used_over_new_size"] === true ? "shrink_below_usage" : null;
   },
   async run(a, ctx, impact) {
-    const used = impact?.state["used_bytes"];
     const before = impact?.state["provisioned_bytes"];
     const fs = await ctx.array.fileSystems.update(
       a.name,
       { provisioned: a.size },
-      { ignoreUsage: typeof used === "number" && a.size < used },
+      { ignoreUsage: impact?.state["used_over_new_size"] === true },
     );
     return { fs, before: typeof before === "number" ? before : undefined };
   },

@@ -97,7 +97,11 @@ export function impactFacts(fs: FileSystem, around: FileSystemSurroundings): Fie
   return facts;
 }
 
-/** The state a gated change rests on; any difference at execution time voids the request. */
+/**
+ * The state a gated change rests on; any difference at execution time voids the request. Exact usage is left
+ * out on purpose: on a live array it moves with every write, and a request voided by that would never run.
+ * Commands whose decision does rest on usage add a yes/no fact about it (see resize).
+ */
 export function fingerprintState(
   fs: FileSystem,
   around?: FileSystemSurroundings,
@@ -106,7 +110,6 @@ export function fingerprintState(
     exists: true,
     destroyed: fs.destroyed ?? false,
     provisioned_bytes: fs.provisioned ?? 0,
-    used_bytes: usedBytes(fs),
     hard_limit: fs.hard_limit_enabled ?? false,
     protocols: protocolsOf(fs).join(",") || "none",
     ...(around ? { snapshots: around.snapshots, replica_links: around.links.length } : {}),

@@ -20,14 +20,15 @@ export function fingerprintOf(state: Record<string, StateValue>): string {
   return createHash("sha256").update(canonical(state)).digest("hex").slice(0, 32);
 }
 
-/** Keys ending in `_bytes` are shown as sizes. */
+/** Keys ending in `_bytes` are shown as sizes, flags as yes/no. */
 function show(key: string, v: StateValue | undefined): string {
   if (v === undefined || v === null) return "none";
+  if (typeof v === "boolean") return v ? "yes" : "no";
   if (typeof v === "number" && key.endsWith("_bytes")) return formatBytes(v);
   return String(v);
 }
 
-/** "used_bytes: 1 TiB → 1.5 TiB" lines for every key whose value differs. */
+/** "provisioned: 1 TiB → 1.5 TiB" lines for every key whose value differs. */
 export function describeStateChange(
   before: Record<string, StateValue>,
   after: Record<string, StateValue>,

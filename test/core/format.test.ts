@@ -30,7 +30,7 @@ describe("fingerprints", () => {
         { used_bytes: 2 ** 40, destroyed: false },
         { used_bytes: 1.5 * 2 ** 40, destroyed: true },
       ),
-    ).toEqual(["destroyed: false → true", "used: 1 TiB → 1.5 TiB"]);
+    ).toEqual(["destroyed: no → yes", "used: 1 TiB → 1.5 TiB"]);
   });
 });
 

@@ -141,15 +141,30 @@ describe("the life of a pending request", () => {
     expect(fs("scratch")?.provisioned).toBe(4 * TIB);
   });
 
-  test("a change on the array between request and approval voids it and says what changed", async () => {
+  test("usage drifting with ongoing writes does not void a request", async () => {
     const request = await h.run("bob", "fs resize scratch 4T");
     const scratch = fs("scratch");
     if (scratch) scratch.space.virtual = Math.round(5.8 * TIB);
+    const done = await h.click("alice", request, "Approve");
+    expect(textOf(done)).toContain("Resized *scratch* on lab-1: 5 TiB → 4 TiB.");
+    expect(fs("scratch")?.provisioned).toBe(4 * TIB);
+
+    const destroy = await h.run("bob", "fs destroy logs");
+    const logs = fs("logs");
+    if (logs) logs.space.virtual += 3 * 2 ** 30;
+    expect(textOf(await h.click("bob", destroy, "Confirm"))).toContain("Destroyed *logs* on lab-1.");
+    expect(fs("logs")?.destroyed).toBe(true);
+  });
+
+  test("usage crossing the new size voids the request and says what changed", async () => {
+    const request = await h.run("bob", "fs resize scratch 4T");
+    const scratch = fs("scratch");
+    if (scratch) scratch.space.virtual = Math.round(3.9 * TIB);
     const before = patches();
     const voided = await h.click("alice", request, "Approve");
     const text = textOf(voided);
     expect(text).toContain("Not run: the array lab-1 changed since this was requested.");
-    expect(text).toContain("used: 5.6 TiB → 5.8 TiB");
+    expect(text).toContain("used over new size: yes → no");
     expect(patches()).toBe(before);
     expect(h.audits.at(-1)).toMatchObject({ decision: "voided", errorCode: "STATE_CHANGED" });
     expect(
