@@ -16,6 +16,11 @@ const slackId = z
   .max(64)
   .regex(/^[A-Za-z0-9._-]+$/, "use the Slack ID (U…, W…, S…, C…), not a name or @handle");
 
+/** A channel the bot posts in: its ID, because names change and the API wants IDs. */
+const channelId = z
+  .string()
+  .regex(/^[CG][A-Z0-9]+$/, "use the channel ID (C…, from the channel's details), not its #name");
+
 const roleSchema = z.enum(ROLES);
 
 const membersSchema = z.strictObject({
@@ -96,6 +101,8 @@ const confirm: GatePolicy = { policy: "confirm" };
 export const destructiveSchema = z.strictObject({
   /** How long a request waits for its confirmation or approvals. */
   expiry: durationText.default(15 * 60_000),
+  /** Approval requests are also posted here (besides the requester's channel); every copy is kept up to date. */
+  approvals_channel: channelId.optional(),
   eradicate: policySchema.default({ policy: "approve", approvers: 1, approver_role: "admin" }),
   shrink_below_usage: policySchema.default({ policy: "approve", approvers: 1, approver_role: "operator" }),
   destroy: policySchema.default(confirm),

@@ -9,7 +9,7 @@ import type { ArrayClient } from "../flashblade/types.js";
 import type { DestructiveClass, Impact } from "./define-command.js";
 import { fingerprintOf } from "./fingerprint.js";
 import { formatPlannedRequest, requestCard, who } from "./gate-messages.js";
-import { message, rich } from "./message.js";
+import { message, Rich, rich } from "./message.js";
 import type { PendingDisplay, PendingRecord } from "./pending-store.js";
 import type { Actor, Effect } from "./pipeline-types.js";
 import type { CommandEntry } from "./registry.js";
@@ -90,16 +90,24 @@ export async function openGate(
   await rt.deps.store.create(record);
   const card = requestCard(record, display, now, rt.deps.config.time_zone);
   if (policy.policy === "confirm") return { record, effects: [{ kind: "reply", message: card }] };
+  // The approvers channel gets its own copy; both are tracked so every later update reaches both.
+  const approvers = rt.deps.config.destructive.approvals_channel;
+  const channels = [record.channelId];
+  if (approvers !== undefined && approvers !== record.channelId) channels.push(approvers);
+  const where =
+    channels.length > 1 ? rich`in this channel and in ${new Rich(`<#${approvers}>`)}` : rich`in this channel`;
   const ack = message(`Approval requested for ${display.title}`, [
     {
       type: "section",
-      text: rich`Posted an approval request for *${display.title}* in this channel. It needs ${record.approvalsRequired} approval${record.approvalsRequired === 1 ? "" : "s"} from someone other than ${who(record.requester)} with the ${record.approverRole} role.`,
+      text: rich`Posted an approval request for *${display.title}* ${where}. It needs ${record.approvalsRequired} approval${record.approvalsRequired === 1 ? "" : "s"} from someone other than ${who(record.requester)} with the ${record.approverRole} role.`,
     },
   ]);
   return {
     record,
     effects: [
-      { kind: "post", channelId: record.channelId, message: card, trackPending: record.id },
+      ...channels.map(
+        (channelId): Effect => ({ kind: "post", channelId, message: card, trackPending: record.id }),
+      ),
       { kind: "reply", message: ack },
     ],
   };
