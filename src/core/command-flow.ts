@@ -150,7 +150,9 @@ async function dispatch(
     trail.pendingId = gate.record.id;
     return { effects: gate.effects };
   }
-  return { effects: [reply(await runOnArray(rt, entry, args, ctx, impact))] };
+  // A change that needs no gate still announces its result in the channel, whatever its render chose.
+  const result = await runOnArray(rt, entry, args, ctx, impact);
+  return { effects: [reply({ ...result, visibility: "in_channel" })] };
 }
 
 /** Every target must allow the command; the first refusal names the array and the role needed. */

@@ -8,7 +8,7 @@ import type { Logger } from "../logger.js";
 import type { AuditDecision } from "./audit.js";
 import { forbidden } from "./authz.js";
 import { describeStateChange, fingerprintOf } from "./fingerprint.js";
-import { closedCard, who, withDecisionLine } from "./gate-messages.js";
+import { closedCard, doneLine, who, withDecisionLine } from "./gate-messages.js";
 import { type Message, rich } from "./message.js";
 import type { PendingRecord } from "./pending-store.js";
 import type { Effect, MessageRef } from "./pipeline-types.js";
@@ -108,12 +108,16 @@ async function execute(
     }
     const result = await runOnArray(rt, entry, rec.args, ctx, impact);
     await rt.deps.store.update(rec.id, { status: "executed", outcome: "ok", updatedAt: rt.deps.now() });
-    const final = withDecisionLine(result, rec);
-    const visible: Message = {
-      ...final,
-      visibility: rec.policy === "approve" ? "in_channel" : (final.visibility ?? "ephemeral"),
-    };
-    return { effects: cardEffects(rec, clickRef, visible), decision, ok: true };
+    // A change is announced in the channel: an approval card is there already and becomes the result; a
+    // confirmation prompt was private, so it shrinks to a "done" line and the result is answered in channel.
+    const announced: Message = { ...withDecisionLine(result, rec), visibility: "in_channel" };
+    if (rec.policy === "approve")
+      return { effects: cardEffects(rec, clickRef, announced), decision, ok: true };
+    const effects: Effect[] = [
+      ...cardEffects(rec, clickRef, doneLine(rec)),
+      { kind: "reply", message: announced },
+    ];
+    return { effects, decision, ok: true };
   } catch (err) {
     if (!isUserFacing(err)) log.error({ err, pendingId: rec.id }, "gated request failed");
     const effects = await finish(

@@ -96,6 +96,12 @@ export function closedCard(
   });
 }
 
+/** What a private confirmation prompt becomes once the change ran and its result went to the channel. */
+export function doneLine(rec: PendingRecord): Message {
+  const text = rich`Done: ${rec.display.title}. The result is posted in the channel.`;
+  return message(`Done: ${rec.display.title}`, [{ type: "section", text }], { visibility: "ephemeral" });
+}
+
 /** The result message with a line saying who let it through, above any buttons it offers. */
 export function withDecisionLine(result: Message, rec: PendingRecord): Message {
   const line: Block = {

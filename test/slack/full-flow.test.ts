@@ -21,6 +21,7 @@ import { type Harness, startHarness } from "./helpers/harness.js";
 
 const TIB = 2 ** 40;
 const STORAGE_GROUP = "SSTORAGE";
+const APPROVERS_CHANNEL = "CAPPROVERS";
 
 describe("full flow: Slack app + real pipeline + simulated arrays", () => {
   const sims = new Map<string, Simulator>();
@@ -48,6 +49,7 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
         operator: { users: [], groups: [STORAGE_GROUP] },
       },
       channels: { default_array: "lab-1" },
+      destructive: { approvals_channel: APPROVERS_CHANNEL },
     });
     pool = createArrayPool(resolved, { logger: silentLogger(), sleep: async () => {} });
     const registry = createRegistry(RESOURCES);
@@ -90,23 +92,25 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
       blockAction({ actionId: button?.action_id ?? "", value: button?.value ?? "", ...opts }),
     );
 
-  it("a shrink below usage: request by an operator, approval by an admin, the card updated, the array changed", async () => {
+  it("a shrink below usage: the card in the channel and the approvers channel, approved by an admin, both copies updated", async () => {
     const fs = () => sims.get("lab-1")?.state.fileSystems.get("builds");
     const before = h.fake.callsOf("chat.postMessage").length;
     const url = responseUrl();
     await h.driver.command(
       slashCommand({ text: "fs resize builds 9T", userId: "UBOB", userName: "bob", responseUrl: url }),
     );
-    const post = await h.fake.waitForCall("chat.postMessage", () => true, before + 1);
-    await responseTo(url);
-    expect(post.args["channel"]).toBe("C1");
-    expect(blockKitViolations(post.args["blocks"])).toEqual([]);
+    await h.fake.waitForCall("chat.postMessage", () => true, before + 2);
+    const ack = await responseTo(url);
+    expect(JSON.stringify(ack.body["blocks"])).toContain(`in this channel and in <#${APPROVERS_CHANNEL}>`);
+    const posts = h.fake.callsOf("chat.postMessage").slice(before);
+    expect(posts.map((p) => p.args["channel"])).toEqual(["C1", APPROVERS_CHANNEL]);
+    for (const p of posts) expect(blockKitViolations(p.args["blocks"])).toEqual([]);
     expect(fs()?.provisioned).toBe(10 * TIB);
-    const ts =
-      [...h.fake.messages.values()].find(
-        (m) => m.channel === "C1" && JSON.stringify(m.blocks).includes("builds"),
-      )?.ts ?? "";
-    const approve = buttonIn(post.args["blocks"], "Approve");
+    const copies = [...h.fake.messages.values()].filter((m) => JSON.stringify(m.blocks).includes("builds"));
+    const ts = copies.find((m) => m.channel === "C1")?.ts ?? "";
+    const approverTs = copies.find((m) => m.channel === APPROVERS_CHANNEL)?.ts ?? "";
+    expect(approverTs).not.toBe("");
+    const approve = buttonIn(posts[0]?.args["blocks"], "Approve");
     expect(approve).toBeDefined();
 
     // The requester cannot approve their own request.
@@ -115,13 +119,29 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
     expect((await responseTo(selfUrl)).body["response_type"]).toBe("ephemeral");
     expect(fs()?.provisioned).toBe(10 * TIB);
 
-    await click(approve, { userId: "UALICE", userName: "alice", messageTs: ts, responseUrl: responseUrl() });
-    const update = await h.fake.waitForCall("chat.update", (c) => c.args["ts"] === ts);
-    expect(JSON.stringify(update.args["blocks"])).toContain("Resized *builds* on lab-1");
+    // Approved from the approvers channel's copy: both copies show the result.
+    await click(approve, {
+      userId: "UALICE",
+      userName: "alice",
+      channelId: APPROVERS_CHANNEL,
+      messageTs: approverTs,
+      responseUrl: responseUrl(),
+    });
+    for (const [channel, at] of [
+      ["C1", ts],
+      [APPROVERS_CHANNEL, approverTs],
+    ] as const) {
+      const update = await h.fake.waitForCall(
+        "chat.update",
+        (c) => c.args["channel"] === channel && c.args["ts"] === at,
+      );
+      expect(JSON.stringify(update.args["blocks"])).toContain("Resized *builds* on lab-1");
+      expect(JSON.stringify(update.args["blocks"])).toContain("approved by alice");
+    }
     expect(fs()?.provisioned).toBe(9 * TIB);
   });
 
-  it("destroy: the requester confirms on the ephemeral prompt, which is replaced by the result", async () => {
+  it("destroy: the confirmed result is announced in the channel; the private prompt becomes a done line", async () => {
     const url = responseUrl();
     await h.driver.command(
       slashCommand({ text: "fs destroy logs", userId: "UBOB", userName: "bob", responseUrl: url }),
@@ -138,10 +158,29 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
       ephemeral: true,
       responseUrl: clickUrl,
     });
-    const result = await responseTo(clickUrl);
-    expect(result.body["replace_original"]).toBe(true);
-    expect(JSON.stringify(result.body["blocks"])).toContain("Destroyed *logs* on lab-1.");
+    const replaced = await responseTo(clickUrl);
+    expect(replaced.body["replace_original"]).toBe(true);
+    expect(JSON.stringify(replaced.body["blocks"])).toContain("Done: destroy file system logs on lab-1.");
+    expect(JSON.stringify(replaced.body["blocks"])).not.toContain("Destroyed");
+    const announced = await h.fake.waitForResponse((r) => clickUrl.endsWith(`/${r.id}`), 2);
+    expect(announced.body["response_type"]).toBe("in_channel");
+    expect(announced.body["replace_original"]).toBe(false);
+    expect(JSON.stringify(announced.body["blocks"])).toContain("Destroyed *logs* on lab-1.");
+    expect(JSON.stringify(announced.body["blocks"])).toContain("Confirmed by bob.");
     expect(sims.get("lab-1")?.state.fileSystems.get("logs")?.destroyed).toBe(true);
+  });
+
+  it("an ungated change answers in the channel; a lookup answers privately", async () => {
+    const createUrl = responseUrl();
+    await h.driver.command(
+      slashCommand({ text: "fs create ff-new 1T --nfs", userId: "UBOB", responseUrl: createUrl }),
+    );
+    const created = await responseTo(createUrl);
+    expect(created.body["response_type"]).toBe("in_channel");
+    expect(sims.get("lab-1")?.state.fileSystems.has("ff-new")).toBe(true);
+    const listUrl = responseUrl();
+    await h.driver.command(slashCommand({ text: "fs show ff-new", userId: "UBOB", responseUrl: listUrl }));
+    expect((await responseTo(listUrl)).body["response_type"]).toBe("ephemeral");
   });
 
   it("eradicate: a second admin approves by typing the name in a modal", async () => {
