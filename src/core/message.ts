@@ -4,7 +4,12 @@
  *
  * Text comes in two kinds: plain strings (shown exactly as given, escaped by each renderer) and `Rich` strings
  * built with the `rich` tag, a small markup (*bold*, _italic_, `code`) whose interpolated values are escaped
- * so that user-supplied names can never become mentions or links (`<!channel>`, `<@U…>`).
+ * so that user-supplied names can never become mentions or links (`<!channel>`, `<@U…>`) nor markup.
+ *
+ * mrkdwn has no escape for its markers, so a marker in user text is replaced by a look-alike (∗ ˍ ∼ ˋ) behind a
+ * zero-width space: Slack shows the look-alike, and unescapeText (console, plain-text fallbacks) turns the pair
+ * back into the character typed. An underscore inside a word stays as it is: Slack never formats inside
+ * words, and snake_case names are common.
  */
 
 /** Rich text: Slack-style markup (*bold*, _italic_, `code`) whose user-supplied parts are already escaped. */
@@ -20,11 +25,31 @@ export function escapeText(s: string): string {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
+const ZWSP = "\u200b";
+const STAND_IN: Readonly<Record<string, string>> = {
+  "*": `${ZWSP}\u2217`,
+  _: `${ZWSP}\u02cd`,
+  "~": `${ZWSP}\u223c`,
+  "`": `${ZWSP}\u02cb`,
+};
+const TYPED: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(STAND_IN).map(([typed, standIn]) => [standIn, typed]),
+);
+const WORD = /[\p{L}\p{N}]/u;
+
+/** User text for markup: control characters escaped, markup markers replaced by their stand-ins. */
+export function escapeUserText(s: string): string {
+  return escapeText(s).replace(/[*_~`]/g, (m, i: number, all: string) => {
+    if (m === "_" && WORD.test(all.charAt(i - 1)) && WORD.test(all.charAt(i + 1))) return m;
+    return STAND_IN[m] ?? m;
+  });
+}
+
 /** Tagged template for rich text: literal parts are markup, interpolated values are escaped unless Rich. */
 export function rich(parts: TemplateStringsArray, ...values: unknown[]): Rich {
   let out = parts[0] ?? "";
   values.forEach((v, i) => {
-    out += v instanceof Rich ? v.markup : escapeText(String(v));
+    out += v instanceof Rich ? v.markup : escapeUserText(String(v));
     out += parts[i + 1] ?? "";
   });
   return new Rich(out);
@@ -32,7 +57,7 @@ export function rich(parts: TemplateStringsArray, ...values: unknown[]): Rich {
 
 /** Plain text made rich: escaped, no markup. */
 export function plain(s: string): Rich {
-  return new Rich(escapeText(s));
+  return new Rich(escapeUserText(s));
 }
 
 /** Joins rich fragments with a plain separator. */
@@ -40,9 +65,13 @@ export function joinRich(parts: readonly Rich[], sep = ""): Rich {
   return new Rich(parts.map((p) => p.markup).join(escapeText(sep)));
 }
 
-/** Reverses escapeText, for transports that show plain text (the console). */
+/** Reverses escapeUserText, for transports that show plain text (the console, notification fallbacks). */
 export function unescapeText(s: string): string {
-  return s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return s
+    .replace(/\u200b[\u2217\u02cd\u223c\u02cb]/g, (m) => TYPED[m] ?? m)
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }
 
 export interface ConfirmDialog {

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { message, rich } from "../../src/core/message.js";
+import { message, plain, rich, unescapeText } from "../../src/core/message.js";
 import { formatTable, renderText } from "../../src/local/text-render.js";
 
 describe("console text renderer", () => {
@@ -68,5 +69,41 @@ describe("console text renderer", () => {
     );
     expect(out.text).toContain("(showing 1 of 10,000)");
     expect(out.text).toContain("[saved fs.csv]");
+  });
+
+  test("markup markers in user text stay text: not stripped by the console, not markup for Slack", () => {
+    const name = "a*b_c `x` _tmp_ ~y~ *z*";
+    const section = rich`Destroyed *${name}* (snake_case_ok).`;
+    expect(section.markup).not.toMatch(/\*z\*|_tmp_|`x`|~y~/);
+    expect(rich`${"snake_case"}`.markup).toBe("snake_case");
+    const err = plain(`the value 'a b*c' contains "*", which a name cannot hold`);
+    const out = renderText(
+      message("x", [
+        { type: "section", text: section },
+        { type: "section", text: err },
+        { type: "fields", fields: [{ label: "Name", value: rich`${"_under_"}` }] },
+      ]),
+    );
+    expect(out.text).toBe(
+      [
+        "Destroyed a*b_c `x` _tmp_ ~y~ *z* (snake_case_ok).",
+        `the value 'a b*c' contains "*", which a name cannot hold`,
+        "Name: _under_",
+      ].join("\n"),
+    );
+  });
+
+  test("any typed text comes back unchanged from bold markup in the console", () => {
+    fc.assert(
+      fc.property(
+        fc
+          .string({ unit: fc.constantFrom("a", "b", " ", "*", "_", "~", "`", "&", "<", ">", ";") })
+          .filter((s) => s.trim() !== ""),
+        (s) => {
+          expect(unescapeText(rich`${s}`.markup)).toBe(s);
+          expect(renderText(message("x", [{ type: "section", text: rich`*${s}*` }])).text).toBe(s);
+        },
+      ),
+    );
   });
 });
