@@ -65,6 +65,8 @@ export interface HarnessOptions {
   /** REST versions the simulators serve (default all). */
   versions?: string;
   followUps?: FollowUpRunner;
+  /** The engine's jitter source (default a constant 0.5: first polls mid-interval, no spread). */
+  random?: () => number;
 }
 
 export async function startAlertHarness(o: HarnessOptions = {}): Promise<AlertHarness> {
@@ -127,7 +129,7 @@ export async function startAlertHarness(o: HarnessOptions = {}): Promise<AlertHa
       store: s,
       authorizer,
       clock,
-      random: () => 0.5,
+      random: o.random ?? (() => 0.5),
       logger,
       ...(o.followUps ? { followUps: o.followUps } : {}),
     });
