@@ -254,7 +254,7 @@ export const alertTest = defineCommand({
 export const alertResource = defineResource({
   name: "alert",
   aliases: ["alerts"],
-  summary: "Array alerts: list, show, flag, unflag; the bot's alert routing: routes, test",
+  summary: "Array alerts, and where the bot posts them",
   defaultVerb: "list",
   commands: [alertList, alertShow, alertFlag, alertUnflag, alertRoutes, alertTest],
 });

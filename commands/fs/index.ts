@@ -9,6 +9,6 @@ import { fsUpdate } from "./update.js";
 export const fsResource = defineResource({
   name: "fs",
   aliases: ["filesystem", "file-system", "file-systems"],
-  summary: "File systems: list, inspect, create, resize, update, destroy, recover, eradicate",
+  summary: "File systems: their space, protocols and lifecycle",
   commands: [fsList, fsShow, fsCreate, fsResize, fsUpdate, fsDestroy, fsRecover, fsEradicate],
 });

@@ -6,6 +6,6 @@ import { snapshotList } from "./list.js";
 export const snapshotResource = defineResource({
   name: "snapshot",
   aliases: ["snapshots", "snap"],
-  summary: "File system snapshots: list, create, destroy, recover, eradicate",
+  summary: "File system snapshots",
   commands: [snapshotList, snapshotCreateCommand, snapshotDestroy, snapshotRecover, snapshotEradicate],
 });

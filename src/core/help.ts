@@ -99,7 +99,9 @@ function commandHelp(entry: CommandEntry, role: Role): Message {
       })),
     });
   }
-  blocks.push({ type: "section", text: rich`Examples:\n${c.examples.map((e) => `/array ${e}`).join("\n")}` });
+  // A code block: examples hold characters like * that must reach the reader exactly, ready to copy.
+  blocks.push({ type: "section", text: rich`Examples:` });
+  blocks.push({ type: "code", text: c.examples.map((e) => `/array ${e}`).join("\n") });
   blocks.push({ type: "context", text: rich`Needs the ${c.role} role (you are ${role}). ${FOOTER}` });
   return message(`Help for /array ${entry.id.replace(".", " ")}`, blocks);
 }

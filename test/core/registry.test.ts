@@ -103,6 +103,27 @@ describe("help is generated and filtered by role", () => {
     expect(t).toContain("G = GiB = 2^30 bytes");
   });
 
+  test("resource summaries never list verbs, so nobody is shown verbs their role cannot run", () => {
+    const viewer = text(helpMessage(registry, "viewer"));
+    expect(viewer).toContain("*fs* (list, show): File systems");
+    for (const verb of ["create", "resize", "update", "destroy", "recover", "eradicate", "flag"]) {
+      expect(viewer).not.toMatch(new RegExp(`\\b${verb}\\b`));
+    }
+    for (const r of registry.resources) {
+      const verbs = r.commands.map((c) => c.verb);
+      const named = verbs.filter((v) => new RegExp(`\\b${v}\\b`, "i").test(r.summary));
+      expect(named, `${r.name}: ${r.summary}`).toEqual([]);
+    }
+  });
+
+  test("examples reach the reader exactly, in a code block", () => {
+    const m = helpMessage(registry, "viewer", "fs.list");
+    const code = m.blocks.find((b) => b.type === "code");
+    expect(code?.type === "code" && code.text).toContain(
+      "/array fs list --name 'prod*' --sort used- --limit 20",
+    );
+  });
+
   test("someone without a role is told how to get one", () => {
     expect(text(helpMessage(registry, undefined))).toMatch(/not mapped to any role/);
   });
