@@ -9,6 +9,7 @@ import { formatWhen } from "../src/core/format-time.js";
 import { type Field, message, plain, Rich, rich } from "../src/core/message.js";
 import type { MessageRef } from "../src/core/pipeline-types.js";
 import { truncatedTable } from "../src/core/table.js";
+import { countOf } from "../src/core/units.js";
 import { UserFacingError } from "../src/errors.js";
 import { and, eq, type Filter, ne } from "../src/flashblade/filter.js";
 import { type Alert, alertSchema } from "../src/flashblade/schemas.js";
@@ -80,9 +81,9 @@ export const alertList = defineCommand({
   render(rows, args, rctx) {
     const many = rctx.arrays.length > 1;
     const where = many ? `${rctx.arrays.length} arrays` : `array ${rctx.arrays[0] ?? "?"}`;
-    const what = `${args.state === "all" ? "" : `${args.state} `}${args.severity ? `${args.severity} ` : ""}alerts`;
+    const what = `${args.state === "all" ? "" : `${args.state} `}${args.severity ? `${args.severity} ` : ""}alert`;
     if (rows.length === 0)
-      return message(`No ${what} on ${where}.`, [{ type: "section", text: rich`No ${what} on ${where}.` }]);
+      return message(`No ${what}s on ${where}.`, [{ type: "section", text: rich`No ${what}s on ${where}.` }]);
     const table = truncatedTable(
       [
         ...(many ? [{ key: "array", label: "Array" }] : []),
@@ -106,7 +107,7 @@ export const alertList = defineCommand({
       })),
       { filename: "alerts.csv", title: "Alerts" },
     );
-    const headline = `${rows.length} ${what} on ${where}`;
+    const headline = `${countOf(rows.length, what)} on ${where}`;
     return message(headline, [{ type: "header", text: headline }, table.block]);
   },
 });
@@ -207,7 +208,7 @@ export const alertRoutes = defineCommand({
         { type: "context", text: rich`Routes are set in the configuration file under alerts.routes.` },
       ]);
     }
-    const headline = `${routes.length} alert route${routes.length === 1 ? "" : "s"} post into this channel`;
+    const headline = `${countOf(routes.length, "alert route")} ${routes.length === 1 ? "posts" : "post"} into this channel`;
     return message(headline, [
       { type: "section", text: new Rich(`*${plain(headline).markup}* (${channelLink(channel).markup})`) },
       {

@@ -4,7 +4,7 @@ import { defineCommand, defineResource } from "../src/core/define-command.js";
 import { formatRelative } from "../src/core/format-time.js";
 import { message, rich } from "../src/core/message.js";
 import { truncatedTable } from "../src/core/table.js";
-import { formatLatencyMs } from "../src/core/units.js";
+import { countOf, formatLatencyMs } from "../src/core/units.js";
 import type { ArrayHealth } from "../src/flashblade/types.js";
 
 const arraysHealth = defineCommand({
@@ -21,7 +21,7 @@ const arraysHealth = defineCommand({
   },
   render(health, _args, rctx) {
     const up = health.filter((h) => h.reachable).length;
-    const headline = `${up} of ${health.length} array${health.length === 1 ? "" : "s"} reachable`;
+    const headline = `${up} of ${countOf(health.length, "array")} reachable`;
     const rows = health.map((h) => ({
       name: h.name,
       tags: h.tags.join(", ") || "–",

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { defineCommand, defineResource } from "../src/core/define-command.js";
 import { message, rich } from "../src/core/message.js";
 import { truncatedTable } from "../src/core/table.js";
-import { formatBytes, formatPercent } from "../src/core/units.js";
+import { countOf, formatBytes, formatPercent } from "../src/core/units.js";
 import { eq } from "../src/flashblade/filter.js";
 import { fileSystemSchema } from "../src/flashblade/schemas.js";
 import type { ArraySpace } from "../src/flashblade/types.js";
@@ -113,7 +113,7 @@ const spaceShow = defineCommand({
       })),
       ...reclaimable.map((r) => ({
         type: "context" as const,
-        text: rich`${r.array}: ${formatBytes(r.destroyed)} is held by ${r.destroyedCount} destroyed file system${r.destroyedCount === 1 ? "" : "s"} until eradicated (\`/array fs list --destroyed --array ${r.array}\`).`,
+        text: rich`${r.array}: ${formatBytes(r.destroyed)} is held by ${countOf(r.destroyedCount, "destroyed file system")} until eradicated (\`/array fs list --destroyed --array ${r.array}\`).`,
       })),
     ];
     const headline = `Space on ${where}`;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";
-import { formatBytes, formatCount } from "../../src/core/units.js";
+import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
 import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
@@ -39,7 +39,7 @@ export const fsDestroy = defineCommand({
     const version = await ctx.array.version();
     const warnings = [];
     if (around.links.length > 0)
-      warnings.push(rich`${a.name} has ${around.links.length} replica link(s); replication stops.`);
+      warnings.push(rich`${a.name} has ${countOf(around.links.length, "replica link")}; replication stops.`);
     return {
       target: `file system ${a.name}`,
       summary: rich`Destroys *${a.name}* on ${ctx.arrayName}: it stops serving clients at once. It can be recovered until the array eradicates it.`,
@@ -151,7 +151,7 @@ export const fsEradicate = defineCommand({
       summary: rich`Eradicates *${a.name}* on ${ctx.arrayName}. This is permanent: it cannot be recovered afterwards.`,
       facts: impactFacts(fs, around),
       warnings: [
-        rich`Permanent: ${formatBytes(usedBytes(fs))} of data in ${a.name} and its ${formatCount(around.snapshots)} snapshot(s) will be lost for good.`,
+        rich`Permanent: ${formatBytes(usedBytes(fs))} of data in ${a.name}${around.snapshots > 0 ? ` and its ${countOf(around.snapshots, "snapshot")}` : ""} will be lost for good.`,
       ],
       state: fingerprintState(fs, around),
       requests: [

@@ -4,7 +4,7 @@ import { defineCommand } from "../../src/core/define-command.js";
 import { formatTimestamp } from "../../src/core/format-time.js";
 import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
-import { formatBytes, formatCount, formatPercent } from "../../src/core/units.js";
+import { countOf, formatBytes, formatPercent } from "../../src/core/units.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
 import { protocolsOf, sizeText, usedBytes } from "../shared/file-system-facts.js";
@@ -113,7 +113,7 @@ export const fsList = defineCommand({
       filename: "file-systems.csv",
       title: `File systems on ${where}`,
     });
-    const headline = `${formatCount(result.total)} file system${result.total === 1 ? "" : "s"} on ${where}`;
+    const headline = `${countOf(result.total, "file system")} on ${where}`;
     return listingMessage(headline, table);
   },
 });

@@ -4,7 +4,7 @@ import { defineCommand } from "../../src/core/define-command.js";
 import { formatTimestamp } from "../../src/core/format-time.js";
 import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
-import { formatCount, formatDuration } from "../../src/core/units.js";
+import { countOf, formatDuration } from "../../src/core/units.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
 import { SNAPSHOT_NAMES_PARAM } from "../../src/flashblade/wire.js";
 import {
@@ -100,7 +100,7 @@ export const snapshotList = defineCommand({
       filename: "snapshots.csv",
       title: `Snapshots${of} on ${where}`,
     });
-    const headline = `${formatCount(result.total)} snapshot${result.total === 1 ? "" : "s"}${of} on ${where}`;
+    const headline = `${countOf(result.total, "snapshot")}${of} on ${where}`;
     return listingMessage(headline, table);
   },
 });

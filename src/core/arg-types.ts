@@ -3,7 +3,7 @@
  * schemas turn them into typed values with messages a person can act on.
  */
 import { z } from "zod";
-import { parseDuration, parseSize } from "./units.js";
+import { countOf, parseDuration, parseSize } from "./units.js";
 
 export const SIZE_HELP =
   "sizes take binary units: 500G, 1.5T, 2TiB, 10GB (G = GiB = 2^30 bytes) or plain bytes";
@@ -37,7 +37,7 @@ export function size(opts: { min?: number } = {}) {
       return z.NEVER;
     }
     if (bytes < min) {
-      ctx.addIssue({ code: "custom", message: `the size must be at least ${min} bytes` });
+      ctx.addIssue({ code: "custom", message: `the size must be at least ${countOf(min, "byte")}` });
       return z.NEVER;
     }
     return bytes;

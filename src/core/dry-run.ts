@@ -5,17 +5,19 @@ import type { DestructiveClass, Impact } from "./define-command.js";
 import { formatPlannedRequest } from "./gate-messages.js";
 import { type Block, type Message, message, rich } from "./message.js";
 import type { CommandEntry } from "./registry.js";
+import { countOf } from "./units.js";
 
 function gateLine(gate: { cls: DestructiveClass; policy: GatePolicy } | undefined): string {
   if (!gate) return "It would run straight away.";
   const cls = gate.cls.replace(/_/g, " ");
+  const a = /^[aeiou]/.test(cls) ? "an" : "a";
   switch (gate.policy.policy) {
     case "deny":
       return `It would be refused: ${cls} actions are turned off.`;
     case "confirm":
-      return `It is a ${cls} action: you would be asked to confirm first.`;
+      return `It is ${a} ${cls} action: you would be asked to confirm first.`;
     case "approve":
-      return `It is a ${cls} action: it would need ${gate.policy.approvers} approval(s) from someone else with the ${gate.policy.approver_role} role.`;
+      return `It is ${a} ${cls} action: it would need ${countOf(gate.policy.approvers, "approval")} from someone else with the ${gate.policy.approver_role} role.`;
   }
 }
 

@@ -8,6 +8,7 @@ import { formatWhen } from "./format-time.js";
 import { type Block, type Button, type Message, message, Rich, rich } from "./message.js";
 import type { PendingDisplay, PendingRecord } from "./pending-store.js";
 import { ACTIONS } from "./pipeline-deps.js";
+import { countOf } from "./units.js";
 
 export function who(p: { userId: string; displayName?: string }): string {
   return p.displayName ?? p.userId;
@@ -47,7 +48,7 @@ export function requestCard(rec: PendingRecord, d: PendingDisplay, now: number, 
     const got = rec.approvals.length ? rec.approvals.map(who).join(", ") : "none yet";
     blocks.push({
       type: "context",
-      text: rich`Requested by ${who(rec.requester)} on array ${rec.array}: \`/array ${rec.commandText}\`. Needs ${rec.approvalsRequired} approval${rec.approvalsRequired === 1 ? "" : "s"} from someone else with the ${rec.approverRole} role (approved so far: ${got}). Expires ${expires}.`,
+      text: rich`Requested by ${who(rec.requester)} on array ${rec.array}: \`/array ${rec.commandText}\`. Needs ${countOf(rec.approvalsRequired, "approval")} from someone else with the ${rec.approverRole} role (approved so far: ${got}). Expires ${expires}.`,
     });
   } else {
     blocks.push({

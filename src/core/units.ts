@@ -84,6 +84,11 @@ export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
 }
 
+/** "1 snapshot", "0 snapshots", "1,200 file systems": the count with its noun in the right number. */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
 /** Microseconds or milliseconds to a latency string: "0.42 ms", "12 ms", "1.2 s". */
 export function formatLatencyMs(ms: number): string {
   if (!Number.isFinite(ms)) return "–";

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { alertList } from "../../commands/alert.js";
 import { appliedLine } from "../../commands/fs/update.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 
@@ -161,6 +162,31 @@ describe("fs create, resize, update", () => {
     expect(fs("scratch")?.hard_limit_enabled).toBe(false);
     await h.click("alice", card, "Approve");
     expect(fs("scratch")?.hard_limit_enabled).toBe(true);
+  });
+});
+
+describe("wording", () => {
+  test("counts agree with their nouns: no (s), no '1 bytes', no '0 snapshot(s)'", async () => {
+    const eradicate = textOf(await h.run("alice", "fs eradicate old-share --dry-run"));
+    expect(eradicate).toContain(
+      "Permanent: 4.4 TiB of data in old-share and its 1 snapshot will be lost for good.",
+    );
+    expect(eradicate).toContain("It is an eradicate action");
+    await h.run("bob", "fs create no-snaps 1T");
+    await h.click("bob", await h.run("bob", "fs destroy no-snaps"), "Confirm");
+    expect(textOf(await h.run("alice", "fs eradicate no-snaps --dry-run"))).toContain(
+      "Permanent: 0 B of data in no-snaps will be lost for good.",
+    );
+    expect(textOf(await h.run("bob", "fs resize scratch 4T --dry-run"))).toContain(
+      "it would need 1 approval from someone else",
+    );
+    expect(textOf(await h.run("bob", "fs resize scratch 0"))).toContain("the size must be at least 1 byte");
+    const one = alertList.render(
+      [{ array: "lab-1", name: "7", index: 7, severity: "warning", state: "closed" }],
+      { state: "closed" } as Parameters<typeof alertList.render>[1],
+      { arrays: ["lab-1"], now: 0, timeZone: "UTC" },
+    );
+    expect(one.text).toBe("1 closed alert on array lab-1");
   });
 });
 

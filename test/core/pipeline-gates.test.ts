@@ -84,7 +84,7 @@ describe("shrinking below usage", () => {
     expect(text).toContain(
       'PATCH /api/1.12/file-systems?name=scratch&ignore_usage=true {"provisioned":4398046511104}',
     );
-    expect(text).toContain("it would need 1 approval(s) from someone else with the operator role");
+    expect(text).toContain("it would need 1 approval from someone else with the operator role");
     expect(patches()).toBe(before);
     expect(await h.store.listOpen()).toEqual([]);
   });

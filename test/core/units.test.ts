@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import {
+  countOf,
   formatBytes,
   formatCount,
   formatDuration,
@@ -68,5 +69,17 @@ describe("formatting", () => {
     expect(formatLatencyMs(1234)).toBe("1.2 s");
     expect(formatDuration(90_000)).toBe("1m 30s");
     expect(formatDuration(2 * 86_400_000 + 3_600_000 + 5000)).toBe("2d 1h");
+  });
+});
+
+describe("countOf: a count with its noun in the right number", () => {
+  test.each([
+    [0, "snapshot", undefined, "0 snapshots"],
+    [1, "snapshot", undefined, "1 snapshot"],
+    [1200, "file system", undefined, "1,200 file systems"],
+    [1, "closed alert", undefined, "1 closed alert"],
+    [2, "policy", "policies", "2 policies"],
+  ])("%d %s", (n, one, many, text) => {
+    expect(countOf(n, one, many)).toBe(text);
   });
 });
