@@ -35,6 +35,8 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 ENV PORT=3000
+# The store lives on the data volume, never beside the configuration (mounted read-only at /config).
+ENV ARRAY_CHATOPS_DATA_DIR=/app/data
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY package.json ./

@@ -36,14 +36,19 @@ export interface Alerting {
   stop(): Promise<void>;
 }
 
-/** The `store` section as open options; a relative data_dir is taken from the config file's directory. */
+/**
+ * The `store` section as open options. Config loading has made data_dir absolute (src/config/data-dir.ts);
+ * a configuration built in code (the demo) may leave it relative or unset, which is then taken from the
+ * config file's directory, or the working directory for the demo.
+ */
 export function storeOptions(loaded: LoadedConfig): StoreOptions {
   const s = loaded.config.store;
   if (s.kind === "memory") return { kind: "memory" };
+  const dir = s.data_dir ?? "data";
   const base = loaded.source === "demo" ? process.cwd() : dirname(resolve(loaded.source));
   return {
     kind: "sqlite",
-    dataDir: isAbsolute(s.data_dir) ? s.data_dir : resolve(base, s.data_dir),
+    dataDir: isAbsolute(dir) ? dir : resolve(base, dir),
     synchronous: s.synchronous,
   };
 }

@@ -146,8 +146,11 @@ export const storeConfigSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("memory") }),
   z.strictObject({
     kind: z.literal("sqlite"),
-    /** Relative paths are taken from the configuration file's directory. */
-    data_dir: z.string().min(1).default("data"),
+    /**
+     * Relative paths are taken from the configuration file's directory. When unset: ARRAY_CHATOPS_DATA_DIR
+     * (the container image sets /app/data, its volume), else `data` beside the configuration file.
+     */
+    data_dir: z.string().min(1).optional(),
     synchronous: z.enum(["full", "normal"]).default("full"),
   }),
 ]);

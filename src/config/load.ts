@@ -1,13 +1,15 @@
 /**
  * Loads the configuration: the YAML file named by `--config` or ARRAY_CHATOPS_CONFIG, validated with every
- * problem listed as `path: message`, then secrets resolved from the environment or files. This module and the
- * section modules it calls are the only readers of the environment.
+ * problem listed as `path: message`, then secrets resolved from the environment or files and the store's data
+ * directory made absolute (data-dir.ts). This module and the section modules it calls are the only readers of
+ * the environment.
  */
 import { dirname } from "node:path";
 import { isMap, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { UserFacingError } from "../errors.js";
 import { type ResolvedArrayConfig, resolveArrays } from "./arrays.js";
+import { resolveDataDir } from "./data-dir.js";
 import { type AppConfig, configSchema } from "./schema.js";
 import { loadSlackConfig, type SlackConfig } from "./slack.js";
 
@@ -90,6 +92,7 @@ export function parseConfigText(text: string, deps: ParseDeps): LoadedConfig {
     ...(deps.baseDir === undefined ? {} : { baseDir: deps.baseDir }),
   });
   const slack = loadSlackConfig(deps.env, config.slack ?? {});
+  config.store = resolveDataDir(config.store, deps.env, deps.baseDir ?? ".");
   return { config, arrays, ...(slack === undefined ? {} : { slack }), source: deps.source };
 }
 

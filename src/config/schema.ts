@@ -145,7 +145,7 @@ export const configSections = {
   /** Alert polling, routing to channels, quiet hours, maintenance windows, noise control (src/config/alerts.ts). */
   alerts: alertsConfigSchema.default(alertsConfigSchema.parse({})),
   /** Where the bot keeps state that must survive a restart (alert messages, cursors, pending approvals). */
-  store: storeConfigSchema.default({ kind: "sqlite", data_dir: "data", synchronous: "full" }),
+  store: storeConfigSchema.default({ kind: "sqlite", synchronous: "full" }),
   /** Non-secret Slack settings; the slack config module merges them with the environment's secrets. */
   slack: z.record(z.string(), z.unknown()).optional(),
 };

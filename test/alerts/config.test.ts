@@ -65,12 +65,8 @@ describe("alerts config", () => {
     expect(text).not.toContain("arrays[1]");
   });
 
-  it("store: SQLite in ./data by default, or memory", () => {
-    expect(storeConfigSchema.parse({ kind: "sqlite" })).toEqual({
-      kind: "sqlite",
-      data_dir: "data",
-      synchronous: "full",
-    });
+  it("store: SQLite (its directory resolved at load time, src/config/data-dir.ts), or memory", () => {
+    expect(storeConfigSchema.parse({ kind: "sqlite" })).toEqual({ kind: "sqlite", synchronous: "full" });
     expect(storeConfigSchema.parse({ kind: "memory" })).toEqual({ kind: "memory" });
     expect(storeConfigSchema.safeParse({ kind: "redis" }).success).toBe(false);
   });

@@ -6,13 +6,25 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DATA_DIR_ENV } from "../../src/config/data-dir.js";
 import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../../src/simulator/index.js";
+import { DEFAULT_DB_FILE } from "../../src/store/types.js";
 import { slashCommand } from "../fakes/payloads.js";
 import { commandBody, signedPost } from "../fakes/signed-request.js";
 import { FakeSlackApi } from "../fakes/slack-api-server.js";
@@ -97,13 +109,19 @@ describe("the container's start command, as the Dockerfile runs it", () => {
         "",
       ].join("\n"),
     );
+    // Mounted read-only, as in the documented `docker run` (root ignores the mode, so the test also checks
+    // below that nothing was written there).
+    chmodSync(config, 0o555);
   }, 20 * 60_000);
 
   afterAll(async () => {
     if (child && child.exitCode === null) child.kill("SIGKILL");
     await fake?.close();
     await sim?.close();
-    if (appDir) rmSync(appDir, { recursive: true, force: true });
+    if (appDir) {
+      chmodSync(join(appDir, "config"), 0o755);
+      rmSync(appDir, { recursive: true, force: true });
+    }
   });
 
   it("is non-root and checks its health on /healthz", () => {
@@ -115,6 +133,15 @@ describe("the container's start command, as the Dockerfile runs it", () => {
     expect(installCommand()).toContain("--omit=dev");
   });
 
+  it("keeps its store on the data volume, which the runtime user owns", () => {
+    const dataDir = envOf(runtime)[DATA_DIR_ENV];
+    expect(dataDir).toBe("/app/data");
+    expect(runtime.instructions.find((i) => i.op === "VOLUME")?.args).toContain(`"${dataDir}"`);
+    const setup = runtime.instructions.find((i) => i.op === "RUN" && i.args.includes("chown"))?.args ?? "";
+    expect(setup).toMatch(new RegExp(`mkdir -p .*${dataDir}`));
+    expect(setup).toContain(`chown node:node ${dataDir}`);
+  });
+
   it("starts in Slack HTTP mode, serves health, answers a signed command, and stops on SIGTERM", async () => {
     const [cmd, ...args] = execForm(runtime.instructions.find((i) => i.op === "CMD")?.args ?? "[]");
     expect(cmd).toBe("node");
@@ -123,6 +150,8 @@ describe("the container's start command, as the Dockerfile runs it", () => {
       env: {
         PATH: process.env["PATH"] ?? "",
         ...envOf(runtime),
+        // The image's /app/data volume, here inside the image directory.
+        [DATA_DIR_ENV]: join(appDir, "data"),
         PORT: "0",
         ARRAY_CHATOPS_CONFIG: join(appDir, "config", "bot.yml"),
         LAB_TOKEN: DEFAULT_API_TOKEN,
@@ -165,6 +194,8 @@ describe("the container's start command, as the Dockerfile runs it", () => {
 
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
+    expect(existsSync(join(appDir, "data", DEFAULT_DB_FILE))).toBe(true);
+    expect(readdirSync(join(appDir, "config")).sort()).toEqual(["bot.yml", "ca.pem"]);
     expect(stdout.join("\n")).not.toContain("xoxb-container");
   }, 120_000);
 });
