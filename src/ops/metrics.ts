@@ -1,14 +1,14 @@
 /**
  * The Prometheus metrics the bot exports. One registry per running app (tests build their own), never
- * prom-client's global one. Label values are bounded: command names come from a known list, never from
- * what people type.
+ * prom-client's global one. Label values are bounded: command labels are registry ids (command-label.ts),
+ * never what people type.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { type ArrayCallRecorder, createArrayCallRecorder } from "./array-calls.js";
 
 export interface Metrics {
   readonly registry: Registry;
-  /** Commands by name and outcome (ok, error, rejected, duplicate). */
+  /** Commands by id (`fs.list`, `help`, `unknown`) and outcome (ok, error, rejected, duplicate). */
   readonly commands: Counter<"command" | "outcome">;
   /** Time from receipt of a command to its last effect. */
   readonly commandSeconds: Histogram<"command">;
@@ -106,11 +106,4 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
       registers,
     }),
   };
-}
-
-/** Bounds a command label: the first word when it is a known command, else "other". */
-export function commandLabel(text: string, known: ReadonlySet<string>): string {
-  const first = text.trim().split(/\s+/, 1)[0]?.toLowerCase() ?? "";
-  if (first === "") return "help";
-  return known.has(first) ? first : "other";
 }

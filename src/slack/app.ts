@@ -10,6 +10,7 @@ import type { SlackConfig } from "../config/slack.js";
 import type { Pipeline } from "../core/pipeline-types.js";
 import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { type CommandLabeler, UNKNOWN_COMMAND } from "../ops/command-label.js";
 import { InFlight } from "../ops/in-flight.js";
 import { createMetrics, type Metrics } from "../ops/metrics.js";
 import { type ArrayHealthSource, Readiness } from "../ops/readiness.js";
@@ -49,8 +50,8 @@ export interface SlackAppDeps {
   arrays?: ArrayHealthSource;
   /** User group ids the role bindings use. */
   groupIds?: readonly string[];
-  /** First words of the registered commands (metric labels). */
-  knownCommands?: readonly string[];
+  /** Labels command metrics by command id (`commandLabeler(registry)`); without it every command is "unknown". */
+  commandLabel?: CommandLabeler;
   now?: () => number;
   /** Waits for Retry-After and backoff; tests pass a controllable one. */
   sleep?: (ms: number) => Promise<void>;
@@ -204,7 +205,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
     dedupe: new DeliveryDedupe(10 * 60_000, now),
     metrics,
     logger,
-    knownCommands: new Set(deps.knownCommands ?? []),
+    commandLabel: deps.commandLabel ?? (() => UNKNOWN_COMMAND),
     now,
   };
   registerCommand(bolt, config.command, ctx);

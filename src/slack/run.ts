@@ -12,6 +12,7 @@ import type { IdentityPort, Pipeline } from "../core/pipeline-types.js";
 import { createRegistry } from "../core/registry.js";
 import type { ArrayCallEvent, ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
+import { commandLabeler } from "../ops/command-label.js";
 import { createMetrics } from "../ops/metrics.js";
 import { arrayHealthFrom } from "../ops/readiness.js";
 import { onShutdownSignals, type SignalTarget } from "../ops/shutdown.js";
@@ -108,7 +109,7 @@ export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promis
       : {}),
     arrays: arrayHealthFrom(health),
     groupIds: accessGroupIds(loaded.config.access),
-    knownCommands: ["help", ...RESOURCES.flatMap((r) => [r.name, ...(r.aliases ?? [])])],
+    commandLabel: commandLabeler(registry),
   });
 
   await app.start();

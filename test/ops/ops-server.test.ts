@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { RESOURCES } from "../../commands/index.js";
+import { createRegistry } from "../../src/core/registry.js";
 import { silentLogger } from "../../src/logger.js";
-import { commandLabel, createMetrics } from "../../src/ops/metrics.js";
+import { commandLabeler } from "../../src/ops/command-label.js";
+import { createMetrics } from "../../src/ops/metrics.js";
 import { Readiness } from "../../src/ops/readiness.js";
 import { type OpsServer, opsRoutes, startOpsServer } from "../../src/ops/server.js";
 
@@ -74,10 +77,14 @@ describe("ops endpoints", () => {
     expect(text).toContain("array_chatops_process_cpu_user_seconds_total");
   });
 
-  it("labels commands only with known words, never with what people typed", () => {
-    const known = new Set(["fs", "snapshot"]);
-    expect(commandLabel("fs list --array all", known)).toBe("fs");
-    expect(commandLabel("  ", known)).toBe("help");
-    expect(commandLabel("<!channel> rm -rf", known)).toBe("other");
+  it("labels commands by id, never with what people typed", () => {
+    const label = commandLabeler(createRegistry(RESOURCES));
+    expect(label("fs list --array all")).toBe("fs.list");
+    expect(label("fs eradicate old-share")).toBe("fs.eradicate");
+    expect(label("  ")).toBe("help");
+    expect(label("help fs")).toBe("help");
+    expect(label("fs frobnicate")).toBe("unknown");
+    expect(label("<!channel> rm -rf")).toBe("unknown");
+    expect(label("fs list --no-such-option")).toBe("unknown");
   });
 });

@@ -12,6 +12,7 @@ import { createRegistry } from "../../src/core/registry.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../src/flashblade/types.js";
 import { silentLogger } from "../../src/logger.js";
+import { commandLabeler } from "../../src/ops/command-label.js";
 import { arrayHealthFrom } from "../../src/ops/readiness.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
 import { TEST_ARRAY_TUNING } from "../core/harness.js";
@@ -66,7 +67,7 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
           now: Date.now,
         }),
       groupIds: [STORAGE_GROUP],
-      knownCommands: registry.resources.map((r) => r.name),
+      commandLabel: commandLabeler(registry),
       arrays: arrayHealthFrom(() => pool.health()),
     });
     h.fake.groups.set(STORAGE_GROUP, ["UBOB"]);
@@ -226,6 +227,41 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
     }
     expect(h.fake.rejectedResponses).toEqual([]);
     expect(h.fake.unexpected).toEqual([]);
+  });
+
+  it("counts commands in /metrics by command id: fs list and fs destroy apart, unparsable ones as unknown", async () => {
+    const texts = [
+      "fs list",
+      "fs list --array all",
+      "fs destroy home --dry-run",
+      "fs frobnicate",
+      "<!channel> rm",
+    ];
+    const finished = texts.map((text, i) => {
+      const triggerId = `metrics-${i}`;
+      const done = h.log.waitFor((l) => l["msg"] === "command finished" && l["reqId"] === triggerId);
+      return { text, triggerId, done };
+    });
+    for (const f of finished) {
+      await h.driver.command(
+        slashCommand({ text: f.text, userId: "UALICE", triggerId: f.triggerId, responseUrl: responseUrl() }),
+      );
+      await f.done;
+    }
+    const metrics = await (await fetch(`${h.baseUrl}/metrics`)).text();
+    const count = (label: string) =>
+      Number(
+        new RegExp(`array_chatops_commands_total\\{command="${label}",outcome="ok"\\} (\\d+)`).exec(
+          metrics,
+        )?.[1] ?? 0,
+      );
+    expect(count("fs.list")).toBeGreaterThanOrEqual(2);
+    expect(count("fs.destroy")).toBeGreaterThanOrEqual(1);
+    expect(count("unknown")).toBeGreaterThanOrEqual(2);
+    expect(metrics).toMatch(/array_chatops_command_duration_seconds_count\{command="fs\.list"\} [1-9]/);
+    // Only ids, help and unknown: never a first word alone, never what people typed.
+    const labels = new Set([...metrics.matchAll(/commands_total\{command="([^"]*)"/g)].map((m) => m[1]));
+    for (const label of labels) expect(label).toMatch(/^(help|unknown|[a-z]+\.[a-z-]+)$/);
   });
 
   it("reports the arrays on /readyz", async () => {

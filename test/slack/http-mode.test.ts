@@ -16,7 +16,8 @@ describe("HTTP mode", () => {
         pipeline = new TestPipeline(identity);
         return pipeline;
       },
-      knownCommands: ["list", "slow"],
+      // The test pipeline's own commands; the real app labels by registry id (test/slack/full-flow.test.ts).
+      commandLabel: (text) => (/^(list|slow)\b/.test(text) ? (text.split(" ")[0] ?? "") : "unknown"),
       clickRoutes: [
         {
           matches: (id) => id.startsWith("alert."),

@@ -5,13 +5,12 @@
 import type { App } from "@slack/bolt";
 import type { Actor } from "../../core/pipeline-types.js";
 import { toUserMessage } from "../../errors.js";
-import { commandLabel } from "../../ops/metrics.js";
 import { runEffects } from "../effects.js";
 import { type ListenerContext, responder } from "./context.js";
 
 export function registerCommand(app: App, name: string, ctx: ListenerContext): void {
   app.command(name, async ({ ack, command, respond }) => {
-    const label = commandLabel(command.text, ctx.knownCommands);
+    const label = ctx.commandLabel(command.text);
     if (!ctx.inflight.accepting) {
       await ack({ response_type: "ephemeral", text: "The bot is restarting. Try again in a minute." });
       ctx.metrics.commands.inc({ command: label, outcome: "rejected" });
@@ -53,8 +52,10 @@ export function registerCommand(app: App, name: string, ctx: ListenerContext): v
           blocks: [],
         }).catch((e: unknown) => log.warn({ err: e }, "could not report the failure"));
       }
+      const ms = ctx.now() - started;
       ctx.metrics.commands.inc({ command: label, outcome });
-      ctx.metrics.commandSeconds.observe({ command: label }, (ctx.now() - started) / 1000);
+      ctx.metrics.commandSeconds.observe({ command: label }, ms / 1000);
+      log.debug({ outcome, ms }, "command finished");
     });
   });
 }

@@ -2,6 +2,7 @@
 import type { RespondFn } from "@slack/bolt";
 import type { ClickInput, Effect, Pipeline } from "../../core/pipeline-types.js";
 import type { Logger } from "../../logger.js";
+import type { CommandLabeler } from "../../ops/command-label.js";
 import type { InFlight } from "../../ops/in-flight.js";
 import type { Metrics } from "../../ops/metrics.js";
 import type { DeliveryDedupe } from "../dedupe.js";
@@ -27,8 +28,8 @@ export interface ListenerContext {
   dedupe: DeliveryDedupe;
   metrics: Metrics;
   logger: Logger;
-  /** First words of known commands, to label metrics without echoing what people type. */
-  knownCommands: ReadonlySet<string>;
+  /** The metric label of a command's text: its id, never what people typed. */
+  commandLabel: CommandLabeler;
   now: () => number;
 }
 
