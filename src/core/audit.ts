@@ -5,6 +5,8 @@
  * them to the audit channel; tests collect them).
  */
 import type { Logger } from "../logger.js";
+import type { AccessResolver } from "./authz.js";
+import { type Role, roleAtLeast } from "./roles.js";
 
 export type AuditDecision =
   | "allowed"
@@ -33,6 +35,11 @@ export interface AuditRecord {
   command: string;
   /** Validated arguments, or the raw text when validation failed. */
   args: Record<string, unknown>;
+  /**
+   * The role the caller's request was decided with ("none": no role). Where several arrays were asked, the
+   * lowest of them. Absent when no person's role was looked up (the expiry sweep).
+   */
+  role?: Role | "none";
   text?: string;
   decision: AuditDecision;
   /** Everyone who approved or confirmed, for decisions that carry out a gated request. */
@@ -70,4 +77,34 @@ export function createAuditor(logger: Logger, sink: AuditSink): Auditor {
       }
     },
   };
+}
+
+/** An access resolver that remembers the roles it resolved for one user, for that request's audit record. */
+export interface RoleTrail {
+  readonly access: AccessResolver;
+  /** The lowest role resolved for the user so far; undefined when none was looked up. */
+  role(): Role | "none" | undefined;
+}
+
+export function roleTrail(access: AccessResolver, userId: string): RoleTrail {
+  let seen = false;
+  let lowest: Role | undefined;
+  const note = (uid: string, role: Role | undefined) => {
+    if (uid !== userId) return role;
+    if (!seen || role === undefined || (lowest !== undefined && !roleAtLeast(role, lowest))) lowest = role;
+    seen = true;
+    return role;
+  };
+  return {
+    access: {
+      roleOn: async (uid, array) => note(uid, await access.roleOn(uid, array)),
+      bestRole: async (uid, arrays) => note(uid, await access.bestRole(uid, arrays)),
+    },
+    role: () => (seen ? (lowest ?? "none") : undefined),
+  };
+}
+
+/** The `role` field of a record, left out when no role was looked up. */
+export function withRole(role: Role | "none" | undefined): { role?: Role | "none" } {
+  return role === undefined ? {} : { role };
 }

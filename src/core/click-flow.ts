@@ -6,7 +6,7 @@
  */
 import { errorCode, InternalError, UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import type { AuditDecision } from "./audit.js";
+import { type AuditDecision, roleTrail, withRole } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
 import { cardEffects, executePending, type Outcome } from "./execute-pending.js";
 import { closedCard, requestCard, who } from "./gate-messages.js";
@@ -19,7 +19,9 @@ import type { ClickInput, Effect } from "./pipeline-types.js";
 import { roleAtLeast } from "./roles.js";
 import type { Runtime } from "./runtime.js";
 
-export async function handleClickInput(rt: Runtime, input: ClickInput, clickId: string): Promise<Effect[]> {
+export async function handleClickInput(base: Runtime, input: ClickInput, clickId: string): Promise<Effect[]> {
+  const roles = roleTrail(base.access, input.actor.userId);
+  const rt: Runtime = { ...base, access: roles.access };
   const started = rt.deps.now();
   const log = rt.log.child({
     reqId: clickId,
@@ -39,6 +41,7 @@ export async function handleClickInput(rt: Runtime, input: ClickInput, clickId: 
       arrays: rec ? [rec.array] : [],
       command: rec?.commandId ?? "unknown",
       args: rec?.args ?? {},
+      ...withRole(roles.role()),
       decision,
       ...(approvedBy ? { approvedBy } : {}),
       ...(rec ? { pendingId: rec.id } : {}),

@@ -4,7 +4,7 @@
  */
 import { errorCode, UserFacingError } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
-import type { AuditDecision, AuditRecord } from "./audit.js";
+import { type AuditDecision, type AuditRecord, roleTrail, withRole } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
 import type { CommandActor } from "./define-command.js";
 import { dryRunMessage } from "./dry-run.js";
@@ -27,12 +27,14 @@ interface Trail {
 }
 
 export async function handleCommandText(
-  rt: Runtime,
+  base: Runtime,
   input: CommandInput,
   requestId: string,
 ): Promise<Effect[]> {
-  const started = rt.deps.now();
   const { actor } = input;
+  const roles = roleTrail(base.access, actor.userId);
+  const rt: Runtime = { ...base, access: roles.access };
+  const started = rt.deps.now();
   const log = rt.log.child({ reqId: requestId, user: actor.userId, channel: actor.channelId });
   const trail: Trail = { command: "unknown", arrays: [], args: {}, decision: "invalid" };
   const audit = (outcome: "ok" | "error", code?: string) => {
@@ -45,6 +47,7 @@ export async function handleCommandText(
       arrays: trail.arrays,
       command: trail.command,
       args: trail.args,
+      ...withRole(roles.role()),
       text: input.text,
       decision: trail.decision,
       ...(trail.pendingId ? { pendingId: trail.pendingId } : {}),
