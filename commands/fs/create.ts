@@ -4,7 +4,7 @@ import { defineCommand } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { FileSystemCreate } from "../../src/flashblade/types.js";
-import { sizeText } from "../shared/file-system-facts.js";
+import { protocolsOf, sizeText } from "../shared/file-system-facts.js";
 import { planned } from "../shared/plan.js";
 
 const args = z.object({
@@ -59,8 +59,10 @@ export const fsCreate = defineCommand({
   async run(a, ctx) {
     return ctx.array.fileSystems.create(bodyOf(a));
   },
-  render(fs, a, rctx) {
-    const what = `${sizeText(fs.provisioned)}, ${protocols(a)}${fs.hard_limit_enabled ? ", hard limit on" : ""}`;
+  render(fs, _a, rctx) {
+    // From the file system the array returned, like every other setting shown here.
+    const served = protocolsOf(fs).join(", ") || "no protocols";
+    const what = `${sizeText(fs.provisioned)}, ${served}${fs.hard_limit_enabled ? ", hard limit on" : ""}`;
     const array = rctx.arrays[0] ?? "?";
     return message(
       `Created file system ${fs.name} on ${array}: ${what}.`,
