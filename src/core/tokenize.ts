@@ -8,7 +8,22 @@ import { UserFacingError } from "../errors.js";
 /** `<mailto:a@b|a@b>` → `a@b`, `<http://x|x>` → `x`, `<http://x>` → `http://x`, entities decoded. */
 export function stripSlackMarkup(text: string): string {
   const unlinked = text.replace(/<([^<>|]*)\|([^<>]*)>/g, "$2").replace(/<([^<>]*)>/g, "$1");
-  return unlinked.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return typedFromStandIns(unlinked.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"));
+}
+
+/** The look-alikes our answers show for * _ ~ ` in user text (see message.ts), as people paste them back. */
+const STAND_INS: Readonly<Record<string, string>> = {
+  "\u2217": "*",
+  "\u02cd": "_",
+  "\u223c": "~",
+  "\u02cb": "`",
+};
+
+/** A name copied out of an answer and pasted into a command means what was originally typed. */
+function typedFromStandIns(text: string): string {
+  return text
+    .replace(/\u200b?([\u2217\u02cd\u223c\u02cb])/g, (_m, c: string) => STAND_INS[c] ?? c)
+    .replace(/\u200b/g, "");
 }
 
 const CLOSERS: Record<string, readonly string[]> = {

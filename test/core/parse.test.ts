@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
+import { plain } from "../../src/core/message.js";
 import { parseCommandLine, validateArgs } from "../../src/core/parse.js";
 import { createRegistry } from "../../src/core/registry.js";
 import { stripSlackMarkup, tokenize } from "../../src/core/tokenize.js";
@@ -24,6 +25,9 @@ function failure(text: string): UserFacingError {
   throw new Error(`"${text}" parsed without error`);
 }
 
+/** What Slack shows for our markup: entities decoded, stand-ins kept as they are. */
+const unescapeEntities = (s: string) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+
 describe("Slack markup and quoting", () => {
   test.each([
     ["<mailto:a@b.c|a@b.c>", "a@b.c"],
@@ -32,6 +36,13 @@ describe("Slack markup and quoting", () => {
     ["a &lt;b&gt; &amp; c", "a <b> & c"],
   ])("%s → %s", (input, out) => {
     expect(stripSlackMarkup(input)).toBe(out);
+  });
+
+  test("a name pasted back from an answer means what was typed (look-alikes of * _ ~ ` undone)", () => {
+    for (const name of ["prod*", "_tmp", "a~b", "x`y", "snake_case"]) {
+      const shown = unescapeEntities(plain(name).markup);
+      expect(stripSlackMarkup(shown)).toBe(name);
+    }
   });
 
   test("straight and curly quotes group words; quotes may start mid-word", () => {
