@@ -1,20 +1,16 @@
-import { EventEmitter } from "node:events";
-import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfigText } from "../../src/config/load.js";
-import { buildCore } from "../../src/main.js";
 import { createMetrics } from "../../src/ops/metrics.js";
-import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../../src/simulator/index.js";
-import { runSlack } from "../../src/slack/run.js";
-import { memoryLogger } from "../fakes/memory-logger.js";
 import { slashCommand } from "../fakes/payloads.js";
 import { commandBody, signedPost } from "../fakes/signed-request.js";
-import { FakeSlackApi } from "../fakes/slack-api-server.js";
-
-const SECRET = "array-metrics-signing-secret";
+import {
+  arrayYaml,
+  loadRunSlackConfig,
+  RUN_SECRET,
+  type RunSlackWorld,
+  startRunSlack,
+  startRunSlackWorld,
+} from "../slack/helpers/run-slack.js";
 
 /** A loopback port nothing listens on (connections are refused). */
 async function closedPort(): Promise<number> {
@@ -33,68 +29,36 @@ function sample(text: string, series: string): number | undefined {
 }
 
 describe("array-call metrics in Slack mode", () => {
-  let sim: Simulator;
-  let fake: FakeSlackApi;
-  let dir: string;
+  let world: RunSlackWorld;
 
   beforeAll(async () => {
-    sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
-    fake = await FakeSlackApi.start();
-    dir = mkdtempSync(join(tmpdir(), "array-metrics-"));
+    world = await startRunSlackWorld();
   });
   afterAll(async () => {
-    await fake.close();
-    await sim.close();
+    await world.close();
   });
 
   it("/metrics shows the calls a command made, by array and outcome, and the failures by code", async () => {
+    const { sim, fake } = world;
     const deadPort = await closedPort();
-    const yaml = [
+    const loaded = loadRunSlackConfig(world, [
       "arrays:",
-      "  - name: lab-1",
-      `    address: ${sim.url}`,
-      "    api_token_env: LAB_TOKEN",
-      "    ca_file: ca.pem",
-      "  - name: dead-1",
-      `    address: https://127.0.0.1:${deadPort}`,
-      "    api_token_env: LAB_TOKEN",
-      "    ca_file: ca.pem",
+      ...arrayYaml("lab-1", sim.url),
+      ...arrayYaml("dead-1", `https://127.0.0.1:${deadPort}`),
       "access:",
       "  viewer: { users: [U1] }",
-      "slack:",
-      "  port: 0",
-      "  channelIntervalMs: 0",
-    ].join("\n");
-    const loaded = parseConfigText(yaml, {
-      source: join(dir, "bot.yml"),
-      env: {
-        LAB_TOKEN: DEFAULT_API_TOKEN,
-        SLACK_BOT_TOKEN: "xoxb-metrics",
-        SLACK_SIGNING_SECRET: SECRET,
-        SLACK_API_URL: fake.apiUrl,
-      },
-      readFile: (p) => (p.endsWith("ca.pem") ? sim.ca : ""),
-      baseDir: dir,
-    });
-    const log = memoryLogger();
-    const signals = new EventEmitter();
-    const started = log.waitFor((l) => l["msg"] === "slack app started");
-    const done = runSlack(loaded, {
-      logger: log.logger,
-      signals,
-      // The production composition: main.ts's buildCore, given the recorder runSlack hands it.
-      buildCore: (deps) => buildCore(loaded, { logger: log.logger, ...deps }),
-    });
-    const port = (await started)["port"] as number;
-    const metricsText = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    ]);
+    // The production composition (main.ts's buildCore) is the helper's default.
+    const app = await startRunSlack(loaded);
+    const metricsText = async () => (await fetch(`${app.baseUrl}/metrics`)).text();
 
     const before = await metricsText();
     expect(before).not.toContain('array_call_duration_seconds_count{array="lab-1"');
 
     const res = await signedPost(
-      `http://127.0.0.1:${port}/slack/events`,
+      `${app.baseUrl}/slack/events`,
       commandBody(slashCommand({ text: "fs list --array all", responseUrl: fake.responseUrl("m-1") })),
-      { secret: SECRET },
+      { secret: RUN_SECRET },
     );
     expect(res.status).toBe(200);
     const answer = await fake.waitForResponse((r) => r.id === "m-1");
@@ -115,8 +79,7 @@ describe("array-call metrics in Slack mode", () => {
     ).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain('array_call_errors_total{array="lab-1"');
 
-    signals.emit("SIGTERM");
-    expect(await done).toBe(0);
+    expect(await app.stop()).toBe(0);
   });
 });
 

@@ -2,96 +2,46 @@
  * The pending-approvals gauge as the process wires it (src/slack/run.ts: pendingCount reads the pending store
  * at scrape time): an approval request made through the app shows as 1 in /metrics, and 0 once approved.
  */
-import { EventEmitter } from "node:events";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESOURCES } from "../../commands/index.js";
-import { parseConfigText } from "../../src/config/load.js";
-import { createPipeline } from "../../src/core/pipeline.js";
-import { createRegistry } from "../../src/core/registry.js";
-import { createArrayPool } from "../../src/flashblade/pool.js";
-import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../../src/simulator/index.js";
-import { runSlack } from "../../src/slack/run.js";
 import { httpDriver } from "../fakes/drivers.js";
-import { memoryLogger } from "../fakes/memory-logger.js";
 import { blockAction, slashCommand } from "../fakes/payloads.js";
-import { FakeSlackApi } from "../fakes/slack-api-server.js";
-
-const SECRET = "pending-gauge-signing-secret";
+import {
+  arrayYaml,
+  loadRunSlackConfig,
+  RUN_SECRET,
+  type RunSlackWorld,
+  startRunSlack,
+  startRunSlackWorld,
+} from "../slack/helpers/run-slack.js";
 
 describe("the pending-approvals gauge, wired to the pending store", () => {
-  let sim: Simulator;
-  let fake: FakeSlackApi;
-  let dir: string;
+  let world: RunSlackWorld;
 
   beforeAll(async () => {
-    sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
-    fake = await FakeSlackApi.start();
-    dir = mkdtempSync(join(tmpdir(), "pending-gauge-"));
-    writeFileSync(join(dir, "ca.pem"), sim.ca);
+    world = await startRunSlackWorld();
   });
   afterAll(async () => {
-    await fake.close();
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
+    await world.close();
   });
 
   it("counts an approval request made through the app, and drops it once approved", async () => {
-    const yaml = [
+    const { sim, fake } = world;
+    const loaded = loadRunSlackConfig(world, [
       "arrays:",
-      "  - name: lab-1",
-      `    address: ${sim.url}`,
-      "    api_token_env: LAB_TOKEN",
-      "    ca_file: ca.pem",
+      ...arrayYaml("lab-1", sim.url),
       "access:",
       "  operator: { users: [UBOB] }",
       "  admin: { users: [UALICE] }",
       "store:",
       "  kind: memory",
-      "slack:",
-      "  port: 0",
-      "  channelIntervalMs: 0",
-    ].join("\n");
-    const loaded = parseConfigText(yaml, {
-      source: join(dir, "bot.yml"),
-      env: {
-        LAB_TOKEN: DEFAULT_API_TOKEN,
-        SLACK_BOT_TOKEN: "xoxb-gauge",
-        SLACK_SIGNING_SECRET: SECRET,
-        SLACK_API_URL: fake.apiUrl,
-      },
-      readFile: (p) => (p.endsWith("ca.pem") ? sim.ca : ""),
-      baseDir: dir,
-    });
-    const log = memoryLogger();
-    const signals = new EventEmitter();
-    const started = log.waitFor((l) => l["msg"] === "slack app started");
-    const done = runSlack(loaded, {
-      logger: log.logger,
-      signals,
-      buildCore: ({ identity, store, audit, onArrayCall }) => {
-        const pool = createArrayPool(loaded.arrays, { logger: log.logger, onCall: onArrayCall });
-        const pipeline = createPipeline({
-          registry: createRegistry(RESOURCES),
-          pool,
-          config: loaded.config,
-          identity,
-          store,
-          audit,
-          logger: log.logger,
-          now: Date.now,
-        });
-        return { pipeline, pool };
-      },
-    });
-    const port = (await started)["port"] as number;
-    const base = `http://127.0.0.1:${port}`;
-    const driver = httpDriver(base, SECRET);
+    ]);
+    const app = await startRunSlack(loaded);
+    const driver = httpDriver(app.baseUrl, RUN_SECRET);
     const gauge = async () =>
       Number(
-        /^array_chatops_pending_approvals (\d+)$/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1],
+        /^array_chatops_pending_approvals (\d+)$/m.exec(
+          await (await fetch(`${app.baseUrl}/metrics`)).text(),
+        )?.[1],
       );
 
     expect(await gauge()).toBe(0);
@@ -125,7 +75,6 @@ describe("the pending-approvals gauge, wired to the pending store", () => {
     expect(JSON.stringify(update.args["blocks"])).toContain("Resized *builds* on lab-1");
     expect(await gauge()).toBe(0);
 
-    signals.emit("SIGTERM");
-    expect(await done).toBe(0);
+    expect(await app.stop()).toBe(0);
   });
 });

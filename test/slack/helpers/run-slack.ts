@@ -1,0 +1,117 @@
+/**
+ * runSlack (the process's Slack branch) as tests drive it: the demo simulator and the fake Slack Web API,
+ * a config parsed from YAML the way the process parses bot.yml, and the app started on port 0 and stopped
+ * with SIGTERM from an injected signal source.
+ */
+import { EventEmitter } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type LoadedConfig, parseConfigText } from "../../../src/config/load.js";
+import { buildCore } from "../../../src/main.js";
+import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../../../src/simulator/index.js";
+import { type RunSlackDeps, runSlack } from "../../../src/slack/run.js";
+import { type MemoryLogger, memoryLogger } from "../../fakes/memory-logger.js";
+import { FakeSlackApi } from "../../fakes/slack-api-server.js";
+
+export const RUN_SECRET = "run-slack-signing-secret";
+
+export interface RunSlackWorld {
+  sim: Simulator;
+  fake: FakeSlackApi;
+  /** Where bot.yml notionally lives (relative paths such as ca.pem resolve here). */
+  dir: string;
+  close(): Promise<void>;
+}
+
+/** The simulator (array lab-1, demo scenario), the fake Web API and a config folder holding its CA. */
+export async function startRunSlackWorld(): Promise<RunSlackWorld> {
+  const sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
+  const fake = await FakeSlackApi.start();
+  const dir = mkdtempSync(join(tmpdir(), "run-slack-"));
+  writeFileSync(join(dir, "ca.pem"), sim.ca);
+  return {
+    sim,
+    fake,
+    dir,
+    close: async () => {
+      await fake.close();
+      await sim.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One `arrays:` entry using the simulator's token and CA. */
+export function arrayYaml(name: string, address: string): string[] {
+  return [
+    `  - name: ${name}`,
+    `    address: ${address}`,
+    "    api_token_env: LAB_TOKEN",
+    "    ca_file: ca.pem",
+  ];
+}
+
+/**
+ * Parses bot.yml made of `lines` (arrays, access, ...) plus an HTTP-mode `slack:` section on port 0 without
+ * channel pacing, with the Slack secrets and the array token in the environment.
+ */
+export function loadRunSlackConfig(world: RunSlackWorld, lines: readonly string[]): LoadedConfig {
+  const yaml = [...lines, "slack:", "  port: 0", "  channelIntervalMs: 0"].join("\n");
+  return parseConfigText(yaml, {
+    source: join(world.dir, "bot.yml"),
+    env: {
+      LAB_TOKEN: DEFAULT_API_TOKEN,
+      SLACK_BOT_TOKEN: "xoxb-run-slack",
+      SLACK_SIGNING_SECRET: RUN_SECRET,
+      SLACK_API_URL: world.fake.apiUrl,
+    },
+    readFile: (p) => (p.endsWith("ca.pem") ? world.sim.ca : ""),
+    baseDir: world.dir,
+  });
+}
+
+export interface RunningSlack {
+  port: number;
+  /** http://127.0.0.1:<port>: the Slack endpoints, /metrics and /healthz. */
+  baseUrl: string;
+  log: MemoryLogger;
+  /** runSlack's exit code, once it has stopped. */
+  done: Promise<number>;
+  /** Sends SIGTERM and waits for runSlack to stop. */
+  stop(): Promise<number>;
+}
+
+/**
+ * Starts runSlack with the production composition (main.ts's buildCore, given the identity, store, audit
+ * sink and array-call recorder runSlack hands it) unless `extra` brings its own, and waits until it listens.
+ */
+export async function startRunSlack(
+  loaded: LoadedConfig,
+  extra: Partial<Omit<RunSlackDeps, "logger" | "signals">> = {},
+): Promise<RunningSlack> {
+  const log = memoryLogger();
+  const signals = new EventEmitter();
+  const started = log.waitFor((l) => l["msg"] === "slack app started");
+  const done = runSlack(loaded, {
+    logger: log.logger,
+    signals,
+    buildCore: (deps) => buildCore(loaded, { logger: log.logger, ...deps }),
+    ...extra,
+  });
+  // A start-up failure ends runSlack before it logs "started": fail then, rather than wait for the timeout.
+  const stoppedEarly = done.then((code) => {
+    throw new Error(`runSlack stopped (exit ${code}) before it started`);
+  });
+  const port = (await Promise.race([started, stoppedEarly]))["port"] as number;
+  return {
+    port,
+    baseUrl: `http://127.0.0.1:${port}`,
+    log,
+    done,
+    stop: () => {
+      signals.emit("SIGTERM");
+      return done;
+    },
+  };
+}
