@@ -217,17 +217,5 @@ export interface PoolDeps {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export type {
-  Alert,
-  ArrayInfo,
-  ArrayPerformance,
-  ArraySpace,
-  Bucket,
-  FileSystem,
-  FileSystemReplicaLink,
-  GroupQuota,
-  ReplicationPerformance,
-  ReplicationThroughput,
-  Snapshot,
-  UserQuota,
-};
+/** The wire models (FileSystem, Snapshot, ...) belong to this contract too: commands import them from here. */
+export type * from "./schemas.js";
