@@ -1,7 +1,11 @@
-/** Shared test helpers: array configs, a log sink that keeps every line, and a recording sleep. */
+/**
+ * Shared test helpers: array configs, a log sink that keeps every line, a recording sleep, and the coded
+ * error a call throws.
+ */
 import { EventEmitter } from "node:events";
 import { Writable } from "node:stream";
 import { type ResolvedArrayConfig, Secret } from "../../src/config/arrays.js";
+import { BotError } from "../../src/errors.js";
 import { createLogger, type Logger } from "../../src/logger.js";
 
 export function arrayConfig(over: Partial<ResolvedArrayConfig> & { name: string }): ResolvedArrayConfig {
@@ -61,4 +65,15 @@ export function recordingSleep(): { sleep: (ms: number) => Promise<void>; delays
       delays.push(ms);
     },
   };
+}
+
+/** The BotError `fn` throws; anything else it throws is rethrown, and not throwing fails the test. */
+export function thrown(fn: () => unknown): BotError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof BotError) return err;
+    throw err;
+  }
+  throw new Error("expected an error");
 }

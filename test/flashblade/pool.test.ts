@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { BotError, errorCode } from "../../src/errors.js";
+import { errorCode } from "../../src/errors.js";
 import { createArrayPool, suggestNames } from "../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../src/flashblade/types.js";
 import { silentLogger } from "../../src/logger.js";
-import { arrayConfig } from "./helpers.js";
+import { arrayConfig, thrown } from "./helpers.js";
 
 let pool: ArrayPool | undefined;
 afterEach(async () => {
@@ -22,16 +22,6 @@ function makePool(): ArrayPool {
     { logger: silentLogger() },
   );
   return pool;
-}
-
-function thrown(fn: () => unknown): BotError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof BotError) return err;
-    throw err;
-  }
-  throw new Error("expected an error");
 }
 
 describe("array pool", () => {

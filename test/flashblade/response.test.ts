@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { BotError } from "../../src/errors.js";
 import { describeErrors, rejected } from "../../src/flashblade/errors.js";
 import { errorEntries, toItems, toPage } from "../../src/flashblade/response.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
-
-function thrown(fn: () => unknown): BotError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof BotError) return err;
-    throw err;
-  }
-  throw new Error("expected an error");
-}
+import { thrown } from "./helpers.js";
 
 describe("reading array responses", () => {
   it("reads error lists under errors or error, a single object, a string, or no JSON at all", () => {
