@@ -5,7 +5,7 @@ import { type FileSystemReplicaLinkRec, freshLinkHealth } from "../models/replic
 import type { SimState } from "../state.js";
 import { badRequest } from "../types.js";
 import { byId, exclusive, type Handler, listing, ok, resolveAll } from "./common.js";
-import { health, remoteRef, single } from "./link-common.js";
+import { health, remoteRef, remoteSelectors, selectLinks, single } from "./link-common.js";
 
 function renderFsLink(state: SimState, l: FileSystemReplicaLinkRec): Record<string, unknown> {
   const policies = state.policies;
@@ -31,25 +31,19 @@ function renderFsLink(state: SimState, l: FileSystemReplicaLinkRec): Record<stri
 export const listFileSystemReplicaLinks: Handler = (req, state) => {
   exclusive(req, "local_file_system_ids", "local_file_system_names");
   exclusive(req, "remote_ids", "remote_names");
-  const conns = state.arrayConnections;
-  const tests: [string, (l: FileSystemReplicaLinkRec, v: string) => boolean][] = [
-    ["local_file_system_names", (l, v) => l.localFileSystem === v],
-    ["local_file_system_ids", (l, v) => state.fileSystems.get(l.localFileSystem)?.id === v],
-    ["remote_file_system_names", (l, v) => l.remoteFileSystem === v],
-    ["remote_names", (l, v) => conns.get(l.remoteId)?.remote.name === v],
-    ["remote_ids", (l, v) => conns.get(l.remoteId)?.remote.id === v],
-  ];
-  let out = [...state.fileSystemReplicaLinks.values()];
-  for (const [param, test] of tests) {
-    const values = req.query.list(param)?.filter((s) => s !== "");
-    if (!values?.length) continue;
-    out = out.filter((l) => values.some((v) => test(l, v)));
-    for (const v of values)
-      if (!out.some((l) => test(l, v)))
-        throw badRequest(`No file system replica link matches ${param} '${v}'.`, v);
-  }
+  const { links } = selectLinks(
+    req,
+    state.fileSystemReplicaLinks.values(),
+    [
+      ["local_file_system_names", (l, v) => l.localFileSystem === v],
+      ["local_file_system_ids", (l, v) => state.fileSystems.get(l.localFileSystem)?.id === v],
+      ["remote_file_system_names", (l, v) => l.remoteFileSystem === v],
+      ...remoteSelectors<FileSystemReplicaLinkRec>(state),
+    ],
+    "file system replica link",
+  );
   return listing(
-    out.map((l) => renderFsLink(state, l)),
+    links.map((l) => renderFsLink(state, l)),
     req,
     { nameParams: [] },
   );

@@ -1,4 +1,7 @@
-/** What bucket and file system replica links share: the remote reference, health fields, one-name selectors. */
+/**
+ * What bucket and file system replica links share: the remote reference, health fields, one-name parameters,
+ * and selecting links by query parameters.
+ */
 import { hashString } from "../models/random.js";
 import { type ArrayConnectionRec, type LinkHealth, linkLag, linkStatus } from "../models/replication.js";
 import type { SimState } from "../state.js";
@@ -25,4 +28,40 @@ export function single(req: SimRequest, param: string): string {
   if (v?.length !== 1)
     throw badRequest(`'${param}' must name exactly one ${param.replace(/_names$/, "").replace(/_/g, " ")}.`);
   return v[0] as string;
+}
+
+/** A query parameter that selects links, and whether one of its values picks a given link. */
+export type LinkSelector<L> = readonly [param: string, matches: (link: L, value: string) => boolean];
+
+/** The remote end's selectors, the same for both kinds of link. */
+export function remoteSelectors<L extends { remoteId: string }>(state: SimState): LinkSelector<L>[] {
+  const conns = state.arrayConnections;
+  return [
+    ["remote_names", (l, v) => conns.get(l.remoteId)?.remote.name === v],
+    ["remote_ids", (l, v) => conns.get(l.remoteId)?.remote.id === v],
+  ];
+}
+
+/**
+ * The links matching every selector the query gives; like the array, a value that matches no link is a 400
+ * naming it rather than an empty answer. `selected` says whether the query gave any selector at all.
+ */
+export function selectLinks<L>(
+  req: SimRequest,
+  all: Iterable<L>,
+  selectors: readonly LinkSelector<L>[],
+  noun: string,
+): { links: L[]; selected: boolean } {
+  let links = [...all];
+  let selected = false;
+  for (const [param, matches] of selectors) {
+    const values = req.query.list(param)?.filter((s) => s !== "");
+    if (!values?.length) continue;
+    selected = true;
+    links = links.filter((l) => values.some((v) => matches(l, v)));
+    for (const v of values) {
+      if (!links.some((l) => matches(l, v))) throw badRequest(`No ${noun} matches ${param} '${v}'.`, v);
+    }
+  }
+  return { links, selected };
 }

@@ -5,7 +5,7 @@ import { type BucketReplicaLinkRec, freshLinkHealth } from "../models/replicatio
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { EMPTY, exclusive, type Handler, listing, ok, resolveAll } from "./common.js";
-import { health, remoteRef, single } from "./link-common.js";
+import { health, remoteRef, remoteSelectors, selectLinks, single } from "./link-common.js";
 
 const CREDENTIALS = "/object-store-remote-credentials";
 
@@ -34,30 +34,20 @@ function renderBucketLink(state: SimState, l: BucketReplicaLinkRec): Record<stri
 function selectBucketLinks(req: SimRequest, state: SimState, required: boolean): BucketReplicaLinkRec[] {
   exclusive(req, "local_bucket_ids", "local_bucket_names");
   exclusive(req, "remote_ids", "remote_names");
-  const links = [...state.bucketReplicaLinks.values()];
-  const conns = state.arrayConnections;
-  const tests: [string, (l: BucketReplicaLinkRec, v: string) => boolean][] = [
-    ["local_bucket_names", (l, v) => l.localBucket === v],
-    ["local_bucket_ids", (l, v) => state.buckets.get(l.localBucket)?.id === v],
-    ["remote_bucket_names", (l, v) => l.remoteBucket === v],
-    ["remote_names", (l, v) => conns.get(l.remoteId)?.remote.name === v],
-    ["remote_ids", (l, v) => conns.get(l.remoteId)?.remote.id === v],
-  ];
-  let out = links;
-  let any = false;
-  for (const [param, test] of tests) {
-    const values = req.query.list(param)?.filter((s) => s !== "");
-    if (!values?.length) continue;
-    any = true;
-    out = out.filter((l) => values.some((v) => test(l, v)));
-    for (const v of values) {
-      if (!out.some((l) => test(l, v)))
-        throw badRequest(`No bucket replica link matches ${param} '${v}'.`, v);
-    }
-  }
-  if (required && !any)
+  const { links, selected } = selectLinks(
+    req,
+    state.bucketReplicaLinks.values(),
+    [
+      ["local_bucket_names", (l, v) => l.localBucket === v],
+      ["local_bucket_ids", (l, v) => state.buckets.get(l.localBucket)?.id === v],
+      ["remote_bucket_names", (l, v) => l.remoteBucket === v],
+      ...remoteSelectors<BucketReplicaLinkRec>(state),
+    ],
+    "bucket replica link",
+  );
+  if (required && !selected)
     throw badRequest("Select links with local_bucket_names/ids, remote_bucket_names or remote_names/ids.");
-  return out;
+  return links;
 }
 
 export const listBucketReplicaLinks: Handler = (req, state) =>

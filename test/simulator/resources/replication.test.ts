@@ -229,4 +229,21 @@ describe("/array-connections and /file-system-replica-links", () => {
       status: "unhealthy",
     });
   });
+
+  it("selects file system links by every given selector; an element that matches no link is refused", () => {
+    const { state } = sim();
+    const both = list(state, "/file-system-replica-links", "local_file_system_names=ml-datasets").items;
+    expect(both.map((l) => l["remote"].name)).toContain("fb-lab-02");
+    expect(
+      list(state, "/file-system-replica-links", "local_file_system_names=ml-datasets&remote_names=fb-lab-02")
+        .items,
+    ).toHaveLength(1);
+    expect400(
+      state,
+      "GET",
+      "/file-system-replica-links",
+      { query: "local_file_system_names=ml-datasets,logs" },
+      /No file system replica link matches local_file_system_names 'logs'/,
+    );
+  });
 });
