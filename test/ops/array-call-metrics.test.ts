@@ -1,5 +1,5 @@
 import { createServer } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMetrics } from "../../src/ops/metrics.js";
 import { slashCommand } from "../fakes/payloads.js";
 import { commandBody, signedPost } from "../fakes/signed-request.js";
@@ -7,9 +7,8 @@ import {
   arrayYaml,
   loadRunSlackConfig,
   RUN_SECRET,
-  type RunSlackWorld,
   startRunSlack,
-  startRunSlackWorld,
+  useRunSlackWorld,
 } from "../slack/helpers/run-slack.js";
 
 /** A loopback port nothing listens on (connections are refused). */
@@ -29,25 +28,16 @@ function sample(text: string, series: string): number | undefined {
 }
 
 describe("array-call metrics in Slack mode", () => {
-  let world: RunSlackWorld;
-
-  beforeAll(async () => {
-    world = await startRunSlackWorld();
-  });
-  afterAll(async () => {
-    await world.close();
-  });
+  const world = useRunSlackWorld();
 
   it("/metrics shows the calls a command made, by array and outcome, and the failures by code", async () => {
-    const { sim, fake } = world;
+    const { fake } = world();
     const deadPort = await closedPort();
-    const loaded = loadRunSlackConfig(world, [
-      "arrays:",
-      ...arrayYaml("lab-1", sim.url),
-      ...arrayYaml("dead-1", `https://127.0.0.1:${deadPort}`),
-      "access:",
-      "  viewer: { users: [U1] }",
-    ]);
+    const loaded = loadRunSlackConfig(
+      world(),
+      ["access:", "  viewer: { users: [U1] }"],
+      arrayYaml("dead-1", `https://127.0.0.1:${deadPort}`),
+    );
     // The production composition (main.ts's buildCore) is the helper's default.
     const app = await startRunSlack(loaded);
     const metricsText = async () => (await fetch(`${app.baseUrl}/metrics`)).text();

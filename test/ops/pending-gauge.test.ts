@@ -2,33 +2,22 @@
  * The pending-approvals gauge as the process wires it (src/slack/run.ts: pendingCount reads the pending store
  * at scrape time): an approval request made through the app shows as 1 in /metrics, and 0 once approved.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { httpDriver } from "../fakes/drivers.js";
 import { blockAction, slashCommand } from "../fakes/payloads.js";
 import {
-  arrayYaml,
   loadRunSlackConfig,
   RUN_SECRET,
-  type RunSlackWorld,
   startRunSlack,
-  startRunSlackWorld,
+  useRunSlackWorld,
 } from "../slack/helpers/run-slack.js";
 
 describe("the pending-approvals gauge, wired to the pending store", () => {
-  let world: RunSlackWorld;
-
-  beforeAll(async () => {
-    world = await startRunSlackWorld();
-  });
-  afterAll(async () => {
-    await world.close();
-  });
+  const world = useRunSlackWorld();
 
   it("counts an approval request made through the app, and drops it once approved", async () => {
-    const { sim, fake } = world;
-    const loaded = loadRunSlackConfig(world, [
-      "arrays:",
-      ...arrayYaml("lab-1", sim.url),
+    const { fake } = world();
+    const loaded = loadRunSlackConfig(world(), [
       "access:",
       "  operator: { users: [UBOB] }",
       "  admin: { users: [UALICE] }",

@@ -1,30 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { slashCommand } from "../fakes/payloads.js";
 import { commandBody, signedPost } from "../fakes/signed-request.js";
-import {
-  arrayYaml,
-  loadRunSlackConfig,
-  RUN_SECRET,
-  type RunSlackWorld,
-  startRunSlack,
-  startRunSlackWorld,
-} from "./helpers/run-slack.js";
+import { loadRunSlackConfig, RUN_SECRET, startRunSlack, useRunSlackWorld } from "./helpers/run-slack.js";
 
 describe("runSlack (the process's Slack branch)", () => {
-  let world: RunSlackWorld;
-
-  beforeAll(async () => {
-    world = await startRunSlackWorld();
-  });
-  afterAll(async () => {
-    await world.close();
-  });
+  const world = useRunSlackWorld();
 
   it("serves commands, posts audit lines, and on SIGTERM stops and logs out of the arrays", async () => {
-    const { sim, fake } = world;
-    const loaded = loadRunSlackConfig(world, [
-      "arrays:",
-      ...arrayYaml("lab-1", sim.url),
+    const { sim, fake } = world();
+    const loaded = loadRunSlackConfig(world(), [
       "access:",
       "  viewer: { users: [U1] }",
       "audit_channel: CAUDIT",

@@ -7,6 +7,7 @@ import { EventEmitter } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { type LoadedConfig, parseConfigText } from "../../../src/config/load.js";
 import { buildCore } from "../../../src/main.js";
 import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../../../src/simulator/index.js";
@@ -42,6 +43,21 @@ export async function startRunSlackWorld(): Promise<RunSlackWorld> {
   };
 }
 
+/** Starts the world before the enclosing suite's tests and closes it after them; call it inside `describe`. */
+export function useRunSlackWorld(): () => RunSlackWorld {
+  let world: RunSlackWorld | undefined;
+  beforeAll(async () => {
+    world = await startRunSlackWorld();
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+  return () => {
+    if (world === undefined) throw new Error("the runSlack world starts in beforeAll; use it inside a test");
+    return world;
+  };
+}
+
 /** One `arrays:` entry using the simulator's token and CA. */
 export function arrayYaml(name: string, address: string): string[] {
   return [
@@ -53,11 +69,24 @@ export function arrayYaml(name: string, address: string): string[] {
 }
 
 /**
- * Parses bot.yml made of `lines` (arrays, access, ...) plus an HTTP-mode `slack:` section on port 0 without
- * channel pacing, with the Slack secrets and the array token in the environment.
+ * Parses bot.yml: the simulator as array lab-1 and any `moreArrays` entries, then `lines` (access, store, ...),
+ * then an HTTP-mode `slack:` section on port 0 without channel pacing; the Slack secrets and the array token
+ * come from the environment.
  */
-export function loadRunSlackConfig(world: RunSlackWorld, lines: readonly string[]): LoadedConfig {
-  const yaml = [...lines, "slack:", "  port: 0", "  channelIntervalMs: 0"].join("\n");
+export function loadRunSlackConfig(
+  world: RunSlackWorld,
+  lines: readonly string[],
+  moreArrays: readonly string[] = [],
+): LoadedConfig {
+  const yaml = [
+    "arrays:",
+    ...arrayYaml("lab-1", world.sim.url),
+    ...moreArrays,
+    ...lines,
+    "slack:",
+    "  port: 0",
+    "  channelIntervalMs: 0",
+  ].join("\n");
   return parseConfigText(yaml, {
     source: join(world.dir, "bot.yml"),
     env: {
