@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { BotError } from "../../src/errors.js";
 import type { ArrayCallEvent } from "../../src/flashblade/types.js";
-import { recordingSleep } from "./helpers.js";
+import { failure, recordingSleep } from "./helpers.js";
 import { logSink, poolOf, simConfig, startSim } from "./sim.js";
-
-async function failure(p: Promise<unknown>): Promise<BotError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof BotError)) throw new Error(`expected a BotError, got ${String(err)}`);
-  return err;
-}
 
 /** The events without their durations (checked apart: they are measured, not predictable). */
 function withoutMs(events: ArrayCallEvent[]): Omit<ArrayCallEvent, "ms">[] {

@@ -1,6 +1,6 @@
 /**
  * Shared test helpers: array configs, a log sink that keeps every line, a recording sleep, and the coded
- * error a call throws.
+ * error a call throws or a promise rejects with.
  */
 import { EventEmitter } from "node:events";
 import { Writable } from "node:stream";
@@ -76,4 +76,14 @@ export function thrown(fn: () => unknown): BotError {
     throw err;
   }
   throw new Error("expected an error");
+}
+
+/** The BotError `p` rejects with; fulfilling, or rejecting with anything else, fails the test. */
+export async function failure(p: Promise<unknown>): Promise<BotError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof BotError)) throw new Error(`expected a BotError, got ${String(err)}`);
+  return err;
 }

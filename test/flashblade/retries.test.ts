@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BotError } from "../../src/errors.js";
-import { recordingSleep } from "./helpers.js";
+import { failure, recordingSleep } from "./helpers.js";
 import { logSink, poolOf, simConfig, startSim } from "./sim.js";
-
-async function failure(p: Promise<unknown>): Promise<BotError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof BotError)) throw new Error(`expected a BotError, got ${String(err)}`);
-  return err;
-}
 
 async function setup(opts: { readMs?: number; simSleep?: (ms: number) => Promise<void> } = {}) {
   const sim = await startSim(opts.simSleep ? { sleep: opts.simSleep } : {});

@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BotError } from "../../src/errors.js";
+import { failure } from "./helpers.js";
 import { API_TOKEN, logSink, poolOf, simConfig, startSim } from "./sim.js";
-
-async function rejection(p: Promise<unknown>): Promise<BotError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof BotError)) throw new Error(`expected a BotError, got ${String(err)}`);
-  return err;
-}
 
 describe("array sessions", () => {
   it("1,000 concurrent calls to a cold array log in once and ask for the version once", async () => {
@@ -70,7 +61,7 @@ describe("array sessions", () => {
       status: 403,
       message: "Permission denied for role readonly.",
     });
-    const err = await rejection(client.get("/arrays"));
+    const err = await failure(client.get("/arrays"));
     expect(err.code).toBe("ARRAY_REJECTED");
     expect(err.message).toContain("Permission denied for role readonly.");
     const stats = sim.control.stats();
@@ -81,7 +72,7 @@ describe("array sessions", () => {
   it("a refused API token is ARRAY_AUTH_FAILED and never echoed", async () => {
     const sim = await startSim({ apiTokens: [{ token: "T-other", username: "pureuser" }] });
     const client = poolOf([simConfig(sim)]).list()[0]!;
-    const err = await rejection(client.fileSystems.list());
+    const err = await failure(client.fileSystems.list());
     expect(err.code).toBe("ARRAY_AUTH_FAILED");
     expect(err.message).toContain("api_token_env");
     expect(err.message).not.toContain(API_TOKEN);
