@@ -6,6 +6,7 @@ import type { ResourceDefinition } from "../src/core/define-command.js";
 import { alertResource } from "./alert.js";
 import { arraysResource } from "./arrays.js";
 import { fsResource } from "./fs/index.js";
+import { perfResource } from "./perf.js";
 import { snapshotResource } from "./snapshot/index.js";
 import { spaceResource } from "./space.js";
 
@@ -14,5 +15,6 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   snapshotResource,
   arraysResource,
   spaceResource,
+  perfResource,
   alertResource,
 ];

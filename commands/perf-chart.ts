@@ -1,0 +1,66 @@
+/** The PNG chart of `/array perf --last`: IOPS by kind over latency by kind, on the array's time axis. */
+import { renderLineChart } from "../src/core/chart/line-chart.js";
+import { summarize } from "../src/core/chart/stats.js";
+import { timeTicks } from "../src/core/chart/ticks.js";
+import type { Block } from "../src/core/message.js";
+import { formatLatencyMs } from "../src/core/units.js";
+import type { PerfHistory, PerfSample } from "./perf.js";
+
+export const CHART_WIDTH = 800;
+export const CHART_HEIGHT = 360;
+
+/** 2500 → "2.5K": tick labels stay short enough for the left margin. */
+export function compactCount(v: number): string {
+  const trim = (x: number) => String(Number(x.toFixed(2)));
+  if (Math.abs(v) >= 1e6) return `${trim(v / 1e6)}M`;
+  if (Math.abs(v) >= 1e3) return `${trim(v / 1e3)}K`;
+  return trim(v);
+}
+
+/** A file name for the chart that Slack and file systems accept whatever the array is called. */
+export function chartFilename(array: string, window: string): string {
+  return `perf-${array.replace(/[^A-Za-z0-9._-]+/g, "_")}-${window.replace(/[^A-Za-z0-9]+/g, "")}.png`;
+}
+
+export function perfChart(h: PerfHistory, window: string, timeZone: string): Block {
+  const line = (pick: (s: PerfSample) => number | undefined) =>
+    h.samples.map((s) => [s.time ?? Number.NaN, pick(s) ?? Number.NaN] as const);
+  const png = renderLineChart({
+    width: CHART_WIDTH,
+    height: CHART_HEIGHT,
+    xRange: [h.start, h.end],
+    xTicks: timeTicks(h.start, h.end, timeZone),
+    panels: [
+      {
+        title: "IOPS",
+        formatY: compactCount,
+        series: [
+          { label: "reads/s", color: "blue", points: line((s) => s.reads) },
+          { label: "writes/s", color: "orange", points: line((s) => s.writes) },
+          { label: "other/s", color: "green", points: line((s) => s.others) },
+        ],
+      },
+      {
+        title: "Latency per operation",
+        formatY: formatLatencyMs,
+        series: [
+          { label: "read", color: "blue", points: line((s) => s.readMs) },
+          { label: "write", color: "orange", points: line((s) => s.writeMs) },
+        ],
+      },
+    ],
+  });
+  const peak = summarize(h.samples.map((s) => s.reads + s.writes + s.others))?.max;
+  const worst = summarize(h.samples.map((s) => Math.max(s.readMs ?? 0, s.writeMs ?? 0)))?.max;
+  const title = `IOPS and latency on ${h.array}, last ${window}`;
+  return {
+    type: "image",
+    title,
+    altText:
+      `Line chart of reads, writes and other operations per second and of read and write latency on ${h.array} ` +
+      `over the last ${window}` +
+      (peak === undefined ? "" : `; peak ${compactCount(Math.round(peak))} IOPS`) +
+      (worst === undefined ? "" : `, highest latency ${formatLatencyMs(worst)}`),
+    file: { filename: chartFilename(h.array, window), title, contentType: "image/png", content: png },
+  };
+}
