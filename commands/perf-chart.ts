@@ -22,9 +22,23 @@ export function chartFilename(array: string, window: string): string {
   return `perf-${array.replace(/[^A-Za-z0-9._-]+/g, "_")}-${window.replace(/[^A-Za-z0-9]+/g, "")}.png`;
 }
 
+/** More points than pixel columns add nothing but drawing time; an array that ignored `resolution` is thinned. */
+export const MAX_DRAWN = 1600;
+
+/** Every k-th sample so that at most `max` remain, always keeping the last one. */
+export function thin<T>(samples: readonly T[], max = MAX_DRAWN): readonly T[] {
+  if (samples.length <= max) return samples;
+  const step = Math.ceil(samples.length / max);
+  const kept = samples.filter((_, i) => i % step === 0);
+  const last = samples[samples.length - 1];
+  if (last !== undefined && kept[kept.length - 1] !== last && kept.length < max) kept.push(last);
+  return kept;
+}
+
 export function perfChart(h: PerfHistory, window: string, timeZone: string): Block {
+  const drawn = thin(h.samples);
   const line = (pick: (s: PerfSample) => number | undefined) =>
-    h.samples.map((s) => [s.time ?? Number.NaN, pick(s) ?? Number.NaN] as const);
+    drawn.map((s) => [s.time ?? Number.NaN, pick(s) ?? Number.NaN] as const);
   const png = renderLineChart({
     width: CHART_WIDTH,
     height: CHART_HEIGHT,

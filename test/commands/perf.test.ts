@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MAX_POINTS, resolutionFor } from "../../commands/perf.js";
+import { chartFilename, compactCount, thin } from "../../commands/perf-chart.js";
 import type { Block, Message } from "../../src/core/message.js";
 import { decodePng } from "../core/chart-decode.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
@@ -163,5 +164,29 @@ describe("resolution", () => {
     for (const w of [5 * 60_000, HOUR, 6 * HOUR, 24 * HOUR, 3 * 24 * HOUR, 7 * 24 * HOUR, 30 * 24 * HOUR]) {
       expect(w / resolutionFor(w), String(w)).toBeLessThanOrEqual(MAX_POINTS);
     }
+  });
+});
+
+describe("chart helpers", () => {
+  test("thinning keeps short series whole and long ones under the cap, first and last kept", () => {
+    const short = [1, 2, 3];
+    expect(thin(short, 10)).toBe(short);
+    const long = Array.from({ length: 10_000 }, (_, i) => i);
+    const kept = thin(long, 1600);
+    expect(kept.length).toBeLessThanOrEqual(1600);
+    expect(kept[0]).toBe(0);
+    expect(kept.at(-1)).toBe(9_999);
+    expect([...kept].sort((a, b) => a - b)).toEqual(kept);
+  });
+
+  test("file names and tick labels stay plain whatever the array is called", () => {
+    expect(chartFilename("lab 1/<b>", "24h")).toBe("perf-lab_1_b_-24h.png");
+    expect([0, 950, 2500, 1_000_000, 12_500_000].map(compactCount)).toEqual([
+      "0",
+      "950",
+      "2.5K",
+      "1M",
+      "12.5M",
+    ]);
   });
 });

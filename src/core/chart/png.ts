@@ -75,7 +75,8 @@ export function encodePng(img: IndexedImage): Uint8Array {
   for (let y = 0; y < height; y++) {
     raw.set(pixels.subarray(y * width, (y + 1) * width), y * (width + 1) + 1);
   }
-  const idat = deflateSync(raw, { level: 9 });
+  // Level 9 took ~8× as long as the default (50 vs 6 ms for an 800×360 chart) for 7% fewer bytes.
+  const idat = deflateSync(raw, { level: 6 });
   const parts = [
     PNG_SIGNATURE,
     chunk("IHDR", ihdr),
