@@ -72,7 +72,9 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
     const rendered = renderText(msg, {
       color: deps.color ?? false,
       firstButton: batch.length + 1,
-      ...(io.saveAttachment ? { describeAttachment: (f) => describeAttachment(msg, f) } : {}),
+      ...(io.saveAttachment
+        ? { describeAttachment: (f) => describeAttachment(msg, f), describeImage: io.saveAttachment }
+        : {}),
     });
     batch.push(...rendered.buttons);
     io.write(prefix ? `${prefix}\n${rendered.text}` : rendered.text);

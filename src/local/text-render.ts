@@ -3,7 +3,14 @@
  * on a colour terminal), entities are decoded (the console shows text, it does not interpret it), tables are
  * aligned, and buttons are numbered so a person can answer "1".
  */
-import { type Block, type Button, type Message, type TableColumn, unescapeText } from "../core/message.js";
+import {
+  type Attachment,
+  type Block,
+  type Button,
+  type Message,
+  type TableColumn,
+  unescapeText,
+} from "../core/message.js";
 import { formatCount } from "../core/units.js";
 
 export interface RenderOptions {
@@ -13,6 +20,8 @@ export interface RenderOptions {
   firstButton?: number;
   /** What to say about an attachment (the console saves it and says where). */
   describeAttachment?: (filename: string) => string;
+  /** What to say about an image block's file (the console saves it and says where). */
+  describeImage?: (file: Attachment) => string;
 }
 
 export interface RenderedText {
@@ -56,7 +65,8 @@ export function formatTable(
 
 function block(
   b: Block,
-  opts: Required<Omit<RenderOptions, "describeAttachment">>,
+  opts: Required<Omit<RenderOptions, "describeAttachment" | "describeImage">> &
+    Pick<RenderOptions, "describeImage">,
   buttons: Button[],
 ): string {
   const color = opts.color;
@@ -88,7 +98,7 @@ function block(
     case "divider":
       return "----";
     case "image":
-      return `[image: ${b.title}]`;
+      return opts.describeImage ? opts.describeImage(b.file) : `[image: ${b.title}]`;
     case "actions":
       return b.buttons
         .map((btn) => {
@@ -101,7 +111,11 @@ function block(
 
 export function renderText(msg: Message, opts: RenderOptions = {}): RenderedText {
   const buttons: Button[] = [];
-  const o = { color: opts.color ?? false, firstButton: opts.firstButton ?? 1 };
+  const o = {
+    color: opts.color ?? false,
+    firstButton: opts.firstButton ?? 1,
+    ...(opts.describeImage ? { describeImage: opts.describeImage } : {}),
+  };
   const parts = msg.blocks.length > 0 ? msg.blocks.map((b) => block(b, o, buttons)) : [msg.text];
   for (const a of msg.attachments ?? []) {
     parts.push(dim(opts.describeAttachment?.(a.filename) ?? `[attachment: ${a.filename}]`, o.color));

@@ -4,6 +4,21 @@ import { message, plain, rich, unescapeText } from "../../src/core/message.js";
 import { formatTable, renderText } from "../../src/local/text-render.js";
 
 describe("console text renderer", () => {
+  test("an image block's file is handed to the console, which says where it went", () => {
+    const file = { filename: "c.png", title: "Chart", contentType: "image/png" as const, content: "x" };
+    const msg = message("x", [{ type: "image", title: "Chart", altText: "a chart", file }]);
+    const seen: string[] = [];
+    const out = renderText(msg, {
+      describeImage: (f) => {
+        seen.push(f.filename);
+        return "[Chart: saved to /tmp/c.png]";
+      },
+    });
+    expect(seen).toEqual(["c.png"]);
+    expect(out.text).toBe("[Chart: saved to /tmp/c.png]");
+    expect(renderText(msg).text).toBe("[image: Chart]");
+  });
+
   test("markup markers go, escaped user text comes back as typed", () => {
     const name = "<!channel> & <@U1>";
     const out = renderText(
