@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ENDPOINTS, type EndpointSpec, type ParamKind } from "../src/flashblade/endpoints.js";
-import { compareVersions, endpointAvailable, parseVersionRange } from "../src/flashblade/versions.js";
+import { ENDPOINTS, type EndpointSpec, type ParamKind } from "../src/rest-spec/endpoints.js";
+import { compareVersions, endpointAvailable, parseVersionRange } from "../src/rest-spec/versions.js";
 
 describe("versions", () => {
   it("orders versions numerically, not lexically", () => {

@@ -5,8 +5,8 @@ import { type Field, message, rich } from "../../src/core/message.js";
 import { formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { FileSystem, FileSystemPatch } from "../../src/flashblade/types.js";
-import { atLeast } from "../../src/flashblade/versions.js";
 import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
+import { atLeast } from "../../src/rest-spec/versions.js";
 import {
   fingerprintState,
   protocolsOf,

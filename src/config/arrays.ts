@@ -7,7 +7,7 @@ import { isAbsolute, join } from "node:path";
 import { inspect } from "node:util";
 import { z } from "zod";
 import { UserFacingError } from "../errors.js";
-import { KNOWN_VERSIONS } from "../flashblade/versions.js";
+import { KNOWN_VERSIONS } from "../rest-spec/versions.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 const TAG = /^[a-z0-9][a-z0-9_-]{0,31}$/;

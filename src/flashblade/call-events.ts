@@ -4,7 +4,7 @@
  */
 import { BotError, errorCode } from "../errors.js";
 import type { Logger } from "../logger.js";
-import type { HttpMethod } from "./endpoints.js";
+import type { HttpMethod } from "../rest-spec/endpoints.js";
 import type { ArrayCallEvent } from "./types.js";
 
 export type CallObserver = (event: ArrayCallEvent) => void;

@@ -3,8 +3,9 @@
  * resource functions commands use.
  */
 
+import type { HttpMethod } from "../rest-spec/endpoints.js";
+import { atLeast, findEndpoint } from "../rest-spec/versions.js";
 import type { ArrayConnection } from "./connection.js";
-import type { HttpMethod } from "./endpoints.js";
 import { paginate } from "./paging.js";
 import { alertsApi } from "./resources/alerts.js";
 import { arraysApi } from "./resources/arrays.js";
@@ -29,7 +30,6 @@ import type {
   SnapshotsApi,
   WriteOptions,
 } from "./types.js";
-import { atLeast, findEndpoint } from "./versions.js";
 import { adaptListQuery, totalsAllowed } from "./wire.js";
 
 export class FlashBladeClient implements ArrayClient {

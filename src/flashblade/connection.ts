@@ -7,8 +7,9 @@ import { performance } from "node:perf_hooks";
 import type { ResolvedArrayConfig } from "../config/arrays.js";
 import { BotError, InternalError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import type { HttpMethod } from "../rest-spec/endpoints.js";
+import { findEndpoint } from "../rest-spec/versions.js";
 import { type CallObserver, callEvent, guardObserver } from "./call-events.js";
-import type { HttpMethod } from "./endpoints.js";
 import { markedDown, outcomeUnknown, rejected, unreachable, versionTooOld } from "./errors.js";
 import { HealthTracker } from "./health.js";
 import { ArrayLimiter } from "./limiter.js";
@@ -24,7 +25,6 @@ import {
   type WireResponse,
 } from "./transport.js";
 import type { ArrayHealth, Query } from "./types.js";
-import { findEndpoint } from "./versions.js";
 import { apiPath } from "./wire.js";
 
 export interface ConnectionDeps {

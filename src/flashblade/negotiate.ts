@@ -5,11 +5,11 @@
 
 import { performance } from "node:perf_hooks";
 import type { Logger } from "../logger.js";
+import { atLeast, compareVersions, KNOWN_VERSIONS } from "../rest-spec/versions.js";
 import { contract, rejected, versionUnsupported } from "./errors.js";
 import { errorEntries, jsonBody } from "./response.js";
 import { versionsSchema } from "./schemas.js";
 import type { Send } from "./session.js";
-import { atLeast, compareVersions, KNOWN_VERSIONS } from "./versions.js";
 
 const known: ReadonlySet<string> = new Set(KNOWN_VERSIONS);
 

@@ -4,7 +4,7 @@
  * repeating a POST or PATCH can apply it twice. Writes are retried only when they provably were not applied:
  * the connection never opened, or the array answered 429 (throttled).
  */
-import type { HttpMethod } from "./endpoints.js";
+import type { HttpMethod } from "../rest-spec/endpoints.js";
 import type { TransportFailure } from "./transport.js";
 
 export interface RetryPolicy {

@@ -5,7 +5,7 @@
  */
 import { buildConnector, type Dispatcher, Pool } from "undici";
 import type { ResolvedArrayConfig } from "../config/arrays.js";
-import type { HttpMethod } from "./endpoints.js";
+import type { HttpMethod } from "../rest-spec/endpoints.js";
 import type { Query } from "./types.js";
 
 export interface WireRequest {

@@ -4,7 +4,7 @@
  */
 import type { z } from "zod";
 import type { Logger } from "../logger.js";
-import type { HttpMethod } from "./endpoints.js";
+import type { HttpMethod } from "../rest-spec/endpoints.js";
 import type {
   Alert,
   ArrayInfo,

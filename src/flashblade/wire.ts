@@ -3,9 +3,10 @@
  * module how to phrase a request for the negotiated version instead of comparing versions themselves.
  * Sources: the spec's versioning table and shared/reference/flashblade-rest-1x.md §6–§7.
  */
+
+import { atLeast } from "../rest-spec/versions.js";
 import { versionTooOld } from "./errors.js";
 import type { FileSystemCreate, FileSystemPatch, Query } from "./types.js";
-import { atLeast } from "./versions.js";
 
 /** Absolute request path of a versioned endpoint. */
 export function apiPath(version: string, path: string): string {

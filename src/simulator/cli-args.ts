@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { parseVersionRange } from "../flashblade/versions.js";
+import { parseVersionRange } from "../rest-spec/versions.js";
 import { DEFAULT_API_TOKEN, DEFAULT_USERNAME } from "./options.js";
 import type { ScenarioName } from "./state.js";
 

@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
 import { z } from "zod";
 import { UserFacingError } from "../errors.js";
-import type { HttpMethod } from "../flashblade/endpoints.js";
-import { parseVersionRange } from "../flashblade/versions.js";
+import type { HttpMethod } from "../rest-spec/endpoints.js";
+import { parseVersionRange } from "../rest-spec/versions.js";
 import type { ScenarioName, SimState } from "./state.js";
 import type { TlsMaterial } from "./tls.js";
 import type { SimHandler } from "./types.js";

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Logger } from "pino";
-import { ENDPOINTS, type HttpMethod } from "../flashblade/endpoints.js";
-import { atLeast, findEndpoint } from "../flashblade/versions.js";
+import { ENDPOINTS, type HttpMethod } from "../rest-spec/endpoints.js";
+import { atLeast, findEndpoint } from "../rest-spec/versions.js";
 import { type ApiResponse, errorResponse } from "./api-response.js";
 import { parseQuery } from "./query/index.js";
 import type { SessionStore } from "./sessions.js";

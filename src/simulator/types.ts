@@ -3,7 +3,7 @@
  * resource handlers (resources/). The front end authenticates, resolves the version and endpoint, parses the
  * query string and body, then calls the handler registered for `METHOD path` or the generic collection.
  */
-import type { HttpMethod } from "../flashblade/endpoints.js";
+import type { HttpMethod } from "../rest-spec/endpoints.js";
 
 /** Parsed query string. Lists are already split on commas; `+` already decoded as a space. */
 export interface SimQuery {

@@ -43,7 +43,8 @@ export async function acquireLease(
     won = false;
     if (cur && cur.owner !== owner && cur.expiresAt > now) return cur;
     won = true;
-    const fence = cur === undefined ? 1 : cur.owner === owner && cur.expiresAt > now ? cur.fence : cur.fence + 1;
+    const fence =
+      cur === undefined ? 1 : cur.owner === owner && cur.expiresAt > now ? cur.fence : cur.fence + 1;
     return { owner, fence, expiresAt: now + ttlMs };
   });
   return won && rec ? { name, ...rec } : undefined;
@@ -53,7 +54,12 @@ export async function acquireLease(
  * Extends a lease its holder still has. Returns the renewed lease, or undefined when it was lost (expired and
  * taken by someone else, or released): the caller must stop the work the lease guarded.
  */
-export async function renewLease(store: Store, lease: Lease, ttlMs: number, now: number): Promise<Lease | undefined> {
+export async function renewLease(
+  store: Store,
+  lease: Lease,
+  ttlMs: number,
+  now: number,
+): Promise<Lease | undefined> {
   let kept = false;
   const rec = await store.update<LeaseRecord>(LEASE_NS, lease.name, (cur) => {
     kept = false;

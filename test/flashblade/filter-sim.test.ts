@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BotError } from "../../src/errors.js";
-import type { HttpMethod } from "../../src/flashblade/endpoints.js";
 import { and, eq, like, not } from "../../src/flashblade/filter.js";
+import type { HttpMethod } from "../../src/rest-spec/endpoints.js";
 import { listItems } from "../../src/simulator/query/index.js";
 import { findHandler } from "../../src/simulator/resources/index.js";
 import type { SimState } from "../../src/simulator/state.js";

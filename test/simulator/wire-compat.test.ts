@@ -3,7 +3,7 @@
  * 1.12.3 sends them (headers, encodings, call order), over real HTTPS.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { compareVersions } from "../../src/flashblade/versions.js";
+import { compareVersions } from "../../src/rest-spec/versions.js";
 import type { SimulatorOptions } from "../../src/simulator/index.js";
 import { manualClock, openSim, type Reply, type SimClient } from "./server-helpers.js";
 

@@ -1,6 +1,6 @@
 /** The simulated file system: stored once in the 1.12 shape, rendered per REST version. */
 import { z } from "zod";
-import { atLeast } from "../../flashblade/versions.js";
+import { atLeast } from "../../rest-spec/versions.js";
 import type { SimReference } from "../types.js";
 import { nonNegativeInt, referenceByName } from "./body.js";
 

@@ -2,7 +2,7 @@
  * Version gating of model fields: a field is emitted (and accepted in bodies) only by the REST versions whose
  * model has it, per ../shared/reference/flashblade-models.md.
  */
-import { atLeast, compareVersions } from "../../flashblade/versions.js";
+import { atLeast, compareVersions } from "../../rest-spec/versions.js";
 
 /** `[field, since]` or `[field, since, lastVersion]` for fields later removed. */
 export type FieldGate = readonly [field: string, since: string, until?: string];

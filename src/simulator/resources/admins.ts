@@ -1,6 +1,6 @@
 /** /admins: API tokens and passwords are write-only; a token is shown only with expose=true. */
 import { z } from "zod";
-import { atLeast } from "../../flashblade/versions.js";
+import { atLeast } from "../../rest-spec/versions.js";
 import { bodyObject, type Json, parseBody } from "../models/body.js";
 import { badRequest } from "../types.js";
 import { type Handler, listing, ok, selectByNamesOrIds } from "./common.js";

@@ -1,5 +1,5 @@
 /** Helpers shared by the resource handlers: selectors, version checks, responses. */
-import { atLeast } from "../../flashblade/versions.js";
+import { atLeast } from "../../rest-spec/versions.js";
 import { type ListOptions, listItems } from "../query/index.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest, type SimResult } from "../types.js";

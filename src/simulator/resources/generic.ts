@@ -3,7 +3,7 @@
  * through the listing engine, POST `?names=` creates, PATCH merges, DELETE removes. Singleton paths (dns,
  * smtp, …) hold exactly one item that PATCH merges into.
  */
-import { atLeast } from "../../flashblade/versions.js";
+import { atLeast } from "../../rest-spec/versions.js";
 import type { Json } from "../models/body.js";
 import { bodyObject } from "../models/body.js";
 import type { GenericCollection, SimState } from "../state.js";

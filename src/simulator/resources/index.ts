@@ -2,8 +2,8 @@
  * Maps `METHOD path` to the handler that serves it: a stateful one where the simulator models the resource,
  * otherwise the generic in-memory collection. Mutating calls that succeed are audited.
  */
-import type { HttpMethod } from "../../flashblade/endpoints.js";
-import { findEndpoint } from "../../flashblade/versions.js";
+import type { HttpMethod } from "../../rest-spec/endpoints.js";
+import { findEndpoint } from "../../rest-spec/versions.js";
 import type { SimState } from "../state.js";
 import type { SimHandler } from "../types.js";
 import { listAdmins, updateAdmins } from "./admins.js";

@@ -4,7 +4,7 @@
  * Listing, PATCH and DELETE stay with the generic collection.
  */
 import { z } from "zod";
-import { atLeast } from "../../flashblade/versions.js";
+import { atLeast } from "../../rest-spec/versions.js";
 import { bodyObject, type Json, parseBody, referenceByName, rejectReadOnly } from "../models/body.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";

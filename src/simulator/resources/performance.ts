@@ -1,5 +1,5 @@
 /** Array-wide performance: all protocols, per protocol, protocol specifics, and replication. */
-import { atLeast } from "../../flashblade/versions.js";
+import { atLeast } from "../../rest-spec/versions.js";
 import { hashString } from "../models/random.js";
 import { metric, namedMetrics, standardPerformance } from "../models/series.js";
 import type { SimState } from "../state.js";

@@ -1,7 +1,7 @@
 /** In-process calls to the simulator's resource handlers, with a clock the test controls. */
 import { expect } from "vitest";
-import type { HttpMethod } from "../../../src/flashblade/endpoints.js";
-import { endpointAvailable } from "../../../src/flashblade/versions.js";
+import type { HttpMethod } from "../../../src/rest-spec/endpoints.js";
+import { endpointAvailable } from "../../../src/rest-spec/versions.js";
 import { parseQuery } from "../../../src/simulator/query/index.js";
 import { findHandler } from "../../../src/simulator/resources/index.js";
 import { createState, type SimState, type StateOptions } from "../../../src/simulator/state.js";
