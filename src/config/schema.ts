@@ -58,6 +58,8 @@ const bindingSchema = z.strictObject({
   /** Array names, "tag:<tag>" or "all". */
   arrays: z.array(z.string().min(1)).min(1),
   default_array: z.string().min(1).optional(),
+  /** Whether `--public` may answer lookups in this channel; the top-level setting when absent. */
+  public_answers: z.boolean().optional(),
 });
 
 export const channelsSchema = z.strictObject({
@@ -65,6 +67,8 @@ export const channelsSchema = z.strictObject({
   default_array: z.string().min(1).optional(),
   /** What channels without a binding may target. */
   unbound: z.enum(["all", "none"]).default("all"),
+  /** Whether `--public` may post a lookup's answer in the channel (each binding may say otherwise). */
+  public_answers: z.boolean().default(true),
   bindings: z.record(slackId, bindingSchema).default({}),
 });
 export type ChannelsConfig = z.output<typeof channelsSchema>;
@@ -136,7 +140,7 @@ const timeZone = z
 export const configSections = {
   arrays: arraysConfigSchema,
   access: accessSchema.default({ default_role: "none", overrides: [] }),
-  channels: channelsSchema.default({ unbound: "all", bindings: {} }),
+  channels: channelsSchema.default({ unbound: "all", public_answers: true, bindings: {} }),
   destructive: destructiveSchema.default(destructiveSchema.parse({})),
   /** Channel ID that receives one line per audited request. */
   audit_channel: slackId.optional(),

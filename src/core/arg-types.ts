@@ -6,7 +6,10 @@ import { z } from "zod";
 import { countOf, parseDuration, parseSize } from "./units.js";
 
 export const SIZE_HELP =
-  "sizes take binary units: 500G, 1.5T, 2TiB, 10GB (G = GiB = 2^30 bytes) or plain bytes";
+  "sizes take binary units: 500G, 1.5T, 2TiB, 10GB (G = GiB = 2^30 bytes), or B for bytes (4096B)";
+
+/** A typed number with no unit: almost always someone who meant gigabytes, never silently bytes. */
+const BARE_NUMBER = /^\s*(\d+(?:\.\d+)?)\s*$/;
 
 function hasControlChars(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
@@ -27,10 +30,22 @@ export function objectName(what = "name") {
     .refine((s) => !hasControlChars(s), `the ${what} contains control characters`);
 }
 
-/** A size in bytes from "500G", "1.5T", "2TiB", "10GB" or a byte count. */
+/**
+ * A size in bytes from "500G", "1.5T", "2TiB", "10GB" or "4096B". Typed text needs a unit: `500` is refused
+ * with "did you mean 500G?" (only 0 needs none). Numbers (not text) are bytes: they come from the bot itself.
+ */
 export function size(opts: { min?: number } = {}) {
   const min = opts.min ?? 0;
   return z.union([z.number(), z.string()]).transform((v, ctx) => {
+    const bare = typeof v === "string" ? BARE_NUMBER.exec(v) : null;
+    if (bare && Number(bare[1]) !== 0) {
+      const n = bare[1];
+      ctx.addIssue({
+        code: "custom",
+        message: `\`${n}\` has no unit; did you mean ${n}G? Sizes need a unit: ${n}G, ${n}T, or ${n}B for bytes`,
+      });
+      return z.NEVER;
+    }
     const bytes = typeof v === "number" ? v : parseSize(v);
     if (bytes === undefined || !Number.isSafeInteger(bytes)) {
       ctx.addIssue({ code: "custom", message: `\`${String(v)}\` is not a size; ${SIZE_HELP}` });
@@ -87,7 +102,7 @@ export function sortKey(fields: Record<string, string>) {
   return z.string().transform((v, ctx) => {
     const desc = v.endsWith("-");
     const key = desc ? v.slice(0, -1) : v;
-    const field = fields[key];
+    const field = Object.hasOwn(fields, key) ? fields[key] : undefined;
     if (field === undefined) {
       ctx.addIssue({
         code: "custom",

@@ -64,7 +64,8 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
 
   const actor = () => ({ userId: user, channelId, displayName: user });
   const describe = (name: string) => {
-    const role = deps.knownUsers?.[name];
+    const known = deps.knownUsers;
+    const role = known && Object.hasOwn(known, name) ? known[name] : undefined;
     return role ? `${name} (${role})` : name;
   };
 
@@ -154,6 +155,12 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
           const next = rest[0];
           if (!next) {
             io.write("Usage: /as <user>");
+            return { ok: false };
+          }
+          // The demo has a fixed cast; `/as constructor` is nobody, not a lookup into Object.prototype.
+          const known = deps.knownUsers;
+          if (known && !Object.hasOwn(known, next)) {
+            io.write(`There is no user "${next}" here; pick one of ${Object.keys(known).join(", ")}.`);
             return { ok: false };
           }
           user = next;
