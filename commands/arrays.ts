@@ -25,7 +25,7 @@ const arraysHealth = defineCommand({
     const rows = health.map((h) => ({
       name: h.name,
       tags: h.tags.join(", ") || "–",
-      status: h.reachable ? "up" : h.status === "unknown" ? "unknown" : "DOWN",
+      status: h.reachable ? "up" : h.status === "unknown" ? "no answer yet" : "DOWN",
       version: h.version ?? "–",
       latency:
         h.latencyMs.p50 === undefined

@@ -145,6 +145,11 @@ export const configSections = {
   /** Channel ID that receives one line per audited request. */
   audit_channel: slackId.optional(),
   time_zone: timeZone,
+  /**
+   * How long `--array all` waits before answering with the arrays that answered; the rest are named as late
+   * and edited in when they come.
+   */
+  fan_out_deadline: durationText.default(10_000),
   log_level: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
   /** Alert polling, routing to channels, quiet hours, maintenance windows, noise control (src/config/alerts.ts). */
   alerts: alertsConfigSchema.default(alertsConfigSchema.parse({})),

@@ -104,8 +104,9 @@ async function dispatch(
   const what = `\`${entry.id.replace(".", " ")}\``;
   if (bound.public) checkPublic(rt, entry, actor.channelId);
   // --public turns a lookup's private answer into one the whole channel sees.
-  const reply = (message: Message): Effect =>
-    answer(bound.public ? { ...message, visibility: "in_channel" } : message);
+  const shown = (message: Message): Message =>
+    bound.public ? { ...message, visibility: "in_channel" } : message;
+  const reply = (message: Message): Effect => answer(shown(message));
 
   if ((cmd.scope ?? "array") === "global") {
     if (bound.array !== undefined)
@@ -138,7 +139,12 @@ async function dispatch(
   if (!first) throw new UserFacingError("ARRAY_REQUIRED", "No array to run on.");
   if (targets.length > 1) {
     const ran = await runFanOut(rt, entry, args, targets, requestId, log);
-    return { effects: [reply(ran.message)], ...(ran.failedCode ? { failedCode: ran.failedCode } : {}) };
+    const effect: Effect = {
+      kind: "reply",
+      message: shown(ran.message),
+      ...(ran.later ? { later: ran.later.then(shown) } : {}),
+    };
+    return { effects: [effect], ...(ran.failedCode ? { failedCode: ran.failedCode } : {}) };
   }
   const ctx = rt.contextFor(first.client, first.actor, requestId, log.child({ array: first.client.name }));
   if (!cmd.impact) return { effects: [reply(await runOnArray(rt, entry, args, ctx, undefined))] };

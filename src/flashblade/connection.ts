@@ -34,6 +34,8 @@ export interface ConnectionDeps {
   sleep: (ms: number) => Promise<void>;
   retry?: RetryPolicy;
   onCall?: CallObserver;
+  /** Probe on a timer while marked down (see PoolDeps.probeInBackground). */
+  probeInBackground?: boolean;
 }
 
 export class ArrayConnection {
@@ -48,6 +50,8 @@ export class ArrayConnection {
   readonly #session: Session;
   readonly #versions: VersionState;
   readonly #onCall: CallObserver | undefined;
+  #probeTimer: NodeJS.Timeout | undefined;
+  #closed = false;
 
   constructor(cfg: ResolvedArrayConfig, deps: ConnectionDeps) {
     this.name = cfg.name;
@@ -69,6 +73,7 @@ export class ArrayConnection {
           { reason: state?.reason, retryInMs: state?.intervalMs },
           `array marked down (${event})`,
         );
+        if (state) this.#scheduleProbe(state.retryAt - deps.now());
       }
     });
     const unauthenticated = (req: WireRequest) => this.#exchange(req, false, false);
@@ -79,6 +84,28 @@ export class ArrayConnection {
     if (cfg.insecure) {
       this.#log.warn("TLS certificate verification is disabled for this array (insecure: true)");
     }
+  }
+
+  /**
+   * While down, asks the array for its API versions when the interval is over: the cheapest request there is,
+   * needing no session. Success marks the array up; failure lengthens the interval and schedules the next.
+   */
+  #scheduleProbe(inMs: number): void {
+    if (!this.#deps.probeInBackground || this.#closed) return;
+    clearTimeout(this.#probeTimer);
+    this.#probeTimer = setTimeout(
+      () => {
+        this.#probeTimer = undefined;
+        if (this.#closed || !this.#health.isDown) return;
+        this.#wire({ method: "GET", path: "/api/api_version" }, true).catch(() => {
+          // A probe that could not go out (another call is probing) tries again after the current interval.
+          const down = this.#health.snapshot().down;
+          if (down && this.#probeTimer === undefined) this.#scheduleProbe(down.retryAt - this.#deps.now());
+        });
+      },
+      Math.max(50, inMs),
+    );
+    this.#probeTimer.unref();
   }
 
   /** The negotiated version; asks the array on first use (single-flight). */
@@ -233,7 +260,8 @@ export class ArrayConnection {
     } catch (err) {
       const failure =
         err instanceof TransportFailure ? err : new TransportFailure("socket", String(err), undefined, err);
-      if (failure.notSent) this.#health.connectFailed(failure.reason);
+      // A read time-out counts like a refusal: a stalled array must not cost every command its time-out.
+      if (failure.notSent || failure.kind === "timeout") this.#health.connectFailed(failure.reason);
       else this.#health.inconclusive();
       throw failure;
     }
@@ -253,7 +281,7 @@ export class ArrayConnection {
 
   #failureError(method: HttpMethod, failure: TransportFailure): BotError {
     const down = this.#health.snapshot().down;
-    if (failure.notSent && down) {
+    if ((failure.notSent || method === "GET") && down) {
       return markedDown(this.name, down.since, failure.reason, Math.max(0, down.retryAt - this.#deps.now()));
     }
     if (failure.notSent || method === "GET") return unreachable(this.name, failure.reason, failure);
@@ -278,6 +306,8 @@ export class ArrayConnection {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#probeTimer);
     this.#limiter.stop(
       new InternalError("ARRAY_CLIENT_CLOSED", `the client for array ${this.name} is shutting down`),
     );

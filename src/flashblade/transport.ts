@@ -99,8 +99,9 @@ export function classify(err: unknown, cfg: Pick<ResolvedArrayConfig, "timeouts"
   };
   const known = code === undefined ? undefined : connectReasons[code];
   if (known !== undefined) return new TransportFailure("connect", known, code, err);
-  if (inConnect) return new TransportFailure("connect", `connection failed (${code ?? "error"})`, code, err);
-  return new TransportFailure("socket", `connection broken (${code ?? "error"})`, code, err);
+  // Reasons are read by people: the library's code (UND_ERR_SOCKET, ECONNRESET) stays in errCode, for the log.
+  if (inConnect) return new TransportFailure("connect", "the connection could not be set up", code, err);
+  return new TransportFailure("socket", "the connection broke before the answer arrived", code, err);
 }
 
 export class Transport {

@@ -104,10 +104,13 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
         await session.show(await opts.pipeline.sweepExpired());
       }
       const result = await session.handleLine(line);
+      // Piped: a late answer is printed before the next line runs, so output reads in order.
+      if (!opts.interactive) await session.settled();
       if (!result.ok) failed++;
       if (!opts.interactive) write("");
       if (result.quit) break;
     }
+    await session.settled();
   } finally {
     clearInterval(timer);
     rl.close();

@@ -42,6 +42,8 @@ export interface HarnessOptions {
   config?: Partial<Omit<AppConfigInput, "arrays">>;
   groups?: Record<string, string[]>;
   restricted?: string[];
+  /** Overrides of TEST_ARRAY_TUNING (time-outs, when an array is marked down). */
+  tuning?: Partial<typeof TEST_ARRAY_TUNING>;
 }
 
 export interface Harness {
@@ -72,7 +74,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     );
   }
   const resolved: ResolvedArrayConfig[] = specs.map((s) =>
-    simulatedArrayConfig(s.name, sims.get(s.name) as Simulator, { ...TEST_ARRAY_TUNING, tags: s.tags ?? [] }),
+    simulatedArrayConfig(s.name, sims.get(s.name) as Simulator, {
+      ...TEST_ARRAY_TUNING,
+      ...opts.tuning,
+      tags: s.tags ?? [],
+    }),
   );
   const config = configSchema.parse({
     arrays: specs.map((s) => ({

@@ -9,8 +9,9 @@ import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
 
 const root = new URL("../..", import.meta.url).pathname;
-// Inside node_modules so the built files resolve the project's packages.
-const outDir = join(root, "node_modules", ".cache", "array-chatops-console-test");
+// Under this worktree (dist/ is ignored), never in node_modules, which worktrees may share; packages still
+// resolve from the project root.
+const outDir = join(root, "dist", "console-test");
 const entry = join(outDir, "src", "main.js");
 
 beforeAll(async () => {
