@@ -159,19 +159,38 @@ export const configSections = {
   slack: z.record(z.string(), z.unknown()).optional(),
 };
 
-export const configSchema = z.strictObject(configSections).superRefine((c, ctx) => {
-  const names = new Set(c.arrays.map((a) => a.name));
-  const tags = new Set(c.arrays.flatMap((a) => a.tags));
+/** What the reference checks read; each section is absent when it did not pass its own schema. */
+export interface ReferencedSections {
+  arrays?: z.output<typeof arraysConfigSchema>;
+  access?: AccessConfig;
+  channels?: ChannelsConfig;
+  alerts?: z.output<typeof alertsConfigSchema>;
+}
+
+export interface ConfigIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+/**
+ * Names of arrays and tags used elsewhere (access overrides, channel bindings, alert routes) that no array
+ * has. Runs on whichever sections are valid, so a file with schema errors still hears about its references.
+ */
+export function referenceIssues(c: ReferencedSections): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  if (c.arrays === undefined) return issues;
+  const arrays = c.arrays;
+  const names = new Set(arrays.map((a) => a.name));
+  const tags = new Set(arrays.flatMap((a) => a.tags));
   const checkSelector = (sel: string, path: (string | number)[]) => {
     if (sel === "all") return;
     if (sel.startsWith("tag:")) {
-      if (!tags.has(sel.slice(4)))
-        ctx.addIssue({ code: "custom", path, message: `no array has tag "${sel.slice(4)}"` });
+      if (!tags.has(sel.slice(4))) issues.push({ path, message: `no array has tag "${sel.slice(4)}"` });
       return;
     }
-    if (!names.has(sel)) ctx.addIssue({ code: "custom", path, message: `no array is named "${sel}"` });
+    if (!names.has(sel)) issues.push({ path, message: `no array is named "${sel}"` });
   };
-  c.access.overrides.forEach((o, i) => {
+  c.access?.overrides.forEach((o, i) => {
     o.arrays?.forEach((a, j) => {
       checkSelector(a, ["access", "overrides", i, "arrays", j]);
     });
@@ -179,26 +198,31 @@ export const configSchema = z.strictObject(configSections).superRefine((c, ctx) 
       checkSelector(`tag:${t}`, ["access", "overrides", i, "tags", j]);
     });
   });
-  for (const issue of unknownAlertSelectors(c.alerts, c.arrays)) ctx.addIssue({ code: "custom", ...issue });
-  if (c.channels.default_array !== undefined)
-    checkSelector(c.channels.default_array, ["channels", "default_array"]);
-  for (const [channel, b] of Object.entries(c.channels.bindings)) {
+  if (c.alerts) for (const issue of unknownAlertSelectors(c.alerts, arrays)) issues.push(issue);
+  const channels = c.channels;
+  if (channels === undefined) return issues;
+  if (channels.default_array !== undefined)
+    checkSelector(channels.default_array, ["channels", "default_array"]);
+  for (const [channel, b] of Object.entries(channels.bindings)) {
     b.arrays.forEach((a, j) => {
       checkSelector(a, ["channels", "bindings", channel, "arrays", j]);
     });
     if (b.default_array !== undefined) {
       const path = ["channels", "bindings", channel, "default_array"];
       checkSelector(b.default_array, path);
-      const arr = c.arrays.find((a) => a.name === b.default_array);
+      const arr = arrays.find((a) => a.name === b.default_array);
       const covered = b.arrays.some(
         (sel) =>
           sel === "all" || sel === arr?.name || (sel.startsWith("tag:") && arr?.tags.includes(sel.slice(4))),
       );
-      if (arr && !covered) {
-        ctx.addIssue({ code: "custom", path, message: `"${arr.name}" is not among the channel's arrays` });
-      }
+      if (arr && !covered) issues.push({ path, message: `"${arr.name}" is not among the channel's arrays` });
     }
   }
+  return issues;
+}
+
+export const configSchema = z.strictObject(configSections).superRefine((c, ctx) => {
+  for (const issue of referenceIssues(c)) ctx.addIssue({ code: "custom", ...issue });
 });
 
 export type AppConfig = z.output<typeof configSchema>;

@@ -1,0 +1,97 @@
+/** Every problem of a configuration file in one report, and no credential from an address in any output. */
+import { Writable } from "node:stream";
+import { describe, expect, test } from "vitest";
+import { parseConfigText } from "../../src/config/load.js";
+import { UserFacingError } from "../../src/errors.js";
+import { createLogger } from "../../src/logger.js";
+
+const noFiles = (p: string): string => {
+  throw Object.assign(new Error(`nope: ${p}`), { code: "ENOENT" });
+};
+
+function failure(text: string, env: Record<string, string> = {}): UserFacingError {
+  try {
+    parseConfigText(text, { source: "bot.yml", env, readFile: noFiles, baseDir: "/cfg" });
+  } catch (err) {
+    if (err instanceof UserFacingError) return err;
+    throw err;
+  }
+  throw new Error("the configuration was accepted");
+}
+
+describe("configuration errors come in one report", () => {
+  test("a schema error, a dangling reference and a missing file are all listed, each with its path", () => {
+    const err = failure(`
+arrays:
+  - name: lab-1
+    address: https://lab-1.example.net
+    api_token_file: secrets/lab-1.token
+channels:
+  default_array: lab-9
+log_level: loud
+`);
+    expect(err.code).toBe("CONFIG_INVALID");
+    expect(err.message).toContain("has 3 problems");
+    expect(err.message).toContain("log_level: ");
+    expect(err.message).toContain('channels.default_array: no array is named "lab-9"');
+    expect(err.message).toContain(
+      'arrays[0].api_token_file: cannot read token file "secrets/lab-1.token" (ENOENT)',
+    );
+  });
+
+  test("an unset token variable is reported beside schema errors of other arrays", () => {
+    const err = failure(`
+arrays:
+  - name: lab-1
+    address: https://lab-1.example.net
+    api_token_env: LAB_1_TOKEN
+  - name: lab-2
+    address: http://lab-2.example.net
+    api_token_env: LAB_2_TOKEN
+access:
+  overrides:
+    - tags: [nope]
+`);
+    expect(err.message).toContain("arrays[1].address");
+    expect(err.message).toContain("arrays[0].api_token_env: environment variable LAB_1_TOKEN is not set");
+    expect(err.message).not.toContain("LAB_2_TOKEN is not set");
+  });
+});
+
+describe("credentials in addresses", () => {
+  test("are refused, and the error shows the address without them", () => {
+    const err = failure(
+      `
+arrays:
+  - name: lab-1
+    address: https://admin:hunter2@lab-1.example.net
+    api_token_env: T
+`,
+      { T: "t" },
+    );
+    expect(err.message).toContain("carries credentials");
+    expect(err.message).toContain("https://[redacted]@lab-1.example.net");
+    expect(err.message).not.toContain("hunter2");
+    expect(JSON.stringify(err.details)).not.toContain("hunter2");
+  });
+
+  test("never reach a log line, wherever they appear in it", () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        lines.push(chunk.toString());
+        cb();
+      },
+    });
+    const log = createLogger({ destination: sink });
+    log.warn(
+      { address: "https://admin:hunter2@fb.example.net:8443" },
+      "could not reach https://u:p4ss@fb.example.net",
+    );
+    log.error({ err: new Error("fetch https://admin:hunter2@x.example.net failed") }, "boom");
+    const all = lines.join("");
+    expect(all).toContain("https://[redacted]@fb.example.net:8443");
+    expect(all).not.toContain("hunter2");
+    expect(all).not.toContain("p4ss");
+  });
+});
