@@ -54,7 +54,14 @@ function lineSource(rl: ReturnType<typeof createInterface>): LineSource {
 export async function runConsole(opts: RunConsoleOptions): Promise<number> {
   const rl = createInterface({ input: opts.input, output: opts.output, terminal: opts.interactive });
   const lines = lineSource(rl);
+  // A reader that went away (EPIPE) must not crash the session; the exit code says output was lost.
+  let outputFailed = false;
+  const onOutputError = () => {
+    outputFailed = true;
+  };
+  opts.output.on("error", onOutputError);
   const write = (text: string) => {
+    if (outputFailed) return;
     opts.output.write(`${text}\n`);
   };
   const session = createConsoleSession({
@@ -115,5 +122,21 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
     clearInterval(timer);
     rl.close();
   }
+  // Everything written must reach the reader before the process exits, however slowly it reads.
+  const flushed = await flush(opts.output);
+  opts.output.off("error", onOutputError);
+  if (!flushed || outputFailed) return 1;
   return !opts.interactive && failed > 0 ? 1 : 0;
+}
+
+/** Resolves true once the stream has handed every byte on, false when it failed. */
+function flush(output: Writable): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (output.destroyed || output.writableEnded) {
+      resolve(!output.errored);
+      return;
+    }
+    // The callback of an empty write runs after every write queued before it.
+    output.write("", (err) => resolve(err == null));
+  });
 }

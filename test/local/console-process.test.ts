@@ -3,8 +3,10 @@
  * (non-interactive) and through a pseudo-terminal made by util-linux `script` (interactive) when available.
  */
 import { type ChildProcessWithoutNullStreams, execFile, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
 
@@ -86,6 +88,71 @@ describe("non-interactive console (piped stdin)", () => {
     const r = await runPiped("", ["--config", "/nonexistent/bot.yml"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('Cannot read the configuration file "/nonexistent/bot.yml" (ENOENT).\n');
+  }, 60_000);
+});
+
+/** Runs the console with its stdout read by `reader`, which decides how fast (or whether) to read. */
+function runWithReader(
+  input: string,
+  env: Record<string, string>,
+  reader: (out: Readable, child: ChildProcessWithoutNullStreams) => Promise<string>,
+): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(process.execPath, [entry], {
+    cwd: root,
+    env: { PATH: process.env["PATH"] ?? "", ...env },
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  const read = reader(child.stdout, child);
+  child.stdin.end(input);
+  return Promise.all([exited, read]).then(([code, stdout]) => ({ code, stdout }));
+}
+
+describe("output through a pipe", () => {
+  test("a slow reader still gets every line, and the exit code is 0", async () => {
+    // Help answers need no array, so the console writes them far faster than this reader takes them.
+    const lines = Array.from({ length: 200 }, (_, i) => `/array help fs ${i % 2 ? "list" : "show"}`);
+    const r = await runWithReader(`${lines.join("\n")}\n/array space\n`, {}, async (out) => {
+      let text = "";
+      for await (const chunk of out) {
+        text += String(chunk);
+        // About 100 KB/s: the pipe fills and the rest waits in the writer's buffer.
+        await new Promise((resolve) => setTimeout(resolve, Math.ceil(String(chunk).length / 100)));
+      }
+      return text;
+    });
+    expect(r.stdout.length).toBeGreaterThan(150_000);
+    expect(r.stdout.match(/alice> \/array help fs/g)).toHaveLength(200);
+    expect(r.stdout).toMatch(/alice> \/array space\n[\s\S]*fb-lab-01[\s\S]*$/);
+    expect(r.code).toBe(0);
+  }, 120_000);
+
+  test("a reader that goes away makes the exit code non-zero", async () => {
+    const lines = Array.from({ length: 40 }, () => "/array fs list --array all").join("\n");
+    const r = await runWithReader(`${lines}\n`, {}, async (out) => {
+      const first = await new Promise<string>((resolve) =>
+        out.once("data", (d: Buffer) => resolve(d.toString())),
+      );
+      out.destroy();
+      return first;
+    });
+    expect(r.stdout).toContain("alice>");
+    expect(r.code).not.toBe(0);
+  }, 120_000);
+
+  test("a TMPDIR that does not exist does not stop the console", async () => {
+    const tmp = join(mkdtempSync(join(tmpdir(), "fc-tmpdir-")), "missing");
+    const r = await runWithReader(
+      "/array perf --last 24h\n/array fs list\n",
+      { TMPDIR: tmp },
+      async (out) => {
+        let text = "";
+        for await (const chunk of out) text += String(chunk);
+        return text;
+      },
+    );
+    expect(r.stdout).toContain(`saved to ${tmp}/array-chatops-`);
+    expect(r.stdout).toContain("== 11 file systems on array fb-lab-01 ==");
+    expect(r.code).toBe(0);
   }, 60_000);
 });
 
