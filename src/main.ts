@@ -20,6 +20,7 @@ import { isUserFacing } from "./errors.js";
 import { createArrayPool } from "./flashblade/pool.js";
 import type { ArrayCallEvent, ArrayPool } from "./flashblade/types.js";
 import { attachmentSaver } from "./local/attachments.js";
+import { openConsoleStore, waitingCards } from "./local/console-store.js";
 import { DEMO_USERS, startDemo } from "./local/demo.js";
 import { runConsole } from "./local/run-console.js";
 import { createLogger, type Logger } from "./logger.js";
@@ -84,8 +85,14 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
   const config = loaded ?? demo?.loaded;
   if (!config) throw new Error("no configuration");
   const audit = memoryAuditSink();
-  const core = buildCore(config, { logger, identity: consoleIdentity, audit });
+  // The configured store (the demo's is in memory), so a pending approval survives a restart.
+  const stored = openConsoleStore(loaded);
+  const core = buildCore(config, { logger, identity: consoleIdentity, audit, store: stored.pending });
   try {
+    const waiting = await waitingCards(stored.pending, {
+      now: Date.now(),
+      timeZone: config.config.time_zone,
+    });
     const users = demo ? DEMO_USERS : undefined;
     const banner = [
       demo
@@ -108,9 +115,11 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
       ...(users ? { knownUsers: users } : {}),
       banner,
       saveAttachment: attachmentSaver(),
+      waiting,
     });
   } finally {
     await core.pool.close();
+    await stored.close();
     await demo?.close();
   }
 }

@@ -5,7 +5,7 @@
  */
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import type { Attachment } from "../core/message.js";
+import type { Attachment, Message } from "../core/message.js";
 import type { Pipeline } from "../core/pipeline-types.js";
 import { CONSOLE_HELP, createConsoleSession, type OutcomeLog } from "./console-session.js";
 
@@ -22,6 +22,8 @@ export interface RunConsoleOptions {
   saveAttachment?: (a: Attachment) => string;
   /** How often an interactive session sweeps expired requests. */
   sweepMs?: number;
+  /** Shown (with their buttons) before the first line: requests still waiting from before a restart. */
+  waiting?: readonly Message[];
 }
 
 interface LineSource {
@@ -87,6 +89,10 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
 
   let failed = 0;
   let timer: NodeJS.Timeout | undefined;
+  if (opts.waiting && opts.waiting.length > 0) {
+    write(`${opts.waiting.length} request(s) made before the restart still wait for an answer:`);
+    await session.show(opts.waiting.map((message) => ({ kind: "reply", message })));
+  }
   if (opts.interactive) {
     write(opts.banner ?? CONSOLE_HELP);
     timer = setInterval(() => {
