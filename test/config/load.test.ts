@@ -6,6 +6,7 @@ import { UserFacingError } from "../../src/errors.js";
 const files: Record<string, string> = {
   "/cfg/secrets/fb-lab-01.token": "T-lab\n",
   "/etc/array-chatops/corp-ca.pem": "-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n",
+  "/cfg/sim-ca.pem": "-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n",
 };
 const readFile = (p: string) => {
   const v = files[p];
@@ -35,7 +36,7 @@ describe("loading the configuration", () => {
     const text = readFileSync(new URL("../../config/example.yml", import.meta.url), "utf8");
     const loaded = parseConfigText(text, {
       source: "config/example.yml",
-      env: { FB_PROD_01_TOKEN: "T-prod", FB_DR_01_TOKEN: "T-dr" },
+      env: { FB_PROD_01_TOKEN: "T-prod", FB_DR_01_TOKEN: "T-dr", FB_LAB_01_TOKEN: "T-lab" },
       readFile,
       baseDir: "/cfg",
     });
