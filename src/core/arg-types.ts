@@ -3,6 +3,7 @@
  * schemas turn them into typed values with messages a person can act on.
  */
 import { z } from "zod";
+import { userText } from "./message.js";
 import { countOf, parseDuration, parseSize } from "./units.js";
 
 export const SIZE_HELP =
@@ -48,7 +49,7 @@ export function size(opts: { min?: number } = {}) {
     }
     const bytes = typeof v === "number" ? v : parseSize(v);
     if (bytes === undefined || !Number.isSafeInteger(bytes)) {
-      ctx.addIssue({ code: "custom", message: `\`${String(v)}\` is not a size; ${SIZE_HELP}` });
+      ctx.addIssue({ code: "custom", message: `\`${userText(String(v))}\` is not a size; ${SIZE_HELP}` });
       return z.NEVER;
     }
     if (bytes < min) {
@@ -64,7 +65,10 @@ export function duration() {
   return z.union([z.number(), z.string()]).transform((v, ctx) => {
     const ms = typeof v === "number" ? v : parseDuration(v);
     if (ms === undefined || ms <= 0) {
-      ctx.addIssue({ code: "custom", message: `\`${String(v)}\` is not a duration; use e.g. 30m, 24h, 7d` });
+      ctx.addIssue({
+        code: "custom",
+        message: `\`${userText(String(v))}\` is not a duration; use e.g. 30m, 24h, 7d`,
+      });
       return z.NEVER;
     }
     return ms;
@@ -80,7 +84,7 @@ export function count(opts: { min?: number; max?: number } = {}) {
     if (!Number.isSafeInteger(n) || n < min || n > max) {
       ctx.addIssue({
         code: "custom",
-        message: `\`${String(v)}\` is not a whole number from ${min} to ${max}`,
+        message: `\`${userText(String(v))}\` is not a whole number from ${min} to ${max}`,
       });
       return z.NEVER;
     }
@@ -106,7 +110,7 @@ export function sortKey(fields: Record<string, string>) {
     if (field === undefined) {
       ctx.addIssue({
         code: "custom",
-        message: `cannot sort by \`${v}\`; use one of ${names.join(", ")} (append - for descending, e.g. ${names[0]}-)`,
+        message: `cannot sort by \`${userText(v)}\`; use one of ${names.join(", ")} (append - for descending, e.g. ${names[0]}-)`,
       });
       return z.NEVER;
     }

@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import { UserFacingError } from "../errors.js";
 import type { CommandDefinition } from "./define-command.js";
+import { userText } from "./message.js";
 import { isSwitch, keyToOption, optionToKey } from "./schema-introspect.js";
 import { didYouMean, suggest } from "./suggest.js";
 import type { Token } from "./tokenize.js";
@@ -90,7 +91,7 @@ export function bindArguments(id: string, cmd: CommandDefinition, tokens: readon
       const hits = suggest(name, options).map((o) => `--${o}`);
       fail(
         "PARSE_UNKNOWN_OPTION",
-        `Unknown option --${name} for \`${id.replace(".", " ")}\`.${didYouMean(hits)}`,
+        `Unknown option --${userText(name)} for \`${id.replace(".", " ")}\`.${didYouMean(hits)}`,
         hits,
       );
     }
@@ -118,7 +119,7 @@ export function bindArguments(id: string, cmd: CommandDefinition, tokens: readon
 
   const free = positional.filter((k) => !seen.has(k));
   if (bare.length > free.length) {
-    const extra = bare.slice(free.length).map((w) => `\`${w}\``);
+    const extra = bare.slice(free.length).map((w) => `\`${userText(w)}\``);
     fail("PARSE_EXTRA_WORDS", `Unexpected ${extra.length === 1 ? "word" : "words"} ${extra.join(" ")}.`);
   }
   bare.forEach((word, idx) => {

@@ -6,7 +6,7 @@ import { errorCode, isUserFacing } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
 import type { CommandActor, CommandContext, Impact } from "./define-command.js";
-import { type Block, type Message, rich } from "./message.js";
+import { type Block, botText, type Message, rich } from "./message.js";
 import type { PendingRecord } from "./pending-store.js";
 import { ACTIONS } from "./pipeline-deps.js";
 import type { CommandEntry } from "./registry.js";
@@ -165,7 +165,7 @@ function combine(
   }
   for (const f of failed) {
     const why = isUserFacing(f.err) ? f.err.message : `internal error (request ${requestId})`;
-    blocks.push({ type: "context", text: rich`⚠ array ${f.array} failed: ${why}` });
+    blocks.push({ type: "context", text: rich`⚠ array ${f.array} failed: ${botText(why)}` });
   }
   for (const name of late) {
     blocks.push({

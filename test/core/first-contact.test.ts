@@ -127,3 +127,27 @@ describe("hostile keys", () => {
     expect(h.sims.get("lab-1")?.control.stats().total).toBe(before);
   });
 });
+
+describe("the bot's own backticks stay code; the user's cannot pair with them", () => {
+  const STAND_IN = "\u200b\u02cb";
+  const markupOf = (effects: Awaited<ReturnType<Harness["run"]>>) =>
+    messagesOf(effects)
+      .flatMap((m) => m.blocks.map((b) => ("text" in b && typeof b.text !== "string" ? b.text.markup : "")))
+      .join("\n");
+
+  test("a did-you-mean and a usage line show real code spans", async () => {
+    const markup = markupOf(await h.run("carol", "fs lsit"));
+    expect(markup).toContain("Did you mean `fs list`?");
+    expect(markup).not.toContain(STAND_IN);
+    const usage = markupOf(await h.run("carol", "fs list --nope"));
+    expect(usage).toContain("for `fs list`");
+    expect(usage).toContain("Usage: /array fs list");
+  });
+
+  test("a backtick the user typed is shown as its look-alike inside the bot's code span", async () => {
+    const markup = markupOf(await h.run("carol", "fs li`st"));
+    expect(markup).toContain(`\`fs li${STAND_IN}st\` is not a command.`);
+    const option = markupOf(await h.run("carol", "fs list --a`b"));
+    expect(option).toContain(`Unknown option --a${STAND_IN}b for \`fs list\``);
+  });
+});
