@@ -14,6 +14,7 @@ import { markedDown, outcomeUnknown, rejected, unreachable, versionTooOld } from
 import { HealthTracker } from "./health.js";
 import { ArrayLimiter } from "./limiter.js";
 import { VersionState } from "./negotiate.js";
+import { BackgroundProbe } from "./probe.js";
 import { errorEntries } from "./response.js";
 import { DEFAULT_RETRY, decideOnFailure, decideOnStatus, type RetryPolicy } from "./retry.js";
 import { Session } from "./session.js";
@@ -50,8 +51,7 @@ export class ArrayConnection {
   readonly #session: Session;
   readonly #versions: VersionState;
   readonly #onCall: CallObserver | undefined;
-  #probeTimer: NodeJS.Timeout | undefined;
-  #closed = false;
+  readonly #probe: BackgroundProbe;
 
   constructor(cfg: ResolvedArrayConfig, deps: ConnectionDeps) {
     this.name = cfg.name;
@@ -73,9 +73,15 @@ export class ArrayConnection {
           { reason: state?.reason, retryInMs: state?.intervalMs },
           `array marked down (${event})`,
         );
-        if (state) this.#scheduleProbe(state.retryAt - deps.now());
+        if (state) this.#probe.schedule(state.retryAt - deps.now());
       }
     });
+    this.#probe = new BackgroundProbe(
+      deps.probeInBackground ?? false,
+      () => this.#wire({ method: "GET", path: "/api/api_version" }, true),
+      () => this.#health.snapshot().down,
+      deps.now,
+    );
     const unauthenticated = (req: WireRequest) => this.#exchange(req, false, false);
     this.#session = new Session(cfg.name, cfg.apiToken, unauthenticated, this.#log, deps.now);
     this.#versions = new VersionState(cfg.name, cfg.apiVersion, unauthenticated, this.#log, (outcome, ms) =>
@@ -84,28 +90,6 @@ export class ArrayConnection {
     if (cfg.insecure) {
       this.#log.warn("TLS certificate verification is disabled for this array (insecure: true)");
     }
-  }
-
-  /**
-   * While down, asks the array for its API versions when the interval is over: the cheapest request there is,
-   * needing no session. Success marks the array up; failure lengthens the interval and schedules the next.
-   */
-  #scheduleProbe(inMs: number): void {
-    if (!this.#deps.probeInBackground || this.#closed) return;
-    clearTimeout(this.#probeTimer);
-    this.#probeTimer = setTimeout(
-      () => {
-        this.#probeTimer = undefined;
-        if (this.#closed || !this.#health.isDown) return;
-        this.#wire({ method: "GET", path: "/api/api_version" }, true).catch(() => {
-          // A probe that could not go out (another call is probing) tries again after the current interval.
-          const down = this.#health.snapshot().down;
-          if (down && this.#probeTimer === undefined) this.#scheduleProbe(down.retryAt - this.#deps.now());
-        });
-      },
-      Math.max(50, inMs),
-    );
-    this.#probeTimer.unref();
   }
 
   /** The negotiated version; asks the array on first use (single-flight). */
@@ -306,8 +290,7 @@ export class ArrayConnection {
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
-    clearTimeout(this.#probeTimer);
+    this.#probe.close();
     this.#limiter.stop(
       new InternalError("ARRAY_CLIENT_CLOSED", `the client for array ${this.name} is shutting down`),
     );
