@@ -66,6 +66,8 @@ export interface CommandContext {
   readonly requestId: string;
   /** IANA time zone for times shown in impacts. */
   readonly timeZone: string;
+  /** How long a command that asks several arrays waits before answering with what arrived (fan_out_deadline). */
+  readonly fanOutDeadlineMs: number;
   /** The alert engine, for `alert routes|test` (absent where it does not run). */
   readonly alerts?: AlertCommandPort;
   now(): number;

@@ -10,7 +10,7 @@ import { type Block, botText, type Message, rich } from "./message.js";
 import type { PendingRecord } from "./pending-store.js";
 import { ACTIONS } from "./pipeline-deps.js";
 import type { CommandEntry } from "./registry.js";
-import type { Runtime } from "./runtime.js";
+import { DEFAULT_FAN_OUT_DEADLINE_MS, type Runtime } from "./runtime.js";
 
 export interface Ran {
   message: Message;
@@ -69,8 +69,6 @@ export async function runOnArray(
 
 type Outcome = { array: string; ok: true; result: unknown } | { array: string; ok: false; err: unknown };
 
-const DEFAULT_DEADLINE_MS = 10_000;
-
 /** "10 s", "0.5 s": the deadline as people read it. */
 function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;
@@ -93,7 +91,7 @@ export async function runFanOut(
   requestId: string,
   log: Logger,
 ): Promise<Ran & { later?: Promise<Message> }> {
-  const deadlineMs = rt.deps.config.fan_out_deadline ?? DEFAULT_DEADLINE_MS;
+  const deadlineMs = rt.deps.config.fan_out_deadline ?? DEFAULT_FAN_OUT_DEADLINE_MS;
   const settled = new Map<string, Outcome>();
   const all = Promise.all(
     targets.map(async ({ client, actor }): Promise<void> => {

@@ -11,6 +11,9 @@ import type { PipelineDeps } from "./pipeline-deps.js";
 import type { Effect } from "./pipeline-types.js";
 import { createTargetResolver, type TargetResolver } from "./targets.js";
 
+/** `fan_out_deadline` when a configuration built in code leaves it out. */
+export const DEFAULT_FAN_OUT_DEADLINE_MS = 10_000;
+
 export interface Runtime {
   deps: PipelineDeps;
   access: AccessResolver;
@@ -50,6 +53,7 @@ export function createRuntime(deps: PipelineDeps): Runtime {
         logger: reqLog,
         requestId,
         timeZone: deps.config.time_zone,
+        fanOutDeadlineMs: deps.config.fan_out_deadline ?? DEFAULT_FAN_OUT_DEADLINE_MS,
         ...(deps.alerts ? { alerts: deps.alerts } : {}),
         now: deps.now,
       };

@@ -52,3 +52,22 @@ describe("a fan-out with one stalled array", () => {
     expect(textOf([next])).toMatch(/array lab-2 failed: array lab-2 is unreachable since/);
   });
 });
+
+describe("arrays health with an array that never answered", () => {
+  test("answers at the deadline and shows that array as not answered yet, not up", async () => {
+    const cold = await startHarness({
+      arrays: [{ name: "cold-1" }, { name: "cold-2" }],
+      config: { fan_out_deadline: "0.5s" },
+      tuning: { timeouts: { connectMs: 2000, readMs: 1000 }, downAfterFailures: 2 },
+    });
+    try {
+      cold.sims.get("cold-2")?.control.addLatency({ path: "/api/api_version", ms: 60_000 });
+      const text = textOf(await cold.run("carol", "arrays"));
+      expect(text).toContain("1 of 2 arrays reachable");
+      expect(text).toMatch(/cold-1 \| – \| up/);
+      expect(text).toMatch(/cold-2 \| – \| no answer yet/);
+    } finally {
+      await cold.close();
+    }
+  });
+});
