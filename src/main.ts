@@ -24,6 +24,7 @@ import { openConsoleStore, waitingCards } from "./local/console-store.js";
 import { DEMO_USERS, startDemo } from "./local/demo.js";
 import { runConsole } from "./local/run-console.js";
 import { createLogger, type Logger } from "./logger.js";
+import { redactUrlCredentials } from "./redact.js";
 
 export interface MainIO {
   argv: readonly string[];
@@ -162,13 +163,13 @@ export async function main(io: MainIO): Promise<number> {
     }
     return await runConsoleMode(loaded, io);
   } catch (err) {
+    // Whatever is printed passes the URL-credential redaction: a start-up error may quote an address.
     if (isUserFacing(err)) {
-      io.stderr.write(`${err.message}\n`);
+      io.stderr.write(`${redactUrlCredentials(err.message)}\n`);
       return 2;
     }
-    io.stderr.write(
-      `array-chatops failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
+    const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    io.stderr.write(`array-chatops failed to start: ${redactUrlCredentials(detail)}\n`);
     return 1;
   }
 }

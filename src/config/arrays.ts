@@ -219,7 +219,10 @@ export function collectArrays(
     const where = `arrays[${i}]`;
     let token: string | undefined;
     if (a.api_token_env !== undefined) {
-      token = deps.env[a.api_token_env]?.trim();
+      // The variable's name is from the file: `constructor` must name an unset variable, not Object's.
+      const name = a.api_token_env;
+      const value = Object.hasOwn(deps.env, name) ? deps.env[name] : undefined;
+      token = typeof value === "string" ? value.trim() : undefined;
       if (!token) problems.push(`${where}.api_token_env: environment variable ${a.api_token_env} is not set`);
     } else if (a.api_token_file !== undefined) {
       token = read(`${where}.api_token_file`, a.api_token_file, "token file")?.trim();

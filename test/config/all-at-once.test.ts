@@ -1,9 +1,13 @@
 /** Every problem of a configuration file in one report, and no credential from an address in any output. */
-import { Writable } from "node:stream";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough, Readable, Writable } from "node:stream";
 import { describe, expect, test } from "vitest";
 import { parseConfigText } from "../../src/config/load.js";
 import { UserFacingError } from "../../src/errors.js";
 import { createLogger } from "../../src/logger.js";
+import { main } from "../../src/main.js";
 
 const noFiles = (p: string): string => {
   throw Object.assign(new Error(`nope: ${p}`), { code: "ENOENT" });
@@ -93,5 +97,47 @@ arrays:
     expect(all).toContain("https://[redacted]@fb.example.net:8443");
     expect(all).not.toContain("hunter2");
     expect(all).not.toContain("p4ss");
+  });
+});
+
+describe("hostile names in the file", () => {
+  test("a token variable called like an Object member is simply unset", () => {
+    const err = failure(`
+arrays:
+  - name: lab-1
+    address: https://lab-1.example.net
+    api_token_env: constructor
+`);
+    expect(err.message).toContain("arrays[0].api_token_env: environment variable constructor is not set");
+  });
+});
+
+describe("start-up output", () => {
+  test("a start refused for a credential in an address prints the address without it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fc-creds-"));
+    try {
+      writeFileSync(
+        join(dir, "bot.yml"),
+        "arrays:\n  - name: lab-1\n    address: https://root:s3cr3t-pw@lab-1.example.net\n    api_token_env: T\n",
+      );
+      const stderr = new PassThrough();
+      let err = "";
+      stderr.on("data", (d: Buffer) => {
+        err += d.toString();
+      });
+      const code = await main({
+        argv: ["--config", join(dir, "bot.yml")],
+        env: { T: "t" },
+        stdin: Readable.from([]),
+        stdout: new PassThrough(),
+        stderr,
+        interactive: false,
+      });
+      expect(code).toBe(2);
+      expect(err).toContain("https://[redacted]@lab-1.example.net");
+      expect(err).not.toContain("s3cr3t-pw");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
