@@ -5,7 +5,7 @@
  * the environment.
  */
 import { dirname } from "node:path";
-import { isMap, LineCounter, parseDocument } from "yaml";
+import { type Document, isMap, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { UserFacingError } from "../errors.js";
 import { redactUrlCredentials } from "../redact.js";
@@ -15,12 +15,14 @@ import { resolveDataDir } from "./data-dir.js";
 import {
   type AppConfig,
   type ConfigIssue,
+  configBaseSchema,
   configSchema,
   configSections,
   type ReferencedSections,
   referenceIssues,
 } from "./schema.js";
 import { loadSlackConfig, type SlackConfig } from "./slack.js";
+import { withLines } from "./yaml-lines.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -97,7 +99,7 @@ export interface ParseDeps {
  * valid), and missing environment variables or unreadable files (for the arrays that are valid).
  */
 export function parseConfigText(text: string, deps: ParseDeps): LoadedConfig {
-  const raw = parseYaml(text, deps.source);
+  const { raw, doc, counter } = parseYaml(text, deps.source);
   const checked = checkConfig(raw);
   const problems = [...checked.problems];
   const { config, sections } = checked;
@@ -116,7 +118,8 @@ export function parseConfigText(text: string, deps: ParseDeps): LoadedConfig {
   const store =
     sections.store &&
     collect(problems, () => resolveDataDir(sections.store as never, deps.env, deps.baseDir ?? "."));
-  if (problems.length > 0 || config === undefined) throw invalid(deps.source, problems);
+  if (problems.length > 0 || config === undefined)
+    throw invalid(deps.source, withLines(problems, doc, counter));
   if (store !== undefined) config.store = store;
   return { config, arrays: resolved.arrays, ...(slack === undefined ? {} : { slack }), source: deps.source };
 }
@@ -144,9 +147,12 @@ function checkConfig(raw: unknown): {
   validArrays?: (ArrayConfig | undefined)[];
   problems: string[];
 } {
-  const result = configSchema.safeParse(raw);
-  if (result.success) return { config: result.data, sections: result.data, problems: [] };
-  // zod skips the root's reference checks once a section fails; run them on the sections that are valid.
+  const result = configBaseSchema.safeParse(raw);
+  if (result.success) {
+    const refs = referenceIssues(result.data).map(formatIssue);
+    return { ...(refs.length === 0 ? { config: result.data } : {}), sections: result.data, problems: refs };
+  }
+  // A section failed its schema: check the references of the sections that are valid.
   const obj = (raw ?? {}) as Record<string, unknown>;
   const sections: Record<string, unknown> = {};
   for (const [key, schema] of Object.entries(configSections)) {
@@ -180,7 +186,7 @@ function pathText(segments: readonly PropertyKey[]): string {
   return path || "(root)";
 }
 
-function parseYaml(text: string, source: string): unknown {
+function parseYaml(text: string, source: string): { raw: unknown; doc: Document; counter: LineCounter } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -191,7 +197,7 @@ function parseYaml(text: string, source: string): unknown {
     throw invalid(source, lines);
   }
   if (!isMap(doc.contents)) throw invalid(source, ["the file must be a YAML mapping (key: value lines)"]);
-  return doc.toJS();
+  return { raw: doc.toJS(), doc, counter: lineCounter };
 }
 
 /** Validates an already-parsed object; every problem is listed as `path: message`. */

@@ -221,7 +221,10 @@ export function referenceIssues(c: ReferencedSections): ConfigIssue[] {
   return issues;
 }
 
-export const configSchema = z.strictObject(configSections).superRefine((c, ctx) => {
+/** Every section's own schema, without the cross-references between them. */
+export const configBaseSchema = z.strictObject(configSections);
+
+export const configSchema = configBaseSchema.superRefine((c, ctx) => {
   for (const issue of referenceIssues(c)) ctx.addIssue({ code: "custom", ...issue });
 });
 

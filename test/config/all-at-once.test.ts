@@ -36,10 +36,11 @@ log_level: loud
 `);
     expect(err.code).toBe("CONFIG_INVALID");
     expect(err.message).toContain("has 3 problems");
-    expect(err.message).toContain("log_level: ");
-    expect(err.message).toContain('channels.default_array: no array is named "lab-9"');
+    // Each with its path and its line in the file.
+    expect(err.message).toContain("log_level (line 8): ");
+    expect(err.message).toContain('channels.default_array (line 7): no array is named "lab-9"');
     expect(err.message).toContain(
-      'arrays[0].api_token_file: cannot read token file "secrets/lab-1.token" (ENOENT)',
+      'arrays[0].api_token_file (line 5): cannot read token file "secrets/lab-1.token" (ENOENT)',
     );
   });
 
@@ -57,7 +58,9 @@ access:
     - tags: [nope]
 `);
     expect(err.message).toContain("arrays[1].address");
-    expect(err.message).toContain("arrays[0].api_token_env: environment variable LAB_1_TOKEN is not set");
+    expect(err.message).toContain(
+      "arrays[0].api_token_env (line 5): environment variable LAB_1_TOKEN is not set",
+    );
     expect(err.message).not.toContain("LAB_2_TOKEN is not set");
   });
 });
@@ -108,7 +111,9 @@ arrays:
     address: https://lab-1.example.net
     api_token_env: constructor
 `);
-    expect(err.message).toContain("arrays[0].api_token_env: environment variable constructor is not set");
+    expect(err.message).toContain(
+      "arrays[0].api_token_env (line 5): environment variable constructor is not set",
+    );
   });
 });
 

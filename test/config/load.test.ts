@@ -117,12 +117,14 @@ channels:
     const problems = problemsOf(() =>
       parseConfigText(text, { source: "x", env: { LAB_TOKEN: "t" }, readFile }),
     );
+    // Each once, with the line it is on.
+    expect(problems).toHaveLength(4);
     expect(problems).toEqual(
       expect.arrayContaining([
-        'access.overrides[0].arrays[0]: no array is named "nowhere"',
-        'channels.default_array: no array is named "lab-9"',
-        'channels.bindings.C1.arrays[0]: no array has tag "gold"',
-        'channels.bindings.C1.default_array: "lab-1" is not among the channel\'s arrays',
+        'access.overrides[0].arrays[0] (line 9): no array is named "nowhere"',
+        'channels.default_array (line 11): no array is named "lab-9"',
+        'channels.bindings.C1.arrays[0] (line 13): no array has tag "gold"',
+        'channels.bindings.C1.default_array (line 13): "lab-1" is not among the channel\'s arrays',
       ]),
     );
   });
