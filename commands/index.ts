@@ -7,8 +7,10 @@ import { alertResource } from "./alert.js";
 import { arraysResource } from "./arrays.js";
 import { fsResource } from "./fs/index.js";
 import { perfResource } from "./perf.js";
+import { quotaResource } from "./quota/index.js";
 import { snapshotResource } from "./snapshot/index.js";
 import { spaceResource } from "./space.js";
+import { usageResource } from "./usage.js";
 
 export const RESOURCES: readonly ResourceDefinition[] = [
   fsResource,
@@ -17,4 +19,6 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   spaceResource,
   perfResource,
   alertResource,
+  quotaResource,
+  usageResource,
 ];
