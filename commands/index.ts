@@ -7,6 +7,7 @@ import { alertResource } from "./alert.js";
 import { arraysResource } from "./arrays.js";
 import { fsResource } from "./fs/index.js";
 import { perfResource } from "./perf.js";
+import { policyResource } from "./policy/index.js";
 import { quotaResource } from "./quota/index.js";
 import { snapshotResource } from "./snapshot/index.js";
 import { spaceResource } from "./space.js";
@@ -21,4 +22,5 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   alertResource,
   quotaResource,
   usageResource,
+  policyResource,
 ];
