@@ -172,3 +172,14 @@ export async function onlyProtectedBy(
   for (const [p, fs] of fsPairs) if (p !== policy) covered.add(fs);
   return names.filter((n) => !covered.has(n));
 }
+
+/** The snapshot policies on one file system; undefined before REST 1.5. */
+export async function fileSystemPolicies(ctx: CommandContext, fs: string): Promise<string[] | undefined> {
+  if (!(await ctx.array.supports("1.5"))) return undefined;
+  const out: string[] = [];
+  const query = { member_names: [fs] };
+  for await (const m of ctx.array.iterate("/policies/file-systems", { query, schema: memberSchema })) {
+    if (m.policy?.name && m.member?.name === fs) out.push(m.policy.name);
+  }
+  return out;
+}

@@ -7,6 +7,6 @@ import { quotaSet } from "./set.js";
 export const quotaResource = defineResource({
   name: "quota",
   aliases: ["quotas"],
-  summary: "User and group quotas on file systems, default quotas, quota notification settings",
+  summary: "User and group quotas on file systems, default quotas, who is notified",
   commands: [quotaList, quotaSet, quotaDelete, quotaDefaults, quotaSettings],
 });
