@@ -31,7 +31,7 @@ interface Growth {
   /** "file systems" or "object store", with the array's name in a fan-out. */
   what: string;
   now: number;
-  then: number | undefined;
+  before: number | undefined;
   /** When the oldest sample in the window is, if the history does not reach the window's start. */
   from?: number;
 }
@@ -93,7 +93,7 @@ async function growth(ctx: CommandContext, since: number): Promise<Growth[]> {
     out.push({
       what,
       now,
-      then: first?.space?.virtual,
+      before: first?.space?.virtual,
       ...(late && first?.time !== undefined ? { from: first.time } : {}),
     });
   }
@@ -173,15 +173,15 @@ export const fsTop = defineCommand({
     if (r.since !== undefined) {
       const window = formatDuration(r.since);
       for (const g of r.growth) {
-        if (g.then === undefined) continue;
-        const delta = g.now - g.then;
+        if (g.before === undefined) continue;
+        const delta = g.now - g.before;
         const from =
           g.from === undefined
             ? `${window} ago`
             : `${formatTimestamp(g.from, rctx.timeZone)} (the oldest sample)`;
         blocks.push({
           type: "section",
-          text: rich`*${g.what}* in total: ${formatBytes(g.now)} now, ${formatBytes(g.then)} ${from}: ${delta >= 0 ? "+" : "−"}${formatBytes(Math.abs(delta))}${g.then > 0 ? ` (${formatPercent(Math.abs(delta) / g.then)})` : ""}.`,
+          text: rich`*${g.what}* in total: ${formatBytes(g.now)} now, ${formatBytes(g.before)} ${from}: ${delta >= 0 ? "+" : "−"}${formatBytes(Math.abs(delta))}${g.before > 0 ? ` (${formatPercent(Math.abs(delta) / g.before)})` : ""}.`,
         });
       }
       if (r.growth.length === 0 && !r.fs && rctx.arrays.length === 1) {
