@@ -134,6 +134,35 @@ function plan(
   return { removed, added };
 }
 
+/**
+ * How many of the policy's snapshots the removed rules made. Snapshots older than the longest retention of the
+ * rules that stay can only be the removed rules'; the rest may be either, so the answer is a range unless every
+ * rule goes.
+ */
+export function destroyedEstimate(
+  created: Map<string, number[]>,
+  counts: Map<string, number>,
+  kept: readonly Rule[],
+  now: number,
+): { min: number; max: number; exact: boolean; text: string } {
+  const keep = kept.length ? Math.max(...kept.map((r) => r.keep_for)) : undefined;
+  const per = [...counts.entries()]
+    .map(([fs, max]) => {
+      const min = keep === undefined ? max : (created.get(fs) ?? []).filter((t) => now - t > keep).length;
+      return { fs, min, max };
+    })
+    .sort((a, b) => b.max - a.max || a.fs.localeCompare(b.fs));
+  const min = per.reduce((n, p) => n + p.min, 0);
+  const max = per.reduce((n, p) => n + p.max, 0);
+  const exact = min === max;
+  const range = (lo: number, hi: number) => (lo === hi ? `${hi}` : `${lo}–${hi}`);
+  const detail = per.map((p) => `${p.fs} ${range(p.min, p.max)}`).join(", ");
+  const text = exact
+    ? `${countOf(max, "snapshot")} (${detail})`
+    : `between ${min} and ${countOf(max, "snapshot")} (${detail})`;
+  return { min, max, exact, text };
+}
+
 export const policyUpdate = defineCommand({
   verb: "update",
   summary: "Change a policy's rules or pause it; removing rules that own snapshots needs approval",
@@ -170,14 +199,13 @@ export const policyUpdate = defineCommand({
     const acknowledged = await ctx.array.supports("1.11");
     const owned = total(f.snapshots);
     const atRisk = removed.length > 0 && owned > 0 && acknowledged;
-    // The array does not say which rule made each snapshot: when some rules stay, it is an upper bound.
-    const exact = removed.length === current.length;
+    const kept = current.filter((c) => !removed.includes(c));
+    // Snapshot times are the array's; so is "now" where the array says it (1.7+), whatever our clock.
+    const arrayNow = removed.length ? ((await ctx.array.arrays.info())._as_of ?? ctx.now()) : ctx.now();
+    const est = destroyedEstimate(f.created, f.snapshots, kept, arrayNow);
     const facts: Field[] = [
       { label: "Rules now", value: rich`${rulesText(current)}` },
-      {
-        label: "Rules after",
-        value: rich`${rulesText([...current.filter((c) => !removed.includes(c)), ...added])}`,
-      },
+      { label: "Rules after", value: rich`${rulesText([...kept, ...added])}` },
       {
         label: "Protects",
         value: rich`${[...f.fileSystems, ...f.links.map((l) => `${l.fs} → ${l.remote}`)].join(", ") || "nothing"}`,
@@ -186,12 +214,10 @@ export const policyUpdate = defineCommand({
     if (toggles) facts.push({ label: "Enabled", value: rich`${enabledNow ? "yes → no" : "no → yes"}` });
     const warnings: Rich[] = [];
     if (atRisk) {
-      facts.push({
-        label: "Snapshots destroyed",
-        value: rich`${exact ? "" : "up to "}${owned} (${perFileSystem(f.snapshots)})`,
-      });
+      facts.push({ label: "Snapshots destroyed", value: rich`${est.text}` });
+      const which = removed.length === 1 ? "that rule" : "those rules";
       warnings.push(
-        rich`Removing ${removed.map(ruleText).join("; ")} destroys the snapshots ${removed.length === 1 ? "that rule" : "those rules"} made: ${exact ? "" : "up to "}${countOf(owned, "snapshot")} of ${perFileSystem(f.snapshots)}${exact ? "" : " (the array does not say which rule made each snapshot; these are all the policy's snapshots)"}. They can be recovered until eradicated.`,
+        rich`Removing ${removed.map(ruleText).join("; ")} destroys the snapshots ${which} made: ${est.text}.${est.exact ? "" : ` The array does not say which rule made each snapshot: ${est.min} are older than any remaining rule keeps snapshots, so ${which} made them; the others may be from any rule.`} Destroyed snapshots can be recovered until eradicated.`,
       );
     } else if (removed.length > 0 && owned > 0) {
       facts.push({

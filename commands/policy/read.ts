@@ -45,6 +45,8 @@ export interface PolicyFacts {
   links: LinkMember[];
   /** Live snapshots the policy manages, per file system. */
   snapshots: Map<string, number>;
+  /** Their creation times, per file system. */
+  created: Map<string, number[]>;
 }
 
 export async function requirePolicyApi(ctx: CommandContext): Promise<void> {
@@ -112,20 +114,25 @@ export async function linkMembers(ctx: CommandContext, policy?: string): Promise
   return out;
 }
 
-/** Live snapshots made by the policy, counted per file system. */
-export async function policySnapshots(ctx: CommandContext, policy: string): Promise<Map<string, number>> {
+/** Live snapshots made by the policy: counted and their creation times, per file system. */
+export async function policySnapshots(
+  ctx: CommandContext,
+  policy: string,
+): Promise<{ counts: Map<string, number>; created: Map<string, number[]> }> {
   const counts = new Map<string, number>();
+  const created = new Map<string, number[]>();
   const query = { filter: and(eq("policy.name", policy), eq("destroyed", false)) };
   for await (const s of ctx.array.iterate("/file-system-snapshots", { query, schema: snapshotSchema })) {
     const fs = s.source ?? s.owner?.name ?? "?";
     counts.set(fs, (counts.get(fs) ?? 0) + 1);
+    if (s.created !== undefined) created.set(fs, [...(created.get(fs) ?? []), s.created]);
   }
-  return counts;
+  return { counts, created };
 }
 
 export async function policyFacts(ctx: CommandContext, name: string): Promise<PolicyFacts> {
   const policy = await requirePolicy(ctx, name);
-  const [fsPairs, linkPairs, snapshots] = await Promise.all([
+  const [fsPairs, linkPairs, snaps] = await Promise.all([
     fileSystemMembers(ctx, name),
     linkMembers(ctx, name),
     policySnapshots(ctx, name),
@@ -134,7 +141,8 @@ export async function policyFacts(ctx: CommandContext, name: string): Promise<Po
     policy,
     fileSystems: fsPairs.map(([, fs]) => fs).sort(),
     links: linkPairs.map(([, l]) => l),
-    snapshots,
+    snapshots: snaps.counts,
+    created: snaps.created,
   };
 }
 
