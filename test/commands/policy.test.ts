@@ -97,9 +97,10 @@ describe("policy update: rules that own snapshots", () => {
     const effects = await h.run("bob", 'policy update daily --remove-rule "every 7d at 03:00, keep 28d"');
     const card = textOf(effects);
     expect(card).toContain("Approval needed: update policy daily on lab-1");
-    // The weekly rule's 2nd and 3rd snapshots are older than the daily rule keeps any: certainly the weekly's.
+    // The weekly rule's snapshots (7, 14 and 21 days old by the array's clock, which has moved on since the
+    // scenario was seeded) are older than the daily rule keeps any, so they are certainly the weekly rule's.
     expect(card).toContain(
-      "Snapshots destroyed: between 6 and 30 snapshots (finance 2–10, home 2–10, projects 2–10)",
+      "Snapshots destroyed: between 9 and 30 snapshots (finance 3–10, home 3–10, projects 3–10)",
     );
     expect(card).toContain("PATCH /api/1.12/policies?names=daily&destroy_snapshots=true");
     expect(writesSince(sim(), m, "/policies")).toHaveLength(0);
