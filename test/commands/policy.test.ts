@@ -155,3 +155,32 @@ describe("policy create and delete", () => {
     expect(sim().state.policies.has("nightly")).toBe(false);
   });
 });
+
+describe("shortening and older arrays", () => {
+  test("shortening the only rule that made snapshots destroys them all: an exact count, gated", async () => {
+    const effects = await h.run("bob", 'policy update hourly --rules "every 1h, keep 12h"');
+    const card = textOf(effects);
+    expect(card).toContain("Approval needed: update policy hourly on lab-1");
+    expect(card).toContain("Snapshots destroyed: 24 snapshots (builds 24)");
+    expect(card).toContain(
+      'PATCH /api/1.12/policies?names=hourly&destroy_snapshots=true {"remove_rules":[{"every":3600000,"keep_for":86400000}],"add_rules":[{"every":3600000,"keep_for":43200000}]}',
+    );
+    await h.click("dave", effects, "Deny");
+    expect(liveSnapshotsOf("hourly")).toBe(24);
+  });
+
+  test("before REST 1.11 there is no destroy_snapshots: the array keeps the snapshots and nothing is gated", async () => {
+    const old = await startHarness({ arrays: [{ name: "old-1", versions: "1.0-1.10" }] });
+    try {
+      const text = textOf(
+        await old.run("bob", 'policy update daily --remove-rule "every 7d at 03:00, keep 28d"'),
+      );
+      expect(text).toContain("Updated policy *daily* on old-1: every 1d at 02:00 UTC, keep 7d.");
+      expect(text).not.toContain("destroyed");
+      const snaps = [...(old.sims.get("old-1")?.state.snapshots.values() ?? [])];
+      expect(snaps.filter((s) => s.policy?.name === "daily" && !s.destroyed)).toHaveLength(30);
+    } finally {
+      await old.close();
+    }
+  });
+});
