@@ -1,7 +1,7 @@
 /**
  * `quota defaults <fs> --user 1T --group none`: a file system's default user and group quotas, which apply to
  * everyone without a quota of their own; lowering one below what such a user stores blocks their writes, like
- * `quota set`. `quota settings`: the array's quota notification settings (REST 1.8+).
+ * `quota set`. `quota settings` and `quota notify`: the array's quota notification settings (REST 1.8+).
  */
 import { z } from "zod";
 import { size } from "../../src/core/arg-types.js";
@@ -168,5 +168,70 @@ export const quotaSettings = defineCommand({
       { type: "header", text: headline },
       ...lines.map((text) => ({ type: "section" as const, text })),
     ]);
+  },
+});
+
+export const quotaNotify = defineCommand({
+  verb: "notify",
+  summary:
+    "Change who hears about quotas: direct notifications to users and groups, and the contact they name",
+  examples: ["quota notify --direct --contact storage-team@example.com", "quota notify --no-direct"],
+  role: "operator",
+  visibility: "in_channel",
+  args: z.object({
+    direct: z
+      .boolean()
+      .optional()
+      .describe("--direct mails users and groups near or over quota; --no-direct stops it"),
+    contact: z
+      .string()
+      .trim()
+      .max(255, "the contact is longer than 255 characters")
+      .optional()
+      .describe("the contact named in those mails (an address, a phone number, a team)"),
+  }),
+  async impact(a, ctx): Promise<Impact> {
+    if (!(await ctx.array.supports("1.8"))) {
+      throw new UserFacingError(
+        "NOT_SUPPORTED",
+        `Quota settings need REST 1.8 or newer; ${ctx.arrayName} speaks ${await ctx.array.version()}.`,
+      );
+    }
+    const now = (await ctx.array.get("/quotas/settings", { schema: settingsSchema })).items[0];
+    const body: Record<string, unknown> = {};
+    const facts: Field[] = [];
+    if (a.direct !== undefined && a.direct !== (now?.direct_notifications_enabled ?? false)) {
+      body["direct_notifications_enabled"] = a.direct;
+      facts.push({ label: "Direct notifications", value: rich`${a.direct ? "off → on" : "on → off"}` });
+    }
+    if (a.contact !== undefined && a.contact !== (now?.contact ?? "")) {
+      body["contact"] = a.contact;
+      facts.push({ label: "Contact", value: rich`${now?.contact || "none"} → ${a.contact || "none"}` });
+    }
+    if (facts.length === 0) {
+      throw new UserFacingError(
+        "NOTHING_TO_CHANGE",
+        `Nothing to change on ${ctx.arrayName}: direct notifications ${now?.direct_notifications_enabled ? "on" : "off"}, contact ${now?.contact || "none"}. Give --direct, --no-direct or --contact.`,
+      );
+    }
+    return {
+      target: "quota notifications",
+      summary: rich`Changes the quota notification settings of ${ctx.arrayName}.`,
+      facts,
+      warnings: [],
+      state: { direct: now?.direct_notifications_enabled ?? false, contact: now?.contact ?? "" },
+      requests: [planned("PATCH", "/quotas/settings", {}, body)],
+    };
+  },
+  async run(_a, ctx, impact) {
+    const [s] = await ctx.array.patch("/quotas/settings", {
+      body: impact?.requests[0]?.body,
+      schema: settingsSchema,
+    });
+    return { direct: s?.direct_notifications_enabled ?? false, contact: s?.contact ?? "" };
+  },
+  render(r, _a, rctx) {
+    const text = `Quota notifications on ${rctx.arrays[0] ?? "?"}: direct ${r.direct ? "on" : "off"}, contact ${r.contact || "none"}.`;
+    return message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
   },
 });

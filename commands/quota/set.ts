@@ -116,6 +116,12 @@ export const quotaSet = defineCommand({
     await requireQuotaApi(ctx);
     const spec = a.kind;
     const { selected, defaults } = await readSelected(ctx, spec, a.fs, a.who);
+    if (selected.every((s) => s.quota === a.size)) {
+      throw new UserFacingError(
+        "NOTHING_TO_CHANGE",
+        `Nothing to change: the ${spec.kind} quota of ${selected.map((s) => label(spec, s)).join(", ")} on ${a.fs.join(", ")} is already ${formatBytes(a.size)}.`,
+      );
+    }
     const requests: PlannedRequest[] = [];
     const state: Record<string, StateValue> = {};
     const facts: Field[] = [];

@@ -162,7 +162,26 @@ describe("quota defaults and settings", () => {
     );
   });
 
-  test("settings show the notification contact", async () => {
+  test("settings show the notification contact; notify changes it and says when nothing changes", async () => {
     expect(textOf(await h.run("carol", "quota settings"))).toContain("storage-team@example.com");
+    const dry = textOf(await h.run("bob", "quota notify --no-direct --contact oncall@example.com --dry-run"));
+    expect(dry).toContain(
+      'PATCH /api/1.12/quotas/settings {"direct_notifications_enabled":false,"contact":"oncall@example.com"}',
+    );
+    expect(textOf(await h.run("bob", "quota notify --no-direct"))).toContain(
+      "Quota notifications on lab-1: direct off, contact storage-team@example.com.",
+    );
+    expect(textOf(await h.run("bob", "quota notify --no-direct"))).toContain("Nothing to change on lab-1");
+    expect(textOf(await h.run("carol", "quota settings"))).toContain(
+      "direct notifications to users and groups off",
+    );
+  });
+
+  test("setting a quota to what it already is sends nothing", async () => {
+    const m = mark();
+    expect(textOf(await h.run("bob", "quota set group finance 2T --fs finance"))).toContain(
+      "Nothing to change: the group quota of finance (GID 3003) on finance is already 2 TiB.",
+    );
+    expect(writesSince(m, "/quotas/groups")).toHaveLength(0);
   });
 });
