@@ -38,7 +38,7 @@ function usageCommand(spec: KindSpec) {
   return defineCommand({
     verb: plural,
     summary: `Who stores the most: ${plural} by usage, with their quota and % of it`,
-    examples: [`usage ${plural} home`, `usage ${plural} home --top 5`, `usage ${plural} --top 10`],
+    examples: [`usage ${plural} home`, `usage ${plural} home --top 5`, `usage ${plural} --over 90`],
     role: "viewer",
     positional: ["fs"],
     args: z.object({
@@ -46,24 +46,32 @@ function usageCommand(spec: KindSpec) {
       top: count({ max: MAX_TOP })
         .optional()
         .describe(`how many to show, largest first (default ${DEFAULT_TOP})`),
+      over: count({ min: 1, max: 1000 })
+        .optional()
+        .describe("only those at or above this % of their quota, e.g. 90 (100: over quota)"),
     }),
     async run(a, ctx): Promise<UsageResult> {
       await requireQuotaApi(ctx, "Per-user and per-group usage");
       // A missing file system is named as such, not as "nobody stores anything".
       for (const fs of a.fs ?? []) await requireFileSystem(ctx, fs);
-      const { rows, total } = await readUsage(ctx, spec, {
+      // With --over every row is needed to find who is near their quota; otherwise the array's top N will do.
+      const read = await readUsage(ctx, spec, {
         ...(a.fs ? { fileSystems: a.fs } : {}),
-        top: a.top ?? DEFAULT_TOP,
+        ...(a.over === undefined ? { top: a.top ?? DEFAULT_TOP } : {}),
       });
       // Usage rows carry the quota that applies; whether it is their own or the default is in /quotas.
       const own = await readQuotas(ctx, spec, a.fs);
       const key = (r: QuotaRow) => `${r.fs}\u0000${r.id ?? r.name}`;
       const explicit = new Map(own.map((r) => [key(r), r.quota]));
-      return {
-        kind: spec.kind,
-        rows: rows.map((r) => ({ ...r, quota: explicit.get(key(r)), array: ctx.arrayName })),
-        total,
-      };
+      let rows = read.rows.map((r) => ({ ...r, quota: explicit.get(key(r)), array: ctx.arrayName }));
+      if (a.over !== undefined) {
+        const min = a.over / 100;
+        rows = rows.filter((r) => {
+          const q = effectiveQuota(r);
+          return q !== undefined && r.usage >= q * min;
+        });
+      }
+      return { kind: spec.kind, rows, total: a.over === undefined ? read.total : rows.length };
     },
     merge(results) {
       const rows = results.flatMap((r) => r.result.rows).sort((x, y) => y.usage - x.usage);
@@ -71,9 +79,12 @@ function usageCommand(spec: KindSpec) {
     },
     render(result, a, rctx) {
       const { many, where } = arraysCovered(rctx);
-      const on = a.fs ? ` on ${a.fs.join(", ")}` : "";
+      const on = `${a.fs ? ` on ${a.fs.join(", ")}` : ""}${a.over === undefined ? "" : ` at ${a.over}% of their quota or more`}`;
       if (result.rows.length === 0) {
-        const text = `No ${spec.kind} stores anything${on} on ${where}.`;
+        const text =
+          a.over === undefined
+            ? `No ${spec.kind} stores anything${on} on ${where}.`
+            : `No ${plural}${on} on ${where}.`;
         return message(text, [{ type: "section", text: rich`${text}` }]);
       }
       const top = a.top ?? DEFAULT_TOP;

@@ -5,7 +5,7 @@
  * user there is no history, and the answer says so rather than inventing a trend.
  */
 import { z } from "zod";
-import { count, duration } from "../../src/core/arg-types.js";
+import { count, duration, objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand } from "../../src/core/define-command.js";
 import { formatTimestamp } from "../../src/core/format-time.js";
 import { type Block, message, rich } from "../../src/core/message.js";
@@ -107,7 +107,9 @@ export const fsTop = defineCommand({
   role: "viewer",
   positional: ["name"],
   args: z.object({
-    name: z.string().trim().min(1).optional().describe("a file system: show its largest users and groups"),
+    name: objectName("file system name")
+      .optional()
+      .describe("a file system: show its largest users and groups"),
     since: duration()
       .optional()
       .refine((ms) => ms === undefined || ms <= MAX_SINCE, "the window can be at most 365d")

@@ -4,7 +4,7 @@
  * `quota set`. `quota settings` and `quota notify`: the array's quota notification settings (REST 1.8+).
  */
 import { z } from "zod";
-import { size } from "../../src/core/arg-types.js";
+import { objectName, size } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact, type StateValue } from "../../src/core/define-command.js";
 import { type Field, message, type Rich, rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
@@ -30,7 +30,7 @@ export const quotaDefaults = defineCommand({
   visibility: "in_channel",
   positional: ["fs"],
   args: z.object({
-    fs: z.string().trim().min(1).describe("the file system"),
+    fs: objectName("file system name").describe("the file system"),
     user: defaultSize().optional().describe("the default user quota, e.g. 50G; none removes it"),
     group: defaultSize().optional().describe("the default group quota, e.g. 10T; none removes it"),
   }),

@@ -52,6 +52,18 @@ describe("usage users|groups", () => {
     expect(table.rows[0]).toMatchObject({ quota: "none", pct: "–" });
   });
 
+  test("--over finds who is near or over their quota on every file system", async () => {
+    const { table } = await tableOf("carol", "usage users --over 90");
+    expect(table.rows.map((r) => `${r["fs"]}/${r["who"]}`).sort()).toEqual([
+      "builds/svc-build",
+      "home/alice",
+      "home/carol",
+      "home/dave",
+    ]);
+    const { table: over } = await tableOf("carol", "usage users --over 100");
+    expect(over.rows.map((r) => r["who"])).toEqual(["dave"]);
+  });
+
   test("an unknown file system is named, not answered as empty", async () => {
     expect(textOf(await h.run("carol", "usage users nope"))).toContain(
       'There is no file system named "nope"',
