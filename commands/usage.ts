@@ -124,7 +124,7 @@ function usageCommand(spec: KindSpec) {
       if (over.length > 0) {
         msg.blocks.push({
           type: "context",
-          text: rich`Over quota (their writes fail): ${over.map((r) => `${subjectOf(r)} on ${r.fs}`).join(", ")}. Change a quota with \`/array quota set ${spec.kind} <name> <size> --fs <fs>\`.`,
+          text: rich`Over quota (their writes fail): ${over.map((r) => `${many ? `${r.array}: ` : ""}${subjectOf(r)} on ${r.fs}`).join(", ")}. Change a quota with \`/array quota set ${spec.kind} <name> <size> --fs <fs>\`.`,
         });
       }
       return msg;
