@@ -122,7 +122,8 @@ export const quotaSet = defineCommand({
         `Nothing to change: the ${spec.kind} quota of ${selected.map((s) => label(spec, s)).join(", ")} on ${a.fs.join(", ")} is already ${formatBytes(a.size)}.`,
       );
     }
-    const requests: PlannedRequest[] = [];
+    const posts: PlannedRequest[] = [];
+    const patches: PlannedRequest[] = [];
     const state: Record<string, StateValue> = {};
     const facts: Field[] = [];
     const over: Selected[] = [];
@@ -132,11 +133,9 @@ export const quotaSet = defineCommand({
       const here = selected.filter((s) => s.fs === fs);
       const fresh = here.filter((s) => s.quota === undefined).map((s) => s.key);
       const existing = here.filter((s) => s.quota !== undefined).map((s) => s.key);
-      // POST first: it is the call the array may refuse (a name its directory does not know), and a refusal
-      // then leaves nothing half-applied.
       if (fresh.length) {
         creates += fresh.length;
-        requests.push(
+        posts.push(
           planned(
             "POST",
             spec.quotaPath,
@@ -147,7 +146,7 @@ export const quotaSet = defineCommand({
       }
       if (existing.length) {
         updates += existing.length;
-        requests.push(
+        patches.push(
           planned(
             "PATCH",
             spec.quotaPath,
@@ -157,6 +156,9 @@ export const quotaSet = defineCommand({
         );
       }
     }
+    // Every POST before any PATCH: a POST is the call the array may refuse (a name its directory does not
+    // know), and refused before anything was updated, it leaves nothing half-applied.
+    const requests = [...posts, ...patches];
     for (const s of selected) {
       const def = defaults.get(s.fs) ?? 0;
       const now =

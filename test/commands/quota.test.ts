@@ -50,6 +50,11 @@ describe("quota set", () => {
   });
 
   test("a mix of new and existing: the array's state decides, a POST for the new and a PATCH for the rest", async () => {
+    const multi = textOf(await h.run("bob", "quota set user alice 2T --fs home,scratch --dry-run"));
+    expect(multi.indexOf("POST /api/1.12/quotas/users?file_system_names=scratch")).toBeLessThan(
+      multi.indexOf("PATCH /api/1.12/quotas/users?file_system_names=home"),
+    );
+    expect(multi).toContain("POST /api/1.12/quotas/users?file_system_names=scratch");
     const dry = textOf(await h.run("bob", "quota set group research,ops 12T --fs projects --dry-run"));
     expect(dry).toContain("POST /api/1.12/quotas/groups?file_system_names=projects&group_names=ops");
     expect(dry).toContain("PATCH /api/1.12/quotas/groups?file_system_names=projects&group_names=research");
@@ -63,7 +68,7 @@ describe("quota set", () => {
     expect(sim().control.stats().total).toBe(before);
   });
 
-  test("a size without a unit is not a quota", async () => {
+  test("a size that is not one is refused before anything is read", async () => {
     const text = textOf(await h.run("bob", "quota set user alice 2X --fs home"));
     expect(text).toContain("Invalid arguments for `quota set`");
     expect(userQuota("home", 1001)).toBe(150 * GIB);
