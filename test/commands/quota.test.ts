@@ -69,9 +69,11 @@ describe("quota set", () => {
   });
 
   test("a size that is not one is refused before anything is read", async () => {
+    const before = sim().control.stats().total;
     const text = textOf(await h.run("bob", "quota set user alice 2X --fs home"));
     expect(text).toContain("Invalid arguments for `quota set`");
-    expect(userQuota("home", 1001)).toBe(150 * GIB);
+    expect(text).toContain("`2X` is not a size");
+    expect(sim().control.stats().total).toBe(before);
   });
 
   test("below current usage: confirmation, the users over it listed with their usage; runs only once confirmed", async () => {
