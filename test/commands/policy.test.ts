@@ -184,3 +184,19 @@ describe("shortening and older arrays", () => {
     }
   });
 });
+
+describe("arrays without policies", () => {
+  test("before REST 1.5, gaps lists every live file system and says why; policy commands say what they need", async () => {
+    const old = await startHarness({ arrays: [{ name: "old-1", versions: "1.0-1.4" }] });
+    try {
+      const gaps = textOf(await old.run("carol", "policy gaps"));
+      expect(gaps).toContain("11 file systems on array old-1 with no snapshot policy and no replica link");
+      expect(gaps).toContain("Arrays older than REST 1.5 have no snapshot policies");
+      expect(textOf(await old.run("carol", "policy list"))).toContain(
+        "Snapshot policies need REST 1.5 or newer; old-1 speaks 1.4.",
+      );
+    } finally {
+      await old.close();
+    }
+  });
+});
