@@ -8,7 +8,7 @@ import { countOf, formatDuration } from "../../src/core/units.js";
 import { and, eq, type Filter } from "../../src/flashblade/filter.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
 import { SNAPSHOT_NAMES_PARAM } from "../../src/flashblade/wire.js";
-import { requirePolicyApi } from "../policy/read.js";
+import { requirePolicy, requirePolicyApi } from "../policy/read.js";
 import {
   arraysCovered,
   fetchListing,
@@ -64,7 +64,7 @@ export const snapshotList = defineCommand({
       ...base,
       filter,
     };
-    return fetchListing(ctx, "/file-system-snapshots", {
+    const listing = await fetchListing(ctx, "/file-system-snapshots", {
       query,
       schema: snapshotSchema,
       limit: args.limit,
@@ -78,6 +78,9 @@ export const snapshotList = defineCommand({
       }),
       countQuery: query,
     });
+    // "No snapshots" for a misspelt policy would mislead: say the policy does not exist instead.
+    if (listing.rows.length === 0 && args.policy !== undefined) await requirePolicy(ctx, args.policy);
+    return listing;
   },
   merge: mergeListings,
   render(result, args, rctx) {

@@ -56,6 +56,9 @@ describe("snapshots per policy and per file system", () => {
     const text = textOf(await h.run("carol", "snapshot list --policy hourly"));
     expect(text).toContain("24 snapshots made by policy hourly on array lab-1");
     expect(text).not.toContain("home.");
+    expect(textOf(await h.run("carol", "snapshot list --policy nope"))).toContain(
+      'There is no snapshot policy named "nope" on lab-1.',
+    );
   });
 
   test("snapshot count splits policy and manual snapshots per file system", async () => {
