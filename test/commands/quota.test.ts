@@ -92,6 +92,18 @@ describe("quota set", () => {
     expect(h.audits.at(-1)).toMatchObject({ decision: "confirmed" });
   });
 
+  test("a quota changed by someone else before the confirmation voids the request and says what changed", async () => {
+    const effects = await h.run("bob", "quota set group engineering 10T --fs projects");
+    expect(textOf(effects)).toContain("Writes will fail at once for 1 group");
+    const rec = sim().state.groups.quotas.get(quotaKey("projects", 3001));
+    if (!rec) throw new Error("no quota");
+    rec.quota = 30 * 2 ** 40;
+    const text = textOf(await h.click("bob", effects, "Confirm"));
+    expect(text).toContain("Not run: the array lab-1 changed since this was requested.");
+    expect(text).toContain("projects/engineering quota: 20 TiB → 30 TiB");
+    expect(groupQuota("projects", 3001)).toBe(30 * 2 ** 40);
+  });
+
   test("an unknown file system and a user the directory does not know are answered clearly", async () => {
     expect(textOf(await h.run("bob", "quota set user alice 1T --fs nope"))).toContain(
       'There is no file system named "nope" on array lab-1',
