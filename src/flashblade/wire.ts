@@ -129,14 +129,17 @@ export function promotionOf(fs: {
   return fs.promotion_status ?? fs.requested_promotion_state;
 }
 
-/** POST /buckets: the account reference travels as `account` up to 1.8 and as `bucket` from 1.9 (spec BucketPost). */
+/**
+ * POST /buckets: the body is a BucketPost `{"account": {"name": …}}` in every version. The spec's 1.9 rename to
+ * `bucket` is the SDK's keyword for the whole body (Pure's models 1.5–1.12 have only `account`); it never
+ * reaches the wire, and an array refuses a body without `account`.
+ */
 export function bucketCreate(
-  version: string,
+  _version: string,
   name: string,
   account: string,
 ): { query: Query; body: unknown } {
-  const key = atLeast(version, "1.9") ? "bucket" : "account";
-  return { query: { names: [name] }, body: { [key]: { name: account } } };
+  return { query: { names: [name] }, body: { account: { name: account } } };
 }
 
 /** POST /file-system-snapshots: sources in the query, the optional suffix in a SnapshotSuffix body. */
