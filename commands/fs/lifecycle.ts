@@ -6,11 +6,12 @@ import { message, rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
-import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
+import { fileSystemDestroy, fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
 import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
 import {
   fingerprintState,
   impactFacts,
+  protocolsOf,
   requireFileSystem,
   surroundings,
   usedBytes,
@@ -40,20 +41,20 @@ export const fsDestroy = defineCommand({
     const warnings = [];
     if (around.links.length > 0)
       warnings.push(rich`${a.name} has ${countOf(around.links.length, "replica link")}; replication stops.`);
+    // Arrays refuse to destroy a file system that still serves a protocol, so the request turns them off.
+    const serving = protocolsOf(fs);
+    if (serving.length > 0)
+      warnings.push(
+        rich`${a.name} still serves ${serving.join(", ")}; the destroy turns ${serving.length === 1 ? "it" : "them"} off, and a recovered file system comes back with ${serving.length === 1 ? "it" : "them"} off.`,
+      );
+    const destroy = fileSystemDestroy(ctx.arrayName, version, a.name);
     return {
       target: `file system ${a.name}`,
       summary: rich`Destroys *${a.name}* on ${ctx.arrayName}: it stops serving clients at once. It can be recovered until the array eradicates it.`,
       facts: impactFacts(fs, around),
       warnings,
       state: fingerprintState(fs, around),
-      requests: [
-        planned(
-          "PATCH",
-          "/file-systems",
-          selectOne(ctx.arrayName, version, "/file-systems", { name: a.name }),
-          fileSystemPatchBody(ctx.arrayName, version, { destroyed: true }),
-        ),
-      ],
+      requests: [planned("PATCH", "/file-systems", destroy.query, destroy.body)],
     };
   },
   destructive: () => "destroy",
@@ -97,7 +98,9 @@ export const fsRecover = defineCommand({
     const version = await ctx.array.version();
     return {
       target: `file system ${a.name}`,
-      summary: rich`Recovers *${a.name}* on ${ctx.arrayName} (${formatBytes(usedBytes(fs))} used); it serves clients again with its previous settings.`,
+      summary: protocolsOf(fs).length
+        ? rich`Recovers *${a.name}* on ${ctx.arrayName} (${formatBytes(usedBytes(fs))} used); it serves clients again over ${protocolsOf(fs).join(", ")}.`
+        : rich`Recovers *${a.name}* on ${ctx.arrayName} (${formatBytes(usedBytes(fs))} used); destroying turned its protocols off, so it serves no clients until you turn them on again.`,
       facts: [],
       warnings: [],
       state: fingerprintState(fs),

@@ -110,6 +110,28 @@ export function fileSystemPatchBody(
   return body;
 }
 
+/**
+ * Destroying a file system: arrays refuse while NFS, SMB or HTTP still serve it, so the destroying PATCH turns
+ * them off in the same request (as Ansible's purefb_fs does); from 1.9 `delete_link_on_eradication=true` lets
+ * a file system with a replica link go (the impact has already named the links that stop).
+ */
+export function fileSystemDestroy(
+  array: string,
+  version: string,
+  name: string,
+): { query: Query; body: Record<string, unknown> } {
+  const nfs = atLeast(version, "1.6") ? { v3_enabled: false, v4_1_enabled: false } : { v3_enabled: false };
+  const body = fileSystemPatchBody(array, version, {
+    destroyed: true,
+    nfs,
+    smb: { enabled: false },
+    http: { enabled: false },
+  });
+  const query: Query = { ...selectOne(array, version, "/file-systems", { name }) };
+  if (atLeast(version, "1.9")) query["delete_link_on_eradication"] = true;
+  return { query, body };
+}
+
 /** The POST body for a new file system (same protocol-field translation as updates). */
 export function fileSystemCreateBody(
   array: string,

@@ -120,7 +120,8 @@ export function fileSystemRenderer(
     }
     if (v18) out["id"] = fs.id;
     if (v19) {
-      if (!v112) out["promotion_status"] = fs.requested_promotion_state;
+      // The read-only status follows the request at once (no transfer to wait for here), in 1.12 too.
+      out["promotion_status"] = fs.requested_promotion_state;
       out["requested_promotion_state"] = fs.requested_promotion_state;
       out["source"] = fs.source;
       out["writable"] = fs.writable;

@@ -188,16 +188,18 @@ function access(state: SimState): void {
 
 function directory(state: SimState): void {
   state.users.directory.push(
-    ...[
-      ["alice", 1001],
-      ["bob", 1002],
-      ["carol", 1003],
-      ["dave", 1004],
-      ["erin", 1005],
-      ["frank", 1006],
-      ["svc-build", 2001],
-      ["svc-backup", 2002],
-    ].map(([name, id]) => ({ name: name as string, id: id as number })),
+    ...(
+      [
+        ["alice", 1001, 3001],
+        ["bob", 1002, 3001],
+        ["carol", 1003, 3002],
+        ["dave", 1004, 3002],
+        ["erin", 1005, 3003],
+        ["frank", 1006, 3004],
+        ["svc-build", 2001, 3001],
+        ["svc-backup", 2002, 3004],
+      ] as const
+    ).map(([name, id, gid]) => ({ name, id, gid })),
   );
   state.groups.directory.push(
     ...[
