@@ -77,7 +77,7 @@ export function fileSystemRenderer(
   now: number,
 ): (fs: FileSystemRec) => Record<string, unknown> {
   const v = (since: string) => atLeast(version, since);
-  const [v11, v12, v14, v16, v18, v19, v111, v112] = [
+  const [v11, v12, v14, v16, v18, v19, v111] = [
     v("1.1"),
     v("1.2"),
     v("1.4"),
@@ -85,7 +85,6 @@ export function fileSystemRenderer(
     v("1.8"),
     v("1.9"),
     v("1.11"),
-    v("1.12"),
   ];
   return (fs) => {
     const nfs: Record<string, unknown> = v16
