@@ -194,8 +194,13 @@ function placeAddress(state: SimState, address: string, self?: string): SubnetRe
   );
 }
 
+/** NetworkInterface names its subnet from 1.9 (Pure's SDK models; before, only the subnet lists it). */
 function interfaceView(state: SimState, req: SimRequest) {
-  return (i: NetworkInterfaceRec) => gateId(req, renderInterface(i, state.network));
+  return (i: NetworkInterfaceRec) => {
+    const out = gateId(req, renderInterface(i, state.network));
+    if (!at(req, "1.9")) delete out["subnet"];
+    return out;
+  };
 }
 
 export const listInterfaces: Handler = (req, state) => {
