@@ -47,7 +47,9 @@ export const fsDestroy = defineCommand({
       warnings.push(
         rich`${a.name} still serves ${serving.join(", ")}; the destroy turns ${serving.length === 1 ? "it" : "them"} off, and a recovered file system comes back with ${serving.length === 1 ? "it" : "them"} off.`,
       );
-    const destroy = fileSystemDestroy(ctx.arrayName, version, a.name);
+    const destroy = fileSystemDestroy(ctx.arrayName, version, a.name, {
+      deleteLinkOnEradication: around.links.length > 0,
+    });
     return {
       target: `file system ${a.name}`,
       summary: rich`Destroys *${a.name}* on ${ctx.arrayName}: it stops serving clients at once. It can be recovered until the array eradicates it.`,
@@ -59,7 +61,9 @@ export const fsDestroy = defineCommand({
   },
   destructive: () => "destroy",
   async run(a, ctx) {
-    return ctx.array.fileSystems.destroy(a.name);
+    // A file system with a replica link is destroyed only when asked to delete the link on eradication.
+    const links = await ctx.array.replicaLinks.forFileSystem(a.name);
+    return ctx.array.fileSystems.destroy(a.name, { deleteLinkOnEradication: links.length > 0 });
   },
   followUp: (fs) => recoverOffer("fs.recover", fs),
   render(fs, _a, rctx) {
@@ -123,7 +127,9 @@ export const fsRecover = defineCommand({
       [
         {
           type: "section",
-          text: rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; it is serving clients again.`,
+          text: protocolsOf(fs).length
+            ? rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; it is serving clients again over ${protocolsOf(fs).join(", ")}.`
+            : rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; its protocols are off, so it serves no clients until you turn them on (for example /array fs update ${fs.name} --nfs).`,
         },
       ],
       { visibility: "in_channel" },

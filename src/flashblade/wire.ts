@@ -112,13 +112,14 @@ export function fileSystemPatchBody(
 
 /**
  * Destroying a file system: arrays refuse while NFS, SMB or HTTP still serve it, so the destroying PATCH turns
- * them off in the same request (as Ansible's purefb_fs does); from 1.9 `delete_link_on_eradication=true` lets
- * a file system with a replica link go (the impact has already named the links that stop).
+ * them off in the same request (as Ansible's purefb_fs does). A file system with a replica link also needs
+ * `delete_link_on_eradication=true` (1.9+); send it only when the caller has named the links that stop.
  */
 export function fileSystemDestroy(
   array: string,
   version: string,
   name: string,
+  opts: { deleteLinkOnEradication?: boolean } = {},
 ): { query: Query; body: Record<string, unknown> } {
   const nfs = atLeast(version, "1.6") ? { v3_enabled: false, v4_1_enabled: false } : { v3_enabled: false };
   const body = fileSystemPatchBody(array, version, {
@@ -128,7 +129,7 @@ export function fileSystemDestroy(
     http: { enabled: false },
   });
   const query: Query = { ...selectOne(array, version, "/file-systems", { name }) };
-  if (atLeast(version, "1.9")) query["delete_link_on_eradication"] = true;
+  if (opts.deleteLinkOnEradication && atLeast(version, "1.9")) query["delete_link_on_eradication"] = true;
   return { query, body };
 }
 

@@ -18,6 +18,10 @@ describe("fs destroy and the protocols still serving", () => {
     expect(text).toContain("delete_link_on_eradication=true");
     expect(text).toContain('"nfs":{"v3_enabled":false,"v4_1_enabled":false}');
     expect(fs("home")?.destroyed).toBe(false);
+    // Only a file system with a replica link needs the array told to delete the link on eradication.
+    const logs = textOf(await h.run("bob", "fs destroy logs --dry-run"));
+    expect(logs).toContain("logs still serves NFS, HTTP");
+    expect(logs).not.toContain("delete_link_on_eradication");
   });
 
   test("a confirmed destroy succeeds against an array that enforces it, and recover says they stay off", async () => {
@@ -27,5 +31,9 @@ describe("fs destroy and the protocols still serving", () => {
     expect(textOf(await h.run("bob", "fs recover home --dry-run"))).toContain(
       "destroying turned its protocols off, so it serves no clients until you turn them on again",
     );
+    expect(textOf(await h.run("bob", "fs recover home"))).toContain(
+      "its protocols are off, so it serves no clients until you turn them on",
+    );
+    expect(fs("home")?.destroyed).toBe(false);
   });
 });

@@ -34,8 +34,8 @@ export function fileSystemsApi(c: ClientCore): FileSystemsApi {
       return single(c.name, PATH, await c.post(PATH, { body, schema }));
     },
     update,
-    async destroy(name) {
-      const { query, body } = fileSystemDestroy(c.name, await c.version(), name);
+    async destroy(name, opts = {}) {
+      const { query, body } = fileSystemDestroy(c.name, await c.version(), name, opts);
       return single(c.name, PATH, await c.patch(PATH, { query, body, schema }));
     },
     recover: (name) => update(name, { destroyed: false }),
