@@ -28,7 +28,6 @@ import * as os from "./object-store.js";
 import * as osPolicies from "./object-store-access-policies.js";
 import * as perf from "./performance.js";
 import * as policies from "./policies.js";
-import * as linkPolicies from "./policy-link-members.js";
 import * as members from "./policy-members.js";
 import * as linkPolicies from "./policy-replica-links.js";
 import { GROUPS, quotaHandlers, USERS } from "./quotas.js";
@@ -74,16 +73,6 @@ const ROUTES: Routes = {
     DELETE: members.removePolicyFileSystems,
   },
   "/policies/members": { GET: members.listPolicyFileSystems },
-  "/policies/file-system-replica-links": {
-    GET: linkPolicies.listPolicyReplicaLinks,
-    POST: linkPolicies.addPolicyReplicaLinks,
-    DELETE: linkPolicies.removePolicyReplicaLinks,
-  },
-  "/file-system-replica-links/policies": {
-    GET: linkPolicies.listPolicyReplicaLinks,
-    POST: linkPolicies.addPolicyReplicaLinks,
-    DELETE: linkPolicies.removePolicyReplicaLinks,
-  },
   "/policies/file-system-snapshots": {
     GET: members.listPolicySnapshots,
     DELETE: members.removePolicySnapshots,
