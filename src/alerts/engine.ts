@@ -220,6 +220,10 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
       const cards = await store.getMany<Card>(NS.card, rec.cardIds);
       return [...cards.values()].flatMap((c) => (c.ref ? [c.ref] : []));
     },
+    async alertsSince(array, since) {
+      const list = await store.list<AlertRecord>(NS.alert, { prefix: keyPrefix(array) });
+      return list.map((e) => e.value).filter((r) => !isClosed(r) || r.updated >= since);
+    },
     async postTest(channel, requestedBy) {
       const ref = await deps.chat.post(channel, testCardMessage(requestedBy, clock.now(), timeZone));
       return { channelId: ref.channelId, ts: ref.ts };
