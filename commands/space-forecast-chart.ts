@@ -21,7 +21,7 @@ export function horizonOf(f: CapacityForecast): number {
   const full = f.crossings.find((c) => c.level === 1);
   const end = f.history[f.history.length - 1]?.[0] ?? 0;
   const target = full?.latest ?? full?.at;
-  const ahead = target === undefined ? f.windowMs : Math.max(f.windowMs / 2, (target - end) * 1.1);
+  const ahead = target === undefined ? f.windowMs : Math.max(f.windowMs / 2, (target - end) * 1.04);
   return Math.min(MAX_AHEAD, Math.max(DAY, ahead));
 }
 
@@ -68,6 +68,7 @@ export function forecastChart(f: CapacityForecast, timeZone: string): Block {
         thresholds: [
           { value: 80, label: "80%", color: "purple" },
           { value: 90, label: "90%", color: "red" },
+          { value: 100, label: "100%", color: "red" },
         ],
       },
     ],

@@ -11,6 +11,7 @@ import { eq } from "../src/flashblade/filter.js";
 import { fileSystemSchema } from "../src/flashblade/schemas.js";
 import type { ArraySpace } from "../src/flashblade/types.js";
 import { spaceForecast } from "./space-forecast.js";
+import { spaceTrash } from "./space-trash.js";
 
 /** Arrays fuller than this get a warning line: FlashBlade performance and rebuild headroom suffer past it. */
 const FULL_WARNING = 0.8;
@@ -131,5 +132,5 @@ export const spaceResource = defineResource({
   name: "space",
   summary: "Array capacity and what holds it",
   defaultVerb: "show",
-  commands: [spaceShow, spaceForecast],
+  commands: [spaceShow, spaceForecast, spaceTrash],
 });

@@ -46,7 +46,7 @@ describe("space forecast", () => {
   });
 
   test("the chart is a PNG at the size Slack previews, with the forecast band drawn", async () => {
-    const m = messagesOf(await h.run("carol", "space forecast --array grow-1"))[0]!;
+    const m = messagesOf(await h.run("carol", "space forecast --array grow-1 --days 7"))[0]!;
     const img = m.blocks.find((b) => b.type === "image");
     if (img?.type !== "image") throw new Error("no image");
     const png = decodePng(img.file.content as Uint8Array);

@@ -1,0 +1,40 @@
+/**
+ * Regenerates the insight images and transcripts under docs/ (`npm run docs:charts`): a diagnose answer on
+ * the slow-nfs scenario and a capacity forecast on the growth scenario, each with its chart.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Message } from "../src/core/message.js";
+import { renderText } from "../src/local/text-render.js";
+import { startInsightEnv } from "./insight-env.js";
+
+const DOCS = join(import.meta.dirname, "..", "..", "docs");
+
+function save(msg: Message | undefined, png: string): string {
+  if (!msg) throw new Error("no answer");
+  const img = msg.blocks.find((b) => b.type === "image");
+  if (img?.type !== "image" || typeof img.file.content === "string")
+    throw new Error(`no chart in: ${msg.text}`);
+  writeFileSync(join(DOCS, png), img.file.content);
+  return renderText(msg, { describeImage: () => `[chart: docs/${png}]` }).text;
+}
+
+const env = await startInsightEnv([
+  { name: "fb-lab-01", scenario: "slow-nfs" },
+  { name: "fb-grow-01", scenario: "growth" },
+]);
+try {
+  const diagnose = save((await env.run("diagnose --array fb-lab-01"))[0], "diagnose-chart.png");
+  const forecast = save((await env.run("space forecast --array fb-grow-01"))[0], "forecast-chart.png");
+  const out = [
+    "alice> /array diagnose --array fb-lab-01",
+    diagnose,
+    "",
+    "alice> /array space forecast --array fb-grow-01",
+    forecast,
+  ].join("\n");
+  writeFileSync(join(DOCS, "insight-transcript.txt"), `${out}\n`);
+  console.log(out);
+} finally {
+  await env.close();
+}
