@@ -25,12 +25,15 @@ const env = await startInsightEnv([
 ]);
 try {
   const diagnose = save((await env.run("diagnose --array fb-lab-01"))[0], "diagnose-chart.png");
-  const forecast = save((await env.run("space forecast --array fb-grow-01"))[0], "forecast-chart.png");
+  const forecast = save(
+    (await env.run("space forecast --array fb-grow-01 --days 14"))[0],
+    "forecast-chart.png",
+  );
   const out = [
     "alice> /array diagnose --array fb-lab-01",
     diagnose,
     "",
-    "alice> /array space forecast --array fb-grow-01",
+    "alice> /array space forecast --array fb-grow-01 --days 14",
     forecast,
   ].join("\n");
   writeFileSync(join(DOCS, "insight-transcript.txt"), `${out}\n`);

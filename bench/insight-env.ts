@@ -11,6 +11,7 @@ import { createMemoryPendingStore } from "../src/core/pending-store.js";
 import { createPipeline } from "../src/core/pipeline.js";
 import { createRegistry } from "../src/core/registry.js";
 import { createArrayPool } from "../src/flashblade/pool.js";
+import type { ArrayPool } from "../src/flashblade/types.js";
 import { silentLogger } from "../src/logger.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../src/simulator/index.js";
 import type { ScenarioName } from "../src/simulator/state.js";
@@ -20,6 +21,7 @@ export const FIXED_NOW = Date.UTC(2026, 10, 23, 14, 0, 0);
 
 export interface InsightEnv {
   sims: Map<string, Simulator>;
+  pool: ArrayPool;
   run(text: string, user?: string): Promise<Message[]>;
   close(): Promise<void>;
 }
@@ -52,6 +54,7 @@ export async function startInsightEnv(
   });
   return {
     sims,
+    pool,
     async run(text, user = "carol") {
       const effects = await pipeline.handleCommand({ text, actor: { userId: user, channelId: "C1" } });
       return effects.flatMap((e) => (e.kind === "reply" || e.kind === "post" ? [e.message] : []));

@@ -27,6 +27,8 @@ export function horizonOf(f: CapacityForecast): number {
 
 export function forecastChart(f: CapacityForecast, timeZone: string): Block {
   const pct = (bytes: number) => (f.capacity > 0 ? (100 * bytes) / f.capacity : Number.NaN);
+  // Past 100 % the line means nothing: the trend and its band stop at full.
+  const capped = (bytes: number) => Math.min(100, pct(bytes));
   const start = f.history[0]?.[0] ?? 0;
   const now = f.history[f.history.length - 1]?.[0] ?? start;
   const end = now + horizonOf(f);
@@ -41,14 +43,14 @@ export function forecastChart(f: CapacityForecast, timeZone: string): Block {
     series.push({
       label: "trend",
       color: "orange",
-      points: ahead.map((t) => [t, pct(bandAt(fit, t)[0])] as const),
+      points: ahead.map((t) => [t, capped(bandAt(fit, t)[0])] as const),
     });
     bands.push({
       label: "likely range",
       color: "orange",
       points: ahead.map((t) => {
         const [, lo, hi] = bandAt(fit, t);
-        return [t, pct(lo), pct(hi)] as const;
+        return [t, capped(lo), capped(hi)] as const;
       }),
     });
   }

@@ -277,7 +277,9 @@ function drawThreshold(r: Raster, spec: LineChartSpec, layout: PanelLayout, t: T
   if (py < plot.y0 || py > plot.y1) return;
   const color = SERIES_COLORS[t.color];
   r.hline(plot.x0, plot.x1, py, color, 6);
-  drawText(r, plot.x0 + 4 * k, py - 9 * k, t.label, color, k);
+  // Above the line, unless that would run into the panel's title: then below it.
+  const ty = py - 9 * k < plot.y0 ? py + 3 * k : py - 9 * k;
+  drawText(r, plot.x0 + 4 * k, ty, t.label, color, k);
 }
 
 function drawMarker(
