@@ -11,6 +11,7 @@ import { keyPrefix } from "../store/keys.js";
 import type { Store } from "../store/types.js";
 import { handleAlertClick, isAlertAction } from "./actions.js";
 import { alertKey, isClosed } from "./alert-model.js";
+import { CAPACITY_FORECAST_NAME, capacityForecastSnapshot } from "./capacity-rule.js";
 import { systemClock } from "./clock.js";
 import type { AlertCommandPort } from "./command-port.js";
 import { createDeliveryPolicy } from "./delivery.js";
@@ -27,6 +28,7 @@ import type {
   AlertAuthorizer,
   AlertChat,
   AlertRecord,
+  AlertSnapshot,
   AlertSource,
   ArrayTarget,
   Card,
@@ -89,6 +91,10 @@ export interface AlertEngine {
   stats(): EngineStats;
 }
 
+function addOutcome(into: PollOutcome, more: PollOutcome): void {
+  for (const k of Object.keys(more) as (keyof PollOutcome)[]) into[k] += more[k];
+}
+
 export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   const cfg = deps.config;
   const clock = deps.clock ?? systemClock();
@@ -117,6 +123,8 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   const running = new Set<Promise<unknown>>();
   const gate = new Semaphore(cfg.max_concurrent_polls);
   let started = false;
+  /** Bot time of each array's last capacity forecast check. */
+  const forecastChecked = new Map<string, number>();
 
   const targetOf = (name: string): ArrayTarget =>
     deps.source.arrays().find((a) => a.name === name) ?? { name, tags: [] };
@@ -154,6 +162,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     } catch (err) {
       failure = err;
     }
+    const forecast = failure === undefined ? await forecastAlert(array, log) : undefined;
     await lock.run(async () => {
       const uow = new UnitOfWork(store);
       const ctx = planCtx();
@@ -164,6 +173,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
         report.reachable = (await recordPollSuccess(uow, ctx, target)).resolved;
         if (fetched) {
           Object.assign(report, await planPoll(uow, ctx, target, fetched.alerts), { mode: fetched.mode });
+          if (forecast) addOutcome(report, await planPoll(uow, ctx, target, [forecast]));
           if (fetched.mode === "reconcile") {
             report.pruned = await pruneArray(uow, array, fetched.cursor.maxUpdated, cfg.retention);
           }
@@ -187,6 +197,25 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     totals.reachable += report.reachable;
     notifier.kick();
     return report;
+  }
+
+  /** The capacity_forecast rule's alert for this poll, when the rule is on and a check is due. */
+  async function forecastAlert(array: string, log: Logger): Promise<AlertSnapshot | undefined> {
+    const rule = cfg.capacity_forecast;
+    if (!rule || !deps.source.capacityForecast) return undefined;
+    const last = forecastChecked.get(array);
+    if (last !== undefined && clock.now() - last < rule.check_every) return undefined;
+    forecastChecked.set(array, clock.now());
+    try {
+      const f = await deps.source.capacityForecast(array, rule.window);
+      const prev = await store.get<AlertRecord>(NS.alert, alertKey(array, CAPACITY_FORECAST_NAME));
+      const now = f.history[f.history.length - 1]?.[0] ?? clock.now();
+      return capacityForecastSnapshot(rule, f, prev, now);
+    } catch (err) {
+      // A forecast that fails is retried at the next check; it never fails the poll of real alerts.
+      log.warn({ err }, "capacity forecast failed");
+      return undefined;
+    }
   }
 
   function track<T>(p: Promise<T>): Promise<T> {
