@@ -1,6 +1,7 @@
 /**
  * Regenerates the insight images and transcripts under docs/ (`npm run docs:charts`): a diagnose answer on
- * the slow-nfs scenario and a capacity forecast on the growth scenario, each with its chart.
+ * the slow-nfs scenario and a capacity forecast on the growth scenario, each with its chart, and the
+ * transcript of both plus `space trash` (docs/insight-transcript.txt, quoted in docs/console.md).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -29,12 +30,17 @@ try {
     (await env.run("space forecast --array fb-grow-01 --days 14"))[0],
     "forecast-chart.png",
   );
+  const trashMsg = (await env.run("space trash --array fb-lab-01", "alice"))[0];
+  const trash = trashMsg ? renderText(trashMsg).text : "";
   const out = [
     "alice> /array diagnose --array fb-lab-01",
     diagnose,
     "",
     "alice> /array space forecast --array fb-grow-01 --days 14",
     forecast,
+    "",
+    "alice> /array space trash --array fb-lab-01",
+    trash,
   ].join("\n");
   writeFileSync(join(DOCS, "insight-transcript.txt"), `${out}\n`);
   console.log(out);
