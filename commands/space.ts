@@ -115,7 +115,7 @@ const spaceShow = defineCommand({
       })),
       ...reclaimable.map((r) => ({
         type: "context" as const,
-        text: rich`${r.array}: ${formatBytes(r.destroyed)} is held by ${countOf(r.destroyedCount, "destroyed file system")} until eradicated (\`/array fs list --destroyed --array ${r.array}\`).`,
+        text: rich`${r.array}: ${formatBytes(r.destroyed)} is held by ${countOf(r.destroyedCount, "destroyed file system")} until eradicated (\`/array space trash --array ${r.array}\` to recover or eradicate).`,
       })),
     ];
     const headline = `Space on ${where}`;
