@@ -7,7 +7,11 @@
  */
 import type { AlertsConfig } from "../config/alerts.js";
 import type { CapacityForecast } from "../core/forecast/capacity.js";
-import type { AlertRecord, AlertSnapshot } from "./types.js";
+import type { Logger } from "../logger.js";
+import type { Store } from "../store/types.js";
+import { alertKey } from "./alert-model.js";
+import { NS } from "./repo.js";
+import type { AlertRecord, AlertSnapshot, AlertSource, Clock } from "./types.js";
 
 /** Names of the bot's own alerts start with this; the array's are numbers. */
 const BOT_PREFIX = "bot.";
@@ -78,5 +82,35 @@ export function capacityForecastSnapshot(
         ? prev.updated
         : Math.max(now, (prev?.updated ?? 0) + 1),
     description,
+  };
+}
+
+/**
+ * The rule's check for one poll: undefined unless the rule is on, the source can forecast and a check is
+ * due for the array (at most every `check_every`). A failed forecast is logged and retried at the next
+ * check; it never fails the poll of the array's own alerts.
+ */
+export function forecastCheck(deps: {
+  cfg: AlertsConfig;
+  source: AlertSource;
+  store: Store;
+  clock: Clock;
+}): (array: string, log: Logger) => Promise<AlertSnapshot | undefined> {
+  const checked = new Map<string, number>();
+  return async (array, log) => {
+    const rule = deps.cfg.capacity_forecast;
+    if (!rule || !deps.source.capacityForecast) return undefined;
+    const last = checked.get(array);
+    if (last !== undefined && deps.clock.now() - last < rule.check_every) return undefined;
+    checked.set(array, deps.clock.now());
+    try {
+      const f = await deps.source.capacityForecast(array, rule.window);
+      const prev = await deps.store.get<AlertRecord>(NS.alert, alertKey(array, CAPACITY_FORECAST_NAME));
+      const now = f.history[f.history.length - 1]?.[0] ?? deps.clock.now();
+      return capacityForecastSnapshot(rule, f, prev, now);
+    } catch (err) {
+      log.warn({ err }, "capacity forecast failed");
+      return undefined;
+    }
   };
 }

@@ -11,7 +11,7 @@ import { keyPrefix } from "../store/keys.js";
 import type { Store } from "../store/types.js";
 import { handleAlertClick, isAlertAction } from "./actions.js";
 import { alertKey, isClosed } from "./alert-model.js";
-import { CAPACITY_FORECAST_NAME, capacityForecastSnapshot } from "./capacity-rule.js";
+import { forecastCheck } from "./capacity-rule.js";
 import { systemClock } from "./clock.js";
 import type { AlertCommandPort } from "./command-port.js";
 import { createDeliveryPolicy } from "./delivery.js";
@@ -28,7 +28,6 @@ import type {
   AlertAuthorizer,
   AlertChat,
   AlertRecord,
-  AlertSnapshot,
   AlertSource,
   ArrayTarget,
   Card,
@@ -123,8 +122,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   const running = new Set<Promise<unknown>>();
   const gate = new Semaphore(cfg.max_concurrent_polls);
   let started = false;
-  /** Bot time of each array's last capacity forecast check. */
-  const forecastChecked = new Map<string, number>();
+  const forecastAlert = forecastCheck({ cfg, source: deps.source, store, clock });
 
   const targetOf = (name: string): ArrayTarget =>
     deps.source.arrays().find((a) => a.name === name) ?? { name, tags: [] };
@@ -197,25 +195,6 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     totals.reachable += report.reachable;
     notifier.kick();
     return report;
-  }
-
-  /** The capacity_forecast rule's alert for this poll, when the rule is on and a check is due. */
-  async function forecastAlert(array: string, log: Logger): Promise<AlertSnapshot | undefined> {
-    const rule = cfg.capacity_forecast;
-    if (!rule || !deps.source.capacityForecast) return undefined;
-    const last = forecastChecked.get(array);
-    if (last !== undefined && clock.now() - last < rule.check_every) return undefined;
-    forecastChecked.set(array, clock.now());
-    try {
-      const f = await deps.source.capacityForecast(array, rule.window);
-      const prev = await store.get<AlertRecord>(NS.alert, alertKey(array, CAPACITY_FORECAST_NAME));
-      const now = f.history[f.history.length - 1]?.[0] ?? clock.now();
-      return capacityForecastSnapshot(rule, f, prev, now);
-    } catch (err) {
-      // A forecast that fails is retried at the next check; it never fails the poll of real alerts.
-      log.warn({ err }, "capacity forecast failed");
-      return undefined;
-    }
   }
 
   function track<T>(p: Promise<T>): Promise<T> {

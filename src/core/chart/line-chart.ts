@@ -5,6 +5,7 @@
  */
 import { InternalError } from "../../errors.js";
 import { drawText, textWidth } from "./font.js";
+import { drawBand, drawMarker, drawThreshold } from "./overlays.js";
 import { encodePng, type Rgb } from "./png.js";
 import { Raster, type Rect } from "./raster.js";
 import { type Tick, valueScale } from "./ticks.js";
@@ -189,7 +190,8 @@ function drawPanel(r: Raster, spec: LineChartSpec, panel: Panel, layout: PanelLa
   const { plot } = layout;
   const k = spec.scale ?? 1;
   const titleY = plot.y0 - MARGIN.titleGap * k + 3 * k;
-  for (const b of panel.bands ?? []) drawBand(r, spec, layout, b);
+  const at = (x: number, y: number) => project(spec, layout, x, y);
+  for (const b of panel.bands ?? []) drawBand(r, layout.plot, at, BAND_COLORS[b.color], b.points);
   for (const t of spec.xTicks) {
     const [px] = project(spec, layout, t.value, 0);
     if (px < plot.x0 || px > plot.x1) continue;
@@ -231,8 +233,9 @@ function drawPanel(r: Raster, spec: LineChartSpec, panel: Panel, layout: PanelLa
       k,
     );
   }
-  for (const t of panel.thresholds ?? []) drawThreshold(r, spec, layout, t);
-  for (const m of spec.markers ?? []) drawMarker(r, spec, layout, m);
+  for (const t of panel.thresholds ?? [])
+    drawThreshold(r, layout.plot, at, k, SERIES_COLORS[t.color], t.value, t.label);
+  for (const m of spec.markers ?? []) drawMarker(r, layout.plot, at, k, MUTED, m.x, m.label);
   for (const s of panel.series) drawSeries(r, spec, layout, s);
   if (last) {
     let prevEnd = Number.NEGATIVE_INFINITY;
@@ -247,54 +250,6 @@ function drawPanel(r: Raster, spec: LineChartSpec, panel: Panel, layout: PanelLa
       prevEnd = lx + w;
     }
   }
-}
-
-/** Fills each pixel column between the band's low and high edges, interpolated between its points. */
-function drawBand(r: Raster, spec: LineChartSpec, layout: PanelLayout, b: Band): void {
-  const color = BAND_COLORS[b.color];
-  const { plot } = layout;
-  for (let i = 1; i < b.points.length; i++) {
-    const p = b.points[i - 1];
-    const q = b.points[i];
-    if (!p || !q || ![...p, ...q].every(Number.isFinite)) continue;
-    const [ax, alo] = project(spec, layout, p[0], p[1]);
-    const [, ahi] = project(spec, layout, p[0], p[2]);
-    const [bx, blo] = project(spec, layout, q[0], q[1]);
-    const [, bhi] = project(spec, layout, q[0], q[2]);
-    for (let x = Math.max(ax, plot.x0); x <= Math.min(bx, plot.x1); x++) {
-      const f = bx > ax ? (x - ax) / (bx - ax) : 0;
-      const lo = Math.round(alo + f * (blo - alo));
-      const hi = Math.round(ahi + f * (bhi - ahi));
-      for (let y = Math.max(hi, plot.y0); y <= Math.min(lo, plot.y1); y++) r.set(x, y, color);
-    }
-  }
-}
-
-function drawThreshold(r: Raster, spec: LineChartSpec, layout: PanelLayout, t: Threshold): void {
-  const k = spec.scale ?? 1;
-  const { plot } = layout;
-  const [, py] = project(spec, layout, 0, t.value);
-  if (py < plot.y0 || py > plot.y1) return;
-  const color = SERIES_COLORS[t.color];
-  r.hline(plot.x0, plot.x1, py, color, 6);
-  // Above the line, unless that would run into the panel's title: then below it.
-  const ty = py - 9 * k < plot.y0 ? py + 3 * k : py - 9 * k;
-  drawText(r, plot.x0 + 4 * k, ty, t.label, color, k);
-}
-
-function drawMarker(
-  r: Raster,
-  spec: LineChartSpec,
-  layout: PanelLayout,
-  m: { x: number; label: string },
-): void {
-  const k = spec.scale ?? 1;
-  const { plot } = layout;
-  const [px] = project(spec, layout, m.x, 0);
-  if (px < plot.x0 || px > plot.x1) return;
-  r.vline(px, plot.y0, plot.y1, MUTED, 4);
-  const w = textWidth(m.label, k);
-  drawText(r, Math.min(px + 3 * k, plot.x1 - w), plot.y0 + 2 * k, m.label, MUTED, k);
 }
 
 function drawSeries(r: Raster, spec: LineChartSpec, layout: PanelLayout, s: Series): void {
