@@ -52,7 +52,9 @@ export function describeCrossing(c: LevelCrossing, now: number): string {
   if (c.at === undefined) return "not on the current trend (usage is not growing)";
   const range =
     c.earliest !== undefined && c.latest !== undefined
-      ? `between ${date(c.earliest)} and ${date(c.latest)}`
+      ? date(c.earliest) === date(c.latest)
+        ? "that very day"
+        : `between ${date(c.earliest)} and ${date(c.latest)}`
       : c.earliest !== undefined
         ? `not before ${date(c.earliest)}; the slowest plausible growth never gets there`
         : "";

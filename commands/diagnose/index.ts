@@ -80,7 +80,18 @@ const diagnoseRun = defineCommand({
     const d = only;
     const headline = `Diagnosis of ${d.data.array}, last ${window}`;
     const blocks: Block[] = [{ type: "header", text: headline }];
-    if (d.findings.length === 0) {
+    if (d.checks.length === 0) {
+      blocks.push({
+        type: "context",
+        text: rich`⚠ ${d.data.array} returned no performance history for the window, so latency and load were not compared with usual.`,
+      });
+    }
+    if (d.findings.length === 0 && d.checks.length === 0) {
+      blocks.push({
+        type: "section",
+        text: rich`No alert, replication or capacity problem on ${d.data.array}, but without performance history this is not a clean bill of health.`,
+      });
+    } else if (d.findings.length === 0) {
       const full = d.data.capacity
         ? `, and it is ${formatPercent(d.data.capacity.used / d.data.capacity.total)} full`
         : "";

@@ -74,7 +74,7 @@ export function firstOf(d: Diagnosis): string {
 /** The headline of one array's diagnosis. */
 export function summaryOf(d: Diagnosis): string {
   const first = d.findings[0];
-  if (!first) return "nothing abnormal";
+  if (!first) return d.checks.length > 0 ? "nothing abnormal" : "no performance history to compare";
   const what = unescapeText(findingText(first, d.data.end).markup.replace(/\*/g, ""))
     .replace(/\. Likely cause.*$/, "")
     .replace(/ at these hours.*$/, "");

@@ -48,6 +48,19 @@ describe("diagnose", () => {
     expect(all).not.toContain("latency");
   });
 
+  test("an array above 80 % full is a finding, ranked by how full it is", async () => {
+    const st = h.sims.get("demo-1")!.state;
+    const before = st.array.capacity;
+    try {
+      st.array.capacity = 280 * 2 ** 40;
+      const all = (await findings("diagnose --array demo-1")).join("\n");
+      expect(all).toMatch(/\*Array 9\d(\.\d)?% full\*: above 80 %/);
+    } finally {
+      st.array.capacity = before;
+    }
+    expect((await findings("diagnose --array demo-1")).join("\n")).not.toContain("% full*");
+  });
+
   test("the chart shows the window over a shaded baseline band, at a size Slack previews legibly", async () => {
     const m = messagesOf(await h.run("carol", "diagnose --array slow-1"))[0]!;
     const img = m.blocks.find((b) => b.type === "image");
