@@ -1,15 +1,27 @@
 /**
  * Regenerates the insight images and transcripts under docs/ (`npm run docs:charts`): a diagnose answer on
  * the slow-nfs scenario and a capacity forecast on the growth scenario, each with its chart, and the
- * transcript of both plus `space trash` (docs/insight-transcript.txt, quoted in docs/console.md).
+ * transcript of both plus `space trash` (the marked blocks of docs/console.md and README.md).
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "../src/core/message.js";
 import { renderText } from "../src/local/text-render.js";
 import { startInsightEnv } from "./insight-env.js";
 
 const DOCS = join(import.meta.dirname, "..", "..", "docs");
+
+/** Rewrites the ```text block between `<!-- name:start … -->` and `<!-- name:end -->` in a Markdown file. */
+function replaceBlock(file: string, name: string, text: string): void {
+  const md = readFileSync(file, "utf8");
+  const start = md.indexOf(`<!-- ${name}:start`);
+  const end = md.indexOf(`<!-- ${name}:end -->`);
+  if (start < 0 || end < start) throw new Error(`${file} has no ${name} markers`);
+  const head = md.indexOf("\n", start) + 1;
+  writeFileSync(file, `${md.slice(0, head)}\`\`\`text\n${text}\n\`\`\`\n${md.slice(end)}`);
+}
+
+const diagnoseLines = (out: string) => out.split("\n\n")[0]?.split("\n") ?? [];
 
 function save(msg: Message | undefined, png: string): string {
   if (!msg) throw new Error("no answer");
@@ -42,7 +54,9 @@ try {
     "alice> /array space trash --array fb-lab-01",
     trash,
   ].join("\n");
-  writeFileSync(join(DOCS, "insight-transcript.txt"), `${out}\n`);
+  replaceBlock(join(DOCS, "console.md"), "insight-transcript", out);
+  const excerpt = [...diagnoseLines(out).slice(0, 7), "…"].join("\n");
+  replaceBlock(join(DOCS, "..", "README.md"), "insight-excerpt", excerpt);
   console.log(out);
 } finally {
   await env.close();
