@@ -4,11 +4,13 @@
  * replica links, open alerts (from the alert engine when it runs) and capacity. Extras an array refuses
  * (an older REST version) are left out, never fatal.
  */
-import type { AlertSnapshot } from "../../src/alerts/types.js";
 import type { CommandContext } from "../../src/core/define-command.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { arrayPerformanceSchema } from "../../src/flashblade/schemas.js";
 import { type PerfSample, resolutionFor, toSample } from "../perf.js";
+
+/** An alert as the engine's port gives it; derived from the context so commands/ never import src/alerts. */
+export type AlertSnapshot = Awaited<ReturnType<NonNullable<CommandContext["alerts"]>["alertsSince"]>>[number];
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
