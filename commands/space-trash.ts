@@ -5,7 +5,8 @@
  * `/array fs eradicate` (or `snapshot eradicate`).
  */
 import { z } from "zod";
-import { defineCommand, type FollowUp } from "../src/core/define-command.js";
+import { type CommandContext, defineCommand, type FollowUp } from "../src/core/define-command.js";
+import { formatRelative } from "../src/core/format-time.js";
 import { type Block, message, rich } from "../src/core/message.js";
 import { truncatedTable } from "../src/core/table.js";
 import { countOf, formatBytes, formatCount, formatDuration } from "../src/core/units.js";
@@ -24,6 +25,8 @@ export interface TrashItem {
   /** What it is besides its size: source file system, object count, account. */
   detail: string;
   timeRemaining?: number;
+  /** Who destroyed it and when, from the array's audit log (REST 1.9+), when it still holds the entry. */
+  destroyedBy?: { user: string; at: number };
 }
 
 export interface TrashResult {
@@ -39,6 +42,41 @@ const COMMANDS: Record<Kind, { recover: string; eradicate: string } | undefined>
   snapshot: { recover: "snapshot.recover", eradicate: "snapshot.eradicate" },
   bucket: undefined,
 };
+
+const AUDIT_COMMAND: Record<Kind, string> = {
+  "file system": "file-systems",
+  snapshot: "file-system-snapshots",
+  bucket: "buckets",
+};
+
+/** The names an audit entry's arguments select ("name=a", "names=a,b"). */
+function namesIn(args: string): string[] {
+  return args
+    .split(/\s+/)
+    .filter((t) => t.startsWith("name=") || t.startsWith("names="))
+    .flatMap((t) => t.slice(t.indexOf("=") + 1).split(","));
+}
+
+/** The newest audit entry that destroyed each item: an `update` of its collection, naming it, destroyed=true. */
+async function attachDestroyers(ctx: CommandContext, items: TrashItem[]): Promise<void> {
+  if (items.length === 0 || !(await ctx.array.supports("1.9"))) return;
+  const page = await ctx.array
+    .get<Record<string, unknown>>("/audits", { query: { sort: "time-", limit: 1000 } })
+    .catch(() => undefined);
+  for (const item of items) {
+    const hit = page?.items.find((a) => {
+      const args = typeof a["arguments"] === "string" ? a["arguments"] : "";
+      return (
+        a["command"] === AUDIT_COMMAND[item.kind] &&
+        a["subcommand"] === "update" &&
+        /"destroyed":\s*true/.test(args) &&
+        namesIn(args).includes(item.name)
+      );
+    });
+    if (hit && typeof hit["user"] === "string" && typeof hit["time"] === "number")
+      item.destroyedBy = { user: hit["user"], at: hit["time"] };
+  }
+}
 
 export const spaceTrash = defineCommand({
   verb: "trash",
@@ -87,6 +125,7 @@ export const spaceTrash = defineCommand({
         });
       }
     }
+    await attachDestroyers(ctx, items);
     items.sort(
       (a, b) => (a.timeRemaining ?? Number.MAX_SAFE_INTEGER) - (b.timeRemaining ?? Number.MAX_SAFE_INTEGER),
     );
@@ -120,7 +159,7 @@ export const spaceTrash = defineCommand({
     }
     return offers;
   },
-  render(result) {
+  render(result, _args, rctx) {
     const where =
       result.arrays.length > 1 ? `${result.arrays.length} arrays` : `array ${result.arrays[0] ?? "?"}`;
     const headline = `Destroyed objects on ${where}`;
@@ -140,6 +179,7 @@ export const spaceTrash = defineCommand({
       logical: i.logical === undefined ? "–" : formatBytes(i.logical),
       detail: i.detail || "–",
       left: i.timeRemaining === undefined ? "–" : formatDuration(i.timeRemaining),
+      by: i.destroyedBy ? `${i.destroyedBy.user}, ${formatRelative(i.destroyedBy.at, rctx.now)}` : "–",
     }));
     const table = truncatedTable(
       [
@@ -149,6 +189,7 @@ export const spaceTrash = defineCommand({
         { key: "holds", label: "Holds", align: "right" as const },
         { key: "logical", label: "Logical", align: "right" as const },
         { key: "detail", label: "Detail" },
+        { key: "by", label: "Destroyed by" },
         { key: "left", label: "Eradicated in", align: "right" as const },
       ],
       rows,

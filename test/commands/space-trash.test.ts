@@ -37,6 +37,8 @@ describe("space trash", () => {
     expect(expected.length).toBeGreaterThanOrEqual(3);
     expect(table.rows.map((r) => `${r["kind"]} ${r["name"]}`).sort()).toEqual(expected);
     expect(m.text).toContain(`frees ${formatBytes(simTotal("lab-1"))}`);
+    // Who destroyed it, from the array's audit log: the demo's old-share was destroyed by "ops-bot".
+    expect(table.rows.find((r) => r["name"] === "old-share")?.["by"]).toMatch(/^ops-bot, /);
     // The array's own eradication countdown is shown for each object.
     expect(table.rows.every((r) => /^\d+[dhms]/.test(r["left"] ?? ""))).toBe(true);
   });
