@@ -5,10 +5,14 @@
 import type { ResourceDefinition } from "../src/core/define-command.js";
 import { alertResource } from "./alert.js";
 import { arraysResource } from "./arrays.js";
+import { diagnoseResource } from "./diagnose/index.js";
 import { fsResource } from "./fs/index.js";
 import { perfResource } from "./perf.js";
+import { policyResource } from "./policy/index.js";
+import { quotaResource } from "./quota/index.js";
 import { snapshotResource } from "./snapshot/index.js";
 import { spaceResource } from "./space.js";
+import { usageResource } from "./usage.js";
 
 export const RESOURCES: readonly ResourceDefinition[] = [
   fsResource,
@@ -17,4 +21,8 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   spaceResource,
   perfResource,
   alertResource,
+  quotaResource,
+  usageResource,
+  policyResource,
+  diagnoseResource,
 ];
