@@ -102,10 +102,13 @@ describe("fan-out only where it means something", () => {
     expect(after).toBe(before);
   });
 
-  test("listings still fan out", async () => {
+  test("listings still fan out, including one whose required word is a kind, not an object", async () => {
     const text = textOf(await h.run("carol", "fs list --array all"));
     expect(text).toContain("lab-1");
     expect(text).toContain("lab-2");
+    const quotas = textOf(await h.run("carol", "quota list user --array all"));
+    expect(quotas).not.toContain("runs on one array at a time");
+    expect(h.audits.at(-1)).toMatchObject({ command: "quota.list", arrays: ["lab-1", "lab-2"] });
   });
 });
 
