@@ -75,6 +75,7 @@ describe("sizes need a unit", () => {
   });
 
   test("the same rule holds for quotas; 0 (none) needs no unit", async () => {
+    expect(textOf(await h.run("bob", "quota set user alice 20 --fs home"))).toContain("did you mean 20G?");
     expect(textOf(await h.run("bob", "fs update home --default-user-quota 20"))).toContain(
       "did you mean 20G?",
     );
