@@ -3,8 +3,10 @@
  * order, `--key value` / `--key=value` fill options, `--flag` / `--no-flag` set switches. Which options are
  * switches is read from the schema, so `--nfs fs1` never swallows `fs1`.
  */
+
 import type { z } from "zod";
 import { UserFacingError } from "../errors.js";
+import { commandPath } from "./command-path.js";
 import type { CommandDefinition } from "./define-command.js";
 import { isSwitch, keyToOption, optionToKey } from "./schema-introspect.js";
 import { didYouMean, suggest } from "./suggest.js";
@@ -82,7 +84,7 @@ export function bindArguments(id: string, cmd: CommandDefinition, tokens: readon
       const hits = suggest(name, options).map((o) => `--${o}`);
       fail(
         "PARSE_UNKNOWN_OPTION",
-        `Unknown option --${name} for \`${id.replace(".", " ")}\`.${didYouMean(hits)}`,
+        `Unknown option --${name} for \`${commandPath(id)}\`.${didYouMean(hits)}`,
         hits,
       );
     }

@@ -2,10 +2,12 @@
  * One typed command, start to finish: parse → find → validate → resolve arrays → authorize → impact and gate
  * (or dry run) → run → render → audit. Every path ends in exactly one audit record.
  */
+
 import { errorCode, UserFacingError } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import { type AuditDecision, type AuditRecord, roleTrail, withRole } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
+import { commandPath } from "./command-path.js";
 import type { CommandActor } from "./define-command.js";
 import { dryRunMessage } from "./dry-run.js";
 import { openGate } from "./gate.js";
@@ -96,10 +98,10 @@ async function dispatch(
   if (bound.dryRun && !cmd.impact) {
     throw new UserFacingError(
       "DRY_RUN_NOT_APPLICABLE",
-      `\`${entry.id.replace(".", " ")}\` changes nothing, so --dry-run does not apply.`,
+      `\`${commandPath(entry.id)}\` changes nothing, so --dry-run does not apply.`,
     );
   }
-  const what = `\`${entry.id.replace(".", " ")}\``;
+  const what = `\`${commandPath(entry.id)}\``;
 
   if ((cmd.scope ?? "array") === "global") {
     if (bound.array !== undefined)
@@ -171,7 +173,7 @@ async function authorize(
     const role = await rt.access.roleOn(actor.userId, client);
     if (!roleAtLeast(role, entry.command.role)) {
       trail.decision = "denied";
-      throw forbidden(`\`${entry.id.replace(".", " ")}\``, entry.command.role, role, client.name);
+      throw forbidden(`\`${commandPath(entry.id)}\``, entry.command.role, role, client.name);
     }
     out.push({ client, actor: { ...actor, role: role as Role } });
   }

@@ -119,8 +119,24 @@ export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unkn
   followUp?(result: R, args: z.output<S>): FollowUp | undefined;
 }
 
+/** The areas `/array help` groups resources by, in this order. */
+export const AREAS = [
+  "Storage",
+  "Protection",
+  "Replication",
+  "Object store",
+  "Network",
+  "Identity and security",
+  "Operations",
+  "Insight",
+] as const;
+export type Area = (typeof AREAS)[number];
+
 export interface ResourceDefinition {
+  /** One or more words: "fs", "snmp manager" (see command-path.ts). */
   name: string;
+  /** Where `/array help` lists it; "Operations" when absent. */
+  area?: Area;
   aliases?: readonly string[];
   summary: string;
   /** The verb run when none is given (`/array arrays`). */
