@@ -5,6 +5,7 @@
 import type { ResourceDefinition } from "../src/core/define-command.js";
 import { alertResource } from "./alert.js";
 import { arraysResource } from "./arrays.js";
+import { CATALOGUE_RESOURCES } from "./catalogue/index.js";
 import { fsResource } from "./fs/index.js";
 import { perfResource } from "./perf.js";
 import { snapshotResource } from "./snapshot/index.js";
@@ -17,4 +18,5 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   spaceResource,
   perfResource,
   alertResource,
+  ...CATALOGUE_RESOURCES,
 ];

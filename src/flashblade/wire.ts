@@ -139,6 +139,23 @@ export function bucketCreate(
   return { query: { names: [name] }, body: { [key]: { name: account } } };
 }
 
+/**
+ * Any request body from a caller that speaks the newest field names (the command catalogue): the fields that
+ * were renamed between versions go out under this version's name. Today: BucketPost's account reference
+ * (`account` up to 1.8, `bucket` from 1.9) and SMB's ACL mode (`acl-mode` in 1.0–1.1).
+ */
+export function adaptBody(method: string, path: string, version: string, body: unknown): unknown {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return body;
+  const b = { ...(body as Record<string, unknown>) };
+  if (method === "POST" && path === "/buckets") {
+    const account = b["account"] ?? b["bucket"];
+    delete b["account"];
+    delete b["bucket"];
+    if (account !== undefined) b[atLeast(version, "1.9") ? "bucket" : "account"] = account;
+  }
+  return b;
+}
+
 /** POST /file-system-snapshots: sources in the query, the optional suffix in a SnapshotSuffix body. */
 export function snapshotCreate(
   sources: readonly string[],

@@ -1,0 +1,29 @@
+/**
+ * The resource catalogue: every resource of the REST 1.x interface that is not hand-written, as data, by area.
+ * commands/index.ts registers these next to the hand-written resources; docs/commands.md is generated from
+ * the registry (npm run docs:commands).
+ */
+import type { ResourceDefinition } from "../../src/core/define-command.js";
+import { resourceOf } from "./generic/build.js";
+import { IDENTITY } from "./identity.js";
+import { INSIGHT } from "./insight.js";
+import { NETWORK } from "./network.js";
+import { OBJECT_STORE } from "./object-store.js";
+import { OPERATIONS } from "./operations.js";
+import { PROTECTION } from "./protection.js";
+import { REPLICATION } from "./replication.js";
+import type { NounSpec } from "./spec.js";
+import { STORAGE } from "./storage.js";
+
+export const CATALOGUE: readonly NounSpec[] = [
+  ...STORAGE,
+  ...PROTECTION,
+  ...REPLICATION,
+  ...OBJECT_STORE,
+  ...NETWORK,
+  ...IDENTITY,
+  ...OPERATIONS,
+  ...INSIGHT,
+];
+
+export const CATALOGUE_RESOURCES: readonly ResourceDefinition[] = CATALOGUE.map((s) => resourceOf(s));
