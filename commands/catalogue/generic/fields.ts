@@ -87,7 +87,10 @@ const text = (max: number) =>
     .trim()
     .min(1, "the value is empty")
     .max(max, `longer than ${max} characters`)
-    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), "contains control characters");
+    .refine(
+      (s) => ![...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+      "contains control characters",
+    );
 
 /** The zod schema of one field's option, from its SDK type, unit and bounds. */
 export function fieldSchema(f: FieldDef): z.ZodType {
