@@ -4,6 +4,7 @@
  */
 import type { ResourceDefinition } from "../src/core/define-command.js";
 import { alertResource } from "./alert.js";
+import { apiResource } from "./api.js";
 import { arraysResource } from "./arrays.js";
 import { CATALOGUE_RESOURCES } from "./catalogue/index.js";
 import { fsResource } from "./fs/index.js";
@@ -19,4 +20,5 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   perfResource,
   alertResource,
   ...CATALOGUE_RESOURCES,
+  apiResource,
 ];

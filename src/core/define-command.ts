@@ -17,7 +17,8 @@ export type DestructiveClass =
   | "delete"
   | "remove_snapshot_rules"
   | "pause_replication"
-  | "array_settings";
+  | "array_settings"
+  | "raw_api";
 
 /** One HTTP call exactly as it would be sent (shown by --dry-run and in confirmations). */
 export interface PlannedRequest {

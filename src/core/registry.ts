@@ -187,7 +187,7 @@ function checkCommand(resource: string, c: CommandDefinition, verbs: Set<string>
   if (c.examples.length === 0) problems.push(`${id}: needs at least one example`);
   const prefix = `${resource} ${c.verb}`;
   for (const ex of c.examples) {
-    const words = ex.trim().split(/\s+/).join(" ");
+    const words = ex.trim().split(/\s+/).join(" ").toLowerCase();
     if (words !== prefix && !words.startsWith(`${prefix} `))
       problems.push(`${id}: example "${ex}" does not start with "${prefix}"`);
   }
