@@ -48,7 +48,13 @@ export const IDENTITY: readonly NounSpec[] = [
     path: "/directory-services",
     columns: ["name", "enabled", "uris", "base_dn", "bind_user", "services"],
     writable: ["enabled", "uris", "base_dn", "bind_user", "services"],
-    examples: { list: "", show: "management", update: "smb --uris ldaps://ldap2.example.com" },
+    examples: {
+      list: "",
+      show: "management",
+      update: "smb --uris ldaps://ldap2.example.com",
+      test: "management",
+      check: "management --uris ldaps://ldap3.example.com",
+    },
     extra: [
       {
         verb: "test",

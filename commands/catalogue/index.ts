@@ -5,6 +5,7 @@
  */
 import type { ResourceDefinition } from "../../src/core/define-command.js";
 import { resourceOf } from "./generic/build.js";
+import { type VerbPlan, verbPlans } from "./generic/derive.js";
 import { IDENTITY } from "./identity.js";
 import { INSIGHT } from "./insight.js";
 import { NETWORK } from "./network.js";
@@ -27,3 +28,6 @@ export const CATALOGUE: readonly NounSpec[] = [
 ];
 
 export const CATALOGUE_RESOURCES: readonly ResourceDefinition[] = CATALOGUE.map((s) => resourceOf(s));
+
+/** Every generic verb with its method, path, first version, role and class (docs and coverage read these). */
+export const CATALOGUE_VERBS: readonly VerbPlan[] = CATALOGUE.flatMap((s) => verbPlans(s));

@@ -33,7 +33,7 @@ export const PROTECTION: readonly NounSpec[] = [
     path: "/policies/file-systems",
     columns: ["policy.name", "member.name"],
     select: POLICY_MEMBER,
-    examples: { list: "daily", add: "hourly scratch", remove: "hourly scratch" },
+    examples: { list: "daily", add: "hourly media", remove: "hourly media" },
   },
   {
     noun: "policy member",
