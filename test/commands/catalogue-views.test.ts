@@ -1,0 +1,113 @@
+/** Settings with a diff, and the read-only operations views: status, expiry, audit filters, fan-out, versions. */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
+
+const DAY = 86_400_000;
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ arrays: [{ name: "lab-1" }, { name: "lab-2", versions: "1.0-1.10" }] });
+});
+afterAll(async () => h.close());
+beforeEach(() => {
+  for (const s of h.sims.values()) s.control.resetStats();
+});
+
+const item = (array: string, path: string) =>
+  [...(h.sims.get(array)?.state.generic.get(path)?.items.values() ?? [])][0];
+const table = (effects: Awaited<ReturnType<Harness["run"]>>) => {
+  const t = messagesOf(effects)[0]?.blocks.find((b) => b.type === "table");
+  if (t?.type !== "table") throw new Error(`no table in ${textOf(effects)}`);
+  return t;
+};
+
+describe("set on a singleton", () => {
+  test("shows before → after, asks to confirm as array_settings, and changes only the named field", async () => {
+    const asked = await h.run("alice", "smtp set --relay-host smtp2.example.com --array lab-1");
+    const text = textOf(asked);
+    expect(text).toContain("Relay host: smtp.example.com → smtp2.example.com");
+    expect(text).toContain(`PATCH /api/1.12/smtp {"relay_host":"smtp2.example.com"}`);
+    expect(item("lab-1", "/smtp")?.["relay_host"]).toBe("smtp.example.com");
+    await h.click("alice", asked, "Confirm");
+    expect(item("lab-1", "/smtp")).toMatchObject({
+      relay_host: "smtp2.example.com",
+      sender_domain: "example.com",
+    });
+  });
+
+  test("the dry run names the class and its policy", async () => {
+    const text = textOf(await h.run("alice", "dns set --search corp.example.com --array lab-1 --dry-run"));
+    expect(text).toContain("array settings action: you would be asked to confirm");
+    expect(text).toContain("wrong name servers can cut it off");
+  });
+
+  test("setting what is already there changes nothing and says so", async () => {
+    const text = textOf(await h.run("alice", "smtp set --sender-domain example.com --array lab-1"));
+    expect(text).toContain("Nothing to change: smtp already has those values.");
+    expect(
+      Object.keys(h.sims.get("lab-1")?.control.stats().requests ?? {}).filter((k) => k.startsWith("PATCH")),
+    ).toEqual([]);
+  });
+
+  test("a field newer than the array is refused before anything is sent", async () => {
+    const text = textOf(await h.run("alice", "eula show --array lab-2"));
+    expect(text).toContain("`eula show` needs REST 1.12, lab-2 runs 1.10. Nothing was sent.");
+  });
+});
+
+describe("operations views", () => {
+  test("hardware marks what is not healthy and calls it out", async () => {
+    const effects = await h.run("carol", "hardware list --array lab-1");
+    const rows = table(effects).rows;
+    expect(rows.some((r) => r["status"]?.startsWith("✗"))).toBe(true);
+    expect(rows.some((r) => r["status"] === "✓ healthy")).toBe(true);
+    expect(textOf(effects)).toMatch(/✗ \d+ items? not healthy: /);
+  });
+
+  test("certificates warn when they expire within 30 days", async () => {
+    const cert = item("lab-1", "/certificates") as Record<string, unknown>;
+    cert["valid_to"] = String(h.clock.now + 10 * DAY);
+    const text = textOf(await h.run("carol", "certificate list --array lab-1"));
+    expect(text).toContain("⚠ 1 certificate expired or expiring within 30 days: management");
+    expect(text).toMatch(/⚠ in 10d/);
+    cert["valid_to"] = String(h.clock.now + 65 * DAY);
+    expect(textOf(await h.run("carol", "certificate list --array lab-1"))).not.toContain("⚠");
+  });
+
+  test("audits filter by user, command and time with a quoted filter", async () => {
+    const effects = await h.run("carol", "audit list --user pureuser --since 7d --array lab-1");
+    const recent = h.sims.get("lab-1")?.control.stats().recent ?? [];
+    const query = decodeURIComponent(recent.find((r) => r.path.endsWith("/audits"))?.query ?? "");
+    expect(query).toContain("user='pureuser'");
+    expect(query).toMatch(/time>=\d+/);
+    for (const r of table(effects).rows) expect(r["user"]).toBe("pureuser");
+    // Quotes in the value stay inside the quoted literal: nothing matches instead of everything.
+    const hostile = textOf(await h.run("carol", `audit list --user "x' or user='pureuser" --array lab-1`));
+    expect(hostile).toContain("No audit objects");
+  });
+
+  test("fan-out: one table with an Array column; an array too old gets its own line", async () => {
+    const effects = await h.run("carol", "eula show --array all");
+    expect(textOf(effects)).toMatch(/array lab-2 failed: .*eula show.* needs REST 1\.12, lab-2 runs 1\.10/);
+    const blades = table(await h.run("carol", "blade list --array all"));
+    expect(new Set(blades.rows.map((r) => r["_array"]))).toEqual(new Set(["lab-1", "lab-2"]));
+  });
+
+  test("a single-object change refuses several arrays", async () => {
+    expect(textOf(await h.run("alice", "smtp set --relay-host a.example.com --array all"))).toContain(
+      "runs on one array at a time",
+    );
+  });
+
+  test("roles, admins, watchers, time zones, banner and EULA read as tables or fields", async () => {
+    for (const [line, expected] of [
+      ["role list", "array_admin"],
+      ["admin list", "pureuser"],
+      ["watcher list", "@example.com"],
+      ["timezone list --name 'Europe*'", "Europe/Berlin"],
+      ["banner show", "Banner"],
+      ["eula show", "Storage Admin"],
+    ] as const) {
+      expect(textOf(await h.run("carol", `${line} --array lab-1`)), line).toContain(expected);
+    }
+  });
+});
