@@ -70,27 +70,33 @@ export function helpMessage(registry: Registry, role: Role | undefined, topic?: 
   return message(`Help for /array ${resource.name}`, blocks);
 }
 
-/** Per area, the resources the role may use (the verbs only for small areas), so the index stays one screen. */
-export function helpIndex(
-  registry: Registry,
-  role: Role | undefined,
-): { area: Area; resources: { name: string; verbs: string[]; summary: string }[] }[] {
-  const out: { area: Area; resources: { name: string; verbs: string[]; summary: string }[] }[] = [];
+export interface AreaIndex {
+  area: Area;
+  resources: { name: string; verbs: string[]; summary: string }[];
+}
+
+/** Per area, the resources the role may use and their verbs: the help overview and the App Home both show it. */
+export function areaIndex(entries: readonly CommandEntry[], role: Role | undefined): AreaIndex[] {
+  const out: AreaIndex[] = [];
   for (const area of AREAS) {
-    const resources = registry.resources
-      .filter((r) => (r.area ?? "Operations") === area)
-      .map((r) => ({
-        name: r.name,
-        summary: r.summary,
-        verbs: allowed(
-          registry.all().filter((e) => e.resource === r),
-          role,
-        ).map((e) => e.command.verb),
-      }))
-      .filter((r) => r.verbs.length > 0);
-    if (resources.length > 0) out.push({ area, resources });
+    const byResource = new Map<string, AreaIndex["resources"][number]>();
+    for (const e of entries) {
+      if ((e.resource.area ?? "Operations") !== area || !roleAtLeast(role, e.command.role)) continue;
+      const r = byResource.get(e.resource.name) ?? {
+        name: e.resource.name,
+        verbs: [],
+        summary: e.resource.summary,
+      };
+      r.verbs.push(e.command.verb);
+      byResource.set(e.resource.name, r);
+    }
+    if (byResource.size > 0) out.push({ area, resources: [...byResource.values()] });
   }
   return out;
+}
+
+export function helpIndex(registry: Registry, role: Role | undefined): AreaIndex[] {
+  return areaIndex(registry.all(), role);
 }
 
 function overview(registry: Registry, role: Role): Message {
