@@ -135,12 +135,10 @@ function writeVerb(method: Exclude<HttpMethod, "GET">, example: string): Command
         ...(request.query ? { query: request.query } : {}),
         ...(request.body === undefined ? {} : { body: request.body }),
       };
-      const items =
-        method === "DELETE"
-          ? (await ctx.array.delete(request.path, opts), [])
-          : method === "POST"
-            ? await ctx.array.post<Item>(request.path, opts)
-            : await ctx.array.patch<Item>(request.path, opts);
+      let items: Item[] = [];
+      if (method === "DELETE") await ctx.array.delete(request.path, opts);
+      else if (method === "POST") items = await ctx.array.post<Item>(request.path, opts);
+      else items = await ctx.array.patch<Item>(request.path, opts);
       return { method, path: request.path, items: items.map((i) => ({ ...i, _array: ctx.arrayName })) };
     },
     render: (result, _a, rctx) => ({ ...render(result, rctx), visibility: "in_channel" }),
