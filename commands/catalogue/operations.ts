@@ -81,7 +81,11 @@ export const OPERATIONS: readonly NounSpec[] = [
     summary: "Array logs, offered as a file",
     path: "/logs",
     columns: ["name"],
-    examples: { list: "" },
+    file: "array-logs.json",
+    filters: [
+      { option: "since", field: "start_time", kind: "param-since", help: "how far back, e.g. 1h, 24h" },
+    ],
+    examples: { list: "--since 24h" },
   },
   {
     noun: "watcher",

@@ -32,7 +32,8 @@ export interface Selector {
 export interface ListFilter {
   option: string;
   field: string;
-  kind: "eq" | "like" | "since";
+  /** eq/like/since build the filter; `param-since` sets the query parameter `field` to now minus the value. */
+  kind: "eq" | "like" | "since" | "param-since";
   help: string;
 }
 
@@ -103,6 +104,8 @@ export interface NounSpec {
   filters?: readonly ListFilter[];
   /** Example words after `<noun> <verb>` that work against the demo array. */
   examples?: Readonly<Partial<Record<VerbName, string>>>;
+  /** `list` also attaches the items as this file (logs). */
+  file?: string;
   /** Said in the impact of any change: how this change can cut the bot off from the array. */
   cutsOff?: string;
 }

@@ -19,15 +19,15 @@ function before(since: string): string | undefined {
   const i = KNOWN_VERSIONS.indexOf(since as (typeof KNOWN_VERSIONS)[number]);
   return i > 0 ? KNOWN_VERSIONS[i - 1] : undefined;
 }
-const OLD = [...new Set(VERSIONED.map((e) => before(e.since)).filter((v) => v !== undefined))].sort(compareVersions);
+const OLD = [...new Set(VERSIONED.map((e) => before(e.since)).filter((v) => v !== undefined))].sort(
+  compareVersions,
+);
 const oldArray = (v: string) => `old-${v.replaceAll(".", "-")}`;
 
 // Catalogue verbs in the order their examples build on each other: create before show, delete last.
 const ORDER = ["create", "add", "list", "show", "update", "set", "action", "remove", "delete"];
 const friendly = new Map<string, string>();
-for (const p of [...CATALOGUE_VERBS].sort(
-  (a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind) || 0,
-)) {
+for (const p of [...CATALOGUE_VERBS].sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind) || 0)) {
   const k = key(p);
   if (!friendly.has(k)) friendly.set(k, `${p.spec.noun} ${p.verb}${p.example ? ` ${p.example}` : ""}`);
 }
@@ -114,10 +114,16 @@ describe("every versioned 1.12 endpoint-method is reachable from /array", () => 
       const text = textOf(await runThrough(line, array));
       const sent = Object.keys(versionedRequests(array));
       checked++;
-      if (!text.includes(`needs REST ${e.since}`) || !text.includes(`${array} runs ${old}`) || sent.length > 0)
+      if (
+        !text.includes(`needs REST ${e.since}`) ||
+        !text.includes(`${array} runs ${old}`) ||
+        sent.length > 0
+      )
         wrong.push(`${key(e)} via "${line}": sent ${JSON.stringify(sent)}; answered ${text.slice(0, 160)}`);
     }
-    console.log(`version gate: ${checked - wrong.length}/${checked} lines refused on an older array, nothing sent`);
+    console.log(
+      `version gate: ${checked - wrong.length}/${checked} lines refused on an older array, nothing sent`,
+    );
     expect(wrong).toEqual([]);
   }, 300_000);
 });

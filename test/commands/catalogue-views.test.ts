@@ -92,6 +92,12 @@ describe("operations views", () => {
     expect(new Set(blades.rows.map((r) => r["_array"]))).toEqual(new Set(["lab-1", "lab-2"]));
   });
 
+  test("downloads come as a file beside the table", async () => {
+    const m = messagesOf(await h.run("carol", "snmp agent mib --array lab-1"))[0];
+    const file = m?.attachments?.find((a) => a.filename === "mib.json");
+    expect(JSON.parse(String(file?.content))[0].mib).toContain("PURESTORAGE-MIB DEFINITIONS");
+  });
+
   test("a single-object change refuses several arrays", async () => {
     expect(textOf(await h.run("alice", "smtp set --relay-host a.example.com --array all"))).toContain(
       "runs on one array at a time",

@@ -73,7 +73,9 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   if (p.method !== "DELETE" && (Object.keys(body).length || p.method === "PATCH"))
     request.body = adaptBody(p.method, p.path, version, body);
   const facts: Field[] = [];
-  const warnings = p.spec.cutsOff ? [rich`${p.spec.cutsOff}`] : [];
+  // Creating something new cannot cut the bot off; changing or removing what exists can.
+  const risky = p.kind !== "create" && p.kind !== "add";
+  const warnings = p.spec.cutsOff && risky ? [rich`${p.spec.cutsOff}`] : [];
   const state: Record<string, StateValue> = {};
   const rctx = { now: ctx.now(), timeZone: ctx.timeZone };
   const given = p.fields.filter((f) => args[f.key] !== undefined);

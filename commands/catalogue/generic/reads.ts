@@ -6,7 +6,7 @@ import {
   defineCommand,
   type RenderContext,
 } from "../../../src/core/define-command.js";
-import { type Block, message, rich } from "../../../src/core/message.js";
+import { type Block, type Message, message, rich } from "../../../src/core/message.js";
 import { truncatedTable } from "../../../src/core/table.js";
 import { countOf } from "../../../src/core/units.js";
 import { UserFacingError } from "../../../src/errors.js";
@@ -47,11 +47,15 @@ function listExtras(p: VerbPlan): Record<string, z.ZodType> {
       .regex(SORT, "a field name, with - appended for descending (e.g. name-)")
       .optional()
       .describe("a field; append - for descending");
+  for (const f of p.spec.filters ?? [])
+    if (f.kind === "param-since" && f.field in params)
+      extra[f.option] = duration().optional().describe(f.help);
   if ("filter" in params) {
     if (p.spec.columns.includes("name") && !(p.spec.filters ?? []).some((f) => f.option === "name"))
       extra["name"] = namePattern().optional().describe("a name pattern, * matches anything");
     for (const f of p.spec.filters ?? [])
-      extra[f.option] = (f.kind === "since" ? duration() : namePattern()).optional().describe(f.help);
+      if (f.kind !== "param-since")
+        extra[f.option] = (f.kind === "since" ? duration() : namePattern()).optional().describe(f.help);
   }
   return extra;
 }
@@ -62,7 +66,7 @@ function filterOf(p: VerbPlan, args: Args, now: number): string | undefined {
     parts.push(like("name", args["name"]));
   for (const f of p.spec.filters ?? []) {
     const v = args[f.option];
-    if (v === undefined) continue;
+    if (v === undefined || f.kind === "param-since") continue;
     if (f.kind === "since") parts.push(ge(f.field, now - (v as number)));
     else if (f.kind === "eq") parts.push(eq(f.field, v as string));
     else parts.push(String(v).includes("*") ? like(f.field, String(v)) : contains(f.field, String(v)));
@@ -189,6 +193,9 @@ export function listCommand(p: VerbPlan): CommandDefinition {
       if (filter)
         query["filter"] = query["filter"] ? and(query["filter"] as Filter, filter as Filter) : filter;
       if (typeof args["sort"] === "string") query["sort"] = args["sort"];
+      for (const f of p.spec.filters ?? [])
+        if (f.kind === "param-since" && typeof args[f.option] === "number")
+          query[f.field] = ctx.now() - (args[f.option] as number);
       const res = await fetchAll(ctx, p, query, (args["limit"] as number | undefined) ?? MAX_ROWS);
       return { ...res, items: res.items.map((i) => ({ ...i, _array: ctx.arrayName })) };
     },
@@ -196,8 +203,25 @@ export function listCommand(p: VerbPlan): CommandDefinition {
       items: results.flatMap((r) => r.result.items),
       capped: results.some((r) => r.result.capped),
     }),
-    render: (result, _args, rctx) => tableMessage(p, result, rctx),
+    render: (result, _args, rctx) => withFile(p.spec.file, tableMessage(p, result, rctx), result),
   });
+}
+
+/** The items as a JSON file beside the table, where the catalogue asks for one (logs, keytabs, the MIB). */
+function withFile(file: string | undefined, m: Message, result: ListResult): Message {
+  if (!file || result.items.length === 0) return m;
+  const content = JSON.stringify(
+    result.items.map(({ _array, ...rest }) => rest),
+    null,
+    2,
+  );
+  return {
+    ...m,
+    attachments: [
+      ...(m.attachments ?? []),
+      { filename: file, title: file, contentType: "text/plain", content },
+    ],
+  };
 }
 
 export function showCommand(p: VerbPlan): CommandDefinition {
@@ -252,20 +276,11 @@ export function readActionCommand(p: VerbPlan): CommandDefinition {
     }),
     render(result, _args, rctx) {
       const columns = [...new Set(result.items.flatMap((i) => fieldsOf(i)))].filter((c) => c !== "_array");
-      const m = tableMessage(p, result, rctx, columns.slice(0, 8), `${p.spec.noun} ${p.verb}`);
-      if (!p.file || result.items.length === 0) return m;
-      const content = JSON.stringify(
-        result.items.map(({ _array, ...rest }) => rest),
-        null,
-        2,
+      return withFile(
+        p.file,
+        tableMessage(p, result, rctx, columns.slice(0, 8), `${p.spec.noun} ${p.verb}`),
+        result,
       );
-      return {
-        ...m,
-        attachments: [
-          ...(m.attachments ?? []),
-          { filename: p.file, title: p.file, contentType: "text/plain", content },
-        ],
-      };
     },
   });
 }
