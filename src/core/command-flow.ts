@@ -15,6 +15,7 @@ import { helpMessage } from "./help.js";
 import type { Message } from "./message.js";
 import { parseCommandLine, validateArgs } from "./parse.js";
 import type { CommandInput, Effect } from "./pipeline-types.js";
+import { redactSecrets } from "./redact.js";
 import type { CommandEntry } from "./registry.js";
 import { type Role, roleAtLeast } from "./roles.js";
 import { runFanOut, runOnArray } from "./run-command.js";
@@ -48,9 +49,9 @@ export async function handleCommandText(
       channelId: actor.channelId,
       arrays: trail.arrays,
       command: trail.command,
-      args: trail.args,
+      args: redactSecrets(trail.args),
       ...withRole(roles.role()),
-      text: input.text,
+      text: redactSecrets(input.text),
       decision: trail.decision,
       ...(trail.pendingId ? { pendingId: trail.pendingId } : {}),
       outcome,

@@ -97,6 +97,10 @@ describe("api writes", () => {
     );
     expect(text).toContain("`password` is a secret");
     expect(text).not.toContain("hunter2");
+    // The refused line is audited, without the secret.
+    const record = h.audits.at(-1);
+    expect(record?.text).toContain('"password":"[redacted]"');
+    expect(JSON.stringify(record)).not.toContain("hunter2");
   });
 
   test("--dry-run shows the request and sends nothing", async () => {

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { count, duration, flag, objectName, size } from "../../../src/core/arg-types.js";
+import { SECRET_FIELD } from "../../../src/core/redact.js";
 import { MODELS, type ModelField } from "../../../src/rest-spec/models.js";
 import type { NounSpec, Unit } from "../spec.js";
 
@@ -22,8 +23,8 @@ export interface FieldDef {
   model: ModelField;
 }
 
-/** Fields whose values are secrets (passwords, keys, communities, tokens). */
-export const SECRET_FIELD = /password|passphrase|secret|private_key|community|(^|[._])token$|connection_key/;
+export { SECRET_FIELD };
+
 const IDENTITY = new Set(["name", "id"]);
 const SCALARS = new Set(["str", "int", "float", "bool", "list[str]"]);
 const REFERENCES = /^(Reference|FixedReference\w*|LocationReference)$/;
