@@ -3,7 +3,7 @@
  * commands/index.ts registers these next to the hand-written resources; docs/commands.md is generated from
  * the registry (npm run docs:commands).
  */
-import type { ResourceDefinition } from "../../src/core/define-command.js";
+import type { CommandDefinition, ResourceDefinition } from "../../src/core/define-command.js";
 import { resourceOf } from "./generic/build.js";
 import { type VerbPlan, verbPlans } from "./generic/derive.js";
 import { IDENTITY } from "./identity.js";
@@ -27,7 +27,15 @@ export const CATALOGUE: readonly NounSpec[] = [
   ...INSIGHT,
 ];
 
-export const CATALOGUE_RESOURCES: readonly ResourceDefinition[] = CATALOGUE.map((s) => resourceOf(s));
+/**
+ * Hand-written verbs that replace (same verb) or join (new verb) a catalogue noun's generic ones, keeping it
+ * one noun in help: e.g. `"quota user": [quotaUserList]` or `"replica-link bucket": [pause, resume]`.
+ */
+const OVERRIDES: Readonly<Record<string, readonly CommandDefinition[]>> = {};
+
+export const CATALOGUE_RESOURCES: readonly ResourceDefinition[] = CATALOGUE.map((s) =>
+  resourceOf(s, OVERRIDES[s.noun] ?? []),
+);
 
 /** Every generic verb with its method, path, first version, role and class (docs and coverage read these). */
 export const CATALOGUE_VERBS: readonly VerbPlan[] = CATALOGUE.flatMap((s) => verbPlans(s));

@@ -31,3 +31,28 @@ describe("every catalogue example parses and validates", () => {
     expect(() => validateArgs(parsed.entry, parsed.bound.raw)).not.toThrow();
   });
 });
+
+describe("hand-written overrides", () => {
+  test("a hand-written verb replaces the generic one of the same name and the noun stays one resource", async () => {
+    const { resourceOf } = await import("../../commands/catalogue/generic/build.js");
+    const { defineCommand } = await import("../../src/core/define-command.js");
+    const { message } = await import("../../src/core/message.js");
+    const { z } = await import("zod");
+    const spec = CATALOGUE.find((c) => c.noun === "replica-link bucket");
+    if (!spec) throw new Error("no replica-link bucket in the catalogue");
+    const pause = defineCommand({
+      verb: "pause",
+      summary: "Pause",
+      examples: ["replica-link bucket pause x"],
+      args: z.object({}),
+      role: "operator",
+      run: async () => null,
+      render: () => message("x", []),
+    });
+    const list = { ...pause, verb: "list", examples: ["replica-link bucket list"] };
+    const r = resourceOf(spec, [list, pause]);
+    expect(r.commands.filter((c) => c.verb === "list")).toEqual([list]);
+    expect(r.commands.map((c) => c.verb)).toContain("pause");
+    expect(r.commands.map((c) => c.verb)).toContain("delete");
+  });
+});
