@@ -10,7 +10,7 @@ const registry = createRegistry(RESOURCES);
 /** "manager" → "manageer" (a doubled letter): a typo one edit away that no real word is. */
 const typo = (word: string) => `${word.slice(0, -1)}${word.at(-1)}${word.at(-1)}`;
 
-function suggestionsFor(line: string): string[] {
+function suggestionsFor(line: string): readonly string[] {
   try {
     parseCommandLine(line, registry);
   } catch (err) {
