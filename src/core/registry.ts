@@ -120,7 +120,8 @@ function unknownResource(
       phrases.map((p) => p.split(" ")[0] ?? p),
     ).flatMap((w) => phrases.filter((p) => p === w || p.startsWith(`${w} `))),
   ];
-  const unique = [...new Set(hits)].slice(0, 4);
+  // Aliases name the same resource: suggest each resource once, by its name.
+  const unique = [...new Set(hits.map((h) => byPhrase.get(h)?.name ?? h))].slice(0, 4);
   const count = resources.length;
   return new UserFacingError(
     "UNKNOWN_RESOURCE",

@@ -69,15 +69,18 @@ const KIND_BY_METHOD: Record<NonNullable<NounSpec["kind"]>, Partial<Record<HttpM
   view: { GET: ["list", "show"] },
 };
 
+/** "a snmp manager" reads "an SNMP manager" aloud; articles follow the written first letter well enough. */
+const a = (noun: string) => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
+
 const SUMMARY: Record<VerbKind, (noun: string) => string> = {
   list: (n) => `List ${n} objects`,
   show: (n) => `Show one ${n} in full`,
-  create: (n) => `Create a ${n}`,
-  update: (n) => `Change fields of a ${n} (before → after)`,
-  delete: (n) => `Delete a ${n}`,
+  create: (n) => `Create ${a(n)}`,
+  update: (n) => `Change fields of ${a(n)} (before → after)`,
+  delete: (n) => `Delete ${a(n)}`,
   set: (n) => `Change ${n} settings (before → after)`,
-  add: (n) => `Add a ${n} membership`,
-  remove: (n) => `Remove a ${n} membership`,
+  add: (n) => `Add ${a(n)} membership`,
+  remove: (n) => `Remove ${a(n)} membership`,
   action: (n) => `Run on ${n}`,
 };
 
