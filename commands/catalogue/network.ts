@@ -13,7 +13,7 @@ export const NETWORK: readonly NounSpec[] = [
     path: "/subnets",
     columns: ["name", "prefix", "gateway", "vlan", "mtu", "enabled", "interfaces"],
     writable: ["gateway", "mtu", "prefix", "vlan", "enabled", "link_aggregation_group"],
-    cutsOff: CUTS_OFF,
+    reach: "prefix",
     examples: {
       list: "",
       show: "data",
@@ -31,7 +31,7 @@ export const NETWORK: readonly NounSpec[] = [
     columns: ["name", "address", "subnet.name", "services", "type", "enabled"],
     writable: ["address", "services"],
     createOnly: ["type"],
-    cutsOff: CUTS_OFF,
+    reach: "address",
     examples: {
       list: "",
       show: "data1",
@@ -59,7 +59,7 @@ export const NETWORK: readonly NounSpec[] = [
     summary: "DNS domain, name servers and search list",
     path: "/dns",
     columns: ["domain", "nameservers", "search"],
-    cutsOff: "If the bot reaches this array by a host name, wrong name servers can cut it off.",
+    reach: "hostname",
     examples: { show: "", set: "--nameservers 10.21.0.53,10.21.2.53" },
   },
   {

@@ -106,6 +106,11 @@ export interface NounSpec {
   examples?: Readonly<Partial<Record<VerbName, string>>>;
   /** `list` also attaches the items as this file (logs). */
   file?: string;
+  /**
+   * How a change can cut the bot off: the object's `address` is the bot's host, its `prefix` holds it, or the
+   * bot reaches the array by a host name (DNS). Checked against the host the bot uses for that array.
+   */
+  reach?: "address" | "prefix" | "hostname";
   /** Said in the impact of any change: how this change can cut the bot off from the array. */
   cutsOff?: string;
 }

@@ -37,7 +37,30 @@ describe("set on a singleton", () => {
   test("the dry run names the class and its policy", async () => {
     const text = textOf(await h.run("alice", "dns set --search corp.example.com --array lab-1 --dry-run"));
     expect(text).toContain("array settings action: you would be asked to confirm");
-    expect(text).toContain("wrong name servers can cut it off");
+    // The bot reaches lab-1 by its address, not by a name: DNS cannot cut it off.
+    expect(text).not.toContain("cut it off");
+  });
+
+  test("a change to the interface or subnet the bot reaches the array through is called out", async () => {
+    await h.run(
+      "alice",
+      "interface create bot-vip --address 127.0.0.1 --services management --type vip --array lab-1",
+    );
+    await h.run("alice", "subnet create loop --prefix 127.0.0.0/8 --gateway 127.0.0.254 --array lab-1");
+    expect(
+      textOf(await h.run("alice", "interface update bot-vip --address 127.0.0.2 --array lab-1 --dry-run")),
+    ).toContain(
+      "The bot reaches lab-1 at 127.0.0.1, the address of bot-vip: this change can cut it off from the array.",
+    );
+    expect(textOf(await h.run("alice", "subnet update loop --mtu 1500 --array lab-1 --dry-run"))).toContain(
+      "The bot reaches lab-1 at 127.0.0.1, inside loop (127.0.0.0/8)",
+    );
+    expect(
+      textOf(await h.run("alice", "subnet update data --mtu 1500 --array lab-1 --dry-run")),
+    ).not.toContain("cut it off");
+    expect(textOf(await h.run("alice", "interface delete data1 --array lab-1 --dry-run"))).not.toContain(
+      "cut it off",
+    );
   });
 
   test("setting what is already there changes nothing and says so", async () => {
@@ -115,5 +138,19 @@ describe("operations views", () => {
     ] as const) {
       expect(textOf(await h.run("carol", `${line} --array lab-1`)), line).toContain(expected);
     }
+  });
+});
+
+describe("prefix arithmetic", () => {
+  test.each([
+    ["10.21.100.10", "10.21.100.0/24", true],
+    ["10.21.101.10", "10.21.100.0/24", false],
+    ["127.0.0.1", "127.0.0.0/8", true],
+    ["10.0.0.1", "0.0.0.0/0", true],
+    ["fb.example.com", "10.0.0.0/8", false],
+    ["10.0.0.1", "10.0.0.0/33", false],
+  ])("%s in %s: %s", async (host, prefix, inside) => {
+    const { inPrefix } = await import("../../commands/catalogue/generic/reach.js");
+    expect(inPrefix(host, prefix)).toBe(inside);
   });
 });

@@ -11,13 +11,14 @@ import {
   type PlannedRequest,
   type StateValue,
 } from "../../../src/core/define-command.js";
-import { type Block, type Field, message, rich } from "../../../src/core/message.js";
+import { type Block, type Field, message, type Rich, rich } from "../../../src/core/message.js";
 import { UserFacingError } from "../../../src/errors.js";
 import { adaptBody } from "../../../src/flashblade/wire.js";
 import { atLeast, findEndpoint } from "../../../src/rest-spec/versions.js";
 import { type Args, argsSchema, positionalOf, requireVersion, selectorQuery, targetOf } from "./common.js";
 import type { VerbPlan } from "./derive.js";
 import { bodyOf, type FieldDef } from "./fields.js";
+import { reachWarning } from "./reach.js";
 import { fieldsOf, formatValue, type Item, labelOf, valueAt } from "./values.js";
 
 const PAST: Record<string, string> = {
@@ -73,9 +74,7 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   if (p.method !== "DELETE" && (Object.keys(body).length || p.method === "PATCH"))
     request.body = adaptBody(p.method, p.path, version, body);
   const facts: Field[] = [];
-  // Creating something new cannot cut the bot off; changing or removing what exists can.
-  const risky = p.kind !== "create" && p.kind !== "add";
-  const warnings = p.spec.cutsOff && risky ? [rich`${p.spec.cutsOff}`] : [];
+  const warnings: Rich[] = [];
   const state: Record<string, StateValue> = {};
   const rctx = { now: ctx.now(), timeZone: ctx.timeZone };
   const given = p.fields.filter((f) => args[f.key] !== undefined);
@@ -126,6 +125,12 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
       state["exists"] = before !== undefined;
       if (before && typeof before["id"] === "string") state["id"] = before["id"];
     }
+  }
+  // Creating something new cannot cut the bot off; changing or removing what exists can.
+  if (p.kind !== "create" && p.kind !== "add") {
+    const before = p.spec.reach ? (await current(p, args, ctx, version)).item : undefined;
+    const warning = reachWarning(p.spec, before, ctx.array.host, ctx.arrayName);
+    if (warning) warnings.push(rich`${warning}`);
   }
   const verbText = PRESENT[p.kind] ?? `Runs ${p.verb} on`;
   return {
