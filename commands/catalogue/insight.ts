@@ -14,6 +14,11 @@ const RATES = [
   "usec_per_write_op",
 ];
 const BYTES = { read_bytes_per_sec: "size", write_bytes_per_sec: "size" } as const;
+// Replication throughput is under `async` up to 1.11 and `periodic` in 1.12: a column reads whichever is there.
+const SENT = "periodic.transmitted_bytes_per_sec|async.transmitted_bytes_per_sec";
+const RECEIVED = "periodic.received_bytes_per_sec|async.received_bytes_per_sec";
+const REPLICATION_UNITS = { [SENT]: "size", [RECEIVED]: "size" } as const;
+const REPLICATION_LABELS = { [SENT]: "Sent per second", [RECEIVED]: "Received per second" };
 
 export const INSIGHT: readonly NounSpec[] = [
   {
@@ -67,12 +72,9 @@ export const INSIGHT: readonly NounSpec[] = [
     kind: "view",
     summary: "Replication throughput of the array",
     path: "/arrays/performance/replication",
-    columns: ["async.transmitted_bytes_per_sec", "async.received_bytes_per_sec", "time"],
-    units: {
-      "async.transmitted_bytes_per_sec": "size",
-      "async.received_bytes_per_sec": "size",
-      time: "timestamp",
-    },
+    columns: [SENT, RECEIVED, "time"],
+    units: { ...REPLICATION_UNITS, time: "timestamp" },
+    labels: REPLICATION_LABELS,
   },
   {
     noun: "perf clients",
@@ -160,8 +162,9 @@ export const INSIGHT: readonly NounSpec[] = [
     kind: "view",
     summary: "Replication throughput per target",
     path: "/targets/performance/replication",
-    columns: ["name", "async.transmitted_bytes_per_sec", "async.received_bytes_per_sec"],
-    units: { "async.transmitted_bytes_per_sec": "size", "async.received_bytes_per_sec": "size" },
+    columns: ["name", SENT, RECEIVED],
+    units: REPLICATION_UNITS,
+    labels: REPLICATION_LABELS,
   },
   {
     noun: "perf connection",
@@ -169,8 +172,9 @@ export const INSIGHT: readonly NounSpec[] = [
     kind: "view",
     summary: "Replication throughput per array connection",
     path: "/array-connections/performance/replication",
-    columns: ["remote.name", "async.transmitted_bytes_per_sec", "async.received_bytes_per_sec"],
-    units: { "async.transmitted_bytes_per_sec": "size", "async.received_bytes_per_sec": "size" },
+    columns: ["remote.name", SENT, RECEIVED],
+    units: REPLICATION_UNITS,
+    labels: REPLICATION_LABELS,
   },
   {
     noun: "usage user",

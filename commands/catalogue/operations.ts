@@ -26,6 +26,7 @@ export const OPERATIONS: readonly NounSpec[] = [
   },
   {
     noun: "hardware",
+    plural: "hardware components",
     area: "Operations",
     summary: "Chassis, blades, fabric modules, fans, power: status and identify lights",
     path: "/hardware",
@@ -65,6 +66,7 @@ export const OPERATIONS: readonly NounSpec[] = [
     summary: "The array's audit log: who ran what, when, from where",
     path: "/audits",
     columns: ["time", "user", "command", "subcommand", "arguments", "ip_address"],
+    defaultSort: "time-",
     units: { time: "timestamp" },
     filters: [
       { option: "user", field: "user", kind: "eq", help: "only this user's actions" },

@@ -85,6 +85,10 @@ export interface NounSpec {
   kind?: NounKind;
   /** Columns of `list` (dotted paths into the item: "remote.name"). */
   columns: readonly string[];
+  /** Column headings where the field name reads poorly ("Sent/s"). */
+  labels?: Readonly<Record<string, string>>;
+  /** The order `list` asks for when no --sort is given ("time-": newest first). */
+  defaultSort?: string;
   /** Fields of `show`; default: every field of the item. */
   show?: readonly string[];
   /** How objects are selected by bare words, for show/update/delete (default: names → <name>). */

@@ -164,7 +164,7 @@ export function tableMessage(
   const headline = title
     ? `${title} on ${where}: ${countOf(result.items.length, "result")}`
     : `${result.capped ? "First " : ""}${countNoun(p, result.items.length)} on ${where}`;
-  const table = truncatedTable(columnsOf(cols, many), rows, {
+  const table = truncatedTable(columnsOf(cols, many, p.spec.labels), rows, {
     filename: `${p.spec.noun.replace(/ /g, "-")}.csv`,
     title: headline,
   });
@@ -193,6 +193,7 @@ export function listCommand(p: VerbPlan): CommandDefinition {
       if (filter)
         query["filter"] = query["filter"] ? and(query["filter"] as Filter, filter as Filter) : filter;
       if (typeof args["sort"] === "string") query["sort"] = args["sort"];
+      else if (p.spec.defaultSort && "sort" in p.endpoint.params) query["sort"] = p.spec.defaultSort;
       for (const f of p.spec.filters ?? [])
         if (f.kind === "param-since" && typeof args[f.option] === "number")
           query[f.field] = ctx.now() - (args[f.option] as number);

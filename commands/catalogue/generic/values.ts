@@ -12,7 +12,18 @@ const DAY = 86_400_000;
 export const EXPIRY_WARNING_MS = 30 * DAY;
 const HEALTHY = new Set(["healthy", "ok", "connected", "enabled", "running", "success", "true"]);
 
+/**
+ * The value at a dotted path; "a.x|b.x" takes the first that is present (fields renamed between versions,
+ * e.g. replication's `async` became `periodic` in 1.12).
+ */
 export function valueAt(item: Item, path: string): unknown {
+  if (path.includes("|")) {
+    for (const alt of path.split("|")) {
+      const v = valueAt(item, alt);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  }
   let v: unknown = item;
   for (const p of path.split(".")) {
     if (v === null || typeof v !== "object") return undefined;
@@ -79,8 +90,12 @@ function nameOf(o: Item): string {
   return parts.join(" ") || "–";
 }
 
-export function columnsOf(paths: readonly string[], withArray: boolean): TableColumn[] {
-  const cols = paths.map((p) => ({ key: p, label: labelOf(p) }));
+export function columnsOf(
+  paths: readonly string[],
+  withArray: boolean,
+  labels: Readonly<Record<string, string>> = {},
+): TableColumn[] {
+  const cols = paths.map((p) => ({ key: p, label: labels[p] ?? labelOf(p.split("|")[0] ?? p) }));
   return withArray ? [{ key: "_array", label: "Array" }, ...cols] : cols;
 }
 
