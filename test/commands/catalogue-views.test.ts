@@ -71,9 +71,17 @@ describe("set on a singleton", () => {
     ).toEqual([]);
   });
 
-  test("a field newer than the array is refused before anything is sent", async () => {
-    const text = textOf(await h.run("alice", "eula show --array lab-2"));
-    expect(text).toContain("`eula show` needs REST 1.12, lab-2 runs 1.10. Nothing was sent.");
+  test("a verb or a field newer than the array is refused before anything is sent", async () => {
+    expect(textOf(await h.run("alice", "eula show --array lab-2"))).toContain(
+      "eula show` needs REST 1.12, lab-2 runs 1.10. Nothing was sent.",
+    );
+    expect(
+      textOf(await h.run("alice", "admin update pureuser --public-key 'ssh-ed25519 AAAA' --array lab-2")),
+    ).toContain("--public-key needs REST 1.11, lab-2 runs 1.10. Nothing was sent.");
+    const versioned = Object.keys(h.sims.get("lab-2")?.control.stats().requests ?? {}).filter((k) =>
+      /\/api\/\d/.test(k),
+    );
+    expect(versioned).toEqual([]);
   });
 });
 
@@ -113,6 +121,14 @@ describe("operations views", () => {
     expect(textOf(effects)).toMatch(/array lab-2 failed: .*eula show.* needs REST 1\.12, lab-2 runs 1\.10/);
     const blades = table(await h.run("carol", "blade list --array all"));
     expect(new Set(blades.rows.map((r) => r["_array"]))).toEqual(new Set(["lab-1", "lab-2"]));
+  });
+
+  test("a long list shows the first 50 rows and attaches the whole list as CSV", async () => {
+    const m = messagesOf(await h.run("carol", "snapshot policy list --array lab-1"))[0];
+    const t = m?.blocks.find((b) => b.type === "table");
+    expect(t?.type === "table" && t.rows.length).toBe(50);
+    const csv = String(m?.attachments?.find((a) => a.contentType === "text/csv")?.content ?? "");
+    expect(csv.trim().split("\r\n").length).toBeGreaterThan(51);
   });
 
   test("downloads come as a file beside the table", async () => {
