@@ -9,8 +9,11 @@ import { arraysResource } from "./arrays.js";
 import { CATALOGUE_RESOURCES } from "./catalogue/index.js";
 import { fsResource } from "./fs/index.js";
 import { perfResource } from "./perf.js";
+import { policyResource } from "./policy/index.js";
+import { quotaResource } from "./quota/index.js";
 import { snapshotResource } from "./snapshot/index.js";
 import { spaceResource } from "./space.js";
+import { usageResource } from "./usage.js";
 
 export const RESOURCES: readonly ResourceDefinition[] = [
   fsResource,
@@ -19,6 +22,9 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   spaceResource,
   perfResource,
   alertResource,
+  quotaResource,
+  usageResource,
+  policyResource,
   ...CATALOGUE_RESOURCES,
   apiResource,
 ];

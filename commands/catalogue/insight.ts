@@ -1,6 +1,6 @@
 /**
  * Catalogue: Insight — performance per protocol, client, file system, user, group, bucket and replication
- * relationship, and quota usage. (`perf` and `space` are hand-written; these are the current samples.)
+ * relationship. (`perf`, `space` and `usage` are hand-written; these are the current samples.)
  */
 import type { NounSpec } from "./spec.js";
 
@@ -175,27 +175,5 @@ export const INSIGHT: readonly NounSpec[] = [
     columns: ["remote.name", SENT, RECEIVED],
     units: REPLICATION_UNITS,
     labels: REPLICATION_LABELS,
-  },
-  {
-    noun: "usage user",
-    area: "Insight",
-    kind: "view",
-    summary: "Space used per user of a file system",
-    path: "/usage/users",
-    columns: ["file_system.name", "user.name", "usage", "quota"],
-    select: [{ param: "file_system_names", label: "file-system" }],
-    units: { usage: "size", quota: "size" },
-    examples: { list: "home" },
-  },
-  {
-    noun: "usage group",
-    area: "Insight",
-    kind: "view",
-    summary: "Space used per group of a file system",
-    path: "/usage/groups",
-    columns: ["file_system.name", "group.name", "usage", "quota"],
-    select: [{ param: "file_system_names", label: "file-system" }],
-    units: { usage: "size", quota: "size" },
-    examples: { list: "projects" },
   },
 ];

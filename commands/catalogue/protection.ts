@@ -1,4 +1,4 @@
-/** Catalogue: Protection — snapshot policies and what they protect. (`snapshot` is hand-written.) */
+/** Catalogue: Protection — the snapshots policies keep. (`snapshot` and `policy` are hand-written.) */
 import type { NounSpec } from "./spec.js";
 
 const POLICY_MEMBER = [
@@ -7,44 +7,6 @@ const POLICY_MEMBER = [
 ];
 
 export const PROTECTION: readonly NounSpec[] = [
-  {
-    noun: "policy",
-    plural: "policies",
-    aliases: ["policies"],
-    area: "Protection",
-    summary: "Snapshot policies: schedules and retention",
-    path: "/policies",
-    columns: ["name", "enabled", "rules", "location.name"],
-    writable: ["enabled"],
-    classes: { update: "remove_snapshot_rules" },
-    examples: {
-      list: "",
-      show: "daily",
-      create: "monthly",
-      update: "monthly --no-enabled",
-      delete: "monthly",
-    },
-  },
-  {
-    noun: "policy fs",
-    area: "Protection",
-    kind: "relation",
-    summary: "File systems a snapshot policy protects",
-    path: "/policies/file-systems",
-    columns: ["policy.name", "member.name"],
-    select: POLICY_MEMBER,
-    examples: { list: "daily", add: "hourly media", remove: "hourly media" },
-  },
-  {
-    noun: "policy member",
-    area: "Protection",
-    kind: "view",
-    summary: "Every object a policy applies to, of any type",
-    path: "/policies/members",
-    columns: ["policy.name", "member.name", "member.resource_type"],
-    select: [{ param: "policy_names", label: "policy" }],
-    examples: { list: "daily" },
-  },
   {
     noun: "policy snapshot",
     area: "Protection",

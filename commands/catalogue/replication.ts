@@ -84,16 +84,6 @@ export const REPLICATION: readonly NounSpec[] = [
     examples: { list: "", add: "ml-datasets daily fb-lab-02", remove: "ml-datasets daily fb-lab-02" },
   },
   {
-    noun: "policy replica-link",
-    area: "Replication",
-    kind: "relation",
-    summary: "File system replica links a policy drives",
-    path: "/policies/file-system-replica-links",
-    columns: ["policy.name", "member.name", "remote.name"],
-    select: [{ param: "policy_names", label: "policy" }, LOCAL_FS, REMOTE],
-    examples: { list: "daily", add: "hourly ml-datasets fb-lab-02", remove: "hourly ml-datasets fb-lab-02" },
-  },
-  {
     noun: "replica-link bucket",
     aliases: ["bucket-replica-link"],
     area: "Replication",

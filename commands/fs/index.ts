@@ -4,6 +4,7 @@ import { fsDestroy, fsEradicate, fsRecover } from "./lifecycle.js";
 import { fsList } from "./list.js";
 import { fsResize } from "./resize.js";
 import { fsShow } from "./show.js";
+import { fsTop } from "./top.js";
 import { fsUpdate } from "./update.js";
 
 export const fsResource = defineResource({
@@ -11,5 +12,5 @@ export const fsResource = defineResource({
   area: "Storage",
   aliases: ["filesystem", "file-system", "file-systems"],
   summary: "File systems: their space, protocols and lifecycle",
-  commands: [fsList, fsShow, fsCreate, fsResize, fsUpdate, fsDestroy, fsRecover, fsEradicate],
+  commands: [fsList, fsShow, fsCreate, fsResize, fsUpdate, fsDestroy, fsRecover, fsEradicate, fsTop],
 });
