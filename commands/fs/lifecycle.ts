@@ -6,11 +6,12 @@ import { message, rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
-import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
+import { fileSystemDestroy, fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
 import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
 import {
   fingerprintState,
   impactFacts,
+  protocolsOf,
   requireFileSystem,
   surroundings,
   usedBytes,
@@ -40,25 +41,29 @@ export const fsDestroy = defineCommand({
     const warnings = [];
     if (around.links.length > 0)
       warnings.push(rich`${a.name} has ${countOf(around.links.length, "replica link")}; replication stops.`);
+    // Arrays refuse to destroy a file system that still serves a protocol, so the request turns them off.
+    const serving = protocolsOf(fs);
+    if (serving.length > 0)
+      warnings.push(
+        rich`${a.name} still serves ${serving.join(", ")}; the destroy turns ${serving.length === 1 ? "it" : "them"} off, and a recovered file system comes back with ${serving.length === 1 ? "it" : "them"} off.`,
+      );
+    const destroy = fileSystemDestroy(ctx.arrayName, version, a.name, {
+      deleteLinkOnEradication: around.links.length > 0,
+    });
     return {
       target: `file system ${a.name}`,
       summary: rich`Destroys *${a.name}* on ${ctx.arrayName}: it stops serving clients at once. It can be recovered until the array eradicates it.`,
       facts: impactFacts(fs, around),
       warnings,
       state: fingerprintState(fs, around),
-      requests: [
-        planned(
-          "PATCH",
-          "/file-systems",
-          selectOne(ctx.arrayName, version, "/file-systems", { name: a.name }),
-          fileSystemPatchBody(ctx.arrayName, version, { destroyed: true }),
-        ),
-      ],
+      requests: [planned("PATCH", "/file-systems", destroy.query, destroy.body)],
     };
   },
   destructive: () => "destroy",
   async run(a, ctx) {
-    return ctx.array.fileSystems.destroy(a.name);
+    // A file system with a replica link is destroyed only when asked to delete the link on eradication.
+    const links = await ctx.array.replicaLinks.forFileSystem(a.name);
+    return ctx.array.fileSystems.destroy(a.name, { deleteLinkOnEradication: links.length > 0 });
   },
   followUp: (fs) => recoverOffer("fs.recover", fs),
   render(fs, _a, rctx) {
@@ -97,7 +102,9 @@ export const fsRecover = defineCommand({
     const version = await ctx.array.version();
     return {
       target: `file system ${a.name}`,
-      summary: rich`Recovers *${a.name}* on ${ctx.arrayName} (${formatBytes(usedBytes(fs))} used); it serves clients again with its previous settings.`,
+      summary: protocolsOf(fs).length
+        ? rich`Recovers *${a.name}* on ${ctx.arrayName} (${formatBytes(usedBytes(fs))} used); it serves clients again over ${protocolsOf(fs).join(", ")}.`
+        : rich`Recovers *${a.name}* on ${ctx.arrayName} (${formatBytes(usedBytes(fs))} used); destroying turned its protocols off, so it serves no clients until you turn them on again.`,
       facts: [],
       warnings: [],
       state: fingerprintState(fs),
@@ -120,7 +127,9 @@ export const fsRecover = defineCommand({
       [
         {
           type: "section",
-          text: rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; it is serving clients again.`,
+          text: protocolsOf(fs).length
+            ? rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; it is serving clients again over ${protocolsOf(fs).join(", ")}.`
+            : rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; its protocols are off, so it serves no clients until you turn them on (for example /array fs update ${fs.name} --nfs).`,
         },
       ],
       { visibility: "in_channel" },

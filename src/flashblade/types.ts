@@ -92,7 +92,8 @@ export interface FileSystemsApi {
   get(name: string): Promise<FileSystem | undefined>;
   create(body: FileSystemCreate): Promise<FileSystem>;
   update(name: string, patch: FileSystemPatch, opts?: { ignoreUsage?: boolean }): Promise<FileSystem>;
-  destroy(name: string): Promise<FileSystem>;
+  /** Turns the file system's protocols off in the same request (arrays refuse otherwise). */
+  destroy(name: string, opts?: { deleteLinkOnEradication?: boolean }): Promise<FileSystem>;
   recover(name: string): Promise<FileSystem>;
   eradicate(name: string): Promise<void>;
 }

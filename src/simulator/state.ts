@@ -5,8 +5,10 @@
 import type { AlertRec, AlertWatcherRec } from "./models/alert.js";
 import type { ArrayRec, AuditRec, ClientRec } from "./models/array.js";
 import type { FileSystemRec } from "./models/file-system.js";
+import { emptyNetwork, type NetworkState } from "./models/network.js";
 import type {
   AccessKeyRec,
+  AccessPolicyRec,
   AccountRec,
   BucketRec,
   LifecycleRuleRec,
@@ -21,6 +23,7 @@ import type {
   FileSystemReplicaLinkRec,
 } from "./models/replication.js";
 import type { SnapshotRec } from "./models/snapshot.js";
+import { seedAccessPolicies } from "./resources/object-store-access-policies.js";
 import { seedDemo } from "./scenarios/demo.js";
 import { seedEmpty } from "./scenarios/empty.js";
 import { seedScale } from "./scenarios/scale.js";
@@ -61,6 +64,8 @@ export interface SimState {
   objectUsers: Map<string, ObjectUserRec>;
   accessKeys: Map<string, AccessKeyRec>;
   buckets: Map<string, BucketRec>;
+  /** Object store access policies (1.12), keyed by name. */
+  accessPolicies: Map<string, AccessPolicyRec>;
   /** Keyed by `bucket/rule_id`. */
   lifecycleRules: Map<string, LifecycleRuleRec>;
   /** Keyed by id. */
@@ -73,6 +78,8 @@ export interface SimState {
   alertWatchers: Map<string, AlertWatcherRec>;
   clients: ClientRec[];
   audits: AuditRec[];
+  /** Subnets, network interfaces and link aggregation groups. */
+  network: NetworkState;
   /** Keyed by endpoint path, e.g. "/hardware". */
   generic: Map<string, GenericCollection>;
 }
@@ -111,6 +118,7 @@ export function createState(opts: StateOptions): SimState {
     objectUsers: new Map(),
     accessKeys: new Map(),
     buckets: new Map(),
+    accessPolicies: new Map(),
     lifecycleRules: new Map(),
     arrayConnections: new Map(),
     bucketReplicaLinks: new Map(),
@@ -120,8 +128,11 @@ export function createState(opts: StateOptions): SimState {
     alertWatchers: new Map(),
     clients: [],
     audits: [],
+    network: emptyNetwork(),
     generic: new Map(),
   };
+  // Every array ships its built-in access policies, whatever else it holds.
+  seedAccessPolicies(state);
   const scenario = opts.scenario;
   if (scenario === "empty") seedEmpty(state);
   else if (scenario === "demo") seedDemo(state);

@@ -1,7 +1,7 @@
 import { eq } from "../filter.js";
 import { fileSystemSchema } from "../schemas.js";
 import type { FileSystemCreate, FileSystemPatch, FileSystemsApi, ListQuery } from "../types.js";
-import { fileSystemCreateBody, fileSystemPatchBody, selectOne } from "../wire.js";
+import { fileSystemCreateBody, fileSystemDestroy, fileSystemPatchBody, selectOne } from "../wire.js";
 import { type ClientCore, single } from "./core.js";
 
 const PATH = "/file-systems";
@@ -34,7 +34,10 @@ export function fileSystemsApi(c: ClientCore): FileSystemsApi {
       return single(c.name, PATH, await c.post(PATH, { body, schema }));
     },
     update,
-    destroy: (name) => update(name, { destroyed: true }),
+    async destroy(name, opts = {}) {
+      const { query, body } = fileSystemDestroy(c.name, await c.version(), name, opts);
+      return single(c.name, PATH, await c.patch(PATH, { query, body, schema }));
+    },
     recover: (name) => update(name, { destroyed: false }),
     async eradicate(name) {
       const version = await c.version();

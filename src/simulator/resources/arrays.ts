@@ -11,7 +11,15 @@ import { sampleTimes } from "./time-window.js";
 export const listArrays: Handler = (req, state) =>
   listing([renderArray(state.array, req.version, state.clock())], req);
 
+/** The IANA zones, as a 1.12 array lists them under /arrays/supported-time-zones (several hundred). */
 const TIME_ZONES = new Set([...Intl.supportedValuesOf("timeZone"), "UTC", "Etc/UTC"]);
+
+export const listSupportedTimeZones: Handler = (req) =>
+  listing(
+    [...TIME_ZONES].sort().map((name) => ({ name })),
+    req,
+    { noun: "Time zone" },
+  );
 
 const HOST = z.string().regex(/^[A-Za-z0-9.:-]{1,253}$/, "a host name or address");
 
