@@ -28,7 +28,7 @@ export const IDENTITY: readonly NounSpec[] = [
     columns: ["name", "role", "time"],
     units: { time: "timestamp" },
     classes: { delete: null },
-    examples: { list: "", show: "pureuser", delete: "pureuser" },
+    examples: { list: "", show: "jdoe", delete: "mlee" },
   },
   {
     noun: "role",
@@ -149,7 +149,8 @@ export const IDENTITY: readonly NounSpec[] = [
     examples: {
       list: "",
       show: "grafana",
-      create: "grafana --issuer grafana --max-role readonly --access-token-ttl-in-ms 1h",
+      create:
+        "grafana --issuer grafana --max-role readonly --access-token-ttl-in-ms 1h --public-key '-----BEGIN PUBLIC KEY-----MCowBQYDK2VwAyEAexample-----END PUBLIC KEY-----'",
       update: "grafana --no-enabled",
       delete: "grafana",
     },
@@ -222,8 +223,8 @@ export const IDENTITY: readonly NounSpec[] = [
     select: [GROUP_CERT[1] as (typeof GROUP_CERT)[number], GROUP_CERT[0] as (typeof GROUP_CERT)[number]],
     examples: {
       list: "",
-      add: "management _default_replication_certs",
-      remove: "management _default_replication_certs",
+      add: "management ldap-cas",
+      remove: "management ldap-cas",
     },
   },
 ];

@@ -55,10 +55,10 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     classes: { update: "destroy" },
     examples: {
       list: "",
-      show: "PSFBTFRJYTGGIHRAGZLHRTHSZRCRGMKZNKYBKUYCQGYD",
+      show: "PSFBRHUMTPRUGIHTQJURARZSKEUIVGUERAJHKSCLMFSF",
       create: "--user backup/veeam",
-      update: "PSFBTFRJYTGGIHRAGZLHRTHSZRCRGMKZNKYBKUYCQGYD --enabled",
-      delete: "PSFBTFRJYTGGIHRAGZLHRTHSZRCRGMKZNKYBKUYCQGYD",
+      update: "PSFBRHUMTPRUGIHTQJURARZSKEUIVGUERAJHKSCLMFSF --enabled",
+      delete: "PSFBRHUMTPRUGIHTQJURARZSKEUIVGUERAJHKSCLMFSF",
     },
   },
   {
@@ -100,8 +100,8 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     ],
     examples: {
       list: "",
-      add: "analytics/reader pure:policy/read-only",
-      remove: "analytics/reader pure:policy/read-only",
+      add: "analytics/reader pure:policy/object-read",
+      remove: "analytics/reader pure:policy/object-read",
     },
   },
   {

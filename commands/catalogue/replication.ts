@@ -147,8 +147,8 @@ export const REPLICATION: readonly NounSpec[] = [
       list: "",
       show: "fb-dr-01/repl-creds",
       create: "fb-dr-01/new-creds --access-key-id PSFBAKEXAMPLE",
-      update: "fb-dr-01/new-creds --access-key-id PSFBAKEXAMPLE2",
-      delete: "fb-dr-01/new-creds",
+      update: "fb-dr-01/repl-creds --access-key-id PSFBAKEXAMPLE2",
+      delete: "fb-dr-01/repl-creds",
     },
   },
 ];

@@ -167,17 +167,16 @@ export function bucketCreate(
 
 /**
  * Any request body from a caller that speaks the newest field names (the command catalogue): the fields that
- * were renamed between versions go out under this version's name. Today: BucketPost's account reference
- * (`account` up to 1.8, `bucket` from 1.9) and SMB's ACL mode (`acl-mode` in 1.0–1.1).
+ * were renamed between versions go out under this version's name. Today: SMB's ACL mode (`acl-mode` in
+ * 1.0–1.1). BucketPost's account travels as `account` in every version (see bucketCreate).
  */
-export function adaptBody(method: string, path: string, version: string, body: unknown): unknown {
+export function adaptBody(_method: string, _path: string, version: string, body: unknown): unknown {
   if (!body || typeof body !== "object" || Array.isArray(body)) return body;
   const b = { ...(body as Record<string, unknown>) };
-  if (method === "POST" && path === "/buckets") {
-    const account = b["account"] ?? b["bucket"];
-    delete b["account"];
-    delete b["bucket"];
-    if (account !== undefined) b[atLeast(version, "1.9") ? "bucket" : "account"] = account;
+  const smb = b["smb"] as Record<string, unknown> | undefined;
+  if (smb && smb["acl_mode"] !== undefined && !atLeast(version, "1.2")) {
+    const { acl_mode, ...rest } = smb;
+    b["smb"] = { ...rest, "acl-mode": acl_mode };
   }
   return b;
 }

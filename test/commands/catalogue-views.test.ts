@@ -42,17 +42,18 @@ describe("set on a singleton", () => {
   });
 
   test("a change to the interface or subnet the bot reaches the array through is called out", async () => {
+    // The subnet first: the array places an interface in the subnet whose prefix holds its address.
+    await h.run("alice", "subnet create loop --prefix 127.0.0.0/8 --gateway 127.0.0.254 --array lab-1");
     await h.run(
       "alice",
       "interface create bot-vip --address 127.0.0.1 --services management --type vip --array lab-1",
     );
-    await h.run("alice", "subnet create loop --prefix 127.0.0.0/8 --gateway 127.0.0.254 --array lab-1");
     expect(
       textOf(await h.run("alice", "interface update bot-vip --address 127.0.0.2 --array lab-1 --dry-run")),
     ).toContain(
       "The bot reaches lab-1 at 127.0.0.1, the address of bot-vip: this change can cut it off from the array.",
     );
-    expect(textOf(await h.run("alice", "subnet update loop --mtu 1500 --array lab-1 --dry-run"))).toContain(
+    expect(textOf(await h.run("alice", "subnet update loop --mtu 9000 --array lab-1 --dry-run"))).toContain(
       "The bot reaches lab-1 at 127.0.0.1, inside loop (127.0.0.0/8)",
     );
     expect(
