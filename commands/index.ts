@@ -7,6 +7,7 @@ import { alertResource } from "./alert.js";
 import { apiResource } from "./api.js";
 import { arraysResource } from "./arrays.js";
 import { CATALOGUE_RESOURCES } from "./catalogue/index.js";
+import { diagnoseResource } from "./diagnose/index.js";
 import { fsResource } from "./fs/index.js";
 import { perfResource } from "./perf.js";
 import { policyResource } from "./policy/index.js";
@@ -25,6 +26,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   quotaResource,
   usageResource,
   policyResource,
+  diagnoseResource,
   ...CATALOGUE_RESOURCES,
   apiResource,
 ];

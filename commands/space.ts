@@ -10,6 +10,8 @@ import { countOf, formatBytes, formatPercent } from "../src/core/units.js";
 import { eq } from "../src/flashblade/filter.js";
 import { fileSystemSchema } from "../src/flashblade/schemas.js";
 import type { ArraySpace } from "../src/flashblade/types.js";
+import { spaceForecast } from "./space-forecast.js";
+import { spaceTrash } from "./space-trash.js";
 
 /** Arrays fuller than this get a warning line: FlashBlade performance and rebuild headroom suffer past it. */
 const FULL_WARNING = 0.8;
@@ -113,7 +115,7 @@ const spaceShow = defineCommand({
       })),
       ...reclaimable.map((r) => ({
         type: "context" as const,
-        text: rich`${r.array}: ${formatBytes(r.destroyed)} is held by ${countOf(r.destroyedCount, "destroyed file system")} until eradicated (\`/array fs list --destroyed --array ${r.array}\`).`,
+        text: rich`${r.array}: ${formatBytes(r.destroyed)} is held by ${countOf(r.destroyedCount, "destroyed file system")} until eradicated (\`/array space trash --array ${r.array}\` to recover or eradicate).`,
       })),
     ];
     const headline = `Space on ${where}`;
@@ -131,5 +133,5 @@ export const spaceResource = defineResource({
   area: "Insight",
   summary: "Array capacity and what holds it",
   defaultVerb: "show",
-  commands: [spaceShow],
+  commands: [spaceShow, spaceForecast, spaceTrash],
 });

@@ -4,6 +4,7 @@
  * the engine does not run (the console), and the commands say so.
  */
 import type { MessageRef } from "../core/pipeline-types.js";
+import type { AlertSnapshot } from "./types.js";
 
 export interface AlertCommandPort {
   /** Routes that send anything to `channel`, plus "default" when it is a default channel. */
@@ -12,4 +13,6 @@ export interface AlertCommandPort {
   postedIn(array: string, name: string): Promise<MessageRef[]>;
   /** Posts a sample alert message, marked as a test, in `channel` through the real renderer and chat port. */
   postTest(channel: string, requestedBy: string): Promise<MessageRef>;
+  /** Alerts of `array` the engine knows as open or closed at or after `since` (array time): `/array diagnose`. */
+  alertsSince(array: string, since: number): Promise<AlertSnapshot[]>;
 }

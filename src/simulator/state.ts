@@ -25,10 +25,20 @@ import type {
 import type { SnapshotRec } from "./models/snapshot.js";
 import { seedAccessPolicies } from "./resources/object-store-access-policies.js";
 import { seedDemo } from "./scenarios/demo.js";
+import type { ScenarioEffects } from "./scenarios/effects.js";
 import { seedEmpty } from "./scenarios/empty.js";
+import { seedGrowth } from "./scenarios/growth.js";
 import { seedScale } from "./scenarios/scale.js";
+import { seedSlowNfs } from "./scenarios/slow-nfs.js";
 
-export type ScenarioName = "demo" | "empty";
+/** Named scenarios: the demo array, an empty one, and incidents on the demo array (slow-nfs, growth). */
+export const SCENARIOS = {
+  demo: seedDemo,
+  empty: seedEmpty,
+  "slow-nfs": seedSlowNfs,
+  growth: seedGrowth,
+} as const;
+export type ScenarioName = keyof typeof SCENARIOS;
 
 export interface StateOptions {
   scenario: ScenarioName | { scale: { fileSystems: number } };
@@ -82,6 +92,8 @@ export interface SimState {
   network: NetworkState;
   /** Keyed by endpoint path, e.g. "/hardware". */
   generic: Map<string, GenericCollection>;
+  /** How an incident scenario bends the synthetic history (none for a steady array). */
+  effects?: ScenarioEffects;
 }
 
 const TIB = 1024 ** 4;
@@ -134,8 +146,7 @@ export function createState(opts: StateOptions): SimState {
   // Every array ships its built-in access policies, whatever else it holds.
   seedAccessPolicies(state);
   const scenario = opts.scenario;
-  if (scenario === "empty") seedEmpty(state);
-  else if (scenario === "demo") seedDemo(state);
+  if (typeof scenario === "string") SCENARIOS[scenario](state);
   else seedScale(state, scenario.scale.fileSystems);
   return state;
 }
