@@ -254,6 +254,7 @@ export const alertTest = defineCommand({
 
 export const alertResource = defineResource({
   name: "alert",
+  area: "Operations",
   aliases: ["alerts"],
   summary: "Array alerts, and where the bot posts them",
   defaultVerb: "list",

@@ -62,6 +62,7 @@ const arraysHealth = defineCommand({
 
 export const arraysResource = defineResource({
   name: "arrays",
+  area: "Operations",
   summary: "The configured arrays and their health",
   defaultVerb: "list",
   commands: [arraysHealth],

@@ -4,7 +4,9 @@
  */
 import type { ResourceDefinition } from "../src/core/define-command.js";
 import { alertResource } from "./alert.js";
+import { apiResource } from "./api.js";
 import { arraysResource } from "./arrays.js";
+import { CATALOGUE_RESOURCES } from "./catalogue/index.js";
 import { diagnoseResource } from "./diagnose/index.js";
 import { fsResource } from "./fs/index.js";
 import { perfResource } from "./perf.js";
@@ -25,4 +27,6 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   usageResource,
   policyResource,
   diagnoseResource,
+  ...CATALOGUE_RESOURCES,
+  apiResource,
 ];

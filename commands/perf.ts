@@ -281,6 +281,7 @@ const perfShow = defineCommand({
 
 export const perfResource = defineResource({
   name: "perf",
+  area: "Insight",
   aliases: ["performance"],
   summary: "Array performance now and over time, with charts",
   defaultVerb: "show",

@@ -130,6 +130,7 @@ const spaceShow = defineCommand({
 
 export const spaceResource = defineResource({
   name: "space",
+  area: "Insight",
   summary: "Array capacity and what holds it",
   defaultVerb: "show",
   commands: [spaceShow, spaceForecast, spaceTrash],

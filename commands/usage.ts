@@ -134,6 +134,7 @@ function usageCommand(spec: KindSpec) {
 
 export const usageResource = defineResource({
   name: "usage",
+  area: "Insight",
   summary: "Who filled it: usage per user and group, with quotas",
   commands: [usageCommand(KINDS.user), usageCommand(KINDS.group)],
 });

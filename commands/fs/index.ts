@@ -9,6 +9,7 @@ import { fsUpdate } from "./update.js";
 
 export const fsResource = defineResource({
   name: "fs",
+  area: "Storage",
   aliases: ["filesystem", "file-system", "file-systems"],
   summary: "File systems: their space, protocols and lifecycle",
   commands: [fsList, fsShow, fsCreate, fsResize, fsUpdate, fsDestroy, fsRecover, fsEradicate, fsTop],

@@ -5,6 +5,7 @@ import { policyGaps, policyList, policyMembers, policyShow } from "./view.js";
 
 export const policyResource = defineResource({
   name: "policy",
+  area: "Protection",
   aliases: ["policies"],
   summary: "Snapshot policies: rules, what they protect, and what nothing protects",
   commands: [

@@ -6,6 +6,7 @@ import { quotaSet } from "./set.js";
 
 export const quotaResource = defineResource({
   name: "quota",
+  area: "Storage",
   aliases: ["quotas"],
   summary: "User and group quotas on file systems, default quotas, who is notified",
   commands: [quotaList, quotaSet, quotaDelete, quotaDefaults, quotaSettings, quotaNotify],

@@ -6,6 +6,7 @@ import { snapshotList } from "./list.js";
 
 export const snapshotResource = defineResource({
   name: "snapshot",
+  area: "Protection",
   aliases: ["snapshots", "snap"],
   summary: "File system snapshots",
   commands: [

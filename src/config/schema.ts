@@ -117,6 +117,8 @@ export const destructiveSchema = z.strictObject({
   remove_snapshot_rules: policySchema.default({ policy: "approve", approvers: 1, approver_role: "operator" }),
   pause_replication: policySchema.default(confirm),
   array_settings: policySchema.default(confirm),
+  /** `/array api` with a method other than GET: the request goes out exactly as typed. */
+  raw_api: policySchema.default({ policy: "approve", approvers: 1, approver_role: "admin" }),
 });
 export type DestructiveConfig = z.output<typeof destructiveSchema>;
 

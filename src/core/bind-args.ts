@@ -3,8 +3,10 @@
  * order, `--key value` / `--key=value` fill options, `--flag` / `--no-flag` set switches. Which options are
  * switches is read from the schema, so `--nfs fs1` never swallows `fs1`.
  */
+
 import type { z } from "zod";
 import { UserFacingError } from "../errors.js";
+import { commandPath } from "./command-path.js";
 import type { CommandDefinition } from "./define-command.js";
 import { userText } from "./message.js";
 import { isSwitch, keyToOption, optionToKey } from "./schema-introspect.js";
@@ -91,7 +93,7 @@ export function bindArguments(id: string, cmd: CommandDefinition, tokens: readon
       const hits = suggest(name, options).map((o) => `--${o}`);
       fail(
         "PARSE_UNKNOWN_OPTION",
-        `Unknown option --${userText(name)} for \`${id.replace(".", " ")}\`.${didYouMean(hits)}`,
+        `Unknown option --${userText(name)} for \`${commandPath(id)}\`.${didYouMean(hits)}`,
         hits,
       );
     }

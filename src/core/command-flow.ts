@@ -2,10 +2,12 @@
  * One typed command, start to finish: parse → find → validate → resolve arrays → authorize → impact and gate
  * (or dry run) → run → render → audit. Every path ends in exactly one audit record.
  */
+
 import { errorCode, UserFacingError } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import { type AuditDecision, type AuditRecord, roleTrail, withRole } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
+import { commandPath } from "./command-path.js";
 import { type CommandActor, fanOutSafe } from "./define-command.js";
 import { dryRunMessage } from "./dry-run.js";
 import { openGate } from "./gate.js";
@@ -13,6 +15,7 @@ import { helpMessage } from "./help.js";
 import type { Message } from "./message.js";
 import { parseCommandLine, validateArgs } from "./parse.js";
 import type { CommandInput, Effect } from "./pipeline-types.js";
+import { redactSecrets } from "./redact.js";
 import type { CommandEntry } from "./registry.js";
 import { type Role, roleAtLeast } from "./roles.js";
 import { runFanOut, runOnArray } from "./run-command.js";
@@ -48,9 +51,9 @@ export async function handleCommandText(
       channelId: actor.channelId,
       arrays: trail.arrays,
       command: trail.command,
-      args: trail.args,
+      args: redactSecrets(trail.args),
       ...withRole(roles.role()),
-      text: input.text,
+      text: redactSecrets(input.text),
       decision: trail.decision,
       ...(trail.pendingId ? { pendingId: trail.pendingId } : {}),
       outcome,
@@ -98,10 +101,10 @@ async function dispatch(
   if (bound.dryRun && !cmd.impact) {
     throw new UserFacingError(
       "DRY_RUN_NOT_APPLICABLE",
-      `\`${entry.id.replace(".", " ")}\` changes nothing, so --dry-run does not apply.`,
+      `\`${commandPath(entry.id)}\` changes nothing, so --dry-run does not apply.`,
     );
   }
-  const what = `\`${entry.id.replace(".", " ")}\``;
+  const what = `\`${commandPath(entry.id)}\``;
   if (bound.public) checkPublic(rt, entry, actor.channelId);
   // --public turns a lookup's private answer into one the whole channel sees.
   const shown = (message: Message): Message =>
@@ -190,7 +193,7 @@ async function authorize(
     const role = await rt.access.roleOn(actor.userId, client);
     if (!roleAtLeast(role, entry.command.role)) {
       trail.decision = "denied";
-      throw forbidden(`\`${entry.id.replace(".", " ")}\``, entry.command.role, role, client.name);
+      throw forbidden(`\`${commandPath(entry.id)}\``, entry.command.role, role, client.name);
     }
     out.push({ client, actor: { ...actor, role: role as Role } });
   }

@@ -18,7 +18,8 @@ export type DestructiveClass =
   | "delete"
   | "remove_snapshot_rules"
   | "pause_replication"
-  | "array_settings";
+  | "array_settings"
+  | "raw_api";
 
 /** One HTTP call exactly as it would be sent (shown by --dry-run and in confirmations). */
 export interface PlannedRequest {
@@ -133,8 +134,24 @@ export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unkn
   followUp?(result: R, args: z.output<S>): FollowUp | readonly FollowUp[] | undefined;
 }
 
+/** The areas `/array help` groups resources by, in this order. */
+export const AREAS = [
+  "Storage",
+  "Protection",
+  "Replication",
+  "Object store",
+  "Network",
+  "Identity and security",
+  "Operations",
+  "Insight",
+] as const;
+export type Area = (typeof AREAS)[number];
+
 export interface ResourceDefinition {
+  /** One or more words: "fs", "snmp manager" (see command-path.ts). */
   name: string;
+  /** Where `/array help` lists it; "Operations" when absent. */
+  area?: Area;
   aliases?: readonly string[];
   summary: string;
   /** The verb run when none is given (`/array arrays`). */

@@ -3,10 +3,12 @@
  * the array state is read again and compared with the fingerprint the request was shown with (a difference
  * voids it and says what changed), and only then does the command run.
  */
+
 import { errorCode, InternalError, isUserFacing, toUserMessage } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { AuditDecision } from "./audit.js";
 import { forbidden } from "./authz.js";
+import { commandPath } from "./command-path.js";
 import { describeStateChange, fingerprintOf } from "./fingerprint.js";
 import { closedCard, doneLine, who, withDecisionLine } from "./gate-messages.js";
 import { type Message, rich } from "./message.js";
@@ -79,7 +81,7 @@ async function execute(
   const client = rt.deps.pool.get(rec.array);
   const role = await rt.access.roleOn(rec.requester.userId, client);
   if (!roleAtLeast(role, entry.command.role)) {
-    const err = forbidden(`\`${entry.id.replace(".", " ")}\``, entry.command.role, role, rec.array);
+    const err = forbidden(`\`${commandPath(entry.id)}\``, entry.command.role, role, rec.array);
     const effects = await finish(
       "failed",
       "FORBIDDEN",

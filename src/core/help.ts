@@ -1,8 +1,10 @@
 /** Help generated from the registry, listing only what the caller's role allows. */
+
 import { UserFacingError } from "../errors.js";
 import { SIZE_HELP } from "./arg-types.js";
-import type { CommandDefinition } from "./define-command.js";
-import { type Block, type Message, message, rich } from "./message.js";
+import { commandPath } from "./command-path.js";
+import { AREAS, type Area, type CommandDefinition } from "./define-command.js";
+import { type Block, joinRich, type Message, message, rich } from "./message.js";
 import type { CommandEntry, Registry } from "./registry.js";
 import { type Role, roleAtLeast } from "./roles.js";
 import { didYouMean, suggest } from "./suggest.js";
@@ -28,18 +30,21 @@ export function helpMessage(registry: Registry, role: Role | undefined, topic?: 
     ]);
   }
   if (topic === undefined) return overview(registry, role);
-  const [resWord, verb] = topic.includes(".") ? topic.split(".", 2) : topic.split(/\s+/, 2);
-  const resource = registry.resource(resWord ?? "");
-  if (!resource) {
-    const hits = suggest(
-      resWord ?? "",
-      registry.resources.map((r) => r.name),
-    );
+  const words = topic
+    .trim()
+    .split(/[.\s]+/)
+    .filter(Boolean);
+  const matched = registry.match(words);
+  if (!matched) {
+    const phrases = registry.resources.flatMap((r) => [r.name, ...(r.aliases ?? [])]);
+    const hits = [...new Set([...suggest(words.join(" "), phrases), ...suggest(words[0] ?? "", phrases)])];
     throw new UserFacingError(
       "UNKNOWN_HELP_TOPIC",
       `No help for \`${topic}\`.${didYouMean(hits)} Try \`/array help\`.`,
     );
   }
+  const { resource } = matched;
+  const verb = words[matched.words];
   const entries = allowed(
     registry.all().filter((e) => e.resource === resource),
     role,
@@ -55,31 +60,59 @@ export function helpMessage(registry: Registry, role: Role | undefined, topic?: 
   }
   const blocks: Block[] = [
     { type: "header", text: `/array ${resource.name}: ${resource.summary}` },
-    ...entries.flatMap((e): Block[] => [
-      {
+    ...entries.map(
+      (e): Block => ({
         type: "section",
-        text: rich`*${e.command.verb}*: ${e.command.summary}\n\`${usageLine(e.id, e.command)}\``,
-      },
-    ]),
+        text: rich`*${e.command.verb}*: ${e.command.summary}\n\`${usageLine(e.id, e.command)}\`\nExample: \`/array ${e.command.examples[0] ?? e.path}\``,
+      }),
+    ),
     { type: "context", text: rich`${FOOTER}` },
   ];
   return message(`Help for /array ${resource.name}`, blocks);
 }
 
+export interface AreaIndex {
+  area: Area;
+  resources: { name: string; verbs: string[]; summary: string }[];
+}
+
+/** Per area, the resources the role may use and their verbs: the help overview and the App Home both show it. */
+export function areaIndex(entries: readonly CommandEntry[], role: Role | undefined): AreaIndex[] {
+  const out: AreaIndex[] = [];
+  for (const area of AREAS) {
+    const byResource = new Map<string, AreaIndex["resources"][number]>();
+    for (const e of entries) {
+      if ((e.resource.area ?? "Operations") !== area || !roleAtLeast(role, e.command.role)) continue;
+      const r = byResource.get(e.resource.name) ?? {
+        name: e.resource.name,
+        verbs: [],
+        summary: e.resource.summary,
+      };
+      r.verbs.push(e.command.verb);
+      byResource.set(e.resource.name, r);
+    }
+    if (byResource.size > 0) out.push({ area, resources: [...byResource.values()] });
+  }
+  return out;
+}
+
+export function helpIndex(registry: Registry, role: Role | undefined): AreaIndex[] {
+  return areaIndex(registry.all(), role);
+}
+
 function overview(registry: Registry, role: Role): Message {
   const blocks: Block[] = [{ type: "header", text: "/array commands you can run" }];
-  for (const resource of registry.resources) {
-    const entries = allowed(
-      registry.all().filter((e) => e.resource === resource),
-      role,
+  for (const { area, resources } of helpIndex(registry, role)) {
+    const few = resources.length <= 6;
+    const list = joinRich(
+      resources.map((r) => (few ? rich`*${r.name}* (${r.verbs.join(", ")})` : rich`*${r.name}*`)),
+      ", ",
     );
-    if (entries.length === 0) continue;
-    const verbs = entries.map((e) => e.command.verb).join(", ");
-    blocks.push({ type: "section", text: rich`*${resource.name}* (${verbs}): ${resource.summary}` });
+    blocks.push({ type: "section", text: rich`*${area}*: ${list}` });
   }
   blocks.push({
     type: "context",
-    text: rich`Your role: ${role}. Details: /array help <resource>. ${FOOTER}`,
+    text: rich`Your role: ${role}. Details and examples: /array help <resource>, e.g. /array help snmp manager. ${FOOTER}`,
   });
   return message("/array commands you can run", blocks);
 }
@@ -88,7 +121,7 @@ function commandHelp(entry: CommandEntry, role: Role): Message {
   const c: CommandDefinition = entry.command;
   const args = argHelp(c);
   const blocks: Block[] = [
-    { type: "header", text: `/array ${entry.id.replace(".", " ")}` },
+    { type: "header", text: `/array ${commandPath(entry.id)}` },
     { type: "section", text: rich`${c.summary}\n\`${usageLine(entry.id, c)}\`` },
   ];
   if (args.length > 0) {
@@ -104,5 +137,5 @@ function commandHelp(entry: CommandEntry, role: Role): Message {
   blocks.push({ type: "section", text: rich`Examples:` });
   blocks.push({ type: "code", text: c.examples.map((e) => `/array ${e}`).join("\n") });
   blocks.push({ type: "context", text: rich`Needs the ${c.role} role (you are ${role}). ${FOOTER}` });
-  return message(`Help for /array ${entry.id.replace(".", " ")}`, blocks);
+  return message(`Help for /array ${commandPath(entry.id)}`, blocks);
 }

@@ -2,9 +2,11 @@
  * Follow-up offers: the button that comes with a result (Recover after a destroy). Clicking it runs the
  * offered command for whoever clicks, if their role allows it, once.
  */
+
 import { InternalError, UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { assertRole } from "./authz.js";
+import { commandPath } from "./command-path.js";
 import { failClaimOnError, type Outcome } from "./execute-pending.js";
 import { openGate } from "./gate.js";
 import { who } from "./gate-messages.js";
@@ -28,7 +30,7 @@ export async function runOffer(
     throw new InternalError("PENDING_COMMAND_UNKNOWN", `offer ${rec.id} names unknown ${rec.commandId}`);
   const client = rt.deps.pool.get(rec.array);
   const role = await rt.access.roleOn(input.actor.userId, client);
-  assertRole(`\`${entry.id.replace(".", " ")}\``, entry.command.role, role, rec.array);
+  assertRole(`\`${commandPath(entry.id)}\``, entry.command.role, role, rec.array);
   assertOpen(rec);
   const claimed = await rt.deps.store.claim(rec.id, "pending");
   if (!claimed)

@@ -30,22 +30,45 @@ export function parseCommandLine(text: string, registry: Registry): ParsedLine {
   const word = first.text.toLowerCase();
   if (word === "help" || word === "--help" || word === "-h") {
     const topic = tokens
-      .slice(1, 3)
+      .slice(1, 6)
+      .filter((t) => !t.text.startsWith("--"))
       .map((t) => t.text.toLowerCase())
       .join(" ");
     return topic ? { kind: "help", topic } : { kind: "help" };
   }
-  const resource = registry.resource(word);
-  const second = tokens[1];
-  const verbGiven = second !== undefined && !second.text.startsWith("--");
+  // The command path: the longest run of leading bare words that names a resource, then the verb.
+  const leading: string[] = [];
+  for (const t of tokens) {
+    if (t.quoted || t.text.startsWith("--")) break;
+    leading.push(t.text);
+  }
+  const matched = registry.match(leading);
+  const resource = matched?.resource;
+  const used = matched?.words ?? 1;
+  const second = tokens[used];
+  const verbGiven = second !== undefined && !second.quoted && !second.text.startsWith("--");
   if (resource && !verbGiven && resource.defaultVerb === undefined)
     return { kind: "help", topic: resource.name };
   if (resource && second?.text.toLowerCase() === "help") return { kind: "help", topic: resource.name };
-  const entry = registry.find(first.text, verbGiven ? second.text : undefined);
-  const rest = tokens.slice(verbGiven ? 2 : 1);
+  const phrase = resource ? resource.name : unknownPhrase(leading);
+  const entry = registry.find(
+    matched
+      ? tokens
+          .slice(0, used)
+          .map((t) => t.text)
+          .join(" ")
+      : phrase,
+    verbGiven ? second.text : undefined,
+  );
+  const rest = tokens.slice(verbGiven ? used + 1 : used);
   const bound = bindArguments(entry.id, entry.command, rest);
   if (bound.help) return { kind: "help", topic: entry.id };
   return { kind: "command", entry, bound };
+}
+
+/** What to name in "`x` is not something I know": the first word, or two when the second looks like a noun. */
+function unknownPhrase(leading: readonly string[]): string {
+  return leading.slice(0, leading.length > 2 ? 2 : 1).join(" ");
 }
 
 /** Validates bound arguments with the command's schema; the output is what the command runs with. */
@@ -67,7 +90,7 @@ export function validateArgs(entry: CommandEntry, raw: Record<string, unknown>):
   const example = entry.command.examples[0];
   throw new UserFacingError(
     "INVALID_ARGUMENTS",
-    `Invalid arguments for \`${entry.id.replace(".", " ")}\`:\n${lines.join("\n")}\n` +
+    `Invalid arguments for \`${entry.path}\`:\n${lines.join("\n")}\n` +
       `Usage: ${usageLine(entry.id, entry.command)}${example ? `\nExample: /array ${example}` : ""}`,
   );
 }

@@ -1,27 +1,36 @@
 /**
  * The command registry, built once at start-up from commands/index.ts. Building checks the definitions and
  * reports every problem in one error, so a bad definition stops the process before anyone can type a command.
+ *
+ * Command paths: a resource's name is one or more words ("fs", "snmp manager", "replica-link bucket"), so a
+ * command is its full path of words, `<resource words…> <verb>`, like wrangler's full-path definitions. The id
+ * joins the words with dots ("snmp.manager.create"); `commandPath(id)` is the one way to show it.
  */
 import type { z } from "zod";
 import { InternalError, UserFacingError } from "../errors.js";
 import { RESERVED_KEYS } from "./bind-args.js";
+import { commandId, commandPath } from "./command-path.js";
 import type { CommandDefinition, ResourceDefinition } from "./define-command.js";
 import { userText } from "./message.js";
 import { didYouMean, suggest } from "./suggest.js";
 
 export interface CommandEntry {
-  /** "fs.resize". */
+  /** "fs.resize", "snmp.manager.create": stable, used by audit records, pending requests and metrics. */
   id: string;
+  /** "fs resize", "snmp manager create": what people type after /array. */
+  path: string;
   resource: ResourceDefinition;
   command: CommandDefinition;
 }
 
 export interface Registry {
   readonly resources: readonly ResourceDefinition[];
-  /** The resource for a name or alias, or undefined. */
-  resource(word: string): ResourceDefinition | undefined;
+  /** The resource for a name or alias (words separated by spaces), or undefined. */
+  resource(phrase: string): ResourceDefinition | undefined;
+  /** The resource named by the longest run of leading `words`, and how many words it took. */
+  match(words: readonly string[]): { resource: ResourceDefinition; words: number } | undefined;
   /** The command for `<resource> <verb>`; unknown words raise a UserFacingError with suggestions. */
-  find(resourceWord: string, verb: string | undefined): CommandEntry;
+  find(resourcePhrase: string, verb: string | undefined): CommandEntry;
   byId(id: string): CommandEntry | undefined;
   all(): readonly CommandEntry[];
 }
@@ -29,6 +38,10 @@ export interface Registry {
 /** Words the pipeline handles itself. */
 const BUILT_IN_WORDS = new Set(["help"]);
 const WORD_RE = /^[a-z][a-z0-9-]*$/;
+/** The longest resource phrase, in words. */
+const MAX_WORDS = 4;
+
+export { commandId, commandPath };
 
 export function createRegistry(resources: readonly ResourceDefinition[]): Registry {
   const problems = checkDefinitions(resources);
@@ -37,29 +50,33 @@ export function createRegistry(resources: readonly ResourceDefinition[]): Regist
       details: { problems },
     });
   }
-  const byWord = new Map<string, ResourceDefinition>();
-  for (const r of resources) for (const w of [r.name, ...(r.aliases ?? [])]) byWord.set(w, r);
+  const byPhrase = new Map<string, ResourceDefinition>();
+  for (const r of resources) for (const w of [r.name, ...(r.aliases ?? [])]) byPhrase.set(w, r);
   const entries: CommandEntry[] = resources.flatMap((r) =>
-    r.commands.map((c) => ({ id: `${r.name}.${c.verb}`, resource: r, command: c })),
+    r.commands.map((c) => {
+      const id = commandId(r.name, c.verb);
+      return { id, path: commandPath(id), resource: r, command: c };
+    }),
   );
   const byId = new Map(entries.map((e) => [e.id, e]));
 
+  const match = (words: readonly string[]) => {
+    for (let n = Math.min(MAX_WORDS, words.length); n > 0; n--) {
+      const resource = byPhrase.get(words.slice(0, n).join(" ").toLowerCase());
+      if (resource) return { resource, words: n };
+    }
+    return undefined;
+  };
+
   return {
     resources,
-    resource: (word) => byWord.get(word.toLowerCase()),
+    resource: (phrase) => byPhrase.get(phrase.toLowerCase().trim().split(/\s+/).join(" ")),
+    match,
     byId: (id) => byId.get(id),
     all: () => entries,
-    find(resourceWord, verb) {
-      const resource = byWord.get(resourceWord.toLowerCase());
-      if (!resource) {
-        const hits = suggest(resourceWord, [...byWord.keys(), ...BUILT_IN_WORDS]);
-        throw new UserFacingError(
-          "UNKNOWN_RESOURCE",
-          `\`${userText(resourceWord)}\` is not something I know.${didYouMean(hits)}\n` +
-            `Resources: ${resources.map((r) => r.name).join(", ")}. Type \`/array help\` for the list of commands.`,
-          { suggestions: hits },
-        );
-      }
+    find(resourcePhrase, verb) {
+      const resource = byPhrase.get(resourcePhrase.toLowerCase());
+      if (!resource) throw unknownResource(resourcePhrase, byPhrase, resources);
       const verbs = resource.commands.map((c) => c.verb);
       if (verb === undefined && resource.defaultVerb !== undefined) verb = resource.defaultVerb;
       if (verb === undefined) {
@@ -68,12 +85,17 @@ export function createRegistry(resources: readonly ResourceDefinition[]): Regist
           `What should I do with ${resource.name}? One of: ${verbs.join(", ")}. Example: \`/array ${resource.name} ${verbs[0] ?? ""}\``,
         );
       }
-      const entry = byId.get(`${resource.name}.${verb.toLowerCase()}`);
+      const entry = byId.get(commandId(resource.name, verb.toLowerCase()));
       if (!entry) {
-        const hits = suggest(verb, verbs);
+        // "snmp managr": the typo may be in the second word of a longer noun rather than in a verb.
+        const longer = [...byPhrase.keys()].filter((p) => p.startsWith(`${resource.name} `));
+        const hits = [
+          ...suggest(verb, verbs).map((h) => `${resource.name} ${h}`),
+          ...suggest(`${resource.name} ${verb.toLowerCase()}`, longer),
+        ];
         throw new UserFacingError(
           "UNKNOWN_VERB",
-          `\`${resource.name} ${userText(verb)}\` is not a command.${didYouMean(hits.map((h) => `${resource.name} ${h}`))}\n` +
+          `\`${resource.name} ${userText(verb)}\` is not a command.${didYouMean(hits)}\n` +
             `${resource.name} commands: ${verbs.join(", ")}. Type \`/array help ${resource.name}\` for details.`,
           { suggestions: hits },
         );
@@ -83,19 +105,50 @@ export function createRegistry(resources: readonly ResourceDefinition[]): Regist
   };
 }
 
+/** Suggestions compare the typed words with each phrase of the same length, and the first word alone. */
+function unknownResource(
+  typed: string,
+  byPhrase: ReadonlyMap<string, ResourceDefinition>,
+  resources: readonly ResourceDefinition[],
+): UserFacingError {
+  const phrases = [...byPhrase.keys(), ...BUILT_IN_WORDS];
+  const words = typed.toLowerCase().split(/\s+/);
+  const first = words[0] ?? "";
+  const hits = [
+    ...suggest(typed, phrases),
+    ...suggest(
+      first,
+      phrases.map((p) => p.split(" ")[0] ?? p),
+    ).flatMap((w) => phrases.filter((p) => p === w || p.startsWith(`${w} `))),
+  ];
+  // Aliases name the same resource: suggest each resource once, by its name.
+  const unique = [...new Set(hits.map((h) => byPhrase.get(h)?.name ?? h))].slice(0, 4);
+  const count = resources.length;
+  return new UserFacingError(
+    "UNKNOWN_RESOURCE",
+    `\`${userText(typed)}\` is not something I know.${didYouMean(unique)}\n` +
+      `I know ${count} resources; type \`/array help\` for the list by area.`,
+    { suggestions: unique },
+  );
+}
+
 /** Every problem with the definitions, as readable lines. */
 export function checkDefinitions(resources: readonly ResourceDefinition[]): string[] {
   const problems: string[] = [];
-  const words = new Map<string, string>();
+  const phrases = new Map<string, string>();
   for (const r of resources) {
-    for (const w of [r.name, ...(r.aliases ?? [])]) {
-      if (!WORD_RE.test(w))
-        problems.push(`resource word "${w}" must be lower-case letters, digits and dashes`);
-      if (BUILT_IN_WORDS.has(w)) problems.push(`resource word "${w}" is reserved`);
-      const owner = words.get(w);
+    for (const phrase of [r.name, ...(r.aliases ?? [])]) {
+      const words = phrase.split(" ");
+      if (words.length > MAX_WORDS) problems.push(`resource "${phrase}" has more than ${MAX_WORDS} words`);
+      for (const w of words) {
+        if (!WORD_RE.test(w))
+          problems.push(`resource word "${w}" must be lower-case letters, digits and dashes`);
+      }
+      if (BUILT_IN_WORDS.has(words[0] ?? "")) problems.push(`resource word "${phrase}" is reserved`);
+      const owner = phrases.get(phrase);
       if (owner !== undefined)
-        problems.push(`resource word "${w}" is used by both "${owner}" and "${r.name}"`);
-      words.set(w, r.name);
+        problems.push(`resource word "${phrase}" is used by both "${owner}" and "${r.name}"`);
+      phrases.set(phrase, r.name);
     }
     const verbs = new Set<string>();
     for (const c of r.commands) problems.push(...checkCommand(r.name, c, verbs));
@@ -104,12 +157,21 @@ export function checkDefinitions(resources: readonly ResourceDefinition[]): stri
     }
     if (r.commands.length === 0) problems.push(`${r.name}: has no commands`);
   }
+  // A resource whose words continue another's ("snmp" and "snmp manager") must not have a verb equal to the
+  // next word, or `snmp manager` would be ambiguous.
+  for (const r of resources) {
+    for (const c of r.commands) {
+      const longer = `${r.name} ${c.verb}`;
+      if (phrases.has(longer))
+        problems.push(`${commandId(r.name, c.verb)}: clashes with resource "${longer}"`);
+    }
+  }
   return problems;
 }
 
 function checkCommand(resource: string, c: CommandDefinition, verbs: Set<string>): string[] {
   const problems: string[] = [];
-  const id = `${resource}.${c.verb}`;
+  const id = commandId(resource, c.verb);
   if (!WORD_RE.test(c.verb)) problems.push(`${id}: verb must be lower-case letters, digits and dashes`);
   if (verbs.has(c.verb)) problems.push(`${id}: defined more than once`);
   verbs.add(c.verb);
@@ -125,10 +187,11 @@ function checkCommand(resource: string, c: CommandDefinition, verbs: Set<string>
   }
   if (c.destructive && !c.impact) problems.push(`${id}: a destructive command needs an impact function`);
   if (c.examples.length === 0) problems.push(`${id}: needs at least one example`);
+  const prefix = `${resource} ${c.verb}`;
   for (const ex of c.examples) {
-    const [res, verb] = ex.trim().split(/\s+/);
-    if (res !== resource || verb !== c.verb)
-      problems.push(`${id}: example "${ex}" does not start with "${resource} ${c.verb}"`);
+    const words = ex.trim().split(/\s+/).join(" ").toLowerCase();
+    if (words !== prefix && !words.startsWith(`${prefix} `))
+      problems.push(`${id}: example "${ex}" does not start with "${prefix}"`);
   }
   return problems;
 }

@@ -2,9 +2,11 @@
  * Running a command once it is allowed: on one array, or fanned out in parallel over several with one combined
  * answer and a line per array that failed. Results render through the command's pure `render`.
  */
+
 import { errorCode, isUserFacing } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
+import { commandPath } from "./command-path.js";
 import type { CommandActor, CommandContext, FollowUp, Impact } from "./define-command.js";
 import { type Block, type Button, botText, type Message, rich } from "./message.js";
 import type { PendingRecord } from "./pending-store.js";
@@ -59,7 +61,7 @@ function offerRecord(rt: Runtime, ctx: CommandContext, offer: FollowUp, now: num
     status: "pending",
     commandId: offer.commandId,
     args: offer.args,
-    commandText: `${offer.commandId.replace(".", " ")}`,
+    commandText: `${commandPath(offer.commandId)}`,
     requester: {
       userId: ctx.actor.userId,
       ...(ctx.actor.displayName ? { displayName: ctx.actor.displayName } : {}),

@@ -1,5 +1,7 @@
 /** Usage lines and option descriptions generated from a command's schema, for help and for parse errors. */
+
 import type { z } from "zod";
+import { commandPath } from "./command-path.js";
 import type { CommandDefinition } from "./define-command.js";
 import { describeArg, isOptional, isSwitch, keyToOption } from "./schema-introspect.js";
 
@@ -34,7 +36,7 @@ export function argHelp(cmd: CommandDefinition): ArgHelp[] {
 
 /** "fs resize <name> <size> [--hard-limit] [--dry-run] [--array <name>]" (without the leading /array). */
 export function usageLine(id: string, cmd: CommandDefinition): string {
-  const parts = [id.replace(".", " ")];
+  const parts = [commandPath(id)];
   for (const a of argHelp(cmd)) parts.push(a.required ? a.syntax : `[${a.syntax}]`);
   if (cmd.impact) parts.push("[--dry-run]");
   if ((cmd.scope ?? "array") === "array") parts.push("[--array <name>]");

@@ -35,6 +35,7 @@ import { adaptListQuery, totalsAllowed } from "./wire.js";
 export class FlashBladeClient implements ArrayClient {
   readonly name: string;
   readonly tags: readonly string[];
+  readonly host: string;
   readonly fileSystems: FileSystemsApi;
   readonly snapshots: SnapshotsApi;
   readonly alerts: AlertsApi;
@@ -46,6 +47,7 @@ export class FlashBladeClient implements ArrayClient {
   constructor(private readonly conn: ArrayConnection) {
     this.name = conn.name;
     this.tags = conn.tags;
+    this.host = conn.host;
     this.fileSystems = fileSystemsApi(this);
     this.snapshots = snapshotsApi(this);
     this.alerts = alertsApi(this);

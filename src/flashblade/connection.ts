@@ -42,6 +42,7 @@ export interface ConnectionDeps {
 export class ArrayConnection {
   readonly name: string;
   readonly tags: readonly string[];
+  readonly host: string;
   readonly #deps: ConnectionDeps;
   readonly #policy: RetryPolicy;
   readonly #log: Logger;
@@ -56,6 +57,7 @@ export class ArrayConnection {
   constructor(cfg: ResolvedArrayConfig, deps: ConnectionDeps) {
     this.name = cfg.name;
     this.tags = cfg.tags;
+    this.host = new URL(cfg.origin).hostname.replace(/^\[|\]$/g, "");
     this.#deps = deps;
     this.#policy = deps.retry ?? DEFAULT_RETRY;
     this.#log = deps.logger.child({ array: cfg.name });

@@ -105,7 +105,8 @@ export function versionTooOld(
 ): UserFacingError {
   return new UserFacingError(
     "ARRAY_VERSION_TOO_OLD",
-    `array ${array} speaks REST ${arrayVersion}, but ${what} needs ${needed} or later`,
+    // The same words as the catalogue's version gate, so every command refuses an old array alike.
+    `${what} needs REST ${needed}, ${array} runs ${arrayVersion}. Nothing was sent.`,
     { details: { array, arrayVersion, needed, what } },
   );
 }

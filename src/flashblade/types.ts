@@ -151,6 +151,8 @@ export interface QuotasApi {
 export interface ArrayClient {
   readonly name: string;
   readonly tags: readonly string[];
+  /** The host name or address the bot reaches this array at (from its configured address). */
+  readonly host?: string;
   /** The negotiated version (negotiates on first use). */
   version(): Promise<string>;
   supports(minVersion: string): Promise<boolean>;

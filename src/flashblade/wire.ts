@@ -165,6 +165,22 @@ export function bucketCreate(
   return { query: { names: [name] }, body: { account: { name: account } } };
 }
 
+/**
+ * Any request body from a caller that speaks the newest field names (the command catalogue): the fields that
+ * were renamed between versions go out under this version's name. Today: SMB's ACL mode (`acl-mode` in
+ * 1.0–1.1). BucketPost's account travels as `account` in every version (see bucketCreate).
+ */
+export function adaptBody(_method: string, _path: string, version: string, body: unknown): unknown {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return body;
+  const b = { ...(body as Record<string, unknown>) };
+  const smb = b["smb"] as Record<string, unknown> | undefined;
+  if (smb && smb["acl_mode"] !== undefined && !atLeast(version, "1.2")) {
+    const { acl_mode, ...rest } = smb;
+    b["smb"] = { ...rest, "acl-mode": acl_mode };
+  }
+  return b;
+}
+
 /** POST /file-system-snapshots: sources in the query, the optional suffix in a SnapshotSuffix body. */
 export function snapshotCreate(
   sources: readonly string[],

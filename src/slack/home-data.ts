@@ -4,6 +4,7 @@
  * their role allows (the registry).
  */
 import type { AccessResolver } from "../core/authz.js";
+import { areaIndex } from "../core/help.js";
 import type { PendingRecord, PendingStore } from "../core/pending-store.js";
 import type { CommandEntry } from "../core/registry.js";
 import { type Role, roleAtLeast } from "../core/roles.js";
@@ -57,9 +58,13 @@ export function createHomePort(src: HomeSources): HomePort {
         });
       }
 
-      const help = (src.commands?.() ?? [])
-        .filter((e) => roleAtLeast(best, e.command.role))
-        .map((e) => ({ usage: `/array ${e.resource.name} ${e.command.verb}`, summary: e.command.summary }));
+      // The same index as `/array help`: per area, the resources and the verbs this person may run.
+      const help = areaIndex(src.commands?.() ?? [], best).map((a) => ({
+        usage: a.area,
+        summary: a.resources
+          .map((r) => (a.resources.length <= 6 ? `${r.name} (${r.verbs.join(", ")})` : r.name))
+          .join(", "),
+      }));
 
       return {
         role: best ?? "none yet: ask an admin to add you or one of your user groups",

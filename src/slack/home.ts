@@ -87,16 +87,9 @@ export function homeMessage(data: HomeData, now: Date = new Date()): Message {
     });
     blocks.push({ type: "section", text: lines(shown, data.pending.length - shown.length) });
   }
-  blocks.push({ type: "header", text: "Commands" });
-  if (data.help.length > 0) {
-    blocks.push({
-      type: "section",
-      text: lines(
-        data.help.map((h) => rich`\`${h.usage}\` ${h.summary}`),
-        0,
-      ),
-    });
-  }
+  blocks.push({ type: "header", text: "Commands by area (details: /array help <resource>)" });
+  // One section per area keeps each well under Slack's 3,000 characters per section.
+  for (const h of data.help) blocks.push({ type: "section", text: rich`*${h.usage}*: ${h.summary}` });
   return { text: "Array Ops home", blocks };
 }
 

@@ -148,7 +148,7 @@ describe("perf --last", () => {
 
   test("an array older than REST 1.2 has no performance history: the answer says so plainly", async () => {
     const text = textOf(await h.run("carol", "perf --array older-1 --last 1h"));
-    expect(text).toContain("GET /arrays/performance needs 1.2 or later");
+    expect(text).toContain("GET /arrays/performance needs REST 1.2, older-1 runs");
     expect(text).not.toContain("Something went wrong");
   });
 

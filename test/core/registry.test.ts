@@ -105,7 +105,7 @@ describe("help is generated and filtered by role", () => {
 
   test("resource summaries never list verbs, so nobody is shown verbs their role cannot run", () => {
     const viewer = text(helpMessage(registry, "viewer"));
-    expect(viewer).toContain("*fs* (list, show, top): File systems");
+    expect(viewer).toContain("*Storage*: *fs* (list, show, top)");
     for (const verb of ["create", "resize", "update", "destroy", "recover", "eradicate", "flag"]) {
       expect(viewer).not.toMatch(new RegExp(`\\b${verb}\\b`));
     }

@@ -83,7 +83,7 @@ describe("version negotiation and wire differences", () => {
     expect(err).toBeInstanceOf(BotError);
     expect((err as BotError).code).toBe("ARRAY_VERSION_TOO_OLD");
     expect((err as BotError).message).toBe(
-      "array fb-old speaks REST 1.0, but DELETE /file-systems needs 1.1 or later",
+      "DELETE /file-systems needs REST 1.1, fb-old runs 1.0. Nothing was sent.",
     );
     expect(await codeOf(c.fileSystems.destroy("fs1"))).toBe("ARRAY_VERSION_TOO_OLD");
     expect(await codeOf(c.alerts.list())).toBe("ARRAY_VERSION_TOO_OLD");

@@ -83,12 +83,24 @@ describe("App Home data", () => {
     ]);
     // Their own request is not theirs to approve; offers are not approvals.
     expect(admin.pending.map((p) => p.id)).toEqual(["p1"]);
-    expect(admin.help.some((h) => h.usage === "/array fs eradicate")).toBe(true);
+    const storage = (d: typeof admin) => d.help.find((h) => h.usage === "Storage")?.summary ?? "";
+    expect(admin.help.map((h) => h.usage)).toEqual([
+      "Storage",
+      "Protection",
+      "Replication",
+      "Object store",
+      "Network",
+      "Identity and security",
+      "Operations",
+      "Insight",
+    ]);
+    expect(storage(admin)).toMatch(/fs \(list, show, [^)]*\beradicate\b/);
 
     const operator = await port.load("UOP");
     expect(operator.role).toBe("operator");
     expect(operator.pending).toEqual([]);
-    expect(operator.help.some((h) => h.usage === "/array fs eradicate")).toBe(false);
+    expect(storage(operator)).toMatch(/fs \(list, show, [^)]*\brecover\b/);
+    expect(storage(operator)).not.toContain("eradicate");
 
     const lab = await port.load("ULAB");
     expect(lab.arrays.map((a) => a.name)).toEqual(["lab"]);

@@ -1,0 +1,160 @@
+/**
+ * `/array api <METHOD> <path>[?query] [json-body]`: the raw call for anything the catalogue does not phrase,
+ * checked against the endpoint table and the array's negotiated version before anything is sent. GET needs
+ * viewer; every other method needs admin and goes through the gate as `raw_api` with the exact request shown.
+ */
+import { z } from "zod";
+import {
+  type CommandDefinition,
+  defineCommand,
+  defineResource,
+  type Impact,
+  type RenderContext,
+} from "../src/core/define-command.js";
+import { type Block, type Message, message, rich } from "../src/core/message.js";
+import { truncatedTable } from "../src/core/table.js";
+import { countOf } from "../src/core/units.js";
+import type { HttpMethod } from "../src/rest-spec/endpoints.js";
+import { checkVersion, parseRaw, plannedOf } from "./api-request.js";
+import { formatValue, type Item } from "./catalogue/generic/values.js";
+
+/** Longest JSON shown inline; longer answers go along as a file. */
+const INLINE_JSON = 2500;
+
+const args = z.object({
+  target: z.string().min(1).max(2000).describe("the path below /api/<version>, with ?query if any"),
+  body: z.string().max(20_000).optional().describe("a JSON object, quoted: '{\"enabled\": false}'"),
+});
+
+interface ApiResult {
+  method: HttpMethod;
+  path: string;
+  items: (Item & { _array?: string })[];
+}
+
+/** Items whose values are all scalars (or named references) and share one key set read well as a table. */
+function uniform(items: readonly Item[]): string[] | undefined {
+  if (items.length === 0) return undefined;
+  const keys = Object.keys(items[0] ?? {}).filter((k) => k !== "_array");
+  const same = (i: Item) => {
+    const k = Object.keys(i).filter((x) => x !== "_array");
+    return k.length === keys.length && k.every((x) => keys.includes(x));
+  };
+  const flat = (v: unknown) =>
+    v === null || typeof v !== "object" || (!Array.isArray(v) && typeof (v as Item)["name"] === "string");
+  if (!items.every((i) => same(i) && keys.every((k) => flat(i[k])))) return undefined;
+  return keys;
+}
+
+function render(result: ApiResult, rctx: RenderContext): Message {
+  const where = rctx.arrays.length > 1 ? `${rctx.arrays.length} arrays` : (rctx.arrays[0] ?? "?");
+  const headline = `${result.method} ${result.path} on ${where}: ${countOf(result.items.length, "item")}`;
+  const blocks: Block[] = [{ type: "header", text: headline }];
+  const keys = uniform(result.items);
+  const many = rctx.arrays.length > 1;
+  if (keys) {
+    const cols = [...(many ? ["_array"] : []), ...keys];
+    const rows = result.items.map((i) =>
+      Object.fromEntries(
+        cols.map((c) => [c, c === "_array" ? String(i._array) : formatValue(c, i[c], undefined, rctx)]),
+      ),
+    );
+    const table = truncatedTable(
+      cols.map((c) => ({ key: c, label: c === "_array" ? "Array" : c })),
+      rows,
+      { filename: "api.csv", title: headline },
+    );
+    blocks.push(table.block);
+    return message(headline, blocks, table.attachments.length ? { attachments: table.attachments } : {});
+  }
+  const json = JSON.stringify(many ? result.items : result.items.map(({ _array, ...rest }) => rest), null, 2);
+  if (json.length <= INLINE_JSON) {
+    blocks.push({ type: "code", text: json });
+    return message(headline, blocks);
+  }
+  blocks.push({ type: "code", text: `${json.slice(0, INLINE_JSON)}\n…` });
+  blocks.push({ type: "context", text: rich`The whole answer is attached as JSON.` });
+  return message(headline, blocks, {
+    attachments: [{ filename: "api.json", title: headline, contentType: "text/plain", content: json }],
+  });
+}
+
+function readVerb(): CommandDefinition {
+  return defineCommand({
+    verb: "get",
+    summary: "Send any GET to the array (checked against the interface first)",
+    examples: ["api GET /blades", "api GET /hardware?filter=status='unhealthy'", "api GET /arrays/eula"],
+    role: "viewer",
+    // A path, not an object of one array: the same GET means the same thing everywhere, so it may fan out.
+    fanOut: "safe",
+    args,
+    positional: ["target", "body"],
+    async run(a, ctx): Promise<ApiResult> {
+      const req = parseRaw("GET", a.target, a.body);
+      checkVersion(req, ctx.arrayName, await ctx.array.version());
+      const page = await ctx.array.get<Item>(req.path, { query: req.query });
+      return {
+        method: "GET",
+        path: req.path,
+        items: page.items.map((i) => ({ ...i, _array: ctx.arrayName })),
+      };
+    },
+    merge: (results): ApiResult => ({
+      method: "GET",
+      path: results[0]?.result.path ?? "",
+      items: results.flatMap((r) => r.result.items),
+    }),
+    render: (result, _a, rctx) => render(result, rctx),
+  });
+}
+
+function writeVerb(method: Exclude<HttpMethod, "GET">, example: string): CommandDefinition {
+  return defineCommand({
+    verb: method.toLowerCase(),
+    summary: `Send a ${method} exactly as typed (admin; needs approval by default)`,
+    examples: [example],
+    role: "admin",
+    visibility: "in_channel",
+    args,
+    positional: ["target", "body"],
+    async impact(a, ctx): Promise<Impact> {
+      const req = parseRaw(method, a.target, a.body);
+      checkVersion(req, ctx.arrayName, await ctx.array.version());
+      return {
+        target: `${method} ${req.path}`,
+        summary: rich`Sends this ${method} to ${ctx.arrayName} exactly as shown. The bot cannot tell what it will change.`,
+        facts: [],
+        warnings: [],
+        state: {},
+        requests: [plannedOf(req)],
+      };
+    },
+    destructive: () => "raw_api",
+    async run(_a, ctx, impact): Promise<ApiResult> {
+      const request = impact?.requests[0];
+      if (!request) throw new Error("api: run without an impact");
+      const opts = {
+        ...(request.query ? { query: request.query } : {}),
+        ...(request.body === undefined ? {} : { body: request.body }),
+      };
+      let items: Item[] = [];
+      if (method === "DELETE") await ctx.array.delete(request.path, opts);
+      else if (method === "POST") items = await ctx.array.post<Item>(request.path, opts);
+      else items = await ctx.array.patch<Item>(request.path, opts);
+      return { method, path: request.path, items: items.map((i) => ({ ...i, _array: ctx.arrayName })) };
+    },
+    render: (result, _a, rctx) => ({ ...render(result, rctx), visibility: "in_channel" }),
+  });
+}
+
+export const apiResource = defineResource({
+  name: "api",
+  area: "Operations",
+  summary: "Any REST call, checked against the interface and the array's version before it is sent",
+  commands: [
+    readVerb(),
+    writeVerb("POST", `api POST /snmp-managers?names=trap2 '{"host": "10.21.0.97", "notification": "trap"}'`),
+    writeVerb("PATCH", `api PATCH /smtp '{"relay_host": "smtp3.example.com"}'`),
+    writeVerb("DELETE", "api DELETE /alert-watchers?names=storage-team@example.com"),
+  ],
+});

@@ -1,0 +1,196 @@
+/**
+ * The generic changing verbs: create, update, set (before → after), delete, add/remove membership, and
+ * changing actions. The impact reads the object first, shows the exact request, and `run` sends that request,
+ * so what was shown (dry run, confirmation, approval card) is what is sent.
+ */
+import {
+  type CommandContext,
+  type CommandDefinition,
+  defineCommand,
+  type Impact,
+  type PlannedRequest,
+  type StateValue,
+} from "../../../src/core/define-command.js";
+import { type Block, type Field, message, type Rich, rich } from "../../../src/core/message.js";
+import { UserFacingError } from "../../../src/errors.js";
+import { adaptBody } from "../../../src/flashblade/wire.js";
+import { atLeast, findEndpoint } from "../../../src/rest-spec/versions.js";
+import { type Args, argsSchema, positionalOf, requireVersion, selectorQuery, targetOf } from "./common.js";
+import type { VerbPlan } from "./derive.js";
+import { bodyOf, type FieldDef } from "./fields.js";
+import { reachWarning } from "./reach.js";
+import { fieldsOf, formatValue, type Item, labelOf, valueAt } from "./values.js";
+
+const PAST: Record<string, string> = {
+  create: "Created",
+  update: "Updated",
+  set: "Changed",
+  delete: "Deleted",
+  add: "Added",
+  remove: "Removed",
+};
+const PRESENT: Record<string, string> = {
+  create: "Creates",
+  update: "Changes",
+  set: "Changes",
+  delete: "Deletes",
+  add: "Adds",
+  remove: "Removes",
+};
+
+const show = (v: unknown) => (v === undefined ? "(unset)" : JSON.stringify(v));
+
+/**
+ * The object as it is now, when the resource's own GET can read it with the same words; `readable` is false
+ * when it cannot (another path, a version without the GET, selectors the GET does not take).
+ */
+async function current(
+  p: VerbPlan,
+  args: Args,
+  ctx: CommandContext,
+  version: string,
+): Promise<{ readable: boolean; item?: Item }> {
+  const get = findEndpoint("GET", p.spec.path);
+  const query = selectorQuery(p, args);
+  if (!get || !atLeast(version, get.since) || p.path !== p.spec.path) return { readable: false };
+  if (Object.keys(query).some((k) => !(k in get.params))) return { readable: false };
+  const page = await ctx.array.get<Item>(p.path, { query });
+  const item = page.items[0];
+  return item ? { readable: true, item } : { readable: true };
+}
+
+function fieldPath(f: FieldDef): string {
+  return f.path.join(".");
+}
+
+async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<Impact> {
+  const version = await requireVersion(p, args, ctx);
+  const target = targetOf(p, args);
+  const body = bodyOf(p.fields, args);
+  const request: PlannedRequest = { method: p.method as PlannedRequest["method"], path: p.path };
+  const query = selectorQuery(p, args);
+  if (Object.keys(query).length) request.query = query;
+  // Field names renamed between versions are mapped where the client keeps every version difference.
+  if (p.method !== "DELETE" && (Object.keys(body).length || p.method === "PATCH"))
+    request.body = adaptBody(p.method, p.path, version, body);
+  const facts: Field[] = [];
+  const warnings: Rich[] = [];
+  const state: Record<string, StateValue> = {};
+  const rctx = { now: ctx.now(), timeZone: ctx.timeZone };
+  const given = p.fields.filter((f) => args[f.key] !== undefined);
+
+  if (p.kind === "update" || p.kind === "set" || (p.method === "PATCH" && p.kind === "action")) {
+    if (given.length === 0)
+      throw new UserFacingError(
+        "NOTHING_TO_CHANGE",
+        `Say what to change: ${p.fields.map((f) => `--${f.option}`).join(", ") || "(no field of it can be set from chat; use /array api)"}.`,
+      );
+    const read = p.kind === "action" ? { readable: false } : await current(p, args, ctx, version);
+    const before = (read as { item?: Item }).item;
+    if (read.readable && before === undefined)
+      throw new UserFacingError("NOT_FOUND", `There is no ${target} on array ${ctx.arrayName}.`);
+    let changed = 0;
+    for (const f of given) {
+      const path = fieldPath(f);
+      const was = before ? valueAt(before, path) : undefined;
+      const next = args[f.key];
+      const same = JSON.stringify(was) === JSON.stringify(next);
+      if (!same) changed++;
+      state[path] = before ? show(was) : null;
+      facts.push({
+        label: labelOf(path),
+        value: same
+          ? rich`${formatValue(path, was, p.spec.units?.[path], rctx)} (unchanged)`
+          : rich`${formatValue(path, was, p.spec.units?.[path], rctx)} → ${formatValue(path, next, p.spec.units?.[path], rctx)}`,
+      });
+    }
+    if (before && changed === 0)
+      throw new UserFacingError(
+        "NOTHING_TO_CHANGE",
+        `Nothing to change: ${target} already has those values.`,
+      );
+  } else {
+    for (const f of given) {
+      const path = fieldPath(f);
+      facts.push({
+        label: labelOf(path),
+        value: rich`${formatValue(path, args[f.key], p.spec.units?.[path], rctx)}`,
+      });
+    }
+    if (p.kind === "delete" || p.kind === "remove") {
+      const read = await current(p, args, ctx, version);
+      const before = read.item;
+      if (read.readable && before === undefined)
+        throw new UserFacingError("NOT_FOUND", `There is no ${target} on array ${ctx.arrayName}.`);
+      state["exists"] = before !== undefined;
+      if (before && typeof before["id"] === "string") state["id"] = before["id"];
+    }
+  }
+  // Creating something new cannot cut the bot off; changing or removing what exists can.
+  if (p.kind !== "create" && p.kind !== "add") {
+    const before = p.spec.reach ? (await current(p, args, ctx, version)).item : undefined;
+    const warning = reachWarning(p.spec, before, ctx.array.host, ctx.arrayName);
+    if (warning) warnings.push(rich`${warning}`);
+  }
+  const verbText = PRESENT[p.kind] ?? `Runs ${p.verb} on`;
+  return {
+    target,
+    summary: rich`${verbText} ${target} on ${ctx.arrayName}.`,
+    facts,
+    warnings,
+    state,
+    requests: [request],
+  };
+}
+
+async function send(ctx: CommandContext, r: PlannedRequest): Promise<Item[]> {
+  const opts = { ...(r.query ? { query: r.query } : {}), ...(r.body === undefined ? {} : { body: r.body }) };
+  switch (r.method) {
+    case "POST":
+      return ctx.array.post<Item>(r.path, opts);
+    case "PATCH":
+      return ctx.array.patch<Item>(r.path, opts);
+    case "DELETE":
+      await ctx.array.delete(r.path, r.query ? { query: r.query } : {});
+      return [];
+    default:
+      return (await ctx.array.get<Item>(r.path, r.query ? { query: r.query } : {})).items;
+  }
+}
+
+export function changeCommand(p: VerbPlan): CommandDefinition {
+  return defineCommand({
+    verb: p.verb,
+    summary: p.summary,
+    examples: [`${p.spec.noun} ${p.verb}${p.example ? ` ${p.example}` : ""}`],
+    role: p.role,
+    visibility: "in_channel",
+    args: argsSchema(p),
+    positional: positionalOf(p),
+    impact: (args: Args, ctx) => impactOf(p, args, ctx),
+    destructive: () => p.cls,
+    async run(args: Args, ctx, impact): Promise<{ target: string; items: Item[]; facts: Field[] }> {
+      const plan = impact ?? (await impactOf(p, args, ctx));
+      const items: Item[] = [];
+      for (const r of plan.requests) items.push(...(await send(ctx, r)));
+      return { target: plan.target, items, facts: plan.facts };
+    },
+    render(result, _args, rctx) {
+      const done = `${PAST[p.kind] ?? `Ran ${p.verb} on`} ${result.target} on ${rctx.arrays.join(", ")}.`;
+      const blocks: Block[] = [{ type: "section", text: rich`${done}` }];
+      if (result.facts.length) blocks.push({ type: "fields", fields: result.facts });
+      const item = result.items[0];
+      if (item && p.kind === "create") {
+        const fields = fieldsOf(item).slice(0, 10);
+        blocks.push({
+          type: "fields",
+          fields: fields.map((f) => ({
+            label: labelOf(f),
+            value: rich`${formatValue(f, valueAt(item, f), p.spec.units?.[f], rctx)}`,
+          })),
+        });
+      }
+      return message(done, blocks, { visibility: "in_channel" });
+    },
+  });
+}

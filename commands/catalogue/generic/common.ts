@@ -1,0 +1,80 @@
+/** What every generic verb shares: its argument schema, the query its words select, and the version gate. */
+import { z } from "zod";
+import { objectName } from "../../../src/core/arg-types.js";
+import type { CommandContext } from "../../../src/core/define-command.js";
+import { UserFacingError } from "../../../src/errors.js";
+import { and, eq, type Filter } from "../../../src/flashblade/filter.js";
+import { atLeast } from "../../../src/rest-spec/versions.js";
+import type { VerbPlan } from "./derive.js";
+import { fieldSchema } from "./fields.js";
+
+export type Args = Record<string, unknown>;
+
+/** zod key of a selector: "member_names" with label "file-system" → "fileSystem". */
+export function selectorKey(label: string): string {
+  return label.replace(/[-_ ]+([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** The args schema: selectors (bare words), the fields (options), and whatever the verb adds. */
+export function argsSchema(p: VerbPlan, extra: Record<string, z.ZodType> = {}): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const s of p.select) {
+    const name = objectName(s.label).describe(`the ${s.label}`);
+    shape[selectorKey(s.label)] = s.optional ? name.optional() : name;
+  }
+  for (const f of p.fields) shape[f.key] = fieldSchema(f);
+  return z.object({ ...shape, ...extra });
+}
+
+export function positionalOf(p: VerbPlan): string[] {
+  return p.select.map((s) => selectorKey(s.label));
+}
+
+/**
+ * Query parameters from the selector words given; a selector the endpoint takes no parameter for becomes
+ * a filter on its field (quoted by the filter builder, so the words cannot widen it).
+ */
+export function selectorQuery(p: VerbPlan, args: Args): Record<string, string> {
+  const q: Record<string, string> = {};
+  const filters: Filter[] = [];
+  for (const s of p.select) {
+    const v = args[selectorKey(s.label)];
+    if (typeof v !== "string") continue;
+    if (s.param in p.endpoint.params) q[s.param] = v;
+    else if (s.field) filters.push(eq(s.field, v));
+  }
+  if (filters.length) q["filter"] = and(...filters);
+  return q;
+}
+
+/** "snmp manager trap1", "quota user projects/alice", "dns". */
+export function targetOf(p: VerbPlan, args: Args): string {
+  const words = p.select.map((s) => args[selectorKey(s.label)]).filter((v) => typeof v === "string");
+  return words.length ? `${p.spec.noun} ${words.join(" / ")}` : p.spec.noun;
+}
+
+/**
+ * Refuses before anything is sent when the array's REST version lacks the verb or a field given:
+ * "needs REST 1.12, fb-lab-02 runs 1.10".
+ */
+export async function requireVersion(p: VerbPlan, args: Args, ctx: CommandContext): Promise<string> {
+  const version = await ctx.array.version();
+  const what = `\`${p.spec.noun} ${p.verb}\``;
+  if (!atLeast(version, p.since)) {
+    throw new UserFacingError(
+      "ARRAY_VERSION_TOO_OLD",
+      `${what} needs REST ${p.since}, ${ctx.arrayName} runs ${version}. Nothing was sent.`,
+      { details: { array: ctx.arrayName, arrayVersion: version, needed: p.since } },
+    );
+  }
+  for (const f of p.fields) {
+    if (args[f.key] !== undefined && f.since && !atLeast(version, f.since)) {
+      throw new UserFacingError(
+        "ARRAY_VERSION_TOO_OLD",
+        `--${f.option} needs REST ${f.since}, ${ctx.arrayName} runs ${version}. Nothing was sent.`,
+        { details: { array: ctx.arrayName, arrayVersion: version, needed: f.since } },
+      );
+    }
+  }
+  return version;
+}

@@ -1,0 +1,158 @@
+/**
+ * Writable fields of a catalogue verb, read from the body model the endpoint table names and the model facts
+ * in src/rest-spec: each becomes an option (`--relay-host`, `--v2c-user`) validated by a zod schema built from
+ * its SDK type, its unit and its bounds. Secrets are never taken from chat: they would stay in Slack's history
+ * and in the audit log.
+ */
+import { z } from "zod";
+import { count, duration, flag, objectName, size } from "../../../src/core/arg-types.js";
+import { SECRET_FIELD } from "../../../src/core/redact.js";
+import { MODELS, type ModelField } from "../../../src/rest-spec/models.js";
+import type { NounSpec, Unit } from "../spec.js";
+
+export interface FieldDef {
+  /** JSON path in the body: ["v2c", "community"]. */
+  path: readonly string[];
+  /** The zod key (camelCase of the option): "v2cCommunity". */
+  key: string;
+  /** The option: "v2c-community". */
+  option: string;
+  type: string;
+  unit?: Unit;
+  since?: string;
+  model: ModelField;
+}
+
+export { SECRET_FIELD };
+
+const IDENTITY = new Set(["name", "id"]);
+const SCALARS = new Set(["str", "int", "float", "bool", "list[str]"]);
+const REFERENCES = /^(Reference|FixedReference\w*|LocationReference)$/;
+
+function camel(parts: readonly string[]): string {
+  return parts
+    .join("_")
+    .replace(/[-_]+([a-z0-9])/g, (_, c: string) => c.toUpperCase())
+    .replace(/^[A-Z]/, (c) => c.toLowerCase());
+}
+
+function def(path: string[], model: ModelField, unit: Unit | undefined): FieldDef {
+  const key = camel(path);
+  return {
+    path,
+    key,
+    option: key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+    type: model.type,
+    ...(unit ? { unit } : {}),
+    ...(model.since ? { since: model.since } : {}),
+    model,
+  };
+}
+
+/** Every field of `modelName` a person may set from chat, one level of nested objects flattened. */
+export function modelFields(modelName: string | undefined, spec: NounSpec): FieldDef[] {
+  const model = modelName ? MODELS[modelName] : undefined;
+  if (!model) return [];
+  const out: FieldDef[] = [];
+  for (const [name, f] of Object.entries(model.fields)) {
+    if (IDENTITY.has(name) || SECRET_FIELD.test(name)) continue;
+    if (SCALARS.has(f.type) || REFERENCES.test(f.type)) {
+      out.push(def([name], f, spec.units?.[name]));
+      continue;
+    }
+    const nested = MODELS[f.type];
+    if (!nested || f.type.startsWith("list[")) continue;
+    for (const [sub, sf] of Object.entries(nested.fields)) {
+      if (sub === "id" || SECRET_FIELD.test(sub) || !SCALARS.has(sf.type)) continue;
+      out.push(def([name, sub], sf, spec.units?.[`${name}.${sub}`]));
+    }
+  }
+  return out;
+}
+
+/** The fields of a verb: the resource's writable list (when given) picks from the model's fields. */
+export function writableFields(
+  modelName: string | undefined,
+  spec: NounSpec,
+  only?: readonly string[],
+): FieldDef[] {
+  const all = modelFields(modelName, spec);
+  const allowed = only ?? spec.writable;
+  if (!allowed) return all;
+  return all.filter((f) => allowed.includes(f.path.join(".")) || allowed.includes(f.path[0] ?? ""));
+}
+
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, "the value is empty")
+    .max(max, `longer than ${max} characters`)
+    .refine(
+      (s) => ![...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+      "contains control characters",
+    );
+
+/** The zod schema of one field's option, from its SDK type, unit and bounds. */
+export function fieldSchema(f: FieldDef): z.ZodType {
+  const m = f.model;
+  let s: z.ZodType;
+  if (f.type === "bool") return flag();
+  if (f.type === "int" || f.type === "float") {
+    if (f.unit === "size") s = size({ min: m.min ?? 0 });
+    else if (f.unit === "ms") s = duration();
+    else if (f.unit === "s") s = duration().transform((ms) => Math.round(ms / 1000));
+    else s = count({ min: m.min ?? 0, max: m.max ?? Number.MAX_SAFE_INTEGER });
+  } else if (f.type === "list[str]") {
+    s = z
+      .string()
+      .transform((v) =>
+        v
+          .split(",")
+          .map((x) => x.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(text(255)).max(64));
+  } else if (REFERENCES.test(f.type)) {
+    s = objectName(f.option).transform((name) => ({ name }));
+  } else if (m.values) {
+    s = z.enum(m.values as [string, ...string[]]);
+  } else {
+    s = text(m.maxLength ?? 1024);
+  }
+  return s.optional().describe(describe(f));
+}
+
+function describe(f: FieldDef): string {
+  const unit =
+    f.unit === "size"
+      ? "a size (500G, 2T)"
+      : f.unit === "ms" || f.unit === "s"
+        ? "a duration (30m, 24h, 7d)"
+        : f.type === "list[str]"
+          ? "comma-separated values"
+          : REFERENCES.test(f.type)
+            ? "a name"
+            : f.model.values
+              ? `one of ${f.model.values.join(", ")}`
+              : f.type === "int"
+                ? "a whole number"
+                : "text";
+  return `${unit}${f.since ? ` (REST ${f.since}+)` : ""}`;
+}
+
+/** The request body for the values given; absent options stay out of the body. */
+export function bodyOf(fields: readonly FieldDef[], args: Record<string, unknown>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const f of fields) {
+    const v = args[f.key];
+    if (v === undefined) continue;
+    let at = body;
+    for (const p of f.path.slice(0, -1)) {
+      at[p] ??= {};
+      at = at[p] as Record<string, unknown>;
+    }
+    at[f.path.at(-1) as string] = v;
+  }
+  return body;
+}

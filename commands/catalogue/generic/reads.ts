@@ -1,0 +1,287 @@
+/** The generic read verbs: `list` (table, CSV when long, fan-out with an Array column), `show`, and GET actions. */
+import { z } from "zod";
+import { count, duration, namePattern } from "../../../src/core/arg-types.js";
+import {
+  type CommandDefinition,
+  defineCommand,
+  type RenderContext,
+} from "../../../src/core/define-command.js";
+import { type Block, type Message, message, rich } from "../../../src/core/message.js";
+import { truncatedTable } from "../../../src/core/table.js";
+import { countOf } from "../../../src/core/units.js";
+import { UserFacingError } from "../../../src/errors.js";
+import { and, contains, eq, type Filter, ge, like } from "../../../src/flashblade/filter.js";
+import type { Query } from "../../../src/flashblade/types.js";
+import type { Unit } from "../spec.js";
+import { type Args, argsSchema, positionalOf, requireVersion, selectorQuery, targetOf } from "./common.js";
+import type { VerbPlan } from "./derive.js";
+import {
+  columnsOf,
+  EXPIRY_WARNING_MS,
+  fieldsOf,
+  formatValue,
+  type Item,
+  labelOf,
+  valueAt,
+} from "./values.js";
+
+/** Rows fetched at most; the message shows the first 50 and the CSV attachment holds them all. */
+export const MAX_ROWS = 10_000;
+
+export interface ListResult {
+  items: Item[];
+  /** True when MAX_ROWS (or --limit) stopped the listing. */
+  capped: boolean;
+}
+
+const SORT = /^[a-z][a-z0-9_.]*-?$/;
+
+function listExtras(p: VerbPlan): Record<string, z.ZodType> {
+  const params = p.endpoint.params;
+  const extra: Record<string, z.ZodType> = {};
+  if ("limit" in params)
+    extra["limit"] = count({ min: 1, max: MAX_ROWS }).optional().describe("at most this many");
+  if ("sort" in params)
+    extra["sort"] = z
+      .string()
+      .regex(SORT, "a field name, with - appended for descending (e.g. name-)")
+      .optional()
+      .describe("a field; append - for descending");
+  for (const f of p.spec.filters ?? [])
+    if (f.kind === "param-since" && f.field in params)
+      extra[f.option] = duration().optional().describe(f.help);
+  if ("filter" in params) {
+    if (p.spec.columns.includes("name") && !(p.spec.filters ?? []).some((f) => f.option === "name"))
+      extra["name"] = namePattern().optional().describe("a name pattern, * matches anything");
+    for (const f of p.spec.filters ?? [])
+      if (f.kind !== "param-since")
+        extra[f.option] = (f.kind === "since" ? duration() : namePattern()).optional().describe(f.help);
+  }
+  return extra;
+}
+
+function filterOf(p: VerbPlan, args: Args, now: number): string | undefined {
+  const parts: Filter[] = [];
+  if (typeof args["name"] === "string" && !(p.spec.filters ?? []).some((f) => f.option === "name"))
+    parts.push(like("name", args["name"]));
+  for (const f of p.spec.filters ?? []) {
+    const v = args[f.option];
+    if (v === undefined || f.kind === "param-since") continue;
+    if (f.kind === "since") parts.push(ge(f.field, now - (v as number)));
+    else if (f.kind === "eq") parts.push(eq(f.field, v as string));
+    else parts.push(String(v).includes("*") ? like(f.field, String(v)) : contains(f.field, String(v)));
+  }
+  return parts.length ? and(...parts) : undefined;
+}
+
+/** Every item of a GET (paged where the endpoint pages), up to `cap`. */
+export async function fetchAll(
+  ctx: Parameters<CommandDefinition["run"]>[1],
+  p: VerbPlan,
+  query: Query,
+  cap: number,
+): Promise<ListResult> {
+  const items: Item[] = [];
+  if ("limit" in p.endpoint.params) {
+    for await (const item of ctx.array.iterate<Item>(p.path, { query, pageSize: Math.min(cap, 1000) })) {
+      if (items.length >= cap) return { items, capped: true };
+      items.push(item);
+    }
+    return { items, capped: false };
+  }
+  const page = await ctx.array.get<Item>(p.path, { query });
+  return { items: page.items.slice(0, cap), capped: page.items.length > cap };
+}
+
+function unitOf(p: VerbPlan, path: string): Unit | undefined {
+  return p.spec.units?.[path];
+}
+
+function nameOf(p: VerbPlan, i: Item): string {
+  return String(i["name"] ?? valueAt(i, p.spec.columns[0] ?? "name") ?? "?");
+}
+
+/** Lines calling out expiry and unhealthy status, so they are not lost in a long table. */
+function callouts(p: VerbPlan, items: readonly Item[], rctx: RenderContext): Block[] {
+  const out: Block[] = [];
+  for (const [path, unit] of Object.entries(p.spec.units ?? {})) {
+    if (unit === "expiry") {
+      const soon = items.filter((i) => {
+        const v = Number(valueAt(i, path));
+        return Number.isFinite(v) && v > 0 && v - rctx.now < EXPIRY_WARNING_MS;
+      });
+      if (soon.length)
+        out.push({
+          type: "context",
+          text: rich`⚠ ${countNoun(p, soon.length)} expired or expiring within 30 days: ${soon.map((i) => nameOf(p, i)).join(", ")}`,
+        });
+    }
+    if (unit === "status") {
+      const bad = items.filter((i) => {
+        const v = valueAt(i, path);
+        return (
+          v !== undefined && v !== null && v !== "" && !formatValue(path, v, "status", rctx).startsWith("✓")
+        );
+      });
+      if (bad.length)
+        out.push({
+          type: "context",
+          text: rich`✗ ${countOf(bad.length, "item")} not healthy: ${bad.map((i) => nameOf(p, i)).join(", ")}`,
+        });
+    }
+  }
+  return out;
+}
+
+/** "3 snmp managers", "1 policy", "2 policies". */
+export function countNoun(p: VerbPlan, n: number): string {
+  const noun = p.spec.noun;
+  const plural =
+    p.spec.plural ??
+    (/[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : /s$/.test(noun) ? noun : `${noun}s`);
+  return `${n} ${n === 1 ? noun : plural}`;
+}
+
+export function tableMessage(
+  p: VerbPlan,
+  result: ListResult,
+  rctx: RenderContext,
+  columns?: readonly string[],
+  title?: string,
+) {
+  const many = rctx.arrays.length > 1;
+  const where = many ? `${rctx.arrays.length} arrays` : `array ${rctx.arrays[0] ?? "?"}`;
+  const cols = columns ?? p.spec.columns;
+  if (result.items.length === 0) {
+    const none = title ? `${title} on ${where}: no results.` : `No ${p.spec.noun} objects on ${where}.`;
+    return message(none, [{ type: "section", text: rich`${none}` }]);
+  }
+  const rows = result.items.map((i) => {
+    const row: Record<string, string> = { _array: String(i["_array"] ?? "") };
+    for (const c of cols) row[c] = formatValue(c, valueAt(i, c), unitOf(p, c), rctx);
+    return row;
+  });
+  const headline = title
+    ? `${title} on ${where}: ${countOf(result.items.length, "result")}`
+    : `${result.capped ? "First " : ""}${countNoun(p, result.items.length)} on ${where}`;
+  const table = truncatedTable(columnsOf(cols, many, p.spec.labels), rows, {
+    filename: `${p.spec.noun.replace(/ /g, "-")}.csv`,
+    title: headline,
+  });
+  const blocks: Block[] = [
+    { type: "header", text: headline },
+    table.block,
+    ...callouts(p, result.items, rctx),
+  ];
+  if (table.attachments.length)
+    blocks.push({ type: "context", text: rich`The full list is attached as CSV.` });
+  return message(headline, blocks, table.attachments.length ? { attachments: table.attachments } : {});
+}
+
+export function listCommand(p: VerbPlan): CommandDefinition {
+  return defineCommand({
+    verb: p.verb,
+    summary: p.summary,
+    examples: [`${p.spec.noun} ${p.verb}${p.example ? ` ${p.example}` : ""}`],
+    role: p.role,
+    args: argsSchema(p, listExtras(p)),
+    positional: positionalOf(p),
+    async run(args: Args, ctx): Promise<ListResult> {
+      await requireVersion(p, args, ctx);
+      const query: Query = { ...selectorQuery(p, args) };
+      const filter = filterOf(p, args, ctx.now());
+      if (filter)
+        query["filter"] = query["filter"] ? and(query["filter"] as Filter, filter as Filter) : filter;
+      if (typeof args["sort"] === "string") query["sort"] = args["sort"];
+      else if (p.spec.defaultSort && "sort" in p.endpoint.params) query["sort"] = p.spec.defaultSort;
+      for (const f of p.spec.filters ?? [])
+        if (f.kind === "param-since" && typeof args[f.option] === "number")
+          query[f.field] = ctx.now() - (args[f.option] as number);
+      const res = await fetchAll(ctx, p, query, (args["limit"] as number | undefined) ?? MAX_ROWS);
+      return { ...res, items: res.items.map((i) => ({ ...i, _array: ctx.arrayName })) };
+    },
+    merge: (results) => ({
+      items: results.flatMap((r) => r.result.items),
+      capped: results.some((r) => r.result.capped),
+    }),
+    render: (result, _args, rctx) => withFile(p.spec.file, tableMessage(p, result, rctx), result),
+  });
+}
+
+/** The items as a JSON file beside the table, where the catalogue asks for one (logs, keytabs, the MIB). */
+function withFile(file: string | undefined, m: Message, result: ListResult): Message {
+  if (!file || result.items.length === 0) return m;
+  const content = JSON.stringify(
+    result.items.map(({ _array, ...rest }) => rest),
+    null,
+    2,
+  );
+  return {
+    ...m,
+    attachments: [
+      ...(m.attachments ?? []),
+      { filename: file, title: file, contentType: "text/plain", content },
+    ],
+  };
+}
+
+export function showCommand(p: VerbPlan): CommandDefinition {
+  return defineCommand({
+    verb: p.verb,
+    summary: p.summary,
+    examples: [`${p.spec.noun} ${p.verb}${p.example ? ` ${p.example}` : ""}`],
+    role: p.role,
+    args: argsSchema(p),
+    positional: positionalOf(p),
+    async run(args: Args, ctx): Promise<{ item: Item; target: string }> {
+      await requireVersion(p, args, ctx);
+      const page = await ctx.array.get<Item>(p.path, { query: selectorQuery(p, args) });
+      const item = page.items[0];
+      const target = targetOf(p, args);
+      if (!item) throw new UserFacingError("NOT_FOUND", `There is no ${target} on array ${ctx.arrayName}.`);
+      return { item, target };
+    },
+    render({ item, target }, _args, rctx) {
+      const fields = p.spec.show ?? fieldsOf(item).filter((f) => f !== "_array");
+      const title = `${target.charAt(0).toUpperCase()}${target.slice(1)} on ${rctx.arrays.join(", ")}`;
+      const blocks: Block[] = [{ type: "header", text: title }];
+      const pairs = fields.map((f) => ({
+        label: labelOf(f),
+        value: rich`${formatValue(f, valueAt(item, f), unitOf(p, f), rctx)}`,
+      }));
+      for (let i = 0; i < pairs.length; i += 10)
+        blocks.push({ type: "fields", fields: pairs.slice(i, i + 10) });
+      blocks.push(...callouts(p, [item], rctx));
+      return message(title, blocks);
+    },
+  });
+}
+
+/** A GET on another path (`test`, `download`): a table of whatever comes back, or a file. */
+export function readActionCommand(p: VerbPlan): CommandDefinition {
+  return defineCommand({
+    verb: p.verb,
+    summary: p.summary,
+    examples: [`${p.spec.noun} ${p.verb}${p.example ? ` ${p.example}` : ""}`],
+    role: p.role,
+    args: argsSchema(p),
+    positional: positionalOf(p),
+    async run(args: Args, ctx): Promise<ListResult> {
+      await requireVersion(p, args, ctx);
+      const res = await fetchAll(ctx, p, selectorQuery(p, args), MAX_ROWS);
+      return { ...res, items: res.items.map((i) => ({ ...i, _array: ctx.arrayName })) };
+    },
+    merge: (results) => ({
+      items: results.flatMap((r) => r.result.items),
+      capped: results.some((r) => r.result.capped),
+    }),
+    render(result, _args, rctx) {
+      const columns = [...new Set(result.items.flatMap((i) => fieldsOf(i)))].filter((c) => c !== "_array");
+      return withFile(
+        p.file,
+        tableMessage(p, result, rctx, columns.slice(0, 8), `${p.spec.noun} ${p.verb}`),
+        result,
+      );
+    },
+  });
+}

@@ -1,0 +1,113 @@
+/** Reading and showing array values for the catalogue: dotted paths, units, status and expiry marks. */
+import { formatTimestamp } from "../../../src/core/format-time.js";
+import type { TableColumn } from "../../../src/core/message.js";
+import { formatBytes, formatDuration, formatPercent } from "../../../src/core/units.js";
+import type { Unit } from "../spec.js";
+import { SECRET_FIELD } from "./fields.js";
+
+export type Item = Record<string, unknown>;
+
+const DAY = 86_400_000;
+/** Certificates closer than this to their end are called out. */
+export const EXPIRY_WARNING_MS = 30 * DAY;
+const HEALTHY = new Set(["healthy", "ok", "connected", "enabled", "running", "success", "true"]);
+
+/**
+ * The value at a dotted path; "a.x|b.x" takes the first that is present (fields renamed between versions,
+ * e.g. replication's `async` became `periodic` in 1.12).
+ */
+export function valueAt(item: Item, path: string): unknown {
+  if (path.includes("|")) {
+    for (const alt of path.split("|")) {
+      const v = valueAt(item, alt);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  }
+  let v: unknown = item;
+  for (const p of path.split(".")) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Item)[p];
+  }
+  return v;
+}
+
+/** "remote.name" → "Remote name"; "valid_to" → "Valid to". */
+export function labelOf(path: string): string {
+  const words = path.replace(/\.name$/, "").replace(/[._]/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function asNumber(v: unknown): number | undefined {
+  if (typeof v === "number") return v;
+  if (typeof v === "string" && /^\d+$/.test(v)) return Number(v);
+  return undefined;
+}
+
+/** A cell: plain text, secrets hidden, units applied. `now` decides expiry marks. */
+export function formatValue(
+  path: string,
+  v: unknown,
+  unit: Unit | undefined,
+  ctx: { now: number; timeZone: string },
+): string {
+  if (SECRET_FIELD.test(path) && v !== undefined && v !== null && v !== "") return "(hidden)";
+  if (v === undefined || v === null || v === "") return "–";
+  const n = asNumber(v);
+  switch (unit) {
+    case "size":
+      return n === undefined ? String(v) : formatBytes(n);
+    case "ms":
+      return n === undefined ? String(v) : formatDuration(n);
+    case "s":
+      return n === undefined ? String(v) : formatDuration(n * 1000);
+    case "percent":
+      return n === undefined ? String(v) : formatPercent(n);
+    case "timestamp":
+      return n === undefined || n === 0 ? String(v) : formatTimestamp(n, ctx.timeZone);
+    case "expiry": {
+      if (n === undefined || n === 0) return String(v);
+      const left = n - ctx.now;
+      const when = formatTimestamp(n, ctx.timeZone);
+      if (left < 0) return `${when} ⚠ expired`;
+      return left < EXPIRY_WARNING_MS ? `${when} ⚠ in ${formatDuration(left)}` : when;
+    }
+    case "status":
+      return HEALTHY.has(String(v).toLowerCase()) ? `✓ ${String(v)}` : `✗ ${String(v)}`;
+  }
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (Array.isArray(v))
+    return v.map((x) => (x && typeof x === "object" ? nameOf(x as Item) : String(x))).join(", ") || "–";
+  if (typeof v === "object") return nameOf(v as Item);
+  return String(v);
+}
+
+function nameOf(o: Item): string {
+  if (typeof o["name"] === "string") return o["name"];
+  const parts = Object.entries(o)
+    .filter(([k, x]) => x !== null && typeof x !== "object" && !SECRET_FIELD.test(k))
+    .map(([k, x]) => `${k}=${String(x)}`);
+  return parts.join(" ") || "–";
+}
+
+export function columnsOf(
+  paths: readonly string[],
+  withArray: boolean,
+  labels: Readonly<Record<string, string>> = {},
+): TableColumn[] {
+  const cols = paths.map((p) => ({ key: p, label: labels[p] ?? labelOf(p.split("|")[0] ?? p) }));
+  return withArray ? [{ key: "_array", label: "Array" }, ...cols] : cols;
+}
+
+/** Scalar fields of an item, in order, for `show` when the catalogue names none. */
+export function fieldsOf(item: Item): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(item)) {
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) {
+      const inner = v as Item;
+      if ("name" in inner) out.push(k);
+      else for (const sub of Object.keys(inner)) out.push(`${k}.${sub}`);
+    } else out.push(k);
+  }
+  return out;
+}

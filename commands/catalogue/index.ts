@@ -1,0 +1,41 @@
+/**
+ * The resource catalogue: every resource of the REST 1.x interface that is not hand-written, as data, by area.
+ * commands/index.ts registers these next to the hand-written resources; docs/commands.md is generated from
+ * the registry (npm run docs:commands).
+ */
+import type { CommandDefinition, ResourceDefinition } from "../../src/core/define-command.js";
+import { resourceOf } from "./generic/build.js";
+import { type VerbPlan, verbPlans } from "./generic/derive.js";
+import { IDENTITY } from "./identity.js";
+import { INSIGHT } from "./insight.js";
+import { NETWORK } from "./network.js";
+import { OBJECT_STORE } from "./object-store.js";
+import { OPERATIONS } from "./operations.js";
+import { PROTECTION } from "./protection.js";
+import { REPLICATION } from "./replication.js";
+import type { NounSpec } from "./spec.js";
+import { STORAGE } from "./storage.js";
+
+export const CATALOGUE: readonly NounSpec[] = [
+  ...STORAGE,
+  ...PROTECTION,
+  ...REPLICATION,
+  ...OBJECT_STORE,
+  ...NETWORK,
+  ...IDENTITY,
+  ...OPERATIONS,
+  ...INSIGHT,
+];
+
+/**
+ * Hand-written verbs that replace (same verb) or join (new verb) a catalogue noun's generic ones, keeping it
+ * one noun in help: e.g. `"quota user": [quotaUserList]` or `"replica-link bucket": [pause, resume]`.
+ */
+const OVERRIDES: Readonly<Record<string, readonly CommandDefinition[]>> = {};
+
+export const CATALOGUE_RESOURCES: readonly ResourceDefinition[] = CATALOGUE.map((s) =>
+  resourceOf(s, OVERRIDES[s.noun] ?? []),
+);
+
+/** Every generic verb with its method, path, first version, role and class (docs and coverage read these). */
+export const CATALOGUE_VERBS: readonly VerbPlan[] = CATALOGUE.flatMap((s) => verbPlans(s));

@@ -1,0 +1,74 @@
+/** Catalogue: Network — subnets, interfaces, link aggregation groups, DNS, SMTP relay. */
+import type { NounSpec } from "./spec.js";
+
+const CUTS_OFF =
+  "If the bot reaches this array through this object, the change can cut it off: check the address in the bot's configuration first.";
+
+export const NETWORK: readonly NounSpec[] = [
+  {
+    noun: "subnet",
+    aliases: ["subnets"],
+    area: "Network",
+    summary: "Subnets: prefix, gateway, VLAN, MTU",
+    path: "/subnets",
+    columns: ["name", "prefix", "gateway", "vlan", "mtu", "enabled", "interfaces"],
+    writable: ["gateway", "mtu", "prefix", "vlan", "enabled", "link_aggregation_group"],
+    reach: "prefix",
+    examples: {
+      list: "",
+      show: "data",
+      create: "backup-net --prefix 10.21.150.0/24 --gateway 10.21.150.1 --vlan 150 --mtu 9000",
+      update: "backup-net --mtu 1500",
+      delete: "backup-net",
+    },
+  },
+  {
+    noun: "interface",
+    aliases: ["interfaces", "network-interface"],
+    area: "Network",
+    summary: "Network interfaces (VIPs): address, services",
+    path: "/network-interfaces",
+    columns: ["name", "address", "subnet.name", "services", "type", "enabled"],
+    writable: ["address", "services"],
+    createOnly: ["type"],
+    reach: "address",
+    examples: {
+      list: "",
+      show: "data1",
+      create: "data3 --address 10.21.100.12 --services data --type vip",
+      update: "data3 --address 10.21.100.13",
+      delete: "data3",
+    },
+  },
+  {
+    noun: "lag",
+    aliases: ["link-aggregation-group"],
+    area: "Network",
+    summary: "Link aggregation groups: ports and speed",
+    path: "/link-aggregation-groups",
+    columns: ["name", "ports", "port_speed", "lag_speed", "status"],
+    units: { status: "status" },
+    writable: [],
+    cutsOff: CUTS_OFF,
+    examples: { list: "", show: "uplink", create: "backup-lag", delete: "backup-lag" },
+  },
+  {
+    noun: "dns",
+    area: "Network",
+    kind: "singleton",
+    summary: "DNS domain, name servers and search list",
+    path: "/dns",
+    columns: ["domain", "nameservers", "search"],
+    reach: "hostname",
+    examples: { show: "", set: "--nameservers 10.21.0.53,10.21.2.53" },
+  },
+  {
+    noun: "smtp",
+    area: "Network",
+    kind: "singleton",
+    summary: "The SMTP relay alert e-mails go through",
+    path: "/smtp",
+    columns: ["relay_host", "sender_domain"],
+    examples: { show: "", set: "--relay-host smtp2.example.com" },
+  },
+];

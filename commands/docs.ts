@@ -1,0 +1,50 @@
+/**
+ * docs/commands.md, generated from the registry: every resource by area, every verb with its usage, minimum
+ * role, destructive class and the first REST version that has it (read from the endpoint table through the
+ * catalogue). `npm run docs:commands` writes it; a test fails when the file is not current.
+ */
+import { AREAS } from "../src/core/define-command.js";
+import type { Registry } from "../src/core/registry.js";
+import { commandId } from "../src/core/registry.js";
+import { usageLine } from "../src/core/usage.js";
+import { CATALOGUE_VERBS } from "./catalogue/index.js";
+
+const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+export function commandsMarkdown(registry: Registry): string {
+  const plans = new Map(CATALOGUE_VERBS.map((p) => [commandId(p.spec.noun, p.verb), p]));
+  const out: string[] = [
+    "# /array commands",
+    "",
+    "Generated from the command registry by `npm run docs:commands`; do not edit by hand. `/array help` shows",
+    "the same, filtered by your role, and `/array help <resource>` shows examples that work against the demo",
+    "array. *Class* is the destructive class whose policy (`destructive:` in the configuration) gates the verb;",
+    "*REST* is the first interface version that has it (older arrays answer with the version they run).",
+    "",
+  ];
+  let verbs = 0;
+  for (const area of AREAS) {
+    const resources = registry.resources.filter((r) => (r.area ?? "Operations") === area);
+    if (resources.length === 0) continue;
+    out.push(`## ${area}`, "");
+    for (const r of resources) {
+      const aliases = r.aliases?.length ? ` (also: ${r.aliases.map((a) => `\`${a}\``).join(", ")})` : "";
+      out.push(`### ${r.name}${aliases}`, "", r.summary, "");
+      out.push("| verb | usage | role | class | REST | sends |", "|---|---|---|---|---|---|");
+      for (const c of r.commands) {
+        const id = commandId(r.name, c.verb);
+        const p = plans.get(id);
+        const cls = p ? (p.cls ?? "–") : c.destructive ? "by impact" : "–";
+        const since = p ? p.since : "–";
+        const sends = p ? `${p.method} ${p.path}` : "–";
+        out.push(
+          `| ${c.verb} | \`${cell(usageLine(id, c))}\` | ${c.role} | ${cls} | ${since} | ${cell(sends)} |`,
+        );
+        verbs++;
+      }
+      out.push("");
+    }
+  }
+  out.push(`${registry.resources.length} resources, ${verbs} verbs.`, "");
+  return out.join("\n");
+}
