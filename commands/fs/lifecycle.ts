@@ -141,7 +141,9 @@ export const fsEradicate = defineCommand({
     if (!fs.destroyed) {
       throw new UserFacingError(
         "NOT_DESTROYED",
-        `${a.name} is not destroyed. Destroy it first with /array fs destroy ${a.name}; it can be eradicated afterwards.`,
+        ctx.recheck
+          ? `${a.name} is not destroyed any more: it was recovered since this was requested, so it was not eradicated.`
+          : `${a.name} is not destroyed. Destroy it first with /array fs destroy ${a.name}; it can be eradicated afterwards.`,
       );
     }
     const around = await surroundings(ctx, fs);

@@ -110,7 +110,9 @@ export const snapshotEradicate = defineCommand({
     if (!s.destroyed) {
       throw new UserFacingError(
         "NOT_DESTROYED",
-        `${a.name} is not destroyed. Destroy it first with /array snapshot destroy ${a.name}.`,
+        ctx.recheck
+          ? `${a.name} is not destroyed any more: it was recovered since this was requested, so it was not eradicated.`
+          : `${a.name} is not destroyed. Destroy it first with /array snapshot destroy ${a.name}.`,
       );
     }
     const version = await ctx.array.version();

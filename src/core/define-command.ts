@@ -68,6 +68,11 @@ export interface CommandContext {
   readonly timeZone: string;
   /** The alert engine, for `alert routes|test` (absent where it does not run). */
   readonly alerts?: AlertCommandPort;
+  /**
+   * True when `impact` runs again for a request made earlier (at the last click, before it is carried out), so a
+   * precondition that fails can say what changed ("not destroyed any more") rather than what to do first.
+   */
+  readonly recheck?: boolean;
   now(): number;
 }
 

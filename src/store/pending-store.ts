@@ -2,7 +2,13 @@
  * The command layer's pending requests (confirmations, approvals, offers) on the durable store, so a restart
  * between "requested" and "approved" loses nothing. Implements `PendingStore` from src/core/pending-store.ts.
  */
-import { OPEN_STATUSES, type PendingRecord, type PendingStore } from "../core/pending-store.js";
+import {
+  type ApprovalOutcome,
+  applyApproval,
+  OPEN_STATUSES,
+  type PendingRecord,
+  type PendingStore,
+} from "../core/pending-store.js";
 import { InternalError } from "../errors.js";
 import type { Store } from "./types.js";
 
@@ -36,6 +42,15 @@ export function createStorePendingStore(store: Store): PendingStore {
         return { ...cur, status: "claimed" };
       });
       return won ? after : undefined;
+    },
+    async approve(id, approval) {
+      let outcome: ApprovalOutcome = { kind: "closed", record: undefined };
+      await store.update<PendingRecord>(NS, id, (cur) => {
+        const step = applyApproval(cur, approval);
+        outcome = step.outcome;
+        return step.next;
+      });
+      return outcome;
     },
     async update(id, patch) {
       const opts = patch.expiresAt === undefined ? {} : { expiresAt: patch.expiresAt + KEEP_AFTER_EXPIRY_MS };

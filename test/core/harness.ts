@@ -10,7 +10,7 @@ import { type AuditRecord, memoryAuditSink } from "../../src/core/audit.js";
 import type { Button, Message } from "../../src/core/message.js";
 import { createMemoryPendingStore, type PendingStore } from "../../src/core/pending-store.js";
 import { createPipeline } from "../../src/core/pipeline.js";
-import type { Effect, MessageRef, Pipeline } from "../../src/core/pipeline-types.js";
+import type { Effect, IdentityPort, MessageRef, Pipeline } from "../../src/core/pipeline-types.js";
 import { createRegistry } from "../../src/core/registry.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../src/flashblade/types.js";
@@ -42,6 +42,8 @@ export interface HarnessOptions {
   config?: Partial<Omit<AppConfigInput, "arrays">>;
   groups?: Record<string, string[]>;
   restricted?: string[];
+  /** Replaces the map-backed identity port (a slow lookup, for races). */
+  identity?: IdentityPort;
 }
 
 export interface Harness {
@@ -98,7 +100,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     registry: createRegistry(RESOURCES),
     pool,
     config,
-    identity: {
+    identity: opts.identity ?? {
       groupsOf: async (u) => opts.groups?.[u] ?? [],
       isRestricted: async (u) => opts.restricted?.includes(u) ?? false,
     },
