@@ -57,6 +57,7 @@ export const fsDestroy = defineCommand({
     };
   },
   destructive: () => "destroy",
+  gateClasses: ["destroy"],
   async run(a, ctx) {
     return ctx.array.fileSystems.destroy(a.name);
   },
@@ -167,6 +168,7 @@ export const fsEradicate = defineCommand({
     };
   },
   destructive: () => "eradicate",
+  gateClasses: ["eradicate"],
   async run(a, ctx) {
     await ctx.array.fileSystems.eradicate(a.name);
     return { name: a.name };

@@ -3,6 +3,7 @@ import { objectName, size } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { type Field, message, rich } from "../../src/core/message.js";
 import { formatBytes } from "../../src/core/units.js";
+import { UserFacingError } from "../../src/errors.js";
 import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
 import { fingerprintState, requireLiveFileSystem, sizeText, usedBytes } from "../shared/file-system-facts.js";
 import { planned } from "../shared/plan.js";
@@ -22,6 +23,12 @@ export const fsResize = defineCommand({
     const fs = await requireLiveFileSystem(ctx, a.name);
     const used = usedBytes(fs);
     const current = fs.provisioned ?? 0;
+    if (a.size === current) {
+      throw new UserFacingError(
+        "NOTHING_TO_CHANGE",
+        `${a.name} on ${ctx.arrayName} is already ${formatBytes(current)}; nothing was sent.`,
+      );
+    }
     const below = a.size < used;
     const hard = fs.hard_limit_enabled ?? false;
     const version = await ctx.array.version();
@@ -45,7 +52,8 @@ export const fsResize = defineCommand({
           : rich`${a.name} already holds ${formatBytes(used)}, ${formatBytes(used - a.size)} more than ${formatBytes(a.size)}; it will report more than 100% full.`,
       );
     }
-    const direction = current === 0 || a.size > current ? "Grows" : a.size < current ? "Shrinks" : "Keeps";
+    // Provisioned 0 is "unlimited": any size is a limit it did not have, so going from unlimited is a shrink.
+    const direction = current !== 0 && a.size > current ? "Grows" : "Shrinks";
     return {
       target: `file system ${a.name}`,
       summary: rich`${direction} *${a.name}* on ${ctx.arrayName} from ${sizeText(current)} to ${formatBytes(a.size)} (used: ${formatBytes(used)}).`,
@@ -58,6 +66,7 @@ export const fsResize = defineCommand({
   destructive(_a, impact) {
     return impact.state["used_over_new_size"] === true ? "shrink_below_usage" : null;
   },
+  gateClasses: ["shrink_below_usage"],
   async run(a, ctx, impact) {
     const before = impact?.state["provisioned_bytes"];
     const fs = await ctx.array.fileSystems.update(

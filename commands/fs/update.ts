@@ -36,6 +36,7 @@ interface Setting {
   patch(want: never, version: string): FileSystemPatch;
 }
 
+const PROTOCOLS = new Set<Setting["key"]>(["nfs", "smb", "http"]);
 const onOff = (b: boolean | number) => (b ? "on" : "off");
 const quota = (n: boolean | number) => (typeof n === "number" && n > 0 ? formatBytes(n) : "none");
 
@@ -158,8 +159,11 @@ export const fsUpdate = defineCommand({
         rich`${a.name} holds ${formatBytes(usedBytes(fs))}, more than its ${formatBytes(fs.provisioned ?? 0)} size; with the hard limit on, every write will fail until usage drops below the size.`,
       );
     }
-    if (changes.some((c) => ["nfs", "smb", "http"].includes(c.setting.key) && c.want === false)) {
-      warnings.push(rich`Clients using a protocol that is turned off lose access to ${a.name}.`);
+    const turnedOff = changes.filter((c) => PROTOCOLS.has(c.setting.key) && c.want === false);
+    if (turnedOff.length > 0) {
+      warnings.push(
+        rich`Clients using ${turnedOff.map((c) => c.setting.label).join(" or ")} lose access to ${a.name} at once.`,
+      );
     }
     return {
       target: `file system ${a.name}`,
@@ -169,6 +173,7 @@ export const fsUpdate = defineCommand({
       state: {
         ...fingerprintState(fs),
         ...(patch.hard_limit_enabled === true ? { used_over_size: over } : {}),
+        ...(turnedOff.length > 0 ? { turns_protocol_off: true } : {}),
       },
       requests: [
         planned("PATCH", "/file-systems", query, fileSystemPatchBody(ctx.arrayName, version, patch)),
@@ -176,8 +181,10 @@ export const fsUpdate = defineCommand({
     };
   },
   destructive(_a, impact) {
-    return impact.state["used_over_size"] === true ? "shrink_below_usage" : null;
+    if (impact.state["used_over_size"] === true) return "shrink_below_usage";
+    return impact.state["turns_protocol_off"] === true ? "disable_protocol" : null;
   },
+  gateClasses: ["shrink_below_usage", "disable_protocol"],
   async run(a, ctx) {
     const before = await requireFileSystem(ctx, a.name);
     const { patch, changes } = diff(before, a, await ctx.array.version());

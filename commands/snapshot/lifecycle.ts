@@ -40,6 +40,7 @@ export const snapshotDestroy = defineCommand({
     };
   },
   destructive: () => "destroy",
+  gateClasses: ["destroy"],
   async run(a, ctx) {
     return ctx.array.snapshots.destroy(a.name);
   },
@@ -127,6 +128,7 @@ export const snapshotEradicate = defineCommand({
     };
   },
   destructive: () => "eradicate",
+  gateClasses: ["eradicate"],
   async run(a, ctx) {
     await ctx.array.snapshots.eradicate(a.name);
     return { name: a.name };

@@ -110,6 +110,7 @@ export const destructiveSchema = z.strictObject({
   remove_snapshot_rules: policySchema.default(confirm),
   pause_replication: policySchema.default(confirm),
   array_settings: policySchema.default(confirm),
+  disable_protocol: policySchema.default(confirm),
 });
 export type DestructiveConfig = z.output<typeof destructiveSchema>;
 

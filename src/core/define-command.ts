@@ -17,7 +17,9 @@ export type DestructiveClass =
   | "delete"
   | "remove_snapshot_rules"
   | "pause_replication"
-  | "array_settings";
+  | "array_settings"
+  /** Turning a protocol off a file system: its clients lose access. */
+  | "disable_protocol";
 
 /** One HTTP call exactly as it would be sent (shown by --dry-run and in confirmations). */
 export interface PlannedRequest {
@@ -115,6 +117,8 @@ export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unkn
   impact?(args: z.output<S>, ctx: CommandContext): Promise<Impact>;
   /** The class of harm, if any, decided from the arguments and the impact read from the array. */
   destructive?(args: z.output<S>, impact: Impact): DestructiveClass | null;
+  /** Every class `destructive` may return: the start-up check that each configured class guards something. */
+  gateClasses?: readonly DestructiveClass[];
   run(args: z.output<S>, ctx: CommandContext, impact: Impact | undefined): Promise<R>;
   /** Pure: data in, message out. */
   render(result: R, args: z.output<S>, rctx: RenderContext): Message;

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { InternalError, UserFacingError } from "../errors.js";
 import { RESERVED_KEYS } from "./bind-args.js";
 import type { CommandDefinition, ResourceDefinition } from "./define-command.js";
+import { checkGateClasses } from "./gate-classes.js";
 import { didYouMean, suggest } from "./suggest.js";
 
 export interface CommandEntry {
@@ -30,7 +31,7 @@ const BUILT_IN_WORDS = new Set(["help"]);
 const WORD_RE = /^[a-z][a-z0-9-]*$/;
 
 export function createRegistry(resources: readonly ResourceDefinition[]): Registry {
-  const problems = checkDefinitions(resources);
+  const problems = [...checkDefinitions(resources), ...checkGateClasses(resources)];
   if (problems.length > 0) {
     throw new InternalError("REGISTRY_INVALID", `Invalid command definitions:\n- ${problems.join("\n- ")}`, {
       details: { problems },
