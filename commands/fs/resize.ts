@@ -23,7 +23,8 @@ export const fsResize = defineCommand({
     const fs = await requireLiveFileSystem(ctx, a.name);
     const used = usedBytes(fs);
     const current = fs.provisioned ?? 0;
-    if (a.size === current) {
+    // On a recheck the size may be the new one already; the state comparison then says what changed.
+    if (a.size === current && !ctx.recheck) {
       throw new UserFacingError(
         "NOTHING_TO_CHANGE",
         `${a.name} on ${ctx.arrayName} is already ${formatBytes(current)}; nothing was sent.`,

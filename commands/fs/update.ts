@@ -138,7 +138,7 @@ export const fsUpdate = defineCommand({
     const fs = await requireLiveFileSystem(ctx, a.name);
     const version = await ctx.array.version();
     const { patch, changes } = diff(fs, a, version);
-    if (changes.length === 0) {
+    if (changes.length === 0 && !ctx.recheck) {
       throw new UserFacingError(
         "NOTHING_TO_CHANGE",
         `Nothing to change on ${a.name}: give at least one setting that differs (e.g. --nfs, --no-smb, --hard-limit).`,

@@ -140,6 +140,11 @@ export interface PendingStore {
   listOpen(): Promise<PendingRecord[]>;
   /** Marks pending records whose expiry is at or before `now` as expired and returns them. */
   expireBefore(now: number): Promise<PendingRecord[]>;
+  /**
+   * Moves every record left "claimed" to "interrupted" and returns them. Only safe at start-up, by the one
+   * process that holds the data file: then no click can still be acting on them.
+   */
+  interruptClaimed(now: number): Promise<PendingRecord[]>;
 }
 
 /** Round-trips through JSON so the in-memory store accepts exactly what a durable store would. */
@@ -178,6 +183,17 @@ export function createMemoryPendingStore(): PendingStore {
     },
     async listOpen() {
       return [...records.values()].filter((r) => OPEN_STATUSES.includes(r.status)).map(copy);
+    },
+    async interruptClaimed(now) {
+      const out: PendingRecord[] = [];
+      for (const r of records.values()) {
+        if (r.status !== "claimed") continue;
+        r.status = "interrupted";
+        r.outcome = "INTERRUPTED";
+        r.updatedAt = now;
+        out.push(copy(r));
+      }
+      return out;
     },
     async expireBefore(now) {
       const out: PendingRecord[] = [];

@@ -259,6 +259,13 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
       }
       readiness.configLoaded = true;
       identity.start();
+      // Requests a stopped process left half-done end now, with their cards saying so (no click can take them:
+      // they are "claimed", which no button acts on).
+      await runEffects(
+        await pipeline.recoverInterrupted(),
+        { actor: { userId: "", channelId: "" }, requestId: "startup", logger },
+        ctx.effects,
+      ).catch((err: unknown) => logger.error({ err }, "recovering interrupted requests failed"));
       sweepTimer = setInterval(() => {
         sweep().catch((err: unknown) => logger.error({ err }, "sweep of expired approvals failed"));
       }, config.sweepSeconds * 1000);

@@ -60,6 +60,20 @@ export function createStorePendingStore(store: Store): PendingStore {
       const all = await store.list<PendingRecord>(NS);
       return all.map((e) => e.value).filter((r) => OPEN_STATUSES.includes(r.status));
     },
+    async interruptClaimed(now) {
+      const out: PendingRecord[] = [];
+      for (const { value } of await store.list<PendingRecord>(NS)) {
+        if (value.status !== "claimed") continue;
+        let won = false;
+        const after = await store.update<PendingRecord>(NS, value.id, (c) => {
+          if (c?.status !== "claimed") return c;
+          won = true;
+          return { ...c, status: "interrupted", outcome: "INTERRUPTED", updatedAt: now };
+        });
+        if (won && after) out.push(after);
+      }
+      return out;
+    },
     async expireBefore(now) {
       const out: PendingRecord[] = [];
       for (const { value } of await store.list<PendingRecord>(NS)) {

@@ -42,6 +42,7 @@ const noPipeline: Pipeline = {
   handleClick: async () => [],
   attachMessage: async () => {},
   sweepExpired: async () => [],
+  recoverInterrupted: async () => [],
 };
 
 describe("alerting composition", () => {
