@@ -5,6 +5,7 @@
  */
 
 import type { AlertsConfig } from "../config/alerts.js";
+import type { AlertCommandPort } from "../core/alert-port.js";
 import type { ClickInput, Effect } from "../core/pipeline-types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { keyPrefix } from "../store/keys.js";
@@ -12,7 +13,6 @@ import type { Store } from "../store/types.js";
 import { handleAlertClick, isAlertAction } from "./actions.js";
 import { alertKey, isClosed } from "./alert-model.js";
 import { systemClock } from "./clock.js";
-import type { AlertCommandPort } from "./command-port.js";
 import { createDeliveryPolicy } from "./delivery.js";
 import { type FetchMode, failureReason, fetchChanges } from "./fetch.js";
 import { Mutex, pollGate } from "./mutex.js";

@@ -4,9 +4,9 @@
  * command only says what it needs, what it would change, how to do it, and how to show the result.
  */
 import type { z } from "zod";
-import type { AlertCommandPort } from "../alerts/command-port.js";
 import type { ArrayClient, ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
+import type { AlertCommandPort } from "./alert-port.js";
 import type { Field, Message, Rich } from "./message.js";
 import type { Role } from "./roles.js";
 

@@ -19,7 +19,7 @@ import { boltLogger } from "./bolt-logger.js";
 import { type ChatPort, createChatPort } from "./chat-port.js";
 import { DeliveryDedupe } from "./dedupe.js";
 import { runEffects } from "./effects.js";
-import { createFileUploader, type FetchFn } from "./file-upload.js";
+import { createFileUploader, type FetchFn, type FileUploader } from "./file-upload.js";
 import type { HomePort } from "./home.js";
 import { SlackIdentity } from "./identity.js";
 import { registerCommand } from "./listeners/command.js";
@@ -34,12 +34,15 @@ export interface SlackPorts {
   client: PacedSlackClient;
   identity: SlackIdentity;
   chat: ChatPort;
+  uploader: FileUploader;
 }
 
 type Built<T> = T | ((ports: SlackPorts) => T);
 
 export interface SlackAppDeps {
   logger: Logger;
+  /** Ports built beforehand (`createSlackPorts`), so the composition root can hand them to the core first. */
+  ports?: SlackPorts;
   /** The pipeline, or a factory for one that needs the identity port. */
   pipeline: Built<Pipeline>;
   home?: Built<HomePort>;
@@ -93,24 +96,33 @@ function built<T>(b: Built<T>, ports: SlackPorts): T {
   return typeof b === "function" ? (b as (p: SlackPorts) => T)(ports) : b;
 }
 
-export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackApp {
-  const logger = deps.logger.child({ component: "slack" });
-  const metrics = deps.metrics ?? createMetrics();
-  const now = deps.now ?? Date.now;
-  const bl = boltLogger(deps.logger);
-  const clientOptions = () => {
-    const o: ConstructorParameters<typeof webApi.WebClient>[1] = {
-      logger: bl,
-      logLevel: LogLevel.INFO,
-      rejectRateLimitedCalls: true,
-      retryConfig: { retries: 0 },
-      timeout: config.timeoutMs,
-    };
-    if (config.apiUrl !== undefined) o.slackApiUrl = config.apiUrl;
-    return o;
+/** No retries and no waiting of the WebClient's own: the paced client's rules are the only ones in force. */
+function webClientOptions(config: SlackConfig, logger: Logger) {
+  const o: ConstructorParameters<typeof webApi.WebClient>[1] = {
+    logger: boltLogger(logger),
+    logLevel: LogLevel.INFO,
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 0 },
+    timeout: config.timeoutMs,
   };
+  if (config.apiUrl !== undefined) o.slackApiUrl = config.apiUrl;
+  return o;
+}
 
-  const web = new webApi.WebClient(config.botToken, clientOptions());
+export interface PortDeps {
+  logger: Logger;
+  metrics: Metrics;
+  groupIds?: readonly string[];
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  fetch?: FetchFn;
+}
+
+/** The Web API client, identity, file uploads and chat port: everything of Slack's that the core needs. */
+export function createSlackPorts(config: SlackConfig, deps: PortDeps): SlackPorts {
+  const logger = deps.logger.child({ component: "slack" });
+  const metrics = deps.metrics;
+  const web = new webApi.WebClient(config.botToken, webClientOptions(config, deps.logger));
   const client = new PacedSlackClient(
     web,
     {
@@ -127,13 +139,31 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
       groupIds: deps.groupIds ?? [],
       refreshMs: config.groupRefreshSeconds * 1000,
       userInfoTtlMs: config.userInfoTtlSeconds * 1000,
-      now,
+      now: deps.now ?? Date.now,
     },
     logger.child({ part: "identity" }),
   );
   const uploader = createFileUploader({ client, logger, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
   const chat = createChatPort({ client, uploader, logger, metrics });
-  const ports: SlackPorts = { client, identity, chat };
+  return { client, identity, chat, uploader };
+}
+
+export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackApp {
+  const logger = deps.logger.child({ component: "slack" });
+  const metrics = deps.metrics ?? createMetrics();
+  const now = deps.now ?? Date.now;
+  const bl = boltLogger(deps.logger);
+  const ports =
+    deps.ports ??
+    createSlackPorts(config, {
+      logger: deps.logger,
+      metrics,
+      now,
+      ...(deps.groupIds ? { groupIds: deps.groupIds } : {}),
+      ...(deps.sleep ? { sleep: deps.sleep } : {}),
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    });
+  const { client, identity, uploader } = ports;
   const pipeline = built(deps.pipeline, ports);
   const home: HomePort = deps.home
     ? built(deps.home, ports)
@@ -187,7 +217,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
     token: config.botToken,
     logger: bl,
     logLevel: LogLevel.INFO,
-    clientOptions: clientOptions(),
+    clientOptions: webClientOptions(config, deps.logger),
     deferInitialization: true,
   });
   bolt.error(async (err) => {
