@@ -5,13 +5,13 @@
  */
 import { readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
-import { pathToFileURL } from "node:url";
 import { pino } from "pino";
 import { type Composed, compose } from "./compose.js";
 import { type LoadedConfig, loadConfig } from "./config/load.js";
 import { loadSlackConfig } from "./config/slack.js";
 import { memoryAuditSink } from "./core/audit.js";
 import type { IdentityPort } from "./core/pipeline-types.js";
+import { isEntryPoint } from "./entry-point.js";
 import { isUserFacing } from "./errors.js";
 import { attachmentSaver } from "./local/attachments.js";
 import { DEMO_USERS, startDemo } from "./local/demo.js";
@@ -141,8 +141,7 @@ export async function main(io: MainIO): Promise<number> {
   }
 }
 
-const entry = process.argv[1];
-if (entry && import.meta.url === pathToFileURL(entry).href) {
+if (isEntryPoint(import.meta.url, process.argv[1])) {
   main({
     argv: process.argv.slice(2),
     env: process.env,
