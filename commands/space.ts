@@ -44,10 +44,12 @@ const spaceShow = defineCommand({
   async run(_args, ctx): Promise<SpaceResult> {
     const array = await ctx.array.arrays.space("array");
     // The per-kind split and the destroyed scan are extras: an array that refuses them still answers.
-    const [fsSpace, objSpace] = await Promise.all([
-      ctx.array.arrays.space("file-system").catch(() => undefined),
-      ctx.array.arrays.space("object-store").catch(() => undefined),
-    ]);
+    const extra = (type: "file-system" | "object-store") =>
+      ctx.array.arrays.space(type).catch((err: unknown) => {
+        ctx.logger.warn({ err, array: ctx.arrayName, type }, "space by type failed; answering without it");
+        return undefined;
+      });
+    const [fsSpace, objSpace] = await Promise.all([extra("file-system"), extra("object-store")]);
     let destroyed = 0;
     let destroyedCount = 0;
     if (await ctx.array.supports("1.1")) {

@@ -4,8 +4,11 @@
  * commands never import a transport. The graph reader is tested on samples first, so a check that passes
  * because the reader sees nothing is caught.
  */
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { type ImportEdge, importGraph, runtimeCycles } from "./source-graph.js";
+import { type ImportEdge, importGraph, REPO, runtimeCycles, sourceFiles } from "./source-graph.js";
 
 const edges = importGraph(["src", "commands"]);
 const runtime = edges.filter((e) => e.runtime);
@@ -57,6 +60,13 @@ describe("architecture", () => {
   test("the simulator never imports the array client", () => {
     expect(offending(runtime, "src/simulator/", /^src\/flashblade\//)).toEqual([]);
     expect(offending(edges, "src/simulator/", /^src\/flashblade\//)).toEqual([]);
+  });
+
+  test("one edit distance: a single definition, in src/edit-distance.ts", () => {
+    const defining = sourceFiles(["src", "commands"]).filter((f) =>
+      /function\s+(editDistance|levenshtein)\b/i.test(readFileSync(join(REPO, f), "utf8")),
+    );
+    expect(defining).toEqual(["src/edit-distance.ts"]);
   });
 
   test("commands never import a transport", () => {

@@ -27,6 +27,11 @@ function walk(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+/** Repository-relative paths of every .ts file under `roots`. */
+export function sourceFiles(roots: readonly string[]): string[] {
+  return roots.flatMap((r) => walk(join(REPO, r)).map((f) => relative(REPO, f)));
+}
+
 /** Comments out of the way, so an import shown in a comment does not count. */
 function stripComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");

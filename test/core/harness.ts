@@ -14,7 +14,7 @@ import type { Effect, IdentityPort, MessageRef, Pipeline } from "../../src/core/
 import { createRegistry } from "../../src/core/registry.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../src/flashblade/types.js";
-import { silentLogger } from "../../src/logger.js";
+import { type Logger, silentLogger } from "../../src/logger.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
 
 export const DEMO_ACCESS = {
@@ -44,6 +44,8 @@ export interface HarnessOptions {
   restricted?: string[];
   /** Replaces the map-backed identity port (a slow lookup, for races). */
   identity?: IdentityPort;
+  /** Where the pipeline logs (silent by default). */
+  logger?: Logger;
 }
 
 export interface Harness {
@@ -106,7 +108,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     },
     store,
     audit: sink,
-    logger: silentLogger(),
+    logger: opts.logger ?? silentLogger(),
     now: () => clock.now,
     newId: () => `id-${++seq}`,
   });
