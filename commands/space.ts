@@ -7,8 +7,6 @@ import { defineCommand, defineResource } from "../src/core/define-command.js";
 import { message, rich } from "../src/core/message.js";
 import { truncatedTable } from "../src/core/table.js";
 import { countOf, formatBytes, formatPercent } from "../src/core/units.js";
-import { eq } from "../src/flashblade/filter.js";
-import { fileSystemSchema } from "../src/flashblade/schemas.js";
 import type { ArraySpace } from "../src/flashblade/types.js";
 
 /** Arrays fuller than this get a warning line: FlashBlade performance and rebuild headroom suffer past it. */
@@ -52,12 +50,9 @@ const spaceShow = defineCommand({
     const [fsSpace, objSpace] = await Promise.all([extra("file-system"), extra("object-store")]);
     let destroyed = 0;
     let destroyedCount = 0;
-    if (await ctx.array.supports("1.1")) {
-      const query = { filter: eq("destroyed", true) };
-      for await (const fs of ctx.array.iterate("/file-systems", { query, schema: fileSystemSchema })) {
-        destroyed += fs.space?.total_physical ?? 0;
-        destroyedCount++;
-      }
+    for await (const fs of ctx.array.fileSystems.destroyed()) {
+      destroyed += fs.space?.total_physical ?? 0;
+      destroyedCount++;
     }
     const row: SpaceRow = {
       array: ctx.arrayName,

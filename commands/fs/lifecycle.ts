@@ -5,8 +5,8 @@ import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
-import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
 import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
 import {
   fingerprintState,
@@ -15,7 +15,7 @@ import {
   surroundings,
   usedBytes,
 } from "../shared/file-system-facts.js";
-import { planned } from "../shared/plan.js";
+import { onlyItem, sendPlanned } from "../shared/plan.js";
 
 const nameArgs = z.object({ name: objectName("file system name").describe("the file system") });
 
@@ -36,7 +36,6 @@ export const fsDestroy = defineCommand({
       );
     }
     const around = await surroundings(ctx, fs);
-    const version = await ctx.array.version();
     const warnings = [];
     if (around.links.length > 0)
       warnings.push(rich`${a.name} has ${countOf(around.links.length, "replica link")}; replication stops.`);
@@ -46,20 +45,13 @@ export const fsDestroy = defineCommand({
       facts: impactFacts(fs, around),
       warnings,
       state: fingerprintState(fs, around),
-      requests: [
-        planned(
-          "PATCH",
-          "/file-systems",
-          selectOne(ctx.arrayName, version, "/file-systems", { name: a.name }),
-          fileSystemPatchBody(ctx.arrayName, version, { destroyed: true }),
-        ),
-      ],
+      requests: [await ctx.array.fileSystems.planUpdate(a.name, { destroyed: true })],
     };
   },
   destructive: () => "destroy",
   gateClasses: ["destroy"],
-  async run(a, ctx) {
-    return ctx.array.fileSystems.destroy(a.name);
+  async run(_a, ctx, impact) {
+    return onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
   },
   followUp: (fs) => recoverOffer("fs.recover", fs),
   render(fs, _a, rctx) {
@@ -95,25 +87,17 @@ export const fsRecover = defineCommand({
     }
     if (!fs.destroyed)
       throw new UserFacingError("NOT_DESTROYED", `${a.name} is not destroyed; there is nothing to recover.`);
-    const version = await ctx.array.version();
     return {
       target: `file system ${a.name}`,
       summary: rich`Recovers *${a.name}* on ${ctx.arrayName} (${formatBytes(usedBytes(fs))} used); it serves clients again with its previous settings.`,
       facts: [],
       warnings: [],
       state: fingerprintState(fs),
-      requests: [
-        planned(
-          "PATCH",
-          "/file-systems",
-          selectOne(ctx.arrayName, version, "/file-systems", { name: a.name }),
-          fileSystemPatchBody(ctx.arrayName, version, { destroyed: false }),
-        ),
-      ],
+      requests: [await ctx.array.fileSystems.planUpdate(a.name, { destroyed: false })],
     };
   },
-  async run(a, ctx) {
-    return ctx.array.fileSystems.recover(a.name);
+  async run(_a, ctx, impact) {
+    return onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
   },
   render(fs, _a, rctx) {
     return message(
@@ -148,7 +132,6 @@ export const fsEradicate = defineCommand({
       );
     }
     const around = await surroundings(ctx, fs);
-    const version = await ctx.array.version();
     return {
       target: `file system ${a.name}`,
       summary: rich`Eradicates *${a.name}* on ${ctx.arrayName}. This is permanent: it cannot be recovered afterwards.`,
@@ -157,20 +140,14 @@ export const fsEradicate = defineCommand({
         rich`Permanent: ${formatBytes(usedBytes(fs))} of data in ${a.name}${around.snapshots > 0 ? ` and its ${countOf(around.snapshots, "snapshot")}` : ""} will be lost for good.`,
       ],
       state: fingerprintState(fs, around),
-      requests: [
-        planned(
-          "DELETE",
-          "/file-systems",
-          selectOne(ctx.arrayName, version, "/file-systems", { name: a.name }),
-        ),
-      ],
+      requests: [await ctx.array.fileSystems.planEradicate(a.name)],
       typeToConfirm: a.name,
     };
   },
   destructive: () => "eradicate",
   gateClasses: ["eradicate"],
-  async run(a, ctx) {
-    await ctx.array.fileSystems.eradicate(a.name);
+  async run(a, ctx, impact) {
+    await sendPlanned(ctx, impact);
     return { name: a.name };
   },
   render({ name }, _a, rctx) {

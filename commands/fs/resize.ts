@@ -4,9 +4,9 @@ import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { type Field, message, rich } from "../../src/core/message.js";
 import { formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
-import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
+import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import { fingerprintState, requireLiveFileSystem, sizeText, usedBytes } from "../shared/file-system-facts.js";
-import { planned } from "../shared/plan.js";
+import { onlyItem, sendPlanned } from "../shared/plan.js";
 
 export const fsResize = defineCommand({
   verb: "resize",
@@ -32,12 +32,11 @@ export const fsResize = defineCommand({
     }
     const below = a.size < used;
     const hard = fs.hard_limit_enabled ?? false;
-    const version = await ctx.array.version();
-    const query = {
-      ...selectOne(ctx.arrayName, version, "/file-systems", { name: a.name }),
-      ...(below ? { ignore_usage: true } : {}),
-    };
-    const body = fileSystemPatchBody(ctx.arrayName, version, { provisioned: a.size });
+    const request = await ctx.array.fileSystems.planUpdate(
+      a.name,
+      { provisioned: a.size },
+      { ignoreUsage: below },
+    );
     const facts: Field[] = [
       { label: "Current size", value: rich`${sizeText(current)}` },
       { label: "New size", value: rich`${formatBytes(a.size)}` },
@@ -61,20 +60,16 @@ export const fsResize = defineCommand({
       facts,
       warnings,
       state: { ...fingerprintState(fs), used_over_new_size: below },
-      requests: [planned("PATCH", "/file-systems", query, body)],
+      requests: [request],
     };
   },
   destructive(_a, impact) {
     return impact.state["used_over_new_size"] === true ? "shrink_below_usage" : null;
   },
   gateClasses: ["shrink_below_usage"],
-  async run(a, ctx, impact) {
+  async run(_a, ctx, impact) {
     const before = impact?.state["provisioned_bytes"];
-    const fs = await ctx.array.fileSystems.update(
-      a.name,
-      { provisioned: a.size },
-      { ignoreUsage: impact?.state["used_over_new_size"] === true },
-    );
+    const fs = onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
     return { fs, before: typeof before === "number" ? before : undefined };
   },
   render({ fs, before }, _a, rctx) {

@@ -4,7 +4,7 @@
  * command only says what it needs, what it would change, how to do it, and how to show the result.
  */
 import type { z } from "zod";
-import type { ArrayClient, ArrayPool } from "../flashblade/types.js";
+import type { ArrayClient, ArrayPool, PlannedCall } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
 import type { AlertCommandPort } from "./alert-port.js";
 import type { Field, Message, Rich } from "./message.js";
@@ -21,14 +21,8 @@ export type DestructiveClass =
   /** Turning a protocol off a file system: its clients lose access. */
   | "disable_protocol";
 
-/** One HTTP call exactly as it would be sent (shown by --dry-run and in confirmations). */
-export interface PlannedRequest {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
-  /** Path below /api/<version>, e.g. "/file-systems". */
-  path: string;
-  query?: Record<string, string | number | boolean>;
-  body?: unknown;
-}
+/** One HTTP call exactly as it will be sent (shown by --dry-run and in confirmations), planned by the client. */
+export type PlannedRequest = PlannedCall;
 
 /** A state value that goes into the fingerprint; plain JSON so pending requests stay serialisable. */
 export type StateValue = string | number | boolean | null;

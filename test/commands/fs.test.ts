@@ -88,7 +88,7 @@ describe("fs create, resize, update", () => {
   test("create: dry run shows the exact POST; the real run creates it; a second create is refused", async () => {
     const dry = textOf(await h.run("bob", "fs create team-a 2T --nfs --hard-limit --dry-run"));
     expect(dry).toContain(
-      'POST /api/1.12/file-systems {"name":"team-a","provisioned":2199023255552,"hard_limit_enabled":true,"nfs":{"enabled":true}}',
+      'POST /api/1.12/file-systems {"name":"team-a","provisioned":2199023255552,"hard_limit_enabled":true,"nfs":{"v3_enabled":true}}',
     );
     expect(fs("team-a")).toBeUndefined();
     expect(textOf(await h.run("bob", "fs create team-a 2T --nfs --hard-limit"))).toContain(
