@@ -46,6 +46,8 @@ export interface HarnessOptions {
   identity?: IdentityPort;
   /** Where the pipeline logs (silent by default). */
   logger?: Logger;
+  /** The simulators read the harness clock too (golden files: dates the array reports stay fixed). */
+  shareClock?: boolean;
 }
 
 export interface Harness {
@@ -64,6 +66,12 @@ export interface Harness {
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const specs = opts.arrays ?? [{ name: "lab-1" }];
+  const clock = {
+    now: Date.UTC(2026, 10, 22, 12, 0, 0),
+    advance(ms: number) {
+      clock.now += ms;
+    },
+  };
   const sims = new Map<string, Simulator>();
   for (const s of specs) {
     sims.set(
@@ -72,6 +80,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
         arrayName: s.name,
         scenario: s.scenario ?? "demo",
         ...(s.versions ? { versions: s.versions } : {}),
+        ...(opts.shareClock ? { clock: () => clock.now } : {}),
       }),
     );
   }
@@ -88,12 +97,6 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     access: DEMO_ACCESS,
     ...opts.config,
   });
-  const clock = {
-    now: Date.UTC(2026, 10, 22, 12, 0, 0),
-    advance(ms: number) {
-      clock.now += ms;
-    },
-  };
   const pool = createArrayPool(resolved, { logger: silentLogger(), sleep: async () => {} });
   const store = createMemoryPendingStore();
   const sink = memoryAuditSink();
