@@ -5,7 +5,7 @@
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { App, HTTPReceiver, LogLevel, type Receiver, SocketModeReceiver, webApi } from "@slack/bolt";
+import { App, HTTPReceiver, LogLevel, type Receiver, SocketModeReceiver } from "@slack/bolt";
 import type { SlackConfig } from "../config/slack.js";
 import type { Pipeline } from "../core/pipeline-types.js";
 import { UserFacingError } from "../errors.js";
@@ -16,26 +16,19 @@ import { createMetrics, type Metrics } from "../ops/metrics.js";
 import { type ArrayHealthSource, Readiness } from "../ops/readiness.js";
 import { type OpsServer, opsRoutes, startOpsServer } from "../ops/server.js";
 import { boltLogger } from "./bolt-logger.js";
-import { type ChatPort, createChatPort } from "./chat-port.js";
 import { DeliveryDedupe } from "./dedupe.js";
 import { runEffects } from "./effects.js";
-import { createFileUploader, type FetchFn, type FileUploader } from "./file-upload.js";
+import type { FetchFn } from "./file-upload.js";
 import type { HomePort } from "./home.js";
-import { SlackIdentity } from "./identity.js";
 import { registerCommand } from "./listeners/command.js";
 import type { ClickRoute, ListenerContext } from "./listeners/context.js";
 import { registerEvents } from "./listeners/events.js";
 import { registerInteractions } from "./listeners/interactions.js";
-import { PacedSlackClient, slackErrorCode } from "./paced-client.js";
+import { slackErrorCode } from "./paced-client.js";
+import { createSlackPorts, type SlackPorts, webClientOptions } from "./ports.js";
 
 export type { ClickRoute } from "./listeners/context.js";
-
-export interface SlackPorts {
-  client: PacedSlackClient;
-  identity: SlackIdentity;
-  chat: ChatPort;
-  uploader: FileUploader;
-}
+export { createSlackPorts, type PortDeps, type SlackPorts, webClientOptions } from "./ports.js";
 
 type Built<T> = T | ((ports: SlackPorts) => T);
 
@@ -94,58 +87,6 @@ function startError(err: unknown, variable: string, step: string): unknown {
 
 function built<T>(b: Built<T>, ports: SlackPorts): T {
   return typeof b === "function" ? (b as (p: SlackPorts) => T)(ports) : b;
-}
-
-/** No retries and no waiting of the WebClient's own: the paced client's rules are the only ones in force. */
-function webClientOptions(config: SlackConfig, logger: Logger) {
-  const o: ConstructorParameters<typeof webApi.WebClient>[1] = {
-    logger: boltLogger(logger),
-    logLevel: LogLevel.INFO,
-    rejectRateLimitedCalls: true,
-    retryConfig: { retries: 0 },
-    timeout: config.timeoutMs,
-  };
-  if (config.apiUrl !== undefined) o.slackApiUrl = config.apiUrl;
-  return o;
-}
-
-export interface PortDeps {
-  logger: Logger;
-  metrics: Metrics;
-  groupIds?: readonly string[];
-  now?: () => number;
-  sleep?: (ms: number) => Promise<void>;
-  fetch?: FetchFn;
-}
-
-/** The Web API client, identity, file uploads and chat port: everything of Slack's that the core needs. */
-export function createSlackPorts(config: SlackConfig, deps: PortDeps): SlackPorts {
-  const logger = deps.logger.child({ component: "slack" });
-  const metrics = deps.metrics;
-  const web = new webApi.WebClient(config.botToken, webClientOptions(config, deps.logger));
-  const client = new PacedSlackClient(
-    web,
-    {
-      channelIntervalMs: config.channelIntervalMs,
-      maxRetries: config.maxRetries,
-      ...(deps.sleep ? { sleep: deps.sleep } : {}),
-    },
-    logger,
-    metrics,
-  );
-  const identity = new SlackIdentity(
-    client,
-    {
-      groupIds: deps.groupIds ?? [],
-      refreshMs: config.groupRefreshSeconds * 1000,
-      userInfoTtlMs: config.userInfoTtlSeconds * 1000,
-      now: deps.now ?? Date.now,
-    },
-    logger.child({ part: "identity" }),
-  );
-  const uploader = createFileUploader({ client, logger, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
-  const chat = createChatPort({ client, uploader, logger, metrics });
-  return { client, identity, chat, uploader };
 }
 
 export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackApp {
