@@ -7,8 +7,11 @@ import { alertResource } from "./alert.js";
 import { arraysResource } from "./arrays.js";
 import { fsResource } from "./fs/index.js";
 import { perfResource } from "./perf.js";
+import { policyResource } from "./policy/index.js";
+import { quotaResource } from "./quota/index.js";
 import { snapshotResource } from "./snapshot/index.js";
 import { spaceResource } from "./space.js";
+import { usageResource } from "./usage.js";
 
 export const RESOURCES: readonly ResourceDefinition[] = [
   fsResource,
@@ -17,4 +20,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   spaceResource,
   perfResource,
   alertResource,
+  quotaResource,
+  usageResource,
+  policyResource,
 ];

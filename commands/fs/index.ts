@@ -4,11 +4,12 @@ import { fsDestroy, fsEradicate, fsRecover } from "./lifecycle.js";
 import { fsList } from "./list.js";
 import { fsResize } from "./resize.js";
 import { fsShow } from "./show.js";
+import { fsTop } from "./top.js";
 import { fsUpdate } from "./update.js";
 
 export const fsResource = defineResource({
   name: "fs",
   aliases: ["filesystem", "file-system", "file-systems"],
   summary: "File systems: their space, protocols and lifecycle",
-  commands: [fsList, fsShow, fsCreate, fsResize, fsUpdate, fsDestroy, fsRecover, fsEradicate],
+  commands: [fsList, fsShow, fsCreate, fsResize, fsUpdate, fsDestroy, fsRecover, fsEradicate, fsTop],
 });

@@ -5,6 +5,7 @@ import { formatWhen } from "../../src/core/format-time.js";
 import { type Field, message, rich } from "../../src/core/message.js";
 import { formatBytes, formatCount, formatDuration } from "../../src/core/units.js";
 import type { FileSystem, FileSystemReplicaLink } from "../../src/flashblade/types.js";
+import { fileSystemPolicies as policiesOf } from "../policy/read.js";
 import {
   linksText,
   protocolsOf,
@@ -18,6 +19,8 @@ export interface FsShowResult {
   fs: FileSystem;
   snapshots: number;
   links: FileSystemReplicaLink[];
+  /** Snapshot policies on the file system; undefined before REST 1.5 (no policies). */
+  policies?: string[];
 }
 
 export const fsShow = defineCommand({
@@ -29,13 +32,14 @@ export const fsShow = defineCommand({
   args: z.object({ name: objectName("file system name").describe("the file system") }),
   async run(args, ctx): Promise<FsShowResult> {
     const fs = await requireFileSystem(ctx, args.name);
-    const [snapshots, links] = await Promise.all([
+    const [snapshots, links, policies] = await Promise.all([
       snapshotCount(ctx, fs.name),
       ctx.array.replicaLinks.forFileSystem(fs.name),
+      policiesOf(ctx, fs.name),
     ]);
-    return { fs, snapshots, links };
+    return { fs, snapshots, links, ...(policies ? { policies } : {}) };
   },
-  render({ fs, snapshots, links }, _args, rctx) {
+  render({ fs, snapshots, links, policies }, _args, rctx) {
     const array = rctx.arrays[0] ?? "?";
     const protocols = protocolsOf(fs);
     const fields: Field[] = [
@@ -53,6 +57,7 @@ export const fsShow = defineCommand({
       { label: "Hard limit", value: rich`${fs.hard_limit_enabled ? "on" : "off"}` },
       { label: "Snapshots", value: rich`${formatCount(snapshots)}` },
       { label: "Replica links", value: rich`${linksText(links)}` },
+      ...(policies ? [{ label: "Protected by", value: rich`${protectionText(policies, links)}` }] : []),
       {
         label: "Created",
         value: rich`${fs.created === undefined ? "–" : formatWhen(fs.created, rctx.now, rctx.timeZone)}`,
@@ -84,3 +89,15 @@ export const fsShow = defineCommand({
     return message(`${title}: ${usageText(fs)}`, blocks);
   },
 });
+
+/** "policy daily; replica link to fb-dr-01 (policy daily)", or a plain warning when nothing protects it. */
+function protectionText(policies: readonly string[], links: readonly FileSystemReplicaLink[]): string {
+  const parts = [
+    ...(policies.length ? [`snapshot policy ${policies.join(", ")}`] : []),
+    ...links.map((l) => {
+      const lp = (l.policies ?? []).map((p) => p.name).filter(Boolean);
+      return `replica link to ${l.remote?.name ?? "?"}${lp.length ? ` (policy ${lp.join(", ")})` : ""}`;
+    }),
+  ];
+  return parts.length ? parts.join("; ") : "⚠ nothing: no snapshot policy and no replica link";
+}

@@ -5,8 +5,10 @@ import { formatTimestamp } from "../../src/core/format-time.js";
 import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf, formatDuration } from "../../src/core/units.js";
+import { and, eq, type Filter } from "../../src/flashblade/filter.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
 import { SNAPSHOT_NAMES_PARAM } from "../../src/flashblade/wire.js";
+import { requirePolicy, requirePolicyApi } from "../policy/read.js";
 import {
   arraysCovered,
   fetchListing,
@@ -37,6 +39,7 @@ export const snapshotList = defineCommand({
     "snapshot list",
     "snapshot list --fs home --sort created- --limit 10",
     "snapshot list --array all",
+    "snapshot list --policy daily",
   ],
   role: "viewer",
   args: z.object({
@@ -49,13 +52,19 @@ export const snapshotList = defineCommand({
       .optional()
       .describe(`at most this many (default: all, up to ${MAX_ROWS})`),
     destroyed: z.boolean().optional().describe("include destroyed snapshots"),
+    policy: objectName("policy name").optional().describe("only snapshots this snapshot policy made"),
   }),
   async run(args, ctx): Promise<SnapListResult> {
+    const base = await listQuery(args, ctx);
+    if (args.policy !== undefined) await requirePolicyApi(ctx);
+    const byPolicy = args.policy === undefined ? undefined : eq("policy.name", args.policy);
+    const filter = byPolicy && base.filter ? and(byPolicy, base.filter as Filter) : (byPolicy ?? base.filter);
     const query = {
       ...(args.fs === undefined ? {} : { [SNAPSHOT_NAMES_PARAM]: [args.fs] }),
-      ...(await listQuery(args, ctx)),
+      ...base,
+      filter,
     };
-    return fetchListing(ctx, "/file-system-snapshots", {
+    const listing = await fetchListing(ctx, "/file-system-snapshots", {
       query,
       schema: snapshotSchema,
       limit: args.limit,
@@ -69,11 +78,14 @@ export const snapshotList = defineCommand({
       }),
       countQuery: query,
     });
+    // "No snapshots" for a misspelt policy would mislead: say the policy does not exist instead.
+    if (listing.rows.length === 0 && args.policy !== undefined) await requirePolicy(ctx, args.policy);
+    return listing;
   },
   merge: mergeListings,
   render(result, args, rctx) {
     const { many, where } = arraysCovered(rctx);
-    const of = args.fs === undefined ? "" : ` of ${args.fs}`;
+    const of = `${args.fs === undefined ? "" : ` of ${args.fs}`}${args.policy === undefined ? "" : ` made by policy ${args.policy}`}`;
     if (result.rows.length === 0) {
       return message(`No snapshots${of} on ${where}.`, [
         { type: "section", text: rich`No snapshots${of} on ${where}.` },

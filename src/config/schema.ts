@@ -107,7 +107,10 @@ export const destructiveSchema = z.strictObject({
   shrink_below_usage: policySchema.default({ policy: "approve", approvers: 1, approver_role: "operator" }),
   destroy: policySchema.default(confirm),
   delete: policySchema.default(confirm),
-  remove_snapshot_rules: policySchema.default(confirm),
+  /** A user or group quota set below what that user or group already stores: their writes fail at once. */
+  quota_below_usage: policySchema.default(confirm),
+  /** Removing or shortening policy rules destroys the snapshots those rules made. */
+  remove_snapshot_rules: policySchema.default({ policy: "approve", approvers: 1, approver_role: "operator" }),
   pause_replication: policySchema.default(confirm),
   array_settings: policySchema.default(confirm),
   disable_protocol: policySchema.default(confirm),

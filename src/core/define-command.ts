@@ -14,6 +14,7 @@ export type DestructiveClass =
   | "eradicate"
   | "destroy"
   | "shrink_below_usage"
+  | "quota_below_usage"
   | "delete"
   | "remove_snapshot_rules"
   | "pause_replication"

@@ -10,8 +10,6 @@ import type { DestructiveClass, ResourceDefinition } from "./define-command.js";
 
 /** Classes kept in the schema for commands that are planned but not here yet, with the issue that adds them. */
 export const RESERVED_CLASSES: Readonly<Partial<Record<DestructiveClass, string>>> = {
-  delete: "#11 (the catalogue's generic delete verbs)",
-  remove_snapshot_rules: "#12 (protection policies: removing a file system from a snapshot policy)",
   pause_replication: "#13 (replication: pausing a replica link)",
   array_settings: "#11 (the catalogue's array settings)",
 };

@@ -85,7 +85,7 @@ describe("every configured class guards something", () => {
   });
 
   test("a reserved class that a command now uses must leave the list; a destructive command must declare", () => {
-    const cmd = (verb: string, gateClasses?: ["delete"]) =>
+    const cmd = (verb: string, gateClasses?: ["pause_replication"]) =>
       defineCommand({
         verb,
         summary: "x",
@@ -100,7 +100,7 @@ describe("every configured class guards something", () => {
           state: {},
           requests: [],
         }),
-        destructive: () => "delete",
+        destructive: () => "pause_replication",
         ...(gateClasses ? { gateClasses } : {}),
         run: async () => null,
         render: () => message("x", []),
@@ -108,10 +108,12 @@ describe("every configured class guards something", () => {
     const thing = defineResource({
       name: "thing",
       summary: "x",
-      commands: [cmd("delete", ["delete"]), cmd("zap")],
+      commands: [cmd("pause", ["pause_replication"]), cmd("zap")],
     });
     const problems = checkGateClasses([...RESOURCES, thing]);
-    expect(problems).toContain("destructive.delete is used by thing delete; remove it from RESERVED_CLASSES");
+    expect(problems).toContain(
+      "destructive.pause_replication is used by thing pause; remove it from RESERVED_CLASSES",
+    );
     expect(problems).toContain(
       "thing zap: a destructive command must list the classes it may return in gateClasses",
     );

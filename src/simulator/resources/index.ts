@@ -22,6 +22,7 @@ import * as objperf from "./object-performance.js";
 import * as os from "./object-store.js";
 import * as perf from "./performance.js";
 import * as policies from "./policies.js";
+import * as linkPolicies from "./policy-link-members.js";
 import * as members from "./policy-members.js";
 import { GROUPS, quotaHandlers, USERS } from "./quotas.js";
 import * as links from "./replica-links.js";
@@ -65,6 +66,16 @@ const ROUTES: Routes = {
     DELETE: members.removePolicyFileSystems,
   },
   "/policies/members": { GET: members.listPolicyFileSystems },
+  "/policies/file-system-replica-links": {
+    GET: linkPolicies.listPolicyReplicaLinks,
+    POST: linkPolicies.addPolicyReplicaLinks,
+    DELETE: linkPolicies.removePolicyReplicaLinks,
+  },
+  "/file-system-replica-links/policies": {
+    GET: linkPolicies.listPolicyReplicaLinks,
+    POST: linkPolicies.addPolicyReplicaLinks,
+    DELETE: linkPolicies.removePolicyReplicaLinks,
+  },
   "/policies/file-system-snapshots": {
     GET: members.listPolicySnapshots,
     DELETE: members.removePolicySnapshots,

@@ -1,0 +1,240 @@
+/** Read-only policy commands: list, show, members, gaps (file systems nothing protects). */
+import { z } from "zod";
+import { objectName } from "../../src/core/arg-types.js";
+import { defineCommand } from "../../src/core/define-command.js";
+import { type Field, message, rich } from "../../src/core/message.js";
+import { truncatedTable } from "../../src/core/table.js";
+import { countOf, formatBytes } from "../../src/core/units.js";
+import { eq } from "../../src/flashblade/filter.js";
+import { fileSystemSchema } from "../../src/flashblade/schemas.js";
+import { sizeText, usedBytes } from "../shared/file-system-facts.js";
+import { arraysCovered, listingMessage } from "../shared/listing.js";
+import {
+  fileSystemMembers,
+  linkMembers,
+  listPolicies,
+  perFileSystem,
+  policyFacts,
+  replicatedFileSystems,
+  requirePolicyApi,
+  rulesOf,
+  total,
+} from "./read.js";
+import { rulesText } from "./rules.js";
+
+const nameArgs = z.object({ name: objectName("policy name").describe("the policy") });
+
+interface PolicyRow {
+  array: string;
+  name: string;
+  enabled: boolean;
+  rules: string;
+  fileSystems: string[];
+  links: number;
+}
+
+export const policyList = defineCommand({
+  verb: "list",
+  summary: "List snapshot policies: rules, enabled, what they protect",
+  examples: ["policy list", "policy list --array all"],
+  role: "viewer",
+  args: z.object({}),
+  async run(_a, ctx): Promise<{ rows: PolicyRow[] }> {
+    await requirePolicyApi(ctx);
+    const [policies, fsPairs, linkPairs] = await Promise.all([
+      listPolicies(ctx),
+      fileSystemMembers(ctx),
+      linkMembers(ctx),
+    ]);
+    return {
+      rows: policies.map((p) => ({
+        array: ctx.arrayName,
+        name: p.name,
+        enabled: p.enabled ?? true,
+        rules: rulesText(rulesOf(p)),
+        fileSystems: fsPairs.filter(([pn]) => pn === p.name).map(([, fs]) => fs),
+        links: linkPairs.filter(([pn]) => pn === p.name).length,
+      })),
+    };
+  },
+  merge: (results) => ({ rows: results.flatMap((r) => r.result.rows) }),
+  render({ rows }, _a, rctx) {
+    const { many, where } = arraysCovered(rctx);
+    if (rows.length === 0) {
+      const text = `No snapshot policies on ${where}. Create one with /array policy create <name> --rules "every 1d at 02:00, keep 7d".`;
+      return message(text, [{ type: "section", text: rich`${text}` }]);
+    }
+    const columns = [
+      ...(many ? [{ key: "array", label: "Array" }] : []),
+      { key: "name", label: "Policy" },
+      { key: "enabled", label: "Enabled" },
+      { key: "rules", label: "Rules" },
+      { key: "fs", label: "File systems" },
+      { key: "links", label: "Replica links", align: "right" as const },
+    ];
+    const table = truncatedTable(
+      columns,
+      rows.map((r) => ({
+        array: r.array,
+        name: r.name,
+        enabled: r.enabled ? "yes" : "no",
+        rules: r.rules,
+        fs: r.fileSystems.length ? r.fileSystems.join(", ") : "–",
+        links: String(r.links),
+      })),
+      { filename: "policies.csv", title: `Snapshot policies on ${where}` },
+    );
+    return listingMessage(
+      `${countOf(rows.length, "snapshot policy", "snapshot policies")} on ${where}`,
+      table,
+    );
+  },
+});
+
+export const policyShow = defineCommand({
+  verb: "show",
+  summary: "Show one policy: its rules, members and the snapshots it manages",
+  examples: ["policy show daily"],
+  role: "viewer",
+  positional: ["name"],
+  args: nameArgs,
+  run: (a, ctx) => policyFacts(ctx, a.name),
+  render(f, _a, rctx) {
+    const title = `Policy ${f.policy.name} on ${rctx.arrays[0] ?? "?"}`;
+    const fields: Field[] = [
+      {
+        label: "Enabled",
+        value: rich`${f.policy.enabled === false ? "no (no snapshots are taken)" : "yes"}`,
+      },
+      { label: "Rules", value: rich`${rulesText(rulesOf(f.policy))}` },
+      { label: "File systems", value: rich`${f.fileSystems.length ? f.fileSystems.join(", ") : "none"}` },
+      {
+        label: "Replica links",
+        value: rich`${f.links.length ? f.links.map((l) => `${l.fs} → ${l.remote}`).join(", ") : "none"}`,
+      },
+      {
+        label: "Snapshots it manages",
+        value: rich`${total(f.snapshots) ? `${total(f.snapshots)} (${perFileSystem(f.snapshots)})` : "none"}`,
+      },
+    ];
+    return message(`${title}: ${rulesText(rulesOf(f.policy))}`, [
+      { type: "header", text: title },
+      { type: "fields", fields },
+    ]);
+  },
+});
+
+export const policyMembers = defineCommand({
+  verb: "members",
+  summary: "What a policy protects: file systems and replica links, with the snapshots it made of each",
+  examples: ["policy members daily"],
+  role: "viewer",
+  positional: ["name"],
+  args: nameArgs,
+  run: (a, ctx) => policyFacts(ctx, a.name),
+  render(f, _a, rctx) {
+    const where = rctx.arrays[0] ?? "?";
+    const rows = [
+      ...f.fileSystems.map((fs) => ({
+        member: fs,
+        type: "file system",
+        snapshots: String(f.snapshots.get(fs) ?? 0),
+      })),
+      ...f.links.map((l) => ({ member: `${l.fs} → ${l.remote}`, type: "replica link", snapshots: "–" })),
+    ];
+    const headline = `${countOf(rows.length, "member")} of policy ${f.policy.name} on ${where}`;
+    if (rows.length === 0) {
+      const text = `Policy ${f.policy.name} on ${where} protects nothing. Attach it with /array policy attach ${f.policy.name} <file system>.`;
+      return message(text, [{ type: "section", text: rich`${text}` }]);
+    }
+    const table = truncatedTable(
+      [
+        { key: "member", label: "Member" },
+        { key: "type", label: "Type" },
+        { key: "snapshots", label: "Snapshots", align: "right" },
+      ],
+      rows,
+      { filename: "policy-members.csv", title: headline },
+    );
+    return listingMessage(headline, table);
+  },
+});
+
+interface GapRow {
+  array: string;
+  name: string;
+  used: number;
+  provisioned: number;
+}
+
+export const policyGaps = defineCommand({
+  verb: "gaps",
+  summary: "File systems with no snapshot policy and no replica link: unprotected, largest first",
+  examples: ["policy gaps", "policy gaps --array all"],
+  role: "viewer",
+  args: z.object({}),
+  async run(_a, ctx): Promise<{ rows: GapRow[]; policiesSupported: boolean[] }> {
+    const supported = await ctx.array.supports("1.5");
+    const [fsPairs, linkPairs, links] = await Promise.all([
+      supported ? fileSystemMembers(ctx) : Promise.resolve([]),
+      supported ? linkMembers(ctx) : Promise.resolve([]),
+      replicatedFileSystems(ctx),
+    ]);
+    const covered = new Set([...fsPairs.map(([, fs]) => fs), ...linkPairs.map(([, l]) => l.fs), ...links]);
+    const rows: GapRow[] = [];
+    const query = (await ctx.array.supports("1.1")) ? { filter: eq("destroyed", false) } : {};
+    for await (const fs of ctx.array.iterate("/file-systems", { query, schema: fileSystemSchema })) {
+      if (fs.destroyed || covered.has(fs.name)) continue;
+      rows.push({
+        array: ctx.arrayName,
+        name: fs.name,
+        used: usedBytes(fs),
+        provisioned: fs.provisioned ?? 0,
+      });
+    }
+    rows.sort((a, b) => b.used - a.used || a.name.localeCompare(b.name));
+    return { rows, policiesSupported: [supported] };
+  },
+  merge: (results) => ({
+    rows: results.flatMap((r) => r.result.rows),
+    policiesSupported: results.flatMap((r) => r.result.policiesSupported),
+  }),
+  render({ rows, policiesSupported }, _a, rctx) {
+    const { many, where } = arraysCovered(rctx);
+    const old = policiesSupported.some((s) => !s)
+      ? [
+          {
+            type: "context" as const,
+            text: rich`Arrays older than REST 1.5 have no snapshot policies; only replica links count there.`,
+          },
+        ]
+      : [];
+    if (rows.length === 0) {
+      const text = `Every file system on ${where} has a snapshot policy or a replica link.`;
+      return message(text, [{ type: "section", text: rich`${text}` }, ...old]);
+    }
+    const sum = rows.reduce((n, r) => n + r.used, 0);
+    const headline = `${countOf(rows.length, "file system")} on ${where} with no snapshot policy and no replica link (${formatBytes(sum)})`;
+    const table = truncatedTable(
+      [
+        ...(many ? [{ key: "array", label: "Array" }] : []),
+        { key: "name", label: "File system" },
+        { key: "used", label: "Used", align: "right" as const },
+        { key: "size", label: "Size", align: "right" as const },
+      ],
+      rows.map((r) => ({
+        array: r.array,
+        name: r.name,
+        used: formatBytes(r.used),
+        size: sizeText(r.provisioned),
+      })),
+      { filename: "unprotected.csv", title: headline },
+    );
+    const msg = listingMessage(headline, table);
+    msg.blocks.push(
+      { type: "context", text: rich`Protect one with /array policy attach <policy> <file system>.` },
+      ...old,
+    );
+    return msg;
+  },
+});
