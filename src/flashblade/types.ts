@@ -109,6 +109,10 @@ export interface SnapshotsApi {
   ): Promise<Page<Snapshot>>;
   get(name: string): Promise<Snapshot | undefined>;
   create(sources: readonly string[], suffix?: string): Promise<Snapshot[]>;
+  /** The exact requests destroy, recover and eradicate send, for this array's version. */
+  planDestroy(name: string): Promise<PlannedCall>;
+  planRecover(name: string): Promise<PlannedCall>;
+  planEradicate(name: string): Promise<PlannedCall>;
   destroy(name: string): Promise<Snapshot>;
   recover(name: string): Promise<Snapshot>;
   eradicate(name: string): Promise<void>;

@@ -1,5 +1,5 @@
 /**
- * The request shown is the request sent: for each file system change, the line `--dry-run` shows is byte for byte
+ * The request shown is the request sent: for each file system and snapshot change, the line `--dry-run` shows is byte for byte
  * the request the simulator then receives (method, path, query, body), on a current array and on one before the
  * 1.6 NFS split, and for gated changes the approval card shows the same line.
  */
@@ -55,6 +55,8 @@ describe("dry run, card and sent request are one", () => {
     ["fs update home --no-nfs", "old-1"],
     ["fs update builds --no-hard-limit --default-user-quota 10G", "lab-1"],
     ["fs destroy logs", "lab-1"],
+    ["snapshot destroy home.daily.1", "lab-1"],
+    ["snapshot destroy home.daily.2", "old-1"],
   ])("%s on %s", async (text, array) => {
     const { dry, card, sent } = await shownThenSent(text, array);
     expect(dry).toHaveLength(1);
