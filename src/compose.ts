@@ -5,6 +5,7 @@
  * the audit sink, a chat port for alert cards, and an array-call listener for metrics.
  */
 import { RESOURCES } from "../commands/index.js";
+import type { AlertEngine } from "./alerts/engine.js";
 import { openAlerting, storeOptions } from "./alerts/start.js";
 import type { AlertChat } from "./alerts/types.js";
 import type { LoadedConfig } from "./config/load.js";
@@ -41,7 +42,7 @@ export interface Composed {
   registry: Registry;
   pipeline: Pipeline;
   /** The alert engine's click route for "alert.…" buttons; absent without a chat port. */
-  alertClicks?: ReturnType<ReturnType<typeof openAlerting>["attach"]>;
+  alertClicks?: AlertEngine;
   /** Stops alerting, gives up the data file, closes the store and logs out of the arrays. */
   close(): Promise<void>;
 }
