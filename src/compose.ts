@@ -68,7 +68,15 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
     now,
     ...(faces.onArrayCall ? { onCall: faces.onArrayCall } : {}),
   });
-  const registry = createRegistry(RESOURCES);
+  let registry: Registry;
+  try {
+    registry = createRegistry(RESOURCES);
+  } catch (err) {
+    await pool.close();
+    await lease?.release();
+    await store.close();
+    throw err;
+  }
   const alerting = faces.chat ? openAlerting(loaded, { logger, store }) : undefined;
   const pipeline = createPipeline({
     registry,
