@@ -5,6 +5,7 @@
 import type { ResourceDefinition } from "../src/core/define-command.js";
 import { alertResource } from "./alert.js";
 import { arraysResource } from "./arrays.js";
+import { diagnoseResource } from "./diagnose/index.js";
 import { fsResource } from "./fs/index.js";
 import { perfResource } from "./perf.js";
 import { policyResource } from "./policy/index.js";
@@ -23,4 +24,5 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   quotaResource,
   usageResource,
   policyResource,
+  diagnoseResource,
 ];

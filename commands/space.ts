@@ -8,6 +8,8 @@ import { message, rich } from "../src/core/message.js";
 import { truncatedTable } from "../src/core/table.js";
 import { countOf, formatBytes, formatPercent } from "../src/core/units.js";
 import type { ArraySpace } from "../src/flashblade/types.js";
+import { spaceForecast } from "./space-forecast.js";
+import { spaceTrash } from "./space-trash.js";
 
 /** Arrays fuller than this get a warning line: FlashBlade performance and rebuild headroom suffer past it. */
 const FULL_WARNING = 0.8;
@@ -110,7 +112,7 @@ const spaceShow = defineCommand({
       })),
       ...reclaimable.map((r) => ({
         type: "context" as const,
-        text: rich`${r.array}: ${formatBytes(r.destroyed)} is held by ${countOf(r.destroyedCount, "destroyed file system")} until eradicated (\`/array fs list --destroyed --array ${r.array}\`).`,
+        text: rich`${r.array}: ${formatBytes(r.destroyed)} is held by ${countOf(r.destroyedCount, "destroyed file system")} until eradicated (\`/array space trash --array ${r.array}\` to recover or eradicate).`,
       })),
     ];
     const headline = `Space on ${where}`;
@@ -127,5 +129,5 @@ export const spaceResource = defineResource({
   name: "space",
   summary: "Array capacity and what holds it",
   defaultVerb: "show",
-  commands: [spaceShow],
+  commands: [spaceShow, spaceForecast, spaceTrash],
 });

@@ -11,6 +11,7 @@ import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
 import {
   fingerprintState,
   impactFacts,
+  protocolsOf,
   requireFileSystem,
   surroundings,
   usedBytes,
@@ -39,13 +40,22 @@ export const fsDestroy = defineCommand({
     const warnings = [];
     if (around.links.length > 0)
       warnings.push(rich`${a.name} has ${countOf(around.links.length, "replica link")}; replication stops.`);
+    // Arrays refuse to destroy a file system that still serves a protocol, so the request turns them off.
+    const serving = protocolsOf(fs);
+    if (serving.length > 0)
+      warnings.push(
+        rich`${a.name} still serves ${serving.join(", ")}; the destroy turns ${serving.length === 1 ? "it" : "them"} off, and a recovered file system comes back with ${serving.length === 1 ? "it" : "them"} off.`,
+      );
     return {
       target: `file system ${a.name}`,
       summary: rich`Destroys *${a.name}* on ${ctx.arrayName}: it stops serving clients at once. It can be recovered until the array eradicates it.`,
       facts: impactFacts(fs, around),
       warnings,
       state: fingerprintState(fs, around),
-      requests: [await ctx.array.fileSystems.planUpdate(a.name, { destroyed: true })],
+      // A file system with a replica link is destroyed only when asked to delete the link on eradication.
+      requests: [
+        await ctx.array.fileSystems.planDestroy(a.name, { deleteLinkOnEradication: around.links.length > 0 }),
+      ],
     };
   },
   destructive: () => "destroy",
@@ -89,7 +99,9 @@ export const fsRecover = defineCommand({
       throw new UserFacingError("NOT_DESTROYED", `${a.name} is not destroyed; there is nothing to recover.`);
     return {
       target: `file system ${a.name}`,
-      summary: rich`Recovers *${a.name}* on ${ctx.arrayName} (${formatBytes(usedBytes(fs))} used); it serves clients again with its previous settings.`,
+      summary: protocolsOf(fs).length
+        ? rich`Recovers *${a.name}* on ${ctx.arrayName} (${formatBytes(usedBytes(fs))} used); it serves clients again over ${protocolsOf(fs).join(", ")}.`
+        : rich`Recovers *${a.name}* on ${ctx.arrayName} (${formatBytes(usedBytes(fs))} used); destroying turned its protocols off, so it serves no clients until you turn them on again.`,
       facts: [],
       warnings: [],
       state: fingerprintState(fs),
@@ -105,7 +117,9 @@ export const fsRecover = defineCommand({
       [
         {
           type: "section",
-          text: rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; it is serving clients again.`,
+          text: protocolsOf(fs).length
+            ? rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; it is serving clients again over ${protocolsOf(fs).join(", ")}.`
+            : rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; its protocols are off, so it serves no clients until you turn them on (for example /array fs update ${fs.name} --nfs).`,
         },
       ],
       { visibility: "in_channel" },

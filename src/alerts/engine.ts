@@ -12,6 +12,7 @@ import { keyPrefix } from "../store/keys.js";
 import type { Store } from "../store/types.js";
 import { handleAlertClick, isAlertAction } from "./actions.js";
 import { alertKey, isClosed } from "./alert-model.js";
+import { forecastCheck } from "./capacity-rule.js";
 import { systemClock } from "./clock.js";
 import { createDeliveryPolicy } from "./delivery.js";
 import { type FetchMode, failureReason, fetchChanges } from "./fetch.js";
@@ -89,6 +90,10 @@ export interface AlertEngine {
   stats(): EngineStats;
 }
 
+function addOutcome(into: PollOutcome, more: PollOutcome): void {
+  for (const k of Object.keys(more) as (keyof PollOutcome)[]) into[k] += more[k];
+}
+
 export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   const cfg = deps.config;
   const clock = deps.clock ?? systemClock();
@@ -118,6 +123,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   // The array limiter's slot hand-over, so a poll starting while a waiter is being woken cannot overtake it.
   const gate = pollGate(cfg.max_concurrent_polls);
   let started = false;
+  const forecastAlert = forecastCheck({ cfg, source: deps.source, store, clock });
 
   const targetOf = (name: string): ArrayTarget =>
     deps.source.arrays().find((a) => a.name === name) ?? { name, tags: [] };
@@ -155,6 +161,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     } catch (err) {
       failure = err;
     }
+    const forecast = failure === undefined ? await forecastAlert(array, log) : undefined;
     await lock.run(async () => {
       const uow = new UnitOfWork(store);
       const ctx = planCtx();
@@ -165,6 +172,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
         report.reachable = (await recordPollSuccess(uow, ctx, target)).resolved;
         if (fetched) {
           Object.assign(report, await planPoll(uow, ctx, target, fetched.alerts), { mode: fetched.mode });
+          if (forecast) addOutcome(report, await planPoll(uow, ctx, target, [forecast]));
           if (fetched.mode === "reconcile") {
             report.pruned = await pruneArray(uow, array, fetched.cursor.maxUpdated, cfg.retention);
           }
@@ -220,6 +228,10 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
       if (!rec) return [];
       const cards = await store.getMany<Card>(NS.card, rec.cardIds);
       return [...cards.values()].flatMap((c) => (c.ref ? [c.ref] : []));
+    },
+    async alertsSince(array, since) {
+      const list = await store.list<AlertRecord>(NS.alert, { prefix: keyPrefix(array) });
+      return list.map((e) => e.value).filter((r) => !isClosed(r) || r.updated >= since);
     },
     async postTest(channel, requestedBy) {
       const ref = await deps.chat.post(channel, testCardMessage(requestedBy, clock.now(), timeZone));

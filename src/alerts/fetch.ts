@@ -9,6 +9,7 @@ import { BotError, isUserFacing } from "../errors.js";
 import { anyOf, ge, ne } from "../flashblade/filter.js";
 import type { Logger } from "../logger.js";
 import { alertKey, isClosed, parseAlert } from "./alert-model.js";
+import { isBotAlert } from "./capacity-rule.js";
 import type { Cursor } from "./repo.js";
 import type { AlertRecord, AlertSnapshot, AlertSource, RawAlert } from "./types.js";
 
@@ -77,7 +78,10 @@ export async function fetchChanges(
     const open = parseAll(await source.list(array, { filter: openFilter }), logger, array);
     add(open);
     // Held as open here, yet neither open nor changed there: look each up to learn how it ended.
-    const lost = (await deps.knownOpen()).filter((r) => !isClosed(r) && !byName.has(r.name));
+    // The bot's own alerts (capacity forecast) are never on the array's list.
+    const lost = (await deps.knownOpen()).filter(
+      (r) => !isClosed(r) && !byName.has(r.name) && !isBotAlert(r.name),
+    );
     for (let i = 0; i < lost.length; i += NAMES_PER_CALL) {
       // A filter, not names=: the array refuses a names= list outright when one of them no longer exists.
       const filter = anyOf(

@@ -1,4 +1,5 @@
 /** The alert engine's source backed by the array session pool (sessions, retries, limiter, paging). */
+import { capacityForecast } from "../core/forecast/capacity.js";
 import { alertSchema } from "../flashblade/schemas.js";
 import type { ArrayPool, Query } from "../flashblade/types.js";
 import type { AlertQuery, AlertSource, RawAlert } from "./types.js";
@@ -23,6 +24,7 @@ export function poolAlertSource(pool: ArrayPool): AlertSource {
       await pool.get(array).alerts.setFlagged(name, flagged);
     },
     supportsAlerts: (array) => pool.get(array).supports(ALERTS_SINCE),
+    capacityForecast: (array, windowMs) => capacityForecast(pool.get(array), { windowMs, now: Date.now }),
     async probe(array) {
       // Every version serves /file-systems; one item is enough to prove the array answers.
       await pool.get(array).get("/file-systems", { query: { limit: 1 } });

@@ -63,6 +63,7 @@ export function openAlerting(loaded: LoadedConfig, deps: { logger: Logger; store
     routesFor: (channel) => running().commands.routesFor(channel),
     postedIn: (array, name) => running().commands.postedIn(array, name),
     postTest: (channel, by) => running().commands.postTest(channel, by),
+    alertsSince: (array, since) => running().commands.alertsSince(array, since),
   };
 
   return {

@@ -2,6 +2,7 @@
  * Alert notification engine: the shapes it works on and the narrow ports it talks through. The engine never
  * imports Slack or the array client; the composition root hands it adapters (pool-source.ts, a chat port).
  */
+import type { CapacityForecast } from "../core/forecast/capacity.js";
 import type { Message } from "../core/message.js";
 import type { Effect, MessageRef } from "../core/pipeline-types.js";
 
@@ -63,6 +64,8 @@ export interface AlertSource {
   list(array: string, q: AlertQuery): Promise<RawAlert[]>;
   /** `PATCH /alerts?names=<name>` with `{flagged}`. */
   setFlagged(array: string, name: string, flagged: boolean): Promise<void>;
+  /** The array's capacity forecast (src/core/forecast), for the capacity_forecast rule; absent in replays. */
+  capacityForecast?(array: string, windowMs: number): Promise<CapacityForecast>;
   /** False when the array's API predates /alerts (REST < 1.2); such arrays are only probed for reachability. */
   supportsAlerts(array: string): Promise<boolean>;
   /** A cheap call that succeeds when the array answers (reachability of arrays without /alerts). */

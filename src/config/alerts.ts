@@ -121,6 +121,20 @@ export const alertsConfigSchema = z
     maintenance: z.array(maintenanceSchema).default([]),
     /** Closed alerts and idle cards are forgotten after this long (keep it longer than flap.window). */
     retention: duration("90d").default(90 * 24 * 3600_000),
+    /**
+     * Notify when an array is forecast to reach `level` (90 % unless set) in fewer than `days` days, from a
+     * fit of its own space history over `window` (see docs/forecast.md). Posted like an array alert, once
+     * per crossing; it closes when the forecast moves out again.
+     */
+    capacity_forecast: z
+      .strictObject({
+        days: z.int().min(1).max(365),
+        level: z.union([z.literal(80), z.literal(90), z.literal(100)]).default(90),
+        window: duration("30d").default(30 * 24 * 3600_000),
+        check_every: duration("1h").default(3600_000),
+        severity: severity.default("warning"),
+      })
+      .optional(),
   })
   .superRefine((c, ctx) => {
     const names = new Set<string>();

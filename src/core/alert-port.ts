@@ -3,6 +3,7 @@
  * channel, where an alert was posted, and a test post. Commands get it as `ctx.alerts`; it is absent when
  * the engine does not run (the console), and the commands say so.
  */
+import type { AlertSnapshot } from "../alerts/types.js";
 import type { MessageRef } from "./pipeline-types.js";
 
 export interface AlertCommandPort {
@@ -12,4 +13,6 @@ export interface AlertCommandPort {
   postedIn(array: string, name: string): Promise<MessageRef[]>;
   /** Posts a sample alert message, marked as a test, in `channel` through the real renderer and chat port. */
   postTest(channel: string, requestedBy: string): Promise<MessageRef>;
+  /** Alerts of `array` the engine knows as open or closed at or after `since` (array time): `/array diagnose`. */
+  alertsSince(array: string, since: number): Promise<AlertSnapshot[]>;
 }

@@ -90,6 +90,8 @@ export interface FollowUp {
   args: Record<string, StateValue>;
   /** How long the offer stays valid at most (the array may end it sooner). */
   validForMs: number;
+  /** "danger" for an offer that leads to a permanent change (Eradicate); primary otherwise. */
+  style?: "primary" | "danger";
 }
 
 export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unknown> {
@@ -119,8 +121,11 @@ export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unkn
   render(result: R, args: z.output<S>, rctx: RenderContext): Message;
   /** Combines per-array results of a fan-out into one (e.g. one table with an array column). */
   merge?(results: { array: string; result: R }[]): R;
-  /** A button to offer with the result. */
-  followUp?(result: R, args: z.output<S>): FollowUp | undefined;
+  /**
+   * Buttons to offer with the result. Clicking one runs its command for whoever clicks; a destructive one
+   * (Eradicate) opens the same gate as typing the command, with the clicker as the requester.
+   */
+  followUp?(result: R, args: z.output<S>): FollowUp | readonly FollowUp[] | undefined;
 }
 
 export interface ResourceDefinition {

@@ -6,6 +6,7 @@ import { InternalError, UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { assertRole } from "./authz.js";
 import { failClaimOnError, type Outcome } from "./execute-pending.js";
+import { openGate } from "./gate.js";
 import { who } from "./gate-messages.js";
 import { rich } from "./message.js";
 import { assertOpen } from "./pending-checks.js";
@@ -42,6 +43,22 @@ export async function runOffer(
   const ctx = rt.contextFor(client, { ...input.actor, role: role as Role }, rec.requestId, log);
   return failClaimOnError(rt, rec.id, async (): Promise<Outcome> => {
     const impact = entry.command.impact ? await entry.command.impact(rec.args, ctx) : undefined;
+    const cls = impact ? (entry.command.destructive?.(rec.args, impact) ?? null) : null;
+    if (impact && cls) {
+      // A destructive offer (Eradicate) is no shortcut: it opens the gate the typed command would.
+      const gate = await openGate(rt, {
+        entry,
+        args: rec.args,
+        actor: input.actor,
+        requestId: rec.requestId,
+        client,
+        impact,
+        cls,
+        commandText: `${rec.commandText} ${Object.values(rec.args).map(String).join(" ")} --array ${rec.array}`,
+      });
+      await rt.deps.store.update(rec.id, { status: "executed", outcome: "ok", updatedAt: rt.deps.now() });
+      return { effects: gate.effects, decision: "pending", ok: true };
+    }
     const result = await runOnArray(rt, entry, rec.args, ctx, impact);
     const by = {
       userId: input.actor.userId,

@@ -5,8 +5,8 @@
 import { errorCode, isUserFacing } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
-import type { CommandActor, CommandContext, Impact } from "./define-command.js";
-import { type Block, type Message, rich } from "./message.js";
+import type { CommandActor, CommandContext, FollowUp, Impact } from "./define-command.js";
+import { type Block, type Button, type Message, rich } from "./message.js";
 import type { PendingRecord } from "./pending-store.js";
 import { ACTIONS } from "./pipeline-deps.js";
 import type { CommandEntry } from "./registry.js";
@@ -20,7 +20,7 @@ export interface Ran {
   allFailed: boolean;
 }
 
-/** Runs on one array and renders; a follow-up offer (Recover) is stored and added as a button. */
+/** Runs on one array and renders; each follow-up offer (Recover) is stored and added as a button. */
 export async function runOnArray(
   rt: Runtime,
   entry: CommandEntry,
@@ -30,10 +30,30 @@ export async function runOnArray(
 ): Promise<Message> {
   const result = await entry.command.run(args, ctx, impact);
   const rendered = entry.command.render(result, args, rt.renderContext([ctx.arrayName]));
-  const offer = entry.command.followUp?.(result, args);
-  if (!offer) return rendered;
+  const offered = entry.command.followUp?.(result, args);
+  const offers = offered === undefined ? [] : "commandId" in offered ? [offered] : offered;
+  if (offers.length === 0) return rendered;
   const now = rt.deps.now();
-  const record: PendingRecord = {
+  const buttons: Button[] = [];
+  for (const offer of offers) {
+    const record = offerRecord(rt, ctx, offer, now);
+    await rt.deps.store.create(record);
+    buttons.push({
+      actionId: ACTIONS.offer,
+      label: offer.label,
+      value: record.id,
+      style: offer.style ?? "primary",
+    });
+  }
+  // Slack allows 25 elements per actions block.
+  const blocks: Block[] = [];
+  for (let i = 0; i < buttons.length; i += 24)
+    blocks.push({ type: "actions", buttons: buttons.slice(i, i + 24) });
+  return { ...rendered, blocks: [...rendered.blocks, ...blocks] };
+}
+
+function offerRecord(rt: Runtime, ctx: CommandContext, offer: FollowUp, now: number): PendingRecord {
+  return {
     id: rt.newId(),
     kind: "offer",
     status: "pending",
@@ -59,12 +79,6 @@ export async function runOnArray(
     updatedAt: now,
     messages: [],
   };
-  await rt.deps.store.create(record);
-  const actions: Block = {
-    type: "actions",
-    buttons: [{ actionId: ACTIONS.offer, label: offer.label, value: record.id, style: "primary" }],
-  };
-  return { ...rendered, blocks: [...rendered.blocks, actions] };
 }
 
 /** Runs a read command on every target in parallel and combines the answers. */

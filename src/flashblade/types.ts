@@ -95,10 +95,13 @@ export interface FileSystemsApi {
   /** The exact requests the writes below send, for this array's version (version differences live here). */
   planCreate(body: FileSystemCreate): Promise<PlannedCall>;
   planUpdate(name: string, patch: FileSystemPatch, opts?: { ignoreUsage?: boolean }): Promise<PlannedCall>;
+  /** Destroying turns the protocols off too (arrays refuse otherwise); see wire.ts fileSystemDestroy. */
+  planDestroy(name: string, opts?: { deleteLinkOnEradication?: boolean }): Promise<PlannedCall>;
   planEradicate(name: string): Promise<PlannedCall>;
   create(body: FileSystemCreate): Promise<FileSystem>;
   update(name: string, patch: FileSystemPatch, opts?: { ignoreUsage?: boolean }): Promise<FileSystem>;
-  destroy(name: string): Promise<FileSystem>;
+  /** Turns the file system's protocols off in the same request (arrays refuse otherwise). */
+  destroy(name: string, opts?: { deleteLinkOnEradication?: boolean }): Promise<FileSystem>;
   recover(name: string): Promise<FileSystem>;
   eradicate(name: string): Promise<void>;
 }

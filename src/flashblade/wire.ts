@@ -117,6 +117,29 @@ export function fileSystemPatchBody(
   return body;
 }
 
+/**
+ * Destroying a file system: arrays refuse while NFS, SMB or HTTP still serve it, so the destroying PATCH turns
+ * them off in the same request (as Ansible's purefb_fs does). A file system with a replica link also needs
+ * `delete_link_on_eradication=true` (1.9+); send it only when the caller has named the links that stop.
+ */
+export function fileSystemDestroy(
+  array: string,
+  version: string,
+  name: string,
+  opts: { deleteLinkOnEradication?: boolean } = {},
+): { query: Query; body: Record<string, unknown> } {
+  const nfs = atLeast(version, "1.6") ? { v3_enabled: false, v4_1_enabled: false } : { v3_enabled: false };
+  const body = fileSystemPatchBody(array, version, {
+    destroyed: true,
+    nfs,
+    smb: { enabled: false },
+    http: { enabled: false },
+  });
+  const query: Query = { ...selectOne(array, version, "/file-systems", { name }) };
+  if (opts.deleteLinkOnEradication && atLeast(version, "1.9")) query["delete_link_on_eradication"] = true;
+  return { query, body };
+}
+
 /** The POST body for a new file system (same protocol-field translation as updates). */
 export function fileSystemCreateBody(
   array: string,
@@ -136,14 +159,17 @@ export function promotionOf(fs: {
   return fs.promotion_status ?? fs.requested_promotion_state;
 }
 
-/** POST /buckets: the account reference travels as `account` up to 1.8 and as `bucket` from 1.9 (spec BucketPost). */
+/**
+ * POST /buckets: the body is a BucketPost `{"account": {"name": …}}` in every version. The spec's 1.9 rename to
+ * `bucket` is the SDK's keyword for the whole body (Pure's models 1.5–1.12 have only `account`); it never
+ * reaches the wire, and an array refuses a body without `account`.
+ */
 export function bucketCreate(
-  version: string,
+  _version: string,
   name: string,
   account: string,
 ): { query: Query; body: unknown } {
-  const key = atLeast(version, "1.9") ? "bucket" : "account";
-  return { query: { names: [name] }, body: { [key]: { name: account } } };
+  return { query: { names: [name] }, body: { account: { name: account } } };
 }
 
 /** POST /file-system-snapshots: sources in the query, the optional suffix in a SnapshotSuffix body. */

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { parseVersionRange } from "../rest-spec/versions.js";
 import { DEFAULT_API_TOKEN, DEFAULT_USERNAME } from "./options.js";
-import type { ScenarioName } from "./state.js";
+import { SCENARIOS, type ScenarioName } from "./state.js";
 
 export const USAGE = `Usage: npm run simulator -- [options]
 
@@ -14,7 +14,7 @@ Starts simulated FlashBlade arrays (REST 1.x over HTTPS) until Ctrl+C.
   --api-token T       API token accepted for login (default ${DEFAULT_API_TOKEN})
   --username U        user the token logs in as (default ${DEFAULT_USERNAME})
   --versions R        REST versions served, e.g. 1.0-1.12 (default) or 1.4,1.8
-  --scenario S        demo (default), empty, or scale:N (N file systems)
+  --scenario S        demo (default), empty, slow-nfs, growth, or scale:N (N file systems)
   --idle-timeout D    session idle timeout, e.g. 30m (default), 90s, 1h
   --control           serve the HTTP control interface under /_control
   --cert FILE --key FILE   serve this certificate instead of a generated self-signed one
@@ -27,13 +27,13 @@ const DURATION = /^(\d+)(ms|s|m|h)$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 const scenarioSchema = z.string().transform((s, ctx): ScenarioName | { scale: { fileSystems: number } } => {
-  if (s === "demo" || s === "empty") return s;
+  if (Object.hasOwn(SCENARIOS, s)) return s as ScenarioName;
   const m = /^scale:(\d+)$/.exec(s);
   const n = m ? Number(m[1]) : Number.NaN;
   if (Number.isInteger(n) && n >= 1 && n <= 1_000_000) return { scale: { fileSystems: n } };
   ctx.addIssue({
     code: "custom",
-    message: `unknown scenario "${s}"; use demo, empty or scale:N (1 to 1000000)`,
+    message: `unknown scenario "${s}"; use ${Object.keys(SCENARIOS).join(", ")} or scale:N (1 to 1000000)`,
   });
   return z.NEVER;
 });

@@ -5,8 +5,10 @@
 import type { AlertRec, AlertWatcherRec } from "./models/alert.js";
 import type { ArrayRec, AuditRec, ClientRec } from "./models/array.js";
 import type { FileSystemRec } from "./models/file-system.js";
+import { emptyNetwork, type NetworkState } from "./models/network.js";
 import type {
   AccessKeyRec,
+  AccessPolicyRec,
   AccountRec,
   BucketRec,
   LifecycleRuleRec,
@@ -21,11 +23,22 @@ import type {
   FileSystemReplicaLinkRec,
 } from "./models/replication.js";
 import type { SnapshotRec } from "./models/snapshot.js";
+import { seedAccessPolicies } from "./resources/object-store-access-policies.js";
 import { seedDemo } from "./scenarios/demo.js";
+import type { ScenarioEffects } from "./scenarios/effects.js";
 import { seedEmpty } from "./scenarios/empty.js";
+import { seedGrowth } from "./scenarios/growth.js";
 import { seedScale } from "./scenarios/scale.js";
+import { seedSlowNfs } from "./scenarios/slow-nfs.js";
 
-export type ScenarioName = "demo" | "empty";
+/** Named scenarios: the demo array, an empty one, and incidents on the demo array (slow-nfs, growth). */
+export const SCENARIOS = {
+  demo: seedDemo,
+  empty: seedEmpty,
+  "slow-nfs": seedSlowNfs,
+  growth: seedGrowth,
+} as const;
+export type ScenarioName = keyof typeof SCENARIOS;
 
 export interface StateOptions {
   scenario: ScenarioName | { scale: { fileSystems: number } };
@@ -61,6 +74,8 @@ export interface SimState {
   objectUsers: Map<string, ObjectUserRec>;
   accessKeys: Map<string, AccessKeyRec>;
   buckets: Map<string, BucketRec>;
+  /** Object store access policies (1.12), keyed by name. */
+  accessPolicies: Map<string, AccessPolicyRec>;
   /** Keyed by `bucket/rule_id`. */
   lifecycleRules: Map<string, LifecycleRuleRec>;
   /** Keyed by id. */
@@ -73,8 +88,12 @@ export interface SimState {
   alertWatchers: Map<string, AlertWatcherRec>;
   clients: ClientRec[];
   audits: AuditRec[];
+  /** Subnets, network interfaces and link aggregation groups. */
+  network: NetworkState;
   /** Keyed by endpoint path, e.g. "/hardware". */
   generic: Map<string, GenericCollection>;
+  /** How an incident scenario bends the synthetic history (none for a steady array). */
+  effects?: ScenarioEffects;
 }
 
 const TIB = 1024 ** 4;
@@ -111,6 +130,7 @@ export function createState(opts: StateOptions): SimState {
     objectUsers: new Map(),
     accessKeys: new Map(),
     buckets: new Map(),
+    accessPolicies: new Map(),
     lifecycleRules: new Map(),
     arrayConnections: new Map(),
     bucketReplicaLinks: new Map(),
@@ -120,11 +140,13 @@ export function createState(opts: StateOptions): SimState {
     alertWatchers: new Map(),
     clients: [],
     audits: [],
+    network: emptyNetwork(),
     generic: new Map(),
   };
+  // Every array ships its built-in access policies, whatever else it holds.
+  seedAccessPolicies(state);
   const scenario = opts.scenario;
-  if (scenario === "empty") seedEmpty(state);
-  else if (scenario === "demo") seedDemo(state);
+  if (typeof scenario === "string") SCENARIOS[scenario](state);
   else seedScale(state, scenario.scale.fileSystems);
   return state;
 }

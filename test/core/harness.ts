@@ -16,6 +16,7 @@ import { createArrayPool } from "../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../src/flashblade/types.js";
 import { type Logger, silentLogger } from "../../src/logger.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
+import type { ScenarioName } from "../../src/simulator/state.js";
 
 export const DEMO_ACCESS = {
   default_role: "none" as const,
@@ -37,7 +38,7 @@ export interface HarnessOptions {
     name: string;
     tags?: string[];
     versions?: string;
-    scenario?: "demo" | "empty" | { scale: { fileSystems: number } };
+    scenario?: ScenarioName | { scale: { fileSystems: number } };
   }[];
   config?: Partial<Omit<AppConfigInput, "arrays">>;
   groups?: Record<string, string[]>;

@@ -29,12 +29,13 @@ describe("version-dependent wire differences", () => {
     expect(selectOne("fb", "1.8", "/buckets", { name: "b" })).toEqual({ names: ["b"] });
   });
 
-  it("names the bucket account reference account up to 1.8 and bucket from 1.9", () => {
-    expect(bucketCreate("1.8", "b1", "acct")).toEqual({
-      query: { names: ["b1"] },
-      body: { account: { name: "acct" } },
-    });
-    expect(bucketCreate("1.9", "b1", "acct").body).toEqual({ bucket: { name: "acct" } });
+  it("sends the bucket's account as `account` in every version (the SDK's `bucket` never reaches the wire)", () => {
+    for (const v of ["1.8", "1.9", "1.12"]) {
+      expect(bucketCreate(v, "b1", "acct")).toEqual({
+        query: { names: ["b1"] },
+        body: { account: { name: "acct" } },
+      });
+    }
   });
 
   it("drops total/total_only at 1.12 on the listings that lost them", () => {

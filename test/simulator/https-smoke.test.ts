@@ -125,26 +125,19 @@ describe("simulator rules over HTTPS", () => {
     expect(patched).toMatchObject({ id, enabled: false });
   });
 
-  it("buckets: the account reference goes in 'account' up to 1.8 and in 'bucket' from 1.9", async () => {
+  it("buckets: the account reference goes in 'account' in every version, never 'bucket'", async () => {
     await expect400(
       "POST",
       "1.9",
       "/buckets?names=smoke-b2",
-      { account: { name: "analytics" } },
-      /In REST 1.9 the account reference goes in 'bucket', not 'account'/,
-    );
-    await expect400(
-      "POST",
-      "1.8",
-      "/buckets?names=smoke-b2",
       { bucket: { name: "analytics" } },
-      /In REST 1.8 the account reference goes in 'account', not 'bucket'/,
+      /in 'account'.*not 'bucket'/,
     );
     const [old] = await okItems("POST", "1.8", "/buckets?names=smoke-old", {
       account: { name: "analytics" },
     });
     expect(old).toMatchObject({ name: "smoke-old", account: { name: "analytics" } });
-    const [neu] = await okItems("POST", "1.9", "/buckets?names=smoke-new", { bucket: { name: "backup" } });
+    const [neu] = await okItems("POST", "1.12", "/buckets?names=smoke-new", { account: { name: "backup" } });
     expect(neu?.["account"]).toMatchObject({ name: "backup", resource_type: "object-store-accounts" });
   });
 

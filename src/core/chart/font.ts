@@ -99,21 +99,26 @@ export function glyphFor(ch: string): readonly (readonly boolean[])[] {
   return GLYPHS.get(ch) ?? GLYPHS.get(TWINS[ch] ?? "?") ?? GLYPHS.get("?") ?? [];
 }
 
-/** Width in pixels of `text` drawn with drawText (no trailing spacing column). */
-export function textWidth(text: string): number {
+/** Width in pixels of `text` drawn with drawText at `scale` (no trailing spacing column). */
+export function textWidth(text: string, scale = 1): number {
   const n = [...text].length;
-  return n === 0 ? 0 : n * ADVANCE - 1;
+  return n === 0 ? 0 : (n * ADVANCE - 1) * scale;
 }
 
-/** Draws `text` with its top-left corner at (x, y). */
-export function drawText(r: Raster, x: number, y: number, text: string, color: number): void {
+/**
+ * Draws `text` with its top-left corner at (x, y); `scale` 2 draws every cell as 2×2 pixels, which stays
+ * readable when Slack shrinks a wide chart to the width of a message.
+ */
+export function drawText(r: Raster, x: number, y: number, text: string, color: number, scale = 1): void {
   let cx = x;
   for (const ch of text) {
     glyphFor(ch).forEach((row, j) => {
       row.forEach((ink, i) => {
-        if (ink) r.set(cx + i, y + j, color);
+        if (!ink) return;
+        for (let dy = 0; dy < scale; dy++)
+          for (let dx = 0; dx < scale; dx++) r.set(cx + i * scale + dx, y + j * scale + dy, color);
       });
     });
-    cx += ADVANCE;
+    cx += ADVANCE * scale;
   }
 }

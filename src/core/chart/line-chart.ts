@@ -5,6 +5,7 @@
  */
 import { InternalError } from "../../errors.js";
 import { drawText, textWidth } from "./font.js";
+import { drawBand, drawMarker, drawThreshold } from "./overlays.js";
 import { encodePng, type Rgb } from "./png.js";
 import { Raster, type Rect } from "./raster.js";
 import { type Tick, valueScale } from "./ticks.js";
@@ -21,6 +22,13 @@ export const PALETTE: readonly Rgb[] = [
   [214, 39, 40], // red
   [148, 103, 189], // purple
   [23, 190, 207], // teal
+  // Tints for shaded bands, in SERIES_COLORS order: a line of the same hue stays visible on top.
+  [198, 219, 239],
+  [255, 221, 186],
+  [199, 233, 192],
+  [252, 204, 204],
+  [222, 210, 235],
+  [196, 238, 244],
 ];
 const BG = 0;
 const INK = 1;
@@ -28,6 +36,14 @@ const GRID = 2;
 const MUTED = 3;
 export const SERIES_COLORS = { blue: 4, orange: 5, green: 6, red: 7, purple: 8, teal: 9 } as const;
 export type SeriesColor = keyof typeof SERIES_COLORS;
+export const BAND_COLORS: Readonly<Record<SeriesColor, number>> = {
+  blue: 10,
+  orange: 11,
+  green: 12,
+  red: 13,
+  purple: 14,
+  teal: 15,
+};
 
 export const LIMITS = {
   minWidth: 200,
@@ -46,9 +62,26 @@ export interface Series {
   points: readonly (readonly [number, number])[];
 }
 
+/** A shaded range (a baseline's normal spread, a forecast's uncertainty): [x, low, high] in x order. */
+export interface Band {
+  label: string;
+  color: SeriesColor;
+  points: readonly (readonly [number, number, number])[];
+}
+
+/** A horizontal reference line (80 % full). */
+export interface Threshold {
+  value: number;
+  label: string;
+  color: SeriesColor;
+}
+
 export interface Panel {
   title: string;
   series: readonly Series[];
+  /** Drawn under the grid and the lines. */
+  bands?: readonly Band[];
+  thresholds?: readonly Threshold[];
   /** Formats a y tick value ("0.5 ms", "12K"). */
   formatY(value: number): string;
 }
@@ -60,6 +93,10 @@ export interface LineChartSpec {
   /** The x range drawn; points outside it are clipped. */
   xRange: readonly [number, number];
   xTicks: readonly Tick[];
+  /** Vertical markers across every panel ("now"). */
+  markers?: readonly { x: number; label: string }[];
+  /** 2 doubles text and line sizes: for charts Slack shows shrunk to the width of a message. */
+  scale?: 1 | 2;
 }
 
 export interface PanelLayout {
@@ -84,6 +121,9 @@ function check(spec: LineChartSpec): void {
   for (const p of panels) {
     if (p.series.length > LIMITS.series) throw bad(`${p.series.length} series in "${p.title}"`);
     for (const s of p.series) if (s.points.length > LIMITS.points) throw bad(`${s.points.length} points`);
+    if ((p.bands?.length ?? 0) > LIMITS.series) throw bad(`${p.bands?.length} bands in "${p.title}"`);
+    for (const b of p.bands ?? [])
+      if (b.points.length > LIMITS.points) throw bad(`${b.points.length} points`);
   }
   if (!spec.xRange.every(Number.isFinite)) throw bad("x range is not finite");
 }
@@ -97,6 +137,16 @@ function yExtent(panel: Panel): [number, number] {
       lo = Math.min(lo, y);
       hi = Math.max(hi, y);
     }
+  for (const b of panel.bands ?? [])
+    for (const [, a, z] of b.points) {
+      if (!Number.isFinite(a) || !Number.isFinite(z)) continue;
+      lo = Math.min(lo, a, z);
+      hi = Math.max(hi, a, z);
+    }
+  for (const t of panel.thresholds ?? []) {
+    lo = Math.min(lo, t.value);
+    hi = Math.max(hi, t.value);
+  }
   return [lo, hi];
 }
 
@@ -107,18 +157,19 @@ export function chartLayout(spec: LineChartSpec): PanelLayout[] {
     const [lo, hi] = yExtent(p);
     return valueScale(lo, hi);
   });
+  const k = spec.scale ?? 1;
   const labelWidth = Math.max(
-    ...spec.panels.flatMap((p, i) => (scales[i]?.ticks ?? []).map((t) => textWidth(p.formatY(t)))),
+    ...spec.panels.flatMap((p, i) => (scales[i]?.ticks ?? []).map((t) => textWidth(p.formatY(t), k))),
   );
-  const x0 = MARGIN.left + labelWidth + 6;
-  const x1 = spec.width - 1 - MARGIN.right;
-  const slot = (spec.height - MARGIN.top - MARGIN.bottom) / spec.panels.length;
+  const x0 = MARGIN.left + labelWidth + 6 * k;
+  const x1 = spec.width - 1 - MARGIN.right * k;
+  const slot = (spec.height - MARGIN.top - MARGIN.bottom * k) / spec.panels.length;
   return scales.map((s, i) => {
     const top = Math.round(MARGIN.top + i * slot);
     const bottom =
-      Math.round(MARGIN.top + (i + 1) * slot) - (i < spec.panels.length - 1 ? MARGIN.panelGap : 0);
+      Math.round(MARGIN.top + (i + 1) * slot) - (i < spec.panels.length - 1 ? MARGIN.panelGap * k : 0);
     return {
-      plot: { x0, x1, y0: top + MARGIN.titleGap, y1: bottom - 1 },
+      plot: { x0, x1, y0: top + MARGIN.titleGap * k, y1: bottom - 1 },
       yMin: s.min,
       yMax: s.max,
       yTicks: s.ticks,
@@ -137,59 +188,65 @@ export function project(spec: LineChartSpec, layout: PanelLayout, x: number, y: 
 
 function drawPanel(r: Raster, spec: LineChartSpec, panel: Panel, layout: PanelLayout, last: boolean): void {
   const { plot } = layout;
+  const k = spec.scale ?? 1;
+  const titleY = plot.y0 - MARGIN.titleGap * k + 3 * k;
+  const at = (x: number, y: number) => project(spec, layout, x, y);
+  for (const b of panel.bands ?? []) drawBand(r, layout.plot, at, BAND_COLORS[b.color], b.points);
   for (const t of spec.xTicks) {
     const [px] = project(spec, layout, t.value, 0);
     if (px < plot.x0 || px > plot.x1) continue;
     r.vline(px, plot.y0, plot.y1, GRID, 2);
-    r.vline(px, plot.y1 + 1, plot.y1 + 3, INK);
+    r.vline(px, plot.y1 + 1, plot.y1 + 3 * k, INK);
   }
   for (const v of layout.yTicks) {
     const [, py] = project(spec, layout, 0, v);
     r.hline(plot.x0, plot.x1, py, GRID, 2);
-    r.hline(plot.x0 - 3, plot.x0 - 1, py, INK);
+    r.hline(plot.x0 - 3 * k, plot.x0 - 1, py, INK);
     const label = panel.formatY(v);
-    drawText(r, plot.x0 - 5 - textWidth(label), py - 3, label, INK);
+    drawText(r, plot.x0 - 5 * k - textWidth(label, k), py - 3 * k, label, INK, k);
   }
   r.vline(plot.x0, plot.y0, plot.y1, INK);
   r.hline(plot.x0, plot.x1, plot.y1, INK);
-  drawText(r, plot.x0, plot.y0 - MARGIN.titleGap + 3, panel.title, INK);
-  // Legend, right-aligned on the title line: a swatch and the label per series.
+  drawText(r, plot.x0, titleY, panel.title, INK, k);
+  // Legend, right-aligned on the title line: a swatch and the label per series, then per band.
   let lx = plot.x1;
-  for (const s of [...panel.series].reverse()) {
-    lx -= textWidth(s.label);
-    drawText(r, lx, plot.y0 - MARGIN.titleGap + 3, s.label, INK);
-    lx -= 10;
-    r.fillRect(
-      lx,
-      plot.y0 - MARGIN.titleGap + 4,
-      lx + 6,
-      plot.y0 - MARGIN.titleGap + 8,
-      SERIES_COLORS[s.color],
-    );
-    lx -= 12;
+  const legend = [
+    ...(panel.bands ?? []).map((b) => ({ label: b.label, color: BAND_COLORS[b.color] })),
+    ...panel.series.map((s) => ({ label: s.label, color: SERIES_COLORS[s.color] })),
+  ];
+  for (const item of legend.reverse()) {
+    lx -= textWidth(item.label, k);
+    drawText(r, lx, titleY, item.label, INK, k);
+    lx -= 10 * k;
+    r.fillRect(lx, titleY + k, lx + 6 * k, titleY + 5 * k, item.color);
+    lx -= 12 * k;
   }
   const drawn = panel.series.some((s) => s.points.some(([, y]) => Number.isFinite(y)));
   if (!drawn) {
     const text = "no data";
     drawText(
       r,
-      Math.round((plot.x0 + plot.x1 - textWidth(text)) / 2),
-      Math.round((plot.y0 + plot.y1) / 2) - 3,
+      Math.round((plot.x0 + plot.x1 - textWidth(text, k)) / 2),
+      Math.round((plot.y0 + plot.y1) / 2) - 3 * k,
       text,
       MUTED,
+      k,
     );
   }
+  for (const t of panel.thresholds ?? [])
+    drawThreshold(r, layout.plot, at, k, SERIES_COLORS[t.color], t.value, t.label);
+  for (const m of spec.markers ?? []) drawMarker(r, layout.plot, at, k, MUTED, m.x, m.label);
   for (const s of panel.series) drawSeries(r, spec, layout, s);
   if (last) {
     let prevEnd = Number.NEGATIVE_INFINITY;
     for (const t of spec.xTicks) {
       const [px] = project(spec, layout, t.value, 0);
       if (px < plot.x0 || px > plot.x1) continue;
-      const w = textWidth(t.label);
+      const w = textWidth(t.label, k);
       const lx = Math.min(Math.max(0, px - Math.floor(w / 2)), spec.width - w);
       // A label that would overlap the previous one is left out rather than smudged.
-      if (lx <= prevEnd + 4) continue;
-      drawText(r, lx, plot.y1 + 6, t.label, INK);
+      if (lx <= prevEnd + 4 * k) continue;
+      drawText(r, lx, plot.y1 + 6 * k, t.label, INK, k);
       prevEnd = lx + w;
     }
   }
@@ -205,8 +262,9 @@ function drawSeries(r: Raster, spec: LineChartSpec, layout: PanelLayout, s: Seri
       return;
     }
     const p = project(spec, layout, x, y);
-    const half = Math.floor(LINE_WIDTH / 2);
-    if (prev) r.line(prev[0], prev[1] - half, p[0], p[1] - half, color, LINE_WIDTH, clip);
+    const width = LINE_WIDTH * (spec.scale ?? 1);
+    const half = Math.floor(width / 2);
+    if (prev) r.line(prev[0], prev[1] - half, p[0], p[1] - half, color, width, clip);
     // A point with no neighbour would vanish as a line; it gets a dot.
     const next = s.points[i + 1];
     const isolated = !prev && (next === undefined || !Number.isFinite(next[1]));

@@ -1,7 +1,7 @@
 import { eq } from "../filter.js";
 import { fileSystemSchema } from "../schemas.js";
 import type { FileSystemCreate, FileSystemPatch, FileSystemsApi, ListQuery } from "../types.js";
-import { fileSystemCreateBody, fileSystemPatchBody, selectOne } from "../wire.js";
+import { fileSystemCreateBody, fileSystemDestroy, fileSystemPatchBody, selectOne } from "../wire.js";
 import { type ClientCore, plan, single } from "./core.js";
 
 const PATH = "/file-systems";
@@ -21,6 +21,10 @@ export function fileSystemsApi(c: ClientCore): FileSystemsApi {
   };
   const planCreate = async (create: FileSystemCreate) =>
     plan("POST", PATH, {}, fileSystemCreateBody(c.name, await c.version(), create));
+  const planDestroy = async (name: string, opts: { deleteLinkOnEradication?: boolean } = {}) => {
+    const { query, body } = fileSystemDestroy(c.name, await c.version(), name, opts);
+    return plan("PATCH", PATH, query, body);
+  };
   const planEradicate = async (name: string) =>
     plan("DELETE", PATH, selectOne(c.name, await c.version(), PATH, { name }));
 
@@ -43,12 +47,15 @@ export function fileSystemsApi(c: ClientCore): FileSystemsApi {
     },
     planCreate,
     planUpdate,
+    planDestroy,
     planEradicate,
     async create(create: FileSystemCreate) {
       return single(c.name, PATH, await c.send(await planCreate(create), schema));
     },
     update,
-    destroy: (name) => update(name, { destroyed: true }),
+    async destroy(name, opts = {}) {
+      return single(c.name, PATH, await c.send(await planDestroy(name, opts), schema));
+    },
     recover: (name) => update(name, { destroyed: false }),
     async eradicate(name) {
       await c.send(await planEradicate(name));

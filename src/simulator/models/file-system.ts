@@ -77,7 +77,7 @@ export function fileSystemRenderer(
   now: number,
 ): (fs: FileSystemRec) => Record<string, unknown> {
   const v = (since: string) => atLeast(version, since);
-  const [v11, v12, v14, v16, v18, v19, v111, v112] = [
+  const [v11, v12, v14, v16, v18, v19, v111] = [
     v("1.1"),
     v("1.2"),
     v("1.4"),
@@ -85,7 +85,6 @@ export function fileSystemRenderer(
     v("1.8"),
     v("1.9"),
     v("1.11"),
-    v("1.12"),
   ];
   return (fs) => {
     const nfs: Record<string, unknown> = v16
@@ -120,7 +119,8 @@ export function fileSystemRenderer(
     }
     if (v18) out["id"] = fs.id;
     if (v19) {
-      if (!v112) out["promotion_status"] = fs.requested_promotion_state;
+      // The read-only status follows the request at once (no transfer to wait for here), in 1.12 too.
+      out["promotion_status"] = fs.requested_promotion_state;
       out["requested_promotion_state"] = fs.requested_promotion_state;
       out["source"] = fs.source;
       out["writable"] = fs.writable;

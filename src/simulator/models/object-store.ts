@@ -184,3 +184,25 @@ export function renderLifecycleRule(
     RULE_GATES,
   );
 }
+
+/** An object store access policy (1.12) and the users it applies to. */
+export interface AccessPolicyRec {
+  id: string;
+  name: string;
+  /** Object store user names (`account/user`). */
+  members: Set<string>;
+}
+
+/** The policies a 1.12 array ships; users are attached to them (custom policies came with REST 2). */
+export const BUILT_IN_ACCESS_POLICIES = [
+  "pure:policy/full-access",
+  "pure:policy/bucket-create",
+  "pure:policy/bucket-delete",
+  "pure:policy/bucket-list",
+  "pure:policy/object-delete",
+  "pure:policy/object-list",
+  "pure:policy/object-read",
+  "pure:policy/object-write",
+] as const;
+
+export const FULL_ACCESS_POLICY = "pure:policy/full-access";

@@ -5,6 +5,8 @@ export type QuotaKind = "user" | "group";
 export interface DirectoryEntry {
   id: number;
   name: string;
+  /** A user's primary group, which owns the files the user writes. */
+  gid?: number;
 }
 
 export interface QuotaRec {

@@ -1,9 +1,13 @@
-/** /admins: API tokens and passwords are write-only; a token is shown only with expose=true. */
+/**
+ * /admins: API tokens and passwords are write-only; a token is shown only with expose=true. /admins/cache: the
+ * roles cached for directory users, refreshed or cleared by name.
+ */
 import { z } from "zod";
 import { atLeast } from "../../rest-spec/versions.js";
 import { bodyObject, type Json, parseBody } from "../models/body.js";
+import type { SimState } from "../state.js";
 import { badRequest } from "../types.js";
-import { type Handler, listing, ok, selectByNamesOrIds } from "./common.js";
+import { EMPTY, type Handler, listing, ok, selectByNamesOrIds } from "./common.js";
 import { collection } from "./generic.js";
 
 function render(item: Json, expose: boolean, version: string): Json {
@@ -66,4 +70,36 @@ export const updateAdmins: Handler = (req, state) => {
   });
   // The answer to the call that created a token is the one place it is shown.
   return ok(updated.map((i) => render(i, body.create_api_token === true, req.version)));
+};
+
+const CACHE = "/admins/cache";
+
+function cacheKeyed(state: SimState): Map<string, Json & { id: string; name: string }> {
+  return new Map(
+    [...collection(state, CACHE).items].map(([n, i]) => [n, { ...i, id: String(i["id"] ?? ""), name: n }]),
+  );
+}
+
+/**
+ * The roles the array cached for directory users. `refresh=true` looks the selected users (or all) up again,
+ * which stamps a new time; a name that is not cached is refused, as for any other listing.
+ */
+export const listAdminCache: Handler = (req, state) => {
+  const items = collection(state, CACHE).items;
+  if (req.query.bool("refresh") === true) {
+    const chosen = selectByNamesOrIds(req, cacheKeyed(state), "Cached admin", false);
+    const now = state.clock();
+    for (const entry of chosen ?? [...items.values()]) {
+      const stored = items.get(String(entry["name"]));
+      if (stored) stored["time"] = now;
+    }
+  }
+  return listing([...items.values()], req, { noun: "Cached admin" });
+};
+
+/** Clears cached entries, so the next login of those users asks the directory again. */
+export const deleteAdminCache: Handler = (req, state) => {
+  const targets = selectByNamesOrIds(req, cacheKeyed(state), "Cached admin") ?? [];
+  for (const t of targets) collection(state, CACHE).items.delete(t.name);
+  return EMPTY;
 };

@@ -134,7 +134,8 @@ export const createConnectionKey: Handler = (_req, state) => {
 export const listConnectionKey: Handler = (req, state) => {
   const existing = state.generic.get("/array-connections/connection-key")?.items.get("key");
   const now = state.clock();
-  const live = existing && Number(existing["expires"]) > now ? [existing] : [];
+  // ArrayConnectionKey: "After creation, listing will only show ****"; the create answer is the one place.
+  const live = existing && Number(existing["expires"]) > now ? [{ ...existing, connection_key: "****" }] : [];
   return listing(live, req, { nameParams: [] });
 };
 

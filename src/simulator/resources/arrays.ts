@@ -11,7 +11,15 @@ import { sampleTimes } from "./time-window.js";
 export const listArrays: Handler = (req, state) =>
   listing([renderArray(state.array, req.version, state.clock())], req);
 
+/** The IANA zones, as a 1.12 array lists them under /arrays/supported-time-zones (several hundred). */
 const TIME_ZONES = new Set([...Intl.supportedValuesOf("timeZone"), "UTC", "Etc/UTC"]);
+
+export const listSupportedTimeZones: Handler = (req) =>
+  listing(
+    [...TIME_ZONES].sort().map((name) => ({ name })),
+    req,
+    { noun: "Time zone" },
+  );
 
 const HOST = z.string().regex(/^[A-Za-z0-9.:-]{1,253}$/, "a host name or address");
 
@@ -74,6 +82,18 @@ function spaceAt(now: SpaceRec, ago: number): SpaceRec {
   };
 }
 
+/** `now` scaled so that unique + snapshots (total physical) reads `used` (an incident scenario's history). */
+function scaledTo(now: SpaceRec, used: number | undefined): SpaceRec | undefined {
+  if (used === undefined) return undefined;
+  const f = now.unique + now.snapshots > 0 ? used / (now.unique + now.snapshots) : 0;
+  return {
+    virtual: Math.round(now.virtual * f),
+    unique: Math.round(now.unique * f),
+    snapshots: Math.round(now.snapshots * f),
+    data_reduction: now.data_reduction,
+  };
+}
+
 export const listArraySpace: Handler = (req, state) => {
   const type = (req.query.string("type") ?? "array").toLowerCase();
   if (!SPACE_TYPES.includes(type as SpaceType)) {
@@ -81,11 +101,12 @@ export const listArraySpace: Handler = (req, state) => {
   }
   const now = state.clock();
   const current = currentSpace(state, type as SpaceType);
+  const bent = state.effects?.spaceUsed;
   const items = sampleTimes(req, now).map((t) => ({
     name: state.array.name,
     capacity: state.array.capacity,
     parity: state.array.parity,
-    space: renderSpace(spaceAt(current, now - t)),
+    space: renderSpace(scaledTo(current, bent?.(type, t)) ?? spaceAt(current, now - t)),
     time: t,
   }));
   return listing(items, req, { nameParams: [] });

@@ -34,18 +34,19 @@ export const listBuckets: Handler = (req, state) => {
 };
 
 /**
- * The account reference travels under the create parameter's name, which the spec gives as `account` up to
- * 1.8 and `bucket` from 1.9; the other name is refused so a client using the wrong one finds out here.
+ * BucketPost is `{"account": {"name": …}}` in every version: Pure's SDK models 1.5–1.12 have only `account`,
+ * and the spec's 1.9 `bucket` is the SDK's keyword for the whole body. A body keyed `bucket` is refused the way
+ * an array refuses an unknown field, naming the one it wants.
  */
 function accountOf(req: SimRequest): string {
-  const key = at(req, "1.9") ? "bucket" : "account";
-  const other = key === "bucket" ? "account" : "bucket";
   const body = bodyObject(req, "BucketPost");
-  if (other in body) {
-    throw badRequest(`In REST ${req.version} the account reference goes in '${key}', not '${other}'.`);
+  if ("bucket" in body && !("account" in body)) {
+    throw badRequest(
+      "BucketPost names the bucket's account in 'account' ({\"account\": {\"name\": …}}), not 'bucket'.",
+    );
   }
-  const parsed = parseBody(z.strictObject({ [key]: referenceByName }), body, "BucketPost", req.version);
-  return (parsed[key] as { name: string }).name;
+  return parseBody(z.strictObject({ account: referenceByName }), body, "BucketPost", req.version).account
+    .name;
 }
 
 export const createBuckets: Handler = (req, state) => {

@@ -11,8 +11,9 @@ import {
   fileSystemRenderer,
 } from "../models/file-system.js";
 import { badRequest, type SimRequest } from "../types.js";
-import { at, EMPTY, type Handler, listing, ok, preselect, selectByNameOrIds } from "./common.js";
+import { at, EMPTY, type Handler, listing, ok, paramSince, preselect, selectByNameOrIds } from "./common.js";
 import { eradicateFileSystem } from "./file-system-removal.js";
+import { checkDestroy, checkPromotion } from "./file-system-rules.js";
 import { applyNfsRuleEdits } from "./nfs-rules.js";
 
 export const listFileSystems: Handler = (req, state) => {
@@ -141,6 +142,8 @@ export const updateFileSystems: Handler = (req, state) => {
   const targets = selectByNameOrIds(req, state.fileSystems, "File system");
   const body = parseFsBody(req, "update");
   const ignoreUsage = req.query.bool("ignore_usage") === true;
+  paramSince(req, "discard_non_snapshotted_data", "1.9");
+  paramSince(req, "delete_link_on_eradication", "1.9");
   const changes = Object.keys(body).filter((k) => k !== "destroyed");
   // Validate every target before touching any, so a refused update changes nothing.
   const nfsRules = new Map<FileSystemRec, string>();
@@ -155,13 +158,19 @@ export const updateFileSystems: Handler = (req, state) => {
       throw badRequest(`Recover file system '${fs.name}' before changing it.`, fs.name);
     }
     checkHardLimit(fs, body, ignoreUsage);
+    if (body.destroyed === true && !fs.destroyed) checkDestroy(state, req, fs, body);
+    checkPromotion(state, req, fs, body);
     if (body.nfs && (body.nfs.add_rules !== undefined || body.nfs.remove_rules !== undefined)) {
       nfsRules.set(fs, applyNfsRuleEdits(fs.name, body.nfs.rules ?? fs.nfs.rules, body.nfs));
     }
   }
   const now = state.clock();
   for (const fs of targets) {
+    const wasDemoted = fs.requested_promotion_state === "demoted";
     applyChanges(fs, body);
+    // A demoted file system is a replication target: not writable until it is promoted again.
+    if (fs.requested_promotion_state === "demoted") fs.writable = false;
+    else if (wasDemoted && body.writable === undefined) fs.writable = true;
     const rules = nfsRules.get(fs);
     if (rules !== undefined) fs.nfs.rules = rules;
     applyDestroyed(fs, body.destroyed, now);

@@ -1,7 +1,9 @@
 /**
- * The generic in-memory collection behind every endpoint the simulator does not model in depth: GET lists
- * through the listing engine, POST `?names=` creates, PATCH merges, DELETE removes. Singleton paths (dns,
- * smtp, …) hold exactly one item that PATCH merges into.
+ * The generic in-memory collection behind the resources that really are plain records (hardware, blades,
+ * logs, SNMP managers, syslog servers, virtual hosts, settings singletons, …): GET lists through the listing
+ * engine, POST `?names=` creates, PATCH merges, DELETE removes. Singleton paths (dns, smtp, …) hold exactly
+ * one item that PATCH merges into. Anything with a relationship, a default, a secret or a rule is modelled
+ * in its own module; `collection()` is also the store some of those keep their records in.
  */
 import { atLeast } from "../../rest-spec/versions.js";
 import type { Json } from "../models/body.js";
@@ -22,11 +24,7 @@ export const SINGLETON_PATHS = new Set([
 ]);
 
 /** Listings whose total/total_only went away in 1.12 (the rest of the generic listings never had them). */
-const TOTALS_UNTIL_1_12 = new Set([
-  "/keytabs",
-  "/file-system-snapshots/transfer",
-  "/file-system-replica-links/transfer",
-]);
+const TOTALS_UNTIL_1_12 = new Set(["/file-system-snapshots/transfer", "/file-system-replica-links/transfer"]);
 
 export function collection(state: SimState, path: string): GenericCollection {
   let c = state.generic.get(path);
@@ -37,22 +35,8 @@ export function collection(state: SimState, path: string): GenericCollection {
   return c;
 }
 
-/** Checks the values real clients validate when they read them back (the SDK raises on violations). */
-function validate(path: string, item: Json): void {
-  const mtu = item["mtu"];
-  if ((path === "/subnets" || path === "/network-interfaces") && mtu !== undefined && mtu !== null) {
-    if (!Number.isInteger(mtu) || (mtu as number) < 1280 || (mtu as number) > 9216) {
-      throw badRequest("'mtu' must be an integer from 1280 to 9216.", String(item["name"] ?? ""));
-    }
-  }
-  const vlan = item["vlan"];
-  if (
-    vlan !== undefined &&
-    vlan !== null &&
-    (!Number.isInteger(vlan) || (vlan as number) < 0 || (vlan as number) > 4094)
-  ) {
-    throw badRequest("'vlan' must be an integer from 0 to 4094.");
-  }
+/** Length limits real clients check when they read SNMP settings back (the SDK raises on violations). */
+function validate(item: Json): void {
   for (const [outer, inner] of [
     ["v2c", "community"],
     ["v3", "auth_passphrase"],
@@ -117,7 +101,7 @@ export const genericCreate: Handler = (req, state) => {
   for (const n of names) if (c.items.has(n)) throw badRequest(`'${n}' already exists.`, n);
   const created = names.map((name) => {
     const item: Json = { name, id: state.newId(), ...body };
-    validate(req.path, item);
+    validate(item);
     return item;
   });
   for (const item of created) c.items.set(String(item["name"]), item);
@@ -150,7 +134,7 @@ export const genericUpdate: Handler = (req, state) => {
   const body = bodyObject(req, "request");
   rejectIdentity(body);
   const next = targets.map((t) => merge(t, body));
-  for (const n of next) validate(req.path, n);
+  for (const n of next) validate(n);
   for (const n of next) c.items.set(String(n["name"]), n);
   return ok(next.map((i) => render(i, req.version)));
 };

@@ -6,28 +6,35 @@ import type { HttpMethod } from "../../rest-spec/endpoints.js";
 import { findEndpoint } from "../../rest-spec/versions.js";
 import type { SimState } from "../state.js";
 import type { SimHandler } from "../types.js";
-import { listAdmins, updateAdmins } from "./admins.js";
+import { deleteAdminCache, listAdminCache, listAdmins, updateAdmins } from "./admins.js";
 import * as alerts from "./alerts.js";
+import * as apiClients from "./api-clients.js";
 import * as conns from "./array-connections.js";
-import { listArraySpace, listArrays, updateArrays } from "./arrays.js";
+import { listArraySpace, listArrays, listSupportedTimeZones, updateArrays } from "./arrays.js";
 import { recordAudit } from "./audit.js";
 import * as buckets from "./buckets.js";
+import * as certs from "./certificates.js";
 import { type Handler, listing } from "./common.js";
+import * as ds from "./directory-services.js";
 import * as fsLinks from "./file-system-replica-links.js";
 import * as fs from "./file-systems.js";
 import { genericCreate, genericDelete, genericList, genericUpdate } from "./generic.js";
+import * as keytabs from "./keytabs.js";
 import * as rules from "./lifecycle-rules.js";
-import { createLinkAggregationGroups } from "./link-aggregation-groups.js";
+import * as lags from "./link-aggregation-groups.js";
+import * as net from "./network.js";
 import * as objperf from "./object-performance.js";
 import * as os from "./object-store.js";
+import * as osPolicies from "./object-store-access-policies.js";
 import * as perf from "./performance.js";
 import * as policies from "./policies.js";
-import * as linkPolicies from "./policy-link-members.js";
 import * as members from "./policy-members.js";
+import * as linkPolicies from "./policy-replica-links.js";
 import { GROUPS, quotaHandlers, USERS } from "./quotas.js";
 import * as links from "./replica-links.js";
 import * as selfTests from "./self-tests.js";
 import * as snaps from "./snapshots.js";
+import * as targets from "./targets.js";
 
 const userQuotas = quotaHandlers(USERS);
 const groupQuotas = quotaHandlers(GROUPS);
@@ -66,16 +73,6 @@ const ROUTES: Routes = {
     DELETE: members.removePolicyFileSystems,
   },
   "/policies/members": { GET: members.listPolicyFileSystems },
-  "/policies/file-system-replica-links": {
-    GET: linkPolicies.listPolicyReplicaLinks,
-    POST: linkPolicies.addPolicyReplicaLinks,
-    DELETE: linkPolicies.removePolicyReplicaLinks,
-  },
-  "/file-system-replica-links/policies": {
-    GET: linkPolicies.listPolicyReplicaLinks,
-    POST: linkPolicies.addPolicyReplicaLinks,
-    DELETE: linkPolicies.removePolicyReplicaLinks,
-  },
   "/policies/file-system-snapshots": {
     GET: members.listPolicySnapshots,
     DELETE: members.removePolicySnapshots,
@@ -122,7 +119,24 @@ const ROUTES: Routes = {
     PATCH: rules.updateLifecycleRules,
     DELETE: rules.deleteLifecycleRules,
   },
-  "/link-aggregation-groups": { POST: createLinkAggregationGroups },
+  "/link-aggregation-groups": {
+    GET: lags.listLinkAggregationGroups,
+    POST: lags.createLinkAggregationGroups,
+    PATCH: lags.updateLinkAggregationGroups,
+    DELETE: lags.deleteLinkAggregationGroups,
+  },
+  "/subnets": {
+    GET: net.listSubnets,
+    POST: net.createSubnets,
+    PATCH: net.updateSubnets,
+    DELETE: net.deleteSubnets,
+  },
+  "/network-interfaces": {
+    GET: net.listInterfaces,
+    POST: net.createInterfaces,
+    PATCH: net.updateInterfaces,
+    DELETE: net.deleteInterfaces,
+  },
   "/bucket-replica-links": {
     GET: links.listBucketReplicaLinks,
     POST: links.createBucketReplicaLinks,
@@ -174,6 +188,77 @@ const ROUTES: Routes = {
     PATCH: selfTests.testDirectoryServices,
   },
   "/active-directory/test": { GET: selfTests.testActiveDirectory },
+  "/admins/cache": { GET: listAdminCache, DELETE: deleteAdminCache },
+  "/api-clients": {
+    GET: apiClients.listApiClients,
+    POST: apiClients.createApiClients,
+    PATCH: apiClients.updateApiClients,
+    DELETE: apiClients.deleteApiClients,
+  },
+  "/arrays/supported-time-zones": { GET: listSupportedTimeZones },
+  "/certificates": {
+    GET: certs.listCertificates,
+    POST: certs.createCertificates,
+    PATCH: certs.updateCertificates,
+    DELETE: certs.deleteCertificates,
+  },
+  "/certificate-groups": {
+    GET: certs.listCertificateGroups,
+    POST: certs.createCertificateGroups,
+    DELETE: certs.deleteCertificateGroups,
+  },
+  "/certificate-groups/certificates": {
+    GET: certs.listGroupMembers,
+    POST: certs.addGroupMembers,
+    DELETE: certs.removeGroupMembers,
+  },
+  "/certificates/certificate-groups": {
+    GET: certs.listGroupMembers,
+    POST: certs.addGroupMembers,
+    DELETE: certs.removeGroupMembers,
+  },
+  "/directory-services": { GET: ds.listDirectoryServices, PATCH: ds.updateDirectoryServices },
+  "/directory-services/roles": { GET: ds.listDirectoryRoles, PATCH: ds.updateDirectoryRoles },
+  "/active-directory": {
+    GET: ds.listActiveDirectory,
+    POST: ds.createActiveDirectory,
+    PATCH: ds.updateActiveDirectory,
+    DELETE: ds.deleteActiveDirectory,
+  },
+  "/keytabs": { GET: keytabs.listKeytabs, POST: keytabs.createKeytabs, DELETE: keytabs.deleteKeytabs },
+  "/object-store-access-policies": { GET: osPolicies.listAccessPolicies },
+  "/object-store-access-policies/object-store-users": {
+    GET: osPolicies.listPolicyUsers,
+    POST: osPolicies.addPolicyUsers,
+    DELETE: osPolicies.removePolicyUsers,
+  },
+  "/object-store-users/object-store-access-policies": {
+    GET: osPolicies.listPolicyUsers,
+    POST: osPolicies.addPolicyUsers,
+    DELETE: osPolicies.removePolicyUsers,
+  },
+  "/policies/file-system-replica-links": {
+    GET: linkPolicies.listReplicaLinkPolicies,
+    POST: linkPolicies.addReplicaLinkPolicies,
+    DELETE: linkPolicies.removeReplicaLinkPolicies,
+  },
+  "/file-system-replica-links/policies": {
+    GET: linkPolicies.listReplicaLinkPolicies,
+    POST: linkPolicies.addReplicaLinkPolicies,
+    DELETE: linkPolicies.removeReplicaLinkPolicies,
+  },
+  "/targets": {
+    GET: targets.listTargets,
+    POST: targets.createTargets,
+    PATCH: targets.updateTargets,
+    DELETE: targets.deleteTargets,
+  },
+  "/object-store-remote-credentials": {
+    GET: targets.listCredentials,
+    POST: targets.createCredentials,
+    PATCH: targets.updateCredentials,
+    DELETE: targets.deleteCredentials,
+  },
 };
 
 const GENERIC: Record<HttpMethod, Handler> = {

@@ -1,14 +1,15 @@
 /**
- * POST /link-aggregation-groups. Before REST 1.12 the group's name travels in the LinkAggregationGroup body (or
+ * /link-aggregation-groups. Before REST 1.12 a new group's name travels in the LinkAggregationGroup body (or
  * the array picks one); from 1.12 the `names` parameter is accepted as well (spec, "Other parameters noted").
- * Listing, PATCH and DELETE stay with the generic collection.
+ * PATCH replaces, adds or removes ports and the group's speed follows; a group a subnet runs on cannot go.
  */
 import { z } from "zod";
 import { atLeast } from "../../rest-spec/versions.js";
 import { bodyObject, type Json, parseBody, referenceByName, rejectReadOnly } from "../models/body.js";
+import { type LagPort, type LagRec, renderLag } from "../models/network.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
-import { type Handler, ok } from "./common.js";
+import { EMPTY, type Handler, listing, ok, preselect, selectByNamesOrIds } from "./common.js";
 import { collection } from "./generic.js";
 
 const PATH = "/link-aggregation-groups";
@@ -22,7 +23,11 @@ const postBody = z.strictObject({
 });
 
 /** The name the new group gets: `names` (1.12+), else the body's `name`, else the first free `lagN`. */
-function groupName(req: SimRequest, bodyName: string | undefined, taken: ReadonlyMap<string, Json>): string {
+function groupName(
+  req: SimRequest,
+  bodyName: string | undefined,
+  taken: ReadonlyMap<string, LagRec>,
+): string {
   const names = req.query.list("names")?.filter((n) => n !== "");
   if (req.query.has("names") && !atLeast(req.version, NAMES_SINCE)) {
     throw badRequest(
@@ -47,13 +52,14 @@ function groupName(req: SimRequest, bodyName: string | undefined, taken: Readonl
 }
 
 /** Ports must be known hardware connectors (when the array lists any) and not in another group. */
-function checkPorts(state: SimState, groups: ReadonlyMap<string, Json>, ports: readonly string[]): Json[] {
+function checkPorts(state: SimState, self: string | undefined, ports: readonly string[]): Json[] {
   const connectors = collection(state, "/hardware-connectors").items;
   const inUse = new Map<string, string>();
-  for (const [groupName, group] of groups) {
-    for (const p of (group["ports"] as { name?: string }[] | undefined) ?? [])
-      if (p.name) inUse.set(p.name, groupName);
+  for (const [groupName, group] of state.network.lags) {
+    if (groupName !== self) for (const p of group.ports) inUse.set(p.name, groupName);
   }
+  const duplicate = ports.find((p, i) => ports.indexOf(p) !== i);
+  if (duplicate !== undefined) throw badRequest(`Port '${duplicate}' is listed twice.`, duplicate);
   return ports.map((port) => {
     const connector = connectors.get(port);
     if (connectors.size > 0 && !connector) throw badRequest(`Port '${port}' does not exist.`, port);
@@ -61,6 +67,13 @@ function checkPorts(state: SimState, groups: ReadonlyMap<string, Json>, ports: r
     if (owner !== undefined)
       throw badRequest(`Port '${port}' already belongs to link aggregation group '${owner}'.`, port);
     return connector ?? {};
+  });
+}
+
+function toPorts(names: readonly string[], connectors: readonly Json[]): LagPort[] {
+  return names.map((name, i) => {
+    const id = connectors[i]?.["id"];
+    return { name, id: typeof id === "string" ? id : null };
   });
 }
 
@@ -76,33 +89,100 @@ function macFrom(id: string): string {
   return ["02", ...(hex.match(/../g) ?? [])].join(":");
 }
 
+function view(req: SimRequest) {
+  return (l: LagRec): Json => {
+    const out = renderLag(l);
+    if (atLeast(req.version, "1.8")) return out;
+    const { id: _id, ...withoutId } = out;
+    return withoutId;
+  };
+}
+
+export const listLinkAggregationGroups: Handler = (req, state) => {
+  const lags = state.network.lags;
+  return listing([...preselect(req, lags, () => lags.values())].map(view(req)), req, {
+    noun: "Link aggregation group",
+  });
+};
+
 export const createLinkAggregationGroups: Handler = (req, state) => {
   const raw = bodyObject(req, MODEL);
   rejectReadOnly(raw, READ_ONLY, MODEL);
   const body = parseBody(postBody, raw, MODEL, req.version);
-  const groups = collection(state, PATH).items;
+  const groups = state.network.lags;
   const name = groupName(req, body.name, groups);
   const portNames = body.ports.map((p) => p.name);
-  const duplicate = portNames.find((p, i) => portNames.indexOf(p) !== i);
-  if (duplicate !== undefined) throw badRequest(`Port '${duplicate}' is listed twice.`, duplicate);
-  const connectors = checkPorts(state, groups, portNames);
-  const speed = Math.min(...connectors.map(portSpeed));
+  const connectors = checkPorts(state, undefined, portNames);
   const id = state.newId();
-  const group: Json = {
+  const group: LagRec = {
     name,
     id,
-    lag_speed: speed * portNames.length,
+    ports: toPorts(portNames, connectors),
+    port_speed: Math.min(...connectors.map(portSpeed)),
     mac_address: macFrom(id),
-    ports: portNames.map((p, i) => ({
-      name: p,
-      id: connectors[i]?.["id"] ?? null,
-      resource_type: "hardware",
-    })),
-    port_speed: speed,
     status: "healthy",
   };
   groups.set(name, group);
-  if (atLeast(req.version, "1.8")) return ok([group]);
-  const { id: _id, ...withoutId } = group;
-  return ok([withoutId]);
+  return ok([view(req)(group)]);
+};
+
+const patchBody = z
+  .strictObject({
+    ports: z.array(referenceByName).min(1),
+    add_ports: z.array(referenceByName).min(1),
+    remove_ports: z.array(referenceByName).min(1),
+  })
+  .partial();
+
+/** The ports after a LinkAggregationGroupPatch: `ports` replaces, or `add_ports` / `remove_ports` edit. */
+function nextPorts(l: LagRec, body: z.output<typeof patchBody>): string[] {
+  if (body.ports && (body.add_ports || body.remove_ports))
+    throw badRequest(
+      "'ports' replaces the group's ports; it cannot be combined with 'add_ports' or 'remove_ports'.",
+    );
+  if (body.ports) return body.ports.map((p) => p.name);
+  const current = l.ports.map((p) => p.name);
+  for (const p of body.add_ports ?? []) {
+    if (current.includes(p.name))
+      throw badRequest(`Port '${p.name}' is already in link aggregation group '${l.name}'.`, p.name);
+  }
+  const removed = new Set((body.remove_ports ?? []).map((p) => p.name));
+  for (const p of removed) {
+    if (!current.includes(p))
+      throw badRequest(`Port '${p}' is not in link aggregation group '${l.name}'.`, p);
+  }
+  return [...current.filter((p) => !removed.has(p)), ...(body.add_ports ?? []).map((p) => p.name)];
+}
+
+export const updateLinkAggregationGroups: Handler = (req, state) => {
+  const targets = selectByNamesOrIds(req, state.network.lags, "Link aggregation group") ?? [];
+  const raw = bodyObject(req, "LinkAggregationGroupPatch");
+  rejectReadOnly(raw, [...READ_ONLY, "name"], "LinkAggregationGroupPatch");
+  const body = parseBody(patchBody, raw, "LinkAggregationGroupPatch", req.version);
+  const next = targets.map((l) => {
+    const names = nextPorts(l, body);
+    if (names.length === 0)
+      throw badRequest(
+        `Link aggregation group '${l.name}' needs at least one port; delete the group instead.`,
+        l.name,
+      );
+    const connectors = checkPorts(state, l.name, names);
+    return { ...l, ports: toPorts(names, connectors), port_speed: Math.min(...connectors.map(portSpeed)) };
+  });
+  for (const l of next) state.network.lags.set(l.name, l);
+  return ok(next.map(view(req)));
+};
+
+export const deleteLinkAggregationGroups: Handler = (req, state) => {
+  const targets = selectByNamesOrIds(req, state.network.lags, "Link aggregation group") ?? [];
+  for (const l of targets) {
+    const users = [...state.network.subnets.values()].filter((s) => s.lag === l.name);
+    if (users.length > 0)
+      throw badRequest(
+        `Subnets run on link aggregation group '${l.name}' (${users.map((s) => s.name).join(", ")}); move or delete them first.`,
+        l.name,
+      );
+  }
+  for (const l of targets) state.network.lags.delete(l.name);
+  return EMPTY;
 };

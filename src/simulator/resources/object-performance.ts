@@ -7,7 +7,7 @@ import { namedMetrics, standardPerformance } from "../models/series.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { at, type Handler, listing, preselect } from "./common.js";
-import { replicationSample, replicationType } from "./performance.js";
+import { bend, replicationSample, replicationType } from "./performance.js";
 import { sampleTimes } from "./time-window.js";
 
 /** Upper bound on samples × objects one listing generates. */
@@ -108,7 +108,10 @@ export const listClientPerformance: Handler = (req, state) => {
   const now = state.clock();
   const items = state.clients.map((c) => ({
     name: c.name,
-    ...standardPerformance(state.seed, `client:${c.name}`, now, c.weight, false),
+    ...bend(
+      standardPerformance(state.seed, `client:${c.name}`, now, c.weight, false),
+      state.effects?.client?.(c.name, now),
+    ),
     time: now,
   }));
   return listing(items, req, { totals: at(req, "1.11") ? "list" : "none" });

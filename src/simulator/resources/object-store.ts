@@ -5,6 +5,7 @@ import {
   type AccessKeyRec,
   type AccountRec,
   type BucketRec,
+  FULL_ACCESS_POLICY,
   type ObjectUserRec,
   renderAccessKey,
   renderAccount,
@@ -113,6 +114,8 @@ export const createObjectUsers: Handler = (req, state) => {
       full_access: fullAccess,
     };
     state.objectUsers.set(name, u);
+    // full_access=true is the built-in full-access policy attached at creation.
+    if (fullAccess) state.accessPolicies.get(FULL_ACCESS_POLICY)?.members.add(name);
     return u;
   });
   return ok(created.map(userView(state, req.version)));
@@ -120,6 +123,7 @@ export const createObjectUsers: Handler = (req, state) => {
 
 function removeUser(state: SimState, u: ObjectUserRec): void {
   state.objectUsers.delete(u.name);
+  for (const p of state.accessPolicies.values()) p.members.delete(u.name);
   for (const k of [...state.accessKeys.values()]) if (k.user === u.name) state.accessKeys.delete(k.name);
 }
 

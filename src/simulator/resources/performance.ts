@@ -10,6 +10,20 @@ import { sampleTimes } from "./time-window.js";
 /** Share of the array's load each protocol carries. */
 const PROTOCOL_SCALE: Record<string, number> = { all: 1, nfs: 0.55, smb: 0.15, http: 0.05, s3: 0.25 };
 
+/** A scenario's multipliers applied to one sample: latencies by `latency`, rates by `ops`. */
+export function bend(
+  m: Record<string, number>,
+  by: { latency: number; ops: number } | undefined,
+): Record<string, number> {
+  if (!by) return m;
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(m)) {
+    const f = k.startsWith("usec_per_") ? by.latency : k.endsWith("_per_sec") ? by.ops : 1;
+    out[k] = Math.round(v * f);
+  }
+  return out;
+}
+
 function series(req: SimRequest, state: SimState, sample: (t: number) => Record<string, unknown>) {
   return listing(sampleTimes(req, state.clock()).map(sample), req, { nameParams: [] });
 }
@@ -22,7 +36,10 @@ export const listArrayPerformance: Handler = (req, state) => {
   const v13 = atLeast(req.version, "1.3");
   const key = `array:${protocol}`;
   return series(req, state, (t) => {
-    const m = standardPerformance(state.seed, key, t, scale * 10, false);
+    const m = bend(
+      standardPerformance(state.seed, key, t, scale * 10, false),
+      state.effects?.performance?.(protocol, t),
+    );
     const { read_bytes_per_sec, write_bytes_per_sec, ...rest } = m;
     return {
       name: state.array.name,

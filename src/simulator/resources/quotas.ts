@@ -96,7 +96,8 @@ function renderRow(
   const def = spec.defaultQuota(state, fs);
   const explicit = rec?.quota ?? null;
   const quota = usageView && explicit === null ? (def > 0 ? def : null) : explicit;
-  const item = renderQuota(spec.kind, fs, subject, quota, t.usage.get(quotaKey(fs, subject)) ?? 0, {
+  const used = (usageView ? usageOf(state, spec) : t.usage).get(quotaKey(fs, subject)) ?? 0;
+  const item = renderQuota(spec.kind, fs, subject, quota, used, {
     fileSystemId: state.fileSystems.get(fs)?.id,
     defaultQuota: def,
     subjectName: t.directory.find((d) => d.id === subject)?.name,
@@ -105,7 +106,7 @@ function renderRow(
 }
 
 /** Rows matching all selectors; then each selector element must match at least one remaining row. */
-function select(rows: Row[], sel: Selectors, spec: KindSpec): Row[] {
+function select(rows: Row[], sel: Selectors, spec: KindSpec, usageView = false): Row[] {
   const fsSet = sel.fileSystems && new Set(sel.fileSystems);
   const idSet = sel.subjects && new Set(sel.subjects.map((s) => s.id));
   const nameSet = sel.names && new Set(sel.names);
@@ -115,21 +116,22 @@ function select(rows: Row[], sel: Selectors, spec: KindSpec): Row[] {
       (!idSet || idSet.has(r.subject)) &&
       (!nameSet || nameSet.has(String(r.item["name"]))),
   );
-  requireEveryElementMatches(out, sel, spec);
+  requireEveryElementMatches(out, sel, spec, usageView);
   return out;
 }
 
-function requireEveryElementMatches(rows: Row[], sel: Selectors, spec: KindSpec): void {
+/** A usage listing is not a quota listing: its refusals speak of usage. */
+function requireEveryElementMatches(rows: Row[], sel: Selectors, spec: KindSpec, usageView: boolean): void {
+  const what = usageView ? `${spec.kind} usage` : `${spec.kind} quota`;
   for (const f of sel.fileSystems ?? []) {
-    if (!rows.some((r) => r.fs === f))
-      throw badRequest(`No ${spec.kind} quota matches file system '${f}'.`, f);
+    if (!rows.some((r) => r.fs === f)) throw badRequest(`No ${what} matches file system '${f}'.`, f);
   }
   for (const s of sel.subjects ?? []) {
     if (!rows.some((r) => r.subject === s.id))
-      throw badRequest(`No ${spec.kind} quota matches ${spec.kind} '${s.given}'.`, s.given);
+      throw badRequest(`No ${what} matches ${spec.kind} '${s.given}'.`, s.given);
   }
   for (const n of sel.names ?? []) {
-    if (!rows.some((r) => r.item["name"] === n)) throw badRequest(`No ${spec.kind} quota named '${n}'.`, n);
+    if (!rows.some((r) => r.item["name"] === n)) throw badRequest(`No ${what} named '${n}'.`, n);
   }
 }
 
@@ -142,13 +144,35 @@ function allRows(state: SimState, spec: KindSpec, usageView: boolean): Row[] {
     rows.push(renderRow(state, spec, rec.fileSystem, rec.subject, rec, usageView));
   }
   if (usageView) {
-    for (const key of t.usage.keys()) {
+    for (const key of usageOf(state, spec).keys()) {
       if (seen.has(key)) continue;
       const [fs = "", subject = "0"] = key.split("\u0000");
       rows.push(renderRow(state, spec, fs, Number(subject), undefined, true));
     }
   }
   return rows;
+}
+
+/** A file's bytes belong to its group too: who has no group of their own lands in `users` (gid 100). */
+export const DEFAULT_GID = 100;
+
+/**
+ * Bytes per `<fs, uid|gid>`. Users' usage is as recorded. Group usage is as recorded where the array has
+ * group figures for a file system; elsewhere it is the users' usage summed by their primary group, so group
+ * usage exists wherever user usage does.
+ */
+export function usageOf(state: SimState, spec: KindSpec): Map<string, number> {
+  if (spec.kind === "user") return state.users.usage;
+  const out = new Map(state.groups.usage);
+  const recorded = new Set([...state.groups.usage.keys()].map((k) => k.split("\u0000")[0]));
+  for (const [key, bytes] of state.users.usage) {
+    const [fs = "", uid = "0"] = key.split("\u0000");
+    if (recorded.has(fs)) continue;
+    const gid = state.users.directory.find((d) => d.id === Number(uid))?.gid ?? DEFAULT_GID;
+    const gkey = quotaKey(fs, gid);
+    out.set(gkey, (out.get(gkey) ?? 0) + bytes);
+  }
+  return out;
 }
 
 function listHandler(spec: KindSpec, usageView: boolean): Handler {
@@ -163,7 +187,7 @@ function listHandler(spec: KindSpec, usageView: boolean): Handler {
       const pred = compileFilter(filter);
       rows = rows.filter((r) => pred(r.item));
     }
-    rows = select(rows, sel, spec);
+    rows = select(rows, sel, spec, usageView);
     return listing(
       rows.map((r) => r.item),
       req,

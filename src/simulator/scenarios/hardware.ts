@@ -1,6 +1,6 @@
 /** Simulated hardware (chassis, blades, fabric modules, ports, fans, power) and the network on top of it. */
 import type { SimState } from "../state.js";
-import { type Item, put, ref } from "./put.js";
+import { type Item, put } from "./put.js";
 
 const TB = 1000 ** 4;
 
@@ -72,68 +72,35 @@ export function seedHardware(state: SimState, opts: InfrastructureOptions): void
   );
 }
 
+/** One link aggregation group, a data and a replication subnet on it, and three interfaces in them. */
 export function seedNetwork(state: SimState): void {
-  put(state, "/link-aggregation-groups", [
-    {
-      name: "uplink",
-      id: state.newId(),
-      lag_speed: 160_000_000_000,
-      mac_address: "24:a9:37:00:1a:2b",
-      ports: [1, 2].map((m) => ({ name: `CH1.FM${m}.ETH1`, id: null, resource_type: "hardware" })),
-      port_speed: 40_000_000_000,
-      status: "healthy",
-    },
-  ]);
+  const net = state.network;
+  const connectors = state.generic.get("/hardware-connectors")?.items;
+  const port = (name: string) => ({
+    name,
+    id: (connectors?.get(name)?.["id"] as string | undefined) ?? null,
+  });
+  net.lags.set("uplink", {
+    name: "uplink",
+    id: state.newId(),
+    mac_address: "24:a9:37:00:1a:2b",
+    ports: [port("CH1.FM1.ETH1"), port("CH1.FM2.ETH1")],
+    port_speed: 40_000_000_000,
+    status: "healthy",
+  });
   const subnets = [
-    { name: "data", prefix: "10.21.100.0/24", gateway: "10.21.100.1", vlan: 0, services: ["data"] },
-    {
-      name: "replication",
-      prefix: "10.21.200.0/24",
-      gateway: "10.21.200.1",
-      vlan: 200,
-      services: ["replication"],
-    },
+    { name: "data", prefix: "10.21.100.0/24", gateway: "10.21.100.1", vlan: 0 },
+    { name: "replication", prefix: "10.21.200.0/24", gateway: "10.21.200.1", vlan: 200 },
   ];
-  put(
-    state,
-    "/subnets",
-    subnets.map((s) => ({
-      ...s,
-      id: state.newId(),
-      enabled: true,
-      mtu: 9000,
-      interfaces: [],
-      link_aggregation_group: ref(state, "/link-aggregation-groups", "uplink", "link-aggregation-groups"),
-    })),
-  );
+  for (const s of subnets) {
+    net.subnets.set(s.name, { ...s, id: state.newId(), enabled: true, mtu: 9000, lag: "uplink" });
+  }
   const vips = [
     { name: "data1", address: "10.21.100.10", subnet: "data", services: ["data"] },
     { name: "data2", address: "10.21.100.11", subnet: "data", services: ["data"] },
     { name: "repl1", address: "10.21.200.10", subnet: "replication", services: ["replication"] },
   ];
-  put(
-    state,
-    "/network-interfaces",
-    vips.map((v) => {
-      const subnet = subnets.find((s) => s.name === v.subnet);
-      return {
-        name: v.name,
-        id: state.newId(),
-        address: v.address,
-        enabled: true,
-        gateway: subnet?.gateway,
-        mtu: 9000,
-        netmask: "255.255.255.0",
-        services: v.services,
-        type: "vip",
-        vlan: subnet?.vlan,
-        subnet: ref(state, "/subnets", v.subnet, "subnets"),
-      };
-    }),
-  );
-  for (const s of state.generic.get("/subnets")?.items.values() ?? []) {
-    s["interfaces"] = vips
-      .filter((v) => v.subnet === s["name"])
-      .map((v) => ref(state, "/network-interfaces", v.name, "network-interfaces"));
+  for (const v of vips) {
+    net.interfaces.set(v.name, { ...v, id: state.newId(), enabled: true, type: "vip" });
   }
 }

@@ -2,6 +2,8 @@
  * What every simulated array has regardless of scenario: hardware, blades, network, settings singletons,
  * admins, roles, certificates and a small user/group directory. Served by the generic collections.
  */
+
+import { seedDirectoryRoles } from "../resources/directory-services.js";
 import type { SimState } from "../state.js";
 import { type InfrastructureOptions, seedHardware, seedNetwork } from "./hardware.js";
 import { put } from "./put.js";
@@ -106,19 +108,12 @@ function settings(state: SimState): void {
   );
   put(
     state,
-    "/arrays/supported-time-zones",
-    ["UTC", "America/Los_Angeles", "America/New_York", "Europe/London", "Europe/Berlin", "Asia/Tokyo"].map(
-      (tz) => ({ name: tz }),
-    ),
-  );
-  put(
-    state,
     "/directory-services",
     ["management", "nfs", "smb"].map((svc) => ({
       name: svc,
       id: state.newId(),
       base_dn: "dc=example,dc=com",
-      bind_password: null,
+      bind_password: "bind-secret-do-not-show",
       bind_user: "cn=fb,ou=svc,dc=example,dc=com",
       enabled: svc !== "smb",
       services: [svc],
@@ -178,21 +173,33 @@ function access(state: SimState): void {
       valid_to: String(now + 65 * DAY),
     },
   ]);
-  put(state, "/certificate-groups", [{ name: "_default_replication_certs", id: state.newId() }]);
+  put(state, "/certificate-groups", [{ name: "_default_replication_certs", id: state.newId(), members: [] }]);
+  seedDirectoryRoles(state, {
+    array_admin: "fb-admins",
+    storage_admin: "storage-team",
+    readonly: "fb-viewers",
+  });
+  // Roles the array cached when these directory users last logged in.
+  put(state, "/admins/cache", [
+    { name: "jdoe", id: state.newId(), role: "array_admin", time: now - 2 * 3_600_000 },
+    { name: "mlee", id: state.newId(), role: "readonly", time: now - 26 * 3_600_000 },
+  ]);
 }
 
 function directory(state: SimState): void {
   state.users.directory.push(
-    ...[
-      ["alice", 1001],
-      ["bob", 1002],
-      ["carol", 1003],
-      ["dave", 1004],
-      ["erin", 1005],
-      ["frank", 1006],
-      ["svc-build", 2001],
-      ["svc-backup", 2002],
-    ].map(([name, id]) => ({ name: name as string, id: id as number })),
+    ...(
+      [
+        ["alice", 1001, 3001],
+        ["bob", 1002, 3001],
+        ["carol", 1003, 3002],
+        ["dave", 1004, 3002],
+        ["erin", 1005, 3003],
+        ["frank", 1006, 3004],
+        ["svc-build", 2001, 3001],
+        ["svc-backup", 2002, 3004],
+      ] as const
+    ).map(([name, id, gid]) => ({ name, id, gid })),
   );
   state.groups.directory.push(
     ...[

@@ -7,6 +7,7 @@ import { createArrayPool } from "../../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../../src/flashblade/types.js";
 import { silentLogger } from "../../../src/logger.js";
 import { type Simulator, startSimulator, type TlsMaterial } from "../../../src/simulator/index.js";
+import type { ScenarioName } from "../../../src/simulator/state.js";
 import { selfSignedCertificate } from "../../../src/simulator/tls.js";
 import { createChatPort } from "../../../src/slack/chat-port.js";
 import { createFileUploader } from "../../../src/slack/file-upload.js";
@@ -67,6 +68,8 @@ export interface HarnessOptions {
   followUps?: FollowUpRunner;
   /** The engine's jitter source (default a constant 0.5: first polls mid-interval, no spread). */
   random?: () => number;
+  /** The simulators' scenario (default "empty"). */
+  scenario?: ScenarioName;
 }
 
 export async function startAlertHarness(o: HarnessOptions = {}): Promise<AlertHarness> {
@@ -79,7 +82,7 @@ export async function startAlertHarness(o: HarnessOptions = {}): Promise<AlertHa
       await startSimulator({
         tls: await sharedTls(),
         apiTokens: [{ token: TOKEN, username: "pureuser" }],
-        scenario: "empty",
+        scenario: o.scenario ?? "empty",
         arrayName: name,
         clock: clock.now,
         sleep: async () => {},

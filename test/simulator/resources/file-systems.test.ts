@@ -118,8 +118,7 @@ describe("GET /file-systems by version", () => {
       writable: true,
     });
     expect(at("1.11")).toHaveProperty("multi_protocol");
-    expect(at("1.12")).not.toHaveProperty("promotion_status");
-    expect(at("1.12")).toHaveProperty("requested_promotion_state", "promoted");
+    expect(at("1.12")).toMatchObject({ promotion_status: "promoted", requested_promotion_state: "promoted" });
     expect(at("1.1")["smb"]).toHaveProperty("acl-mode");
     expect(at("1.2")["smb"]).toHaveProperty("acl_mode");
   });
@@ -339,6 +338,12 @@ describe("the hard-limit rule", () => {
   });
 });
 
+const OFF = {
+  nfs: { v3_enabled: false, v4_1_enabled: false },
+  smb: { enabled: false },
+  http: { enabled: false },
+};
+
 describe("destroy, recover, eradicate", () => {
   it("destroys, recovers and eradicates only destroyed file systems, with their snapshots and quotas", () => {
     const { state, clock } = sim();
@@ -350,7 +355,7 @@ describe("destroy, recover, eradicate", () => {
       /'finance' is not destroyed; destroy it/,
     );
     const [destroyed] = items(
-      call(state, "PATCH", "/file-systems", { query: "name=finance", body: { destroyed: true } }),
+      call(state, "PATCH", "/file-systems", { query: "name=finance", body: { ...OFF, destroyed: true } }),
     );
     expect(destroyed).toMatchObject({ destroyed: true, time_remaining: DAY });
     expect400(
@@ -395,7 +400,7 @@ describe("destroy, recover, eradicate", () => {
     expect400(state, "GET", "/file-systems", { query: "names=old-share" }, /does not exist/);
   });
 
-  it("requests a promotion state from 1.9", () => {
+  it("demotes only a replica link's file system, with discard_non_snapshotted_data=true", () => {
     const { state } = sim();
     expect400(
       state,
@@ -404,20 +409,106 @@ describe("destroy, recover, eradicate", () => {
       { version: "1.8", query: "name=home", body: { requested_promotion_state: "demoted" } },
       /not a field/,
     );
-    const [fs] = items(
-      call(state, "PATCH", "/file-systems", {
-        version: "1.9",
-        query: "name=home",
-        body: { requested_promotion_state: "demoted" },
-      }),
-    );
-    expect(fs).toMatchObject({ requested_promotion_state: "demoted", promotion_status: "demoted" });
+    for (const version of ["1.9", "1.12"]) {
+      const { state } = sim();
+      expect400(
+        state,
+        "PATCH",
+        "/file-systems",
+        { version, query: "name=home", body: { requested_promotion_state: "demoted" } },
+        /send discard_non_snapshotted_data=true/,
+      );
+      expect400(
+        state,
+        "PATCH",
+        "/file-systems",
+        {
+          version,
+          query: "name=builds&discard_non_snapshotted_data=true",
+          body: { requested_promotion_state: "demoted" },
+        },
+        /'builds' has no replica link/,
+      );
+      const [fs] = items(
+        call(state, "PATCH", "/file-systems", {
+          version,
+          query: "name=home&discard_non_snapshotted_data=true",
+          body: { requested_promotion_state: "demoted" },
+        }),
+      );
+      // The status follows the request, in 1.12 listings too, and a demoted file system takes no writes.
+      expect(fs).toMatchObject({
+        requested_promotion_state: "demoted",
+        promotion_status: "demoted",
+        writable: false,
+      });
+      expect(list(state, "/file-systems", "names=home", version).items[0]).toMatchObject({
+        promotion_status: "demoted",
+        writable: false,
+      });
+      expect400(
+        state,
+        "PATCH",
+        "/file-systems",
+        { version, query: "name=home", body: { writable: true } },
+        /'home' is demoted; promote it before making it writable/,
+      );
+      const [promoted] = items(
+        call(state, "PATCH", "/file-systems", {
+          version,
+          query: "name=home",
+          body: { requested_promotion_state: "promoted" },
+        }),
+      );
+      expect(promoted).toMatchObject({ promotion_status: "promoted", writable: true });
+    }
     expect400(
       state,
       "PATCH",
       "/file-systems",
       { query: "name=home", body: { promotion_status: "promoted" } },
       /'promotion_status' is read-only/,
+    );
+  });
+
+  it("destroys only with its protocols off and, with a replica link, delete_link_on_eradication=true", () => {
+    const { state } = sim();
+    expect400(
+      state,
+      "PATCH",
+      "/file-systems",
+      { query: "name=home", body: { destroyed: true } },
+      /'home' still serves NFSv3, NFSv4\.1, SMB; turn them off/,
+    );
+    expect400(
+      state,
+      "PATCH",
+      "/file-systems",
+      { query: "name=home", body: { ...OFF, destroyed: true } },
+      /'home' has a replica link to fb-dr-01; destroy it with delete_link_on_eradication=true/,
+    );
+    expect(list(state, "/file-systems", "names=home").items[0]).toMatchObject({
+      destroyed: false,
+      smb: { enabled: true },
+    });
+    const [gone] = items(
+      call(state, "PATCH", "/file-systems", {
+        query: "name=home&delete_link_on_eradication=true",
+        body: { ...OFF, destroyed: true },
+      }),
+    );
+    expect(gone).toMatchObject({ destroyed: true, nfs: { v3_enabled: false }, smb: { enabled: false } });
+    expect(list(state, "/file-system-replica-links", "local_file_system_names=home").items).toHaveLength(1);
+    call(state, "DELETE", "/file-systems", { query: "name=home" });
+    expect(
+      list(state, "/file-system-replica-links").items.some((l) => l["local_file_system"].name === "home"),
+    ).toBe(false);
+    expect400(
+      state,
+      "PATCH",
+      "/file-systems",
+      { version: "1.8", query: "name=builds&delete_link_on_eradication=true", body: { destroyed: true } },
+      /'delete_link_on_eradication' is not accepted before REST 1\.9/,
     );
   });
 });

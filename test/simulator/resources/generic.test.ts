@@ -5,56 +5,35 @@ import { call, expect400, items, list, sim } from "./helpers.js";
 describe("generic collections", () => {
   it("creates with ?names= and a body, refuses duplicates, merges on PATCH, removes on DELETE", () => {
     const { state } = sim();
-    const [s] = items(
-      call(state, "POST", "/subnets", {
-        query: "names=backup-net",
-        body: { prefix: "10.9.0.0/24", mtu: 1500, vlan: 90 },
+    const [m] = items(
+      call(state, "POST", "/snmp-managers", {
+        query: "names=nms2",
+        body: { host: "nms2.example.com", version: "v2c", v2c: { community: "public" } },
       }),
     );
-    expect(s).toMatchObject({ name: "backup-net", prefix: "10.9.0.0/24", mtu: 1500, id: expect.any(String) });
-    expect400(
-      state,
-      "POST",
-      "/subnets",
-      { query: "names=backup-net", body: {} },
-      /'backup-net' already exists/,
-    );
+    expect(m).toMatchObject({ name: "nms2", host: "nms2.example.com", id: expect.any(String) });
+    expect400(state, "POST", "/snmp-managers", { query: "names=nms2", body: {} }, /'nms2' already exists/);
     const [patched] = items(
-      call(state, "PATCH", "/subnets", { query: "names=backup-net", body: { gateway: "10.9.0.1" } }),
+      call(state, "PATCH", "/snmp-managers", { query: "names=nms2", body: { v2c: { community: "ops" } } }),
     );
-    expect(patched).toMatchObject({ prefix: "10.9.0.0/24", gateway: "10.9.0.1" });
+    expect(patched).toMatchObject({ host: "nms2.example.com", v2c: { community: "ops" } });
     const viaId = items(
-      call(state, "PATCH", "/subnets", { query: `ids=${s?.["id"]}`, body: { enabled: false } }),
+      call(state, "PATCH", "/snmp-managers", { query: `ids=${m?.["id"]}`, body: { notification: "inform" } }),
     );
-    expect(viaId[0]).toMatchObject({ name: "backup-net", enabled: false });
-    call(state, "DELETE", "/subnets", { query: "names=backup-net" });
-    expect400(state, "GET", "/subnets", { query: "names=backup-net" }, /'backup-net' does not exist/);
-    expect400(state, "DELETE", "/subnets", { query: "names=backup-net" }, /'backup-net' does not exist/);
-    expect400(state, "DELETE", "/subnets", {}, /'names' or 'ids' is required/);
+    expect(viaId[0]).toMatchObject({ name: "nms2", notification: "inform" });
+    call(state, "DELETE", "/snmp-managers", { query: "names=nms2" });
+    expect400(state, "GET", "/snmp-managers", { query: "names=nms2" }, /'nms2' does not exist/);
+    expect400(state, "DELETE", "/snmp-managers", { query: "names=nms2" }, /'nms2' does not exist/);
+    expect400(state, "DELETE", "/snmp-managers", {}, /'names' or 'ids' is required/);
   });
 
-  it("keeps Subnet.mtu within 1280-9216 and rejects identity fields in bodies", () => {
+  it("keeps SNMP strings within what clients accept and rejects identity fields in bodies", () => {
     const { state } = sim();
     expect400(
       state,
-      "POST",
-      "/subnets",
-      { query: "names=tiny", body: { mtu: 576 } },
-      /'mtu' must be an integer from 1280 to 9216/,
-    );
-    expect400(
-      state,
       "PATCH",
-      "/subnets",
-      { query: "names=data", body: { mtu: 9217 } },
-      /'mtu' must be an integer from 1280 to 9216/,
-    );
-    expect(list(state, "/subnets", "names=data").items[0]?.["mtu"]).toBe(9000);
-    expect400(
-      state,
-      "PATCH",
-      "/subnets",
-      { query: "names=data", body: { name: "x" } },
+      "/snmp-managers",
+      { query: "names=nms", body: { name: "x" } },
       /'name' cannot be set in the body/,
     );
     expect400(
@@ -64,7 +43,13 @@ describe("generic collections", () => {
       { query: "names=m2", body: { v2c: { community: "c".repeat(33) } } },
       /'v2c.community' must be at most 32/,
     );
-    expect(list(state, "/subnets").items.every((s) => s["mtu"] >= 1280 && s["mtu"] <= 9216)).toBe(true);
+    expect400(
+      state,
+      "PATCH",
+      "/snmp-agents",
+      { body: { engine_id: "e".repeat(33) } },
+      /'engine_id' must be at most 32/,
+    );
   });
 
   it("serves singletons as one item that PATCH merges into and that cannot be created or deleted", () => {

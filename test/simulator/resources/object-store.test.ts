@@ -2,43 +2,25 @@ import { describe, expect, it } from "vitest";
 import { call, DAY, expect400, items, list, sim } from "./helpers.js";
 
 describe("/buckets", () => {
-  it("takes the account reference under 'account' up to 1.8 and under 'bucket' from 1.9", () => {
+  it("takes the account reference under 'account' in every version and refuses 'bucket'", () => {
     const { state } = sim();
-    const [old] = items(
-      call(state, "POST", "/buckets", {
-        version: "1.8",
-        query: "names=b-old",
-        body: { account: { name: "analytics" } },
-      }),
-    );
-    expect(old).toMatchObject({
-      name: "b-old",
-      account: { name: "analytics" },
-      destroyed: false,
-      versioning: "none",
-    });
-    expect400(
-      state,
-      "POST",
-      "/buckets",
-      { version: "1.8", query: "names=b2", body: { bucket: { name: "analytics" } } },
-      /In REST 1.8 the account reference goes in 'account', not 'bucket'/,
-    );
-    expect400(
-      state,
-      "POST",
-      "/buckets",
-      { version: "1.9", query: "names=b2", body: { account: { name: "analytics" } } },
-      /In REST 1.9 the account reference goes in 'bucket', not 'account'/,
-    );
-    const [neu] = items(
-      call(state, "POST", "/buckets", {
-        version: "1.9",
-        query: "names=b-new",
-        body: { bucket: { name: "backup" } },
-      }),
-    );
-    expect(neu?.["account"]).toMatchObject({ name: "backup", resource_type: "object-store-accounts" });
+    for (const [i, version] of ["1.5", "1.8", "1.9", "1.12"].entries()) {
+      const [made] = items(
+        call(state, "POST", "/buckets", {
+          version,
+          query: `names=b-${i}x`,
+          body: { account: { name: "analytics" } },
+        }),
+      );
+      expect(made).toMatchObject({ name: `b-${i}x`, account: { name: "analytics" } });
+      expect400(
+        state,
+        "POST",
+        "/buckets",
+        { version, query: "names=b2", body: { bucket: { name: "analytics" } } },
+        /names the bucket's account in 'account'.*not 'bucket'/,
+      );
+    }
   });
 
   it("refuses duplicates, unknown accounts, bad names and a missing reference", () => {
@@ -47,21 +29,21 @@ describe("/buckets", () => {
       state,
       "POST",
       "/buckets",
-      { query: "names=veeam-repo", body: { bucket: { name: "backup" } } },
+      { query: "names=veeam-repo", body: { account: { name: "backup" } } },
       /Bucket 'veeam-repo' already exists/,
     );
     expect400(
       state,
       "POST",
       "/buckets",
-      { query: "names=new1", body: { bucket: { name: "ghost" } } },
+      { query: "names=new1", body: { account: { name: "ghost" } } },
       /account 'ghost' does not exist/,
     );
     expect400(
       state,
       "POST",
       "/buckets",
-      { query: "names=Bad_Name", body: { bucket: { name: "backup" } } },
+      { query: "names=Bad_Name", body: { account: { name: "backup" } } },
       /not a valid bucket name/,
     );
     expect400(
@@ -69,9 +51,9 @@ describe("/buckets", () => {
       "POST",
       "/buckets",
       { query: "names=new1", body: {} },
-      /'bucket' is required in BucketPost/,
+      /'account' is required in BucketPost/,
     );
-    expect400(state, "POST", "/buckets", { body: { bucket: { name: "backup" } } }, /'names' is required/);
+    expect400(state, "POST", "/buckets", { body: { account: { name: "backup" } } }, /'names' is required/);
   });
 
   it("destroys, recovers and eradicates like file systems; versioning from 1.9", () => {

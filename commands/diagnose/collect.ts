@@ -1,0 +1,195 @@
+/**
+ * What `/array diagnose` reads from one array: the window and the same hours of the previous days for every
+ * protocol, clients now, the busiest file systems and buckets (and, on 1.12, their hot users and groups),
+ * replica links, open alerts (from the alert engine when it runs) and capacity. Extras an array refuses
+ * (an older REST version) are left out, never fatal.
+ */
+import type { CommandContext } from "../../src/core/define-command.js";
+import { eq } from "../../src/flashblade/filter.js";
+import { arrayPerformanceSchema } from "../../src/flashblade/schemas.js";
+import { type PerfSample, resolutionFor, toSample } from "../perf.js";
+
+/** An alert as the engine's port gives it; derived from the context so commands/ never import src/alerts. */
+export type AlertSnapshot = Awaited<ReturnType<NonNullable<CommandContext["alerts"]>["alertsSince"]>>[number];
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+export const DIAG_PROTOCOLS = ["all", "nfs", "smb", "s3", "http"] as const;
+export type DiagProtocol = (typeof DIAG_PROTOCOLS)[number];
+/** Previous days whose same hours make the baseline. */
+export const BASELINE_DAYS = 7;
+
+export interface Load {
+  name: string;
+  ops: number;
+  bw: number;
+  /** Weighted latency per operation, ms. */
+  ms?: number;
+}
+
+export interface LinkLag {
+  kind: "file system" | "bucket";
+  name: string;
+  remote?: string;
+  lag: number;
+  status: string;
+  details?: string;
+}
+
+export interface DiagnoseData {
+  array: string;
+  start: number;
+  end: number;
+  resolution: number;
+  /** Per protocol: the window's samples and, per previous day, that day's samples at the same hours. */
+  perf: Partial<Record<DiagProtocol, { window: PerfSample[]; days: PerfSample[][] }>>;
+  clients?: Load[];
+  fileSystems?: Load[];
+  buckets?: Load[];
+  /** Hot users and groups of the busiest file system (REST 1.12). */
+  hot?: { fileSystem: string; users: Load[]; groups: Load[] };
+  links: LinkLag[];
+  alerts: { source: "engine" | "array"; items: AlertSnapshot[] };
+  capacity?: { total: number; used: number };
+}
+
+const opt = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefined);
+
+function num(o: Record<string, unknown>, k: string): number {
+  const v = o[k];
+  return typeof v === "number" && Number.isFinite(v) ? v : 0;
+}
+
+/** A per-object performance row as a load: operations, bytes per second and weighted latency. */
+export function loadOf(name: string, row: Record<string, unknown>): Load {
+  const s = toSample(row as never);
+  const ops = s.reads + s.writes + s.others;
+  return {
+    name,
+    ops,
+    bw: s.bw ?? num(row, "read_bytes_per_sec") + num(row, "write_bytes_per_sec"),
+    ...(s.opMs === undefined ? {} : { ms: s.opMs }),
+  };
+}
+
+const byOps = (a: Load, b: Load) => b.ops - a.ops;
+
+async function series(ctx: CommandContext, protocol: string, start: number, end: number, resolution: number) {
+  const page = await ctx.array.get("/arrays/performance", {
+    query: { start_time: start, end_time: end, resolution, protocol },
+    schema: arrayPerformanceSchema,
+  });
+  return page.items
+    .map(toSample)
+    .filter((s) => s.time !== undefined)
+    .sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
+}
+
+async function loads(ctx: CommandContext, path: string, query: Record<string, string | number> = {}) {
+  const page = await ctx.array.get<Record<string, unknown>>(path, { query: { ...query } });
+  return page.items.map((r) => loadOf(String(r["name"] ?? "?"), r)).sort(byOps);
+}
+
+async function links(ctx: CommandContext): Promise<LinkLag[]> {
+  if (!(await ctx.array.supports("1.9"))) return [];
+  const read = async (path: string, kind: LinkLag["kind"], local: string, remote: string) => {
+    const page = await ctx.array.get<Record<string, unknown>>(path, { query: { limit: 1000 } });
+    return page.items.map((l): LinkLag => {
+      const ref = (k: string) => (l[k] as { name?: string } | undefined)?.name;
+      const details = typeof l["status_details"] === "string" ? l["status_details"] : undefined;
+      const remoteName = ref(remote);
+      return {
+        kind,
+        name: ref(local) ?? "?",
+        lag: num(l, "lag"),
+        status: typeof l["status"] === "string" ? l["status"] : "unknown",
+        ...(remoteName ? { remote: remoteName } : {}),
+        ...(details ? { details } : {}),
+      };
+    });
+  };
+  const [fs, buckets] = await Promise.all([
+    opt(read("/file-system-replica-links", "file system", "local_file_system", "remote")),
+    opt(read("/bucket-replica-links", "bucket", "local_bucket", "remote")),
+  ]);
+  return [...(fs ?? []), ...(buckets ?? [])];
+}
+
+async function alerts(ctx: CommandContext, since: number): Promise<DiagnoseData["alerts"]> {
+  if (ctx.alerts) {
+    const items = await opt(ctx.alerts.alertsSince(ctx.arrayName, since));
+    if (items) return { source: "engine", items };
+  }
+  // Without the engine (the console, or while it starts) the array's own list of open alerts stands in.
+  if (!(await ctx.array.supports("1.2"))) return { source: "array", items: [] };
+  const page = await opt(ctx.array.alerts.list({ filter: eq("state", "open") }));
+  const items: AlertSnapshot[] = (page?.items ?? []).map((a) => ({
+    name: a.name,
+    index: a.index ?? 0,
+    code: a.code ?? 0,
+    severity: a.severity === "critical" || a.severity === "warning" ? a.severity : "info",
+    component: a.component ?? "",
+    state: a.state ?? "open",
+    flagged: a.flagged ?? false,
+    created: a.created ?? 0,
+    updated: a.updated ?? 0,
+    subject: a.subject ?? "",
+    description: a.description ?? "",
+  }));
+  return { source: "array", items };
+}
+
+export async function collect(ctx: CommandContext, windowMs: number): Promise<DiagnoseData> {
+  const current = await ctx.array.arrays.performance("all");
+  const end = current.time ?? ctx.now();
+  const start = end - windowMs;
+  const resolution = Math.max(5 * MINUTE, resolutionFor(windowMs));
+  const perfEntries = DIAG_PROTOCOLS.map(async (p) => {
+    const parts = await Promise.all(
+      Array.from({ length: BASELINE_DAYS + 1 }, (_, d) =>
+        series(ctx, p, start - d * DAY, end - d * DAY, resolution).catch((err: unknown) => {
+          // The window itself must be read; a missing old day only thins the baseline.
+          if (d === 0) throw err;
+          return [];
+        }),
+      ),
+    );
+    return [p, { window: parts[0] ?? [], days: parts.slice(1).filter((x) => x.length > 0) }] as const;
+  });
+  const v12 = await ctx.array.supports("1.12");
+  const [perf, clients, fileSystems, buckets, linkList, alertList, space] = await Promise.all([
+    Promise.all(perfEntries.map((e) => opt(e))),
+    opt(loads(ctx, "/arrays/clients/performance", { limit: 1000 })),
+    opt(loads(ctx, "/file-systems/performance")),
+    opt(loads(ctx, "/buckets/performance")),
+    opt(links(ctx)),
+    alerts(ctx, start),
+    opt(ctx.array.arrays.space("array")),
+  ]);
+  const busiest = fileSystems?.[0]?.name;
+  let hot: DiagnoseData["hot"];
+  if (v12 && busiest) {
+    const q = { file_system_names: busiest };
+    const [users, groups] = await Promise.all([
+      opt(loads(ctx, "/file-systems/users/performance", q)),
+      opt(loads(ctx, "/file-systems/groups/performance", q)),
+    ]);
+    if (users || groups) hot = { fileSystem: busiest, users: users ?? [], groups: groups ?? [] };
+  }
+  const total = space?.capacity;
+  const used = space?.space?.total_physical;
+  return {
+    array: ctx.arrayName,
+    start,
+    end,
+    resolution,
+    perf: Object.fromEntries(perf.flatMap((e) => (e ? [e] : []))),
+    ...(clients ? { clients } : {}),
+    ...(fileSystems ? { fileSystems } : {}),
+    ...(buckets ? { buckets } : {}),
+    ...(hot ? { hot } : {}),
+    links: linkList ?? [],
+    alerts: alertList,
+    ...(total && used !== undefined ? { capacity: { total, used } } : {}),
+  };
+}

@@ -1,0 +1,146 @@
+/** Words for a diagnosis: the ranked findings first, then the evidence (protocol table, clients, hot spots). */
+import { formatRelative } from "../../src/core/format-time.js";
+import { type Block, joinRich, type Rich, rich, unescapeText } from "../../src/core/message.js";
+import { truncatedTable } from "../../src/core/table.js";
+import {
+  formatBytes,
+  formatCount,
+  formatDuration,
+  formatLatencyMs,
+  formatPercent,
+} from "../../src/core/units.js";
+import { type Diagnosis, type Finding, type MetricCheck, scoreOf } from "./analyze.js";
+import type { DiagProtocol, Load } from "./collect.js";
+
+const PROTOCOL_NAMES: Record<DiagProtocol, string> = {
+  all: "All protocols",
+  nfs: "NFS",
+  smb: "SMB",
+  s3: "S3",
+  http: "HTTP",
+};
+
+export function valueText(kind: MetricCheck["kind"], v: number | undefined): string {
+  if (v === undefined || !Number.isFinite(v)) return "–";
+  if (kind === "latency") return formatLatencyMs(v);
+  if (kind === "iops") return `${formatCount(Math.round(v))} ops/s`;
+  return `${formatBytes(v)}/s`;
+}
+
+const KIND_NAMES = { latency: "latency", iops: "IOPS", bandwidth: "bandwidth" } as const;
+
+function clientText(c: Load & { share: number }): Rich {
+  return rich`client \`${c.name}\` does ${formatPercent(c.share)} of all operations (${formatCount(Math.round(c.ops))} ops/s${c.ms === undefined ? "" : `, ${formatLatencyMs(c.ms)} per operation`})`;
+}
+
+/** One finding as a line: what, how far from usual, and the likely cause when known. */
+export function findingText(f: Finding, now: number): Rich {
+  switch (f.kind) {
+    case "metric": {
+      const c = f.check;
+      const usual = c.baseline?.level;
+      const ratio = usual && usual > 0 ? c.now / usual : undefined;
+      const how =
+        ratio === undefined
+          ? ""
+          : ratio >= 1
+            ? `${ratio.toFixed(1)}× usual`
+            : `${Math.round((1 - ratio) * 100)} % below usual`;
+      const line = rich`*${PROTOCOL_NAMES[c.protocol]} ${KIND_NAMES[c.kind]} ${valueText(c.kind, c.now)}*, usual ${valueText(c.kind, usual)} at these hours (${how}; ${Math.round(Math.abs(c.z))} σ from the previous ${c.baseline?.days ?? 0} days)`;
+      return f.cause ? joinRich([line, rich`. Likely cause: ${clientText(f.cause)}.`]) : line;
+    }
+    case "client":
+      return rich`*One client dominates*: ${clientText(f.client)}.`;
+    case "alert":
+      return rich`*${f.severity} alert ${f.code}* open: ${f.subject || "(no subject)"}${f.component ? ` (${f.component})` : ""}, raised ${f.inWindow ? "in this window" : formatRelative(f.created, now)}.`;
+    case "link": {
+      const l = f.link;
+      return rich`*Replication behind*: ${l.kind} ${l.name}${l.remote ? ` → ${l.remote}` : ""} lags ${formatDuration(l.lag)} (${l.status}${l.details ? `: ${l.details}` : ""}).`;
+    }
+    case "capacity":
+      return rich`*Array ${formatPercent(f.ratio)} full*: above 80 %, where performance and rebuild headroom suffer. See \`/array space forecast\`.`;
+  }
+}
+
+/** The most abnormal finding in plain words, or "nothing abnormal": the line per array under --array all. */
+export function firstOf(d: Diagnosis): string {
+  const first = d.findings[0];
+  if (!first) return "nothing abnormal";
+  return unescapeText(findingText(first, d.data.end).markup.replace(/\*/g, ""))
+    .replace(/\. Likely cause.*$/, "")
+    .replace(/ at these hours.*$/, "");
+}
+
+/** The headline of one array's diagnosis. */
+export function summaryOf(d: Diagnosis): string {
+  const first = d.findings[0];
+  if (!first) return d.checks.length > 0 ? "nothing abnormal" : "no performance history to compare";
+  const what = unescapeText(findingText(first, d.data.end).markup.replace(/\*/g, ""))
+    .replace(/\. Likely cause.*$/, "")
+    .replace(/ at these hours.*$/, "");
+  return `${d.findings.length} finding${d.findings.length === 1 ? "" : "s"}; first: ${what}`;
+}
+
+function loadsLine(title: string, loads: readonly Load[] | undefined, strip = ""): Rich | undefined {
+  if (!loads || loads.length === 0) return undefined;
+  const items = loads
+    .slice(0, 3)
+    .map(
+      (l) =>
+        `${l.name.startsWith(strip) ? l.name.slice(strip.length) : l.name} ${formatCount(Math.round(l.ops))} ops/s`,
+    );
+  return rich`${title}: ${items.join(", ")}.`;
+}
+
+export function evidenceBlocks(d: Diagnosis, window: string): Block[] {
+  const rows = (Object.keys(PROTOCOL_NAMES) as DiagProtocol[]).flatMap((p) => {
+    const of = (k: MetricCheck["kind"]) => d.checks.find((c) => c.protocol === p && c.kind === k);
+    const cell = (k: MetricCheck["kind"]) => {
+      const c = of(k);
+      if (!c) return "–";
+      const mark = scoreOf(c) >= 3 ? " ⚠" : "";
+      return `${valueText(k, c.now)} (usual ${valueText(k, c.baseline?.level)})${mark}`;
+    };
+    if (!of("iops")) return [];
+    return [
+      {
+        protocol: PROTOCOL_NAMES[p],
+        latency: cell("latency"),
+        iops: cell("iops"),
+        bandwidth: cell("bandwidth"),
+      },
+    ];
+  });
+  const table = truncatedTable(
+    [
+      { key: "protocol", label: "Protocol" },
+      { key: "latency", label: "Latency" },
+      { key: "iops", label: "IOPS" },
+      { key: "bandwidth", label: "Bandwidth" },
+    ],
+    rows,
+    { filename: "diagnose.csv", title: `Last ${window} against the same hours of previous days` },
+  );
+  const data = d.data;
+  const slowest = [...(data.clients ?? [])]
+    .filter((c) => c.ms !== undefined)
+    .sort((a, b) => (b.ms ?? 0) - (a.ms ?? 0));
+  const lines = [
+    loadsLine("Top clients by operations", data.clients),
+    slowest.length
+      ? rich`Slowest clients: ${slowest
+          .slice(0, 3)
+          .map((c) => `${c.name} ${formatLatencyMs(c.ms ?? 0)}`)
+          .join(", ")}.`
+      : undefined,
+    loadsLine("Busiest file systems", data.fileSystems),
+    loadsLine("Busiest buckets", data.buckets),
+    data.hot
+      ? loadsLine(`Hot users of ${data.hot.fileSystem}`, data.hot.users, `${data.hot.fileSystem}/`)
+      : undefined,
+    data.hot
+      ? loadsLine(`Hot groups of ${data.hot.fileSystem}`, data.hot.groups, `${data.hot.fileSystem}/`)
+      : undefined,
+  ].filter((x): x is Rich => x !== undefined);
+  return [table.block, ...lines.map((text) => ({ type: "context" as const, text }))];
+}

@@ -1,0 +1,86 @@
+/**
+ * /object-store-access-policies (1.12): the built-in `pure:policy/…` policies, and the users attached to them
+ * through /object-store-access-policies/object-store-users and its mirror /object-store-users/object-store-
+ * access-policies (the same pairs, selected by policy_names/ids and member_names/ids).
+ */
+import type { AccessPolicyRec, ObjectUserRec } from "../models/object-store.js";
+import { BUILT_IN_ACCESS_POLICIES } from "../models/object-store.js";
+import type { SimState } from "../state.js";
+import { badRequest, type SimRequest } from "../types.js";
+import { byId, EMPTY, exclusive, type Handler, listing, ok, preselect, resolveAll } from "./common.js";
+
+export function seedAccessPolicies(state: SimState): void {
+  for (const name of BUILT_IN_ACCESS_POLICIES)
+    state.accessPolicies.set(name, { id: state.newId(), name, members: new Set() });
+}
+
+export const listAccessPolicies: Handler = (req, state) => {
+  const all = state.accessPolicies;
+  const items = [...preselect(req, all, () => all.values())].map((p) => ({ name: p.name, id: p.id }));
+  return listing(items, req, { noun: "Object store access policy" });
+};
+
+function pick<T extends { id: string }>(
+  req: SimRequest,
+  prefix: "policy" | "member",
+  byName: Map<string, T>,
+  what: string,
+): T[] | undefined {
+  exclusive(req, `${prefix}_names`, `${prefix}_ids`);
+  const names = req.query.list(`${prefix}_names`)?.filter((s) => s !== "");
+  if (names?.length) return resolveAll(names, (n) => byName.get(n), what);
+  const ids = req.query.list(`${prefix}_ids`)?.filter((s) => s !== "");
+  if (ids?.length) return resolveAll(ids, (i) => byId(byName.values()).get(i), `${what} with id`);
+  return undefined;
+}
+
+function pair(p: AccessPolicyRec, u: ObjectUserRec) {
+  return {
+    policy: { name: p.name, id: p.id, resource_type: "object-store-access-policies" },
+    member: { name: u.name, id: u.id, resource_type: "object-store-users" },
+  };
+}
+
+export const listPolicyUsers: Handler = (req, state) => {
+  const policies = pick(req, "policy", state.accessPolicies, "Object store access policy") ?? [
+    ...state.accessPolicies.values(),
+  ];
+  const users = pick(req, "member", state.objectUsers, "Object store user");
+  const wanted = users && new Set(users.map((u) => u.name));
+  const out = [];
+  for (const p of policies) {
+    for (const m of p.members) {
+      const u = state.objectUsers.get(m);
+      if (u && (!wanted || wanted.has(m))) out.push(pair(p, u));
+    }
+  }
+  return listing(out, req, { nameParams: [] });
+};
+
+function both(req: SimRequest, state: SimState) {
+  const policies = pick(req, "policy", state.accessPolicies, "Object store access policy");
+  const users = pick(req, "member", state.objectUsers, "Object store user");
+  if (!policies) throw badRequest("'policy_names' or 'policy_ids' is required.");
+  if (!users) throw badRequest("'member_names' or 'member_ids' is required.");
+  return { policies, users };
+}
+
+export const addPolicyUsers: Handler = (req, state) => {
+  const { policies, users } = both(req, state);
+  for (const p of policies)
+    for (const u of users)
+      if (p.members.has(u.name))
+        throw badRequest(`Object store user '${u.name}' already has policy '${p.name}'.`, u.name);
+  for (const p of policies) for (const u of users) p.members.add(u.name);
+  return ok(policies.flatMap((p) => users.map((u) => pair(p, u))));
+};
+
+export const removePolicyUsers: Handler = (req, state) => {
+  const { policies, users } = both(req, state);
+  for (const p of policies)
+    for (const u of users)
+      if (!p.members.has(u.name))
+        throw badRequest(`Object store user '${u.name}' does not have policy '${p.name}'.`, u.name);
+  for (const p of policies) for (const u of users) p.members.delete(u.name);
+  return EMPTY;
+};
