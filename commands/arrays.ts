@@ -15,8 +15,15 @@ const arraysHealth = defineCommand({
   scope: "global",
   args: z.object({}),
   async run(_args, ctx): Promise<ArrayHealth[]> {
-    // A version call is the cheapest request that proves the array answers; failures show in health().
-    await Promise.allSettled(ctx.pool.list().map((c) => c.version()));
+    // A version call is the cheapest request that proves the array answers; failures show in health(). A
+    // stalled array must not hold the answer: after the fan-out deadline it shows as not answered yet.
+    const asked = Promise.allSettled(ctx.pool.list().map((c) => c.version()));
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ctx.fanOutDeadlineMs);
+    });
+    await Promise.race([asked, deadline]);
+    clearTimeout(timer);
     return ctx.pool.health();
   },
   render(health, _args, rctx) {
@@ -25,7 +32,7 @@ const arraysHealth = defineCommand({
     const rows = health.map((h) => ({
       name: h.name,
       tags: h.tags.join(", ") || "–",
-      status: h.reachable ? "up" : h.status === "unknown" ? "unknown" : "DOWN",
+      status: h.reachable ? "up" : h.status === "unknown" ? "no answer yet" : "DOWN",
       version: h.version ?? "–",
       latency:
         h.latencyMs.p50 === undefined

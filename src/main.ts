@@ -14,9 +14,11 @@ import type { IdentityPort } from "./core/pipeline-types.js";
 import { isEntryPoint } from "./entry-point.js";
 import { isUserFacing } from "./errors.js";
 import { attachmentSaver } from "./local/attachments.js";
+import { waitingCards } from "./local/console-store.js";
 import { DEMO_USERS, startDemo } from "./local/demo.js";
 import { runConsole } from "./local/run-console.js";
 import { createLogger, type Logger } from "./logger.js";
+import { redactUrlCredentials } from "./redact.js";
 import type { RunSlackDeps } from "./slack/run.js";
 
 export interface MainIO {
@@ -39,14 +41,20 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
   const config = loaded ?? demo?.loaded;
   if (!config) throw new Error("no configuration");
   const audit = memoryAuditSink();
+  // The configured store (the demo's is in memory), so a pending approval survives a restart.
   const core = await compose(config, {
     logger,
     identity: consoleIdentity,
     audit,
-    // Approvals stay in memory here: the console is one person at a keyboard, started and stopped at will.
-    store: { kind: "memory" },
+    ...(loaded ? {} : { store: { kind: "memory" } as const }),
   });
+  // A change a stopped console was carrying out ends as interrupted rather than "being carried out".
+  await core.pipeline.recoverInterrupted();
   try {
+    const waiting = await waitingCards(core.pending, {
+      now: Date.now(),
+      timeZone: config.config.time_zone,
+    });
     const users = demo ? DEMO_USERS : undefined;
     const banner = [
       demo
@@ -69,6 +77,7 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
       ...(users ? { knownUsers: users } : {}),
       banner,
       saveAttachment: attachmentSaver(),
+      waiting,
     });
   } finally {
     await core.close();
@@ -130,13 +139,13 @@ export async function main(io: MainIO): Promise<number> {
     }
     return await runConsoleMode(loaded, io);
   } catch (err) {
+    // Whatever is printed passes the URL-credential redaction: a start-up error may quote an address.
     if (isUserFacing(err)) {
-      io.stderr.write(`${err.message}\n`);
+      io.stderr.write(`${redactUrlCredentials(err.message)}\n`);
       return 2;
     }
-    io.stderr.write(
-      `array-chatops failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
+    const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    io.stderr.write(`array-chatops failed to start: ${redactUrlCredentials(detail)}\n`);
     return 1;
   }
 }

@@ -146,7 +146,8 @@ async function followUp(deps: ActionDeps, input: ClickInput): Promise<Effect[]> 
   const sep = input.value.indexOf(":");
   const name = input.value.slice(0, sep) as FollowUpName;
   const card = await loadCard(deps, input.value.slice(sep + 1));
-  const f = sep > 0 ? FOLLOW_UPS[name] : undefined;
+  // The value comes back from the client: a prototype member ("constructor") is not a follow-up.
+  const f = sep > 0 && Object.hasOwn(FOLLOW_UPS, name) ? FOLLOW_UPS[name] : undefined;
   if (!f) return reply("That follow-up is not one this bot knows.");
   if (!card) return reply(GONE);
   const command = f.command(card.array);

@@ -7,6 +7,7 @@ import { isAbsolute, join } from "node:path";
 import { inspect } from "node:util";
 import { z } from "zod";
 import { UserFacingError } from "../errors.js";
+import { redactUrlCredentials } from "../redact.js";
 import { KNOWN_VERSIONS } from "../rest-spec/versions.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
@@ -20,15 +21,23 @@ const addressSchema = z.string().transform((value, ctx) => {
   } catch {
     ctx.addIssue({
       code: "custom",
-      message: `"${value}" is not a URL; write https://host or https://host:port`,
+      message: `"${redactUrlCredentials(value)}" is not a URL; write https://host or https://host:port`,
     });
     return z.NEVER;
   }
   const bare = (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash;
-  if (url.protocol !== "https:" || !bare || url.username || url.password) {
+  const shown = redactUrlCredentials(value);
+  if (url.username || url.password) {
     ctx.addIssue({
       code: "custom",
-      message: `"${value}" must be https://host or https://host:port (no path: the client appends /api)`,
+      message: `"${shown}" carries credentials; remove them from the address (the bot logs in with the API token from api_token_env or api_token_file)`,
+    });
+    return z.NEVER;
+  }
+  if (url.protocol !== "https:" || !bare) {
+    ctx.addIssue({
+      code: "custom",
+      message: `"${shown}" must be https://host or https://host:port (no path: the client appends /api)`,
     });
     return z.NEVER;
   }
@@ -183,6 +192,16 @@ export function parseArraysConfig(raw: unknown): ArraysConfig {
 
 /** Reads each array's secrets. All missing variables and unreadable files are reported together. */
 export function resolveArrays(parsed: ArraysConfig, deps: ResolveDeps): ResolvedArrayConfig[] {
+  const { arrays, problems } = collectArrays(parsed, deps);
+  if (problems.length > 0) throw configError(problems);
+  return arrays;
+}
+
+/** Like resolveArrays, but hands the problems back so the loader can report them with everything else. */
+export function collectArrays(
+  parsed: readonly (ArrayConfig | undefined)[],
+  deps: ResolveDeps,
+): { arrays: ResolvedArrayConfig[]; problems: string[] } {
   const problems: string[] = [];
   const resolvePath = (p: string) => (isAbsolute(p) || !deps.baseDir ? p : join(deps.baseDir, p));
   const read = (where: string, path: string, what: string): string | undefined => {
@@ -194,11 +213,16 @@ export function resolveArrays(parsed: ArraysConfig, deps: ResolveDeps): Resolved
       return undefined;
     }
   };
+  // An entry that failed its schema is undefined here: its secrets are not looked at, its index is kept.
   const out = parsed.map((a, i): ResolvedArrayConfig | undefined => {
+    if (a === undefined) return undefined;
     const where = `arrays[${i}]`;
     let token: string | undefined;
     if (a.api_token_env !== undefined) {
-      token = deps.env[a.api_token_env]?.trim();
+      // The variable's name is from the file: `constructor` must name an unset variable, not Object's.
+      const name = a.api_token_env;
+      const value = Object.hasOwn(deps.env, name) ? deps.env[name] : undefined;
+      token = typeof value === "string" ? value.trim() : undefined;
       if (!token) problems.push(`${where}.api_token_env: environment variable ${a.api_token_env} is not set`);
     } else if (a.api_token_file !== undefined) {
       token = read(`${where}.api_token_file`, a.api_token_file, "token file")?.trim();
@@ -227,8 +251,7 @@ export function resolveArrays(parsed: ArraysConfig, deps: ResolveDeps): Resolved
       downAfterFailures: a.down_after_failures,
     };
   });
-  if (problems.length > 0) throw configError(problems);
-  return out.filter((a): a is ResolvedArrayConfig => a !== undefined);
+  return { arrays: out.filter((a): a is ResolvedArrayConfig => a !== undefined), problems };
 }
 
 function configError(problems: string[]): UserFacingError {

@@ -5,13 +5,24 @@
  * the environment.
  */
 import { dirname } from "node:path";
-import { isMap, LineCounter, parseDocument } from "yaml";
+import { type Document, isMap, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { UserFacingError } from "../errors.js";
-import { type ResolvedArrayConfig, resolveArrays } from "./arrays.js";
+import { redactUrlCredentials } from "../redact.js";
+import type { StoreConfig } from "./alerts.js";
+import { type ArrayConfig, arrayConfigSchema, collectArrays, type ResolvedArrayConfig } from "./arrays.js";
 import { resolveDataDir } from "./data-dir.js";
-import { type AppConfig, configSchema } from "./schema.js";
+import {
+  type AppConfig,
+  type ConfigIssue,
+  configBaseSchema,
+  configSchema,
+  configSections,
+  type ReferencedSections,
+  referenceIssues,
+} from "./schema.js";
 import { loadSlackConfig, type SlackConfig } from "./slack.js";
+import { withLines } from "./yaml-lines.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -82,21 +93,100 @@ export interface ParseDeps {
   baseDir?: string;
 }
 
-/** Validates YAML text as a full configuration and resolves its secrets. */
+/**
+ * Validates YAML text as a full configuration and resolves its secrets. Every problem of the file comes in one
+ * report: schema errors, references to arrays or tags that do not exist (checked on the sections that are
+ * valid), and missing environment variables or unreadable files (for the arrays that are valid).
+ */
 export function parseConfigText(text: string, deps: ParseDeps): LoadedConfig {
-  const raw = parseYaml(text, deps.source);
-  const config = validateConfig(raw, deps.source);
-  const arrays = resolveArrays(config.arrays, {
-    env: deps.env,
-    readFile: deps.readFile,
-    ...(deps.baseDir === undefined ? {} : { baseDir: deps.baseDir }),
-  });
-  const slack = loadSlackConfig(deps.env, config.slack ?? {});
-  config.store = resolveDataDir(config.store, deps.env, deps.baseDir ?? ".");
-  return { config, arrays, ...(slack === undefined ? {} : { slack }), source: deps.source };
+  const { raw, doc, counter } = parseYaml(text, deps.source);
+  const checked = checkConfig(raw);
+  const problems = [...checked.problems];
+  const { config, sections } = checked;
+  const entries = sections.arrays ?? checked.validArrays;
+  const resolved = entries
+    ? collectArrays(entries, {
+        env: deps.env,
+        readFile: deps.readFile,
+        ...(deps.baseDir === undefined ? {} : { baseDir: deps.baseDir }),
+      })
+    : { arrays: [], problems: [] };
+  problems.push(...resolved.problems);
+  const slack = collect(problems, () =>
+    loadSlackConfig(deps.env, (sections.slack ?? {}) as Record<string, unknown>),
+  );
+  const store =
+    sections.store &&
+    collect(problems, () => resolveDataDir(sections.store as never, deps.env, deps.baseDir ?? "."));
+  if (problems.length > 0 || config === undefined)
+    throw invalid(deps.source, withLines(problems, doc, counter));
+  if (store !== undefined) config.store = store;
+  return { config, arrays: resolved.arrays, ...(slack === undefined ? {} : { slack }), source: deps.source };
 }
 
-function parseYaml(text: string, source: string): unknown {
+/** Runs a step whose refusal is a UserFacingError, adding its problems to the list instead of stopping. */
+function collect<T>(problems: string[], step: () => T): T | undefined {
+  try {
+    return step();
+  } catch (err) {
+    if (!(err instanceof UserFacingError)) throw err;
+    const listed = err.details["problems"];
+    if (Array.isArray(listed)) problems.push(...listed.map(String));
+    else problems.push(err.message);
+    return undefined;
+  }
+}
+
+type Sections = ReferencedSections & { slack?: unknown; store?: StoreConfig };
+
+/** Schema and reference problems in one pass; `sections` holds every section that passed its own schema. */
+function checkConfig(raw: unknown): {
+  config?: AppConfig;
+  sections: Sections;
+  /** When the arrays section failed: each entry that passed on its own (undefined where it did not). */
+  validArrays?: (ArrayConfig | undefined)[];
+  problems: string[];
+} {
+  const result = configBaseSchema.safeParse(raw);
+  if (result.success) {
+    const refs = referenceIssues(result.data).map(formatIssue);
+    return { ...(refs.length === 0 ? { config: result.data } : {}), sections: result.data, problems: refs };
+  }
+  // A section failed its schema: check the references of the sections that are valid.
+  const obj = (raw ?? {}) as Record<string, unknown>;
+  const sections: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(configSections)) {
+    const r = (schema as z.ZodType).safeParse(Object.hasOwn(obj, key) ? obj[key] : undefined);
+    if (r.success) sections[key] = r.data;
+  }
+  const refs = referenceIssues(sections as ReferencedSections).map(formatIssue);
+  const rawArrays = Object.hasOwn(obj, "arrays") ? obj["arrays"] : undefined;
+  const validArrays = Array.isArray(rawArrays)
+    ? rawArrays.map((a: unknown) => {
+        const r = arrayConfigSchema.safeParse(a);
+        return r.success ? r.data : undefined;
+      })
+    : undefined;
+  return {
+    sections: sections as Sections,
+    ...(validArrays ? { validArrays } : {}),
+    problems: [...formatConfigIssues(result.error), ...refs],
+  };
+}
+
+function formatIssue(issue: ConfigIssue): string {
+  return `${pathText(issue.path)}: ${issue.message}`;
+}
+
+function pathText(segments: readonly PropertyKey[]): string {
+  let path = "";
+  for (const seg of segments) {
+    path += typeof seg === "number" ? `[${seg}]` : path === "" ? String(seg) : `.${String(seg)}`;
+  }
+  return path || "(root)";
+}
+
+function parseYaml(text: string, source: string): { raw: unknown; doc: Document; counter: LineCounter } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -107,7 +197,7 @@ function parseYaml(text: string, source: string): unknown {
     throw invalid(source, lines);
   }
   if (!isMap(doc.contents)) throw invalid(source, ["the file must be a YAML mapping (key: value lines)"]);
-  return doc.toJS();
+  return { raw: doc.toJS(), doc, counter: lineCounter };
 }
 
 /** Validates an already-parsed object; every problem is listed as `path: message`. */
@@ -119,17 +209,15 @@ export function validateConfig(raw: unknown, source: string): AppConfig {
 
 export function formatConfigIssues(error: z.ZodError): string[] {
   return error.issues.map((issue) => {
-    let path = "";
-    for (const seg of issue.path) {
-      path += typeof seg === "number" ? `[${seg}]` : path === "" ? String(seg) : `.${String(seg)}`;
-    }
     const message =
       issue.code === "unrecognized_keys" ? `unknown key(s) ${issue.keys.join(", ")}` : issue.message;
-    return `${path || "(root)"}: ${message}`;
+    return `${pathText(issue.path)}: ${message}`;
   });
 }
 
-function invalid(source: string, problems: string[]): UserFacingError {
+function invalid(source: string, listed: string[]): UserFacingError {
+  // A credential inside an address must not reach the terminal or the log through an error message.
+  const problems = listed.map(redactUrlCredentials);
   return new UserFacingError(
     "CONFIG_INVALID",
     `The configuration in ${source} has ${problems.length} problem${problems.length === 1 ? "" : "s"}:\n` +

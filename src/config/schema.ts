@@ -58,6 +58,8 @@ const bindingSchema = z.strictObject({
   /** Array names, "tag:<tag>" or "all". */
   arrays: z.array(z.string().min(1)).min(1),
   default_array: z.string().min(1).optional(),
+  /** Whether `--public` may answer lookups in this channel; the top-level setting when absent. */
+  public_answers: z.boolean().optional(),
 });
 
 export const channelsSchema = z.strictObject({
@@ -65,6 +67,8 @@ export const channelsSchema = z.strictObject({
   default_array: z.string().min(1).optional(),
   /** What channels without a binding may target. */
   unbound: z.enum(["all", "none"]).default("all"),
+  /** Whether `--public` may post a lookup's answer in the channel (each binding may say otherwise). */
+  public_answers: z.boolean().default(true),
   bindings: z.record(slackId, bindingSchema).default({}),
 });
 export type ChannelsConfig = z.output<typeof channelsSchema>;
@@ -140,11 +144,16 @@ const timeZone = z
 export const configSections = {
   arrays: arraysConfigSchema,
   access: accessSchema.default({ default_role: "none", overrides: [] }),
-  channels: channelsSchema.default({ unbound: "all", bindings: {} }),
+  channels: channelsSchema.default({ unbound: "all", public_answers: true, bindings: {} }),
   destructive: destructiveSchema.default(destructiveSchema.parse({})),
   /** Channel ID that receives one line per audited request. */
   audit_channel: slackId.optional(),
   time_zone: timeZone,
+  /**
+   * How long `--array all` waits before answering with the arrays that answered; the rest are named as late
+   * and edited in when they come.
+   */
+  fan_out_deadline: durationText.default(10_000),
   log_level: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
   /** Alert polling, routing to channels, quiet hours, maintenance windows, noise control (src/config/alerts.ts). */
   alerts: alertsConfigSchema.default(alertsConfigSchema.parse({})),
@@ -154,19 +163,38 @@ export const configSections = {
   slack: z.record(z.string(), z.unknown()).optional(),
 };
 
-export const configSchema = z.strictObject(configSections).superRefine((c, ctx) => {
-  const names = new Set(c.arrays.map((a) => a.name));
-  const tags = new Set(c.arrays.flatMap((a) => a.tags));
+/** What the reference checks read; each section is absent when it did not pass its own schema. */
+export interface ReferencedSections {
+  arrays?: z.output<typeof arraysConfigSchema>;
+  access?: AccessConfig;
+  channels?: ChannelsConfig;
+  alerts?: z.output<typeof alertsConfigSchema>;
+}
+
+export interface ConfigIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+/**
+ * Names of arrays and tags used elsewhere (access overrides, channel bindings, alert routes) that no array
+ * has. Runs on whichever sections are valid, so a file with schema errors still hears about its references.
+ */
+export function referenceIssues(c: ReferencedSections): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  if (c.arrays === undefined) return issues;
+  const arrays = c.arrays;
+  const names = new Set(arrays.map((a) => a.name));
+  const tags = new Set(arrays.flatMap((a) => a.tags));
   const checkSelector = (sel: string, path: (string | number)[]) => {
     if (sel === "all") return;
     if (sel.startsWith("tag:")) {
-      if (!tags.has(sel.slice(4)))
-        ctx.addIssue({ code: "custom", path, message: `no array has tag "${sel.slice(4)}"` });
+      if (!tags.has(sel.slice(4))) issues.push({ path, message: `no array has tag "${sel.slice(4)}"` });
       return;
     }
-    if (!names.has(sel)) ctx.addIssue({ code: "custom", path, message: `no array is named "${sel}"` });
+    if (!names.has(sel)) issues.push({ path, message: `no array is named "${sel}"` });
   };
-  c.access.overrides.forEach((o, i) => {
+  c.access?.overrides.forEach((o, i) => {
     o.arrays?.forEach((a, j) => {
       checkSelector(a, ["access", "overrides", i, "arrays", j]);
     });
@@ -174,26 +202,34 @@ export const configSchema = z.strictObject(configSections).superRefine((c, ctx) 
       checkSelector(`tag:${t}`, ["access", "overrides", i, "tags", j]);
     });
   });
-  for (const issue of unknownAlertSelectors(c.alerts, c.arrays)) ctx.addIssue({ code: "custom", ...issue });
-  if (c.channels.default_array !== undefined)
-    checkSelector(c.channels.default_array, ["channels", "default_array"]);
-  for (const [channel, b] of Object.entries(c.channels.bindings)) {
+  if (c.alerts) for (const issue of unknownAlertSelectors(c.alerts, arrays)) issues.push(issue);
+  const channels = c.channels;
+  if (channels === undefined) return issues;
+  if (channels.default_array !== undefined)
+    checkSelector(channels.default_array, ["channels", "default_array"]);
+  for (const [channel, b] of Object.entries(channels.bindings)) {
     b.arrays.forEach((a, j) => {
       checkSelector(a, ["channels", "bindings", channel, "arrays", j]);
     });
     if (b.default_array !== undefined) {
       const path = ["channels", "bindings", channel, "default_array"];
       checkSelector(b.default_array, path);
-      const arr = c.arrays.find((a) => a.name === b.default_array);
+      const arr = arrays.find((a) => a.name === b.default_array);
       const covered = b.arrays.some(
         (sel) =>
           sel === "all" || sel === arr?.name || (sel.startsWith("tag:") && arr?.tags.includes(sel.slice(4))),
       );
-      if (arr && !covered) {
-        ctx.addIssue({ code: "custom", path, message: `"${arr.name}" is not among the channel's arrays` });
-      }
+      if (arr && !covered) issues.push({ path, message: `"${arr.name}" is not among the channel's arrays` });
     }
   }
+  return issues;
+}
+
+/** Every section's own schema, without the cross-references between them. */
+export const configBaseSchema = z.strictObject(configSections);
+
+export const configSchema = configBaseSchema.superRefine((c, ctx) => {
+  for (const issue of referenceIssues(c)) ctx.addIssue({ code: "custom", ...issue });
 });
 
 export type AppConfig = z.output<typeof configSchema>;

@@ -3,10 +3,14 @@
  * schemas turn them into typed values with messages a person can act on.
  */
 import { z } from "zod";
+import { userText } from "./message.js";
 import { countOf, parseDuration, parseSize } from "./units.js";
 
 export const SIZE_HELP =
-  "sizes take binary units: 500G, 1.5T, 2TiB, 10GB (G = GiB = 2^30 bytes) or plain bytes";
+  "sizes take binary units: 500G, 1.5T, 2TiB, 10GB (G = GiB = 2^30 bytes), or B for bytes (4096B)";
+
+/** A typed number with no unit: almost always someone who meant gigabytes, never silently bytes. */
+const BARE_NUMBER = /^\s*(\d+(?:\.\d+)?)\s*$/;
 
 function hasControlChars(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
@@ -27,13 +31,25 @@ export function objectName(what = "name") {
     .refine((s) => !hasControlChars(s), `the ${what} contains control characters`);
 }
 
-/** A size in bytes from "500G", "1.5T", "2TiB", "10GB" or a byte count. */
+/**
+ * A size in bytes from "500G", "1.5T", "2TiB", "10GB" or "4096B". Typed text needs a unit: `500` is refused
+ * with "did you mean 500G?" (only 0 needs none). Numbers (not text) are bytes: they come from the bot itself.
+ */
 export function size(opts: { min?: number } = {}) {
   const min = opts.min ?? 0;
   return z.union([z.number(), z.string()]).transform((v, ctx) => {
+    const bare = typeof v === "string" ? BARE_NUMBER.exec(v) : null;
+    if (bare && Number(bare[1]) !== 0) {
+      const n = bare[1];
+      ctx.addIssue({
+        code: "custom",
+        message: `\`${n}\` has no unit; did you mean ${n}G? Sizes need a unit: ${n}G, ${n}T, or ${n}B for bytes`,
+      });
+      return z.NEVER;
+    }
     const bytes = typeof v === "number" ? v : parseSize(v);
     if (bytes === undefined || !Number.isSafeInteger(bytes)) {
-      ctx.addIssue({ code: "custom", message: `\`${String(v)}\` is not a size; ${SIZE_HELP}` });
+      ctx.addIssue({ code: "custom", message: `\`${userText(String(v))}\` is not a size; ${SIZE_HELP}` });
       return z.NEVER;
     }
     if (bytes < min) {
@@ -49,7 +65,10 @@ export function duration() {
   return z.union([z.number(), z.string()]).transform((v, ctx) => {
     const ms = typeof v === "number" ? v : parseDuration(v);
     if (ms === undefined || ms <= 0) {
-      ctx.addIssue({ code: "custom", message: `\`${String(v)}\` is not a duration; use e.g. 30m, 24h, 7d` });
+      ctx.addIssue({
+        code: "custom",
+        message: `\`${userText(String(v))}\` is not a duration; use e.g. 30m, 24h, 7d`,
+      });
       return z.NEVER;
     }
     return ms;
@@ -65,7 +84,7 @@ export function count(opts: { min?: number; max?: number } = {}) {
     if (!Number.isSafeInteger(n) || n < min || n > max) {
       ctx.addIssue({
         code: "custom",
-        message: `\`${String(v)}\` is not a whole number from ${min} to ${max}`,
+        message: `\`${userText(String(v))}\` is not a whole number from ${min} to ${max}`,
       });
       return z.NEVER;
     }
@@ -87,11 +106,11 @@ export function sortKey(fields: Record<string, string>) {
   return z.string().transform((v, ctx) => {
     const desc = v.endsWith("-");
     const key = desc ? v.slice(0, -1) : v;
-    const field = fields[key];
+    const field = Object.hasOwn(fields, key) ? fields[key] : undefined;
     if (field === undefined) {
       ctx.addIssue({
         code: "custom",
-        message: `cannot sort by \`${v}\`; use one of ${names.join(", ")} (append - for descending, e.g. ${names[0]}-)`,
+        message: `cannot sort by \`${userText(v)}\`; use one of ${names.join(", ")} (append - for descending, e.g. ${names[0]}-)`,
       });
       return z.NEVER;
     }

@@ -6,14 +6,15 @@
 import type { z } from "zod";
 import { UserFacingError } from "../errors.js";
 import type { CommandDefinition } from "./define-command.js";
+import { userText } from "./message.js";
 import { isSwitch, keyToOption, optionToKey } from "./schema-introspect.js";
 import { didYouMean, suggest } from "./suggest.js";
 import type { Token } from "./tokenize.js";
 import { usageLine } from "./usage.js";
 
 /** Options every command understands; command schemas may not reuse these keys. */
-export const GLOBAL_OPTIONS = ["array", "dry-run", "help"] as const;
-export const RESERVED_KEYS = ["array", "dryRun", "help"] as const;
+export const GLOBAL_OPTIONS = ["array", "dry-run", "public", "help"] as const;
+export const RESERVED_KEYS = ["array", "dryRun", "public", "help"] as const;
 
 export interface BoundArgs {
   /** Input for the command's zod schema. */
@@ -21,6 +22,8 @@ export interface BoundArgs {
   /** `--array` as typed. */
   array?: string;
   dryRun: boolean;
+  /** `--public`: answer a lookup in the channel instead of only to the asker. */
+  public: boolean;
   help: boolean;
 }
 
@@ -28,10 +31,11 @@ const TRUE_WORDS = new Set(["true", "yes", "on", "1"]);
 const FALSE_WORDS = new Set(["false", "no", "off", "0"]);
 
 export function bindArguments(id: string, cmd: CommandDefinition, tokens: readonly Token[]): BoundArgs {
-  const shape = cmd.args.shape as Record<string, z.ZodType>;
-  const keys = Object.keys(shape);
+  // A Map, never the shape object: `--constructor` or `--to-string` must not find Object.prototype's members.
+  const shape = new Map(Object.entries(cmd.args.shape as Record<string, z.ZodType>));
+  const keys = [...shape.keys()];
   const positional = [...(cmd.positional ?? [])];
-  const out: BoundArgs = { raw: {}, dryRun: false, help: false };
+  const out: BoundArgs = { raw: {}, dryRun: false, public: false, help: false };
   const seen = new Set<string>();
   const usage = () => `Usage: ${usageLine(id, cmd)}`;
   const fail = (code: string, msg: string, suggestions: string[] = []): never => {
@@ -63,6 +67,11 @@ export function bindArguments(id: string, cmd: CommandDefinition, tokens: readon
       out.dryRun = true;
       continue;
     }
+    if (name === "public") {
+      if (inline !== undefined) fail("PARSE_BAD_VALUE", "--public takes no value.");
+      out.public = true;
+      continue;
+    }
     if (name === "help") {
       out.help = true;
       continue;
@@ -74,15 +83,15 @@ export function bindArguments(id: string, cmd: CommandDefinition, tokens: readon
       out.array = value;
       continue;
     }
-    const negated = name.startsWith("no-") && isSwitch(shape[optionToKey(name.slice(3))]);
+    const negated = name.startsWith("no-") && isSwitch(shape.get(optionToKey(name.slice(3))));
     const key = optionToKey(negated ? name.slice(3) : name);
-    const schema = shape[key];
+    const schema = shape.get(key);
     if (schema === undefined) {
       const options = [...keys.map(keyToOption), ...GLOBAL_OPTIONS];
       const hits = suggest(name, options).map((o) => `--${o}`);
       fail(
         "PARSE_UNKNOWN_OPTION",
-        `Unknown option --${name} for \`${id.replace(".", " ")}\`.${didYouMean(hits)}`,
+        `Unknown option --${userText(name)} for \`${id.replace(".", " ")}\`.${didYouMean(hits)}`,
         hits,
       );
     }
@@ -110,7 +119,7 @@ export function bindArguments(id: string, cmd: CommandDefinition, tokens: readon
 
   const free = positional.filter((k) => !seen.has(k));
   if (bare.length > free.length) {
-    const extra = bare.slice(free.length).map((w) => `\`${w}\``);
+    const extra = bare.slice(free.length).map((w) => `\`${userText(w)}\``);
     fail("PARSE_EXTRA_WORDS", `Unexpected ${extra.length === 1 ? "word" : "words"} ${extra.join(" ")}.`);
   }
   bare.forEach((word, idx) => {

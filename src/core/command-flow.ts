@@ -6,7 +6,7 @@ import { errorCode, InternalError, UserFacingError } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import { type AuditDecision, type AuditRecord, roleTrail, withRole } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
-import type { CommandActor } from "./define-command.js";
+import { type CommandActor, fanOutSafe } from "./define-command.js";
 import { dryRunMessage } from "./dry-run.js";
 import { openGate } from "./gate.js";
 import { helpMessage } from "./help.js";
@@ -17,6 +17,8 @@ import type { CommandEntry } from "./registry.js";
 import { type Role, roleAtLeast } from "./roles.js";
 import { runFanOut, runOnArray } from "./run-command.js";
 import type { Runtime } from "./runtime.js";
+import { keyToOption } from "./schema-introspect.js";
+import { isMultiSpec } from "./targets.js";
 
 interface Trail {
   command: string;
@@ -85,13 +87,13 @@ async function dispatch(
     trail.args = parsed.topic ? { topic: parsed.topic } : {};
     const role = await rt.access.bestRole(actor.userId, rt.targets.allowed(actor.channelId));
     trail.decision = role ? "allowed" : "denied";
-    return { effects: [reply(helpMessage(rt.deps.registry, role, parsed.topic))] };
+    return { effects: [answer(helpMessage(rt.deps.registry, role, parsed.topic))] };
   }
   const { entry, bound } = parsed;
   trail.command = entry.id;
   trail.args = bound.raw;
   const args = validateArgs(entry, bound.raw);
-  trail.args = args;
+  trail.args = bound.public ? { ...args, public: true } : args;
   const cmd = entry.command;
   if (bound.dryRun && !cmd.impact) {
     throw new UserFacingError(
@@ -100,6 +102,11 @@ async function dispatch(
     );
   }
   const what = `\`${entry.id.replace(".", " ")}\``;
+  if (bound.public) checkPublic(rt, entry, actor.channelId);
+  // --public turns a lookup's private answer into one the whole channel sees.
+  const shown = (message: Message): Message =>
+    bound.public ? { ...message, visibility: "in_channel" } : message;
+  const reply = (message: Message): Effect => answer(shown(message));
 
   if ((cmd.scope ?? "array") === "global") {
     if (bound.array !== undefined)
@@ -114,6 +121,13 @@ async function dispatch(
 
   const clients = rt.targets.resolve(bound.array, actor.channelId);
   trail.arrays = clients.map((c) => c.name);
+  if (!cmd.impact && !fanOutSafe(cmd) && (clients.length > 1 || isMultiSpec(bound.array))) {
+    const first = cmd.positional?.[0];
+    throw new UserFacingError(
+      "ONE_ARRAY_ONLY",
+      `${what} names one object${first ? ` by its <${keyToOption(first)}>` : ""}, which means something different on each array, so it runs on one array at a time; pick one with --array <name>.`,
+    );
+  }
   if (cmd.impact && clients.length > 1) {
     throw new UserFacingError(
       "ONE_ARRAY_ONLY",
@@ -125,7 +139,12 @@ async function dispatch(
   if (!first) throw new UserFacingError("ARRAY_REQUIRED", "No array to run on.");
   if (targets.length > 1) {
     const ran = await runFanOut(rt, entry, args, targets, requestId, log);
-    return { effects: [reply(ran.message)], ...(ran.failedCode ? { failedCode: ran.failedCode } : {}) };
+    const effect: Effect = {
+      kind: "reply",
+      message: shown(ran.message),
+      ...(ran.later ? { later: ran.later.then(shown) } : {}),
+    };
+    return { effects: [effect], ...(ran.failedCode ? { failedCode: ran.failedCode } : {}) };
   }
   const ctx = rt.contextFor(first.client, first.actor, requestId, log.child({ array: first.client.name }));
   if (!cmd.impact) return { effects: [reply(await runOnArray(rt, entry, args, ctx, undefined))] };
@@ -184,6 +203,23 @@ async function authorize(
   return out;
 }
 
-function reply(message: Message): Effect {
+function answer(message: Message): Effect {
   return { kind: "reply", message };
+}
+
+/** `--public` is for lookups, in channels whose configuration allows answers everyone sees. */
+function checkPublic(rt: Runtime, entry: CommandEntry, channelId: string): void {
+  const what = `\`${entry.id.replace(".", " ")}\``;
+  if (entry.command.impact) {
+    throw new UserFacingError(
+      "PUBLIC_NOT_APPLICABLE",
+      `${what} changes something, so its result is announced in the channel anyway; drop --public.`,
+    );
+  }
+  if (!rt.targets.publicAllowed(channelId)) {
+    throw new UserFacingError(
+      "CHANNEL_PUBLIC_FORBIDDEN",
+      "This channel does not take public answers (its configuration sets public_answers: false); drop --public and the answer comes to you alone.",
+    );
+  }
 }

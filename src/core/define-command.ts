@@ -63,6 +63,8 @@ export interface CommandContext {
   readonly requestId: string;
   /** IANA time zone for times shown in impacts. */
   readonly timeZone: string;
+  /** How long a command that asks several arrays waits before answering with what arrived (fan_out_deadline). */
+  readonly fanOutDeadlineMs: number;
   /** The alert engine, for `alert routes|test` (absent where it does not run). */
   readonly alerts?: AlertCommandPort;
   /**
@@ -108,6 +110,12 @@ export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unkn
   role: Role;
   /** "global" commands do not target an array (pool health). */
   scope?: "array" | "global";
+  /**
+   * Whether `--array all|a,b|tag:…` may run it on several arrays. "refuse" for a command that names one object
+   * by an array-local id or name (alert 2 is a different alert on each array); "safe" for listings and totals.
+   * Default: refuse when a positional argument is required (it names the object), safe otherwise.
+   */
+  fanOut?: "safe" | "refuse";
   /** Answers to lookups stay private; changes are announced in the channel. */
   visibility?: "ephemeral" | "in_channel";
   /** A mutating command describes what it will change; its presence makes --dry-run and confirmation work. */
@@ -142,6 +150,16 @@ export function defineCommand<S extends z.ZodObject, R>(
   def: CommandDefinition<S, R>,
 ): CommandDefinition<S, R> {
   return def;
+}
+
+/** Whether a command may fan out over several arrays: its declaration, else derived from its arguments. */
+export function fanOutSafe(def: CommandDefinition): boolean {
+  if (def.fanOut !== undefined) return def.fanOut === "safe";
+  const shape = def.args.shape as Record<string, z.ZodType>;
+  return !(def.positional ?? []).some((key) => {
+    const schema = Object.hasOwn(shape, key) ? shape[key] : undefined;
+    return schema !== undefined && !schema.safeParse(undefined).success;
+  });
 }
 
 export function defineResource(def: ResourceDefinition): ResourceDefinition {

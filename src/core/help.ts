@@ -10,7 +10,8 @@ import { argHelp, usageLine } from "./usage.js";
 
 const FOOTER =
   `Options for every command: --array <name>, --array a,b, --array all, --array tag:<tag> (several arrays run in parallel); ` +
-  `--dry-run on a command that changes something shows what it would do. Note: ${SIZE_HELP}.`;
+  `--dry-run on a command that changes something shows what it would do; --public on a lookup answers in the channel. ` +
+  `Note: ${SIZE_HELP}.`;
 
 function allowed(entries: readonly CommandEntry[], role: Role | undefined): CommandEntry[] {
   return entries.filter((e) => roleAtLeast(role, e.command.role));

@@ -45,6 +45,27 @@ export function escapeUserText(s: string): string {
   });
 }
 
+/**
+ * A user-supplied word placed inside the bot's own text (an error, a usage line): its backticks become the
+ * stand-in, so they can never open or close the bot's `code` spans. Use it for every user value in an error.
+ */
+export function userText(s: string): string {
+  return s.replace(/`/g, STAND_IN["`"] ?? "`");
+}
+
+/**
+ * The bot's own text (errors, refusals, usage) as markup: its `code` spans stay code, while everything else is
+ * escaped like user text, because such text carries user words (already passed through userText).
+ */
+export function botText(s: string): Rich {
+  return new Rich(
+    escapeText(s).replace(/[*_~]/g, (m, i: number, all: string) => {
+      if (m === "_" && WORD.test(all.charAt(i - 1)) && WORD.test(all.charAt(i + 1))) return m;
+      return STAND_IN[m] ?? m;
+    }),
+  );
+}
+
 /** Tagged template for rich text: literal parts are markup, interpolated values are escaped unless Rich. */
 export function rich(parts: TemplateStringsArray, ...values: unknown[]): Rich {
   let out = parts[0] ?? "";

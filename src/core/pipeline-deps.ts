@@ -9,7 +9,8 @@ import type { PendingStore } from "./pending-store.js";
 import type { IdentityPort } from "./pipeline-types.js";
 import type { Registry } from "./registry.js";
 
-export type PipelineConfig = Pick<AppConfig, "access" | "channels" | "destructive" | "time_zone">;
+export type PipelineConfig = Pick<AppConfig, "access" | "channels" | "destructive" | "time_zone"> &
+  Partial<Pick<AppConfig, "fan_out_deadline">>;
 
 export interface PipelineDeps {
   registry: Registry;
@@ -23,6 +24,8 @@ export interface PipelineDeps {
   now: () => number;
   /** Ids for requests without a transport id and for pending records; random by default. */
   newId?: () => string;
+  /** Resolves after `ms` (the fan-out deadline); a real timer unless a test brings its own. */
+  timer?: (ms: number) => Promise<void>;
   /** The running alert engine, handed to commands as `ctx.alerts`. */
   alerts?: AlertCommandPort;
 }

@@ -21,8 +21,12 @@ export interface MessageRef {
 }
 
 export type Effect =
-  /** Answer the actor (ephemeral unless message.visibility is "in_channel"). */
-  | { kind: "reply"; message: Message }
+  /**
+   * Answer the actor (ephemeral unless message.visibility is "in_channel"). With `later`, the answer is
+   * incomplete (a fan-out past its deadline): the transport replaces it with the message `later` resolves to
+   * (Slack edits it through the response URL; the console prints it as a follow-up). `later` never rejects.
+   */
+  | { kind: "reply"; message: Message; later?: Promise<Message> }
   /** Post a new message in a channel; if `trackPending` is set the transport calls `attachMessage` with its ref. */
   | { kind: "post"; channelId: string; message: Message; trackPending?: string }
   /** Replace a previously posted message. */

@@ -7,6 +7,7 @@ import { InternalError, UserFacingError } from "../errors.js";
 import { RESERVED_KEYS } from "./bind-args.js";
 import type { CommandDefinition, ResourceDefinition } from "./define-command.js";
 import { checkGateClasses } from "./gate-classes.js";
+import { userText } from "./message.js";
 import { didYouMean, suggest } from "./suggest.js";
 
 export interface CommandEntry {
@@ -55,7 +56,7 @@ export function createRegistry(resources: readonly ResourceDefinition[]): Regist
         const hits = suggest(resourceWord, [...byWord.keys(), ...BUILT_IN_WORDS]);
         throw new UserFacingError(
           "UNKNOWN_RESOURCE",
-          `\`${resourceWord}\` is not something I know.${didYouMean(hits)}\n` +
+          `\`${userText(resourceWord)}\` is not something I know.${didYouMean(hits)}\n` +
             `Resources: ${resources.map((r) => r.name).join(", ")}. Type \`/array help\` for the list of commands.`,
           { suggestions: hits },
         );
@@ -73,7 +74,7 @@ export function createRegistry(resources: readonly ResourceDefinition[]): Regist
         const hits = suggest(verb, verbs);
         throw new UserFacingError(
           "UNKNOWN_VERB",
-          `\`${resource.name} ${verb}\` is not a command.${didYouMean(hits.map((h) => `${resource.name} ${h}`))}\n` +
+          `\`${resource.name} ${userText(verb)}\` is not a command.${didYouMean(hits.map((h) => `${resource.name} ${h}`))}\n` +
             `${resource.name} commands: ${verbs.join(", ")}. Type \`/array help ${resource.name}\` for details.`,
           { suggestions: hits },
         );

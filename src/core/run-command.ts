@@ -6,11 +6,11 @@ import { errorCode, isUserFacing } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
 import type { CommandActor, CommandContext, FollowUp, Impact } from "./define-command.js";
-import { type Block, type Button, type Message, rich } from "./message.js";
+import { type Block, type Button, botText, type Message, rich } from "./message.js";
 import type { PendingRecord } from "./pending-store.js";
 import { ACTIONS } from "./pipeline-deps.js";
 import type { CommandEntry } from "./registry.js";
-import type { Runtime } from "./runtime.js";
+import { DEFAULT_FAN_OUT_DEADLINE_MS, type Runtime } from "./runtime.js";
 
 export interface Ran {
   message: Message;
@@ -81,7 +81,22 @@ function offerRecord(rt: Runtime, ctx: CommandContext, offer: FollowUp, now: num
   };
 }
 
-/** Runs a read command on every target in parallel and combines the answers. */
+type Outcome = { array: string; ok: true; result: unknown } | { array: string; ok: false; err: unknown };
+
+/** "10 s", "0.5 s": the deadline as people read it. */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+function realTimer(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/**
+ * Runs a read command on every target in parallel and combines the answers. One overall deadline: arrays that
+ * have not answered by then are named ("fb-lab-2 did not answer within 10 s") and the answer goes out with
+ * what arrived; `later` then resolves to the full answer once every array has answered or failed.
+ */
 export async function runFanOut(
   rt: Runtime,
   entry: CommandEntry,
@@ -89,23 +104,60 @@ export async function runFanOut(
   targets: readonly { client: ArrayClient; actor: CommandActor }[],
   requestId: string,
   log: Logger,
-): Promise<Ran> {
-  const settled = await Promise.allSettled(
-    targets.map(async ({ client, actor }) => {
+): Promise<Ran & { later?: Promise<Message> }> {
+  const deadlineMs = rt.deps.config.fan_out_deadline ?? DEFAULT_FAN_OUT_DEADLINE_MS;
+  const settled = new Map<string, Outcome>();
+  const all = Promise.all(
+    targets.map(async ({ client, actor }): Promise<void> => {
       const ctx = rt.contextFor(client, actor, requestId, log.child({ array: client.name }));
-      return { array: client.name, result: await entry.command.run(args, ctx, undefined) };
+      try {
+        settled.set(client.name, {
+          array: client.name,
+          ok: true,
+          result: await entry.command.run(args, ctx, undefined),
+        });
+      } catch (err) {
+        if (!isUserFacing(err))
+          log.error({ err, array: client.name, requestId }, "array failed during fan-out");
+        settled.set(client.name, { array: client.name, ok: false, err });
+      }
     }),
   );
+  const names = targets.map((t) => t.client.name);
+  const inTime = await Promise.race([
+    all.then(() => true),
+    (rt.deps.timer ?? realTimer)(deadlineMs).then(() => false),
+  ]);
+  const now = combine(rt, entry, args, names, new Map(settled), requestId, deadlineMs);
+  if (inTime) return now;
+  const later = all.then(
+    () => combine(rt, entry, args, names, settled, requestId, deadlineMs).message,
+    (err: unknown) => {
+      log.error({ err, requestId }, "late fan-out answers could not be combined");
+      return now.message;
+    },
+  );
+  return { ...now, later };
+}
+
+/** One answer from the outcomes so far; arrays without one are named as late. */
+function combine(
+  rt: Runtime,
+  entry: CommandEntry,
+  args: Record<string, unknown>,
+  names: readonly string[],
+  settled: ReadonlyMap<string, Outcome>,
+  requestId: string,
+  deadlineMs: number,
+): Ran {
   const ok: { array: string; result: unknown }[] = [];
   const failed: { array: string; err: unknown }[] = [];
-  settled.forEach((s, i) => {
-    const array = targets[i]?.client.name ?? "?";
-    if (s.status === "fulfilled") ok.push(s.value);
-    else failed.push({ array, err: s.reason });
-  });
-  for (const f of failed) {
-    if (!isUserFacing(f.err))
-      log.error({ err: f.err, array: f.array, requestId }, "array failed during fan-out");
+  const late: string[] = [];
+  for (const name of names) {
+    const o = settled.get(name);
+    if (o === undefined) late.push(name);
+    else if (o.ok) ok.push({ array: name, result: o.result });
+    else failed.push({ array: name, err: o.err });
   }
   const rctx = rt.renderContext(ok.map((o) => o.array));
   let blocks: Block[] = [];
@@ -125,9 +177,22 @@ export async function runFanOut(
   }
   for (const f of failed) {
     const why = isUserFacing(f.err) ? f.err.message : `internal error (request ${requestId})`;
-    blocks.push({ type: "context", text: rich`⚠ array ${f.array} failed: ${why}` });
+    blocks.push({ type: "context", text: rich`⚠ array ${f.array} failed: ${botText(why)}` });
   }
-  if (ok.length === 0) text = `No array answered (${failed.length} failed).`;
+  for (const name of late) {
+    blocks.push({
+      type: "context",
+      text: rich`⏳ ${name} did not answer within ${seconds(deadlineMs)}; its answer is added here when it comes.`,
+    });
+  }
+  if (ok.length === 0) {
+    text =
+      late.length > 0
+        ? `No array answered within ${seconds(deadlineMs)} (${late.join(", ")} still working).`
+        : `No array answered (${failed.length} failed).`;
+  } else if (late.length > 0) {
+    text += `\n${late.join(", ")} did not answer within ${seconds(deadlineMs)}.`;
+  }
   const firstFailed = failed[0];
   return {
     message: {
@@ -136,7 +201,11 @@ export async function runFanOut(
       visibility: base?.visibility ?? entry.command.visibility ?? "ephemeral",
       ...(base?.attachments ? { attachments: base.attachments } : {}),
     },
-    ...(firstFailed ? { failedCode: errorCode(firstFailed.err) } : {}),
+    ...(firstFailed
+      ? { failedCode: errorCode(firstFailed.err) }
+      : late.length > 0
+        ? { failedCode: "ARRAY_DEADLINE" }
+        : {}),
     allFailed: ok.length === 0,
   };
 }

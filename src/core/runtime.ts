@@ -6,10 +6,13 @@ import type { Logger } from "../logger.js";
 import { type Auditor, createAuditor } from "./audit.js";
 import { type AccessResolver, createAccessResolver } from "./authz.js";
 import type { CommandActor, CommandContext, RenderContext } from "./define-command.js";
-import { type Message, message, plain } from "./message.js";
+import { botText, type Message, message } from "./message.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import type { Effect } from "./pipeline-types.js";
 import { createTargetResolver, type TargetResolver } from "./targets.js";
+
+/** `fan_out_deadline` when a configuration built in code leaves it out. */
+export const DEFAULT_FAN_OUT_DEADLINE_MS = 10_000;
 
 export interface Runtime {
   deps: PipelineDeps;
@@ -50,6 +53,7 @@ export function createRuntime(deps: PipelineDeps): Runtime {
         logger: reqLog,
         requestId,
         timeZone: deps.config.time_zone,
+        fanOutDeadlineMs: deps.config.fan_out_deadline ?? DEFAULT_FAN_OUT_DEADLINE_MS,
         ...(deps.alerts ? { alerts: deps.alerts } : {}),
         now: deps.now,
       };
@@ -65,7 +69,10 @@ export function createRuntime(deps: PipelineDeps): Runtime {
   };
 }
 
-/** An error as a message: the text is escaped, so nothing the user typed can become a mention. */
+/**
+ * An error as a message: escaped, so nothing the user typed can become a mention, with the bot's own `code`
+ * spans kept as code (user words in errors went through userText, so their backticks cannot pair with them).
+ */
 export function errorMessage(text: string): Message {
-  return message(text, [{ type: "section", text: plain(text) }], { visibility: "ephemeral" });
+  return message(text, [{ type: "section", text: botText(text) }], { visibility: "ephemeral" });
 }

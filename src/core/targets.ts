@@ -12,11 +12,27 @@ export interface TargetResolver {
   allowed(channelId: string): ArrayClient[];
   /** The arrays a command targets; every failure is a UserFacingError. */
   resolve(spec: string | undefined, channelId: string): ArrayClient[];
+  /** Whether `--public` may answer in this channel. */
+  publicAllowed(channelId: string): boolean;
+}
+
+/** True when `--array` asks for several arrays by selector (all, a tag, a list), whatever it resolves to. */
+export function isMultiSpec(spec: string | undefined): boolean {
+  if (spec === undefined) return false;
+  return (
+    spec.split(",").some((p) => {
+      const t = p.trim().toLowerCase();
+      return t === "all" || t.startsWith("tag:");
+    }) || spec.split(",").filter((p) => p.trim() !== "").length > 1
+  );
 }
 
 export function createTargetResolver(pool: ArrayPool, channels: ChannelsConfig): TargetResolver {
+  // Channel ids arrive from the transport; never let one name a member of Object.prototype.
+  const bindingOf = (channelId: string) =>
+    Object.hasOwn(channels.bindings, channelId) ? channels.bindings[channelId] : undefined;
   const allowed = (channelId: string): ArrayClient[] => {
-    const binding = channels.bindings[channelId];
+    const binding = bindingOf(channelId);
     if (!binding) return channels.unbound === "all" ? pool.list() : [];
     return dedupe(binding.arrays.flatMap((sel) => (sel === "all" ? pool.list() : pool.select(sel))));
   };
@@ -32,7 +48,7 @@ export function createTargetResolver(pool: ArrayPool, channels: ChannelsConfig):
     const names = new Set(permitted.map((a) => a.name));
     const permittedList = permitted.map((a) => a.name).join(", ");
     if (spec === undefined) {
-      const fallback = channels.bindings[channelId]?.default_array ?? channels.default_array;
+      const fallback = bindingOf(channelId)?.default_array ?? channels.default_array;
       if (fallback !== undefined && names.has(fallback)) return [pool.get(fallback)];
       if (permitted.length === 1) return permitted;
       throw new UserFacingError(
@@ -75,7 +91,10 @@ export function createTargetResolver(pool: ArrayPool, channels: ChannelsConfig):
     return dedupe(out);
   };
 
-  return { allowed, resolve };
+  const publicAllowed = (channelId: string): boolean =>
+    bindingOf(channelId)?.public_answers ?? channels.public_answers;
+
+  return { allowed, resolve, publicAllowed };
 }
 
 function dedupe(clients: ArrayClient[]): ArrayClient[] {

@@ -38,5 +38,6 @@ export function usageLine(id: string, cmd: CommandDefinition): string {
   for (const a of argHelp(cmd)) parts.push(a.required ? a.syntax : `[${a.syntax}]`);
   if (cmd.impact) parts.push("[--dry-run]");
   if ((cmd.scope ?? "array") === "array") parts.push("[--array <name>]");
+  if (!cmd.impact) parts.push("[--public]");
   return `/array ${parts.join(" ")}`;
 }

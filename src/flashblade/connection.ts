@@ -14,6 +14,7 @@ import { markedDown, outcomeUnknown, rejected, unreachable, versionTooOld } from
 import { HealthTracker } from "./health.js";
 import { ArrayLimiter } from "./limiter.js";
 import { VersionState } from "./negotiate.js";
+import { BackgroundProbe } from "./probe.js";
 import { errorEntries } from "./response.js";
 import { DEFAULT_RETRY, decideOnFailure, decideOnStatus, type RetryPolicy } from "./retry.js";
 import { Session } from "./session.js";
@@ -34,6 +35,8 @@ export interface ConnectionDeps {
   sleep: (ms: number) => Promise<void>;
   retry?: RetryPolicy;
   onCall?: CallObserver;
+  /** Probe on a timer while marked down (see PoolDeps.probeInBackground). */
+  probeInBackground?: boolean;
 }
 
 export class ArrayConnection {
@@ -48,6 +51,7 @@ export class ArrayConnection {
   readonly #session: Session;
   readonly #versions: VersionState;
   readonly #onCall: CallObserver | undefined;
+  readonly #probe: BackgroundProbe;
 
   constructor(cfg: ResolvedArrayConfig, deps: ConnectionDeps) {
     this.name = cfg.name;
@@ -69,8 +73,15 @@ export class ArrayConnection {
           { reason: state?.reason, retryInMs: state?.intervalMs },
           `array marked down (${event})`,
         );
+        if (state) this.#probe.schedule(state.retryAt - deps.now());
       }
     });
+    this.#probe = new BackgroundProbe(
+      deps.probeInBackground ?? false,
+      () => this.#wire({ method: "GET", path: "/api/api_version" }, true),
+      () => this.#health.snapshot().down,
+      deps.now,
+    );
     const unauthenticated = (req: WireRequest) => this.#exchange(req, false, false);
     this.#session = new Session(cfg.name, cfg.apiToken, unauthenticated, this.#log, deps.now);
     this.#versions = new VersionState(cfg.name, cfg.apiVersion, unauthenticated, this.#log, (outcome, ms) =>
@@ -233,7 +244,8 @@ export class ArrayConnection {
     } catch (err) {
       const failure =
         err instanceof TransportFailure ? err : new TransportFailure("socket", String(err), undefined, err);
-      if (failure.notSent) this.#health.connectFailed(failure.reason);
+      // A read time-out counts like a refusal: a stalled array must not cost every command its time-out.
+      if (failure.notSent || failure.kind === "timeout") this.#health.connectFailed(failure.reason);
       else this.#health.inconclusive();
       throw failure;
     }
@@ -253,7 +265,7 @@ export class ArrayConnection {
 
   #failureError(method: HttpMethod, failure: TransportFailure): BotError {
     const down = this.#health.snapshot().down;
-    if (failure.notSent && down) {
+    if ((failure.notSent || method === "GET") && down) {
       return markedDown(this.name, down.since, failure.reason, Math.max(0, down.retryAt - this.#deps.now()));
     }
     if (failure.notSent || method === "GET") return unreachable(this.name, failure.reason, failure);
@@ -278,6 +290,7 @@ export class ArrayConnection {
   }
 
   async close(): Promise<void> {
+    this.#probe.close();
     this.#limiter.stop(
       new InternalError("ARRAY_CLIENT_CLOSED", `the client for array ${this.name} is shutting down`),
     );

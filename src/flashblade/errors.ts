@@ -35,10 +35,14 @@ function seconds(ms: number): number {
 
 /** A single call could not reach the array (not yet marked down). */
 export function unreachable(array: string, reason: string, cause?: unknown): UserFacingError {
-  return new UserFacingError("ARRAY_UNREACHABLE", `array ${array} is unreachable (${reason})`, {
-    cause,
-    details: { array, reason },
-  });
+  return new UserFacingError(
+    "ARRAY_UNREACHABLE",
+    `array ${array} is unreachable (${reason}); try again in a minute, and see /array arrays for its health`,
+    {
+      cause,
+      details: { array, reason },
+    },
+  );
 }
 
 /** The array is marked down; calls fail fast until the next probe. */

@@ -1,8 +1,10 @@
 /**
  * Per-array health: reachability, latency percentiles over recent calls, the last error, and the "down"
- * state. After N consecutive connection failures the array is marked down and calls fail fast for a short,
- * growing interval (2 s, 4 s … 60 s), so a dead array costs a chat user one quick message instead of a
- * 10-second connect time-out per call. The first call after the interval is let through as a probe.
+ * state (a circuit breaker). An array is "up" only once it has answered. After N consecutive failures —
+ * refused connections and read time-outs alike — the array is marked down and calls fail fast for a short,
+ * growing interval (2 s, 4 s … 60 s), so a dead or stalled array costs a chat user one quick message instead
+ * of a time-out per call. The first call after the interval is let through as a probe (the connection also
+ * probes on a timer, so the array comes back without anyone's call paying for it).
  */
 import { markedDown } from "./errors.js";
 
@@ -58,7 +60,7 @@ export class HealthTracker {
     }
   }
 
-  /** A connection could not be made (refused, time-out, TLS). */
+  /** A connection could not be made (refused, time-out, TLS), or a request got no answer in time. */
   connectFailed(reason: string): void {
     this.#failures++;
     const now = this.now();
@@ -97,7 +99,7 @@ export class HealthTracker {
     const p95 = pick(0.95);
     return {
       status: this.#status,
-      reachable: this.#status !== "down",
+      reachable: this.#status === "up",
       ...(this.#lastError ? { lastError: { ...this.#lastError } } : {}),
       latencyMs: {
         ...(p50 === undefined ? {} : { p50 }),

@@ -42,6 +42,7 @@ export function createArrayPool(
     sleep: deps.sleep ?? ((ms: number) => delay(ms)),
     ...(deps.retry ? { retry: deps.retry } : {}),
     ...(deps.onCall ? { onCall: deps.onCall } : {}),
+    probeInBackground: deps.probeInBackground ?? true,
   };
   const clients = arrays.map((cfg) => new FlashBladeClient(new ArrayConnection(cfg, connDeps)));
   const byName = new Map(clients.map((c) => [c.name.toLowerCase(), c]));

@@ -72,6 +72,15 @@ function errCodeOf(err: unknown): string | undefined {
   return undefined;
 }
 
+/** What is wrong with a certificate, in words; the OpenSSL code itself stays in errCode, for the log. */
+function tlsProblem(code: string): string {
+  if (code.includes("SELF_SIGNED")) return "it is self-signed";
+  if (code.includes("EXPIRED")) return "it has expired";
+  if (code.includes("NOT_YET_VALID")) return "it is not valid yet";
+  if (code.includes("HOSTNAME") || code.includes("ALTNAME")) return "it was issued for another host name";
+  return "it is not signed by a CA the bot trusts";
+}
+
 export function classify(err: unknown, cfg: Pick<ResolvedArrayConfig, "timeouts">): TransportFailure {
   if (err instanceof TransportFailure) return err;
   const code = errCodeOf(err);
@@ -79,7 +88,7 @@ export function classify(err: unknown, cfg: Pick<ResolvedArrayConfig, "timeouts"
   if (code !== undefined && TLS_CODE.test(code)) {
     return new TransportFailure(
       "tls",
-      `TLS certificate not trusted: ${code}; give the array's CA in ca_file, or set insecure: true`,
+      `TLS certificate not trusted: ${tlsProblem(code)}; give the array's CA in ca_file, or set insecure: true`,
       code,
       err,
     );
@@ -99,8 +108,9 @@ export function classify(err: unknown, cfg: Pick<ResolvedArrayConfig, "timeouts"
   };
   const known = code === undefined ? undefined : connectReasons[code];
   if (known !== undefined) return new TransportFailure("connect", known, code, err);
-  if (inConnect) return new TransportFailure("connect", `connection failed (${code ?? "error"})`, code, err);
-  return new TransportFailure("socket", `connection broken (${code ?? "error"})`, code, err);
+  // Reasons are read by people: the library's code (UND_ERR_SOCKET, ECONNRESET) stays in errCode, for the log.
+  if (inConnect) return new TransportFailure("connect", "the connection could not be set up", code, err);
+  return new TransportFailure("socket", "the connection broke before the answer arrived", code, err);
 }
 
 export class Transport {

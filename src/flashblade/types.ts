@@ -35,7 +35,7 @@ export interface Page<T> {
 export interface ArrayHealth {
   name: string;
   tags: readonly string[];
-  /** "unknown" until the first call completes. */
+  /** "unknown" until the array first answers: an array is "up" only once it did. */
   status: "unknown" | "up" | "down";
   reachable: boolean;
   /** The negotiated API version, once known. */
@@ -242,6 +242,11 @@ export interface PoolDeps {
   /** [0, 1); injected so back-off jitter is deterministic in tests. */
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * While an array is marked down, probe it on a timer (default true), so it comes back without a user's call
+   * paying for the attempt. Tests that step through on-call probes with a fake clock turn it off.
+   */
+  probeInBackground?: boolean;
 }
 
 /** The wire models (FileSystem, Snapshot, ...) belong to this contract too: commands import them from here. */

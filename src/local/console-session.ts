@@ -43,6 +43,8 @@ export interface ConsoleSession {
   handleLine(line: string): Promise<LineResult>;
   /** Shows the effects of a sweep of expired requests. */
   show(effects: readonly Effect[]): Promise<void>;
+  /** Resolves once every late answer still awaited (a fan-out past its deadline) has been printed. */
+  settled(): Promise<void>;
 }
 
 export const CONSOLE_HELP = [
@@ -61,10 +63,12 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
   let user = deps.initialUser;
   let buttons: Button[] = [];
   let posted = 0;
+  const awaiting = new Set<Promise<void>>();
 
   const actor = () => ({ userId: user, channelId, displayName: user });
   const describe = (name: string) => {
-    const role = deps.knownUsers?.[name];
+    const known = deps.knownUsers;
+    const role = known && Object.hasOwn(known, name) ? known[name] : undefined;
     return role ? `${name} (${role})` : name;
   };
 
@@ -87,8 +91,19 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
   const apply = async (effects: readonly Effect[]): Promise<void> => {
     const batch: Button[] = [];
     for (const e of effects) {
-      if (e.kind === "reply") print(e.message, undefined, batch);
-      else if (e.kind === "post") {
+      if (e.kind === "reply") {
+        print(e.message, undefined, batch);
+        // The console cannot edit what it printed: a late answer comes as a follow-up with every array in it.
+        if (e.later) {
+          const done = e.later.then((m) => {
+            const late: Button[] = [];
+            print(m, "(answer updated: the late arrays have answered)", late);
+            if (late.length > 0) buttons = late;
+          });
+          awaiting.add(done);
+          void done.finally(() => awaiting.delete(done));
+        }
+      } else if (e.kind === "post") {
         print(e.message, `(posted in ${e.channelId})`, batch);
         if (e.trackPending)
           await pipeline.attachMessage(e.trackPending, { channelId: e.channelId, ts: `console-${++posted}` });
@@ -124,6 +139,9 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
       return user;
     },
     show: apply,
+    async settled() {
+      while (awaiting.size > 0) await Promise.all([...awaiting]);
+    },
     async handleLine(raw) {
       const line = raw.trim();
       if (line === "" || line.startsWith("#")) return { ok: true };
@@ -154,6 +172,12 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
           const next = rest[0];
           if (!next) {
             io.write("Usage: /as <user>");
+            return { ok: false };
+          }
+          // The demo has a fixed cast; `/as constructor` is nobody, not a lookup into Object.prototype.
+          const known = deps.knownUsers;
+          if (known && !Object.hasOwn(known, next)) {
+            io.write(`There is no user "${next}" here; pick one of ${Object.keys(known).join(", ")}.`);
             return { ok: false };
           }
           user = next;

@@ -5,7 +5,7 @@
  */
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import type { Attachment } from "../core/message.js";
+import type { Attachment, Message } from "../core/message.js";
 import type { Pipeline } from "../core/pipeline-types.js";
 import { CONSOLE_HELP, createConsoleSession, type OutcomeLog } from "./console-session.js";
 
@@ -22,6 +22,8 @@ export interface RunConsoleOptions {
   saveAttachment?: (a: Attachment) => string;
   /** How often an interactive session sweeps expired requests. */
   sweepMs?: number;
+  /** Shown (with their buttons) before the first line: requests still waiting from before a restart. */
+  waiting?: readonly Message[];
 }
 
 interface LineSource {
@@ -54,7 +56,14 @@ function lineSource(rl: ReturnType<typeof createInterface>): LineSource {
 export async function runConsole(opts: RunConsoleOptions): Promise<number> {
   const rl = createInterface({ input: opts.input, output: opts.output, terminal: opts.interactive });
   const lines = lineSource(rl);
+  // A reader that went away (EPIPE) must not crash the session; the exit code says output was lost.
+  let outputFailed = false;
+  const onOutputError = () => {
+    outputFailed = true;
+  };
+  opts.output.on("error", onOutputError);
   const write = (text: string) => {
+    if (outputFailed) return;
     opts.output.write(`${text}\n`);
   };
   const session = createConsoleSession({
@@ -80,6 +89,10 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
 
   let failed = 0;
   let timer: NodeJS.Timeout | undefined;
+  if (opts.waiting && opts.waiting.length > 0) {
+    write(`${opts.waiting.length} request(s) made before the restart still wait for an answer:`);
+    await session.show(opts.waiting.map((message) => ({ kind: "reply", message })));
+  }
   if (opts.interactive) {
     write(opts.banner ?? CONSOLE_HELP);
     timer = setInterval(() => {
@@ -104,13 +117,32 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
         await session.show(await opts.pipeline.sweepExpired());
       }
       const result = await session.handleLine(line);
+      // Piped: a late answer is printed before the next line runs, so output reads in order.
+      if (!opts.interactive) await session.settled();
       if (!result.ok) failed++;
       if (!opts.interactive) write("");
       if (result.quit) break;
     }
+    await session.settled();
   } finally {
     clearInterval(timer);
     rl.close();
   }
+  // Everything written must reach the reader before the process exits, however slowly it reads.
+  const flushed = await flush(opts.output);
+  opts.output.off("error", onOutputError);
+  if (!flushed || outputFailed) return 1;
   return !opts.interactive && failed > 0 ? 1 : 0;
+}
+
+/** Resolves true once the stream has handed every byte on, false when it failed. */
+function flush(output: Writable): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (output.destroyed || output.writableEnded) {
+      resolve(!output.errored);
+      return;
+    }
+    // The callback of an empty write runs after every write queued before it.
+    output.write("", (err) => resolve(err == null));
+  });
 }

@@ -96,6 +96,29 @@ async function sendReply(msg: Message, scope: EffectScope, deps: EffectDeps): Pr
   }
 }
 
+/**
+ * A fan-out answered past its deadline: the full answer replaces the first one through the response URL (the
+ * only way to edit an ephemeral message); without one, it follows as a new answer.
+ */
+async function replaceLater(later: Promise<Message>, scope: EffectScope, deps: EffectDeps): Promise<void> {
+  try {
+    const msg = await later;
+    if (scope.respond !== undefined) {
+      const p = toSlack(msg);
+      await scope.respond({
+        response_type: msg.visibility ?? "ephemeral",
+        replace_original: true,
+        text: p.text,
+        blocks: p.blocks,
+      });
+      return;
+    }
+    await sendReply(msg, scope, deps);
+  } catch (err) {
+    scope.logger.warn({ err }, "could not edit in the late answers of a fan-out");
+  }
+}
+
 async function sendPost(
   effect: Extract<Effect, { kind: "post" }>,
   scope: EffectScope,
@@ -153,7 +176,9 @@ async function sendUpdate(
 async function runOne(effect: Effect, scope: EffectScope, deps: EffectDeps): Promise<void> {
   switch (effect.kind) {
     case "reply":
-      return sendReply(effect.message, scope, deps);
+      await sendReply(effect.message, scope, deps);
+      if (effect.later) void replaceLater(effect.later, scope, deps);
+      return;
     case "post":
       return sendPost(effect, scope, deps);
     case "update":

@@ -6,6 +6,7 @@ import { UserFacingError } from "../../src/errors.js";
 const files: Record<string, string> = {
   "/cfg/secrets/fb-lab-01.token": "T-lab\n",
   "/etc/array-chatops/corp-ca.pem": "-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n",
+  "/cfg/sim-ca.pem": "-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n",
 };
 const readFile = (p: string) => {
   const v = files[p];
@@ -35,7 +36,7 @@ describe("loading the configuration", () => {
     const text = readFileSync(new URL("../../config/example.yml", import.meta.url), "utf8");
     const loaded = parseConfigText(text, {
       source: "config/example.yml",
-      env: { FB_PROD_01_TOKEN: "T-prod", FB_DR_01_TOKEN: "T-dr" },
+      env: { FB_PROD_01_TOKEN: "T-prod", FB_DR_01_TOKEN: "T-dr", FB_LAB_01_TOKEN: "T-lab" },
       readFile,
       baseDir: "/cfg",
     });
@@ -116,12 +117,14 @@ channels:
     const problems = problemsOf(() =>
       parseConfigText(text, { source: "x", env: { LAB_TOKEN: "t" }, readFile }),
     );
+    // Each once, with the line it is on.
+    expect(problems).toHaveLength(4);
     expect(problems).toEqual(
       expect.arrayContaining([
-        'access.overrides[0].arrays[0]: no array is named "nowhere"',
-        'channels.default_array: no array is named "lab-9"',
-        'channels.bindings.C1.arrays[0]: no array has tag "gold"',
-        'channels.bindings.C1.default_array: "lab-1" is not among the channel\'s arrays',
+        'access.overrides[0].arrays[0] (line 9): no array is named "nowhere"',
+        'channels.default_array (line 11): no array is named "lab-9"',
+        'channels.bindings.C1.arrays[0] (line 13): no array has tag "gold"',
+        'channels.bindings.C1.default_array (line 13): "lab-1" is not among the channel\'s arrays',
       ]),
     );
   });

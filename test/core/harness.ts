@@ -49,6 +49,8 @@ export interface HarnessOptions {
   logger?: Logger;
   /** The simulators read the harness clock too (golden files: dates the array reports stay fixed). */
   shareClock?: boolean;
+  /** Overrides of TEST_ARRAY_TUNING (time-outs, when an array is marked down). */
+  tuning?: Partial<typeof TEST_ARRAY_TUNING>;
 }
 
 export interface Harness {
@@ -86,7 +88,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     );
   }
   const resolved: ResolvedArrayConfig[] = specs.map((s) =>
-    simulatedArrayConfig(s.name, sims.get(s.name) as Simulator, { ...TEST_ARRAY_TUNING, tags: s.tags ?? [] }),
+    simulatedArrayConfig(s.name, sims.get(s.name) as Simulator, {
+      ...TEST_ARRAY_TUNING,
+      ...opts.tuning,
+      tags: s.tags ?? [],
+    }),
   );
   const config = configSchema.parse({
     arrays: specs.map((s) => ({

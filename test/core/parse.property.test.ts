@@ -63,6 +63,15 @@ const vocabulary = fc.constantFrom(
   "--x=",
   "home",
   "a,b",
+  // Members of Object.prototype, as option names and as values: never an internal error.
+  "--constructor",
+  "--__proto__",
+  "--to-string",
+  "--has-own-property",
+  "constructor",
+  "__proto__",
+  "toString",
+  "hasOwnProperty",
 );
 
 describe("the parser never crashes", () => {

@@ -16,6 +16,8 @@ describe("an array that goes down", () => {
       now: () => now,
       sleep,
       random: () => 0.5,
+      // This test steps through the on-call probes with a fake clock; background probes are tested apart.
+      probeInBackground: false,
     });
     const c = pool.get("fb-dr");
     await c.fileSystems.list();
@@ -69,7 +71,55 @@ describe("an array that goes down", () => {
     await closed("fb-once");
     const err = await failure(c.get("/arrays"));
     expect(err.code).toBe("ARRAY_UNREACHABLE");
-    expect(err.message).toBe("array fb-once is unreachable (connection refused)");
+    expect(err.message).toBe(
+      "array fb-once is unreachable (connection refused); try again in a minute, and see /array arrays for its health",
+    );
     expect(c.health().status).not.toBe("down");
+  });
+
+  it("comes back by a background probe, without a user's call paying for it", async () => {
+    const sim = await startSim();
+    const { sleep } = recordingSleep();
+    const c = poolOf([simConfig(sim, { name: "fb-probe", downAfterFailures: 1 })], { sleep }).list()[0]!;
+    await c.version();
+    await sim.control.down();
+    await closed("fb-probe");
+    expect((await failure(c.get("/arrays"))).code).toBe("ARRAY_UNREACHABLE");
+    expect(c.health()).toMatchObject({ status: "down", reachable: false });
+    await sim.control.up();
+    await logSink.waitFor((l) => l.includes(`"array":"fb-probe"`) && l.includes("array reachable again"));
+    expect(c.health()).toMatchObject({ status: "up", reachable: true });
+    expect(c.health().down).toBeUndefined();
+  });
+
+  it("read time-outs mark an array down like refusals do", async () => {
+    const sim = await startSim();
+    const { sleep } = recordingSleep();
+    const cfg = simConfig(sim, { name: "fb-slow", downAfterFailures: 2 });
+    const c = poolOf([{ ...cfg, timeouts: { ...cfg.timeouts, readMs: 200 } }], {
+      sleep,
+      probeInBackground: false,
+    }).list()[0]!;
+    await c.version();
+    sim.control.addLatency({ path: "/arrays", ms: 30_000 });
+    const err = await failure(c.get("/arrays"));
+    expect(err.code).toBe("ARRAY_UNREACHABLE");
+    expect(err.message).toMatch(/^array fb-slow is unreachable since .* \(no answer within 200 ms\)/);
+    expect(c.health()).toMatchObject({ status: "down", reachable: false });
+    // While down, the next call fails at once instead of waiting for another time-out.
+    expect((await failure(c.get("/arrays"))).message).toContain("retrying in");
+  });
+
+  it("a broken connection is told in words, never as the library's error code", async () => {
+    const sim = await startSim();
+    const { sleep } = recordingSleep();
+    const c = poolOf([simConfig(sim, { name: "fb-reset" })], { sleep, probeInBackground: false }).list()[0]!;
+    await c.version();
+    sim.control.resetConnections({ path: "/file-systems", method: "POST" });
+    const err = await failure(c.post("/file-systems", { body: { name: "x", provisioned: 1 } }));
+    expect(err.code).toBe("ARRAY_OUTCOME_UNKNOWN");
+    expect(err.message).toContain("the connection broke before the answer arrived");
+    expect(err.message).toContain("Check the object's current state before trying again");
+    expect(err.message).not.toMatch(/UND_ERR|ECONNRESET|socket/i);
   });
 });

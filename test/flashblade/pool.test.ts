@@ -57,7 +57,8 @@ describe("array pool", () => {
       name: "fb-prod-01",
       tags: ["prod"],
       status: "unknown",
-      reachable: true,
+      // An array is reachable once it has answered, not before.
+      reachable: false,
       latencyMs: { samples: 0 },
       inFlight: 0,
       queued: 0,

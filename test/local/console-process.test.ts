@@ -3,14 +3,17 @@
  * (non-interactive) and through a pseudo-terminal made by util-linux `script` (interactive) when available.
  */
 import { type ChildProcessWithoutNullStreams, execFile, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
 
 const root = new URL("../..", import.meta.url).pathname;
-// Inside node_modules so the built files resolve the project's packages.
-const outDir = join(root, "node_modules", ".cache", "array-chatops-console-test");
+// Under this worktree (dist/ is ignored), never in node_modules, which worktrees may share; packages still
+// resolve from the project root.
+const outDir = join(root, "dist", "console-test");
 const entry = join(outDir, "src", "main.js");
 
 beforeAll(async () => {
@@ -85,6 +88,71 @@ describe("non-interactive console (piped stdin)", () => {
     const r = await runPiped("", ["--config", "/nonexistent/bot.yml"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('Cannot read the configuration file "/nonexistent/bot.yml" (ENOENT).\n');
+  }, 60_000);
+});
+
+/** Runs the console with its stdout read by `reader`, which decides how fast (or whether) to read. */
+function runWithReader(
+  input: string,
+  env: Record<string, string>,
+  reader: (out: Readable, child: ChildProcessWithoutNullStreams) => Promise<string>,
+): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(process.execPath, [entry], {
+    cwd: root,
+    env: { PATH: process.env["PATH"] ?? "", ...env },
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  const read = reader(child.stdout, child);
+  child.stdin.end(input);
+  return Promise.all([exited, read]).then(([code, stdout]) => ({ code, stdout }));
+}
+
+describe("output through a pipe", () => {
+  test("a slow reader still gets every line, and the exit code is 0", async () => {
+    // A real pipe (64 KiB) to a reader that starts late: help answers need no array, so the console has written
+    // everything long before the reader takes it, and must not exit until the pipe has taken the rest.
+    const dir = mkdtempSync(join(tmpdir(), "fc-pipe-"));
+    const lines = Array.from({ length: 300 }, (_, i) => `/array help fs ${i % 2 ? "list" : "show"}`);
+    writeFileSync(join(dir, "in.txt"), `${lines.join("\n")}\n/array space\n`);
+    const q = (p: string) => `'${p}'`;
+    const script =
+      `(${q(process.execPath)} ${q(entry)} < ${q(join(dir, "in.txt"))}; echo $? > ${q(join(dir, "code"))})` +
+      ` | (sleep 1; cat > ${q(join(dir, "out.txt"))})`;
+    await promisify(execFile)("sh", ["-c", script], { cwd: root, env: { PATH: process.env["PATH"] ?? "" } });
+    const out = readFileSync(join(dir, "out.txt"), "utf8");
+    expect(out.length).toBeGreaterThan(250_000);
+    expect(out.match(/alice> \/array help fs/g)).toHaveLength(300);
+    expect(out).toMatch(/alice> \/array space\n[\s\S]*fb-lab-01[\s\S]*$/);
+    expect(readFileSync(join(dir, "code"), "utf8").trim()).toBe("0");
+  }, 120_000);
+
+  test("a reader that goes away makes the exit code non-zero", async () => {
+    const lines = Array.from({ length: 40 }, () => "/array fs list --array all").join("\n");
+    const r = await runWithReader(`${lines}\n`, {}, async (out) => {
+      const first = await new Promise<string>((resolve) =>
+        out.once("data", (d: Buffer) => resolve(d.toString())),
+      );
+      out.destroy();
+      return first;
+    });
+    expect(r.stdout).toContain("alice>");
+    expect(r.code).not.toBe(0);
+  }, 120_000);
+
+  test("a TMPDIR that does not exist does not stop the console", async () => {
+    const tmp = join(mkdtempSync(join(tmpdir(), "fc-tmpdir-")), "missing");
+    const r = await runWithReader(
+      "/array perf --last 24h\n/array fs list\n",
+      { TMPDIR: tmp },
+      async (out) => {
+        let text = "";
+        for await (const chunk of out) text += String(chunk);
+        return text;
+      },
+    );
+    expect(r.stdout).toContain(`saved to ${tmp}/array-chatops-`);
+    expect(r.stdout).toContain("== 11 file systems on array fb-lab-01 ==");
+    expect(r.code).toBe(0);
   }, 60_000);
 });
 

@@ -14,7 +14,7 @@ function session(answers: string[] = []) {
     pipeline: h.pipeline,
     outcomes: { records: h.audits },
     initialUser: "alice",
-    knownUsers: { alice: "admin", bob: "operator", carol: "viewer" },
+    knownUsers: { alice: "admin", bob: "operator", carol: "viewer", dave: "admin" },
     io: {
       write: (t) => out.push(t),
       ask: async (q) => {
@@ -38,6 +38,15 @@ describe("console session", () => {
     expect(await s.handleLine("1")).toEqual({ ok: true });
     expect(all()).toContain("Resized scratch on lab-1: 5 TiB → 4 TiB.");
     expect(h.sims.get("lab-1")?.state.fileSystems.get("scratch")?.provisioned).toBe(4 * 2 ** 40);
+  });
+
+  test("/as takes only the cast's names: prototype keys are nobody", async () => {
+    const { s, all } = session();
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      expect(await s.handleLine(`/as ${name}`)).toEqual({ ok: false });
+      expect(all()).toContain(`There is no user "${name}" here; pick one of alice, bob, carol, dave.`);
+    }
+    expect(s.user).toBe("alice");
   });
 
   test("a prompt reads the typed name from the next answer", async () => {
