@@ -130,6 +130,7 @@ function writeVerb(method: Exclude<HttpMethod, "GET">, example: string): Command
       };
     },
     destructive: () => "raw_api",
+    gateClasses: ["raw_api"],
     async run(_a, ctx, impact): Promise<ApiResult> {
       const request = impact?.requests[0];
       if (!request) throw new Error("api: run without an impact");

@@ -31,7 +31,10 @@ export function thin<T>(samples: readonly T[], max = MAX_DRAWN): readonly T[] {
   const step = Math.ceil(samples.length / max);
   const kept = samples.filter((_, i) => i % step === 0);
   const last = samples[samples.length - 1];
-  if (last !== undefined && kept[kept.length - 1] !== last && kept.length < max) kept.push(last);
+  if (last === undefined || kept[kept.length - 1] === last) return kept;
+  // The newest sample is what people look at: it replaces the last kept one when the budget is spent.
+  if (kept.length < max) kept.push(last);
+  else kept[kept.length - 1] = last;
   return kept;
 }
 

@@ -7,8 +7,6 @@ import { defineCommand, defineResource } from "../src/core/define-command.js";
 import { message, rich } from "../src/core/message.js";
 import { truncatedTable } from "../src/core/table.js";
 import { countOf, formatBytes, formatPercent } from "../src/core/units.js";
-import { eq } from "../src/flashblade/filter.js";
-import { fileSystemSchema } from "../src/flashblade/schemas.js";
 import type { ArraySpace } from "../src/flashblade/types.js";
 import { spaceForecast } from "./space-forecast.js";
 import { spaceTrash } from "./space-trash.js";
@@ -46,18 +44,17 @@ const spaceShow = defineCommand({
   async run(_args, ctx): Promise<SpaceResult> {
     const array = await ctx.array.arrays.space("array");
     // The per-kind split and the destroyed scan are extras: an array that refuses them still answers.
-    const [fsSpace, objSpace] = await Promise.all([
-      ctx.array.arrays.space("file-system").catch(() => undefined),
-      ctx.array.arrays.space("object-store").catch(() => undefined),
-    ]);
+    const extra = (type: "file-system" | "object-store") =>
+      ctx.array.arrays.space(type).catch((err: unknown) => {
+        ctx.logger.warn({ err, array: ctx.arrayName, type }, "space by type failed; answering without it");
+        return undefined;
+      });
+    const [fsSpace, objSpace] = await Promise.all([extra("file-system"), extra("object-store")]);
     let destroyed = 0;
     let destroyedCount = 0;
-    if (await ctx.array.supports("1.1")) {
-      const query = { filter: eq("destroyed", true) };
-      for await (const fs of ctx.array.iterate("/file-systems", { query, schema: fileSystemSchema })) {
-        destroyed += fs.space?.total_physical ?? 0;
-        destroyedCount++;
-      }
+    for await (const fs of ctx.array.fileSystems.destroyed()) {
+      destroyed += fs.space?.total_physical ?? 0;
+      destroyedCount++;
     }
     const row: SpaceRow = {
       array: ctx.arrayName,

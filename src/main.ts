@@ -1,30 +1,25 @@
 /**
- * Process entry and composition root. With Slack credentials in the environment the bot runs in Slack;
- * without them it runs the local console: against the configuration given with --config, or against two
- * simulated arrays with demo users when none is given.
+ * Process entry: picks the face. With Slack credentials in the environment the bot runs in Slack; without them
+ * it runs the local console: against the configuration given with --config, or against two simulated arrays with
+ * demo users when none is given. Both faces get their parts from the one composition root, src/compose.ts.
  */
 import { readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
-import { pathToFileURL } from "node:url";
 import { pino } from "pino";
-import { RESOURCES } from "../commands/index.js";
-import type { AlertCommandPort } from "./alerts/command-port.js";
+import { type Composed, compose } from "./compose.js";
 import { type LoadedConfig, loadConfig } from "./config/load.js";
 import { loadSlackConfig } from "./config/slack.js";
-import { type AuditSink, memoryAuditSink } from "./core/audit.js";
-import { createMemoryPendingStore, type PendingStore } from "./core/pending-store.js";
-import { createPipeline } from "./core/pipeline.js";
-import type { IdentityPort, Pipeline } from "./core/pipeline-types.js";
-import { createRegistry } from "./core/registry.js";
+import { memoryAuditSink } from "./core/audit.js";
+import type { IdentityPort } from "./core/pipeline-types.js";
+import { isEntryPoint } from "./entry-point.js";
 import { isUserFacing } from "./errors.js";
-import { createArrayPool } from "./flashblade/pool.js";
-import type { ArrayCallEvent, ArrayPool } from "./flashblade/types.js";
 import { attachmentSaver } from "./local/attachments.js";
-import { openConsoleStore, waitingCards } from "./local/console-store.js";
+import { waitingCards } from "./local/console-store.js";
 import { DEMO_USERS, startDemo } from "./local/demo.js";
 import { runConsole } from "./local/run-console.js";
 import { createLogger, type Logger } from "./logger.js";
 import { redactUrlCredentials } from "./redact.js";
+import type { RunSlackDeps } from "./slack/run.js";
 
 export interface MainIO {
   argv: readonly string[];
@@ -34,46 +29,6 @@ export interface MainIO {
   stderr: Writable;
   /** Whether stdin is a terminal (interactive console). */
   interactive: boolean;
-}
-
-export interface Core {
-  pipeline: Pipeline;
-  pool: ArrayPool;
-}
-
-/** The pipeline over the configured arrays; transports bring their identity port, store and audit sink. */
-export function buildCore(
-  loaded: LoadedConfig,
-  deps: {
-    logger: Logger;
-    identity: IdentityPort;
-    audit: AuditSink;
-    store?: PendingStore;
-    now?: () => number;
-    /** The alert engine's command port (`alert routes`, `alert test`). */
-    alerts?: AlertCommandPort;
-    /** Hears every completed array call (Slack mode records them as metrics). */
-    onArrayCall?: (event: ArrayCallEvent) => void;
-  },
-): Core {
-  const now = deps.now ?? Date.now;
-  const pool = createArrayPool(loaded.arrays, {
-    logger: deps.logger,
-    now,
-    ...(deps.onArrayCall ? { onCall: deps.onArrayCall } : {}),
-  });
-  const pipeline = createPipeline({
-    registry: createRegistry(RESOURCES),
-    pool,
-    config: loaded.config,
-    identity: deps.identity,
-    store: deps.store ?? createMemoryPendingStore(),
-    audit: deps.audit,
-    logger: deps.logger,
-    now,
-    ...(deps.alerts ? { alerts: deps.alerts } : {}),
-  });
-  return { pipeline, pool };
 }
 
 /** The console knows no groups and no guests: the person at the keyboard is whoever /as says. */
@@ -87,10 +42,16 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
   if (!config) throw new Error("no configuration");
   const audit = memoryAuditSink();
   // The configured store (the demo's is in memory), so a pending approval survives a restart.
-  const stored = openConsoleStore(loaded);
-  const core = buildCore(config, { logger, identity: consoleIdentity, audit, store: stored.pending });
+  const core = await compose(config, {
+    logger,
+    identity: consoleIdentity,
+    audit,
+    ...(loaded ? {} : { store: { kind: "memory" } as const }),
+  });
+  // A change a stopped console was carrying out ends as interrupted rather than "being carried out".
+  await core.pipeline.recoverInterrupted();
   try {
-    const waiting = await waitingCards(stored.pending, {
+    const waiting = await waitingCards(core.pending, {
       now: Date.now(),
       timeZone: config.config.time_zone,
     });
@@ -119,42 +80,57 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
       waiting,
     });
   } finally {
-    await core.pool.close();
-    await stored.close();
+    await core.close();
     await demo?.close();
   }
 }
 
-async function runSlackMode(loaded: LoadedConfig): Promise<number> {
-  const logger = createLogger({ level: loaded.config.log_level });
-  // The Slack transport (src/slack/run.ts) brings the identity port, App Home, the audit channel, metrics and
-  // graceful shutdown; it resolves with the exit code after SIGTERM/SIGINT.
-  const { runSlack } = await import("./slack/run.js");
-  // Alerting owns the durable store, which also keeps pending approvals across restarts.
-  const { openAlerting } = await import("./alerts/start.js");
-  const alerting = openAlerting(loaded, { logger });
-  return runSlack(loaded, {
-    logger,
-    store: alerting.pending,
-    buildCore: ({ identity, store, audit, onArrayCall }) =>
-      buildCore(loaded, { logger, identity, store, audit, onArrayCall, alerts: alerting.commands }),
-    clickRoutes: (ports, core) => [
-      alerting.attach({
-        chat: ports.chat,
-        pool: core.pool,
-        identity: ports.identity,
-        pipeline: core.pipeline,
-      }),
-    ],
-    onStop: () => alerting.stop(),
+export interface SlackModeOptions {
+  logger: Logger;
+  signals?: RunSlackDeps["signals"];
+  onStarted?: RunSlackDeps["onStarted"];
+  onStop?: RunSlackDeps["onStop"];
+}
+
+/**
+ * The Slack face: its ports first (the core needs their identity and chat), then the composed core, then the
+ * app around finished parts. Resolves with the exit code after SIGTERM/SIGINT.
+ */
+export async function runSlackMode(loaded: LoadedConfig, opts: SlackModeOptions): Promise<number> {
+  const slack = loaded.slack;
+  if (!slack) throw new Error("runSlackMode needs a slack configuration");
+  const { logger } = opts;
+  const { createSlackPorts } = await import("./slack/app.js");
+  const { accessGroupIds, runSlack, slackAuditSink } = await import("./slack/run.js");
+  const { createMetrics } = await import("./ops/metrics.js");
+  let core: Composed | undefined;
+  const metrics = createMetrics({
+    pendingCount: async () =>
+      core ? (await core.pending.listOpen()).filter((r) => r.kind === "request").length : 0,
   });
+  const ports = createSlackPorts(slack, { logger, metrics, groupIds: accessGroupIds(loaded.config.access) });
+  core = await compose(loaded, {
+    logger,
+    identity: ports.identity,
+    audit: slackAuditSink(loaded, ports, logger),
+    chat: ports.chat,
+    onArrayCall: metrics.arrayCalls.record,
+  });
+  const parts = { ...core, clickRoutes: core.alertClicks ? [core.alertClicks] : [] };
+  try {
+    return await runSlack(loaded, { ...opts, metrics, ports, parts });
+  } catch (err) {
+    await core.close();
+    throw err;
+  }
 }
 
 export async function main(io: MainIO): Promise<number> {
   try {
     const readFile = (p: string) => readFileSync(p, "utf8");
     const loaded = loadConfig({ argv: io.argv, env: io.env, readFile });
-    if (loaded?.slack) return await runSlackMode(loaded);
+    if (loaded?.slack)
+      return await runSlackMode(loaded, { logger: createLogger({ level: loaded.config.log_level }) });
     if (!loaded && loadSlackConfig(io.env)) {
       io.stderr.write(
         "Slack credentials are set but no configuration: give --config <file> or ARRAY_CHATOPS_CONFIG.\n",
@@ -174,8 +150,7 @@ export async function main(io: MainIO): Promise<number> {
   }
 }
 
-const entry = process.argv[1];
-if (entry && import.meta.url === pathToFileURL(entry).href) {
+if (isEntryPoint(import.meta.url, process.argv[1])) {
   main({
     argv: process.argv.slice(2),
     env: process.env,

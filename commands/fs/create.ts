@@ -3,9 +3,10 @@ import { flag, objectName, size } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
+import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystemCreate } from "../../src/flashblade/types.js";
 import { protocolsOf, sizeText } from "../shared/file-system-facts.js";
-import { planned } from "../shared/plan.js";
+import { onlyItem, sendPlanned } from "../shared/plan.js";
 
 const args = z.object({
   name: objectName("file system name").describe("name of the new file system"),
@@ -53,11 +54,11 @@ export const fsCreate = defineCommand({
       facts: [],
       warnings: [],
       state: { exists: false },
-      requests: [planned("POST", "/file-systems", {}, bodyOf(a))],
+      requests: [await ctx.array.fileSystems.planCreate(bodyOf(a))],
     };
   },
-  async run(a, ctx) {
-    return ctx.array.fileSystems.create(bodyOf(a));
+  async run(_a, ctx, impact) {
+    return onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
   },
   render(fs, _a, rctx) {
     // From the file system the array returned, like every other setting shown here.

@@ -5,8 +5,8 @@ import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
-import { fileSystemDestroy, fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
 import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
 import {
   fingerprintState,
@@ -16,7 +16,7 @@ import {
   surroundings,
   usedBytes,
 } from "../shared/file-system-facts.js";
-import { planned } from "../shared/plan.js";
+import { onlyItem, sendPlanned } from "../shared/plan.js";
 
 const nameArgs = z.object({ name: objectName("file system name").describe("the file system") });
 
@@ -37,7 +37,6 @@ export const fsDestroy = defineCommand({
       );
     }
     const around = await surroundings(ctx, fs);
-    const version = await ctx.array.version();
     const warnings = [];
     if (around.links.length > 0)
       warnings.push(rich`${a.name} has ${countOf(around.links.length, "replica link")}; replication stops.`);
@@ -47,23 +46,22 @@ export const fsDestroy = defineCommand({
       warnings.push(
         rich`${a.name} still serves ${serving.join(", ")}; the destroy turns ${serving.length === 1 ? "it" : "them"} off, and a recovered file system comes back with ${serving.length === 1 ? "it" : "them"} off.`,
       );
-    const destroy = fileSystemDestroy(ctx.arrayName, version, a.name, {
-      deleteLinkOnEradication: around.links.length > 0,
-    });
     return {
       target: `file system ${a.name}`,
       summary: rich`Destroys *${a.name}* on ${ctx.arrayName}: it stops serving clients at once. It can be recovered until the array eradicates it.`,
       facts: impactFacts(fs, around),
       warnings,
       state: fingerprintState(fs, around),
-      requests: [planned("PATCH", "/file-systems", destroy.query, destroy.body)],
+      // A file system with a replica link is destroyed only when asked to delete the link on eradication.
+      requests: [
+        await ctx.array.fileSystems.planDestroy(a.name, { deleteLinkOnEradication: around.links.length > 0 }),
+      ],
     };
   },
   destructive: () => "destroy",
-  async run(a, ctx) {
-    // A file system with a replica link is destroyed only when asked to delete the link on eradication.
-    const links = await ctx.array.replicaLinks.forFileSystem(a.name);
-    return ctx.array.fileSystems.destroy(a.name, { deleteLinkOnEradication: links.length > 0 });
+  gateClasses: ["destroy"],
+  async run(_a, ctx, impact) {
+    return onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
   },
   followUp: (fs) => recoverOffer("fs.recover", fs),
   render(fs, _a, rctx) {
@@ -99,7 +97,6 @@ export const fsRecover = defineCommand({
     }
     if (!fs.destroyed)
       throw new UserFacingError("NOT_DESTROYED", `${a.name} is not destroyed; there is nothing to recover.`);
-    const version = await ctx.array.version();
     return {
       target: `file system ${a.name}`,
       summary: protocolsOf(fs).length
@@ -108,18 +105,11 @@ export const fsRecover = defineCommand({
       facts: [],
       warnings: [],
       state: fingerprintState(fs),
-      requests: [
-        planned(
-          "PATCH",
-          "/file-systems",
-          selectOne(ctx.arrayName, version, "/file-systems", { name: a.name }),
-          fileSystemPatchBody(ctx.arrayName, version, { destroyed: false }),
-        ),
-      ],
+      requests: [await ctx.array.fileSystems.planUpdate(a.name, { destroyed: false })],
     };
   },
-  async run(a, ctx) {
-    return ctx.array.fileSystems.recover(a.name);
+  async run(_a, ctx, impact) {
+    return onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
   },
   render(fs, _a, rctx) {
     return message(
@@ -150,11 +140,12 @@ export const fsEradicate = defineCommand({
     if (!fs.destroyed) {
       throw new UserFacingError(
         "NOT_DESTROYED",
-        `${a.name} is not destroyed. Destroy it first with /array fs destroy ${a.name}; it can be eradicated afterwards.`,
+        ctx.recheck
+          ? `${a.name} is not destroyed any more: it was recovered since this was requested, so it was not eradicated.`
+          : `${a.name} is not destroyed. Destroy it first with /array fs destroy ${a.name}; it can be eradicated afterwards.`,
       );
     }
     const around = await surroundings(ctx, fs);
-    const version = await ctx.array.version();
     return {
       target: `file system ${a.name}`,
       summary: rich`Eradicates *${a.name}* on ${ctx.arrayName}. This is permanent: it cannot be recovered afterwards.`,
@@ -163,19 +154,14 @@ export const fsEradicate = defineCommand({
         rich`Permanent: ${formatBytes(usedBytes(fs))} of data in ${a.name}${around.snapshots > 0 ? ` and its ${countOf(around.snapshots, "snapshot")}` : ""} will be lost for good.`,
       ],
       state: fingerprintState(fs, around),
-      requests: [
-        planned(
-          "DELETE",
-          "/file-systems",
-          selectOne(ctx.arrayName, version, "/file-systems", { name: a.name }),
-        ),
-      ],
+      requests: [await ctx.array.fileSystems.planEradicate(a.name)],
       typeToConfirm: a.name,
     };
   },
   destructive: () => "eradicate",
-  async run(a, ctx) {
-    await ctx.array.fileSystems.eradicate(a.name);
+  gateClasses: ["eradicate"],
+  async run(a, ctx, impact) {
+    await sendPlanned(ctx, impact);
     return { name: a.name };
   },
   render({ name }, _a, rctx) {

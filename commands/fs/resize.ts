@@ -3,9 +3,10 @@ import { objectName, size } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { type Field, message, rich } from "../../src/core/message.js";
 import { formatBytes } from "../../src/core/units.js";
-import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
+import { UserFacingError } from "../../src/errors.js";
+import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import { fingerprintState, requireLiveFileSystem, sizeText, usedBytes } from "../shared/file-system-facts.js";
-import { planned } from "../shared/plan.js";
+import { onlyItem, sendPlanned } from "../shared/plan.js";
 
 export const fsResize = defineCommand({
   verb: "resize",
@@ -22,14 +23,20 @@ export const fsResize = defineCommand({
     const fs = await requireLiveFileSystem(ctx, a.name);
     const used = usedBytes(fs);
     const current = fs.provisioned ?? 0;
+    // On a recheck the size may be the new one already; the state comparison then says what changed.
+    if (a.size === current && !ctx.recheck) {
+      throw new UserFacingError(
+        "NOTHING_TO_CHANGE",
+        `${a.name} on ${ctx.arrayName} is already ${formatBytes(current)}; nothing was sent.`,
+      );
+    }
     const below = a.size < used;
     const hard = fs.hard_limit_enabled ?? false;
-    const version = await ctx.array.version();
-    const query = {
-      ...selectOne(ctx.arrayName, version, "/file-systems", { name: a.name }),
-      ...(below ? { ignore_usage: true } : {}),
-    };
-    const body = fileSystemPatchBody(ctx.arrayName, version, { provisioned: a.size });
+    const request = await ctx.array.fileSystems.planUpdate(
+      a.name,
+      { provisioned: a.size },
+      { ignoreUsage: below },
+    );
     const facts: Field[] = [
       { label: "Current size", value: rich`${sizeText(current)}` },
       { label: "New size", value: rich`${formatBytes(a.size)}` },
@@ -45,26 +52,24 @@ export const fsResize = defineCommand({
           : rich`${a.name} already holds ${formatBytes(used)}, ${formatBytes(used - a.size)} more than ${formatBytes(a.size)}; it will report more than 100% full.`,
       );
     }
-    const direction = current === 0 || a.size > current ? "Grows" : a.size < current ? "Shrinks" : "Keeps";
+    // Provisioned 0 is "unlimited": any size is a limit it did not have, so going from unlimited is a shrink.
+    const direction = current !== 0 && a.size > current ? "Grows" : "Shrinks";
     return {
       target: `file system ${a.name}`,
       summary: rich`${direction} *${a.name}* on ${ctx.arrayName} from ${sizeText(current)} to ${formatBytes(a.size)} (used: ${formatBytes(used)}).`,
       facts,
       warnings,
       state: { ...fingerprintState(fs), used_over_new_size: below },
-      requests: [planned("PATCH", "/file-systems", query, body)],
+      requests: [request],
     };
   },
   destructive(_a, impact) {
     return impact.state["used_over_new_size"] === true ? "shrink_below_usage" : null;
   },
-  async run(a, ctx, impact) {
+  gateClasses: ["shrink_below_usage"],
+  async run(_a, ctx, impact) {
     const before = impact?.state["provisioned_bytes"];
-    const fs = await ctx.array.fileSystems.update(
-      a.name,
-      { provisioned: a.size },
-      { ignoreUsage: impact?.state["used_over_new_size"] === true },
-    );
+    const fs = onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
     return { fs, before: typeof before === "number" ? before : undefined };
   },
   render({ fs, before }, _a, rctx) {

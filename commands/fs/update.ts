@@ -4,9 +4,8 @@ import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { type Field, message, rich } from "../../src/core/message.js";
 import { formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystem, FileSystemPatch } from "../../src/flashblade/types.js";
-import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
-import { atLeast } from "../../src/rest-spec/versions.js";
 import {
   fingerprintState,
   protocolsOf,
@@ -14,7 +13,7 @@ import {
   requireLiveFileSystem,
   usedBytes,
 } from "../shared/file-system-facts.js";
-import { planned } from "../shared/plan.js";
+import { onlyItem, sendPlanned } from "../shared/plan.js";
 
 const args = z.object({
   name: objectName("file system name").describe("the file system"),
@@ -33,23 +32,22 @@ interface Setting {
   label: string;
   read(fs: FileSystem): boolean | number;
   show(v: boolean | number): string;
-  patch(want: never, version: string): FileSystemPatch;
+  patch(want: never): FileSystemPatch;
 }
 
+const PROTOCOLS = new Set<Setting["key"]>(["nfs", "smb", "http"]);
 const onOff = (b: boolean | number) => (b ? "on" : "off");
 const quota = (n: boolean | number) => (typeof n === "number" && n > 0 ? formatBytes(n) : "none");
 
-/**
- * NFS before 1.6 has one switch (`enabled`, NFSv3). From 1.6 that switch only covers v3, so turning NFS off
- * must turn v4.1 off as well; turning it on enables v3, as the array's own default does.
- */
-function nfsPatch(want: boolean, version: string): FileSystemPatch {
-  if (!atLeast(version, "1.6")) return { nfs: { enabled: want } };
-  return { nfs: want ? { v3_enabled: true } : { v3_enabled: false, v4_1_enabled: false } };
-}
-
 const SETTINGS: readonly Setting[] = [
-  { key: "nfs", label: "NFS", read: (fs) => protocolsOf(fs).includes("NFS"), show: onOff, patch: nfsPatch },
+  {
+    key: "nfs",
+    label: "NFS",
+    read: (fs) => protocolsOf(fs).includes("NFS"),
+    show: onOff,
+    // The version-neutral switch: the client sends it as each version needs (1.6 split v3 and v4.1).
+    patch: (want: boolean) => ({ nfs: { enabled: want } }),
+  },
   {
     key: "smb",
     label: "SMB",
@@ -93,13 +91,13 @@ interface Change {
 }
 
 /** The settings asked for that differ from the current state, and the patch that makes them so. */
-function diff(fs: FileSystem, a: Args, version: string): { patch: FileSystemPatch; changes: Change[] } {
+function diff(fs: FileSystem, a: Args): { patch: FileSystemPatch; changes: Change[] } {
   const patch: FileSystemPatch = {};
   const changes: Change[] = [];
   for (const setting of SETTINGS) {
     const want = a[setting.key];
     if (want === undefined || want === setting.read(fs)) continue;
-    Object.assign(patch, setting.patch(want as never, version));
+    Object.assign(patch, setting.patch(want as never));
     changes.push({ setting, want });
   }
   return { patch, changes };
@@ -135,19 +133,15 @@ export const fsUpdate = defineCommand({
   args,
   async impact(a, ctx): Promise<Impact> {
     const fs = await requireLiveFileSystem(ctx, a.name);
-    const version = await ctx.array.version();
-    const { patch, changes } = diff(fs, a, version);
-    if (changes.length === 0) {
+    const { patch, changes } = diff(fs, a);
+    if (changes.length === 0 && !ctx.recheck) {
       throw new UserFacingError(
         "NOTHING_TO_CHANGE",
         `Nothing to change on ${a.name}: give at least one setting that differs (e.g. --nfs, --no-smb, --hard-limit).`,
       );
     }
     const over = limitOverUsage(fs, patch);
-    const query = {
-      ...selectOne(ctx.arrayName, version, "/file-systems", { name: a.name }),
-      ...(over ? { ignore_usage: true } : {}),
-    };
+    const request = await ctx.array.fileSystems.planUpdate(a.name, patch, { ignoreUsage: over });
     const facts: Field[] = changes.map((c) => ({
       label: c.setting.label,
       value: rich`${c.setting.show(c.setting.read(fs))} → ${c.setting.show(c.want)}`,
@@ -158,8 +152,11 @@ export const fsUpdate = defineCommand({
         rich`${a.name} holds ${formatBytes(usedBytes(fs))}, more than its ${formatBytes(fs.provisioned ?? 0)} size; with the hard limit on, every write will fail until usage drops below the size.`,
       );
     }
-    if (changes.some((c) => ["nfs", "smb", "http"].includes(c.setting.key) && c.want === false)) {
-      warnings.push(rich`Clients using a protocol that is turned off lose access to ${a.name}.`);
+    const turnedOff = changes.filter((c) => PROTOCOLS.has(c.setting.key) && c.want === false);
+    if (turnedOff.length > 0) {
+      warnings.push(
+        rich`Clients using ${turnedOff.map((c) => c.setting.label).join(" or ")} lose access to ${a.name} at once.`,
+      );
     }
     return {
       target: `file system ${a.name}`,
@@ -169,21 +166,20 @@ export const fsUpdate = defineCommand({
       state: {
         ...fingerprintState(fs),
         ...(patch.hard_limit_enabled === true ? { used_over_size: over } : {}),
+        ...(turnedOff.length > 0 ? { turns_protocol_off: true } : {}),
       },
-      requests: [
-        planned("PATCH", "/file-systems", query, fileSystemPatchBody(ctx.arrayName, version, patch)),
-      ],
+      requests: [request],
     };
   },
   destructive(_a, impact) {
-    return impact.state["used_over_size"] === true ? "shrink_below_usage" : null;
+    if (impact.state["used_over_size"] === true) return "shrink_below_usage";
+    return impact.state["turns_protocol_off"] === true ? "disable_protocol" : null;
   },
-  async run(a, ctx) {
+  gateClasses: ["shrink_below_usage", "disable_protocol"],
+  async run(a, ctx, impact) {
     const before = await requireFileSystem(ctx, a.name);
-    const { patch, changes } = diff(before, a, await ctx.array.version());
-    const after = await ctx.array.fileSystems.update(a.name, patch, {
-      ignoreUsage: limitOverUsage(before, patch),
-    });
+    const { changes } = diff(before, a);
+    const after = onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
     // Reported from what the array returned, so a setting it did not take is not announced as done.
     const lines = changes.map((c) =>
       appliedLine({

@@ -190,6 +190,7 @@ export const policyUpdate = defineCommand({
       ? "remove_snapshot_rules"
       : null;
   },
+  gateClasses: ["remove_snapshot_rules"],
   async run(a, ctx, impact) {
     const r = impact?.requests[0];
     if (!r) throw new UserFacingError("NO_IMPACT", "Nothing to run.");
@@ -269,6 +270,7 @@ export const policyDelete = defineCommand({
     };
   },
   destructive: () => "delete",
+  gateClasses: ["delete"],
   async run(a, ctx) {
     await ctx.array.delete("/policies", { query: { names: [a.name] } });
     return { name: a.name };

@@ -94,6 +94,7 @@ export const quotaDefaults = defineCommand({
       ? "quota_below_usage"
       : null;
   },
+  gateClasses: ["quota_below_usage"],
   async run(a, ctx) {
     const patch: FileSystemPatch = {};
     if (a.user !== undefined) patch.default_user_quota = a.user;

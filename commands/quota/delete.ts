@@ -80,6 +80,7 @@ export const quotaDelete = defineCommand({
     };
   },
   destructive: () => "delete",
+  gateClasses: ["delete"],
   async run(a, ctx, impact) {
     for (const r of impact?.requests ?? []) await ctx.array.delete(r.path, { query: wireQuery(r) });
     return { kind: a.kind.kind, who: subjectsText(a.who), fs: a.fs };

@@ -210,6 +210,7 @@ export const quotaSet = defineCommand({
       ? "quota_below_usage"
       : null;
   },
+  gateClasses: ["quota_below_usage"],
   async run(a, ctx, impact) {
     if (!impact) throw new UserFacingError("NO_IMPACT", "Nothing to run.");
     for (const r of impact.requests) {

@@ -6,8 +6,9 @@ import type { z } from "zod";
 import type { CommandContext, RenderContext } from "../../src/core/define-command.js";
 import { type Message, message, rich } from "../../src/core/message.js";
 import type { TableOutput } from "../../src/core/table.js";
-import { and, eq, type Filter, like } from "../../src/flashblade/filter.js";
+import { and, type Filter, like } from "../../src/flashblade/filter.js";
 import type { Query } from "../../src/flashblade/types.js";
+import { hideDestroyedFilter } from "../../src/flashblade/wire.js";
 
 /** Rows fetched at most; the message shows the first 50 and the CSV attachment holds them all. */
 export const MAX_LIST_ROWS = 10_000;
@@ -32,8 +33,8 @@ export async function listQuery(
 ): Promise<{ filter: string | undefined; sort: string | undefined }> {
   const filters: Filter[] = [];
   if (args.name !== undefined) filters.push(like("name", args.name));
-  // `destroyed` exists from 1.1; on 1.0 nothing can be destroyed anyway.
-  if (!args.destroyed && (await ctx.array.supports("1.1"))) filters.push(eq("destroyed", false));
+  const hide = args.destroyed ? undefined : hideDestroyedFilter(await ctx.array.version());
+  if (hide) filters.push(hide);
   return {
     filter: filters.length > 0 ? and(...filters) : undefined,
     sort: args.sort ? `${args.sort.field}${args.sort.descending ? "-" : ""}` : undefined,

@@ -1,23 +1,34 @@
-/** PlannedRequest values built from the client's own wire helpers, so a dry run shows what is really sent. */
-import type { PlannedRequest } from "../../src/core/define-command.js";
-import type { Query } from "../../src/flashblade/types.js";
+/**
+ * The requests a command shows are the requests it sends: impacts plan them with the client
+ * (`ctx.array.fileSystems.planUpdate`…, where every version difference lives) and `run` sends exactly those.
+ */
+import type { z } from "zod";
+import type { CommandContext, Impact } from "../../src/core/define-command.js";
+import { InternalError } from "../../src/errors.js";
+import { contract } from "../../src/flashblade/errors.js";
 
-/** Query values as they go on the wire: lists comma-joined, undefined dropped. */
-export function planned(
-  method: PlannedRequest["method"],
-  path: string,
-  query: Query = {},
-  body?: unknown,
-): PlannedRequest {
-  const q: Record<string, string | number | boolean> = {};
-  for (const [k, v] of Object.entries(query)) {
-    if (v === undefined) continue;
-    q[k] = Array.isArray(v) ? v.join(",") : (v as string | number | boolean);
-  }
-  return {
-    method,
-    path,
-    ...(Object.keys(q).length ? { query: q } : {}),
-    ...(body === undefined ? {} : { body }),
-  };
+/**
+ * A planned call built in the command from the client's wire helpers (snapshot commands still do this; file
+ * system commands ask the client for the plan). Prefer a client `plan…` function where one exists.
+ */
+export { plan as planned } from "../../src/flashblade/resources/core.js";
+
+/** Sends the impact's planned requests in order, as shown; returns the items the last one answered with. */
+export async function sendPlanned<T>(
+  ctx: CommandContext,
+  impact: Impact | undefined,
+  schema?: z.ZodType<T>,
+): Promise<T[]> {
+  if (!impact || impact.requests.length === 0)
+    throw new InternalError("NO_PLANNED_REQUEST", "a write ran without the requests its impact planned");
+  let out: T[] = [];
+  for (const r of impact.requests) out = await ctx.array.send(r, schema);
+  return out;
+}
+
+/** The one item a write answers with. */
+export function onlyItem<T>(ctx: CommandContext, path: string, items: readonly T[]): T {
+  const first = items[0];
+  if (first === undefined) throw contract(ctx.arrayName, path, "items", "expected one item, got none");
+  return first;
 }

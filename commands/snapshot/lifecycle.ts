@@ -4,9 +4,9 @@ import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
-import { selectOne } from "../../src/flashblade/wire.js";
+import { snapshotSchema } from "../../src/flashblade/schemas.js";
 import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
-import { planned } from "../shared/plan.js";
+import { onlyItem, sendPlanned } from "../shared/plan.js";
 import { requireSnapshot, snapshotFacts, snapshotState } from "../shared/snapshot-facts.js";
 
 const PATH = "/file-system-snapshots";
@@ -25,23 +25,19 @@ export const snapshotDestroy = defineCommand({
   async impact(a, ctx): Promise<Impact> {
     const s = await requireSnapshot(ctx, a.name);
     if (s.destroyed) throw new UserFacingError("ALREADY_DESTROYED", `${a.name} is already destroyed.`);
-    const version = await ctx.array.version();
     return {
       target: `snapshot ${a.name}`,
       summary: rich`Destroys snapshot *${a.name}* on ${ctx.arrayName}. It can be recovered until the array eradicates it.`,
       facts: snapshotFacts(s, ctx.now(), ctx.timeZone),
       warnings: [],
       state: snapshotState(s),
-      requests: [
-        planned("PATCH", PATH, selectOne(ctx.arrayName, version, PATH, { name: a.name }), {
-          destroyed: true,
-        }),
-      ],
+      requests: [await ctx.array.snapshots.planDestroy(a.name)],
     };
   },
   destructive: () => "destroy",
-  async run(a, ctx) {
-    return ctx.array.snapshots.destroy(a.name);
+  gateClasses: ["destroy"],
+  async run(_a, ctx, impact) {
+    return onlyItem(ctx, PATH, await sendPlanned(ctx, impact, snapshotSchema));
   },
   followUp: (s) => recoverOffer("snapshot.recover", s),
   render(s, _a, rctx) {
@@ -71,22 +67,17 @@ export const snapshotRecover = defineCommand({
       );
     if (!s.destroyed)
       throw new UserFacingError("NOT_DESTROYED", `${a.name} is not destroyed; there is nothing to recover.`);
-    const version = await ctx.array.version();
     return {
       target: `snapshot ${a.name}`,
       summary: rich`Recovers snapshot *${a.name}* on ${ctx.arrayName}.`,
       facts: [],
       warnings: [],
       state: snapshotState(s),
-      requests: [
-        planned("PATCH", PATH, selectOne(ctx.arrayName, version, PATH, { name: a.name }), {
-          destroyed: false,
-        }),
-      ],
+      requests: [await ctx.array.snapshots.planRecover(a.name)],
     };
   },
-  async run(a, ctx) {
-    return ctx.array.snapshots.recover(a.name);
+  async run(_a, ctx, impact) {
+    return onlyItem(ctx, PATH, await sendPlanned(ctx, impact, snapshotSchema));
   },
   render(s, _a, rctx) {
     return message(
@@ -110,23 +101,25 @@ export const snapshotEradicate = defineCommand({
     if (!s.destroyed) {
       throw new UserFacingError(
         "NOT_DESTROYED",
-        `${a.name} is not destroyed. Destroy it first with /array snapshot destroy ${a.name}.`,
+        ctx.recheck
+          ? `${a.name} is not destroyed any more: it was recovered since this was requested, so it was not eradicated.`
+          : `${a.name} is not destroyed. Destroy it first with /array snapshot destroy ${a.name}.`,
       );
     }
-    const version = await ctx.array.version();
     return {
       target: `snapshot ${a.name}`,
       summary: rich`Eradicates snapshot *${a.name}* on ${ctx.arrayName}. This is permanent.`,
       facts: snapshotFacts(s, ctx.now(), ctx.timeZone),
       warnings: [rich`Permanent: the point-in-time copy ${a.name} cannot be recovered afterwards.`],
       state: snapshotState(s),
-      requests: [planned("DELETE", PATH, selectOne(ctx.arrayName, version, PATH, { name: a.name }))],
+      requests: [await ctx.array.snapshots.planEradicate(a.name)],
       typeToConfirm: a.name,
     };
   },
   destructive: () => "eradicate",
-  async run(a, ctx) {
-    await ctx.array.snapshots.eradicate(a.name);
+  gateClasses: ["eradicate"],
+  async run(a, ctx, impact) {
+    await sendPlanned(ctx, impact);
     return { name: a.name };
   },
   render({ name }, _a, rctx) {

@@ -50,8 +50,16 @@ export function createDeliveryPolicy(
     const inside =
       q.start < q.end ? minute >= q.start && minute < q.end : minute >= q.start || minute < q.end;
     if (!inside) return undefined;
-    const minutesLeft = (q.end - minute + 1440) % 1440;
-    return now + minutesLeft * 60_000 - intoMinuteMs;
+    // A first guess in elapsed time, then corrected in the zone's wall clock: on a DST night the night is an
+    // hour shorter or longer than its wall-clock span, and the hold must end when the clock says `end`.
+    let end = now + ((q.end - minute + 1440) % 1440) * 60_000 - intoMinuteMs;
+    for (let i = 0; i < 2; i++) {
+      let off = (q.end - localMinute(fmt, end).minute + 1440) % 1440;
+      if (off > 720) off -= 1440;
+      if (off === 0) break;
+      end += off * 60_000;
+    }
+    return end;
   };
 
   const maintenance = (array: string, tags: readonly string[], now: number) =>

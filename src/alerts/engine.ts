@@ -5,6 +5,7 @@
  */
 
 import type { AlertsConfig } from "../config/alerts.js";
+import type { AlertCommandPort } from "../core/alert-port.js";
 import type { ClickInput, Effect } from "../core/pipeline-types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { keyPrefix } from "../store/keys.js";
@@ -13,10 +14,9 @@ import { handleAlertClick, isAlertAction } from "./actions.js";
 import { alertKey, isClosed } from "./alert-model.js";
 import { forecastCheck } from "./capacity-rule.js";
 import { systemClock } from "./clock.js";
-import type { AlertCommandPort } from "./command-port.js";
 import { createDeliveryPolicy } from "./delivery.js";
 import { type FetchMode, failureReason, fetchChanges } from "./fetch.js";
-import { Mutex, Semaphore } from "./mutex.js";
+import { Mutex, pollGate } from "./mutex.js";
 import { Notifier, type NotifierStats } from "./notifier.js";
 import { emptyOutcome, type PlanContext, type PollOutcome, planPoll } from "./planner.js";
 import { pruneArray } from "./prune.js";
@@ -120,7 +120,8 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   const totals = { ...emptyOutcome(), polls: 0, failedPolls: 0, unreachable: 0, reachable: 0 };
   const timers = new Map<string, TimerHandle>();
   const running = new Set<Promise<unknown>>();
-  const gate = new Semaphore(cfg.max_concurrent_polls);
+  // The array limiter's slot hand-over, so a poll starting while a waiter is being woken cannot overtake it.
+  const gate = pollGate(cfg.max_concurrent_polls);
   let started = false;
   const forecastAlert = forecastCheck({ cfg, source: deps.source, store, clock });
 
@@ -209,7 +210,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
       clock.setTimer(() => {
         timers.delete(target.name);
         if (!started) return;
-        track(gate.run(() => poll(target)))
+        track(gate.schedule(() => poll(target)))
           .catch((err: unknown) => logger.error({ err, array: target.name }, "alert poll crashed"))
           .finally(() => {
             if (!started) return;

@@ -1,3 +1,6 @@
+/** The alert engine's two kinds of exclusion: one step at a time on its state, and a cap on concurrent polls. */
+import { ArrayLimiter } from "../flashblade/limiter.js";
+
 /**
  * Serialises the engine's read-modify-write steps (a poll's plan, a notifier commit, a click) so two of them
  * never interleave between reading a card and writing it back. Steps hold it only around store work, never
@@ -13,19 +16,14 @@ export class Mutex {
   }
 }
 
-/** At most `max` tasks at once (alert polls), the rest wait in order. */
-export class Semaphore {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly max: number) {}
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.max) await new Promise<void>((r) => this.waiting.push(r));
-    this.active += 1;
-    try {
-      return await fn();
-    } finally {
-      this.active -= 1;
-      this.waiting.shift()?.();
-    }
-  }
+/**
+ * At most `max` alert polls at once, the rest wait in order. The array limiter is the project's one concurrency
+ * primitive: its release hands the slot to the next waiter, so a newcomer can never slip in between.
+ */
+export function pollGate(max: number): ArrayLimiter {
+  return new ArrayLimiter("alert polls", {
+    maxConcurrent: max,
+    minSpacingMs: 0,
+    maxQueue: Number.POSITIVE_INFINITY,
+  });
 }

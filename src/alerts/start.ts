@@ -1,29 +1,23 @@
 /**
- * Composition of alerting for the Slack process: opens the durable store named by the config (it also keeps
- * the command layer's pending approvals), and builds the alert engine once the Slack ports and the array pool
- * exist. The command port is usable before that (commands then say alerts are not running yet).
+ * Alerting's part of the composition (src/compose.ts): on the store the composition opened (it also keeps the
+ * command layer's pending approvals), builds the alert engine once the chat port and the array pool exist. The
+ * command port is usable before that (commands then say alerts are not running yet).
  */
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { LoadedConfig } from "../config/load.js";
+import type { AlertCommandPort } from "../core/alert-port.js";
 import { createAccessResolver } from "../core/authz.js";
-import type { PendingStore } from "../core/pending-store.js";
 import type { IdentityPort, Pipeline } from "../core/pipeline-types.js";
 import { roleAtLeast } from "../core/roles.js";
 import { UserFacingError } from "../errors.js";
 import type { ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
-import { openStore } from "../store/index.js";
-import { createStorePendingStore } from "../store/pending-store.js";
 import type { Store, StoreOptions } from "../store/types.js";
-import type { AlertCommandPort } from "./command-port.js";
 import { type AlertEngine, createAlertEngine } from "./engine.js";
 import { poolAlertSource } from "./pool-source.js";
 import type { AlertAuthorizer, AlertChat } from "./types.js";
 
 export interface Alerting {
-  store: Store;
-  /** Pending approvals on the durable store. */
-  pending: PendingStore;
   /** Forwards to the engine once it runs. */
   commands: AlertCommandPort;
   /** Builds and starts the engine; returns it (it is also the click route for "alert." buttons). */
@@ -33,6 +27,7 @@ export interface Alerting {
     identity: IdentityPort;
     pipeline: Pipeline;
   }): AlertEngine;
+  /** Stops the engine (the store belongs to whoever opened it). */
   stop(): Promise<void>;
 }
 
@@ -53,10 +48,9 @@ export function storeOptions(loaded: LoadedConfig): StoreOptions {
   };
 }
 
-export function openAlerting(loaded: LoadedConfig, deps: { logger: Logger; now?: () => number }): Alerting {
+export function openAlerting(loaded: LoadedConfig, deps: { logger: Logger; store: Store }): Alerting {
   const logger = deps.logger.child({ component: "alerts" });
-  const store = openStore(storeOptions(loaded), deps.now);
-  const pending = createStorePendingStore(store);
+  const store = deps.store;
   let engine: AlertEngine | undefined;
   const running = (): AlertEngine => {
     if (engine) return engine;
@@ -73,8 +67,6 @@ export function openAlerting(loaded: LoadedConfig, deps: { logger: Logger; now?:
   };
 
   return {
-    store,
-    pending,
     commands,
     attach({ chat, pool, identity, pipeline }) {
       if (engine) return engine;
@@ -103,7 +95,6 @@ export function openAlerting(loaded: LoadedConfig, deps: { logger: Logger; now?:
     },
     async stop() {
       await engine?.stop();
-      await store.close();
     },
   };
 }

@@ -119,6 +119,7 @@ export const destructiveSchema = z.strictObject({
   array_settings: policySchema.default(confirm),
   /** `/array api` with a method other than GET: the request goes out exactly as typed. */
   raw_api: policySchema.default({ policy: "approve", approvers: 1, approver_role: "admin" }),
+  disable_protocol: policySchema.default(confirm),
 });
 export type DestructiveConfig = z.output<typeof destructiveSchema>;
 

@@ -20,7 +20,11 @@ export type AuditDecision =
   | "vetoed"
   | "cancelled"
   | "expired"
-  | "voided";
+  | "voided"
+  /** Written just before a gated change is sent to the array; its final record follows. */
+  | "executing"
+  /** A change the bot was carrying out when it stopped (found at the next start-up). */
+  | "interrupted";
 
 export interface AuditRecord {
   /** The request id (for clicks: the click's own id; `pendingId` links it to the request). */

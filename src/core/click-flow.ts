@@ -8,7 +8,13 @@ import { errorCode, InternalError, UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type AuditDecision, roleTrail, withRole } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
-import { cardEffects, executePending, type Outcome } from "./execute-pending.js";
+import {
+  cardEffects,
+  executePending,
+  type Outcome,
+  staleBeforePrompt,
+  staleCard,
+} from "./execute-pending.js";
 import { closedCard, requestCard, who } from "./gate-messages.js";
 import { rich } from "./message.js";
 import { runOffer } from "./offer-flow.js";
@@ -56,20 +62,12 @@ export async function handleClickInput(base: Runtime, input: ClickInput, clickId
     const result = await route(rt, rec, input, log);
     if (result === "prompt") return [promptFor(rec, input.actionId)];
     decision = result.decision;
-    const approvers =
-      result.decision === "approved" || result.decision === "confirmed" ? approvedBy(rec, input) : undefined;
-    await audit(result.ok ? "ok" : "error", result.code, approvers);
+    await audit(result.ok ? "ok" : "error", result.code, result.approvedBy);
     return result.effects;
   } catch (err) {
     await audit("error", errorCode(err));
     return rt.errorEffects(err, clickId, log);
   }
-}
-
-function approvedBy(rec: PendingRecord, input: ClickInput): string[] {
-  if (rec.policy !== "approve") return [input.actor.userId];
-  const ids = rec.approvals.map((a) => a.userId);
-  return ids.includes(input.actor.userId) ? ids : [...ids, input.actor.userId];
 }
 
 async function route(
@@ -101,27 +99,31 @@ async function claim(
   const claimed = await rt.deps.store.claim(rec.id, "pending");
   if (!claimed) {
     const now = await rt.deps.store.get(rec.id);
-    assertOpen(now ?? { ...rec, status: "executed" });
+    assertOpen(now ?? { ...rec, status: "executed" }, rt.deps.config.time_zone);
     throw new UserFacingError(
       "PENDING_BUSY",
       "Another click is acting on this request right now; try again in a moment.",
     );
   }
   if (rt.deps.now() >= claimed.expiresAt) {
-    await rt.deps.store.update(rec.id, { status: "expired", updatedAt: rt.deps.now() });
-    const msg = closedCard(
-      claimed,
-      claimed.display,
-      rich`Expired before it was ${rec.policy === "approve" ? "approved" : "confirmed"}. Nothing was changed.`,
-    );
-    return {
-      effects: cardEffects(claimed, clickRef, msg),
-      decision: "expired",
-      ok: false,
-      code: "PENDING_EXPIRED",
-    };
+    const expired = await rt.deps.store.update(rec.id, { status: "expired", updatedAt: rt.deps.now() });
+    return expiredOutcome(expired ?? claimed, clickRef);
   }
   return claimed;
+}
+
+function expiredOutcome(rec: PendingRecord, clickRef: ClickInput["ref"]): Outcome {
+  const msg = closedCard(
+    rec,
+    rec.display,
+    rich`Expired before it was ${rec.policy === "approve" ? "approved" : "confirmed"}. Nothing was changed.`,
+  );
+  return {
+    effects: cardEffects(rec, clickRef, msg),
+    decision: "expired",
+    ok: false,
+    code: "PENDING_EXPIRED",
+  };
 }
 
 async function confirm(
@@ -138,8 +140,8 @@ async function confirm(
       `Only ${who(rec.requester)}, who asked for this, can confirm it.`,
     );
   }
-  assertOpen(rec);
-  if (!typedOk(rec, input)) return "prompt";
+  assertOpen(rec, rt.deps.config.time_zone);
+  if (!typedOk(rec, input)) return promptUnlessStale(rt, rec, input, log);
   const claimed = await claim(rt, rec, input.ref);
   if (!("id" in claimed)) return claimed;
   return executePending(rt, claimed, input.ref, log);
@@ -161,37 +163,66 @@ async function approve(
   }
   const role = await rt.access.roleOn(input.actor.userId, rt.deps.pool.get(rec.array));
   assertRole("Approving this request", rec.approverRole, role, rec.array);
-  if (rec.approvals.some((a) => a.userId === input.actor.userId)) {
-    throw new UserFacingError(
-      "APPROVAL_DUPLICATE",
-      "You have already approved this request; it needs someone else too.",
-    );
+  // Early answers from the record read before the (possibly slow) identity lookup; the store's approval
+  // compare-and-set below decides for real, against the record as it is now.
+  if (rec.approvals.some((a) => a.userId === input.actor.userId)) throw duplicateApproval();
+  assertOpen(rec, rt.deps.config.time_zone);
+  if (!typedOk(rec, input)) return promptUnlessStale(rt, rec, input, log);
+  const step = await rt.deps.store.approve(rec.id, {
+    userId: input.actor.userId,
+    ...(input.actor.displayName ? { displayName: input.actor.displayName } : {}),
+    at: rt.deps.now(),
+  });
+  switch (step.kind) {
+    case "duplicate":
+      throw duplicateApproval();
+    case "closed":
+      assertOpen(step.record ?? { ...rec, status: "executed" }, rt.deps.config.time_zone);
+      throw new UserFacingError("PENDING_CLOSED", "This request was decided a moment ago; nothing was done.");
+    case "expired":
+      return expiredOutcome(step.record, input.ref);
+    case "claimed":
+      return executePending(rt, step.record, input.ref, log);
+    case "recorded": {
+      const card = requestCard(step.record, step.record.display, rt.deps.now(), rt.deps.config.time_zone);
+      return {
+        effects: cardEffects(step.record, input.ref, card),
+        decision: "approval_recorded",
+        ok: true,
+      };
+    }
   }
-  assertOpen(rec);
-  if (!typedOk(rec, input)) return "prompt";
-  const claimed = await claim(rt, rec, input.ref);
-  if (!("id" in claimed)) return claimed;
-  const approvals = [
-    ...claimed.approvals,
-    {
-      userId: input.actor.userId,
-      ...(input.actor.displayName ? { displayName: input.actor.displayName } : {}),
-      at: rt.deps.now(),
-    },
-  ];
-  const next = { ...claimed, approvals };
-  if (approvals.length >= claimed.approvalsRequired) {
-    await rt.deps.store.update(rec.id, { approvals });
-    return executePending(rt, next, input.ref, log);
+}
+
+/** Opens the typed-name dialog only for a request that can still happen; otherwise voids it on the spot. */
+async function promptUnlessStale(
+  rt: Runtime,
+  rec: PendingRecord,
+  input: ClickInput,
+  log: Logger,
+): Promise<Outcome | "prompt"> {
+  const stale = await staleBeforePrompt(rt, rec, log);
+  if (!stale) return "prompt";
+  const claimed = await rt.deps.store.claim(rec.id, "pending");
+  if (!claimed) {
+    const now = await rt.deps.store.get(rec.id);
+    assertOpen(now ?? rec, rt.deps.config.time_zone);
+    return "prompt";
   }
-  await rt.deps.store.update(rec.id, { approvals, status: "pending", updatedAt: rt.deps.now() });
-  const card = requestCard(
-    { ...next, status: "pending" },
-    next.display,
-    rt.deps.now(),
-    rt.deps.config.time_zone,
+  await rt.deps.store.update(rec.id, { status: "voided", outcome: stale.code, updatedAt: rt.deps.now() });
+  return {
+    effects: cardEffects(claimed, input.ref, staleCard(claimed, stale)),
+    decision: "voided",
+    ok: false,
+    code: stale.code,
+  };
+}
+
+function duplicateApproval(): UserFacingError {
+  return new UserFacingError(
+    "APPROVAL_DUPLICATE",
+    "You have already approved this request; it needs someone else too.",
   );
-  return { effects: cardEffects(next, input.ref, card), decision: "approval_recorded", ok: true };
 }
 
 async function deny(rt: Runtime, rec: PendingRecord, input: ClickInput): Promise<Outcome> {
@@ -207,13 +238,16 @@ async function deny(rt: Runtime, rec: PendingRecord, input: ClickInput): Promise
     if (!roleAtLeast(role, rec.approverRole))
       throw forbidden("Denying this request", rec.approverRole, role, rec.array);
   }
-  assertOpen(rec);
+  assertOpen(rec, rt.deps.config.time_zone);
   const claimed = await rt.deps.store.claim(rec.id, "pending");
-  if (!claimed)
+  if (!claimed) {
+    const now = await rt.deps.store.get(rec.id);
+    if (now) assertOpen(now, rt.deps.config.time_zone);
     throw new UserFacingError(
       "PENDING_CLOSED",
       "This request was decided a moment ago; nothing more was done.",
     );
+  }
   const status = isRequester ? "cancelled" : "vetoed";
   const by = {
     userId: input.actor.userId,

@@ -2,8 +2,7 @@
  * One typed command, start to finish: parse → find → validate → resolve arrays → authorize → impact and gate
  * (or dry run) → run → render → audit. Every path ends in exactly one audit record.
  */
-
-import { errorCode, UserFacingError } from "../errors.js";
+import { errorCode, InternalError, UserFacingError } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import { type AuditDecision, type AuditRecord, roleTrail, withRole } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
@@ -154,6 +153,11 @@ async function dispatch(
 
   const impact = await cmd.impact(args, ctx);
   const cls = cmd.destructive?.(args, impact) ?? null;
+  if (cls && !cmd.gateClasses?.includes(cls))
+    throw new InternalError(
+      "GATE_CLASS_UNDECLARED",
+      `${entry.id} returned class ${cls}, not in its gateClasses`,
+    );
   if (bound.dryRun) {
     trail.decision = "dry_run";
     const gate = cls ? { cls, policy: rt.deps.config.destructive[cls] } : undefined;
@@ -207,7 +211,7 @@ function answer(message: Message): Effect {
 
 /** `--public` is for lookups, in channels whose configuration allows answers everyone sees. */
 function checkPublic(rt: Runtime, entry: CommandEntry, channelId: string): void {
-  const what = `\`${entry.id.replace(".", " ")}\``;
+  const what = `\`${commandPath(entry.id)}\``;
   if (entry.command.impact) {
     throw new UserFacingError(
       "PUBLIC_NOT_APPLICABLE",

@@ -4,9 +4,9 @@
  * command only says what it needs, what it would change, how to do it, and how to show the result.
  */
 import type { z } from "zod";
-import type { AlertCommandPort } from "../alerts/command-port.js";
-import type { ArrayClient, ArrayPool } from "../flashblade/types.js";
+import type { ArrayClient, ArrayPool, PlannedCall } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
+import type { AlertCommandPort } from "./alert-port.js";
 import type { Field, Message, Rich } from "./message.js";
 import type { Role } from "./roles.js";
 
@@ -19,16 +19,12 @@ export type DestructiveClass =
   | "remove_snapshot_rules"
   | "pause_replication"
   | "array_settings"
-  | "raw_api";
+  | "raw_api"
+  /** Turning a protocol off a file system: its clients lose access. */
+  | "disable_protocol";
 
-/** One HTTP call exactly as it would be sent (shown by --dry-run and in confirmations). */
-export interface PlannedRequest {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
-  /** Path below /api/<version>, e.g. "/file-systems". */
-  path: string;
-  query?: Record<string, string | number | boolean>;
-  body?: unknown;
-}
+/** One HTTP call exactly as it will be sent (shown by --dry-run and in confirmations), planned by the client. */
+export type PlannedRequest = PlannedCall;
 
 /** A state value that goes into the fingerprint; plain JSON so pending requests stay serialisable. */
 export type StateValue = string | number | boolean | null;
@@ -72,6 +68,11 @@ export interface CommandContext {
   readonly fanOutDeadlineMs: number;
   /** The alert engine, for `alert routes|test` (absent where it does not run). */
   readonly alerts?: AlertCommandPort;
+  /**
+   * True when `impact` runs again for a request made earlier (at the last click, before it is carried out), so a
+   * precondition that fails can say what changed ("not destroyed any more") rather than what to do first.
+   */
+  readonly recheck?: boolean;
   now(): number;
 }
 
@@ -122,6 +123,8 @@ export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unkn
   impact?(args: z.output<S>, ctx: CommandContext): Promise<Impact>;
   /** The class of harm, if any, decided from the arguments and the impact read from the array. */
   destructive?(args: z.output<S>, impact: Impact): DestructiveClass | null;
+  /** Every class `destructive` may return: the start-up check that each configured class guards something. */
+  gateClasses?: readonly DestructiveClass[];
   run(args: z.output<S>, ctx: CommandContext, impact: Impact | undefined): Promise<R>;
   /** Pure: data in, message out. */
   render(result: R, args: z.output<S>, rctx: RenderContext): Message;

@@ -9,6 +9,7 @@ import type { Logger } from "../logger.js";
 import type { AuditDecision } from "./audit.js";
 import { forbidden } from "./authz.js";
 import { commandPath } from "./command-path.js";
+import type { CommandContext, Impact } from "./define-command.js";
 import { describeStateChange, fingerprintOf } from "./fingerprint.js";
 import { closedCard, doneLine, who, withDecisionLine } from "./gate-messages.js";
 import { type Message, rich } from "./message.js";
@@ -23,6 +24,8 @@ export interface Outcome {
   decision: AuditDecision;
   ok: boolean;
   code?: string;
+  /** Who let an executed request through, from the record that ran (the audit's `approvedBy`). */
+  approvedBy?: string[];
 }
 
 /** Updates every known copy of the card; with none known, replies instead. */
@@ -54,13 +57,18 @@ export async function executePending(
   return failClaimOnError(rt, rec.id, () => execute(rt, rec, clickRef, log));
 }
 
-async function execute(
+/** Why a request made earlier may not run now, read from the array again: what changed, or why it cannot. */
+export interface Stale {
+  code: "STATE_CHANGED" | "PRECONDITION_CHANGED";
+  details: string[];
+}
+
+/** Recomputes the impact as the requester; a failed precondition or a different fingerprint makes it stale. */
+export async function recheckImpact(
   rt: Runtime,
   rec: PendingRecord,
-  clickRef: MessageRef | undefined,
-  log: Logger,
-): Promise<Outcome> {
-  const decision: AuditDecision = rec.policy === "approve" ? "approved" : "confirmed";
+  ctx: CommandContext,
+): Promise<{ impact: Impact } | { stale: Stale }> {
   const entry = rt.deps.registry.byId(rec.commandId);
   if (!entry?.command.impact) {
     throw new InternalError(
@@ -68,6 +76,66 @@ async function execute(
       `pending ${rec.id} names ${rec.commandId}, which has no impact`,
     );
   }
+  let impact: Impact;
+  try {
+    impact = await entry.command.impact(rec.args, { ...ctx, recheck: true, array: ctx.array });
+  } catch (err) {
+    if (isUserFacing(err)) return { stale: { code: "PRECONDITION_CHANGED", details: [err.message] } };
+    throw err;
+  }
+  if (fingerprintOf(impact.state) === rec.fingerprint) return { impact };
+  return { stale: { code: "STATE_CHANGED", details: describeStateChange(rec.state, impact.state) } };
+}
+
+/** The card of a request that was not run because the array changed under it. */
+export function staleCard(rec: PendingRecord, stale: Stale): Message {
+  const headline =
+    stale.code === "STATE_CHANGED"
+      ? rich`Not run: the array ${rec.array} changed since this was requested. Nothing was changed; run the command again to see the current impact.`
+      : rich`Not run: ${stale.details[0] ?? "the array changed since this was requested"} Nothing was changed.`;
+  return closedCard(rec, rec.display, headline, stale.code === "STATE_CHANGED" ? stale.details : []);
+}
+
+/** The requester's context for carrying out `rec`, or undefined when they lost the role. */
+async function requesterContext(rt: Runtime, rec: PendingRecord, log: Logger) {
+  const entry = rt.deps.registry.byId(rec.commandId);
+  if (!entry) throw new InternalError("PENDING_COMMAND_UNKNOWN", `pending ${rec.id} names ${rec.commandId}`);
+  const client = rt.deps.pool.get(rec.array);
+  const role = await rt.access.roleOn(rec.requester.userId, client);
+  if (!roleAtLeast(role, entry.command.role)) return { entry, role, ctx: undefined };
+  const ctx = rt.contextFor(
+    client,
+    { ...rec.requester, channelId: rec.channelId, role: role as Role },
+    rec.requestId,
+    log,
+  );
+  return { entry, role, ctx };
+}
+
+/**
+ * Before asking for the typed name (eradication), checks the request still makes sense, so nobody is asked to
+ * type a name for something that can no longer happen. Undefined when it may go on.
+ */
+export async function staleBeforePrompt(
+  rt: Runtime,
+  rec: PendingRecord,
+  log: Logger,
+): Promise<Stale | undefined> {
+  const { ctx } = await requesterContext(rt, rec, log);
+  if (!ctx) return undefined; // the role check at execution explains this one
+  const checked = await recheckImpact(rt, rec, ctx);
+  return "stale" in checked ? checked.stale : undefined;
+}
+
+async function execute(
+  rt: Runtime,
+  rec: PendingRecord,
+  clickRef: MessageRef | undefined,
+  log: Logger,
+): Promise<Outcome> {
+  const decision: AuditDecision = rec.policy === "approve" ? "approved" : "confirmed";
+  const approvedBy = rec.policy === "approve" ? rec.approvals.map((a) => a.userId) : [rec.requester.userId];
+  const decidedBy = rec.policy === "approve" ? rec.approvals.at(-1) : rec.requester;
   const finish = async (
     status: PendingRecord["status"],
     outcome: string,
@@ -78,9 +146,8 @@ async function execute(
     return cardEffects(rec, clickRef, closedCard(rec, rec.display, headline, details));
   };
 
-  const client = rt.deps.pool.get(rec.array);
-  const role = await rt.access.roleOn(rec.requester.userId, client);
-  if (!roleAtLeast(role, entry.command.role)) {
+  const { entry, role, ctx } = await requesterContext(rt, rec, log);
+  if (!ctx) {
     const err = forbidden(`\`${commandPath(entry.id)}\``, entry.command.role, role, rec.array);
     const effects = await finish(
       "failed",
@@ -90,36 +157,49 @@ async function execute(
     log.info({ code: err.code }, "requester lost the role before execution");
     return { effects, decision: "denied", ok: false, code: "FORBIDDEN" };
   }
-  const ctx = rt.contextFor(
-    client,
-    { ...rec.requester, channelId: rec.channelId, role: role as Role },
-    rec.requestId,
-    log,
-  );
   try {
-    const impact = await entry.command.impact(rec.args, ctx);
-    if (fingerprintOf(impact.state) !== rec.fingerprint) {
-      const changes = describeStateChange(rec.state, impact.state);
-      const effects = await finish(
-        "voided",
-        "STATE_CHANGED",
-        rich`Not run: the array ${rec.array} changed since this was requested. Nothing was changed; run the command again to see the current impact.`,
-        changes,
-      );
-      return { effects, decision: "voided", ok: false, code: "STATE_CHANGED" };
+    const checked = await recheckImpact(rt, rec, ctx);
+    if ("stale" in checked) {
+      await rt.deps.store.update(rec.id, {
+        status: "voided",
+        outcome: checked.stale.code,
+        updatedAt: rt.deps.now(),
+      });
+      const effects = cardEffects(rec, clickRef, staleCard(rec, checked.stale));
+      return { effects, decision: "voided", ok: false, code: checked.stale.code };
     }
-    const result = await runOnArray(rt, entry, rec.args, ctx, impact);
-    await rt.deps.store.update(rec.id, { status: "executed", outcome: "ok", updatedAt: rt.deps.now() });
+    // Written before the array call: if the process dies during it, the trail still shows the change began.
+    await rt.auditor.record({
+      id: `${rec.id}.executing`,
+      at: new Date(rt.deps.now()).toISOString(),
+      userId: decidedBy?.userId ?? rec.requester.userId,
+      channelId: rec.channelId,
+      arrays: [rec.array],
+      command: rec.commandId,
+      args: rec.args,
+      decision: "executing",
+      approvedBy,
+      pendingId: rec.id,
+      outcome: "ok",
+      durationMs: 0,
+    });
+    const result = await runOnArray(rt, entry, rec.args, ctx, checked.impact);
+    await rt.deps.store.update(rec.id, {
+      status: "executed",
+      outcome: "ok",
+      updatedAt: rt.deps.now(),
+      ...(decidedBy ? { decidedBy: { userId: decidedBy.userId, ...nameOf(decidedBy) } } : {}),
+    });
     // A change is announced in the channel: an approval card is there already and becomes the result; a
     // confirmation prompt was private, so it shrinks to a "done" line and the result is answered in channel.
     const announced: Message = { ...withDecisionLine(result, rec), visibility: "in_channel" };
     if (rec.policy === "approve")
-      return { effects: cardEffects(rec, clickRef, announced), decision, ok: true };
+      return { effects: cardEffects(rec, clickRef, announced), decision, ok: true, approvedBy };
     const effects: Effect[] = [
       ...cardEffects(rec, clickRef, doneLine(rec)),
       { kind: "reply", message: announced },
     ];
-    return { effects, decision, ok: true };
+    return { effects, decision, ok: true, approvedBy };
   } catch (err) {
     if (!isUserFacing(err)) log.error({ err, pendingId: rec.id }, "gated request failed");
     const effects = await finish(
@@ -127,6 +207,10 @@ async function execute(
       errorCode(err),
       rich`Failed: ${toUserMessage(err, rec.requestId)}`,
     );
-    return { effects, decision, ok: false, code: errorCode(err) };
+    return { effects, decision, ok: false, code: errorCode(err), approvedBy };
   }
+}
+
+function nameOf(p: { displayName?: string }): { displayName?: string } {
+  return p.displayName ? { displayName: p.displayName } : {};
 }

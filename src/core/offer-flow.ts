@@ -31,7 +31,7 @@ export async function runOffer(
   const client = rt.deps.pool.get(rec.array);
   const role = await rt.access.roleOn(input.actor.userId, client);
   assertRole(`\`${commandPath(entry.id)}\``, entry.command.role, role, rec.array);
-  assertOpen(rec);
+  assertOpen(rec, rt.deps.config.time_zone);
   const claimed = await rt.deps.store.claim(rec.id, "pending");
   if (!claimed)
     throw new UserFacingError("PENDING_CLOSED", "This button was used a moment ago; nothing more was done.");
@@ -62,7 +62,16 @@ export async function runOffer(
       return { effects: gate.effects, decision: "pending", ok: true };
     }
     const result = await runOnArray(rt, entry, rec.args, ctx, impact);
-    await rt.deps.store.update(rec.id, { status: "executed", outcome: "ok", updatedAt: rt.deps.now() });
+    const by = {
+      userId: input.actor.userId,
+      ...(input.actor.displayName ? { displayName: input.actor.displayName } : {}),
+    };
+    await rt.deps.store.update(rec.id, {
+      status: "executed",
+      outcome: "ok",
+      updatedAt: rt.deps.now(),
+      decidedBy: by,
+    });
     const line = rich`${who(input.actor)} clicked ${rec.display.title}.`;
     const msg = { ...result, blocks: [...result.blocks, { type: "context" as const, text: line }] };
     return { effects: [{ kind: "reply", message: msg }], decision: "allowed", ok: true };

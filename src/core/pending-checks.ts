@@ -1,13 +1,43 @@
 /** Checks every click on a pending request makes before it may act. */
 import { UserFacingError } from "../errors.js";
-import type { PendingRecord } from "./pending-store.js";
+import { formatTimestamp } from "./format-time.js";
+import type { PendingPerson, PendingRecord } from "./pending-store.js";
 import type { ClickInput } from "./pipeline-types.js";
 
-/** Only a pending record can still be acted on; anything else gets a clear "too late". */
-export function assertOpen(rec: PendingRecord): void {
+const by = (p: PendingPerson | undefined): string => (p ? ` by @${p.displayName ?? p.userId}` : "");
+
+/** What happened to a request that is no longer pending, in words: "already carried out by @alice at …". */
+export function closedState(rec: PendingRecord, timeZone = "UTC"): string {
+  const at = ` at ${formatTimestamp(rec.updatedAt, timeZone)}`;
+  switch (rec.status) {
+    case "pending":
+      return "still open";
+    case "claimed":
+      return "being carried out right now";
+    case "executed":
+      return `already carried out${by(rec.decidedBy)}${at}`;
+    case "failed":
+      return `already failed${at}`;
+    case "vetoed":
+      return `already denied${by(rec.decidedBy)}${at}`;
+    case "cancelled":
+      return `already cancelled${by(rec.decidedBy)}${at}`;
+    case "expired":
+      return "already expired";
+    case "voided":
+      return `void since${at.slice(3)}: the array changed after it was requested`;
+    case "interrupted":
+      return "interrupted: the bot restarted while it ran; check the array";
+  }
+}
+
+/** Only a pending record can still be acted on; anything else gets a clear "too late" and changes nothing. */
+export function assertOpen(rec: PendingRecord, timeZone = "UTC"): void {
   if (rec.status === "pending") return;
-  const state = rec.status === "claimed" ? "being carried out right now" : `already ${rec.status}`;
-  throw new UserFacingError("PENDING_CLOSED", `This request is ${state}; nothing more was done.`);
+  throw new UserFacingError(
+    "PENDING_CLOSED",
+    `This request is ${closedState(rec, timeZone)}; nothing more was done.`,
+  );
 }
 
 /** Checks the typed name; undefined text means the transport still has to ask for it. */

@@ -4,7 +4,9 @@
  * and the console, and the SQLite store implements the same interface.
  *
  * `claim` is the single-use guard: an atomic compare-and-set from an expected status to "claimed". Whoever
- * gets the record back acts on it; a second click at the same moment gets undefined.
+ * gets the record back acts on it; a second click at the same moment gets undefined. `approve` is the same kind
+ * of compare-and-set for approvals: "add this approver if absent and the request is still pending" (and claim it
+ * when that was the last approval needed), so one person double-clicking is never two approvals.
  */
 import type { DestructiveClass, StateValue } from "./define-command.js";
 import type { MessageRef } from "./pipeline-types.js";
@@ -21,7 +23,9 @@ export type PendingStatus =
   | "cancelled"
   | "expired"
   /** The array changed between request and execution. */
-  | "voided";
+  | "voided"
+  /** The bot stopped while the request was being carried out; whether the array call happened is unknown. */
+  | "interrupted";
 
 export const OPEN_STATUSES: readonly PendingStatus[] = ["pending", "claimed"];
 
@@ -81,18 +85,66 @@ export interface PendingRecord {
 
 export type PendingPatch = Partial<Omit<PendingRecord, "id" | "kind" | "createdAt">>;
 
+export type PendingApproval = PendingPerson & { at: number };
+
+/** What one approval click did to the record, decided atomically with the write. */
+export type ApprovalOutcome =
+  /** The last approval needed: recorded and the record claimed; the caller carries it out. */
+  | { kind: "claimed"; record: PendingRecord }
+  /** Recorded; more approvals are still needed. */
+  | { kind: "recorded"; record: PendingRecord }
+  /** This person had already approved; nothing changed. */
+  | { kind: "duplicate"; record: PendingRecord }
+  /** Past its expiry: moved to "expired" now. */
+  | { kind: "expired"; record: PendingRecord }
+  /** No longer pending (decided, claimed by another click, or gone); nothing changed. */
+  | { kind: "closed"; record: PendingRecord | undefined };
+
+/**
+ * The approval compare-and-set as a pure step: given the current record, the record to store and what happened.
+ * Both store implementations run it inside their atomic update, so the check and the write cannot be split.
+ */
+export function applyApproval(
+  cur: PendingRecord | undefined,
+  approval: PendingApproval,
+): { next: PendingRecord | undefined; outcome: ApprovalOutcome } {
+  if (cur?.status !== "pending") return { next: cur, outcome: { kind: "closed", record: cur } };
+  if (approval.at >= cur.expiresAt) {
+    const next: PendingRecord = { ...cur, status: "expired", updatedAt: approval.at };
+    return { next, outcome: { kind: "expired", record: next } };
+  }
+  if (cur.approvals.some((a) => a.userId === approval.userId))
+    return { next: cur, outcome: { kind: "duplicate", record: cur } };
+  const approvals = [...cur.approvals, approval];
+  const last = approvals.length >= cur.approvalsRequired;
+  const next: PendingRecord = {
+    ...cur,
+    approvals,
+    status: last ? "claimed" : "pending",
+    updatedAt: approval.at,
+  };
+  return { next, outcome: { kind: last ? "claimed" : "recorded", record: next } };
+}
+
 export interface PendingStore {
   /** Stores a new record; an existing id is an error. */
   create(record: PendingRecord): Promise<void>;
   get(id: string): Promise<PendingRecord | undefined>;
   /** Atomically moves the record from `expectedStatus` to "claimed"; undefined when its status differs. */
   claim(id: string, expectedStatus: PendingStatus): Promise<PendingRecord | undefined>;
+  /** Adds an approval if the person has not approved yet and the record is pending, in one atomic step. */
+  approve(id: string, approval: PendingApproval): Promise<ApprovalOutcome>;
   /** Applies a patch and returns the new record; undefined when absent. */
   update(id: string, patch: PendingPatch): Promise<PendingRecord | undefined>;
   /** Records still pending or claimed. */
   listOpen(): Promise<PendingRecord[]>;
   /** Marks pending records whose expiry is at or before `now` as expired and returns them. */
   expireBefore(now: number): Promise<PendingRecord[]>;
+  /**
+   * Moves every record left "claimed" to "interrupted" and returns them. Only safe at start-up, by the one
+   * process that holds the data file: then no click can still be acting on them.
+   */
+  interruptClaimed(now: number): Promise<PendingRecord[]>;
 }
 
 /** Round-trips through JSON so the in-memory store accepts exactly what a durable store would. */
@@ -117,6 +169,11 @@ export function createMemoryPendingStore(): PendingStore {
       r.status = "claimed";
       return copy(r);
     },
+    async approve(id, approval) {
+      const { next, outcome } = applyApproval(records.get(id), copy(approval));
+      if (next) records.set(id, next);
+      return copy(outcome);
+    },
     async update(id, patch) {
       const r = records.get(id);
       if (!r) return undefined;
@@ -126,6 +183,17 @@ export function createMemoryPendingStore(): PendingStore {
     },
     async listOpen() {
       return [...records.values()].filter((r) => OPEN_STATUSES.includes(r.status)).map(copy);
+    },
+    async interruptClaimed(now) {
+      const out: PendingRecord[] = [];
+      for (const r of records.values()) {
+        if (r.status !== "claimed") continue;
+        r.status = "interrupted";
+        r.outcome = "INTERRUPTED";
+        r.updatedAt = now;
+        out.push(copy(r));
+      }
+      return out;
     },
     async expireBefore(now) {
       const out: PendingRecord[] = [];

@@ -1,8 +1,9 @@
 /** Everything the pipeline needs, passed in once; tests swap the clock, the store, the sink and identity. */
-import type { AlertCommandPort } from "../alerts/command-port.js";
+
 import type { AppConfig } from "../config/schema.js";
 import type { ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
+import type { AlertCommandPort } from "./alert-port.js";
 import type { AuditSink } from "./audit.js";
 import type { PendingStore } from "./pending-store.js";
 import type { IdentityPort } from "./pipeline-types.js";

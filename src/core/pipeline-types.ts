@@ -65,4 +65,9 @@ export interface Pipeline {
   attachMessage(pendingId: string, ref: MessageRef): Promise<void>;
   /** Expires stale pending requests and returns updates for their messages. Called on a timer. */
   sweepExpired(): Promise<Effect[]>;
+  /**
+   * Ends requests a stopped process left "being carried out" (as "interrupted") and returns updates for their
+   * cards. Called once at start-up, after the data-file lease is held and before clicks are taken.
+   */
+  recoverInterrupted(): Promise<Effect[]>;
 }

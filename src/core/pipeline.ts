@@ -9,6 +9,7 @@ import { closedCard } from "./gate-messages.js";
 import { rich } from "./message.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import type { Effect, Pipeline } from "./pipeline-types.js";
+import { recoverInterrupted } from "./recovery.js";
 import { createRuntime } from "./runtime.js";
 
 /** How long a transport request id is remembered, so a retried delivery is answered without running twice. */
@@ -52,6 +53,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       if (!rec) return;
       if (rec.messages.some((m) => m.channelId === ref.channelId && m.ts === ref.ts)) return;
       await deps.store.update(pendingId, { messages: [...rec.messages, ref] });
+    },
+
+    recoverInterrupted() {
+      return recoverInterrupted(rt);
     },
 
     async sweepExpired() {

@@ -11,6 +11,7 @@ import { InternalError, UserFacingError } from "../errors.js";
 import { RESERVED_KEYS } from "./bind-args.js";
 import { commandId, commandPath } from "./command-path.js";
 import type { CommandDefinition, ResourceDefinition } from "./define-command.js";
+import { checkGateClasses } from "./gate-classes.js";
 import { userText } from "./message.js";
 import { didYouMean, suggest } from "./suggest.js";
 
@@ -44,7 +45,7 @@ const MAX_WORDS = 4;
 export { commandId, commandPath };
 
 export function createRegistry(resources: readonly ResourceDefinition[]): Registry {
-  const problems = checkDefinitions(resources);
+  const problems = [...checkDefinitions(resources), ...checkGateClasses(resources)];
   if (problems.length > 0) {
     throw new InternalError("REGISTRY_INVALID", `Invalid command definitions:\n- ${problems.join("\n- ")}`, {
       details: { problems },

@@ -3,6 +3,7 @@
  * resource functions commands use.
  */
 
+import type { z } from "zod";
 import type { HttpMethod } from "../rest-spec/endpoints.js";
 import { atLeast, findEndpoint } from "../rest-spec/versions.js";
 import type { ArrayConnection } from "./connection.js";
@@ -23,6 +24,7 @@ import type {
   BucketsApi,
   FileSystemsApi,
   Page,
+  PlannedCall,
   Query,
   QuotasApi,
   ReplicaLinksApi,
@@ -114,6 +116,14 @@ export class FlashBladeClient implements ArrayClient {
 
   async delete(path: string, opts: { query?: Query } = {}): Promise<void> {
     await this.conn.call("DELETE", path, opts.query ? { query: opts.query } : {});
+  }
+
+  async send<T = unknown>(plan: PlannedCall, schema?: z.ZodType<T>): Promise<T[]> {
+    const res = await this.conn.call(plan.method, plan.path, {
+      ...(plan.query ? { query: plan.query } : {}),
+      ...(plan.body === undefined ? {} : { body: plan.body }),
+    });
+    return toItems(this.name, plan.path, res.text, schema);
   }
 
   async #write<T>(method: HttpMethod, path: string, opts: WriteOptions<T>): Promise<T[]> {

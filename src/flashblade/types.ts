@@ -90,6 +90,14 @@ export interface ListQuery {
 export interface FileSystemsApi {
   list(q?: ListQuery): Promise<Page<FileSystem>>;
   get(name: string): Promise<FileSystem | undefined>;
+  /** Destroyed file systems; none before 1.1, where nothing can be destroyed. */
+  destroyed(): AsyncIterable<FileSystem>;
+  /** The exact requests the writes below send, for this array's version (version differences live here). */
+  planCreate(body: FileSystemCreate): Promise<PlannedCall>;
+  planUpdate(name: string, patch: FileSystemPatch, opts?: { ignoreUsage?: boolean }): Promise<PlannedCall>;
+  /** Destroying turns the protocols off too (arrays refuse otherwise); see wire.ts fileSystemDestroy. */
+  planDestroy(name: string, opts?: { deleteLinkOnEradication?: boolean }): Promise<PlannedCall>;
+  planEradicate(name: string): Promise<PlannedCall>;
   create(body: FileSystemCreate): Promise<FileSystem>;
   update(name: string, patch: FileSystemPatch, opts?: { ignoreUsage?: boolean }): Promise<FileSystem>;
   /** Turns the file system's protocols off in the same request (arrays refuse otherwise). */
@@ -104,6 +112,10 @@ export interface SnapshotsApi {
   ): Promise<Page<Snapshot>>;
   get(name: string): Promise<Snapshot | undefined>;
   create(sources: readonly string[], suffix?: string): Promise<Snapshot[]>;
+  /** The exact requests destroy, recover and eradicate send, for this array's version. */
+  planDestroy(name: string): Promise<PlannedCall>;
+  planRecover(name: string): Promise<PlannedCall>;
+  planEradicate(name: string): Promise<PlannedCall>;
   destroy(name: string): Promise<Snapshot>;
   recover(name: string): Promise<Snapshot>;
   eradicate(name: string): Promise<void>;
@@ -148,6 +160,18 @@ export interface QuotasApi {
   groupUsage(q?: QuotaQuery): Promise<Page<GroupQuota>>;
 }
 
+/**
+ * One write exactly as it goes on the wire for this array's version: query values as sent (lists already
+ * comma-joined), the body as serialised. Planned once, then both shown (dry run, approval card) and sent.
+ */
+export interface PlannedCall {
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  /** Path below /api/<version>, e.g. "/file-systems". */
+  path: string;
+  query?: Record<string, string | number | boolean>;
+  body?: unknown;
+}
+
 export interface ArrayClient {
   readonly name: string;
   readonly tags: readonly string[];
@@ -165,6 +189,8 @@ export interface ArrayClient {
   post<T = unknown>(path: string, opts?: WriteOptions<T>): Promise<T[]>;
   patch<T = unknown>(path: string, opts?: WriteOptions<T>): Promise<T[]>;
   delete(path: string, opts?: { query?: Query }): Promise<void>;
+  /** Sends a planned write exactly as planned; returns the items the array answered with. */
+  send<T = unknown>(plan: PlannedCall, schema?: z.ZodType<T>): Promise<T[]>;
   readonly fileSystems: FileSystemsApi;
   readonly snapshots: SnapshotsApi;
   readonly alerts: AlertsApi;

@@ -6,6 +6,7 @@
 
 import { atLeast } from "../rest-spec/versions.js";
 import { versionTooOld } from "./errors.js";
+import { eq, type Filter } from "./filter.js";
 import type { FileSystemCreate, FileSystemPatch, Query } from "./types.js";
 
 /** Absolute request path of a versioned endpoint. */
@@ -79,6 +80,12 @@ function protocolFields(array: string, version: string, body: Record<string, unk
     body.smb = { ...rest, "acl-mode": acl_mode };
   }
   const nfs = body.nfs as Record<string, unknown> | undefined;
+  // `enabled` is the version-neutral switch for NFS as a whole. From 1.6 it only covers v3, so "off" turns
+  // v4.1 off as well and "on" enables v3, as the array's own default does.
+  if (nfs && nfs.enabled !== undefined && atLeast(version, "1.6")) {
+    const { enabled, ...rest } = nfs;
+    body.nfs = enabled ? { ...rest, v3_enabled: true } : { ...rest, v3_enabled: false, v4_1_enabled: false };
+  }
   if (nfs && !atLeast(version, "1.6")) {
     if (nfs.v4_1_enabled !== undefined) throw versionTooOld(array, version, "1.6", "switching NFSv4.1");
     if (nfs.v3_enabled !== undefined) {
@@ -200,4 +207,12 @@ export function replicationMetrics<T>(item: { async?: T; periodic?: T }): T | un
 /** Throws ARRAY_VERSION_TOO_OLD unless `version` ≥ `min`. */
 export function requireVersion(array: string, version: string, min: string, what: string): void {
   if (!atLeast(version, min)) throw versionTooOld(array, version, min, what);
+}
+
+/**
+ * The filter that leaves destroyed objects (file systems, snapshots) out of a listing, or undefined where the
+ * version has no `destroyed` field (1.0, where nothing can be destroyed).
+ */
+export function hideDestroyedFilter(version: string): Filter | undefined {
+  return atLeast(version, "1.1") ? eq("destroyed", false) : undefined;
 }

@@ -40,21 +40,18 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
   const p = opts.prefix ?? "array_chatops_";
   if (opts.collectDefault ?? true) collectDefaultMetrics({ register: registry, prefix: p });
   const registers = [registry];
-  // Array calls are recorded in batches (array-calls.ts); a scrape of either metric takes in the pending ones.
   const arrayCallSeconds = new Histogram({
     name: `${p}array_call_duration_seconds`,
     help: "Latency of REST calls to arrays",
     labelNames: ["array", "outcome"],
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
-    collect: () => arrayCalls.flush(),
   });
   const arrayCallErrors = new Counter({
     name: `${p}array_call_errors_total`,
     help: "Failed REST calls to arrays, by error code",
     labelNames: ["array", "code"],
     registers,
-    collect: () => arrayCalls.flush(),
   });
   const arrayCalls = createArrayCallRecorder(arrayCallSeconds, arrayCallErrors);
   return {

@@ -13,6 +13,8 @@ export interface LoggedRequest {
   /** The query string as received (without "?"), secrets blanked. */
   query: string;
   headers: Record<string, string>;
+  /** The request body as received (JSON with secret-looking fields blanked), when there was one. */
+  body?: string;
   /** Status sent, or "reset" when the connection was destroyed unanswered; undefined while in flight. */
   outcome?: number | "reset";
 }
@@ -47,6 +49,17 @@ export function redactQuery(query: string): string {
       return SECRET_QUERY_KEYS.has(key.toLowerCase()) ? `${rawKey}=${REDACTED}` : pair;
     })
     .join("&");
+}
+
+const SECRET_FIELD = /key|secret|password|token/i;
+
+/** A JSON body with the values of secret-looking fields blanked; anything else is kept only as its length. */
+export function redactBody(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), (k, v: unknown) => (SECRET_FIELD.test(k) ? REDACTED : v));
+  } catch {
+    return `[${body.length} bytes, not JSON]`;
+  }
 }
 
 export function redactHeaders(headers: IncomingHttpHeaders): Record<string, string> {

@@ -9,7 +9,7 @@ import { createControl, type SimControl } from "./control.js";
 import { CONTROL_PREFIX, handleControl } from "./control-http.js";
 import { FaultPlan } from "./faults.js";
 import { resolveOptions, type SimulatorOptions } from "./options.js";
-import { type LoggedRequest, RequestLog } from "./request-log.js";
+import { type LoggedRequest, RequestLog, redactBody } from "./request-log.js";
 import { findHandler } from "./resources/index.js";
 import { type RouterContext, routeApi } from "./routing.js";
 import { SessionStore } from "./sessions.js";
@@ -144,6 +144,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     });
     const decision = faults.decide(method, pathname, VERSIONED_PATH.exec(pathname)?.[1]);
     const body = await readBody(req);
+    if (body !== "") entry.body = redactBody(body);
     if (decision.delayMs > 0) await sleep(decision.delayMs);
     if (decision.action?.kind === "reset") {
       log.finish(entry, "reset");

@@ -5,7 +5,7 @@
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { App, HTTPReceiver, LogLevel, type Receiver, SocketModeReceiver, webApi } from "@slack/bolt";
+import { App, HTTPReceiver, LogLevel, type Receiver, SocketModeReceiver } from "@slack/bolt";
 import type { SlackConfig } from "../config/slack.js";
 import type { Pipeline } from "../core/pipeline-types.js";
 import { UserFacingError } from "../errors.js";
@@ -16,30 +16,26 @@ import { createMetrics, type Metrics } from "../ops/metrics.js";
 import { type ArrayHealthSource, Readiness } from "../ops/readiness.js";
 import { type OpsServer, opsRoutes, startOpsServer } from "../ops/server.js";
 import { boltLogger } from "./bolt-logger.js";
-import { type ChatPort, createChatPort } from "./chat-port.js";
 import { DeliveryDedupe } from "./dedupe.js";
 import { runEffects } from "./effects.js";
-import { createFileUploader, type FetchFn } from "./file-upload.js";
+import type { FetchFn } from "./file-upload.js";
 import type { HomePort } from "./home.js";
-import { SlackIdentity } from "./identity.js";
 import { registerCommand } from "./listeners/command.js";
 import type { ClickRoute, ListenerContext } from "./listeners/context.js";
 import { registerEvents } from "./listeners/events.js";
 import { registerInteractions } from "./listeners/interactions.js";
-import { PacedSlackClient, slackErrorCode } from "./paced-client.js";
+import { slackErrorCode } from "./paced-client.js";
+import { createSlackPorts, type SlackPorts, webClientOptions } from "./ports.js";
 
 export type { ClickRoute } from "./listeners/context.js";
-
-export interface SlackPorts {
-  client: PacedSlackClient;
-  identity: SlackIdentity;
-  chat: ChatPort;
-}
+export { createSlackPorts, type PortDeps, type SlackPorts, webClientOptions } from "./ports.js";
 
 type Built<T> = T | ((ports: SlackPorts) => T);
 
 export interface SlackAppDeps {
   logger: Logger;
+  /** Ports built beforehand (`createSlackPorts`), so the composition root can hand them to the core first. */
+  ports?: SlackPorts;
   /** The pipeline, or a factory for one that needs the identity port. */
   pipeline: Built<Pipeline>;
   home?: Built<HomePort>;
@@ -98,42 +94,17 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
   const metrics = deps.metrics ?? createMetrics();
   const now = deps.now ?? Date.now;
   const bl = boltLogger(deps.logger);
-  const clientOptions = () => {
-    const o: ConstructorParameters<typeof webApi.WebClient>[1] = {
-      logger: bl,
-      logLevel: LogLevel.INFO,
-      rejectRateLimitedCalls: true,
-      retryConfig: { retries: 0 },
-      timeout: config.timeoutMs,
-    };
-    if (config.apiUrl !== undefined) o.slackApiUrl = config.apiUrl;
-    return o;
-  };
-
-  const web = new webApi.WebClient(config.botToken, clientOptions());
-  const client = new PacedSlackClient(
-    web,
-    {
-      channelIntervalMs: config.channelIntervalMs,
-      maxRetries: config.maxRetries,
-      ...(deps.sleep ? { sleep: deps.sleep } : {}),
-    },
-    logger,
-    metrics,
-  );
-  const identity = new SlackIdentity(
-    client,
-    {
-      groupIds: deps.groupIds ?? [],
-      refreshMs: config.groupRefreshSeconds * 1000,
-      userInfoTtlMs: config.userInfoTtlSeconds * 1000,
+  const ports =
+    deps.ports ??
+    createSlackPorts(config, {
+      logger: deps.logger,
+      metrics,
       now,
-    },
-    logger.child({ part: "identity" }),
-  );
-  const uploader = createFileUploader({ client, logger, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
-  const chat = createChatPort({ client, uploader, logger, metrics });
-  const ports: SlackPorts = { client, identity, chat };
+      ...(deps.groupIds ? { groupIds: deps.groupIds } : {}),
+      ...(deps.sleep ? { sleep: deps.sleep } : {}),
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    });
+  const { client, identity, uploader } = ports;
   const pipeline = built(deps.pipeline, ports);
   const home: HomePort = deps.home
     ? built(deps.home, ports)
@@ -187,7 +158,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
     token: config.botToken,
     logger: bl,
     logLevel: LogLevel.INFO,
-    clientOptions: clientOptions(),
+    clientOptions: webClientOptions(config, deps.logger),
     deferInitialization: true,
   });
   bolt.error(async (err) => {
@@ -259,6 +230,13 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
       }
       readiness.configLoaded = true;
       identity.start();
+      // Requests a stopped process left half-done end now, with their cards saying so (no click can take them:
+      // they are "claimed", which no button acts on).
+      await runEffects(
+        await pipeline.recoverInterrupted(),
+        { actor: { userId: "", channelId: "" }, requestId: "startup", logger },
+        ctx.effects,
+      ).catch((err: unknown) => logger.error({ err }, "recovering interrupted requests failed"));
       sweepTimer = setInterval(() => {
         sweep().catch((err: unknown) => logger.error({ err }, "sweep of expired approvals failed"));
       }, config.sweepSeconds * 1000);

@@ -2,8 +2,11 @@
  * Every Web API call the bot makes goes through here. Calls are paced per method (Slack's rate tiers) and,
  * for posting methods, per channel (about one message a second). A 429 pauses only the method or channel
  * that got it, for the Retry-After it sent; other calls go on. Transient failures (5xx, network, Slack's
- * own internal errors) are retried a bounded number of times. The WebClient underneath is configured to
- * reject rate-limited calls at once and never retry, so these rules are the only ones in force.
+ * own internal errors) are retried a bounded number of times, except for posting methods: a post that failed
+ * after it was sent (time-out, broken connection, 5xx) may have been accepted, and posting it again leaves a
+ * duplicate card whose first copy is never updated. Posts are retried only after a 429 or when the connection
+ * was never made; the alert outbox owns everything else. The WebClient underneath is configured to reject
+ * rate-limited calls at once and never retry, so these rules are the only ones in force.
  */
 import { webApi } from "@slack/bolt";
 import Bottleneck from "bottleneck";
@@ -58,12 +61,42 @@ const realSleep = (ms: number) =>
     setTimeout(resolve, ms).unref();
   });
 
-type Failure = { kind: "rate_limited"; waitMs: number } | { kind: "transient" } | { kind: "fatal" };
+/** Methods whose repetition is visible: a second post is a second message. */
+const POSTING = new Set([
+  "chat.postMessage",
+  "chat.postEphemeral",
+  "chat.scheduleMessage",
+  "files.completeUploadExternal",
+]);
+
+/** Network error codes that mean the request never left: no connection was made. */
+const CONNECT_PHASE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+type Failure =
+  | { kind: "rate_limited"; waitMs: number }
+  /** Failed before anything was sent: safe to repeat for any method. */
+  | { kind: "not_sent" }
+  /** May or may not have been applied: repeated only for methods whose repetition is harmless. */
+  | { kind: "transient" }
+  | { kind: "fatal" };
+
+/** The system error code under a request error (fetch wraps it as `cause`, axios puts it on the error). */
+function networkCode(err: InstanceType<typeof webApi.WebAPIRequestError>): string | undefined {
+  let e: unknown = err.original;
+  for (let depth = 0; depth < 4 && e && typeof e === "object"; depth++) {
+    if ("code" in e && typeof e.code === "string" && CONNECT_PHASE.has(e.code)) return e.code;
+    e = "cause" in e ? e.cause : undefined;
+  }
+  return undefined;
+}
 
 function classify(err: unknown): Failure {
   if (err instanceof webApi.WebAPIRateLimitedError)
     return { kind: "rate_limited", waitMs: err.retryAfter * 1000 };
-  if (err instanceof webApi.WebAPIRequestError) return { kind: "transient" };
+  if (err instanceof webApi.WebAPIRequestError) {
+    const code = networkCode(err);
+    return code !== undefined && CONNECT_PHASE.has(code) ? { kind: "not_sent" } : { kind: "transient" };
+  }
   if (err instanceof webApi.WebAPIHTTPError) {
     return err.statusCode >= 500 || err.statusCode === 408 ? { kind: "transient" } : { kind: "fatal" };
   }
@@ -145,7 +178,11 @@ export class PacedSlackClient {
         return result as T;
       } catch (err) {
         const failure = classify(err);
-        const retry = failure.kind !== "fatal" && attempt < this.opts.maxRetries;
+        const repeatable =
+          failure.kind === "rate_limited" ||
+          failure.kind === "not_sent" ||
+          (failure.kind === "transient" && !POSTING.has(method));
+        const retry = repeatable && attempt < this.opts.maxRetries;
         this.metrics?.slackCalls.inc({ method, outcome: failure.kind === "fatal" ? "error" : failure.kind });
         this.logger.warn(
           { method, attempt, failure: failure.kind, slackError: slackErrorCode(err), willRetry: retry },

@@ -1,51 +1,47 @@
 /**
- * The Slack branch of the process: builds the Slack app around the command core, wires identity, App Home,
- * the audit channel and metrics, starts it, and shuts down gracefully on SIGTERM/SIGINT (stop taking
- * commands, finish in-flight work, log out of arrays). Resolves with the exit code once stopped.
+ * The Slack branch of the process: runs the Slack app around finished parts from the composition root
+ * (src/compose.ts), wires App Home, metrics and the alert engine's buttons, starts it, and shuts down gracefully
+ * on SIGTERM/SIGINT (stop taking commands, finish in-flight work, then close the parts). Resolves with the exit
+ * code once stopped.
  */
-import { RESOURCES } from "../../commands/index.js";
 import type { LoadedConfig } from "../config/load.js";
 import type { AuditSink } from "../core/audit.js";
 import { createAccessResolver } from "../core/authz.js";
-import { createMemoryPendingStore, type PendingStore } from "../core/pending-store.js";
-import type { IdentityPort, Pipeline } from "../core/pipeline-types.js";
-import { createRegistry } from "../core/registry.js";
-import type { ArrayCallEvent, ArrayPool } from "../flashblade/types.js";
+import type { PendingStore } from "../core/pending-store.js";
+import type { Pipeline } from "../core/pipeline-types.js";
+import type { Registry } from "../core/registry.js";
+import type { ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
 import { commandLabeler } from "../ops/command-label.js";
-import { createMetrics } from "../ops/metrics.js";
+import type { Metrics } from "../ops/metrics.js";
 import { arrayHealthFrom } from "../ops/readiness.js";
 import { onShutdownSignals, type SignalTarget } from "../ops/shutdown.js";
 import { type ClickRoute, createSlackApp, type SlackPorts } from "./app.js";
 import { createAuditChannelSink } from "./audit-channel.js";
 import { createChatPort } from "./chat-port.js";
-import { createFileUploader } from "./file-upload.js";
 import { createHomePort } from "./home-data.js";
 
+/** What the composition root hands the Slack face. */
 export interface CoreParts {
   pipeline: Pipeline;
   pool: ArrayPool;
+  registry: Registry;
+  pending: PendingStore;
+  /** The alert engine's buttons. */
+  clickRoutes: readonly ClickRoute[];
+  /** Stops alerting, releases the data file, closes the store and logs out of the arrays. */
+  close(): Promise<void>;
 }
 
 export interface RunSlackDeps {
   logger: Logger;
-  /**
-   * Builds the command core (main.ts's buildCore) with the Slack identity, store and audit sink; give
-   * `onArrayCall` to the array pool so array calls show in /metrics.
-   */
-  buildCore: (deps: {
-    identity: IdentityPort;
-    store: PendingStore;
-    audit: AuditSink;
-    onArrayCall: (event: ArrayCallEvent) => void;
-  }) => CoreParts;
-  /** A durable pending store; in memory when none is given (approvals then do not survive a restart). */
-  store?: PendingStore;
-  /** Extra click handlers (the alert engine), built once the Slack ports exist. */
-  clickRoutes?: (ports: SlackPorts, core: CoreParts) => readonly ClickRoute[];
-  /** Runs once Slack is connected (start the alert engine on `ports.chat`). */
-  onStarted?: (ports: SlackPorts, core: CoreParts) => Promise<void> | void;
-  /** Extra shutdown work after Slack stops (alert engine, store), before arrays are logged out of. */
+  metrics: Metrics;
+  /** Built before the core (`createSlackPorts`), which took their identity and chat port. */
+  ports: SlackPorts;
+  parts: CoreParts;
+  /** Runs once Slack is connected. */
+  onStarted?: (ports: SlackPorts, parts: CoreParts) => Promise<void> | void;
+  /** Extra shutdown work after Slack stops, before the parts close. */
   onStop?: () => Promise<void>;
   /** Where SIGTERM/SIGINT come from: `process` in production. */
   signals?: { once(signal: "SIGTERM" | "SIGINT", fn: () => void): unknown };
@@ -59,62 +55,42 @@ export function accessGroupIds(access: LoadedConfig["config"]["access"]): string
   return [...new Set(ids)];
 }
 
+/** The audit sink of the Slack face: every record also posted to the audit channel, when one is configured. */
+export function slackAuditSink(loaded: LoadedConfig, ports: SlackPorts, logger: Logger): AuditSink {
+  if (loaded.config.audit_channel === undefined) return { write: () => {} };
+  return createAuditChannelSink({
+    channelId: loaded.config.audit_channel,
+    // Its own chat port so audit lines are not counted as alert posts.
+    chat: createChatPort({ client: ports.client, uploader: ports.uploader, logger }),
+    logger,
+  });
+}
+
 export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promise<number> {
   const slack = loaded.slack;
   if (slack === undefined) throw new Error("runSlack needs a slack configuration");
-  const logger = deps.logger;
-  const store = deps.store ?? createMemoryPendingStore();
-  if (deps.store === undefined) logger.warn("pending approvals are kept in memory: a restart forgets them");
-  const registry = createRegistry(RESOURCES);
-  const metrics = createMetrics({
-    pendingCount: async () => (await store.listOpen()).filter((r) => r.kind === "request").length,
-  });
-  let core: CoreParts | undefined;
-  const health = () => core?.pool.health() ?? [];
+  const { logger, parts, ports } = deps;
+  const health = () => parts.pool.health();
 
   const app = createSlackApp(slack, {
     logger,
-    metrics,
-    pipeline: (ports) => {
-      const audit: AuditSink =
-        loaded.config.audit_channel === undefined
-          ? { write: () => {} }
-          : createAuditChannelSink({
-              channelId: loaded.config.audit_channel,
-              // Its own chat port so audit lines are not counted as alert posts.
-              chat: createChatPort({
-                client: ports.client,
-                uploader: createFileUploader({ client: ports.client, logger }),
-                logger,
-              }),
-              logger,
-            });
-      core = deps.buildCore({
-        identity: ports.identity,
-        store,
-        audit,
-        onArrayCall: metrics.arrayCalls.record,
-      });
-      return core.pipeline;
-    },
-    home: (ports) =>
-      createHomePort({
-        access: createAccessResolver(loaded.config.access, ports.identity),
-        arrays: health,
-        pending: store,
-        commands: () => registry.all(),
-      }),
-    ...(deps.clickRoutes
-      ? { clickRoutes: (ports: SlackPorts) => deps.clickRoutes?.(ports, core as CoreParts) ?? [] }
-      : {}),
+    metrics: deps.metrics,
+    ports,
+    pipeline: parts.pipeline,
+    home: createHomePort({
+      access: createAccessResolver(loaded.config.access, ports.identity),
+      arrays: health,
+      pending: parts.pending,
+      commands: () => parts.registry.all(),
+    }),
+    clickRoutes: parts.clickRoutes,
     arrays: arrayHealthFrom(health),
     groupIds: accessGroupIds(loaded.config.access),
-    commandLabel: commandLabeler(registry),
+    commandLabel: commandLabeler(parts.registry),
   });
 
   await app.start();
-  if (core === undefined) throw new Error("the pipeline factory did not run");
-  await deps.onStarted?.(app.ports, core);
+  await deps.onStarted?.(ports, parts);
   return new Promise<number>((resolve) => {
     const target: SignalTarget = {
       once: (signal, fn) => (deps.signals ?? process).once(signal, fn),
@@ -125,7 +101,7 @@ export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promis
       [
         { name: "stop taking commands and finish in-flight work", run: () => app.stop() },
         { name: "stop other parts", run: () => deps.onStop?.() ?? Promise.resolve() },
-        { name: "log out of arrays", run: () => core?.pool.close() ?? Promise.resolve() },
+        { name: "stop alerting, close the store, log out of arrays", run: () => parts.close() },
       ],
       logger,
     );

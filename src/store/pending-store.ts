@@ -2,7 +2,13 @@
  * The command layer's pending requests (confirmations, approvals, offers) on the durable store, so a restart
  * between "requested" and "approved" loses nothing. Implements `PendingStore` from src/core/pending-store.ts.
  */
-import { OPEN_STATUSES, type PendingRecord, type PendingStore } from "../core/pending-store.js";
+import {
+  type ApprovalOutcome,
+  applyApproval,
+  OPEN_STATUSES,
+  type PendingRecord,
+  type PendingStore,
+} from "../core/pending-store.js";
 import { InternalError } from "../errors.js";
 import type { Store } from "./types.js";
 
@@ -37,6 +43,15 @@ export function createStorePendingStore(store: Store): PendingStore {
       });
       return won ? after : undefined;
     },
+    async approve(id, approval) {
+      let outcome: ApprovalOutcome = { kind: "closed", record: undefined };
+      await store.update<PendingRecord>(NS, id, (cur) => {
+        const step = applyApproval(cur, approval);
+        outcome = step.outcome;
+        return step.next;
+      });
+      return outcome;
+    },
     async update(id, patch) {
       const opts = patch.expiresAt === undefined ? {} : { expiresAt: patch.expiresAt + KEEP_AFTER_EXPIRY_MS };
       return store.update<PendingRecord>(NS, id, (c) => (c ? { ...c, ...patch } : undefined), opts);
@@ -44,6 +59,20 @@ export function createStorePendingStore(store: Store): PendingStore {
     async listOpen() {
       const all = await store.list<PendingRecord>(NS);
       return all.map((e) => e.value).filter((r) => OPEN_STATUSES.includes(r.status));
+    },
+    async interruptClaimed(now) {
+      const out: PendingRecord[] = [];
+      for (const { value } of await store.list<PendingRecord>(NS)) {
+        if (value.status !== "claimed") continue;
+        let won = false;
+        const after = await store.update<PendingRecord>(NS, value.id, (c) => {
+          if (c?.status !== "claimed") return c;
+          won = true;
+          return { ...c, status: "interrupted", outcome: "INTERRUPTED", updatedAt: now };
+        });
+        if (won && after) out.push(after);
+      }
+      return out;
     },
     async expireBefore(now) {
       const out: PendingRecord[] = [];

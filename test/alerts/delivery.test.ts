@@ -23,6 +23,21 @@ describe("quiet hours", () => {
     expect(policy.decide("C1", "fb1", [], "info", at("2025-01-15T06:00:00Z"))).toEqual({ channel: "C1" });
   });
 
+  it("ends at 07:00 on the zone's clock on both DST nights, not an hour early or late", () => {
+    // 30 March 2025, spring forward in Berlin (02:00 → 03:00): 23:00 CET is 22:00Z, 07:00 CEST is 05:00Z.
+    expect(policy.decide("C1", "fb1", [], "warning", at("2025-03-29T22:00:00Z")).holdUntil).toBe(
+      at("2025-03-30T05:00:00Z"),
+    );
+    // 26 October 2025, fall back (03:00 → 02:00): 23:00 CEST is 21:00Z, 07:00 CET is 06:00Z.
+    expect(policy.decide("C1", "fb1", [], "warning", at("2025-10-25T21:00:00Z")).holdUntil).toBe(
+      at("2025-10-26T06:00:00Z"),
+    );
+    // After the change, within the same night, too.
+    expect(policy.decide("C1", "fb1", [], "warning", at("2025-03-30T01:30:00Z")).holdUntil).toBe(
+      at("2025-03-30T05:00:00Z"),
+    );
+  });
+
   it("posts to the low-noise channel instead of waiting when one is set", () => {
     const p = createDeliveryPolicy(
       defaultAlertsConfig({ quiet_hours: { start: "22:00", end: "07:00", channel: "CQUIET001" } }),

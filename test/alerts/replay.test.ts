@@ -31,20 +31,28 @@ describe("replay of 676 real lab alerts", () => {
   it("collapses reopening blades, keeps every open alert visible, and reports what it did", async () => {
     const r = await runReplay({ alerts });
 
-    // Blade families reopened 20–27 times; none may produce 20 or more messages in a channel.
+    // The figures the README quotes (537 posts, 269 reopenings collapsed, worst blade 11 messages for 23
+    // alerts), pinned within a small band: a change that moves them moves the README too.
+    const within = (value: number, quoted: number, band = 0.02) => {
+      expect(value).toBeGreaterThanOrEqual(Math.floor(quoted * (1 - band)));
+      expect(value).toBeLessThanOrEqual(Math.ceil(quoted * (1 + band)));
+    };
+    within(r.posts, 537);
+    within(r.collapsedReopenings, 269);
+    // Blade families reopened 20–27 times; the worst ends in 11 messages for 23 alerts.
     const blades = r.families.filter((f) => f.family.startsWith("1000/"));
     expect(blades.filter((f) => f.alerts >= 20).length).toBeGreaterThanOrEqual(5);
-    for (const f of blades) expect(f.messages, `${f.channel} ${f.family}`).toBeLessThan(20);
-    expect(r.collapsedReopenings).toBeGreaterThan(100);
+    const worst = Math.max(...blades.map((f) => f.messages));
+    expect(worst).toBeGreaterThanOrEqual(10);
+    expect(worst).toBeLessThanOrEqual(12);
+    expect(blades.some((f) => f.messages === worst && f.alerts === 23)).toBe(true);
 
     // Everything still open at the end is on a live (not resolved) message in its channels.
     expect(r.openAtEnd).toBe(11);
     expect(r.openNotVisible).toEqual([]);
 
-    expect(r.posts).toBeGreaterThan(0);
-    expect(r.posts).toBeLessThan(676);
-    expect(r.updates).toBeGreaterThan(0);
-    expect(r.threadLines).toBeGreaterThan(0);
+    within(r.updates, 1062);
+    within(r.threadLines, 1062);
     expect(r.engine.failed).toBe(0);
     expect(r.families.some((f) => f.channel === REPLAY_CHANNELS.oncall)).toBe(true);
   }, 120_000);

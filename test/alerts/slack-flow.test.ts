@@ -44,6 +44,7 @@ describe("alert buttons through the Slack app", () => {
         handleClick: async () => [],
         attachMessage: async () => {},
         sweepExpired: async () => [],
+        recoverInterrupted: async () => [],
       },
       clickRoutes: (ports) => {
         const resolver = createAccessResolver(access, ports.identity);

@@ -8,6 +8,7 @@ import { parseConfigText } from "../../src/config/load.js";
 import type { Pipeline } from "../../src/core/pipeline-types.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import { silentLogger } from "../../src/logger.js";
+import { openStore } from "../../src/store/index.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -42,6 +43,7 @@ const noPipeline: Pipeline = {
   handleClick: async () => [],
   attachMessage: async () => {},
   sweepExpired: async () => [],
+  recoverInterrupted: async () => [],
 };
 
 describe("alerting composition", () => {
@@ -55,7 +57,8 @@ describe("alerting composition", () => {
       synchronous: "full",
     });
 
-    const alerting = openAlerting(loaded, { logger: silentLogger() });
+    const store = openStore(storeOptions(loaded));
+    const alerting = openAlerting(loaded, { logger: silentLogger(), store });
     expect(existsSync(join(dir, "state", "array-chatops.db"))).toBe(true);
     expect(() => alerting.commands.routesFor("CALERTS01")).toThrow(
       expect.objectContaining({ code: "ALERTS_NOT_RUNNING" }),
@@ -69,6 +72,7 @@ describe("alerting composition", () => {
     expect(engine.matches("array.pending.confirm")).toBe(false);
     expect(alerting.commands.routesFor("CALERTS01").map((r) => r.name)).toEqual(["all"]);
     await alerting.stop();
+    await store.close();
     await pool.close();
   });
 });

@@ -11,6 +11,12 @@ beforeAll(async () => {
 afterAll(async () => h.close());
 
 const fs = (name: string) => h.sims.get("lab-1")?.state.fileSystems.get(name);
+/** Runs a command that asks for the requester's confirmation, and confirms it. */
+const confirmed = async (user: string, text: string) => {
+  const card = await h.run(user, text);
+  expect(textOf(card)).toContain("Confirm:");
+  return h.click(user, card, "Confirm");
+};
 const tableOf = async (text: string) => {
   const m = messagesOf(await h.run("carol", text))[0];
   const t = m?.blocks.find((b) => b.type === "table");
@@ -82,7 +88,7 @@ describe("fs create, resize, update", () => {
   test("create: dry run shows the exact POST; the real run creates it; a second create is refused", async () => {
     const dry = textOf(await h.run("bob", "fs create team-a 2T --nfs --hard-limit --dry-run"));
     expect(dry).toContain(
-      'POST /api/1.12/file-systems {"name":"team-a","provisioned":2199023255552,"hard_limit_enabled":true,"nfs":{"enabled":true}}',
+      'POST /api/1.12/file-systems {"name":"team-a","provisioned":2199023255552,"hard_limit_enabled":true,"nfs":{"v3_enabled":true}}',
     );
     expect(fs("team-a")).toBeUndefined();
     expect(textOf(await h.run("bob", "fs create team-a 2T --nfs --hard-limit"))).toContain(
@@ -102,7 +108,7 @@ describe("fs create, resize, update", () => {
   });
 
   test("update: protocols off, default quota; nothing to change is an error", async () => {
-    const text = textOf(await h.run("bob", "fs update media --no-smb --http --default-user-quota 10G"));
+    const text = textOf(await confirmed("bob", "fs update media --no-smb --http --default-user-quota 10G"));
     expect(text).toContain(
       "Updated *media* on lab-1: SMB: on → off; HTTP: off → on; Default user quota: none → 10 GiB.",
     );
@@ -119,7 +125,7 @@ describe("fs create, resize, update", () => {
     expect(dry).toContain(
       'PATCH /api/1.12/file-systems?name=projects {"nfs":{"v3_enabled":false,"v4_1_enabled":false}}',
     );
-    expect(textOf(await h.run("bob", "fs update projects --no-nfs"))).toContain(
+    expect(textOf(await confirmed("bob", "fs update projects --no-nfs"))).toContain(
       "Updated *projects* on lab-1: NFS: on → off.",
     );
     expect(fs("projects")?.nfs).toMatchObject({ v3_enabled: false, v4_1_enabled: false });
@@ -139,7 +145,8 @@ describe("fs create, resize, update", () => {
       expect(textOf(await old.run("bob", "fs update home --no-nfs --dry-run"))).toContain(
         'PATCH /api/1.5/file-systems?name=home {"nfs":{"enabled":false}}',
       );
-      expect(textOf(await old.run("bob", "fs update home --no-nfs"))).toContain("NFS: on → off");
+      const card = await old.run("bob", "fs update home --no-nfs");
+      expect(textOf(await old.click("bob", card, "Confirm"))).toContain("NFS: on → off");
       expect(old.sims.get("old-1")?.state.fileSystems.get("home")?.nfs.v3_enabled).toBe(false);
       expect(textOf(await old.run("bob", "fs update home --no-nfs"))).toContain("Nothing to change on home");
     } finally {

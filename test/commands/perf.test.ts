@@ -180,6 +180,13 @@ describe("chart helpers", () => {
     expect(kept[0]).toBe(0);
     expect(kept.at(-1)).toBe(9_999);
     expect([...kept].sort((a, b) => a - b)).toEqual(kept);
+    // A length that fills the budget exactly with every k-th sample: the last one still makes it.
+    for (const n of [3_200, 4_800, 1_601]) {
+      const series = Array.from({ length: n }, (_, i) => i);
+      const t = thin(series, 1600);
+      expect(t.length, `${n} samples`).toBeLessThanOrEqual(1600);
+      expect(t.at(-1), `${n} samples`).toBe(n - 1);
+    }
   });
 
   test("file names and tick labels stay plain whatever the array is called", () => {

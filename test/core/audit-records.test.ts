@@ -120,10 +120,24 @@ describe("audit records", () => {
     });
   });
 
-  test("pending, then approved by another admin", async () => {
+  test("pending, then approved by another admin: 'executing' before the array call, then the outcome", async () => {
     const { effects, pendingId } = await request("r3");
     const recs = await recorded(() => h.click("alice", effects, "Approve"));
     expect(recs).toEqual([
+      {
+        id: `${pendingId}.executing`,
+        at: START,
+        userId: "alice",
+        channelId: "C7",
+        arrays: ["lab-2"],
+        command: "fs.resize",
+        args: RESIZE,
+        decision: "executing",
+        approvedBy: ["alice"],
+        pendingId,
+        outcome: "ok",
+        durationMs: 0,
+      },
       {
         ...click(pendingId),
         userId: "alice",

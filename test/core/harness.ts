@@ -10,11 +10,11 @@ import { type AuditRecord, memoryAuditSink } from "../../src/core/audit.js";
 import type { Button, Message } from "../../src/core/message.js";
 import { createMemoryPendingStore, type PendingStore } from "../../src/core/pending-store.js";
 import { createPipeline } from "../../src/core/pipeline.js";
-import type { Effect, MessageRef, Pipeline } from "../../src/core/pipeline-types.js";
+import type { Effect, IdentityPort, MessageRef, Pipeline } from "../../src/core/pipeline-types.js";
 import { createRegistry } from "../../src/core/registry.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../src/flashblade/types.js";
-import { silentLogger } from "../../src/logger.js";
+import { type Logger, silentLogger } from "../../src/logger.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
 import type { ScenarioName } from "../../src/simulator/state.js";
 
@@ -43,6 +43,12 @@ export interface HarnessOptions {
   config?: Partial<Omit<AppConfigInput, "arrays">>;
   groups?: Record<string, string[]>;
   restricted?: string[];
+  /** Replaces the map-backed identity port (a slow lookup, for races). */
+  identity?: IdentityPort;
+  /** Where the pipeline logs (silent by default). */
+  logger?: Logger;
+  /** The simulators read the harness clock too (golden files: dates the array reports stay fixed). */
+  shareClock?: boolean;
   /** Overrides of TEST_ARRAY_TUNING (time-outs, when an array is marked down). */
   tuning?: Partial<typeof TEST_ARRAY_TUNING>;
 }
@@ -63,6 +69,12 @@ export interface Harness {
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const specs = opts.arrays ?? [{ name: "lab-1" }];
+  const clock = {
+    now: Date.UTC(2026, 10, 22, 12, 0, 0),
+    advance(ms: number) {
+      clock.now += ms;
+    },
+  };
   const sims = new Map<string, Simulator>();
   for (const s of specs) {
     sims.set(
@@ -71,6 +83,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
         arrayName: s.name,
         scenario: s.scenario ?? "demo",
         ...(s.versions ? { versions: s.versions } : {}),
+        ...(opts.shareClock ? { clock: () => clock.now } : {}),
       }),
     );
   }
@@ -91,12 +104,6 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     access: DEMO_ACCESS,
     ...opts.config,
   });
-  const clock = {
-    now: Date.UTC(2026, 10, 22, 12, 0, 0),
-    advance(ms: number) {
-      clock.now += ms;
-    },
-  };
   const pool = createArrayPool(resolved, { logger: silentLogger(), sleep: async () => {} });
   const store = createMemoryPendingStore();
   const sink = memoryAuditSink();
@@ -105,13 +112,13 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     registry: createRegistry(RESOURCES),
     pool,
     config,
-    identity: {
+    identity: opts.identity ?? {
       groupsOf: async (u) => opts.groups?.[u] ?? [],
       isRestricted: async (u) => opts.restricted?.includes(u) ?? false,
     },
     store,
     audit: sink,
-    logger: silentLogger(),
+    logger: opts.logger ?? silentLogger(),
     now: () => clock.now,
     newId: () => `id-${++seq}`,
   });

@@ -112,7 +112,7 @@ describe("the life of a pending request", () => {
     );
     expect(textOf(await h.click("alice", first, "Deny"))).toContain("Denied by alice. Nothing was changed.");
     expect(h.audits.at(-1)).toMatchObject({ decision: "vetoed", userId: "alice" });
-    expect(textOf(await h.click("dave", first, "Approve"))).toContain("already vetoed");
+    expect(textOf(await h.click("dave", first, "Approve"))).toContain("already denied by @alice");
 
     const second = await h.run("bob", "fs resize scratch 4T");
     expect(textOf(await h.click("bob", second, "Deny"))).toContain("Cancelled by bob.");
@@ -130,7 +130,7 @@ describe("the life of a pending request", () => {
     const texts = [textOf(a), textOf(b)];
     expect(texts.filter((t) => t.includes("Resized *scratch*"))).toHaveLength(1);
     expect(
-      texts.filter((t) => /being carried out right now|already executed|Another click/.test(t)),
+      texts.filter((t) => /being carried out right now|already carried out|Another click/.test(t)),
     ).toHaveLength(1);
     expect(patches()).toBe(before + 1);
     expect(fs("scratch")?.provisioned).toBe(4 * TIB);
@@ -200,7 +200,7 @@ describe("destroy, recover, eradicate", () => {
     const recovered = await h.click("alice", done, "Recover logs");
     expect(textOf(recovered)).toContain("Recovered *logs* on lab-1");
     expect(fs("logs")?.destroyed).toBe(false);
-    expect(textOf(await h.click("bob", done, "Recover logs"))).toContain("already executed");
+    expect(textOf(await h.click("bob", done, "Recover logs"))).toContain("already carried out by @alice");
   });
 
   test("eradication needs an admin other than the requester who types the name", async () => {

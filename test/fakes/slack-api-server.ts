@@ -23,7 +23,12 @@ export interface ResponseUrlPost {
   body: Record<string, unknown>;
 }
 
-export type Scripted = { status: 429; retryAfter: number } | { status: 500 | 502 | 503 } | { error: string };
+export type Scripted =
+  | { status: 429; retryAfter: number }
+  | { status: 500 | 502 | 503 }
+  | { error: string }
+  /** The call is received (and counted) but the connection breaks before any answer: an ambiguous failure. */
+  | { drop: true };
 
 export interface PostedMessage {
   channel: string;
@@ -202,6 +207,12 @@ export class FakeSlackApi {
     let status = 200;
     let answer: Record<string, unknown>;
     const headers: Record<string, string> = { "content-type": "application/json" };
+    if (scripted !== undefined && "drop" in scripted) {
+      this.calls.push(call);
+      this.events.emit("call");
+      req.socket.destroy();
+      return;
+    }
     if (scripted !== undefined && "status" in scripted) {
       status = scripted.status;
       answer = { ok: false, error: status === 429 ? "ratelimited" : "internal_error" };

@@ -74,10 +74,9 @@ describe("array-call metrics in Slack mode", () => {
 });
 
 describe("the array-call recorder", () => {
-  it("counts every event once, across batch flushes and repeated scrapes", async () => {
+  it("counts every event once, recorded as it happens, across repeated scrapes", async () => {
     const metrics = createMetrics({ collectDefault: false });
     const record = metrics.arrayCalls.record;
-    // More than one batch: some events are flushed while recording, the rest by the scrape.
     for (let i = 0; i < 300; i++) {
       record({ array: "fb1", method: "GET", path: "/file-systems", outcome: "ok", status: 200, ms: 20 });
     }

@@ -1,7 +1,10 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { webApi } from "@slack/bolt";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
 import { createMetrics } from "../../src/ops/metrics.js";
+import { boltLogger } from "../../src/slack/bolt-logger.js";
 import { PacedSlackClient, slackErrorCode } from "../../src/slack/paced-client.js";
 import { FakeSlackApi } from "../fakes/slack-api-server.js";
 
@@ -118,5 +121,53 @@ describe("PacedSlackClient", () => {
       .filter((x) => x.args["channel"] === "CORDER")
       .map((x) => x.args["text"]);
     expect(texts).toEqual(["m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7"]);
+  });
+
+  it("never repeats a post whose connection broke after it was sent (Slack may have accepted it)", async () => {
+    const waits: number[] = [];
+    const { c, metrics } = client(async (ms) => void waits.push(ms));
+    fake.script("chat.postMessage", { drop: true });
+    const err = await c.call("chat.postMessage", { channel: "CDROP", text: "card" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(webApi.WebAPIRequestError);
+    expect(fake.callsOf("chat.postMessage").filter((x) => x.args["channel"] === "CDROP")).toHaveLength(1);
+    fake.script("chat.postMessage", { status: 503 });
+    await c.call("chat.postMessage", { channel: "CDROP", text: "again" }).catch(() => undefined);
+    expect(fake.callsOf("chat.postMessage").filter((x) => x.args["channel"] === "CDROP")).toHaveLength(2);
+    expect(await metrics.registry.metrics()).toContain(
+      'array_chatops_slack_api_calls_total{method="chat.postMessage",outcome="transient"} 2',
+    );
+    // The same ambiguous failure on an update is repeated: updating a message twice is harmless.
+    fake.script("chat.update", { drop: true });
+    await c.call("chat.update", { channel: "CDROP", ts: "1.1", text: "x" }).catch(() => undefined);
+    expect(fake.callsOf("chat.update").filter((x) => x.args["channel"] === "CDROP")).toHaveLength(2);
+    expect(waits).toEqual([10]);
+  });
+
+  it("repeats a post that never left (connection refused) and one answered 429", async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const waits: number[] = [];
+    const web = new webApi.WebClient("xoxb-refused", {
+      slackApiUrl: `http://127.0.0.1:${port}/api/`,
+      rejectRateLimitedCalls: true,
+      retryConfig: { retries: 0 },
+      logger: boltLogger(silentLogger()),
+    });
+    const refused = new PacedSlackClient(
+      web,
+      { channelIntervalMs: 0, maxRetries: 2, retryBaseMs: 10, sleep: async (ms) => void waits.push(ms) },
+      silentLogger(),
+    );
+    clients.push(refused);
+    const err = await refused.call("chat.postMessage", { channel: "C1", text: "x" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(webApi.WebAPIRequestError);
+    expect(waits).toEqual([10, 20]);
+
+    const { c } = client(async () => {}, 2);
+    fake.script("chat.postMessage", { status: 429, retryAfter: 1 });
+    await c.call("chat.postMessage", { channel: "C429", text: "once" });
+    expect(fake.callsOf("chat.postMessage").filter((x) => x.args["channel"] === "C429")).toHaveLength(2);
   });
 });

@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { storeOptions } from "../../src/alerts/start.js";
+import type { PendingRecord } from "../../src/core/pending-store.js";
+import { openStore } from "../../src/store/index.js";
+import { createStorePendingStore } from "../../src/store/pending-store.js";
 import { slashCommand } from "../fakes/payloads.js";
 import { commandBody, signedPost } from "../fakes/signed-request.js";
 import { loadRunSlackConfig, RUN_SECRET, startRunSlack, useRunSlackWorld } from "./helpers/run-slack.js";
@@ -42,5 +46,57 @@ describe("runSlack (the process's Slack branch)", () => {
     expect(hooks).toEqual(["started:function", "stopped"]);
     expect(sim.control.stats().requests["POST /api/logout"] ?? 0).toBeGreaterThan(logoutsBefore);
     await expect(fetch(`${app.baseUrl}/healthz`)).rejects.toThrow();
+  });
+
+  it("at start-up, a request the last process left half-done ends as interrupted and its card says so", async () => {
+    const { fake } = world();
+    const loaded = loadRunSlackConfig(world(), ["access:", "  operator: { users: [U1] }"]);
+    const posted = await fake.webClient("xoxb-run-slack").chat.postMessage({ channel: "C1", text: "card" });
+    const ts = String(posted.ts);
+    // What a process killed mid-change leaves in the data file: a request still "claimed".
+    const store = openStore(storeOptions(loaded));
+    const now = Date.now();
+    const rec: PendingRecord = {
+      id: "p-crashed",
+      kind: "request",
+      status: "claimed",
+      commandId: "fs.resize",
+      args: { name: "builds", size: 9 * 2 ** 40 },
+      commandText: "fs resize builds 9T",
+      requester: { userId: "U1" },
+      channelId: "C1",
+      array: "lab-1",
+      requestId: "r-crashed",
+      destructiveClass: "shrink_below_usage",
+      policy: "approve",
+      approvalsRequired: 1,
+      approverRole: "operator",
+      approvals: [{ userId: "U2", at: now }],
+      fingerprint: "f",
+      state: { provisioned_bytes: 10 * 2 ** 40 },
+      display: {
+        title: "resize file system builds on lab-1",
+        summary: "",
+        facts: [],
+        warnings: [],
+        requests: [],
+      },
+      createdAt: now,
+      expiresAt: now + 15 * 60_000,
+      updatedAt: now,
+      messages: [{ channelId: "C1", ts }],
+    };
+    await createStorePendingStore(store).create(rec);
+    await store.close();
+
+    const app = await startRunSlack(loaded);
+    const update = await fake.waitForCall("chat.update", (c) => c.args["ts"] === ts);
+    expect(JSON.stringify(update.args["blocks"])).toContain(
+      "Interrupted: the bot restarted while this ran; check the array.",
+    );
+    expect(await app.stop()).toBe(0);
+    const after = openStore(storeOptions(loaded));
+    expect((await createStorePendingStore(after).get("p-crashed"))?.status).toBe("interrupted");
+    await after.close();
   });
 });

@@ -96,6 +96,40 @@ describe.each(impls)("%s pending store", (_name, open) => {
     expect((await store.listOpen()).map((r) => r.id)).toEqual(["late"]);
   });
 
+  test("approve adds a person once, only while pending, and claims on the last approval needed", async () => {
+    const store = open();
+    await store.create(record("p1", { approvalsRequired: 2, expiresAt: 100 }));
+    // The same person twice at once: one approval, the other told it is a duplicate.
+    const twice = await Promise.all([
+      store.approve("p1", { userId: "alice", at: 10 }),
+      store.approve("p1", { userId: "alice", at: 11 }),
+    ]);
+    expect(twice.map((o) => o.kind).sort()).toEqual(["duplicate", "recorded"]);
+    expect((await store.get("p1"))?.approvals.map((a) => a.userId)).toEqual(["alice"]);
+    const last = await store.approve("p1", { userId: "dave", at: 12 });
+    expect(last.kind).toBe("claimed");
+    expect(last.record?.status).toBe("claimed");
+    expect(last.record?.approvals.map((a) => a.userId)).toEqual(["alice", "dave"]);
+    expect((await store.approve("p1", { userId: "erin", at: 13 })).kind).toBe("closed");
+    // Past the expiry the approval is not recorded; the record expires instead.
+    await store.create(record("p2", { approvalsRequired: 1, expiresAt: 100 }));
+    expect((await store.approve("p2", { userId: "alice", at: 100 })).kind).toBe("expired");
+    expect((await store.get("p2"))?.approvals).toEqual([]);
+  });
+
+  test("interruptClaimed ends every claimed record once and leaves the rest", async () => {
+    const store = open();
+    await store.create(record("a", { expiresAt: 100 }));
+    await store.create(record("b", { expiresAt: 100 }));
+    await store.claim("a", "pending");
+    const ended = await store.interruptClaimed(50);
+    expect(ended.map((r) => [r.id, r.status, r.outcome, r.updatedAt])).toEqual([
+      ["a", "interrupted", "INTERRUPTED", 50],
+    ]);
+    expect(await store.interruptClaimed(60)).toEqual([]);
+    expect((await store.listOpen()).map((r) => r.id)).toEqual(["b"]);
+  });
+
   test("duplicate ids are refused; update of a missing id is undefined", async () => {
     const store = open();
     await store.create(record("p1", { expiresAt: 100 }));

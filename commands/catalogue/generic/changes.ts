@@ -168,7 +168,8 @@ export function changeCommand(p: VerbPlan): CommandDefinition {
     args: argsSchema(p),
     positional: positionalOf(p),
     impact: (args: Args, ctx) => impactOf(p, args, ctx),
-    destructive: () => p.cls,
+    // A change with no class is never gated, so it declares no destructive function at all.
+    ...(p.cls ? { destructive: () => p.cls, gateClasses: [p.cls] } : {}),
     async run(args: Args, ctx, impact): Promise<{ target: string; items: Item[]; facts: Field[] }> {
       const plan = impact ?? (await impactOf(p, args, ctx));
       const items: Item[] = [];

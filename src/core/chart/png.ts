@@ -3,7 +3,7 @@
  * and no transparency, so an 8-bit palette keeps files small and the encoder short. Output depends only on
  * the input (no timestamps, no ancillary chunks), so the same chart gives the same bytes.
  */
-import { deflateSync } from "node:zlib";
+import { crc32, deflateSync } from "node:zlib";
 import { InternalError } from "../../errors.js";
 
 export type Rgb = readonly [number, number, number];
@@ -18,23 +18,6 @@ export interface IndexedImage {
 }
 
 export const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-/** CRC-32 (ISO 3309, the one PNG and zlib use) of `bytes`. */
-export function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = (CRC_TABLE[(c ^ b) & 0xff] ?? 0) ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);

@@ -1,11 +1,31 @@
 /** What resource modules need from the client: the generic calls, nothing transport-specific. */
 import { contract } from "../errors.js";
-import type { ArrayClient } from "../types.js";
+import type { ArrayClient, PlannedCall, Query } from "../types.js";
 
 export type ClientCore = Pick<
   ArrayClient,
-  "name" | "version" | "supports" | "get" | "iterate" | "count" | "post" | "patch" | "delete"
+  "name" | "version" | "supports" | "get" | "iterate" | "count" | "post" | "patch" | "delete" | "send"
 >;
+
+/** A planned call with its query as sent: undefined values dropped, lists comma-joined. */
+export function plan(
+  method: PlannedCall["method"],
+  path: string,
+  query: Query = {},
+  body?: unknown,
+): PlannedCall {
+  const q: Record<string, string | number | boolean> = {};
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    q[k] = Array.isArray(v) ? v.join(",") : (v as string | number | boolean);
+  }
+  return {
+    method,
+    path,
+    ...(Object.keys(q).length ? { query: q } : {}),
+    ...(body === undefined ? {} : { body }),
+  };
+}
 
 /** The single item a POST/PATCH or singleton GET must return. */
 export function single<T>(array: string, path: string, items: readonly T[]): T {

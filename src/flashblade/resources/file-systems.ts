@@ -2,7 +2,7 @@ import { eq } from "../filter.js";
 import { fileSystemSchema } from "../schemas.js";
 import type { FileSystemCreate, FileSystemPatch, FileSystemsApi, ListQuery } from "../types.js";
 import { fileSystemCreateBody, fileSystemDestroy, fileSystemPatchBody, selectOne } from "../wire.js";
-import { type ClientCore, single } from "./core.js";
+import { type ClientCore, plan, single } from "./core.js";
 
 const PATH = "/file-systems";
 const schema = fileSystemSchema;
@@ -11,15 +11,27 @@ export function fileSystemsApi(c: ClientCore): FileSystemsApi {
   const list = (q: ListQuery = {}) =>
     c.get(PATH, { query: { names: q.names, filter: q.filter, sort: q.sort, limit: q.limit }, schema });
 
-  const update = async (name: string, patch: FileSystemPatch, opts: { ignoreUsage?: boolean } = {}) => {
+  const planUpdate = async (name: string, patch: FileSystemPatch, opts: { ignoreUsage?: boolean } = {}) => {
     const version = await c.version();
-    const body = fileSystemPatchBody(c.name, version, patch);
     const query = {
       ...selectOne(c.name, version, PATH, { name }),
       ignore_usage: opts.ignoreUsage || undefined,
     };
-    return single(c.name, PATH, await c.patch(PATH, { query, body, schema }));
+    return plan("PATCH", PATH, query, fileSystemPatchBody(c.name, version, patch));
   };
+  const planCreate = async (create: FileSystemCreate) =>
+    plan("POST", PATH, {}, fileSystemCreateBody(c.name, await c.version(), create));
+  const planDestroy = async (name: string, opts: { deleteLinkOnEradication?: boolean } = {}) => {
+    const { query, body } = fileSystemDestroy(c.name, await c.version(), name, opts);
+    return plan("PATCH", PATH, query, body);
+  };
+  const planEradicate = async (name: string) =>
+    plan("DELETE", PATH, selectOne(c.name, await c.version(), PATH, { name }));
+
+  const update = async (name: string, patch: FileSystemPatch, opts: { ignoreUsage?: boolean } = {}) =>
+    single(c.name, PATH, await c.send(await planUpdate(name, patch, opts), schema));
+  // `destroyed` exists from 1.1; on 1.0 nothing can be destroyed.
+  const hasDestroyed = () => c.supports("1.1");
 
   return {
     list,
@@ -29,19 +41,24 @@ export function fileSystemsApi(c: ClientCore): FileSystemsApi {
       const page = await list({ filter: eq("name", name) });
       return page.items.find((fs) => fs.name === name);
     },
+    async *destroyed() {
+      if (!(await hasDestroyed())) return;
+      yield* c.iterate(PATH, { query: { filter: eq("destroyed", true) }, schema });
+    },
+    planCreate,
+    planUpdate,
+    planDestroy,
+    planEradicate,
     async create(create: FileSystemCreate) {
-      const body = fileSystemCreateBody(c.name, await c.version(), create);
-      return single(c.name, PATH, await c.post(PATH, { body, schema }));
+      return single(c.name, PATH, await c.send(await planCreate(create), schema));
     },
     update,
     async destroy(name, opts = {}) {
-      const { query, body } = fileSystemDestroy(c.name, await c.version(), name, opts);
-      return single(c.name, PATH, await c.patch(PATH, { query, body, schema }));
+      return single(c.name, PATH, await c.send(await planDestroy(name, opts), schema));
     },
     recover: (name) => update(name, { destroyed: false }),
     async eradicate(name) {
-      const version = await c.version();
-      await c.delete(PATH, { query: selectOne(c.name, version, PATH, { name }) });
+      await c.send(await planEradicate(name));
     },
   };
 }

@@ -2,17 +2,18 @@ import { eq } from "../filter.js";
 import { snapshotSchema } from "../schemas.js";
 import type { SnapshotsApi } from "../types.js";
 import { SNAPSHOT_NAMES_PARAM, selectOne, snapshotCreate } from "../wire.js";
-import { type ClientCore, single } from "./core.js";
+import { type ClientCore, plan, single } from "./core.js";
 
 const PATH = "/file-system-snapshots";
 const schema = snapshotSchema;
 
 export function snapshotsApi(c: ClientCore): SnapshotsApi {
-  const setDestroyed = async (name: string, destroyed: boolean) => {
-    const version = await c.version();
-    const query = selectOne(c.name, version, PATH, { name });
-    return single(c.name, PATH, await c.patch(PATH, { query, body: { destroyed }, schema }));
-  };
+  const planSetDestroyed = async (name: string, destroyed: boolean) =>
+    plan("PATCH", PATH, selectOne(c.name, await c.version(), PATH, { name }), { destroyed });
+  const planEradicate = async (name: string) =>
+    plan("DELETE", PATH, selectOne(c.name, await c.version(), PATH, { name }));
+  const setDestroyed = async (name: string, destroyed: boolean) =>
+    single(c.name, PATH, await c.send(await planSetDestroyed(name, destroyed), schema));
 
   return {
     list(q = {}) {
@@ -35,11 +36,13 @@ export function snapshotsApi(c: ClientCore): SnapshotsApi {
       const { query, body } = snapshotCreate(sources, suffix);
       return c.post(PATH, { query, body, schema });
     },
+    planDestroy: (name) => planSetDestroyed(name, true),
+    planRecover: (name) => planSetDestroyed(name, false),
+    planEradicate,
     destroy: (name) => setDestroyed(name, true),
     recover: (name) => setDestroyed(name, false),
     async eradicate(name) {
-      const version = await c.version();
-      await c.delete(PATH, { query: selectOne(c.name, version, PATH, { name }) });
+      await c.send(await planEradicate(name));
     },
   };
 }

@@ -9,9 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { type LoadedConfig, parseConfigText } from "../../../src/config/load.js";
-import { buildCore } from "../../../src/main.js";
+import { runSlackMode, type SlackModeOptions } from "../../../src/main.js";
 import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../../../src/simulator/index.js";
-import { type RunSlackDeps, runSlack } from "../../../src/slack/run.js";
 import { type MemoryLogger, memoryLogger } from "../../fakes/memory-logger.js";
 import { FakeSlackApi } from "../../fakes/slack-api-server.js";
 
@@ -112,22 +111,17 @@ export interface RunningSlack {
 }
 
 /**
- * Starts runSlack with the production composition (main.ts's buildCore, given the identity, store, audit
- * sink and array-call recorder runSlack hands it) unless `extra` brings its own, and waits until it listens.
+ * Starts the Slack face as the process does (main.ts's runSlackMode: Slack ports, then the composition root,
+ * then the app), with a memory logger and an injected signal source, and waits until it listens.
  */
 export async function startRunSlack(
   loaded: LoadedConfig,
-  extra: Partial<Omit<RunSlackDeps, "logger" | "signals">> = {},
+  extra: Pick<SlackModeOptions, "onStarted" | "onStop"> = {},
 ): Promise<RunningSlack> {
   const log = memoryLogger();
   const signals = new EventEmitter();
   const started = log.waitFor((l) => l["msg"] === "slack app started");
-  const done = runSlack(loaded, {
-    logger: log.logger,
-    signals,
-    buildCore: (deps) => buildCore(loaded, { logger: log.logger, ...deps }),
-    ...extra,
-  });
+  const done = runSlackMode(loaded, { logger: log.logger, signals, ...extra });
   // A start-up failure ends runSlack before it logs "started": fail then, rather than wait for the timeout.
   const stoppedEarly = done.then((code) => {
     throw new Error(`runSlack stopped (exit ${code}) before it started`);

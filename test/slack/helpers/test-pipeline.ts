@@ -152,6 +152,13 @@ export class TestPipeline implements Pipeline {
     this.pending.get(pendingId)?.refs.push(ref);
   }
 
+  /** Effects the next start-up recovery returns (tests of the Slack wiring set them). */
+  recovered: Effect[] = [];
+
+  async recoverInterrupted(): Promise<Effect[]> {
+    return this.recovered.splice(0);
+  }
+
   async sweepExpired(): Promise<Effect[]> {
     const out: Effect[] = [];
     for (const p of this.pending.values()) {

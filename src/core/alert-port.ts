@@ -3,8 +3,8 @@
  * channel, where an alert was posted, and a test post. Commands get it as `ctx.alerts`; it is absent when
  * the engine does not run (the console), and the commands say so.
  */
-import type { MessageRef } from "../core/pipeline-types.js";
-import type { AlertSnapshot } from "./types.js";
+import type { AlertSnapshot } from "../alerts/types.js";
+import type { MessageRef } from "./pipeline-types.js";
 
 export interface AlertCommandPort {
   /** Routes that send anything to `channel`, plus "default" when it is a default channel. */
