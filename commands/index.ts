@@ -9,6 +9,7 @@ import { fsResource } from "./fs/index.js";
 import { perfResource } from "./perf.js";
 import { policyResource } from "./policy/index.js";
 import { quotaResource } from "./quota/index.js";
+import { bucketLinkResource, replicationResource } from "./replication/index.js";
 import { snapshotResource } from "./snapshot/index.js";
 import { spaceResource } from "./space.js";
 import { usageResource } from "./usage.js";
@@ -23,4 +24,6 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   quotaResource,
   usageResource,
   policyResource,
+  replicationResource,
+  bucketLinkResource,
 ];

@@ -42,6 +42,8 @@ export interface HarnessOptions {
   config?: Partial<Omit<AppConfigInput, "arrays">>;
   groups?: Record<string, string[]>;
   restricted?: string[];
+  /** The simulators run on the test's clock too (replication lag, snapshot times), not the wall clock. */
+  simulatorClock?: boolean;
 }
 
 export interface Harness {
@@ -60,6 +62,12 @@ export interface Harness {
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const specs = opts.arrays ?? [{ name: "lab-1" }];
+  const clock = {
+    now: Date.UTC(2026, 10, 22, 12, 0, 0),
+    advance(ms: number) {
+      clock.now += ms;
+    },
+  };
   const sims = new Map<string, Simulator>();
   for (const s of specs) {
     sims.set(
@@ -68,6 +76,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
         arrayName: s.name,
         scenario: s.scenario ?? "demo",
         ...(s.versions ? { versions: s.versions } : {}),
+        ...(opts.simulatorClock ? { clock: () => clock.now } : {}),
       }),
     );
   }
@@ -84,12 +93,6 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     access: DEMO_ACCESS,
     ...opts.config,
   });
-  const clock = {
-    now: Date.UTC(2026, 10, 22, 12, 0, 0),
-    advance(ms: number) {
-      clock.now += ms;
-    },
-  };
   const pool = createArrayPool(resolved, { logger: silentLogger(), sleep: async () => {} });
   const store = createMemoryPendingStore();
   const sink = memoryAuditSink();
