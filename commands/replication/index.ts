@@ -14,7 +14,7 @@ export const replicationResource = defineResource({
 export const bucketLinkResource = defineResource({
   name: "bucket-link",
   aliases: ["bucket-links", "bucket-replica-link", "bucket-replica-links"],
-  summary: "Bucket replica links: list, create, pause (gated), resume, change credentials, delete (gated)",
+  summary: "Bucket replica links: where each bucket replicates, and stopping or restarting it",
   commands: [
     bucketLinkList,
     bucketLinkCreate,
