@@ -6,6 +6,7 @@ import type { ResourceDefinition } from "../src/core/define-command.js";
 import { alertResource } from "./alert.js";
 import { arraysResource } from "./arrays.js";
 import { fsResource } from "./fs/index.js";
+import { accessKeyResource } from "./object-store/index.js";
 import { perfResource } from "./perf.js";
 import { policyResource } from "./policy/index.js";
 import { quotaResource } from "./quota/index.js";
@@ -26,4 +27,5 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   policyResource,
   replicationResource,
   bucketLinkResource,
+  accessKeyResource,
 ];
