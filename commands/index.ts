@@ -10,7 +10,13 @@ import { accessKeyResource } from "./object-store/index.js";
 import { perfResource } from "./perf.js";
 import { policyResource } from "./policy/index.js";
 import { quotaResource } from "./quota/index.js";
-import { bucketLinkResource, replicationResource } from "./replication/index.js";
+import {
+  arrayConnectionResource,
+  bucketLinkResource,
+  connectionKeyResource,
+  remoteCredentialsResource,
+  replicationResource,
+} from "./replication/index.js";
 import { snapshotResource } from "./snapshot/index.js";
 import { spaceResource } from "./space.js";
 import { usageResource } from "./usage.js";
@@ -28,4 +34,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   replicationResource,
   bucketLinkResource,
   accessKeyResource,
+  arrayConnectionResource,
+  connectionKeyResource,
+  remoteCredentialsResource,
 ];

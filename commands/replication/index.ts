@@ -1,6 +1,18 @@
 import { defineResource } from "../../src/core/define-command.js";
+import {
+  arrayConnectionCreate,
+  arrayConnectionDelete,
+  arrayConnectionList,
+  connectionKeyCreate,
+} from "./array-connection.js";
 import { bucketLinkCreate, bucketLinkList, bucketLinkPause, bucketLinkResume } from "./bucket-link.js";
 import { bucketLinkCredentials, bucketLinkDelete } from "./bucket-link-change.js";
+import {
+  remoteCredentialsCreate,
+  remoteCredentialsDelete,
+  remoteCredentialsList,
+  remoteCredentialsRotate,
+} from "./remote-credentials.js";
 import { replicationStatus } from "./status.js";
 
 export const replicationResource = defineResource({
@@ -22,5 +34,32 @@ export const bucketLinkResource = defineResource({
     bucketLinkResume,
     bucketLinkCredentials,
     bucketLinkDelete,
+  ],
+});
+
+export const arrayConnectionResource = defineResource({
+  name: "array-connection",
+  aliases: ["array-connections", "connection", "connections"],
+  summary: "Connections between arrays, which replica links travel over",
+  commands: [arrayConnectionList, arrayConnectionCreate, arrayConnectionDelete],
+});
+
+export const connectionKeyResource = defineResource({
+  name: "connection-key",
+  aliases: ["connection-keys"],
+  summary: "The key another array needs to connect to this one, shown once",
+  defaultVerb: "create",
+  commands: [connectionKeyCreate],
+});
+
+export const remoteCredentialsResource = defineResource({
+  name: "remote-credentials",
+  aliases: ["remote-credential", "object-store-remote-credentials"],
+  summary: "The S3 keys bucket replica links write to the remote with (secrets never shown)",
+  commands: [
+    remoteCredentialsList,
+    remoteCredentialsCreate,
+    remoteCredentialsRotate,
+    remoteCredentialsDelete,
   ],
 });
