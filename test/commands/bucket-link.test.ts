@@ -81,8 +81,18 @@ describe("bucket-link", () => {
     const text = textOf(await h.run("bob", "bucket-link resume analytics-curated"));
     expect(text).toContain("Resumed bucket replica link analytics-curated → fb-dr-01 on lab-1.");
     expect(linkOf("analytics-curated")?.paused).toBe(false);
-    expect(textOf(await h.run("carol", "replication status"))).toMatch(
-      /🟢 ok \| lab-1 \| analytics-curated → fb-dr-01/,
+    // Paused 2 h, it catches up at 4× the rate changes arrive: 2 h behind at first, 1 h after 20 min, then seconds.
+    const status = () => h.run("carol", "replication status").then(textOf);
+    expect(await status()).toContain(
+      "🟡 behind | lab-1 | analytics-curated → fb-dr-01 | bucket | 1h (no policy) | 2h | 2.0×",
+    );
+    h.clock.advance(20 * 60_000);
+    expect(await status()).toContain(
+      "🟢 ok | lab-1 | analytics-curated → fb-dr-01 | bucket | 1h (no policy) | 1h | 1.0×",
+    );
+    h.clock.advance(30 * 60_000);
+    expect(await status()).toMatch(
+      /🟢 ok \| lab-1 \| analytics-curated → fb-dr-01 \| bucket \| 1h \(no policy\) \| \d+s \|/,
     );
   });
 

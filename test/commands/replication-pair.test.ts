@@ -86,7 +86,11 @@ describe("a replicated pair", () => {
     );
 
     await h.run("bob", "bucket-link resume analytics-raw --array src-1");
-    expect(await status()).toMatch(/🟢 ok \| src-1 \| analytics-raw → dst-1/);
+    expect(await status()).toMatch(/🟡 behind \| src-1 \| analytics-raw → dst-1/);
+    h.clock.advance(35 * 60_000);
+    expect(await status()).toMatch(
+      /🟢 ok \| src-1 \| analytics-raw → dst-1 \| bucket \| 1h \(no policy\) \| \d+s/,
+    );
 
     const m = requestMark(sim("src-1"));
     const del = await h.run("bob", "bucket-link delete analytics-raw --remote dst-1 --array src-1");

@@ -37,13 +37,19 @@ describe("replication status on one array", () => {
       ["logs-archive → fb-dr-01", "🔴 broken"],
       ["ml-datasets → fb-lab-02", "🔴 broken"],
       ["veeam-repo → fb-dr-01", "⏸️ paused"],
-      ["analytics-curated → fb-dr-01", "🟢 ok"],
       ["home → fb-dr-01", "🟢 ok"],
       ["projects → fb-dr-01", "🟢 ok"],
+      ["analytics-curated → fb-dr-01", "🟢 ok"],
     ]);
     // The demo paused veeam-repo 26 h ago; bucket links are measured against the 1 h default.
     expect(rows[2]).toMatchObject({ lag: "1d 2h", ratio: "26.0×", interval: "1h (no policy)" });
-    expect(rowOf(effects, "home → fb-dr-01")).toMatchObject({ interval: "1d (policy daily)" });
+    // A daily policy's link is as old as its newest transferred snapshot: midnight's, 12 h ago.
+    expect(rowOf(effects, "home → fb-dr-01")).toMatchObject({
+      interval: "1d (policy daily)",
+      lag: "12h",
+      ratio: "0.5×",
+      rp: "2026-11-22 00:00 UTC (12h ago)",
+    });
     const text = textOf(effects);
     expect(text).toContain("6 links (2 broken, 1 paused, 3 ok)");
     // The same rule as `policy gaps`.
@@ -66,9 +72,12 @@ describe("replication status on one array", () => {
     );
     const resumed = textOf(await h.click("bob", effects, "Resume veeam-repo"));
     expect(resumed).toContain("Resumed bucket replica link veeam-repo → fb-dr-01 on lab-1.");
-    expect(
-      rowOf(await h.run("carol", "replication status --array lab-1"), "veeam-repo → fb-dr-01"),
-    ).toMatchObject({ verdict: "🟢 ok" });
+    // Resumed after 26 h, it catches up rather than jumping back: behind at first, then within its interval.
+    const row = () =>
+      h.run("carol", "replication status --array lab-1").then((e) => rowOf(e, "veeam-repo → fb-dr-01"));
+    expect(await row()).toMatchObject({ verdict: "🟡 behind", lag: "1d 2h" });
+    h.clock.advance(8 * 3_600_000 + 20 * 60_000);
+    expect(await row()).toMatchObject({ verdict: "🟢 ok", lag: "1h", ratio: "1.0×" });
     const pause = await h.run("bob", "bucket-link pause veeam-repo --array lab-1");
     await h.click("bob", pause, "Confirm");
   });
@@ -89,7 +98,11 @@ describe("replication status on one array", () => {
     });
     h.clock.advance(90 * 60_000);
     const effects = await h.run("carol", "replication status --array lab-1");
-    expect(rowOf(effects, "home → fb-dr-01")).toMatchObject({ verdict: "🔴 broken", lag: "1h 30m" });
+    // Broken, it keeps the recovery point it had (midnight's snapshot) and the lag grows past it.
+    expect(rowOf(effects, "home → fb-dr-01")).toMatchObject({
+      verdict: "🔴 broken",
+      rp: expect.stringContaining("00:00 UTC"),
+    });
     expect(textOf(effects)).toContain("destroy and eradicate that snapshot on fb-dr-01");
     sim().control.stateControl("set-link-status", { fileSystem: "home", status: "replicating" });
     expect(rowOf(await h.run("carol", "replication status --array lab-1"), "home → fb-dr-01")).toMatchObject({

@@ -36,6 +36,9 @@ export interface LinkHealth {
   unhealthySince: number | null;
   status_details: string;
   direction: "outbound" | "inbound";
+  /** When a stalled link last started running again, and how far behind it was then: it catches up from there. */
+  resumedAt?: number | null;
+  lagAtResume?: number;
 }
 
 export interface BucketReplicaLinkRec extends LinkHealth {
@@ -72,9 +75,53 @@ export function linkStatus(h: LinkHealth): "replicating" | "paused" | "unhealthy
   return h.unhealthy ? "unhealthy" : "replicating";
 }
 
-/** Lag grows while a link is paused or broken; a healthy link lags a few seconds (a seeded wobble). */
-export function linkLag(h: LinkHealth, now: number, seed: number, key: number): number {
-  const stalledSince = h.paused ? h.pausedAt : h.unhealthy ? h.unhealthySince : null;
-  if (stalledSince !== null) return Math.max(0, now - stalledSince);
-  return 2_000 + Math.floor(noise(seed, key, Math.floor(now / 60_000)) * 8_000);
+/** A running link sends this many milliseconds of changes per millisecond while it catches up. */
+export const CATCH_UP_SPEED = 4;
+
+/** The shortest transfer a scheduled snapshot takes, and the share of its interval a transfer takes at most. */
+const MIN_TRANSFER_MS = 30_000;
+const TRANSFER_SHARE = 0.02;
+
+export function transferTime(every: number): number {
+  return Math.max(MIN_TRANSFER_MS, Math.floor(every * TRANSFER_SHARE));
+}
+
+/**
+ * The recovery point of a link whose policy snapshots every `every` ms (aligned to the epoch, as a schedule
+ * is): the newest snapshot whose transfer had finished at `at`.
+ */
+export function scheduledRecoveryPoint(every: number, at: number): number {
+  const newest = Math.floor(at / every) * every;
+  return at - newest >= transferTime(every) ? newest : newest - every;
+}
+
+/** When the link stopped (paused or broken), or null while it runs. */
+export function stalledSince(h: LinkHealth): number | null {
+  return h.paused ? h.pausedAt : h.unhealthy ? h.unhealthySince : null;
+}
+
+/**
+ * Lag grows while a link is paused or broken. Running, a bucket link (continuous) lags a few seconds (a seeded
+ * wobble); a file system link with a policy lags since its newest transferred snapshot (a sawtooth). After a
+ * stall the link catches up at CATCH_UP_SPEED, so the lag shrinks rather than vanishing.
+ */
+export function linkLag(h: LinkHealth, now: number, seed: number, key: number, every?: number): number {
+  const stalled = stalledSince(h);
+  if (stalled !== null) {
+    const rp = every === undefined ? stalled : Math.min(stalled, scheduledRecoveryPoint(every, stalled));
+    return Math.max(0, now - rp);
+  }
+  const steady =
+    every === undefined
+      ? 2_000 + Math.floor(noise(seed, key, Math.floor(now / 60_000)) * 8_000)
+      : now - scheduledRecoveryPoint(every, now);
+  if (h.resumedAt === undefined || h.resumedAt === null) return steady;
+  const catching = (h.lagAtResume ?? 0) - (now - h.resumedAt) * (CATCH_UP_SPEED - 1);
+  return Math.max(steady, catching);
+}
+
+/** Marks a link running again, remembering how far behind it is so the lag shrinks from there. */
+export function resume(h: LinkHealth, now: number, lagNow: number): void {
+  h.resumedAt = now;
+  h.lagAtResume = lagNow;
 }

@@ -11,9 +11,21 @@ export function remoteRef(c: ArrayConnectionRec | undefined) {
   return { id: c?.remote.id ?? "", name: c?.remote.name ?? "", resource_type: "array-connections" };
 }
 
-export function health(state: SimState, h: LinkHealth, id: string) {
+/** The shortest rule interval of the policies on a file system link; undefined for none (or a bucket link). */
+export function linkEvery(state: SimState, policies: readonly string[] | undefined): number | undefined {
+  const every = (policies ?? [])
+    .flatMap((p) => state.policies.get(p)?.rules.map((r) => r.every) ?? [])
+    .filter((e) => e > 0);
+  return every.length ? Math.min(...every) : undefined;
+}
+
+export function currentLag(state: SimState, h: LinkHealth, id: string, every?: number): number {
+  return linkLag(h, state.clock(), state.seed, hashString(id), every);
+}
+
+export function health(state: SimState, h: LinkHealth, id: string, every?: number) {
   const now = state.clock();
-  const lag = linkLag(h, now, state.seed, hashString(id));
+  const lag = linkLag(h, now, state.seed, hashString(id), every);
   return {
     direction: h.direction,
     lag,
