@@ -14,6 +14,7 @@ import {
   arrayConnectionResource,
   bucketLinkResource,
   connectionKeyResource,
+  fsLinkResource,
   remoteCredentialsResource,
   replicationResource,
 } from "./replication/index.js";
@@ -37,4 +38,5 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   arrayConnectionResource,
   connectionKeyResource,
   remoteCredentialsResource,
+  fsLinkResource,
 ];

@@ -7,6 +7,7 @@ import {
 } from "./array-connection.js";
 import { bucketLinkCreate, bucketLinkList, bucketLinkPause, bucketLinkResume } from "./bucket-link.js";
 import { bucketLinkCredentials, bucketLinkDelete } from "./bucket-link-change.js";
+import { fsLinkCreate, fsLinkList } from "./fs-link.js";
 import {
   remoteCredentialsCreate,
   remoteCredentialsDelete,
@@ -62,4 +63,11 @@ export const remoteCredentialsResource = defineResource({
     remoteCredentialsRotate,
     remoteCredentialsDelete,
   ],
+});
+
+export const fsLinkResource = defineResource({
+  name: "fs-link",
+  aliases: ["fs-links", "file-system-replica-link", "file-system-replica-links"],
+  summary: "File system replica links and the snapshots they send",
+  commands: [fsLinkList, fsLinkCreate],
 });

@@ -108,6 +108,40 @@ describe("a replicated pair", () => {
     ).toBe(false);
   });
 
+  test("a file system replica link with a policy: its interval, and the snapshot on its way", async () => {
+    expect(
+      textOf(await h.run("bob", "fs-link create projects --remote dst-1 --policy hourly --array src-1")),
+    ).toContain("Created file system replica link projects → dst-1 on src-1.");
+    // Ten seconds past the hour: the hourly snapshot is on its way (a transfer takes 72 s here).
+    const hour = 3_600_000;
+    h.clock.advance(Math.ceil(h.clock.now / hour) * hour + 10_000 - h.clock.now);
+    const stamp = new Date(h.clock.now - 10_000).toISOString().slice(0, 16).replace(/[-:T]/g, "_");
+    const status = textOf(await h.run("carol", "replication status --array src-1"));
+    expect(status).toContain(
+      "🟢 ok | src-1 | projects → dst-1 | file system | 1h (policy hourly) | 1h 10s | 1.0×",
+    );
+    expect(status).toContain(`sending projects.hourly.${stamp} 13%`);
+    const list = textOf(await h.run("carol", "fs-link list projects --array src-1"));
+    expect(list).toContain("projects → dst-1 | replicating | hourly");
+    expect(list).toContain(`projects.hourly.${stamp} (13%)`);
+    h.clock.advance(2 * 60_000);
+    const after = textOf(await h.run("carol", "fs-link list projects --array src-1"));
+    expect(after).toContain(`projects.hourly.${stamp}, `);
+    expect(after).toMatch(/projects → dst-1 \| replicating \| hourly \| 2m 10s/);
+    await h
+      .run("bob", "fs-link create projects --remote dst-1 --policy hourly --array src-1")
+      .then((e) => expect(textOf(e)).toContain("projects already replicates to dst-1"));
+    // The link goes before the connection can.
+    sim("src-1").state.fileSystemReplicaLinks.forEach((l, id) => {
+      if (
+        l.localFileSystem === "projects" &&
+        l.remoteFileSystem === "projects" &&
+        sim("src-1").state.arrayConnections.get(l.remoteId)?.remote.name === "dst-1"
+      )
+        sim("src-1").state.fileSystemReplicaLinks.delete(id);
+    });
+  });
+
   test("disconnect: refused while links use it, approved once they are gone", async () => {
     const del = await h.run("alice", "array-connection delete dst-1 --array src-1");
     await h.click("dave", del, "Approve");
