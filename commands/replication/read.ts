@@ -90,6 +90,8 @@ export interface ArrayReplication {
   rows: LinkRow[];
   /** Live file systems with no replica link and no snapshot policy. */
   unprotected: { array: string; name: string }[];
+  /** Links this array is the target of, per source array. */
+  inbound: { array: string; from: string; count: number }[];
 }
 
 export async function requireReplicationApi(ctx: CommandContext): Promise<void> {
@@ -184,7 +186,17 @@ export async function readReplication(
   const rows: LinkRow[] = [];
   const row = (r: Omit<LinkRow, "ratio" | "verdict" | "array">, paused: boolean) => {
     const ratio = r.lag === undefined ? undefined : r.lag / r.interval;
-    rows.push({ ...r, array: ctx.arrayName, ratio, verdict: verdictOf(r.status, paused, ratio) });
+    const verdict = verdictOf(r.status, paused, ratio);
+    if (verdict === "behind") {
+      const fsList =
+        r.kind === "file system"
+          ? ` and its transfers (\`/array fs-link list ${r.local} --array ${ctx.arrayName}\`)`
+          : "";
+      r.hints.push(
+        `Running but ${(ratio ?? 0).toFixed(1)}× its interval behind: if the lag does not shrink within an interval, check the connection (\`/array array-connection list --array ${ctx.arrayName}\`)${fsList}.`,
+      );
+    }
+    rows.push({ ...r, array: ctx.arrayName, ratio, verdict });
   };
   for (const l of fsLinks) {
     if (l.direction === "inbound") continue;
@@ -232,13 +244,16 @@ export async function readReplication(
     const cred = l.remote_credentials?.name;
     const paused = l.paused === true || l.status === "paused";
     const hints = paused || l.status === "unhealthy" ? remoteHints(remote) : [];
+    const known =
+      l.status === "unhealthy"
+        ? detailHints(l.status_details ?? "", l.remote_bucket?.name ?? local, remote)
+        : [];
+    hints.push(...known);
     if ((paused || l.status === "unhealthy") && cred && !creds.some((c) => c.name === cred)) {
       hints.push(`Its remote credentials ${cred} no longer exist on ${ctx.arrayName}.`);
-    } else if (l.status === "unhealthy" && cred) {
+    } else if (l.status === "unhealthy" && cred && known.length === 0) {
       hints.push(`Check that remote credentials ${cred} still hold a valid access key on ${remote}.`);
     }
-    if (l.status === "unhealthy")
-      hints.push(...detailHints(l.status_details ?? "", l.remote_bucket?.name ?? local, remote));
     const recoveryPoint = l.recovery_point;
     row(
       {
@@ -258,7 +273,16 @@ export async function readReplication(
       paused,
     );
   }
-  return { rows, unprotected: unprotected.map((name) => ({ array: ctx.arrayName, name })) };
+  const inbound = new Map<string, number>();
+  for (const l of [...fsLinks, ...bucketLinks]) {
+    if (l.direction === "inbound")
+      inbound.set(l.remote?.name ?? "?", (inbound.get(l.remote?.name ?? "?") ?? 0) + 1);
+  }
+  return {
+    rows,
+    unprotected: unprotected.map((name) => ({ array: ctx.arrayName, name })),
+    inbound: [...inbound].map(([from, count]) => ({ array: ctx.arrayName, from, count })),
+  };
 }
 
 export function sortWorstFirst(rows: LinkRow[]): LinkRow[] {

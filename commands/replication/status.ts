@@ -85,6 +85,7 @@ export const replicationStatus = defineCommand({
   merge: (results) => ({
     rows: results.flatMap((r) => r.result.rows),
     unprotected: results.flatMap((r) => r.result.unprotected),
+    inbound: results.flatMap((r) => r.result.inbound),
   }),
   render(result, _a, rctx) {
     const { many, where } = arraysCovered(rctx);
@@ -138,6 +139,12 @@ export const replicationStatus = defineCommand({
         ? "Every file system has a replica link or a snapshot policy."
         : `Unprotected (no replica link, no snapshot policy): ${un.map((u) => (many ? `${u.array}:${u.name}` : u.name)).join(", ")}.`;
     blocks.push({ type: "section", text: rich`${unText}` });
+    if (result.inbound.length > 0) {
+      const targets = result.inbound.map(
+        (i) => `${i.array} is the target of ${countOf(i.count, "link")} from ${i.from}`,
+      );
+      blocks.push({ type: "context", text: rich`${targets.join("; ")} (shown on the source).` });
+    }
     const text = `${headline}. ${unText}`;
     return message(text, blocks, attachments.length ? { attachments } : {});
   },

@@ -27,13 +27,13 @@ const DURATION = /^(\d+)(ms|s|m|h)$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 const scenarioSchema = z.string().transform((s, ctx): ScenarioName | { scale: { fileSystems: number } } => {
-  if (s === "demo" || s === "empty") return s;
+  if (s === "demo" || s === "demo-dr" || s === "empty") return s;
   const m = /^scale:(\d+)$/.exec(s);
   const n = m ? Number(m[1]) : Number.NaN;
   if (Number.isInteger(n) && n >= 1 && n <= 1_000_000) return { scale: { fileSystems: n } };
   ctx.addIssue({
     code: "custom",
-    message: `unknown scenario "${s}"; use demo, empty or scale:N (1 to 1000000)`,
+    message: `unknown scenario "${s}"; use demo, demo-dr, empty or scale:N (1 to 1000000)`,
   });
   return z.NEVER;
 });

@@ -22,10 +22,11 @@ import type {
 } from "./models/replication.js";
 import type { SnapshotRec } from "./models/snapshot.js";
 import { seedDemo } from "./scenarios/demo.js";
+import { seedDemoDr } from "./scenarios/demo-dr.js";
 import { seedEmpty } from "./scenarios/empty.js";
 import { seedScale } from "./scenarios/scale.js";
 
-export type ScenarioName = "demo" | "empty";
+export type ScenarioName = "demo" | "demo-dr" | "empty";
 
 export interface StateOptions {
   scenario: ScenarioName | { scale: { fileSystems: number } };
@@ -125,6 +126,7 @@ export function createState(opts: StateOptions): SimState {
   const scenario = opts.scenario;
   if (scenario === "empty") seedEmpty(state);
   else if (scenario === "demo") seedDemo(state);
+  else if (scenario === "demo-dr") seedDemoDr(state);
   else seedScale(state, scenario.scale.fileSystems);
   return state;
 }

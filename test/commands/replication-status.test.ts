@@ -37,6 +37,7 @@ describe("replication status on one array", () => {
       ["logs-archive → fb-dr-01", "🔴 broken"],
       ["ml-datasets → fb-lab-02", "🔴 broken"],
       ["veeam-repo → fb-dr-01", "⏸️ paused"],
+      ["builds → fb-dr-01", "🟡 behind"],
       ["home → fb-dr-01", "🟢 ok"],
       ["projects → fb-dr-01", "🟢 ok"],
       ["analytics-curated → fb-dr-01", "🟢 ok"],
@@ -51,7 +52,13 @@ describe("replication status on one array", () => {
       rp: "2026-11-22 00:00 UTC (12h ago)",
     });
     const text = textOf(effects);
-    expect(text).toContain("6 links (2 broken, 1 paused, 3 ok)");
+    expect(text).toContain("7 links (2 broken, 1 paused, 1 behind, 3 ok)");
+    // Back from an outage 20 minutes ago, catching up at 4×: 5 h behind an hourly schedule.
+    expect(rowOf(effects, "builds → fb-dr-01")).toMatchObject({
+      interval: "1h (policy hourly)",
+      lag: "5h",
+      ratio: "5.0×",
+    });
     // The same rule as `policy gaps`.
     expect(text).toContain(
       "Unprotected (no replica link, no snapshot policy): backups, db-dumps, logs, media, scratch, vm-images.",
@@ -66,7 +73,15 @@ describe("replication status on one array", () => {
       "Replication paths 10.41.0.50 (connecting), 10.41.0.51 (connecting) not connected",
     );
     expect(text).toContain("Bucket logs-archive must exist on fb-dr-01");
-    expect(text).toContain("remote credentials fb-dr-01/repl-creds");
+    expect(text).not.toContain("still hold a valid access key"); // the array's own detail names the cause
+    // Credentials that went away are named on the paused link that uses them.
+    const creds = sim().state.generic.get("/object-store-remote-credentials")?.items;
+    const saved = creds?.get("fb-dr-01/repl-creds");
+    creds?.delete("fb-dr-01/repl-creds");
+    expect(textOf(await h.run("carol", "replication status --array lab-1"))).toContain(
+      "Its remote credentials fb-dr-01/repl-creds no longer exist on lab-1.",
+    );
+    if (saved) creds?.set("fb-dr-01/repl-creds", saved);
     expect(text).toContain(
       "Resume it with `/array bucket-link resume veeam-repo --remote fb-dr-01 --array lab-1`",
     );
@@ -115,8 +130,8 @@ describe("replication status across arrays", () => {
   test("one table over every array, an Array column, and a line for an array without replication", async () => {
     const effects = await h.run("carol", "replication status --array all");
     const rows = rowsOf(effects);
-    expect(rows.filter((r) => r["array"] === "lab-1")).toHaveLength(6);
-    expect(rows.filter((r) => r["array"] === "lab-2")).toHaveLength(6);
+    expect(rows.filter((r) => r["array"] === "lab-1")).toHaveLength(7);
+    expect(rows.filter((r) => r["array"] === "lab-2")).toHaveLength(7);
     const ranks = rows.map((r) => ["🔴", "⏸", "🟡", "🟢"].findIndex((i) => r["verdict"]?.startsWith(i)));
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
     const text = textOf(effects);

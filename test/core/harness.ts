@@ -37,7 +37,7 @@ export interface HarnessOptions {
     name: string;
     tags?: string[];
     versions?: string;
-    scenario?: "demo" | "empty" | { scale: { fileSystems: number } };
+    scenario?: "demo" | "demo-dr" | "empty" | { scale: { fileSystems: number } };
   }[];
   config?: Partial<Omit<AppConfigInput, "arrays">>;
   groups?: Record<string, string[]>;
