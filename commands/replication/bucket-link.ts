@@ -173,7 +173,7 @@ export const bucketLinkPause = defineCommand({
       summary: rich`Pauses replication of bucket *${f.bucket}* to ${f.remote}:${f.remoteBucket} on ${ctx.arrayName}.`,
       facts,
       warnings: [
-        rich`New and changed objects in ${f.bucket} stop reaching ${f.remote}; its copy stays at today's recovery point and the lag grows for as long as the link is paused. Resume with \`/array bucket-link resume ${f.bucket} --remote ${f.remote}\`.`,
+        rich`New and changed objects in ${f.bucket} stop reaching ${f.remote}; its copy stays at the current recovery point and the lag grows for as long as the link is paused. Resume with \`/array bucket-link resume ${f.bucket} --remote ${f.remote}\`.`,
       ],
       state,
       requests: [patchRequest(f, { paused: true })],
