@@ -6,10 +6,26 @@ import {
   accessKeyEnable,
   accessKeyList,
 } from "./access-key.js";
+import { accountCreate, accountDelete, accountList } from "./account.js";
+import { bucketCreateCommand, bucketDestroy, bucketEradicate, bucketList, bucketRecover } from "./bucket.js";
 
 export const accessKeyResource = defineResource({
   name: "access-key",
   aliases: ["access-keys", "object-store-access-key", "object-store-access-keys"],
   summary: "S3 access keys of object store users; a new key's secret is shown once, to its requester alone",
   commands: [accessKeyList, accessKeyCreate, accessKeyEnable, accessKeyDisable, accessKeyDelete],
+});
+
+export const bucketResource = defineResource({
+  name: "bucket",
+  aliases: ["buckets"],
+  summary: "S3 buckets: size, objects, versioning; destroying and eradicating are gated",
+  commands: [bucketList, bucketCreateCommand, bucketDestroy, bucketRecover, bucketEradicate],
+});
+
+export const accountResource = defineResource({
+  name: "account",
+  aliases: ["accounts", "object-store-account", "object-store-accounts"],
+  summary: "Object store accounts, with their buckets and users",
+  commands: [accountList, accountCreate, accountDelete],
 });
