@@ -6,7 +6,12 @@ import type { ResourceDefinition } from "../src/core/define-command.js";
 import { alertResource } from "./alert.js";
 import { arraysResource } from "./arrays.js";
 import { fsResource } from "./fs/index.js";
-import { accessKeyResource, accountResource, bucketResource } from "./object-store/index.js";
+import {
+  accessKeyResource,
+  accountResource,
+  bucketResource,
+  lifecycleResource,
+} from "./object-store/index.js";
 import { perfResource } from "./perf.js";
 import { policyResource } from "./policy/index.js";
 import { quotaResource } from "./quota/index.js";
@@ -41,4 +46,5 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   fsLinkResource,
   bucketResource,
   accountResource,
+  lifecycleResource,
 ];

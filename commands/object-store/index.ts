@@ -8,6 +8,7 @@ import {
 } from "./access-key.js";
 import { accountCreate, accountDelete, accountList } from "./account.js";
 import { bucketCreateCommand, bucketDestroy, bucketEradicate, bucketList, bucketRecover } from "./bucket.js";
+import { lifecycleCreate, lifecycleDelete, lifecycleList, lifecycleUpdate } from "./lifecycle.js";
 
 export const accessKeyResource = defineResource({
   name: "access-key",
@@ -28,4 +29,11 @@ export const accountResource = defineResource({
   aliases: ["accounts", "object-store-account", "object-store-accounts"],
   summary: "Object store accounts, with their buckets and users",
   commands: [accountList, accountCreate, accountDelete],
+});
+
+export const lifecycleResource = defineResource({
+  name: "lifecycle",
+  aliases: ["lifecycle-rule", "lifecycle-rules"],
+  summary: "How long buckets keep previous object versions",
+  commands: [lifecycleList, lifecycleCreate, lifecycleUpdate, lifecycleDelete],
 });
