@@ -11,6 +11,7 @@ import {
   accountResource,
   bucketResource,
   lifecycleResource,
+  objectUserResource,
 } from "./object-store/index.js";
 import { perfResource } from "./perf.js";
 import { policyResource } from "./policy/index.js";
@@ -47,4 +48,5 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   bucketResource,
   accountResource,
   lifecycleResource,
+  objectUserResource,
 ];

@@ -9,6 +9,7 @@ import {
 import { accountCreate, accountDelete, accountList } from "./account.js";
 import { bucketCreateCommand, bucketDestroy, bucketEradicate, bucketList, bucketRecover } from "./bucket.js";
 import { lifecycleCreate, lifecycleDelete, lifecycleList, lifecycleUpdate } from "./lifecycle.js";
+import { objectUserCreate, objectUserDelete, objectUserList } from "./user.js";
 
 export const accessKeyResource = defineResource({
   name: "access-key",
@@ -36,4 +37,11 @@ export const lifecycleResource = defineResource({
   aliases: ["lifecycle-rule", "lifecycle-rules"],
   summary: "How long buckets keep previous object versions",
   commands: [lifecycleList, lifecycleCreate, lifecycleUpdate, lifecycleDelete],
+});
+
+export const objectUserResource = defineResource({
+  name: "object-user",
+  aliases: ["object-users", "object-store-user", "object-store-users"],
+  summary: "Object store users, who hold the S3 access keys",
+  commands: [objectUserList, objectUserCreate, objectUserDelete],
 });

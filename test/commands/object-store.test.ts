@@ -97,3 +97,23 @@ describe("accounts", () => {
     expect(analytics).toMatch(/analytics \| \d+ \| 2 \|/);
   });
 });
+
+describe("object store users", () => {
+  test("create, list, delete (gated, naming the keys that go with it)", async () => {
+    expect(textOf(await h.run("bob", "object-user create analytics/etl2 --array lab-1"))).toContain(
+      "Created object store user analytics/etl2 on lab-1.",
+    );
+    expect(textOf(await h.run("bob", "object-user create analytics/etl2 --array lab-1"))).toContain(
+      "already exists",
+    );
+    expect(textOf(await h.run("carol", "object-user list --account analytics --array lab-1"))).toContain(
+      "analytics/etl2 | 0",
+    );
+    const key = [...sim().state.accessKeys.values()].find((k) => k.user === "analytics/reader");
+    const effects = await h.run("bob", "object-user delete analytics/reader --array lab-1");
+    expect(textOf(effects)).toContain(`Access keys: ${key?.name}`);
+    expect(textOf(effects)).not.toContain(key?.secret ?? "missing");
+    await h.click("bob", effects, "Confirm");
+    expect(sim().state.objectUsers.has("analytics/reader")).toBe(false);
+  });
+});

@@ -42,7 +42,7 @@ function transfersOf(state: SimState, l: FileSystemReplicaLinkRec): Record<strin
       completed: finished ? done : null,
       progress,
       status: finished ? "completed" : running ? "in-progress" : "queued",
-      data_transferred: Math.floor(((finished ? took : running ? now - started : 0) * BYTES_PER_MS) / 1),
+      data_transferred: (finished ? took : running ? now - started : 0) * BYTES_PER_MS,
       remote: remoteRef(state.arrayConnections.get(l.remoteId)),
       remote_snapshot: { name: `${l.remoteFileSystem}.${policy}.${stamp(started)}`, id: null },
     });
