@@ -8,6 +8,7 @@ import {
 import { bucketLinkCreate, bucketLinkList, bucketLinkPause, bucketLinkResume } from "./bucket-link.js";
 import { bucketLinkCredentials, bucketLinkDelete } from "./bucket-link-change.js";
 import { fsLinkCreate, fsLinkList } from "./fs-link.js";
+import { replicationPerf } from "./perf.js";
 import {
   remoteCredentialsCreate,
   remoteCredentialsDelete,
@@ -21,7 +22,7 @@ export const replicationResource = defineResource({
   aliases: ["repl"],
   summary: "Are we protected? Replica link lag against each link's interval, and what nothing protects",
   defaultVerb: "status",
-  commands: [replicationStatus],
+  commands: [replicationStatus, replicationPerf],
 });
 
 export const bucketLinkResource = defineResource({

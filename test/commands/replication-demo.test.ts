@@ -58,4 +58,18 @@ describe("the demo pair", () => {
     expect(rows.find((r) => r["link"] === "builds → fb-dr-01")?.["verdict"]).toBe("🟢 ok");
     expect(rows.find((r) => r["link"] === "veeam-repo → fb-dr-01")).toMatchObject({ lag: "1d 3h" });
   });
+
+  test("replication perf: per array (files and objects), per connection and per target, on both arrays", async () => {
+    const text = textOf(await h.run("carol", "replication perf --array all"));
+    for (const line of [
+      "fb-lab-01 | fb-lab-01 (file systems) |",
+      "fb-lab-01 | fb-lab-01 (buckets) |",
+      "fb-lab-01 | connection to fb-dr-01 |",
+      "fb-lab-01 | S3 target aws-archive |",
+      "fb-dr-01 | connection to fb-lab-01 |",
+    ]) {
+      expect(text).toContain(line);
+    }
+    expect(text).toMatch(/\/s/);
+  });
 });
