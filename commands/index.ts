@@ -23,6 +23,7 @@ import {
   fsLinkResource,
   remoteCredentialsResource,
   replicationResource,
+  targetResource,
 } from "./replication/index.js";
 import { snapshotResource } from "./snapshot/index.js";
 import { spaceResource } from "./space.js";
@@ -45,6 +46,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   connectionKeyResource,
   remoteCredentialsResource,
   fsLinkResource,
+  targetResource,
   bucketResource,
   accountResource,
   lifecycleResource,

@@ -16,6 +16,7 @@ import {
   remoteCredentialsRotate,
 } from "./remote-credentials.js";
 import { replicationStatus } from "./status.js";
+import { targetCreate, targetDelete, targetList, targetUpdate } from "./target.js";
 
 export const replicationResource = defineResource({
   name: "replication",
@@ -71,4 +72,11 @@ export const fsLinkResource = defineResource({
   aliases: ["fs-links", "file-system-replica-link", "file-system-replica-links"],
   summary: "File system replica links and the snapshots they send",
   commands: [fsLinkList, fsLinkCreate],
+});
+
+export const targetResource = defineResource({
+  name: "target",
+  aliases: ["targets", "s3-target", "s3-targets"],
+  summary: "S3 targets that buckets can replicate to besides FlashBlades",
+  commands: [targetList, targetCreate, targetUpdate, targetDelete],
 });
