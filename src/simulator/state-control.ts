@@ -9,7 +9,7 @@ import { quotaKey } from "./models/quota.js";
 import { type LinkHealth, resume } from "./models/replication.js";
 import { addSnapshot, type SnapshotRec } from "./models/snapshot.js";
 import { eradicateFileSystem } from "./resources/file-system-removal.js";
-import { currentLag, linkEvery } from "./resources/link-common.js";
+import { currentLag, linkSchedule } from "./resources/link-common.js";
 import type { SimState } from "./state.js";
 import { SimHttpError } from "./types.js";
 
@@ -139,7 +139,7 @@ export function setReplicaLinkStatus(
   for (const l of links) {
     const wasStalled = l.paused || l.unhealthy;
     if (wasStalled && status === "replicating") {
-      resume(l, now, currentLag(state, l, l.id, linkEvery(state, l.policies)));
+      resume(l, now, currentLag(state, l, l.id, linkSchedule(state, l.policies)));
     }
     l.paused = status === "paused";
     l.pausedAt = l.paused ? (l.pausedAt ?? now) : null;

@@ -44,12 +44,12 @@ describe("replication status on one array", () => {
     ]);
     // The demo paused veeam-repo 26 h ago; bucket links are measured against the 1 h default.
     expect(rows[2]).toMatchObject({ lag: "1d 2h", ratio: "26.0×", interval: "1h (no policy)" });
-    // A daily policy's link is as old as its newest transferred snapshot: midnight's, 12 h ago.
+    // A daily policy's link (its rule runs at 02:00) is as old as its newest transferred snapshot: 10 h.
     expect(rowOf(effects, "home → fb-dr-01")).toMatchObject({
       interval: "1d (policy daily)",
-      lag: "12h",
-      ratio: "0.5×",
-      rp: "2026-11-22 00:00 UTC (12h ago)",
+      lag: "10h",
+      ratio: "0.4×",
+      rp: "2026-11-22 02:00 UTC (10h ago)",
     });
     const text = textOf(effects);
     expect(text).toContain("7 links (2 broken, 1 paused, 1 behind, 3 ok)");
@@ -113,10 +113,10 @@ describe("replication status on one array", () => {
     });
     h.clock.advance(90 * 60_000);
     const effects = await h.run("carol", "replication status --array lab-1");
-    // Broken, it keeps the recovery point it had (midnight's snapshot) and the lag grows past it.
+    // Broken, it keeps the recovery point it had (02:00's snapshot) and the lag grows past it.
     expect(rowOf(effects, "home → fb-dr-01")).toMatchObject({
       verdict: "🔴 broken",
-      rp: expect.stringContaining("00:00 UTC"),
+      rp: expect.stringContaining("02:00 UTC"),
     });
     expect(textOf(effects)).toContain("destroy and eradicate that snapshot on fb-dr-01");
     sim().control.stateControl("set-link-status", { fileSystem: "home", status: "replicating" });

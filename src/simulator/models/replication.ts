@@ -86,13 +86,21 @@ export function transferTime(every: number): number {
   return Math.max(MIN_TRANSFER_MS, Math.floor(every * TRANSFER_SHARE));
 }
 
-/**
- * The recovery point of a link whose policy snapshots every `every` ms (aligned to the epoch, as a schedule
- * is): the newest snapshot whose transfer had finished at `at`.
- */
-export function scheduledRecoveryPoint(every: number, at: number): number {
-  const newest = Math.floor(at / every) * every;
-  return at - newest >= transferTime(every) ? newest : newest - every;
+/** When a policy's snapshots are taken: every `every` ms, `at` ms into each period (a daily rule's 02:00). */
+export interface Schedule {
+  every: number;
+  at: number;
+}
+
+/** The newest scheduled snapshot time at or before `t`. */
+export function newestSnapshot(s: Schedule, t: number): number {
+  return Math.floor((t - s.at) / s.every) * s.every + s.at;
+}
+
+/** The recovery point of a link on schedule `s`: the newest snapshot whose transfer had finished at `t`. */
+export function scheduledRecoveryPoint(s: Schedule, t: number): number {
+  const newest = newestSnapshot(s, t);
+  return t - newest >= transferTime(s.every) ? newest : newest - s.every;
 }
 
 /** When the link stopped (paused or broken), or null while it runs. */
@@ -102,19 +110,20 @@ export function stalledSince(h: LinkHealth): number | null {
 
 /**
  * Lag grows while a link is paused or broken. Running, a bucket link (continuous) lags a few seconds (a seeded
- * wobble); a file system link with a policy lags since its newest transferred snapshot (a sawtooth). After a
+ * wobble); a file system link with a policy lags since its newest transferred snapshot (a sawtooth on the schedule). After a
  * stall the link catches up at CATCH_UP_SPEED, so the lag shrinks rather than vanishing.
  */
-export function linkLag(h: LinkHealth, now: number, seed: number, key: number, every?: number): number {
+export function linkLag(h: LinkHealth, now: number, seed: number, key: number, schedule?: Schedule): number {
   const stalled = stalledSince(h);
   if (stalled !== null) {
-    const rp = every === undefined ? stalled : Math.min(stalled, scheduledRecoveryPoint(every, stalled));
+    const rp =
+      schedule === undefined ? stalled : Math.min(stalled, scheduledRecoveryPoint(schedule, stalled));
     return Math.max(0, now - rp);
   }
   const steady =
-    every === undefined
+    schedule === undefined
       ? 2_000 + Math.floor(noise(seed, key, Math.floor(now / 60_000)) * 8_000)
-      : now - scheduledRecoveryPoint(every, now);
+      : now - scheduledRecoveryPoint(schedule, now);
   if (h.resumedAt === undefined || h.resumedAt === null) return steady;
   const catching = (h.lagAtResume ?? 0) - (now - h.resumedAt) * (CATCH_UP_SPEED - 1);
   return Math.max(steady, catching);

@@ -5,10 +5,15 @@
  * A stalled (paused or broken) link completes nothing after it stopped; its next transfer waits, queued.
  */
 import { atLeast } from "../../rest-spec/versions.js";
-import { type FileSystemReplicaLinkRec, stalledSince, transferTime } from "../models/replication.js";
+import {
+  type FileSystemReplicaLinkRec,
+  newestSnapshot,
+  stalledSince,
+  transferTime,
+} from "../models/replication.js";
 import type { SimState } from "../state.js";
 import { type Handler, listing } from "./common.js";
-import { linkEvery, remoteRef } from "./link-common.js";
+import { linkSchedule, remoteRef } from "./link-common.js";
 
 const SHOWN = 3;
 /** Bytes a transfer sends per millisecond of its duration (about 200 MB/s), for data_transferred. */
@@ -19,13 +24,14 @@ function stamp(ms: number): string {
 }
 
 function transfersOf(state: SimState, l: FileSystemReplicaLinkRec): Record<string, unknown>[] {
-  const every = linkEvery(state, l.policies);
-  if (every === undefined || l.direction === "inbound") return [];
+  const schedule = linkSchedule(state, l.policies);
+  if (schedule === undefined || l.direction === "inbound") return [];
+  const every = schedule.every;
   const policy = l.policies.find((p) => state.policies.get(p)?.rules.some((r) => r.every === every)) ?? "";
   const now = state.clock();
   const stalled = stalledSince(l);
   const took = transferTime(every);
-  const newest = Math.floor(now / every) * every;
+  const newest = newestSnapshot(schedule, now);
   const out: Record<string, unknown>[] = [];
   for (let k = 0; k < SHOWN; k++) {
     const started = newest - k * every;
