@@ -17,7 +17,7 @@ import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 
-const PATH = "/buckets";
+export const PATH = "/buckets";
 export const bucketRowSchema = z.looseObject({
   name: z.string(),
   destroyed: z.boolean().nullish(),
@@ -29,7 +29,7 @@ export const bucketRowSchema = z.looseObject({
 });
 type Bucket = z.output<typeof bucketRowSchema>;
 
-const nameArgs = z.object({ name: objectName("bucket name").describe("the bucket") });
+export const nameArgs = z.object({ name: objectName("bucket name").describe("the bucket") });
 const used = (b: Bucket) => b.space?.virtual ?? 0;
 
 export async function bucketsOf(ctx: CommandContext, filter?: string): Promise<Bucket[]> {
@@ -39,7 +39,7 @@ export async function bucketsOf(ctx: CommandContext, filter?: string): Promise<B
   return out;
 }
 
-async function requireBucket(ctx: CommandContext, name: string): Promise<Bucket> {
+export async function requireBucket(ctx: CommandContext, name: string): Promise<Bucket> {
   const b = (await bucketsOf(ctx, eq("name", name))).find((x) => x.name === name);
   if (!b) {
     throw new UserFacingError(
@@ -149,7 +149,7 @@ export const bucketCreateCommand = defineCommand({
   },
 });
 
-function said(text: string) {
+export function said(text: string) {
   return message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
 }
 

@@ -8,6 +8,7 @@ import {
 } from "./access-key.js";
 import { accountCreate, accountDelete, accountList } from "./account.js";
 import { bucketCreateCommand, bucketDestroy, bucketEradicate, bucketList, bucketRecover } from "./bucket.js";
+import { bucketUpdate } from "./bucket-update.js";
 import { lifecycleCreate, lifecycleDelete, lifecycleList, lifecycleUpdate } from "./lifecycle.js";
 import { objectUserCreate, objectUserDelete, objectUserList } from "./user.js";
 
@@ -22,7 +23,7 @@ export const bucketResource = defineResource({
   name: "bucket",
   aliases: ["buckets"],
   summary: "S3 buckets: size, objects, versioning; destroying and eradicating are gated",
-  commands: [bucketList, bucketCreateCommand, bucketDestroy, bucketRecover, bucketEradicate],
+  commands: [bucketList, bucketCreateCommand, bucketUpdate, bucketDestroy, bucketRecover, bucketEradicate],
 });
 
 export const accountResource = defineResource({

@@ -63,6 +63,21 @@ describe("buckets", () => {
   });
 });
 
+describe("bucket versioning", () => {
+  test("enable on 1.12, refused on 1.8, no-op answered", async () => {
+    expect(
+      textOf(await h.run("bob", "bucket update media-assets --versioning enabled --array lab-1")),
+    ).toContain("Versioning of bucket media-assets on lab-1 is now enabled.");
+    expect(sim().state.buckets.get("media-assets")?.versioning).toBe("enabled");
+    expect(
+      textOf(await h.run("bob", "bucket update media-assets --versioning enabled --array lab-1")),
+    ).toContain("already enabled");
+    expect(
+      textOf(await h.run("bob", "bucket update media-assets --versioning enabled --array old-1")),
+    ).toContain("needs REST 1.9");
+  });
+});
+
 describe("accounts", () => {
   test("delete counts users and keys; refused while the account holds buckets", async () => {
     expect(textOf(await h.run("bob", "account delete backup --array lab-1"))).toContain(
