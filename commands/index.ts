@@ -12,6 +12,7 @@ import {
   bucketResource,
   lifecycleResource,
   objectUserResource,
+  virtualHostResource,
 } from "./object-store/index.js";
 import { perfResource } from "./perf.js";
 import { policyResource } from "./policy/index.js";
@@ -51,4 +52,5 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   accountResource,
   lifecycleResource,
   objectUserResource,
+  virtualHostResource,
 ];

@@ -11,6 +11,7 @@ import { bucketCreateCommand, bucketDestroy, bucketEradicate, bucketList, bucket
 import { bucketUpdate } from "./bucket-update.js";
 import { lifecycleCreate, lifecycleDelete, lifecycleList, lifecycleUpdate } from "./lifecycle.js";
 import { objectUserCreate, objectUserDelete, objectUserList } from "./user.js";
+import { virtualHostAdd, virtualHostList, virtualHostRemove } from "./virtual-host.js";
 
 export const accessKeyResource = defineResource({
   name: "access-key",
@@ -45,4 +46,11 @@ export const objectUserResource = defineResource({
   aliases: ["object-users", "object-store-user", "object-store-users"],
   summary: "Object store users, who hold the S3 access keys",
   commands: [objectUserList, objectUserCreate, objectUserDelete],
+});
+
+export const virtualHostResource = defineResource({
+  name: "virtual-host",
+  aliases: ["virtual-hosts", "object-store-virtual-host", "object-store-virtual-hosts"],
+  summary: "Host names for virtual-hosted style S3 bucket addressing",
+  commands: [virtualHostList, virtualHostAdd, virtualHostRemove],
 });
