@@ -8,6 +8,7 @@ import {
 } from "./access-key.js";
 import { accountCreate, accountDelete, accountList } from "./account.js";
 import { bucketCreateCommand, bucketDestroy, bucketEradicate, bucketList, bucketRecover } from "./bucket.js";
+import { bucketPerf } from "./bucket-perf.js";
 import { bucketUpdate } from "./bucket-update.js";
 import { lifecycleCreate, lifecycleDelete, lifecycleList, lifecycleUpdate } from "./lifecycle.js";
 import { objectUserCreate, objectUserDelete, objectUserList } from "./user.js";
@@ -24,7 +25,15 @@ export const bucketResource = defineResource({
   name: "bucket",
   aliases: ["buckets"],
   summary: "S3 buckets: size, objects, versioning; destroying and eradicating are gated",
-  commands: [bucketList, bucketCreateCommand, bucketUpdate, bucketDestroy, bucketRecover, bucketEradicate],
+  commands: [
+    bucketList,
+    bucketCreateCommand,
+    bucketUpdate,
+    bucketDestroy,
+    bucketRecover,
+    bucketEradicate,
+    bucketPerf,
+  ],
 });
 
 export const accountResource = defineResource({

@@ -147,3 +147,14 @@ describe("virtual hosts (REST 1.12)", () => {
     expect(textOf(await h.run("carol", "virtual-host list --array old-1"))).toContain("need REST 1.12");
   });
 });
+
+describe("bucket performance", () => {
+  test("the busiest buckets, and one bucket with its S3 object rates", async () => {
+    const all = textOf(await h.run("carol", "bucket perf --top 2 --array lab-1"));
+    expect(all).toContain("Busiest 2 buckets now on array lab-1");
+    const one = textOf(await h.run("carol", "bucket perf veeam-repo --array lab-1"));
+    expect(one).toContain("Bucket veeam-repo now on array lab-1");
+    expect(one).toMatch(/S3: [\d,]+ object reads\/s/);
+    expect(textOf(await h.run("carol", "bucket perf --array old-1"))).toMatch(/Busiest \d+ buckets/);
+  });
+});
