@@ -4,6 +4,13 @@
  * the registry (npm run docs:commands).
  */
 import type { CommandDefinition, ResourceDefinition } from "../../src/core/define-command.js";
+import {
+  accessKeyResource,
+  bucketResource,
+  objectUserResource,
+  virtualHostResource,
+} from "../object-store/index.js";
+import { arrayConnectionResource, remoteCredentialsResource, targetResource } from "../replication/index.js";
 import { resourceOf } from "./generic/build.js";
 import { type VerbPlan, verbPlans } from "./generic/derive.js";
 import { IDENTITY } from "./identity.js";
@@ -31,7 +38,17 @@ export const CATALOGUE: readonly NounSpec[] = [
  * Hand-written verbs that replace (same verb) or join (new verb) a catalogue noun's generic ones, keeping it
  * one noun in help: e.g. `"quota user": [quotaUserList]` or `"replica-link bucket": [pause, resume]`.
  */
-const OVERRIDES: Readonly<Record<string, readonly CommandDefinition[]>> = {};
+const OVERRIDES: Readonly<Record<string, readonly CommandDefinition[]>> = Object.fromEntries(
+  [
+    accessKeyResource,
+    bucketResource,
+    objectUserResource,
+    virtualHostResource,
+    arrayConnectionResource,
+    targetResource,
+    remoteCredentialsResource,
+  ].map((r) => [r.name, r.commands]),
+);
 
 export const CATALOGUE_RESOURCES: readonly ResourceDefinition[] = CATALOGUE.map((s) =>
   resourceOf(s, OVERRIDES[s.noun] ?? []),

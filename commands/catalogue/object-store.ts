@@ -24,7 +24,6 @@ export const OBJECT_STORE: readonly NounSpec[] = [
   },
   {
     noun: "object-account",
-    aliases: ["account"],
     area: "Object store",
     summary: "Object store accounts",
     path: "/object-store-accounts",

@@ -85,7 +85,6 @@ export const REPLICATION: readonly NounSpec[] = [
   },
   {
     noun: "replica-link bucket",
-    aliases: ["bucket-replica-link"],
     area: "Replication",
     summary: "Bucket replica links: pause, resume, status",
     path: "/bucket-replica-links",

@@ -179,8 +179,10 @@ async function dispatch(
     trail.pendingId = gate.record.id;
     return { effects: gate.effects };
   }
-  // A change that needs no gate still announces its result in the channel, whatever its render chose.
+  // A change that needs no gate still announces its result in the channel, whatever its render chose; an
+  // answer holding a secret (a new access key) goes to the requester alone.
   const result = await runOnArray(rt, entry, args, ctx, impact);
+  if (result.secret) return { effects: [reply({ ...result, visibility: "ephemeral", attachments: [] })] };
   return { effects: [reply({ ...result, visibility: "in_channel" })] };
 }
 

@@ -156,6 +156,11 @@ export interface Message {
   visibility?: "ephemeral" | "in_channel";
   /** Files that go with the message (full CSV of a long listing, a chart). */
   attachments?: Attachment[];
+  /**
+   * The message holds a secret shown once (a new access key's secret): only the requester sees it, it is never
+   * announced in the channel, attached as a file, logged, or kept. Transports answer it privately or not at all.
+   */
+  secret?: true;
 }
 
 export function message(

@@ -16,10 +16,11 @@ export const DEMO_USERS: Readonly<Record<string, string>> = {
   dave: "admin",
 };
 
+/** fb-dr-01 is the replication target of fb-lab-01: their replica links, connection and contents match. */
 const DEMO_ARRAYS = [
-  { name: "fb-lab-01", tags: ["lab"] },
-  { name: "fb-dr-01", tags: ["dr"] },
-];
+  { name: "fb-lab-01", tags: ["lab"], scenario: "demo" },
+  { name: "fb-dr-01", tags: ["dr"], scenario: "demo-dr" },
+] as const;
 
 export interface Demo {
   loaded: LoadedConfig;
@@ -32,7 +33,11 @@ export async function startDemo(logger: Logger): Promise<Demo> {
   try {
     for (const a of DEMO_ARRAYS) {
       sims.push(
-        await startSimulator({ arrayName: a.name, scenario: "demo", logger: logger.child({ sim: a.name }) }),
+        await startSimulator({
+          arrayName: a.name,
+          scenario: a.scenario,
+          logger: logger.child({ sim: a.name }),
+        }),
       );
     }
   } catch (err) {
@@ -40,7 +45,7 @@ export async function startDemo(logger: Logger): Promise<Demo> {
     throw err;
   }
   const arrays: ResolvedArrayConfig[] = DEMO_ARRAYS.map((a, i) =>
-    simulatedArrayConfig(a.name, sims[i] as Simulator, { tags: a.tags }),
+    simulatedArrayConfig(a.name, sims[i] as Simulator, { tags: [...a.tags] }),
   );
   const byRole = (role: string) => ({
     users: Object.entries(DEMO_USERS)
@@ -52,7 +57,7 @@ export async function startDemo(logger: Logger): Promise<Demo> {
       name: a.name,
       address: sims[i]?.url,
       api_token_env: "DEMO_TOKEN",
-      tags: a.tags,
+      tags: [...a.tags],
     })),
     access: {
       default_role: "none",

@@ -6,9 +6,10 @@ import type { AlertRec, AlertState, Severity } from "./models/alert.js";
 import { ERADICATION_DELAY_MS, setLogicalUsage } from "./models/file-system.js";
 import { ruleKey } from "./models/policy.js";
 import { quotaKey } from "./models/quota.js";
-import type { LinkHealth } from "./models/replication.js";
+import { type LinkHealth, resume } from "./models/replication.js";
 import { addSnapshot, type SnapshotRec } from "./models/snapshot.js";
 import { eradicateFileSystem } from "./resources/file-system-removal.js";
+import { currentLag, linkSchedule } from "./resources/link-common.js";
 import type { SimState } from "./state.js";
 import { SimHttpError } from "./types.js";
 
@@ -128,7 +129,7 @@ export function setReplicaLinkStatus(
   status: LinkStatus,
   details = "",
 ): void {
-  const links: LinkHealth[] =
+  const links: (LinkHealth & { id: string; policies?: string[] })[] =
     "bucket" in link
       ? [...state.bucketReplicaLinks.values()].filter((l) => l.localBucket === link.bucket)
       : [...state.fileSystemReplicaLinks.values()].filter((l) => l.localFileSystem === link.fileSystem);
@@ -136,6 +137,10 @@ export function setReplicaLinkStatus(
     throw notFound(`Replica link of '${"bucket" in link ? link.bucket : link.fileSystem}'`);
   const now = state.clock();
   for (const l of links) {
+    const wasStalled = l.paused || l.unhealthy;
+    if (wasStalled && status === "replicating") {
+      resume(l, now, currentLag(state, l, l.id, linkSchedule(state, l.policies)));
+    }
     l.paused = status === "paused";
     l.pausedAt = l.paused ? (l.pausedAt ?? now) : null;
     l.unhealthy = status === "unhealthy";

@@ -25,6 +25,7 @@ import type {
 import type { SnapshotRec } from "./models/snapshot.js";
 import { seedAccessPolicies } from "./resources/object-store-access-policies.js";
 import { seedDemo } from "./scenarios/demo.js";
+import { seedDemoDr } from "./scenarios/demo-dr.js";
 import type { ScenarioEffects } from "./scenarios/effects.js";
 import { seedEmpty } from "./scenarios/empty.js";
 import { seedGrowth } from "./scenarios/growth.js";
@@ -34,6 +35,7 @@ import { seedSlowNfs } from "./scenarios/slow-nfs.js";
 /** Named scenarios: the demo array, an empty one, and incidents on the demo array (slow-nfs, growth). */
 export const SCENARIOS = {
   demo: seedDemo,
+  "demo-dr": seedDemoDr,
   empty: seedEmpty,
   "slow-nfs": seedSlowNfs,
   growth: seedGrowth,

@@ -51,7 +51,65 @@ async function dmChannel(deps: EffectDeps, userId: string): Promise<string> {
   return id;
 }
 
+/**
+ * A secret goes to the requester alone: through response_url, else as an ephemeral message, else in their DM
+ * with the bot. Never in the channel, never as a file; failures are logged without the error object, whose
+ * request body would carry the secret.
+ */
+async function sendSecret(msg: Message, scope: EffectScope, deps: EffectDeps): Promise<void> {
+  const p = toSlack({ ...msg, attachments: [] });
+  const { channelId, userId } = scope.actor;
+  const tries: [string, () => Promise<unknown>][] = [
+    ...(scope.respond
+      ? [
+          [
+            "response_url",
+            () =>
+              scope.respond?.({
+                response_type: "ephemeral",
+                replace_original: false,
+                text: p.text,
+                blocks: p.blocks,
+              }),
+          ] as [string, () => Promise<unknown>],
+        ]
+      : []),
+    [
+      "chat.postEphemeral",
+      () =>
+        deps.client.call("chat.postEphemeral", {
+          channel: channelId,
+          user: userId,
+          text: p.text,
+          blocks: p.blocks,
+        }),
+    ],
+    [
+      "direct message",
+      async () =>
+        deps.client.call("chat.postMessage", {
+          channel: await dmChannel(deps, userId),
+          text: p.text,
+          blocks: p.blocks,
+        }),
+    ],
+  ];
+  for (const [via, send] of tries) {
+    try {
+      await send();
+      return;
+    } catch (err) {
+      scope.logger.warn(
+        { via, slackError: slackErrorCode(err) ?? "failed" },
+        "could not deliver a private answer this way",
+      );
+    }
+  }
+  throw new Error("a private answer could not be delivered");
+}
+
 async function sendReply(msg: Message, scope: EffectScope, deps: EffectDeps): Promise<void> {
+  if (msg.secret) return sendSecret(msg, scope, deps);
   const visibility = msg.visibility ?? "ephemeral";
   const p = toSlack(msg);
   const blocks =

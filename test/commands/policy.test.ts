@@ -73,8 +73,8 @@ describe("policy attach, detach, members", () => {
     expect(textOf(await h.run("bob", "policy attach daily home"))).toContain(
       "Policy daily already protects home. Nothing was changed.",
     );
-    expect(textOf(await h.run("bob", "policy attach daily builds --remote fb-dr-01"))).toContain(
-      "builds has no replica link to fb-dr-01 (it has no replica links).",
+    expect(textOf(await h.run("bob", "policy attach daily media --remote fb-dr-01"))).toContain(
+      "media has no replica link to fb-dr-01 (it has no replica links).",
     );
     expect(writesSince(sim(), m, "/policies/file-systems")).toHaveLength(0);
   });

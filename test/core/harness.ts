@@ -51,6 +51,8 @@ export interface HarnessOptions {
   shareClock?: boolean;
   /** Overrides of TEST_ARRAY_TUNING (time-outs, when an array is marked down). */
   tuning?: Partial<typeof TEST_ARRAY_TUNING>;
+  /** The simulators run on the test's clock too (replication lag, snapshot times), not the wall clock. */
+  simulatorClock?: boolean;
 }
 
 export interface Harness {
@@ -83,7 +85,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
         arrayName: s.name,
         scenario: s.scenario ?? "demo",
         ...(s.versions ? { versions: s.versions } : {}),
-        ...(opts.shareClock ? { clock: () => clock.now } : {}),
+        ...(opts.shareClock || opts.simulatorClock ? { clock: () => clock.now } : {}),
       }),
     );
   }

@@ -35,6 +35,7 @@ import * as links from "./replica-links.js";
 import * as selfTests from "./self-tests.js";
 import * as snaps from "./snapshots.js";
 import * as targets from "./targets.js";
+import * as transfers from "./transfers.js";
 
 const userQuotas = quotaHandlers(USERS);
 const groupQuotas = quotaHandlers(GROUPS);
@@ -155,6 +156,8 @@ const ROUTES: Routes = {
   },
   "/array-connections/connection-key": { GET: conns.listConnectionKey, POST: conns.createConnectionKey },
   "/array-connections/path": { GET: conns.listConnectionPaths },
+  "/file-system-replica-links/transfer": { GET: transfers.listTransfers },
+  "/file-system-snapshots/transfer": { GET: transfers.listTransfers },
   "/array-connections/performance/replication": { GET: objperf.listConnectionReplicationPerformance },
   "/arrays": { GET: listArrays, PATCH: updateArrays },
   "/arrays/space": { GET: listArraySpace },

@@ -3,7 +3,13 @@
  * and selecting links by query parameters.
  */
 import { hashString } from "../models/random.js";
-import { type ArrayConnectionRec, type LinkHealth, linkLag, linkStatus } from "../models/replication.js";
+import {
+  type ArrayConnectionRec,
+  type LinkHealth,
+  linkLag,
+  linkStatus,
+  type Schedule,
+} from "../models/replication.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 
@@ -11,9 +17,23 @@ export function remoteRef(c: ArrayConnectionRec | undefined) {
   return { id: c?.remote.id ?? "", name: c?.remote.name ?? "", resource_type: "array-connections" };
 }
 
-export function health(state: SimState, h: LinkHealth, id: string) {
+/** The schedule of the shortest rule of the policies on a file system link; undefined for none (or a bucket link). */
+export function linkSchedule(state: SimState, policies: readonly string[] | undefined): Schedule | undefined {
+  const rules = (policies ?? [])
+    .flatMap((p) => state.policies.get(p)?.rules ?? [])
+    .filter((r) => r.every > 0)
+    .sort((a, b) => a.every - b.every);
+  const r = rules[0];
+  return r ? { every: r.every, at: (r.at ?? 0) % r.every } : undefined;
+}
+
+export function currentLag(state: SimState, h: LinkHealth, id: string, schedule?: Schedule): number {
+  return linkLag(h, state.clock(), state.seed, hashString(id), schedule);
+}
+
+export function health(state: SimState, h: LinkHealth, id: string, schedule?: Schedule) {
   const now = state.clock();
-  const lag = linkLag(h, now, state.seed, hashString(id));
+  const lag = linkLag(h, now, state.seed, hashString(id), schedule);
   return {
     direction: h.direction,
     lag,

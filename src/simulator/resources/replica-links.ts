@@ -1,11 +1,11 @@
 /** /bucket-replica-links (1.9+). */
 import { z } from "zod";
 import { bodyObject, parseBody, referenceByName } from "../models/body.js";
-import { type BucketReplicaLinkRec, freshLinkHealth } from "../models/replication.js";
+import { type BucketReplicaLinkRec, freshLinkHealth, resume } from "../models/replication.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { EMPTY, exclusive, type Handler, listing, ok, resolveAll } from "./common.js";
-import { health, remoteRef, remoteSelectors, selectLinks, single } from "./link-common.js";
+import { currentLag, health, remoteRef, remoteSelectors, selectLinks, single } from "./link-common.js";
 
 const CREDENTIALS = "/object-store-remote-credentials";
 
@@ -114,9 +114,11 @@ export const updateBucketReplicaLinks: Handler = (req, state) => {
     if (body.paused === true && !l.paused) {
       l.paused = true;
       l.pausedAt = now;
-    } else if (body.paused === false) {
+    } else if (body.paused === false && l.paused) {
+      const lag = currentLag(state, l, l.id);
       l.paused = false;
       l.pausedAt = null;
+      resume(l, now, lag);
     }
     if (credName !== undefined) l.remoteCredentials = credName;
   }

@@ -161,6 +161,8 @@ function replication(state: SimState, now: number): void {
   };
   fsLink("projects", dr, ["daily"]);
   fsLink("home", dr, ["daily"]);
+  // Back from a six-hour outage twenty minutes ago and still catching up: behind its hourly schedule.
+  fsLink("builds", dr, ["hourly"], { resumedAt: now - 20 * 60_000, lagAtResume: 6 * HOUR });
   fsLink("ml-datasets", lab, [], {
     unhealthy: true,
     unhealthySince: now - 2 * HOUR,

@@ -13,7 +13,7 @@ import { seedDemoObjects } from "./demo-objects.js";
 import { seedInfrastructure } from "./infrastructure.js";
 import { DAY, GIB, HOUR, TIB } from "./units.js";
 
-interface FsSpec {
+export interface FsSpec {
   name: string;
   /** Provisioned TiB (0 = unlimited) and logical usage TiB. */
   size: number;
@@ -49,7 +49,7 @@ const FILE_SYSTEMS: FsSpec[] = [
   { name: "old-share", size: 6, used: 4.4, protocols: ["smb"], ageDays: 1200, destroyedHoursAgo: 3 },
 ];
 
-function addFileSystem(state: SimState, s: FsSpec, now: number): FileSystemRec {
+export function addFileSystem(state: SimState, s: FsSpec, now: number): FileSystemRec {
   const fs = blankFileSystem(state.newId(), s.name, now - s.ageDays * DAY);
   fs.provisioned = Math.round(s.size * TIB);
   fs.hard_limit_enabled = s.hard ?? false;
@@ -74,11 +74,11 @@ function addFileSystem(state: SimState, s: FsSpec, now: number): FileSystemRec {
   return fs;
 }
 
-const DAILY: PolicyRuleRec = { every: DAY, keep_for: 7 * DAY, at: 2 * HOUR, time_zone: "UTC" };
+export const DAILY: PolicyRuleRec = { every: DAY, keep_for: 7 * DAY, at: 2 * HOUR, time_zone: "UTC" };
 const HOURLY: PolicyRuleRec = { every: HOUR, keep_for: DAY, at: null, time_zone: null };
 const WEEKLY: PolicyRuleRec = { every: 7 * DAY, keep_for: 28 * DAY, at: 3 * HOUR, time_zone: "UTC" };
 
-function addPolicy(
+export function addPolicy(
   state: SimState,
   name: string,
   enabled: boolean,

@@ -1,0 +1,250 @@
+/**
+ * `access-key list|create|enable|disable|delete`: S3 access keys of object store users. A new key's secret is
+ * the array's to give once: it goes into a `secret` answer (the requester alone sees it, nothing logs, stores
+ * or announces it) and the command keeps it nowhere else. Listings never carry secrets.
+ */
+import { z } from "zod";
+import { objectName } from "../../src/core/arg-types.js";
+import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
+import { formatWhen } from "../../src/core/format-time.js";
+import { message, rich } from "../../src/core/message.js";
+import { truncatedTable } from "../../src/core/table.js";
+import { countOf } from "../../src/core/units.js";
+import { UserFacingError } from "../../src/errors.js";
+import { eq } from "../../src/flashblade/filter.js";
+import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { planned } from "../shared/plan.js";
+
+const PATH = "/object-store-access-keys";
+/** The array's limit per user. */
+const MAX_KEYS = 2;
+
+const keySchema = z.looseObject({
+  name: z.string(),
+  created: z.number().nullish(),
+  enabled: z.boolean().nullish(),
+  user: z.looseObject({ name: z.string().nullish() }).nullish(),
+});
+type Key = z.output<typeof keySchema>;
+const createdSchema = keySchema.extend({ secret_access_key: z.string().nullish() });
+
+const userName = () =>
+  objectName("user name")
+    .refine((s) => /^[^/]+\/[^/]+$/.test(s), "name the user as <account>/<user>, e.g. analytics/etl")
+    .describe("the object store user, <account>/<user>");
+const keyName = () => objectName("access key id").describe("the access key id (PSFB…)");
+
+async function keysOf(ctx: CommandContext, user?: string): Promise<Key[]> {
+  const query = user === undefined ? {} : { filter: eq("user.name", user) };
+  const out: Key[] = [];
+  for await (const k of ctx.array.iterate(PATH, { query, schema: keySchema })) {
+    if (user === undefined || k.user?.name === user) out.push(k);
+  }
+  return out;
+}
+
+async function requireUser(ctx: CommandContext, user: string): Promise<void> {
+  const page = await ctx.array.get("/object-store-users", {
+    query: { filter: eq("name", user) },
+    schema: z.looseObject({ name: z.string() }),
+  });
+  if (!page.items.some((u) => u.name === user)) {
+    throw new UserFacingError(
+      "NOT_FOUND",
+      `There is no object store user ${user} on ${ctx.arrayName}. See the keys there with \`/array access-key list --array ${ctx.arrayName}\`.`,
+    );
+  }
+}
+
+async function requireKey(ctx: CommandContext, name: string): Promise<Key> {
+  const key = (await keysOf(ctx)).find((k) => k.name === name);
+  if (!key) {
+    throw new UserFacingError(
+      "NOT_FOUND",
+      `There is no access key ${name} on ${ctx.arrayName}. List them with \`/array access-key list --array ${ctx.arrayName}\`.`,
+    );
+  }
+  return key;
+}
+
+export const accessKeyList = defineCommand({
+  verb: "list",
+  summary: "Access keys by user, enabled or not (never their secrets)",
+  examples: ["access-key list", "access-key list analytics/etl", "access-key list --array all"],
+  role: "viewer",
+  positional: ["user"],
+  args: z.object({ user: userName().optional() }),
+  async run(a, ctx) {
+    return (await keysOf(ctx, a.user)).map((k) => ({
+      array: ctx.arrayName,
+      name: k.name,
+      user: k.user?.name ?? "?",
+      enabled: k.enabled !== false,
+      created: k.created ?? undefined,
+    }));
+  },
+  merge: (results) => results.flatMap((r) => r.result),
+  render(rows, a, rctx) {
+    const { many, where } = arraysCovered(rctx);
+    if (rows.length === 0) {
+      const text = `No access keys${a.user ? ` for ${a.user}` : ""} on ${where}.`;
+      return message(text, [{ type: "section", text: rich`${text}` }]);
+    }
+    const headline = `${countOf(rows.length, "access key")}${a.user ? ` of ${a.user}` : ""} on ${where}`;
+    const table = truncatedTable(
+      [
+        ...(many ? [{ key: "array", label: "Array" }] : []),
+        { key: "user", label: "User" },
+        { key: "name", label: "Access key id" },
+        { key: "enabled", label: "Enabled" },
+        { key: "created", label: "Created" },
+      ],
+      rows.map((r) => ({
+        array: r.array,
+        user: r.user,
+        name: r.name,
+        enabled: r.enabled ? "yes" : "no (disabled)",
+        created: r.created === undefined ? "–" : formatWhen(r.created, rctx.now, rctx.timeZone),
+      })),
+      { filename: "access-keys.csv", title: headline },
+    );
+    return listingMessage(headline, table);
+  },
+});
+
+export const accessKeyCreate = defineCommand({
+  verb: "create",
+  summary: "A new S3 access key for a user; its secret is shown once, to you alone",
+  examples: ["access-key create analytics/etl"],
+  role: "operator",
+  visibility: "ephemeral",
+  positional: ["user"],
+  args: z.object({ user: userName() }),
+  async impact(a, ctx): Promise<Impact> {
+    await requireUser(ctx, a.user);
+    const keys = await keysOf(ctx, a.user);
+    if (keys.length >= MAX_KEYS) {
+      throw new UserFacingError(
+        "TOO_MANY_KEYS",
+        `${a.user} already has ${keys.length} access keys (${keys.map((k) => k.name).join(", ")}), the most a user can have. Delete one first with \`/array access-key delete <key>\`.`,
+      );
+    }
+    return {
+      target: `access key for ${a.user}`,
+      summary: rich`Creates an S3 access key for *${a.user}* on ${ctx.arrayName}; its secret is shown once, only to the requester.`,
+      facts: [{ label: "Keys it has", value: rich`${keys.map((k) => k.name).join(", ") || "none"}` }],
+      warnings: [],
+      state: { keys: keys.length },
+      requests: [planned("POST", PATH, {}, { user: { name: a.user } })],
+    };
+  },
+  async run(a, ctx, impact) {
+    const r = impact?.requests[0];
+    const [key] = r ? await ctx.array.post(r.path, { body: r.body, schema: createdSchema }) : [];
+    if (!key?.secret_access_key) {
+      throw new UserFacingError(
+        "NO_SECRET",
+        `${ctx.arrayName} created an access key for ${a.user}${key ? ` (${key.name})` : ""} but sent no secret. Delete it and create another.`,
+      );
+    }
+    return { user: a.user, name: key.name, secret: key.secret_access_key };
+  },
+  render(r, _a, rctx) {
+    return message(
+      `New access key for ${r.user} on ${rctx.arrays[0] ?? "?"}: shown once, only to you.`,
+      [
+        {
+          type: "section",
+          text: rich`New access key for *${r.user}* on ${rctx.arrays[0] ?? "?"}. Only you can see this, and it will not be shown again: store the secret now (e.g. in your vault).`,
+        },
+        { type: "fields", fields: [{ label: "Access key id", value: rich`\`${r.name}\`` }] },
+        { type: "code", text: r.secret },
+        { type: "context", text: rich`Lost it? Create another key and delete this one.` },
+      ],
+      { visibility: "ephemeral", secret: true },
+    );
+  },
+});
+
+function toggle(enabled: boolean) {
+  const verb = enabled ? "enable" : "disable";
+  return defineCommand({
+    verb,
+    summary: enabled
+      ? "Enable an access key again"
+      : "Disable an access key (applications using it lose access)",
+    examples: [`access-key ${verb} PSFBIAZFCAAAAAAAAAAAA`],
+    role: "operator",
+    visibility: "in_channel",
+    positional: ["key"],
+    args: z.object({ key: keyName() }),
+    async impact(a, ctx): Promise<Impact> {
+      const key = await requireKey(ctx, a.key);
+      if ((key.enabled !== false) === enabled) {
+        throw new UserFacingError(
+          "NO_CHANGE",
+          `Access key ${a.key} is already ${verb}d. Nothing was changed.`,
+        );
+      }
+      return {
+        target: `access key ${a.key}`,
+        summary: rich`${enabled ? "Enables" : "Disables"} access key ${a.key} of ${key.user?.name ?? "?"}.`,
+        facts: [],
+        warnings: enabled
+          ? []
+          : [rich`Applications signing requests with this key get Access Denied until it is enabled again.`],
+        state: { enabled: key.enabled ?? null },
+        requests: [planned("PATCH", PATH, { names: [a.key] }, { enabled })],
+      };
+    },
+    async run(a, ctx, impact) {
+      const r = impact?.requests[0];
+      if (r) await ctx.array.patch(r.path, { query: { names: [a.key] }, body: r.body });
+      return a.key;
+    },
+    render: (key, _a, rctx) => {
+      const text = `${enabled ? "Enabled" : "Disabled"} access key ${key} on ${rctx.arrays[0] ?? "?"}.`;
+      return message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
+    },
+  });
+}
+export const accessKeyEnable = toggle(true);
+export const accessKeyDisable = toggle(false);
+
+export const accessKeyDelete = defineCommand({
+  verb: "delete",
+  summary: "Delete an access key for good (applications using it lose access); gated",
+  examples: ["access-key delete PSFBIAZFCAAAAAAAAAAAA"],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["key"],
+  args: z.object({ key: keyName() }),
+  async impact(a, ctx): Promise<Impact> {
+    const key = await requireKey(ctx, a.key);
+    const user = key.user?.name ?? "?";
+    const others = (await keysOf(ctx, user)).filter((k) => k.name !== a.key);
+    return {
+      target: `access key ${a.key}`,
+      summary: rich`Deletes access key ${a.key} of *${user}* on ${ctx.arrayName}.`,
+      facts: [
+        { label: "Enabled", value: rich`${key.enabled === false ? "no" : "yes"}` },
+        { label: "Other keys of the user", value: rich`${others.map((k) => k.name).join(", ") || "none"}` },
+      ],
+      warnings: [
+        rich`Applications signing with this key get Access Denied; a deleted key cannot be recovered.${others.length === 0 ? ` ${user} will have no access key left.` : ""}`,
+      ],
+      state: { enabled: key.enabled ?? null, other_keys: others.length },
+      requests: [planned("DELETE", PATH, { names: [a.key] })],
+    };
+  },
+  destructive: () => "delete",
+  gateClasses: ["delete"],
+  async run(a, ctx) {
+    await ctx.array.delete(PATH, { query: { names: [a.key] } });
+    return a.key;
+  },
+  render: (key, _a, rctx) => {
+    const text = `Deleted access key ${key} on ${rctx.arrays[0] ?? "?"}.`;
+    return message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
+  },
+});

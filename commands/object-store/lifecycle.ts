@@ -1,0 +1,249 @@
+/**
+ * `lifecycle list|create|update|delete` (REST 1.10+): how long a bucket keeps previous object versions. From
+ * 1.12 a rule is selected by its id together with `bucket_names` (names `bucket/rule_id` before), so the
+ * selector follows the array's version.
+ */
+import { z } from "zod";
+import { duration, objectName } from "../../src/core/arg-types.js";
+import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
+import { message, rich } from "../../src/core/message.js";
+import { truncatedTable } from "../../src/core/table.js";
+import { countOf, formatDuration } from "../../src/core/units.js";
+import { UserFacingError } from "../../src/errors.js";
+import type { Query } from "../../src/flashblade/types.js";
+import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { planned } from "../shared/plan.js";
+
+const PATH = "/lifecycle-rules";
+const ruleSchema = z.looseObject({
+  id: z.string().nullish(),
+  name: z.string().nullish(),
+  rule_id: z.string().nullish(),
+  enabled: z.boolean().nullish(),
+  keep_previous_version_for: z.number().nullish(),
+  prefix: z.string().nullish(),
+  bucket: z.looseObject({ name: z.string().nullish() }).nullish(),
+});
+type Rule = z.output<typeof ruleSchema>;
+
+async function requireLifecycleApi(ctx: CommandContext): Promise<void> {
+  if (!(await ctx.array.supports("1.10"))) {
+    throw new UserFacingError(
+      "NOT_SUPPORTED",
+      `Lifecycle rules need REST 1.10 or newer; ${ctx.arrayName} speaks ${await ctx.array.version()}.`,
+    );
+  }
+}
+
+async function rulesOf(ctx: CommandContext, bucket?: string): Promise<Rule[]> {
+  await requireLifecycleApi(ctx);
+  const out: Rule[] = [];
+  for await (const r of ctx.array.iterate(PATH, { schema: ruleSchema })) {
+    if (bucket === undefined || r.bucket?.name === bucket) out.push(r);
+  }
+  return out;
+}
+
+/** The rule and the query that selects it: ids with bucket_names from 1.12, names `bucket/rule_id` before. */
+async function selectRule(
+  ctx: CommandContext,
+  bucket: string,
+  ruleId: string,
+): Promise<{ rule: Rule; query: Query }> {
+  const rules = await rulesOf(ctx, bucket);
+  const rule = rules.find((r) => r.rule_id === ruleId);
+  if (!rule) {
+    throw new UserFacingError(
+      "NOT_FOUND",
+      `Bucket ${bucket} has no lifecycle rule ${ruleId} on ${ctx.arrayName}${rules.length ? ` (it has ${rules.map((r) => r.rule_id).join(", ")})` : ""}.`,
+    );
+  }
+  const byId = (await ctx.array.supports("1.12")) && rule.id;
+  const query: Query = byId
+    ? { ids: [rule.id as string], bucket_names: [bucket] }
+    : { names: [`${bucket}/${ruleId}`] };
+  return { rule, query };
+}
+
+const keepText = (r: Rule) => formatDuration(r.keep_previous_version_for ?? 0);
+const said = (text: string) =>
+  message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
+const lists = (q: Record<string, string | number | boolean> | undefined) =>
+  Object.fromEntries(Object.entries(q ?? {}).map(([k, v]) => [k, String(v).split(",")]));
+
+export const lifecycleList = defineCommand({
+  verb: "list",
+  summary: "Lifecycle rules: how long each bucket keeps previous object versions",
+  examples: ["lifecycle list", "lifecycle list analytics-raw"],
+  role: "viewer",
+  positional: ["bucket"],
+  args: z.object({ bucket: objectName("bucket name").optional().describe("only this bucket's rules") }),
+  async run(a, ctx) {
+    return (await rulesOf(ctx, a.bucket)).map((r) => ({ array: ctx.arrayName, r }));
+  },
+  merge: (results) => results.flatMap((r) => r.result),
+  render(rows, a, rctx) {
+    const { many, where } = arraysCovered(rctx);
+    if (rows.length === 0) {
+      const text = `No lifecycle rules${a.bucket ? ` on ${a.bucket}` : ""} on ${where}.`;
+      return message(text, [{ type: "section", text: rich`${text}` }]);
+    }
+    const headline = `${countOf(rows.length, "lifecycle rule")} on ${where}`;
+    const table = truncatedTable(
+      [
+        ...(many ? [{ key: "array", label: "Array" }] : []),
+        { key: "bucket", label: "Bucket" },
+        { key: "rule", label: "Rule" },
+        { key: "prefix", label: "Prefix" },
+        { key: "keep", label: "Keeps previous versions" },
+        { key: "enabled", label: "Enabled" },
+      ],
+      rows.map(({ array, r }) => ({
+        array,
+        bucket: r.bucket?.name ?? "?",
+        rule: r.rule_id ?? "?",
+        prefix: r.prefix || "(all objects)",
+        keep: keepText(r),
+        enabled: r.enabled === false ? "no" : "yes",
+      })),
+      { filename: "lifecycle-rules.csv", title: headline },
+    );
+    return listingMessage(headline, table);
+  },
+});
+
+export const lifecycleCreate = defineCommand({
+  verb: "create",
+  summary: "Keep a bucket's previous object versions for a while, then delete them",
+  examples: [
+    "lifecycle create analytics-raw --keep 30d",
+    "lifecycle create analytics-raw --keep 2d --prefix tmp/ --rule tmp-cleanup",
+  ],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["bucket"],
+  args: z.object({
+    bucket: objectName("bucket name").describe("the bucket"),
+    keep: duration().describe("how long previous versions are kept, e.g. 30d"),
+    prefix: z.string().max(1024).optional().describe("only objects whose key starts with this"),
+    rule: objectName("rule id").optional().describe("the rule's id (default: the array picks one)"),
+  }),
+  async impact(a, ctx): Promise<Impact> {
+    const existing = await rulesOf(ctx, a.bucket);
+    if (a.rule !== undefined && existing.some((r) => r.rule_id === a.rule)) {
+      throw new UserFacingError(
+        "ALREADY_EXISTS",
+        `Bucket ${a.bucket} already has a lifecycle rule ${a.rule}. Nothing was changed.`,
+      );
+    }
+    const body = {
+      bucket: { name: a.bucket },
+      keep_previous_version_for: a.keep,
+      ...(a.prefix === undefined ? {} : { prefix: a.prefix }),
+      ...(a.rule === undefined ? {} : { rule_id: a.rule }),
+    };
+    return {
+      target: `lifecycle rule on ${a.bucket}`,
+      summary: rich`Keeps previous versions of ${a.prefix ? `objects under ${a.prefix}` : "all objects"} in *${a.bucket}* for ${formatDuration(a.keep)}, then deletes them.`,
+      facts: [],
+      warnings: [
+        rich`Previous versions older than ${formatDuration(a.keep)} are deleted by the array from then on.`,
+      ],
+      state: { rules: existing.length },
+      requests: [planned("POST", PATH, {}, body)],
+    };
+  },
+  async run(a, ctx, impact) {
+    const r = impact?.requests[0];
+    const [made] = r ? await ctx.array.post(PATH, { body: r.body, schema: ruleSchema }) : [];
+    return { bucket: a.bucket, rule: made?.rule_id ?? a.rule ?? "?" };
+  },
+  render: (r, _a, rctx) =>
+    said(`Created lifecycle rule ${r.rule} on ${r.bucket} (${rctx.arrays[0] ?? "?"}).`),
+});
+
+const ruleArgs = z.object({
+  bucket: objectName("bucket name").describe("the bucket"),
+  rule: objectName("rule id").describe("the rule's id"),
+});
+
+export const lifecycleUpdate = defineCommand({
+  verb: "update",
+  summary: "Change how long a lifecycle rule keeps previous versions, its prefix, or turn it on or off",
+  examples: [
+    "lifecycle update analytics-raw expire-old-versions --keep 60d",
+    "lifecycle update logs-archive fbRule1 --enabled",
+  ],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["bucket", "rule"],
+  args: ruleArgs.extend({
+    keep: duration().optional().describe("how long previous versions are kept"),
+    prefix: z.string().max(1024).optional().describe("only objects whose key starts with this"),
+    enabled: z.boolean().optional().describe("turn the rule on (--enabled) or off (--no-enabled)"),
+  }),
+  async impact(a, ctx): Promise<Impact> {
+    const { rule, query } = await selectRule(ctx, a.bucket, a.rule);
+    const body = {
+      ...(a.keep === undefined ? {} : { keep_previous_version_for: a.keep }),
+      ...(a.prefix === undefined ? {} : { prefix: a.prefix }),
+      ...(a.enabled === undefined ? {} : { enabled: a.enabled }),
+    };
+    if (Object.keys(body).length === 0) {
+      throw new UserFacingError(
+        "NO_CHANGE",
+        "Say what to change: --keep, --prefix, --enabled or --no-enabled.",
+      );
+    }
+    const shorter = a.keep !== undefined && a.keep < (rule.keep_previous_version_for ?? 0);
+    return {
+      target: `lifecycle rule ${a.bucket}/${a.rule}`,
+      summary: rich`Changes lifecycle rule ${a.rule} of *${a.bucket}*${a.keep === undefined ? "" : `: keeps previous versions ${keepText(rule)} → ${formatDuration(a.keep)}`}.`,
+      facts: [],
+      warnings: shorter
+        ? [
+            rich`Previous versions between ${formatDuration(a.keep ?? 0)} and ${keepText(rule)} old are deleted at the array's next pass.`,
+          ]
+        : [],
+      state: { keep: rule.keep_previous_version_for ?? null, enabled: rule.enabled ?? null },
+      requests: [planned("PATCH", PATH, query, body)],
+    };
+  },
+  async run(_a, ctx, impact) {
+    const r = impact?.requests[0];
+    if (r) await ctx.array.patch(r.path, { query: lists(r.query), body: r.body });
+    return impact?.target ?? "";
+  },
+  render: (target, _a, rctx) => said(`Updated ${target} on ${rctx.arrays[0] ?? "?"}.`),
+});
+
+export const lifecycleDelete = defineCommand({
+  verb: "delete",
+  summary: "Delete a lifecycle rule (previous versions are then kept until deleted by hand); gated",
+  examples: ["lifecycle delete analytics-raw tmp-cleanup"],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["bucket", "rule"],
+  args: ruleArgs,
+  async impact(a, ctx): Promise<Impact> {
+    const { rule, query } = await selectRule(ctx, a.bucket, a.rule);
+    return {
+      target: `lifecycle rule ${a.bucket}/${a.rule}`,
+      summary: rich`Deletes lifecycle rule ${a.rule} of *${a.bucket}* (keeps previous versions ${keepText(rule)}).`,
+      facts: [],
+      warnings: [
+        rich`Previous versions of ${rule.prefix ? `objects under ${rule.prefix}` : "all objects"} then pile up until deleted by hand.`,
+      ],
+      state: { keep: rule.keep_previous_version_for ?? null },
+      requests: [planned("DELETE", PATH, query)],
+    };
+  },
+  destructive: () => "delete",
+  gateClasses: ["delete"],
+  async run(_a, ctx, impact) {
+    const r = impact?.requests[0];
+    if (r) await ctx.array.delete(r.path, { query: lists(r.query) });
+    return impact?.target ?? "";
+  },
+  render: (target, _a, rctx) => said(`Deleted ${target} on ${rctx.arrays[0] ?? "?"}.`),
+});

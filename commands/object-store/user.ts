@@ -1,0 +1,131 @@
+/**
+ * `object-user list|create|delete`: object store users (`account/user`). Deleting one deletes its access keys
+ * with it, so the impact names them (never their secrets).
+ */
+import { z } from "zod";
+import { objectName } from "../../src/core/arg-types.js";
+import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
+import { message, rich } from "../../src/core/message.js";
+import { truncatedTable } from "../../src/core/table.js";
+import { countOf } from "../../src/core/units.js";
+import { UserFacingError } from "../../src/errors.js";
+import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { planned } from "../shared/plan.js";
+
+const PATH = "/object-store-users";
+const userSchema = z.looseObject({
+  name: z.string(),
+  access_keys: z.array(z.looseObject({ name: z.string().nullish() })).nullish(),
+});
+type User = z.output<typeof userSchema>;
+
+const userName = () =>
+  objectName("user name")
+    .refine((s) => /^[^/]+\/[^/]+$/.test(s), "name the user as <account>/<user>, e.g. analytics/etl")
+    .describe("the user, <account>/<user>");
+const keysOf = (u: User) => (u.access_keys ?? []).flatMap((k) => (k.name ? [k.name] : []));
+const said = (text: string) =>
+  message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
+
+async function usersOf(ctx: CommandContext): Promise<User[]> {
+  const out: User[] = [];
+  for await (const u of ctx.array.iterate(PATH, { schema: userSchema })) out.push(u);
+  return out;
+}
+
+export const objectUserList = defineCommand({
+  verb: "list",
+  summary: "Object store users and how many access keys each has",
+  examples: ["object-user list", "object-user list --account backup"],
+  role: "viewer",
+  args: z.object({ account: objectName("account name").optional().describe("only this account's users") }),
+  async run(a, ctx) {
+    return (await usersOf(ctx))
+      .filter((u) => a.account === undefined || u.name.startsWith(`${a.account}/`))
+      .map((u) => ({ array: ctx.arrayName, name: u.name, keys: keysOf(u).length }));
+  },
+  merge: (results) => results.flatMap((r) => r.result),
+  render(rows, a, rctx) {
+    const { many, where } = arraysCovered(rctx);
+    if (rows.length === 0) {
+      const text = `No object store users${a.account ? ` in ${a.account}` : ""} on ${where}.`;
+      return message(text, [{ type: "section", text: rich`${text}` }]);
+    }
+    const headline = `${countOf(rows.length, "object store user")} on ${where}`;
+    const table = truncatedTable(
+      [
+        ...(many ? [{ key: "array", label: "Array" }] : []),
+        { key: "name", label: "User" },
+        { key: "keys", label: "Access keys", align: "right" as const },
+      ],
+      rows.map((r) => ({ ...r, keys: String(r.keys) })),
+      { filename: "object-store-users.csv", title: headline },
+    );
+    return listingMessage(headline, table);
+  },
+});
+
+export const objectUserCreate = defineCommand({
+  verb: "create",
+  summary: "Create an object store user in an account (then give it a key with access-key create)",
+  examples: ["object-user create analytics/etl2"],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["name"],
+  args: z.object({ name: userName() }),
+  async impact(a, ctx): Promise<Impact> {
+    if ((await usersOf(ctx)).some((u) => u.name === a.name)) {
+      throw new UserFacingError(
+        "ALREADY_EXISTS",
+        `User ${a.name} already exists on ${ctx.arrayName}. Nothing was changed.`,
+      );
+    }
+    return {
+      target: `object store user ${a.name}`,
+      summary: rich`Creates object store user *${a.name}* on ${ctx.arrayName}.`,
+      facts: [],
+      warnings: [],
+      state: {},
+      requests: [planned("POST", PATH, { names: [a.name] })],
+    };
+  },
+  async run(a, ctx) {
+    await ctx.array.post(PATH, { query: { names: [a.name] } });
+    return a.name;
+  },
+  render: (name, _a, rctx) =>
+    said(
+      `Created object store user ${name} on ${rctx.arrays[0] ?? "?"}. Give it a key with /array access-key create ${name}.`,
+    ),
+});
+
+export const objectUserDelete = defineCommand({
+  verb: "delete",
+  summary: "Delete an object store user and its access keys; gated",
+  examples: ["object-user delete analytics/reader"],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["name"],
+  args: z.object({ name: userName() }),
+  async impact(a, ctx): Promise<Impact> {
+    const user = (await usersOf(ctx)).find((u) => u.name === a.name);
+    if (!user)
+      throw new UserFacingError("NOT_FOUND", `There is no object store user ${a.name} on ${ctx.arrayName}.`);
+    const keys = keysOf(user);
+    return {
+      target: `object store user ${a.name}`,
+      summary: rich`Deletes object store user *${a.name}* on ${ctx.arrayName}, with ${countOf(keys.length, "access key")}.`,
+      facts: [{ label: "Access keys", value: rich`${keys.join(", ") || "none"}` }],
+      warnings: keys.length ? [rich`Applications signing with those keys lose access for good.`] : [],
+      state: { keys: keys.length },
+      requests: [planned("DELETE", PATH, { names: [a.name] })],
+    };
+  },
+  destructive: () => "delete",
+  gateClasses: ["delete"],
+  async run(a, ctx) {
+    await ctx.array.delete(PATH, { query: { names: [a.name] } });
+    return a.name;
+  },
+  render: (name, _a, rctx) => said(`Deleted object store user ${name} on ${rctx.arrays[0] ?? "?"}.`),
+});

@@ -1,0 +1,127 @@
+/**
+ * `virtual-host list|add|remove` (REST 1.12): host names under which S3 clients address buckets
+ * virtual-hosted style (`bucket.s3.example.com`). Removing one breaks clients that use it, so it is class
+ * delete.
+ */
+import { z } from "zod";
+import { objectName } from "../../src/core/arg-types.js";
+import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
+import { message, rich } from "../../src/core/message.js";
+import { truncatedTable } from "../../src/core/table.js";
+import { countOf } from "../../src/core/units.js";
+import { UserFacingError } from "../../src/errors.js";
+import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { planned } from "../shared/plan.js";
+import { said } from "./bucket.js";
+
+const PATH = "/object-store-virtual-hosts";
+const hostSchema = z.looseObject({ name: z.string() });
+const hostArg = z.object({
+  host: objectName("host name")
+    .refine(
+      (s) => /^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$/.test(s),
+      "use a host name such as s3.example.com",
+    )
+    .describe("the host name, e.g. s3.example.com"),
+});
+
+async function hostsOf(ctx: CommandContext): Promise<string[]> {
+  if (!(await ctx.array.supports("1.12"))) {
+    throw new UserFacingError(
+      "NOT_SUPPORTED",
+      `Virtual hosts need REST 1.12; ${ctx.arrayName} speaks ${await ctx.array.version()}.`,
+    );
+  }
+  const out: string[] = [];
+  for await (const h of ctx.array.iterate(PATH, { schema: hostSchema })) out.push(h.name);
+  return out;
+}
+
+export const virtualHostList = defineCommand({
+  verb: "list",
+  summary: "Host names S3 clients use to address buckets virtual-hosted style",
+  examples: ["virtual-host list", "virtual-host list --array all"],
+  role: "viewer",
+  args: z.object({}),
+  async run(_a, ctx) {
+    return (await hostsOf(ctx)).map((name) => ({ array: ctx.arrayName, name }));
+  },
+  merge: (results) => results.flatMap((r) => r.result),
+  render(rows, _a, rctx) {
+    const { many, where } = arraysCovered(rctx);
+    if (rows.length === 0) {
+      const text = `No virtual hosts on ${where}: clients address buckets by path.`;
+      return message(text, [{ type: "section", text: rich`${text}` }]);
+    }
+    const headline = `${countOf(rows.length, "virtual host")} on ${where}`;
+    const table = truncatedTable(
+      [...(many ? [{ key: "array", label: "Array" }] : []), { key: "name", label: "Host name" }],
+      rows,
+      { filename: "virtual-hosts.csv", title: headline },
+    );
+    return listingMessage(headline, table);
+  },
+});
+
+export const virtualHostAdd = defineCommand({
+  verb: "add",
+  summary: "Let S3 clients address buckets as <bucket>.<host>",
+  examples: ["virtual-host add s3.example.com"],
+  role: "admin",
+  visibility: "in_channel",
+  positional: ["host"],
+  args: hostArg,
+  async impact(a, ctx): Promise<Impact> {
+    const hosts = await hostsOf(ctx);
+    if (hosts.includes(a.host)) {
+      throw new UserFacingError(
+        "ALREADY_EXISTS",
+        `${a.host} is already a virtual host on ${ctx.arrayName}. Nothing was changed.`,
+      );
+    }
+    return {
+      target: `virtual host ${a.host}`,
+      summary: rich`Adds virtual host *${a.host}* on ${ctx.arrayName}: buckets answer as <bucket>.${a.host}.`,
+      facts: [],
+      warnings: [rich`DNS must resolve *.${a.host} to the array's data addresses.`],
+      state: { hosts: hosts.length },
+      requests: [planned("POST", PATH, { names: [a.host] })],
+    };
+  },
+  async run(a, ctx) {
+    await ctx.array.post(PATH, { query: { names: [a.host] } });
+    return a.host;
+  },
+  render: (host, _a, rctx) => said(`Added virtual host ${host} on ${rctx.arrays[0] ?? "?"}.`),
+});
+
+export const virtualHostRemove = defineCommand({
+  verb: "remove",
+  summary: "Stop answering S3 requests under a virtual host name; gated",
+  examples: ["virtual-host remove s3.old.example.com"],
+  role: "admin",
+  visibility: "in_channel",
+  positional: ["host"],
+  args: hostArg,
+  async impact(a, ctx): Promise<Impact> {
+    const hosts = await hostsOf(ctx);
+    if (!hosts.includes(a.host)) {
+      throw new UserFacingError("NOT_FOUND", `${a.host} is not a virtual host on ${ctx.arrayName}.`);
+    }
+    return {
+      target: `virtual host ${a.host}`,
+      summary: rich`Removes virtual host *${a.host}* from ${ctx.arrayName}.`,
+      facts: [],
+      warnings: [rich`Clients addressing buckets as <bucket>.${a.host} get errors from then on.`],
+      state: { hosts: hosts.length },
+      requests: [planned("DELETE", PATH, { names: [a.host] })],
+    };
+  },
+  destructive: () => "delete",
+  gateClasses: ["delete"],
+  async run(a, ctx) {
+    await ctx.array.delete(PATH, { query: { names: [a.host] } });
+    return a.host;
+  },
+  render: (host, _a, rctx) => said(`Removed virtual host ${host} from ${rctx.arrays[0] ?? "?"}.`),
+});

@@ -1,0 +1,224 @@
+/**
+ * `bucket-link list|create|pause|resume|credentials|delete`: bucket replica links (REST 1.9+). Pausing is
+ * class pause_replication (ransomware runbooks pause replication first, so it is fast but audited); deleting is
+ * class delete. Both impacts name the link, its lag and what stops being protected.
+ */
+import { z } from "zod";
+import { flag, objectName } from "../../src/core/arg-types.js";
+import { defineCommand, type Impact } from "../../src/core/define-command.js";
+import { formatWhen } from "../../src/core/format-time.js";
+import { message, rich } from "../../src/core/message.js";
+import { truncatedTable } from "../../src/core/table.js";
+import { countOf, formatDuration } from "../../src/core/units.js";
+import { UserFacingError } from "../../src/errors.js";
+import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { planned } from "../shared/plan.js";
+import {
+  bucketLinksOf,
+  findBucketLink,
+  linkFacts,
+  linkText,
+  PATH,
+  patchRequest,
+  wireLists,
+} from "./bucket-link-facts.js";
+
+const bucket = () => objectName("bucket name").describe("the local bucket");
+const remote = () =>
+  objectName("array or target name")
+    .optional()
+    .describe("the remote array or S3 target (needed when the bucket replicates to several)");
+export const selectArgs = z.object({ bucket: bucket(), remote: remote() });
+
+interface LinkRowOut {
+  array: string;
+  link: string;
+  status: string;
+  lag: number | undefined;
+  recoveryPoint: number | undefined;
+  credentials: string;
+}
+
+export const bucketLinkList = defineCommand({
+  verb: "list",
+  summary: "Bucket replica links with their status, lag and recovery point",
+  examples: ["bucket-link list", "bucket-link list veeam-repo", "bucket-link list --array all"],
+  role: "viewer",
+  positional: ["bucket"],
+  args: z.object({ bucket: bucket().optional() }),
+  async run(a, ctx): Promise<LinkRowOut[]> {
+    const now = ctx.now();
+    return (await bucketLinksOf(ctx, a.bucket)).map((l) => ({
+      array: ctx.arrayName,
+      link: linkText({
+        bucket: l.local_bucket?.name ?? "?",
+        remote: l.remote?.name ?? "?",
+        remoteBucket: l.remote_bucket?.name ?? l.local_bucket?.name ?? "?",
+      }),
+      status: `${l.paused ? "paused" : (l.status ?? "?")}${l.direction === "inbound" ? " (inbound)" : ""}`,
+      lag: l.lag ?? (l.recovery_point === undefined ? undefined : now - l.recovery_point),
+      recoveryPoint: l.recovery_point,
+      credentials: l.remote_credentials?.name ?? "–",
+    }));
+  },
+  merge: (results) => results.flatMap((r) => r.result),
+  render(rows, a, rctx) {
+    const { many, where } = arraysCovered(rctx);
+    if (rows.length === 0) {
+      const text = `No bucket replica links${a.bucket ? ` for ${a.bucket}` : ""} on ${where}.`;
+      return message(text, [{ type: "section", text: rich`${text}` }]);
+    }
+    const headline = `${countOf(rows.length, "bucket replica link")} on ${where}`;
+    const table = truncatedTable(
+      [
+        ...(many ? [{ key: "array", label: "Array" }] : []),
+        { key: "link", label: "Link" },
+        { key: "status", label: "Status" },
+        { key: "lag", label: "Lag", align: "right" as const },
+        { key: "rp", label: "Recovery point" },
+        { key: "credentials", label: "Remote credentials" },
+      ],
+      rows.map((r) => ({
+        array: r.array,
+        link: r.link,
+        status: r.status,
+        lag: r.lag === undefined ? "–" : formatDuration(r.lag),
+        rp: r.recoveryPoint === undefined ? "–" : formatWhen(r.recoveryPoint, rctx.now, rctx.timeZone),
+        credentials: r.credentials,
+      })),
+      { filename: "bucket-replica-links.csv", title: headline },
+    );
+    return listingMessage(headline, table);
+  },
+});
+
+export const done = (text: string) =>
+  message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
+
+export const bucketLinkCreate = defineCommand({
+  verb: "create",
+  summary: "Replicate a bucket to a bucket on a connected array or S3 target, with remote credentials",
+  examples: [
+    "bucket-link create media-assets --remote fb-dr-01 --credentials fb-dr-01/repl-creds",
+    "bucket-link create media-assets --remote fb-dr-01 --credentials fb-dr-01/repl-creds --remote-bucket media-dr",
+  ],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["bucket"],
+  args: z.object({
+    bucket: bucket(),
+    remote: objectName("array or target name").describe("the remote array or S3 target"),
+    credentials: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9][A-Za-z0-9_.-]*$/,
+        "use <remote>/<name>, e.g. fb-dr-01/repl-creds",
+      )
+      .describe("the remote credentials, <remote>/<name>"),
+    remoteBucket: objectName("bucket name")
+      .optional()
+      .describe("the bucket on the remote (default: the same name)"),
+    paused: flag().optional().describe("create it paused"),
+  }),
+  async impact(a, ctx): Promise<Impact> {
+    const existing = await bucketLinksOf(ctx, a.bucket);
+    const remoteBucket = a.remoteBucket ?? a.bucket;
+    const query = {
+      local_bucket_names: [a.bucket],
+      remote_bucket_names: [remoteBucket],
+      remote_credentials_names: [a.credentials],
+    };
+    const text = linkText({ bucket: a.bucket, remote: a.remote, remoteBucket });
+    return {
+      target: `bucket replica link ${text}`,
+      summary: rich`Replicates bucket *${a.bucket}* to ${a.remote}:${remoteBucket} with credentials ${a.credentials}${a.paused ? " (paused)" : ""}.`,
+      facts: existing.length
+        ? [{ label: "Existing links", value: rich`${existing.map((l) => l.remote?.name ?? "?").join(", ")}` }]
+        : [],
+      warnings: [],
+      state: { links: existing.length },
+      requests: [planned("POST", PATH, query, a.paused ? { paused: true } : {})],
+    };
+  },
+  async run(a, ctx, impact) {
+    const r = impact?.requests[0];
+    if (r) await ctx.array.post(r.path, { query: wireLists(r), body: r.body });
+    return { text: impact?.target ?? a.bucket, paused: a.paused === true };
+  },
+  render: (r, _a, rctx) =>
+    done(
+      `Created ${r.text} on ${rctx.arrays[0] ?? "?"}${r.paused ? ", paused" : ""}. Watch it with /array replication status.`,
+    ),
+});
+
+export const bucketLinkPause = defineCommand({
+  verb: "pause",
+  summary: "Pause a bucket's replication (e.g. to stop encrypted data reaching the copy); gated",
+  examples: ["bucket-link pause veeam-repo", "bucket-link pause media-assets --remote fb-dr-01"],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["bucket"],
+  args: selectArgs,
+  async impact(a, ctx): Promise<Impact> {
+    const f = await findBucketLink(ctx, a.bucket, a.remote);
+    const { facts, state } = linkFacts(ctx, f);
+    if (f.link.paused) {
+      throw new UserFacingError(
+        "ALREADY_PAUSED",
+        `The replica link ${linkText(f)} is already paused. Nothing was changed.`,
+      );
+    }
+    return {
+      target: `bucket replica link ${linkText(f)}`,
+      summary: rich`Pauses replication of bucket *${f.bucket}* to ${f.remote}:${f.remoteBucket} on ${ctx.arrayName}.`,
+      facts,
+      warnings: [
+        rich`New and changed objects in ${f.bucket} stop reaching ${f.remote}; its copy stays at the current recovery point and the lag grows for as long as the link is paused. Resume with \`/array bucket-link resume ${f.bucket} --remote ${f.remote}\`.`,
+      ],
+      state,
+      requests: [patchRequest(f, { paused: true })],
+    };
+  },
+  destructive: () => "pause_replication",
+  gateClasses: ["pause_replication"],
+  async run(_a, ctx, impact) {
+    const r = impact?.requests[0];
+    if (r) await ctx.array.patch(r.path, { query: wireLists(r), body: r.body });
+    return { text: impact?.target ?? "" };
+  },
+  render: (r, _a, rctx) => done(`Paused ${r.text} on ${rctx.arrays[0] ?? "?"}.`),
+});
+
+export const bucketLinkResume = defineCommand({
+  verb: "resume",
+  summary: "Resume a paused bucket replica link",
+  examples: ["bucket-link resume veeam-repo", "bucket-link resume veeam-repo --remote fb-dr-01"],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["bucket"],
+  args: selectArgs,
+  async impact(a, ctx): Promise<Impact> {
+    const f = await findBucketLink(ctx, a.bucket, a.remote);
+    const { facts, state } = linkFacts(ctx, f);
+    if (!f.link.paused) {
+      throw new UserFacingError(
+        "NOT_PAUSED",
+        `The replica link ${linkText(f)} is not paused (${f.link.status ?? "?"}). Nothing was changed.`,
+      );
+    }
+    return {
+      target: `bucket replica link ${linkText(f)}`,
+      summary: rich`Resumes replication of bucket *${f.bucket}* to ${f.remote}:${f.remoteBucket} on ${ctx.arrayName}; it catches up from its recovery point.`,
+      facts,
+      warnings: [],
+      state,
+      requests: [patchRequest(f, { paused: false })],
+    };
+  },
+  async run(_a, ctx, impact) {
+    const r = impact?.requests[0];
+    if (r) await ctx.array.patch(r.path, { query: wireLists(r), body: r.body });
+    return { text: impact?.target ?? "" };
+  },
+  render: (r, _a, rctx) => done(`Resumed ${r.text} on ${rctx.arrays[0] ?? "?"}.`),
+});

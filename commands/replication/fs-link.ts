@@ -1,0 +1,163 @@
+/**
+ * `fs-link list|create` (REST 1.9+): file system replica links with the policies that schedule them and their
+ * transfers — the newest completed snapshot and the one on its way — from /file-system-replica-links/transfer.
+ */
+import { z } from "zod";
+import { objectName } from "../../src/core/arg-types.js";
+import { defineCommand, type Impact } from "../../src/core/define-command.js";
+import { formatWhen } from "../../src/core/format-time.js";
+import { message, rich } from "../../src/core/message.js";
+import { truncatedTable } from "../../src/core/table.js";
+import { countOf, formatDuration } from "../../src/core/units.js";
+import { UserFacingError } from "../../src/errors.js";
+import { fileSystemReplicaLinkSchema } from "../../src/flashblade/schemas.js";
+import { requirePolicy } from "../policy/read.js";
+import { requireLiveFileSystem } from "../shared/file-system-facts.js";
+import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { planned } from "../shared/plan.js";
+import { done } from "./bucket-link.js";
+import { wireLists } from "./bucket-link-facts.js";
+import { requireReplicationApi } from "./read.js";
+
+const PATH = "/file-system-replica-links";
+const transferSchema = z.looseObject({
+  name: z.string().nullish(),
+  status: z.string().nullish(),
+  progress: z.number().nullish(),
+  completed: z.number().nullish(),
+  direction: z.string().nullish(),
+});
+
+interface FsLinkRow {
+  array: string;
+  link: string;
+  status: string;
+  policies: string;
+  lag: number | undefined;
+  lastDone: { name: string; at: number } | undefined;
+  sending: string | undefined;
+}
+
+export const fsLinkList = defineCommand({
+  verb: "list",
+  summary: "File system replica links: policies, lag, the last snapshot sent and the one on its way",
+  examples: ["fs-link list", "fs-link list home", "fs-link list --array all"],
+  role: "viewer",
+  positional: ["fs"],
+  args: z.object({ fs: objectName("file system name").optional().describe("only this file system's links") }),
+  async run(a, ctx): Promise<FsLinkRow[]> {
+    await requireReplicationApi(ctx);
+    const transfers: z.output<typeof transferSchema>[] = [];
+    for await (const t of ctx.array.iterate(`${PATH}/transfer`, { schema: transferSchema }))
+      transfers.push(t);
+    const rows: FsLinkRow[] = [];
+    for await (const l of ctx.array.iterate(PATH, { schema: fileSystemReplicaLinkSchema })) {
+      const fs = l.local_file_system?.name ?? "?";
+      if (a.fs !== undefined && fs !== a.fs) continue;
+      const mine = transfers.filter((t) => t.direction !== "inbound" && t.name?.split(".")[0] === fs);
+      const last = mine
+        .filter((t) => t.status === "completed" && typeof t.completed === "number")
+        .sort((x, y) => (y.completed ?? 0) - (x.completed ?? 0))[0];
+      const sending = mine.find((t) => t.status === "in-progress");
+      const remoteFs = l.remote_file_system?.name ?? fs;
+      rows.push({
+        array: ctx.arrayName,
+        link: `${fs} → ${l.remote?.name ?? "?"}${remoteFs === fs ? "" : `:${remoteFs}`}`,
+        status: `${l.status ?? "?"}${l.direction === "inbound" ? " (inbound)" : ""}`,
+        policies: (l.policies ?? []).map((p) => p.name ?? "?").join(", ") || "none",
+        lag: l.lag ?? undefined,
+        lastDone: last?.name ? { name: last.name, at: last.completed ?? 0 } : undefined,
+        sending: sending?.name ? `${sending.name} (${Math.round(sending.progress ?? 0)}%)` : undefined,
+      });
+    }
+    return rows;
+  },
+  merge: (results) => results.flatMap((r) => r.result),
+  render(rows, a, rctx) {
+    const { many, where } = arraysCovered(rctx);
+    if (rows.length === 0) {
+      const text = `No file system replica links${a.fs ? ` for ${a.fs}` : ""} on ${where}.`;
+      return message(text, [{ type: "section", text: rich`${text}` }]);
+    }
+    const headline = `${countOf(rows.length, "file system replica link")} on ${where}`;
+    const table = truncatedTable(
+      [
+        ...(many ? [{ key: "array", label: "Array" }] : []),
+        { key: "link", label: "Link" },
+        { key: "status", label: "Status" },
+        { key: "policies", label: "Policies" },
+        { key: "lag", label: "Lag", align: "right" as const },
+        { key: "last", label: "Last snapshot sent" },
+        { key: "sending", label: "Sending now" },
+      ],
+      rows.map((r) => ({
+        array: r.array,
+        link: r.link,
+        status: r.status,
+        policies: r.policies,
+        lag: r.lag === undefined ? "–" : formatDuration(r.lag),
+        last: r.lastDone ? `${r.lastDone.name}, ${formatWhen(r.lastDone.at, rctx.now, rctx.timeZone)}` : "–",
+        sending: r.sending ?? "–",
+      })),
+      { filename: "file-system-replica-links.csv", title: headline },
+    );
+    return listingMessage(headline, table);
+  },
+});
+
+export const fsLinkCreate = defineCommand({
+  verb: "create",
+  summary: "Replicate a file system to a connected array, on a snapshot policy's schedule",
+  examples: ["fs-link create projects --remote fb-dr-01 --policy hourly"],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["fs"],
+  args: z.object({
+    fs: objectName("file system name").describe("the local file system"),
+    remote: objectName("array name").describe("the connected array to replicate to"),
+    policy: objectName("policy name").optional().describe("the snapshot policy whose snapshots are sent"),
+    remoteFs: objectName("file system name")
+      .optional()
+      .describe("the target file system (default: the same name)"),
+  }),
+  async impact(a, ctx): Promise<Impact> {
+    await requireReplicationApi(ctx);
+    await requireLiveFileSystem(ctx, a.fs);
+    const every = a.policy === undefined ? undefined : await requirePolicy(ctx, a.policy);
+    const existing = await ctx.array.replicaLinks.forFileSystem(a.fs);
+    if (existing.some((l) => l.remote?.name === a.remote)) {
+      throw new UserFacingError(
+        "ALREADY_EXISTS",
+        `${a.fs} already replicates to ${a.remote}. Nothing was changed.`,
+      );
+    }
+    const remoteFs = a.remoteFs ?? a.fs;
+    const query = {
+      local_file_system_names: [a.fs],
+      remote_names: [a.remote],
+      remote_file_system_names: [remoteFs],
+    };
+    const shortest = Math.min(...(every?.rules ?? []).map((r) => r.every));
+    return {
+      target: `file system replica link ${a.fs} → ${a.remote}`,
+      summary: rich`Replicates *${a.fs}* to ${a.remote}:${remoteFs}${a.policy ? `, sending the snapshots of policy ${a.policy}` : ""}.`,
+      facts: Number.isFinite(shortest)
+        ? [{ label: "Interval", value: rich`${formatDuration(shortest)}` }]
+        : [],
+      warnings: a.policy
+        ? []
+        : [
+            rich`With no policy nothing schedules its transfers; attach one with \`/array policy attach <policy> ${a.fs} --remote ${a.remote}\`.`,
+          ],
+      state: { links: existing.length },
+      requests: [planned("POST", PATH, query, a.policy ? { policies: [{ name: a.policy }] } : {})],
+    };
+  },
+  async run(a, ctx, impact) {
+    const r = impact?.requests[0];
+    if (r) await ctx.array.post(r.path, { query: wireLists(r), body: r.body });
+    return impact?.target ?? a.fs;
+  },
+  render: (target, _a, rctx) =>
+    done(`Created ${target} on ${rctx.arrays[0] ?? "?"}. Watch it with /array replication status.`),
+});

@@ -1,0 +1,89 @@
+/**
+ * `replication perf`: replication throughput now, per array (file and object replication apart), per array
+ * connection and per S3 target (REST 1.9+). The throughput object is `async` up to 1.11 and `periodic` in 1.12;
+ * replicationMetrics reads whichever the array sends.
+ */
+import { z } from "zod";
+import { defineCommand } from "../../src/core/define-command.js";
+import { message, rich } from "../../src/core/message.js";
+import { truncatedTable } from "../../src/core/table.js";
+import { formatBytes } from "../../src/core/units.js";
+import { replicationPerformanceSchema } from "../../src/flashblade/schemas.js";
+import { replicationMetrics } from "../../src/flashblade/wire.js";
+import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { requireReplicationApi } from "./read.js";
+
+interface PerfRow {
+  array: string;
+  what: string;
+  sent: number;
+  received: number;
+}
+
+const rate = (bytes: number) => `${formatBytes(bytes)}/s`;
+/** Connection samples name their remote array in `remote`, target samples in `name`. */
+const sampleSchema = replicationPerformanceSchema.extend({
+  remote: z.looseObject({ name: z.string().nullish() }).nullish(),
+});
+
+export const replicationPerf = defineCommand({
+  verb: "perf",
+  summary: "Replication throughput now: per array (files and objects), per connection and per S3 target",
+  examples: ["replication perf", "replication perf --array all"],
+  role: "viewer",
+  args: z.object({}),
+  async run(_a, ctx): Promise<PerfRow[]> {
+    await requireReplicationApi(ctx);
+    const rows: PerfRow[] = [];
+    for (const type of ["file-system", "object-store"] as const) {
+      const items = await ctx.array.arrays.replicationPerformance(type);
+      const last = items.at(-1)?.throughput;
+      rows.push({
+        array: ctx.arrayName,
+        what: `${ctx.arrayName} (${type === "file-system" ? "file systems" : "buckets"})`,
+        sent: last?.transmitted_bytes_per_sec ?? 0,
+        received: last?.received_bytes_per_sec ?? 0,
+      });
+    }
+    for (const [path, label] of [
+      ["/array-connections/performance/replication", "connection to"],
+      ["/targets/performance/replication", "S3 target"],
+    ] as const) {
+      const latest = new Map<string, z.output<typeof sampleSchema>>();
+      for await (const p of ctx.array.iterate(path, { schema: sampleSchema })) {
+        const name = p.remote?.name ?? p.name ?? "?";
+        if ((p.time ?? 0) >= (latest.get(name)?.time ?? -1)) latest.set(name, p);
+      }
+      for (const [name, p] of latest) {
+        const t = replicationMetrics(p);
+        rows.push({
+          array: ctx.arrayName,
+          what: `${label} ${name}`,
+          sent: t?.transmitted_bytes_per_sec ?? 0,
+          received: t?.received_bytes_per_sec ?? 0,
+        });
+      }
+    }
+    return rows;
+  },
+  merge: (results) => results.flatMap((r) => r.result),
+  render(rows, _a, rctx) {
+    const { many, where } = arraysCovered(rctx);
+    if (rows.length === 0) {
+      const text = `No replication on ${where}.`;
+      return message(text, [{ type: "section", text: rich`${text}` }]);
+    }
+    const headline = `Replication throughput on ${where}`;
+    const table = truncatedTable(
+      [
+        ...(many ? [{ key: "array", label: "Array" }] : []),
+        { key: "what", label: "Where" },
+        { key: "sent", label: "Sending", align: "right" as const },
+        { key: "received", label: "Receiving", align: "right" as const },
+      ],
+      rows.map((r) => ({ array: r.array, what: r.what, sent: rate(r.sent), received: rate(r.received) })),
+      { filename: "replication-perf.csv", title: headline },
+    );
+    return listingMessage(headline, table);
+  },
+});

@@ -1,0 +1,238 @@
+/**
+ * `remote-credentials list|create|rotate|delete` (REST 1.9+): the S3 keys a bucket replica link uses to write
+ * into the remote bucket. When the remote is an array this bot manages, `create` and `rotate` make a new access
+ * key for a user there and hand it straight to the local array: nobody sees, types, logs or stores the secret.
+ */
+import { z } from "zod";
+import { objectName } from "../../src/core/arg-types.js";
+import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
+import { message, rich } from "../../src/core/message.js";
+import { truncatedTable } from "../../src/core/table.js";
+import { countOf } from "../../src/core/units.js";
+import { UserFacingError } from "../../src/errors.js";
+import type { ArrayClient } from "../../src/flashblade/types.js";
+import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { planned } from "../shared/plan.js";
+import { done } from "./bucket-link.js";
+import { bucketLinksOf, wireLists } from "./bucket-link-facts.js";
+import { requireReplicationApi } from "./read.js";
+
+const PATH = "/object-store-remote-credentials";
+const credSchema = z.looseObject({
+  name: z.string(),
+  access_key_id: z.string().nullish(),
+  remote: z.looseObject({ name: z.string().nullish() }).nullish(),
+});
+const newKeySchema = z.looseObject({ name: z.string(), secret_access_key: z.string().nullish() });
+
+const credName = () =>
+  z
+    .string()
+    .regex(
+      /^[A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9][A-Za-z0-9_.-]*$/,
+      "use <remote>/<name>, e.g. fb-dr-01/repl-creds",
+    )
+    .describe("the credentials, <remote>/<name>");
+const userName = () =>
+  objectName("user name")
+    .refine((s) => /^[^/]+\/[^/]+$/.test(s), "name the user as <account>/<user>, e.g. backup/replication")
+    .describe("the object store user on the remote array whose new key the link writes with");
+
+async function credentials(ctx: CommandContext) {
+  await requireReplicationApi(ctx);
+  const out: z.output<typeof credSchema>[] = [];
+  for await (const c of ctx.array.iterate(PATH, { schema: credSchema })) out.push(c);
+  return out;
+}
+
+function remoteOf(ctx: CommandContext, name: string): { remote: string; client: ArrayClient } {
+  const remote = name.split("/")[0] ?? "";
+  try {
+    return { remote, client: ctx.pool.get(remote) };
+  } catch {
+    throw new UserFacingError(
+      "NOT_FOUND",
+      `${remote} is not an array this bot manages, so it cannot make a key there. Create the credentials in ${ctx.arrayName}'s GUI with a key from ${remote}.`,
+    );
+  }
+}
+
+/** A new access key for `user` on the remote; the secret lives only in this call's memory. */
+async function newRemoteKey(client: ArrayClient, user: string) {
+  const [key] = await client.post("/object-store-access-keys", {
+    body: { user: { name: user } },
+    schema: newKeySchema,
+  });
+  if (!key?.secret_access_key) {
+    throw new UserFacingError(
+      "NO_SECRET",
+      `${client.name} made no usable access key for ${user}. Nothing was changed here.`,
+    );
+  }
+  return { access_key_id: key.name, secret_access_key: key.secret_access_key };
+}
+
+export const remoteCredentialsList = defineCommand({
+  verb: "list",
+  summary: "Remote credentials for bucket replication: which key each uses (never its secret)",
+  examples: ["remote-credentials list", "remote-credentials list --array all"],
+  role: "viewer",
+  args: z.object({}),
+  async run(_a, ctx) {
+    return (await credentials(ctx)).map((c) => ({
+      array: ctx.arrayName,
+      name: c.name,
+      key: c.access_key_id ?? "–",
+    }));
+  },
+  merge: (results) => results.flatMap((r) => r.result),
+  render(rows, _a, rctx) {
+    const { many, where } = arraysCovered(rctx);
+    if (rows.length === 0) {
+      const text = `No remote credentials on ${where}.`;
+      return message(text, [{ type: "section", text: rich`${text}` }]);
+    }
+    const headline = `${countOf(rows.length, "remote credential")} on ${where}`;
+    const table = truncatedTable(
+      [
+        ...(many ? [{ key: "array", label: "Array" }] : []),
+        { key: "name", label: "Name" },
+        { key: "key", label: "Access key id" },
+      ],
+      rows,
+      { filename: "remote-credentials.csv", title: headline },
+    );
+    return listingMessage(headline, table);
+  },
+});
+
+export const remoteCredentialsCreate = defineCommand({
+  verb: "create",
+  summary: "Credentials for replicating to a managed array: a new key for a user there, never shown",
+  examples: ["remote-credentials create fb-dr-01/repl --user backup/replication --array fb-lab-01"],
+  role: "admin",
+  visibility: "in_channel",
+  positional: ["name"],
+  args: z.object({ name: credName(), user: userName() }),
+  async impact(a, ctx): Promise<Impact> {
+    const existing = await credentials(ctx);
+    if (existing.some((c) => c.name === a.name)) {
+      throw new UserFacingError(
+        "ALREADY_EXISTS",
+        `Remote credentials ${a.name} already exist on ${ctx.arrayName}; rotate them with \`/array remote-credentials rotate ${a.name} --user ${a.user}\`.`,
+      );
+    }
+    const { remote } = remoteOf(ctx, a.name);
+    return {
+      target: `remote credentials ${a.name}`,
+      summary: rich`Creates an access key for *${a.user}* on ${remote} and stores it on ${ctx.arrayName} as remote credentials ${a.name}; the secret is never shown.`,
+      facts: [],
+      warnings: [],
+      state: { credentials: existing.length },
+      requests: [
+        planned("POST", `/object-store-access-keys (on ${remote})`, {}, { user: { name: a.user } }),
+        planned(
+          "POST",
+          PATH,
+          { names: [a.name] },
+          { access_key_id: "(new key)", secret_access_key: "(never shown)" },
+        ),
+      ],
+    };
+  },
+  async run(a, ctx, impact) {
+    const { client } = remoteOf(ctx, a.name);
+    const body = await newRemoteKey(client, a.user);
+    const r = impact?.requests[1];
+    await ctx.array.post(PATH, { query: r ? wireLists(r) : { names: [a.name] }, body });
+    return { name: a.name, key: body.access_key_id };
+  },
+  render: (r, _a, rctx) =>
+    done(`Created remote credentials ${r.name} on ${rctx.arrays[0] ?? "?"} (access key ${r.key}).`),
+});
+
+export const remoteCredentialsRotate = defineCommand({
+  verb: "rotate",
+  summary:
+    "Give remote credentials a new key from the managed remote array (the old key stays there until deleted)",
+  examples: ["remote-credentials rotate fb-dr-01/repl --user backup/replication"],
+  role: "admin",
+  visibility: "in_channel",
+  positional: ["name"],
+  args: z.object({ name: credName(), user: userName() }),
+  async impact(a, ctx): Promise<Impact> {
+    const cred = (await credentials(ctx)).find((c) => c.name === a.name);
+    if (!cred)
+      throw new UserFacingError(
+        "NOT_FOUND",
+        `There are no remote credentials ${a.name} on ${ctx.arrayName}.`,
+      );
+    const { remote } = remoteOf(ctx, a.name);
+    return {
+      target: `remote credentials ${a.name}`,
+      summary: rich`Creates a new access key for *${a.user}* on ${remote} and switches ${a.name} to it; the secret is never shown.`,
+      facts: [{ label: "Key now", value: rich`${cred.access_key_id ?? "?"}` }],
+      warnings: [
+        rich`Delete the old key on ${remote} afterwards with \`/array access-key delete ${cred.access_key_id ?? "<key>"} --array ${remote}\`.`,
+      ],
+      state: { key: cred.access_key_id ?? null },
+      requests: [
+        planned("POST", `/object-store-access-keys (on ${remote})`, {}, { user: { name: a.user } }),
+        planned(
+          "PATCH",
+          PATH,
+          { names: [a.name] },
+          { access_key_id: "(new key)", secret_access_key: "(never shown)" },
+        ),
+      ],
+    };
+  },
+  async run(a, ctx) {
+    const { client } = remoteOf(ctx, a.name);
+    const body = await newRemoteKey(client, a.user);
+    await ctx.array.patch(PATH, { query: { names: [a.name] }, body });
+    return { name: a.name, key: body.access_key_id };
+  },
+  render: (r, _a, rctx) =>
+    done(`Remote credentials ${r.name} on ${rctx.arrays[0] ?? "?"} now use access key ${r.key}.`),
+});
+
+export const remoteCredentialsDelete = defineCommand({
+  verb: "delete",
+  summary: "Delete remote credentials no bucket replica link uses; gated",
+  examples: ["remote-credentials delete fb-dr-01/old-creds"],
+  role: "admin",
+  visibility: "in_channel",
+  positional: ["name"],
+  args: z.object({ name: credName() }),
+  async impact(a, ctx): Promise<Impact> {
+    const cred = (await credentials(ctx)).find((c) => c.name === a.name);
+    if (!cred)
+      throw new UserFacingError(
+        "NOT_FOUND",
+        `There are no remote credentials ${a.name} on ${ctx.arrayName}.`,
+      );
+    const users = (await bucketLinksOf(ctx)).filter((l) => l.remote_credentials?.name === a.name);
+    if (users.length) {
+      throw new UserFacingError(
+        "IN_USE",
+        `Bucket replica links of ${users.map((l) => l.local_bucket?.name ?? "?").join(", ")} use ${a.name}; switch them with \`/array bucket-link credentials\` or delete them first. Nothing was changed.`,
+      );
+    }
+    return {
+      target: `remote credentials ${a.name}`,
+      summary: rich`Deletes remote credentials ${a.name} from ${ctx.arrayName}.`,
+      facts: [{ label: "Access key", value: rich`${cred.access_key_id ?? "?"}` }],
+      warnings: [],
+      state: { key: cred.access_key_id ?? null },
+      requests: [planned("DELETE", PATH, { names: [a.name] })],
+    };
+  },
+  destructive: () => "delete",
+  gateClasses: ["delete"],
+  async run(a, ctx) {
+    await ctx.array.delete(PATH, { query: { names: [a.name] } });
+    return a.name;
+  },
+  render: (name, _a, rctx) => done(`Deleted remote credentials ${name} on ${rctx.arrays[0] ?? "?"}.`),
+});

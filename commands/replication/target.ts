@@ -1,0 +1,173 @@
+/**
+ * `target list|create|update|delete` (REST 1.9+): S3 targets bucket replica links can replicate to besides
+ * FlashBlades. Deleting one is class delete and refused while a replica link still uses it.
+ */
+import { z } from "zod";
+import { objectName } from "../../src/core/arg-types.js";
+import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
+import { message, rich } from "../../src/core/message.js";
+import { truncatedTable } from "../../src/core/table.js";
+import { countOf } from "../../src/core/units.js";
+import { UserFacingError } from "../../src/errors.js";
+import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { planned } from "../shared/plan.js";
+import { bucketLinksOf } from "./bucket-link-facts.js";
+import { requireReplicationApi } from "./read.js";
+
+const PATH = "/targets";
+const targetSchema = z.looseObject({
+  name: z.string(),
+  address: z.string().nullish(),
+  status: z.string().nullish(),
+  status_details: z.string().nullish(),
+});
+type Target = z.output<typeof targetSchema>;
+const said = (text: string) =>
+  message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
+
+async function targetsOf(ctx: CommandContext): Promise<Target[]> {
+  await requireReplicationApi(ctx);
+  const out: Target[] = [];
+  for await (const t of ctx.array.iterate(PATH, { schema: targetSchema })) out.push(t);
+  return out;
+}
+
+async function requireTarget(ctx: CommandContext, name: string): Promise<Target> {
+  const t = (await targetsOf(ctx)).find((x) => x.name === name);
+  if (!t) throw new UserFacingError("NOT_FOUND", `There is no S3 target ${name} on ${ctx.arrayName}.`);
+  return t;
+}
+
+export const targetList = defineCommand({
+  verb: "list",
+  summary: "S3 targets and whether the array reaches them",
+  examples: ["target list", "target list --array all"],
+  role: "viewer",
+  args: z.object({}),
+  async run(_a, ctx) {
+    return (await targetsOf(ctx)).map((t) => ({ array: ctx.arrayName, t }));
+  },
+  merge: (results) => results.flatMap((r) => r.result),
+  render(rows, _a, rctx) {
+    const { many, where } = arraysCovered(rctx);
+    if (rows.length === 0) {
+      const text = `No S3 targets on ${where}.`;
+      return message(text, [{ type: "section", text: rich`${text}` }]);
+    }
+    const headline = `${countOf(rows.length, "S3 target")} on ${where}`;
+    const table = truncatedTable(
+      [
+        ...(many ? [{ key: "array", label: "Array" }] : []),
+        { key: "name", label: "Target" },
+        { key: "address", label: "Address" },
+        { key: "status", label: "Status" },
+      ],
+      rows.map(({ array, t }) => ({
+        array,
+        name: t.name,
+        address: t.address ?? "–",
+        status: `${t.status ?? "?"}${t.status_details ? ` (${t.status_details})` : ""}`,
+      })),
+      { filename: "targets.csv", title: headline },
+    );
+    return listingMessage(headline, table);
+  },
+});
+
+const addressArgs = z.object({
+  name: objectName("target name").describe("the target"),
+  address: objectName("address").describe("its IP address or host name"),
+});
+
+export const targetCreate = defineCommand({
+  verb: "create",
+  summary: "Add an S3 target bucket replica links can replicate to",
+  examples: ["target create aws-archive --address s3.us-west-2.amazonaws.com"],
+  role: "admin",
+  visibility: "in_channel",
+  positional: ["name"],
+  args: addressArgs,
+  async impact(a, ctx): Promise<Impact> {
+    if ((await targetsOf(ctx)).some((t) => t.name === a.name)) {
+      throw new UserFacingError(
+        "ALREADY_EXISTS",
+        `S3 target ${a.name} already exists on ${ctx.arrayName}. Nothing was changed.`,
+      );
+    }
+    return {
+      target: `S3 target ${a.name}`,
+      summary: rich`Adds S3 target *${a.name}* at ${a.address} on ${ctx.arrayName}.`,
+      facts: [],
+      warnings: [],
+      state: {},
+      requests: [planned("POST", PATH, { names: [a.name] }, { address: a.address })],
+    };
+  },
+  async run(a, ctx) {
+    await ctx.array.post(PATH, { query: { names: [a.name] }, body: { address: a.address } });
+    return a.name;
+  },
+  render: (name, a, rctx) => said(`Added S3 target ${name} (${a.address}) on ${rctx.arrays[0] ?? "?"}.`),
+});
+
+export const targetUpdate = defineCommand({
+  verb: "update",
+  summary: "Point an S3 target at another address",
+  examples: ["target update lab-minio --address 10.41.7.10"],
+  role: "admin",
+  visibility: "in_channel",
+  positional: ["name"],
+  args: addressArgs,
+  async impact(a, ctx): Promise<Impact> {
+    const t = await requireTarget(ctx, a.name);
+    return {
+      target: `S3 target ${a.name}`,
+      summary: rich`Points S3 target *${a.name}* at ${a.address} (was ${t.address ?? "?"}).`,
+      facts: [],
+      warnings: [],
+      state: { address: t.address ?? null },
+      requests: [planned("PATCH", PATH, { names: [a.name] }, { address: a.address })],
+    };
+  },
+  async run(a, ctx) {
+    await ctx.array.patch(PATH, { query: { names: [a.name] }, body: { address: a.address } });
+    return a.name;
+  },
+  render: (name, a, rctx) =>
+    said(`S3 target ${name} on ${rctx.arrays[0] ?? "?"} now points at ${a.address}.`),
+});
+
+export const targetDelete = defineCommand({
+  verb: "delete",
+  summary: "Remove an S3 target no replica link uses; gated",
+  examples: ["target delete lab-minio"],
+  role: "admin",
+  visibility: "in_channel",
+  positional: ["name"],
+  args: z.object({ name: objectName("target name").describe("the target") }),
+  async impact(a, ctx): Promise<Impact> {
+    const t = await requireTarget(ctx, a.name);
+    const users = (await bucketLinksOf(ctx)).filter((l) => l.remote?.name === a.name);
+    if (users.length) {
+      throw new UserFacingError(
+        "IN_USE",
+        `Bucket replica links of ${users.map((l) => l.local_bucket?.name ?? "?").join(", ")} replicate to ${a.name}; delete them first. Nothing was changed.`,
+      );
+    }
+    return {
+      target: `S3 target ${a.name}`,
+      summary: rich`Removes S3 target *${a.name}* (${t.address ?? "?"}) from ${ctx.arrayName}.`,
+      facts: [{ label: "Status", value: rich`${t.status ?? "?"}` }],
+      warnings: [],
+      state: { address: t.address ?? null },
+      requests: [planned("DELETE", PATH, { names: [a.name] })],
+    };
+  },
+  destructive: () => "delete",
+  gateClasses: ["delete"],
+  async run(a, ctx) {
+    await ctx.array.delete(PATH, { query: { names: [a.name] } });
+    return a.name;
+  },
+  render: (name, _a, rctx) => said(`Removed S3 target ${name} from ${rctx.arrays[0] ?? "?"}.`),
+});

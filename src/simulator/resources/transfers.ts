@@ -1,0 +1,63 @@
+/**
+ * /file-system-replica-links/transfer and /file-system-snapshots/transfer (1.9+): the snapshot transfers of
+ * file system replica links with a policy, made up from the policy's schedule on the simulator's clock. Each
+ * link shows its last three scheduled snapshots: completed, or in progress while within the transfer time.
+ * A stalled (paused or broken) link completes nothing after it stopped; its next transfer waits, queued.
+ */
+import { atLeast } from "../../rest-spec/versions.js";
+import {
+  type FileSystemReplicaLinkRec,
+  newestSnapshot,
+  stalledSince,
+  transferTime,
+} from "../models/replication.js";
+import type { SimState } from "../state.js";
+import { type Handler, listing } from "./common.js";
+import { linkSchedule, remoteRef } from "./link-common.js";
+
+const SHOWN = 3;
+/** Bytes a transfer sends per millisecond of its duration (about 200 MB/s), for data_transferred. */
+const BYTES_PER_MS = 200_000;
+
+function stamp(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace(/[-:T]/g, "_");
+}
+
+function transfersOf(state: SimState, l: FileSystemReplicaLinkRec): Record<string, unknown>[] {
+  const schedule = linkSchedule(state, l.policies);
+  if (schedule === undefined || l.direction === "inbound") return [];
+  const every = schedule.every;
+  const policy = l.policies.find((p) => state.policies.get(p)?.rules.some((r) => r.every === every)) ?? "";
+  const now = state.clock();
+  const stalled = stalledSince(l);
+  const took = transferTime(every);
+  const newest = newestSnapshot(schedule, now);
+  const out: Record<string, unknown>[] = [];
+  for (let k = 0; k < SHOWN; k++) {
+    const started = newest - k * every;
+    const done = started + took;
+    const finished = done <= now && (stalled === null || done <= stalled);
+    const running = !finished && stalled === null;
+    const progress = finished ? 100 : running ? Math.floor(((now - started) / took) * 100) : 0;
+    const name = `${l.localFileSystem}.${policy}.${stamp(started)}`;
+    out.push({
+      id: `${l.id}-${started}`,
+      name,
+      direction: "outbound",
+      started,
+      completed: finished ? done : null,
+      progress,
+      status: finished ? "completed" : running ? "in-progress" : "queued",
+      data_transferred: (finished ? took : running ? now - started : 0) * BYTES_PER_MS,
+      remote: remoteRef(state.arrayConnections.get(l.remoteId)),
+      remote_snapshot: { name: `${l.remoteFileSystem}.${policy}.${stamp(started)}`, id: null },
+    });
+  }
+  return out;
+}
+
+export const listTransfers: Handler = (req, state) => {
+  const items = [...state.fileSystemReplicaLinks.values()].flatMap((l) => transfersOf(state, l));
+  const totals = atLeast(req.version, "1.12") ? "none" : "object";
+  return listing(items, req, { totals, nameParams: [] });
+};

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Simulator } from "../../src/simulator/index.js";
+import { type Harness, startHarness, textOf } from "../core/harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => h.close());
+
+const sim = (): Simulator => {
+  const s = h.sims.get("lab-1");
+  if (!s) throw new Error("no simulator");
+  return s;
+};
+const targets = () => sim().state.generic.get("/targets")?.items;
+
+describe("S3 targets", () => {
+  test("list shows reachability; create, update, delete (gated) change the array", async () => {
+    expect(textOf(await h.run("carol", "target list"))).toContain(
+      "lab-minio | 10.41.7.9 | connecting (Connection timed out)",
+    );
+    expect(textOf(await h.run("alice", "target create wasabi --address s3.wasabisys.com"))).toContain(
+      "Added S3 target wasabi (s3.wasabisys.com) on lab-1.",
+    );
+    expect(targets()?.get("wasabi")?.["address"]).toBe("s3.wasabisys.com");
+    await h.run("alice", "target update wasabi --address s3.eu-central-1.wasabisys.com");
+    expect(targets()?.get("wasabi")?.["address"]).toBe("s3.eu-central-1.wasabisys.com");
+    const effects = await h.run("alice", "target delete wasabi");
+    expect(targets()?.has("wasabi")).toBe(true);
+    await h.click("alice", effects, "Confirm");
+    expect(targets()?.has("wasabi")).toBe(false);
+  });
+
+  test("operators cannot add targets; a target in use is not deleted", async () => {
+    expect(textOf(await h.run("bob", "target create x --address 10.0.0.1"))).toMatch(/admin/);
+    const link = [...sim().state.bucketReplicaLinks.values()][0];
+    const conn = link ? sim().state.arrayConnections.get(link.remoteId) : undefined;
+    if (conn) conn.remote.name = "aws-archive";
+    expect(textOf(await h.run("alice", "target delete aws-archive"))).toContain("delete them first");
+  });
+});
