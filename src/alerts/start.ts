@@ -5,6 +5,7 @@
  */
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { LoadedConfig } from "../config/load.js";
+import { redisStoreOptions } from "../config/store.js";
 import { createAccessResolver } from "../core/authz.js";
 import type { PendingStore } from "../core/pending-store.js";
 import type { IdentityPort, Pipeline } from "../core/pipeline-types.js";
@@ -44,6 +45,7 @@ export interface Alerting {
 export function storeOptions(loaded: LoadedConfig): StoreOptions {
   const s = loaded.config.store;
   if (s.kind === "memory") return { kind: "memory" };
+  if (s.kind === "redis") return redisStoreOptions(s, loaded.storeSecrets);
   const dir = s.data_dir ?? "data";
   const base = loaded.source === "demo" ? process.cwd() : dirname(resolve(loaded.source));
   return {

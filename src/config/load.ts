@@ -12,6 +12,7 @@ import { type ResolvedArrayConfig, resolveArrays } from "./arrays.js";
 import { resolveDataDir } from "./data-dir.js";
 import { type AppConfig, configSchema } from "./schema.js";
 import { loadSlackConfig, type SlackConfig } from "./slack.js";
+import { resolveStoreSecrets, type StoreSecrets } from "./store.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -28,6 +29,8 @@ export interface LoadedConfig {
   slack?: SlackConfig;
   /** Where the file came from ("demo" for the built-in console configuration). */
   source: string;
+  /** The Redis store's password and CA file, when `store.kind` is redis. */
+  storeSecrets?: StoreSecrets;
 }
 
 export const CONFIG_ENV = "ARRAY_CHATOPS_CONFIG";
@@ -93,7 +96,14 @@ export function parseConfigText(text: string, deps: ParseDeps): LoadedConfig {
   });
   const slack = loadSlackConfig(deps.env, config.slack ?? {});
   config.store = resolveDataDir(config.store, deps.env, deps.baseDir ?? ".");
-  return { config, arrays, ...(slack === undefined ? {} : { slack }), source: deps.source };
+  const storeSecrets = resolveStoreSecrets(config.store, { ...deps, baseDir: deps.baseDir ?? "." });
+  return {
+    config,
+    arrays,
+    ...(slack === undefined ? {} : { slack }),
+    source: deps.source,
+    ...(config.store.kind === "redis" ? { storeSecrets } : {}),
+  };
 }
 
 function parseYaml(text: string, source: string): unknown {
