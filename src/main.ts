@@ -122,9 +122,18 @@ async function runSlackMode(loaded: LoadedConfig): Promise<number> {
   const { runSlack } = await import("./slack/run.js");
   // Alerting owns the durable store, which also keeps pending approvals across restarts.
   const { openAlerting } = await import("./alerts/start.js");
-  const alerting = openAlerting(loaded, { logger });
+  // [replicas] metrics exist before the store opens, so a Redis store counts its errors from the first call;
+  // `shared` is set when replicas share a Redis store (de-duplication of Slack retries, /readyz).
+  const { createMetrics } = await import("./ops/metrics.js");
+  const { openRequestCount } = await import("./slack/run.js");
+  let pendingCount = async () => 0;
+  const metrics = createMetrics({ pendingCount: () => pendingCount() });
+  const alerting = openAlerting(loaded, { logger, metrics });
+  pendingCount = openRequestCount(alerting.pending);
   return runSlack(loaded, {
     logger,
+    metrics,
+    ...(alerting.shared ? { sharedStore: alerting.shared } : {}),
     store: alerting.pending,
     buildCore: ({ identity, store, audit, onArrayCall }) =>
       buildCore(loaded, { logger, identity, store, audit, onArrayCall, alerts: alerting.commands }),

@@ -6,6 +6,7 @@
 
 import type { AlertsConfig } from "../config/alerts.js";
 import type { ClickInput, Effect } from "../core/pipeline-types.js";
+import { errorCode } from "../errors.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { keyPrefix } from "../store/keys.js";
 import type { Store } from "../store/types.js";
@@ -15,6 +16,7 @@ import { systemClock } from "./clock.js";
 import type { AlertCommandPort } from "./command-port.js";
 import { createDeliveryPolicy } from "./delivery.js";
 import { type FetchMode, failureReason, fetchChanges } from "./fetch.js";
+import { Leadership, type LeaseChange } from "./leadership.js";
 import { Mutex, Semaphore } from "./mutex.js";
 import { Notifier, type NotifierStats } from "./notifier.js";
 import { emptyOutcome, type PlanContext, type PollOutcome, planPoll } from "./planner.js";
@@ -48,11 +50,17 @@ export interface AlertEngineDeps {
   /** [0, 1); injected so jitter is deterministic in tests. */
   random?: () => number;
   logger?: Logger;
+  /**
+   * Several replicas on one shared store: each array is polled, and its cards posted, only by the replica
+   * holding its lease (leadership.ts). Without it this process polls every array.
+   */
+  leases?: { owner: string; ttlMs: number; onChange?: (array: string, change: LeaseChange) => void };
 }
 
 export interface PollReport extends PollOutcome {
   array: string;
-  mode: FetchMode | "probe" | "failed";
+  /** "standby": another replica holds this array's lease; "fenced": the lease was lost before the commit. */
+  mode: FetchMode | "probe" | "failed" | "standby" | "fenced";
   /** Reachability cards raised / resolved by this poll. */
   unreachable: number;
   reachable: number;
@@ -79,6 +87,8 @@ export interface AlertEngine {
   stop(): Promise<void>;
   /** Polls one array now (tests, the replay, `alert` commands that refresh). */
   pollNow(array: string): Promise<PollReport>;
+  /** The polling leases, when replicas share the store. */
+  readonly leadership: Leadership | undefined;
   /** Resolves when no poll or delivery is running. */
   idle(): Promise<void>;
   /** Delivers whatever is due now (after a restart, or when a test moved time). */
@@ -98,6 +108,27 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   const store = deps.store;
   const lock = new Mutex();
   const router = createRouter(cfg);
+  const timers = new Map<string, TimerHandle>();
+  const leadership = deps.leases
+    ? new Leadership({
+        store,
+        owner: deps.leases.owner,
+        ttlMs: deps.leases.ttlMs,
+        clock,
+        logger,
+        arrays: () => deps.source.arrays().map((a) => a.name),
+        onChange: (array, change) => {
+          deps.leases?.onChange?.(array, change);
+          // A lease just taken over: poll at once, so the gap a dead holder left is as short as its lease.
+          if (change === "acquired" && started) {
+            const h = timers.get(array);
+            if (h) clock.clearTimer(h);
+            schedule(targetOf(array), 0);
+          }
+        },
+        onTick: () => notifier.kick(),
+      })
+    : undefined;
   const delivery = createDeliveryPolicy(cfg, timeZone);
   const notifier = new Notifier({
     store,
@@ -105,6 +136,12 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     clock,
     logger,
     lock,
+    ...(leadership
+      ? {
+          owns: (array: string) => leadership.holds(array) !== undefined,
+          confirm: (array: string) => leadership.confirm(array),
+        }
+      : {}),
     env: () => ({
       timeZone,
       flap: cfg.flap,
@@ -113,7 +150,6 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     }),
   });
   const totals = { ...emptyOutcome(), polls: 0, failedPolls: 0, unreachable: 0, reachable: 0 };
-  const timers = new Map<string, TimerHandle>();
   const running = new Set<Promise<unknown>>();
   const gate = new Semaphore(cfg.max_concurrent_polls);
   let started = false;
@@ -139,6 +175,8 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
       reachable: 0,
       pruned: 0,
     };
+    const lease = leadership?.holds(array);
+    if (leadership && !lease) return { ...report, mode: "standby" };
     let fetched: Awaited<ReturnType<typeof fetchChanges>> | undefined;
     let failure: unknown;
     try {
@@ -177,8 +215,19 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
           }
         }
       }
-      await uow.commit();
+      try {
+        await uow.commit(lease ? leadership?.guardFor(lease) : undefined);
+      } catch (err) {
+        if (!lease || errorCode(err) !== "STORE_FENCED") throw err;
+        // Paused past the lease: a successor polls this array now; this result must not land.
+        leadership?.lost(array, lease);
+        report.mode = "fenced";
+      }
     });
+    if (report.mode === "fenced") {
+      log.warn("alert poll discarded: the polling lease moved to another replica");
+      return report;
+    }
     if (failure !== undefined) log.warn({ err: failure }, "alert poll failed");
     totals.polls += 1;
     if (failure !== undefined) totals.failedPolls += 1;
@@ -229,11 +278,13 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   return {
     router,
     commands,
+    leadership,
     matches: isAlertAction,
     start() {
       if (started || !cfg.enabled) return;
       started = true;
       for (const t of deps.source.arrays()) schedule(t, Math.floor(random() * cfg.poll_interval));
+      leadership?.start();
       notifier.kick();
     },
     async stop() {
@@ -243,11 +294,13 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
       await Promise.allSettled([...running]);
       await notifier.idle();
       notifier.stop();
+      await leadership?.stop();
     },
     pollNow(array) {
       return track(poll(targetOf(array)));
     },
     async idle() {
+      await leadership?.idle();
       while (running.size > 0) await Promise.allSettled([...running]);
       await notifier.idle();
     },

@@ -3,6 +3,7 @@
  * the command layer's pending approvals), and builds the alert engine once the Slack ports and the array pool
  * exist. The command port is usable before that (commands then say alerts are not running yet).
  */
+import { hostname } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { LoadedConfig } from "../config/load.js";
 import { redisStoreOptions } from "../config/store.js";
@@ -13,16 +14,19 @@ import { roleAtLeast } from "../core/roles.js";
 import { UserFacingError } from "../errors.js";
 import type { ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
-import { openStore } from "../store/index.js";
+import type { Metrics } from "../ops/metrics.js";
+import { openStore, storeHealth } from "../store/index.js";
 import { createStorePendingStore } from "../store/pending-store.js";
 import type { Store, StoreOptions } from "../store/types.js";
 import type { AlertCommandPort } from "./command-port.js";
 import { type AlertEngine, createAlertEngine } from "./engine.js";
 import { poolAlertSource } from "./pool-source.js";
-import type { AlertAuthorizer, AlertChat } from "./types.js";
+import type { AlertAuthorizer, AlertChat, Clock } from "./types.js";
 
 export interface Alerting {
   store: Store;
+  /** Set when replicas share the store (Redis): the Slack app de-duplicates through it and /readyz watches it. */
+  shared?: { store: Store; health: () => { up: boolean; detail: string } };
   /** Pending approvals on the durable store. */
   pending: PendingStore;
   /** Forwards to the engine once it runs. */
@@ -55,9 +59,33 @@ export function storeOptions(loaded: LoadedConfig): StoreOptions {
   };
 }
 
-export function openAlerting(loaded: LoadedConfig, deps: { logger: Logger; now?: () => number }): Alerting {
+export interface AlertingDeps {
+  logger: Logger;
+  now?: () => number;
+  /** The alert engine's clock (tests drive replicas with a manual one). */
+  clock?: Clock;
+  /** Store errors, store up/down and lease changes are counted here. */
+  metrics?: Metrics;
+  /** This replica's name in lease records; host name and process id by default. */
+  replicaId?: string;
+}
+
+export function openAlerting(loaded: LoadedConfig, deps: AlertingDeps): Alerting {
   const logger = deps.logger.child({ component: "alerts" });
-  const store = openStore(storeOptions(loaded), deps.now);
+  const m = deps.metrics;
+  const storeLog = deps.logger.child({ component: "store" });
+  const store = openStore(storeOptions(loaded), deps.now, {
+    error: (op) => m?.storeErrors.inc({ op }),
+    state: (up, detail) => {
+      m?.storeUp.set(up ? 1 : 0);
+      if (up) storeLog.info("shared store reachable: approvals and alert posts resume");
+      else storeLog.error({ detail }, "shared store unreachable: approvals and alert posts pause");
+    },
+  });
+  const sc = loaded.config.store;
+  const replicated = sc.kind === "redis";
+  m?.storeUp.set(replicated ? 0 : 1);
+  const replicaId = deps.replicaId ?? `${hostname()}/${process.pid}`;
   const pending = createStorePendingStore(store);
   let engine: AlertEngine | undefined;
   const running = (): AlertEngine => {
@@ -75,6 +103,7 @@ export function openAlerting(loaded: LoadedConfig, deps: { logger: Logger; now?:
 
   return {
     store,
+    ...(replicated ? { shared: { store, health: () => storeHealth(store) } } : {}),
     pending,
     commands,
     attach({ chat, pool, identity, pipeline }) {
@@ -95,6 +124,16 @@ export function openAlerting(loaded: LoadedConfig, deps: { logger: Logger; now?:
         authorizer,
         followUps: { run: (text, actor) => pipeline.handleCommand({ text, actor }) },
         logger,
+        ...(deps.clock ? { clock: deps.clock } : {}),
+        ...(sc.kind === "redis"
+          ? {
+              leases: {
+                owner: replicaId,
+                ttlMs: sc.lease_ttl,
+                onChange: (_array: string, change: string) => m?.leaseChanges.inc({ lease: "poll", change }),
+              },
+            }
+          : {}),
       });
       if (loaded.config.alerts.enabled) {
         engine.start();

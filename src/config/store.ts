@@ -5,6 +5,7 @@
  */
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
+import { parseDuration } from "../core/units.js";
 import { UserFacingError } from "../errors.js";
 import type { StoreOptions } from "../store/types.js";
 import { Secret } from "./arrays.js";
@@ -38,6 +39,24 @@ export const redisStoreSchema = z
     password_file: z.string().min(1).optional(),
     /** Every key starts with this: two bots sharing one Redis need different prefixes. */
     key_prefix: z.string().min(1).max(64).default("array-chatops:"),
+    /**
+     * How long a replica's hold on an array's polling lasts without renewal: when a replica dies, another takes
+     * its arrays over within this time. Renewed every third of it.
+     */
+    lease_ttl: z
+      .union([z.string(), z.number()])
+      .transform((v, ctx) => {
+        const ms = typeof v === "number" ? v : parseDuration(v);
+        if (ms === undefined || !Number.isSafeInteger(ms) || ms < 3_000 || ms > 600_000) {
+          ctx.addIssue({
+            code: "custom",
+            message: `"${String(v)}" is not a lease time from 3s to 10m; write e.g. 15s`,
+          });
+          return z.NEVER;
+        }
+        return ms;
+      })
+      .default(15_000),
   })
   .superRefine((s, ctx) => {
     if (s.password_env !== undefined && s.password_file !== undefined) {

@@ -13,10 +13,10 @@ import { createRegistry } from "../core/registry.js";
 import type { ArrayCallEvent, ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
 import { commandLabeler } from "../ops/command-label.js";
-import { createMetrics } from "../ops/metrics.js";
+import { createMetrics, type Metrics } from "../ops/metrics.js";
 import { arrayHealthFrom } from "../ops/readiness.js";
 import { onShutdownSignals, type SignalTarget } from "../ops/shutdown.js";
-import { type ClickRoute, createSlackApp, type SlackPorts } from "./app.js";
+import { type ClickRoute, createSlackApp, type SlackAppDeps, type SlackPorts } from "./app.js";
 import { createAuditChannelSink } from "./audit-channel.js";
 import { createChatPort } from "./chat-port.js";
 import { createFileUploader } from "./file-upload.js";
@@ -47,8 +47,17 @@ export interface RunSlackDeps {
   onStarted?: (ports: SlackPorts, core: CoreParts) => Promise<void> | void;
   /** Extra shutdown work after Slack stops (alert engine, store), before arrays are logged out of. */
   onStop?: () => Promise<void>;
+  /** Metrics built by the caller (so the store can count its errors from the start); one is made when absent. */
+  metrics?: Metrics;
+  /** The store replicas share (Redis): Slack retries are de-duplicated there, /readyz watches it. */
+  sharedStore?: SlackAppDeps["sharedStore"];
   /** Where SIGTERM/SIGINT come from: `process` in production. */
   signals?: { once(signal: "SIGTERM" | "SIGINT", fn: () => void): unknown };
+}
+
+/** The open approval requests gauge's source. */
+export function openRequestCount(store: PendingStore): () => Promise<number> {
+  return async () => (await store.listOpen()).filter((r) => r.kind === "request").length;
 }
 
 /** User-group ids anywhere in the access rules: the groups whose members identity must know. */
@@ -66,9 +75,7 @@ export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promis
   const store = deps.store ?? createMemoryPendingStore();
   if (deps.store === undefined) logger.warn("pending approvals are kept in memory: a restart forgets them");
   const registry = createRegistry(RESOURCES);
-  const metrics = createMetrics({
-    pendingCount: async () => (await store.listOpen()).filter((r) => r.kind === "request").length,
-  });
+  const metrics = deps.metrics ?? createMetrics({ pendingCount: openRequestCount(store) });
   let core: CoreParts | undefined;
   const health = () => core?.pool.health() ?? [];
 
@@ -108,6 +115,7 @@ export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promis
       ? { clickRoutes: (ports: SlackPorts) => deps.clickRoutes?.(ports, core as CoreParts) ?? [] }
       : {}),
     arrays: arrayHealthFrom(health),
+    ...(deps.sharedStore ? { sharedStore: deps.sharedStore } : {}),
     groupIds: accessGroupIds(loaded.config.access),
     commandLabel: commandLabeler(registry),
   });
