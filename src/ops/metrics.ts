@@ -95,7 +95,9 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
         ? {}
         : {
             async collect(this: Gauge) {
-              this.set(await (opts.pendingCount as () => Promise<number>)());
+              // With the shared store down the count is unknown: keep the last value rather than fail the scrape.
+              const n = await (opts.pendingCount as () => Promise<number>)().catch(() => undefined);
+              if (n !== undefined) this.set(n);
             },
           }),
     }),
