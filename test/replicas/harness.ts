@@ -49,11 +49,17 @@ export class SharedTime {
   }
 }
 
+/**
+ * A replica's view of the shared time. Paused, it is a stopped process: its timers wait, and its idea of "now"
+ * stays where it was when it stopped (it read the clock, then froze), so work it does before it looks again runs
+ * on a stale belief that it still holds its leases. Killed, its timers never run.
+ */
 export class ReplicaClock implements Clock {
   private state: "live" | "paused" | "dead" = "live";
   private parked: (() => void)[] = [];
+  private frozenAt: number | undefined;
   constructor(private readonly base: ManualClock) {}
-  now = (): number => this.base.now();
+  now = (): number => this.frozenAt ?? this.base.now();
   setTimer(fn: () => void, ms: number): TimerHandle {
     return this.base.setTimer(() => {
       if (this.state === "live") fn();
@@ -65,10 +71,12 @@ export class ReplicaClock implements Clock {
   }
   pause(): void {
     this.state = "paused";
+    this.frozenAt = this.base.now();
   }
-  /** Runs what came due while paused, as a process that was stopped and continued would. */
+  /** Continues: the clock catches up and what came due while paused runs. */
   resume(): void {
     this.state = "live";
+    this.frozenAt = undefined;
     for (const fn of this.parked.splice(0)) fn();
   }
   kill(): void {
@@ -135,7 +143,14 @@ export async function startReplica(name: string, loaded: LoadedConfig, time: Sha
   let pendingCount = async () => 0;
   const metrics = createMetrics({ collectDefault: false, pendingCount: () => pendingCount() });
   // As main.ts's Slack mode composes it.
-  const alerting = openAlerting(loaded, { logger: log.logger, metrics, clock, replicaId: name });
+  const alerting = openAlerting(loaded, {
+    logger: log.logger,
+    metrics,
+    clock,
+    // Lease expiries are checked in the store by the same clock that wrote them.
+    now: clock.now,
+    replicaId: name,
+  });
   pendingCount = openRequestCount(alerting.pending);
   let engine: AlertEngine | undefined;
   const app = await startRunSlack(loaded, {
