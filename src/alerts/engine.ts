@@ -111,20 +111,15 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   const timers = new Map<string, TimerHandle>();
   const leadership = deps.leases
     ? new Leadership({
+        ...deps.leases,
         store,
-        owner: deps.leases.owner,
-        ttlMs: deps.leases.ttlMs,
         clock,
         logger,
         arrays: () => deps.source.arrays().map((a) => a.name),
         onChange: (array, change) => {
           deps.leases?.onChange?.(array, change);
-          // A lease just taken over: poll at once, so the gap a dead holder left is as short as its lease.
-          if (change === "acquired" && started) {
-            const h = timers.get(array);
-            if (h) clock.clearTimer(h);
-            schedule(targetOf(array), 0);
-          }
+          // Just taken over: poll at once, so the gap a dead holder left is no longer than its lease.
+          if (change === "acquired" && started) schedule(targetOf(array), 0);
         },
         onTick: () => notifier.kick(),
       })
@@ -192,6 +187,10 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     } catch (err) {
       failure = err;
     }
+    if (errorCode(failure) === "STORE_UNAVAILABLE") {
+      log.warn("alert poll skipped: the shared store is unreachable"); // not the array; the next poll catches up
+      return report;
+    }
     await lock.run(async () => {
       const uow = new UnitOfWork(store);
       const ctx = planCtx();
@@ -245,6 +244,8 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   }
 
   function schedule(target: ArrayTarget, delay: number): void {
+    const earlier = timers.get(target.name);
+    if (earlier) clock.clearTimer(earlier);
     timers.set(
       target.name,
       clock.setTimer(() => {

@@ -130,4 +130,22 @@ describe("alert polling across three replicas on Redis", () => {
     expectNoDuplicatePosts();
     expect((await holder()).replica).toBe(successor.replica);
   });
+
+  it("while Redis is down alert posting pauses; when it returns every alert is posted once", async () => {
+    const live = replicas.filter((r) => r.clock.live);
+    const before = alertPosts().length;
+    const downs = live.map((r) => r.nextStoreDown());
+    await redis.kill();
+    await Promise.all(downs);
+    raise("Blade CH1.FB6 fabric module failed");
+    await time.advance(2 * POLL);
+    expect(postsAbout("fabric module failed")).toHaveLength(0);
+    const ups = live.map((r) => r.nextStoreUp());
+    await redis.start();
+    await Promise.all(ups);
+    await time.advance(2 * POLL);
+    expect(postsAbout("fabric module failed")).toHaveLength(1);
+    expect(alertPosts().length).toBe(before + 1);
+    expectNoDuplicatePosts();
+  });
 });
