@@ -24,6 +24,7 @@ import { pruneArray } from "./prune.js";
 import { recordPollFailure, recordPollSuccess } from "./reachability.js";
 import { type Cursor, NS, UnitOfWork } from "./repo.js";
 import { createRouter, type Router } from "./router.js";
+import { SharedMutex } from "./shared-mutex.js";
 import { testCardMessage } from "./test-card.js";
 import type {
   AlertAuthorizer,
@@ -106,7 +107,8 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   const logger = (deps.logger ?? silentLogger()).child({ component: "alerts" });
   const timeZone = deps.timeZone ?? "UTC";
   const store = deps.store;
-  const lock = new Mutex();
+  // With replicas, clicks on any replica and the lease holder's polls share one lock in the store.
+  const lock = deps.leases ? new SharedMutex(store, deps.leases.owner, clock.now) : new Mutex();
   const router = createRouter(cfg);
   const timers = new Map<string, TimerHandle>();
   const leadership = deps.leases
