@@ -95,6 +95,7 @@ export function openRedisStore(opts: RedisStoreOptions): RedisStore {
 
   let closed = false;
   let up = false;
+  let toldNeverUp = false;
   let lastError = "connecting";
   const setUp = (next: boolean, detail: string) => {
     lastError = detail;
@@ -102,9 +103,17 @@ export function openRedisStore(opts: RedisStoreOptions): RedisStore {
     up = next;
     opts.events?.state?.(next, detail);
   };
-  client.on("ready", () => setUp(true, "ready"));
+  client.on("ready", () => {
+    toldNeverUp = true;
+    setUp(true, "ready");
+  });
   client.on("error", (err: Error) => {
     lastError = err.message;
+    // Never connected yet (wrong address or password): say so once, rather than wait for a change of state.
+    if (!up && !toldNeverUp) {
+      toldNeverUp = true;
+      opts.events?.state?.(false, err.message);
+    }
   });
   for (const ev of ["close", "reconnecting", "end"]) {
     client.on(ev, () => setUp(false, lastError === "ready" ? `connection ${ev}` : lastError));
@@ -141,9 +150,10 @@ export function openRedisStore(opts: RedisStoreOptions): RedisStore {
       await ready();
       return await fn();
     } catch (err) {
+      // Fenced writes, contention and misuse are answers, not store failures: only outages are counted.
+      if (err instanceof BotError && err.code !== "STORE_UNAVAILABLE") throw err;
       opts.events?.error?.(op, err);
-      if (err instanceof BotError) throw err;
-      throw unavailable(err);
+      throw err instanceof BotError ? err : unavailable(err);
     }
   }
 

@@ -32,7 +32,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startRedis(opts: { persistence?: boolean } = {}): Promise<RedisServer> {
+export async function startRedis(
+  opts: { persistence?: boolean; args?: readonly string[] } = {},
+): Promise<RedisServer> {
   const bin = process.env.REDIS_SERVER ?? "redis-server";
   const dir = mkdtempSync(join(tmpdir(), "redis-test-"));
   const port = await freePort();
@@ -52,6 +54,7 @@ export async function startRedis(opts: { persistence?: boolean } = {}): Promise<
     "always",
     "--protected-mode",
     "no",
+    ...(opts.args ?? []),
   ];
   let child: ChildProcess | undefined;
 

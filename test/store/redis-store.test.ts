@@ -97,3 +97,36 @@ describe("the Redis store", () => {
     await s.close();
   });
 });
+
+describe("the Redis store with an ACL user", () => {
+  it("connects with username and password, and a wrong password is a clear unavailable error", async () => {
+    const secured = await startRedis({
+      args: ["--user", "default", "off", "--user", "bot", "on", ">s3cret-pw", "~*", "+@all"],
+    });
+    try {
+      const ok = openRedisStore({
+        host: "127.0.0.1",
+        port: secured.port,
+        username: "bot",
+        password: "s3cret-pw",
+      });
+      await ok.write([{ op: "put", ns: "n", key: "k", value: 1 }]);
+      expect(await ok.get("n", "k")).toBe(1);
+      await ok.close();
+      const wrong = openRedisStore({
+        host: "127.0.0.1",
+        port: secured.port,
+        username: "bot",
+        password: "nope",
+        connectTimeoutMs: 1_000,
+      });
+      const err = await wrong.get("n", "k").catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: "STORE_UNAVAILABLE" });
+      expect(String((err as Error).message)).not.toContain("nope");
+      expect(wrong.health()).toMatchObject({ up: false });
+      await wrong.close();
+    } finally {
+      await secured.close();
+    }
+  });
+});
