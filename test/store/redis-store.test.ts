@@ -101,7 +101,22 @@ describe("the Redis store", () => {
 describe("the Redis store with an ACL user", () => {
   it("connects with username and password, and a wrong password is a clear unavailable error", async () => {
     const secured = await startRedis({
-      args: ["--user", "default", "off", "--user", "bot", "on", ">s3cret-pw", "~*", "+@all"],
+      // The least the store needs (as the README's ACL line says): its key prefix and these categories.
+      args: [
+        "--user",
+        "default",
+        "off",
+        "--user",
+        "bot",
+        "on",
+        ">s3cret-pw",
+        "~array-chatops:*",
+        "+@read",
+        "+@write",
+        "+@scripting",
+        "+@connection",
+        "+info",
+      ],
     });
     try {
       const ok = openRedisStore({
@@ -110,8 +125,12 @@ describe("the Redis store with an ACL user", () => {
         username: "bot",
         password: "s3cret-pw",
       });
-      await ok.write([{ op: "put", ns: "n", key: "k", value: 1 }]);
+      await ok.write([{ op: "put", ns: "n", key: "k", value: 1, expiresAt: Date.now() + 60_000 }]);
       expect(await ok.get("n", "k")).toBe(1);
+      expect(await ok.update("n", "k", (v: number | undefined) => (v ?? 0) + 1)).toBe(2);
+      expect((await ok.list("n")).map((e) => e.value)).toEqual([2]);
+      expect(await ok.take("n", "k")).toBe(2);
+      expect(await ok.sweepExpired()).toBe(0);
       await ok.close();
       const wrong = openRedisStore({
         host: "127.0.0.1",
