@@ -180,6 +180,20 @@ describe("approvals across three replicas on Redis", () => {
     );
     expect(patches()).toBe(before);
 
+    // A new request that needs an approval pauses the same way, and sends nothing to the array.
+    await r.driver.command(
+      slashCommand({
+        text: "fs resize builds 6T",
+        userId: "UBOB",
+        responseUrl: fake.responseUrl("req-down"),
+      }),
+    );
+    const refused = await fake.waitForResponse((x) => x.id === "req-down");
+    expect(JSON.stringify(refused.body)).toMatch(
+      /Paused: the bot's shared state store \(Redis\) is unreachable/,
+    );
+    expect(patches()).toBe(before);
+
     const ready = await fetch(`${r.app.baseUrl}/readyz`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ ready: false, store: { up: false } });
