@@ -4,7 +4,7 @@
  * directory when a test needs Redis to go away and come back.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,15 +33,22 @@ async function freePort(): Promise<number> {
 }
 
 export async function startRedis(
-  opts: { persistence?: boolean; args?: readonly string[] } = {},
+  opts: { persistence?: boolean; args?: readonly string[]; tls?: { cert: string; key: string } } = {},
 ): Promise<RedisServer> {
   const bin = process.env.REDIS_SERVER ?? "redis-server";
   const dir = mkdtempSync(join(tmpdir(), "redis-test-"));
   const port = await freePort();
   // Append-only file fsynced on every write: with persistence on, a write Redis answered survives SIGKILL.
+  const tlsArgs: string[] = [];
+  if (opts.tls) {
+    writeFileSync(join(dir, "cert.pem"), opts.tls.cert);
+    writeFileSync(join(dir, "key.pem"), opts.tls.key, { mode: 0o600 });
+    tlsArgs.push("--tls-cert-file", join(dir, "cert.pem"), "--tls-key-file", join(dir, "key.pem"));
+    tlsArgs.push("--tls-ca-cert-file", join(dir, "cert.pem"), "--tls-auth-clients", "no");
+  }
+  // With TLS the port speaks TLS only.
   const args = [
-    "--port",
-    String(port),
+    ...(opts.tls ? ["--port", "0", "--tls-port", String(port), ...tlsArgs] : ["--port", String(port)]),
     "--bind",
     "127.0.0.1",
     "--dir",

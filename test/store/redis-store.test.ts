@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { selfSignedCertificate } from "../../src/simulator/tls.js";
 import { createStorePendingStore } from "../../src/store/pending-store.js";
 import { openRedisStore } from "../../src/store/redis.js";
 import { type RedisServer, startRedis } from "./redis-server.js";
@@ -146,6 +150,38 @@ describe("the Redis store with an ACL user", () => {
       await wrong.close();
     } finally {
       await secured.close();
+    }
+  });
+});
+
+describe("the Redis store over TLS", () => {
+  it("verifies the server against the configured CA, and refuses one it cannot verify", async () => {
+    const tls = await selfSignedCertificate();
+    const server = await startRedis({ tls });
+    const dir = mkdtempSync(join(tmpdir(), "redis-ca-"));
+    try {
+      writeFileSync(join(dir, "ca.pem"), tls.cert);
+      const ok = openRedisStore({
+        host: "127.0.0.1",
+        port: server.port,
+        tls: { caFile: join(dir, "ca.pem") },
+      });
+      await ok.write([{ op: "put", ns: "n", key: "k", value: "over tls" }]);
+      expect(await ok.get("n", "k")).toBe("over tls");
+      await ok.close();
+      // Without the CA the self-signed certificate is not trusted: unavailable, never silently insecure.
+      const untrusted = openRedisStore({
+        host: "127.0.0.1",
+        port: server.port,
+        tls: {},
+        connectTimeoutMs: 1_000,
+      });
+      await expect(untrusted.get("n", "k")).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
+      expect(untrusted.health().detail).toMatch(/certificate/i);
+      await untrusted.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await server.close();
     }
   });
 });
