@@ -7,7 +7,7 @@
 import { RESOURCES } from "../commands/index.js";
 import type { AlertEngine } from "./alerts/engine.js";
 import { openAlerting, storeOptions } from "./alerts/start.js";
-import type { AlertChat } from "./alerts/types.js";
+import type { AlertChat, Clock } from "./alerts/types.js";
 import type { LoadedConfig } from "./config/load.js";
 import type { AuditSink } from "./core/audit.js";
 import type { PendingStore } from "./core/pending-store.js";
@@ -17,8 +17,9 @@ import { createRegistry, type Registry } from "./core/registry.js";
 import { createArrayPool } from "./flashblade/pool.js";
 import type { ArrayCallEvent, ArrayPool } from "./flashblade/types.js";
 import type { Logger } from "./logger.js";
+import type { Metrics } from "./ops/metrics.js";
 import { type DataFileLease, holdDataFile } from "./store/data-file.js";
-import { openStore } from "./store/index.js";
+import { openStore, storeHealth } from "./store/index.js";
 import { createStorePendingStore } from "./store/pending-store.js";
 import type { Store, StoreOptions } from "./store/types.js";
 
@@ -33,6 +34,12 @@ export interface Faces {
   /** Overrides the configured store (the console keeps approvals in memory until it honours `store:`). */
   store?: StoreOptions;
   now?: () => number;
+  /** Store errors, store up/down and lease changes are counted here (Slack mode). */
+  metrics?: Metrics;
+  /** This replica's name in lease records (tests running several replicas in one process). */
+  replicaId?: string;
+  /** The alert engine's clock (tests drive replicas with a manual one). */
+  clock?: Clock;
 }
 
 export interface Composed {
@@ -43,6 +50,8 @@ export interface Composed {
   pipeline: Pipeline;
   /** The alert engine's click route for "alert.…" buttons; absent without a chat port. */
   alertClicks?: AlertEngine;
+  /** Set when replicas share the store (Redis): Slack retries are de-duplicated there and /readyz watches it. */
+  shared?: { store: Store; health: () => { up: boolean; detail: string } };
   /** Stops alerting, gives up the data file, closes the store and logs out of the arrays. */
   close(): Promise<void>;
 }
@@ -52,7 +61,18 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
   const now = faces.now ?? Date.now;
   const logger = faces.logger;
   const options = faces.store ?? storeOptions(loaded);
-  const store = openStore(options, now);
+  const m = faces.metrics;
+  const storeLog = logger.child({ component: "store" });
+  const store = openStore(options, now, {
+    error: (op) => m?.storeErrors.inc({ op }),
+    state: (up, detail) => {
+      m?.storeUp.set(up ? 1 : 0);
+      if (up) storeLog.info("shared store reachable: approvals and alert posts resume");
+      else storeLog.error({ detail }, "shared store unreachable: approvals and alert posts pause");
+    },
+  });
+  // A Redis store reports itself up once connected; the embedded stores are up from the start.
+  m?.storeUp.set(options.kind === "redis" ? 0 : 1);
   let lease: DataFileLease | undefined;
   try {
     // One process per data file: two bots on one SQLite file would both poll, post and recover each other's
@@ -77,7 +97,15 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
     await store.close();
     throw err;
   }
-  const alerting = faces.chat ? openAlerting(loaded, { logger, store }) : undefined;
+  const alerting = faces.chat
+    ? openAlerting(loaded, {
+        logger,
+        store,
+        ...(m ? { metrics: m } : {}),
+        ...(faces.replicaId ? { replicaId: faces.replicaId } : {}),
+        ...(faces.clock ? { clock: faces.clock } : {}),
+      })
+    : undefined;
   const pipeline = createPipeline({
     registry,
     pool,
@@ -104,6 +132,7 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
     registry,
     pipeline,
     ...(alertClicks ? { alertClicks } : {}),
+    ...(options.kind === "redis" ? { shared: { store, health: () => storeHealth(store) } } : {}),
     async close() {
       await alerting?.stop();
       await lease?.release();

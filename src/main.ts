@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { pino } from "pino";
+import type { Clock } from "./alerts/types.js";
 import { type Composed, compose } from "./compose.js";
 import { type LoadedConfig, loadConfig } from "./config/load.js";
 import { loadSlackConfig } from "./config/slack.js";
@@ -18,6 +19,7 @@ import { waitingCards } from "./local/console-store.js";
 import { DEMO_USERS, startDemo } from "./local/demo.js";
 import { runConsole } from "./local/run-console.js";
 import { createLogger, type Logger } from "./logger.js";
+import type { Metrics } from "./ops/metrics.js";
 import { redactUrlCredentials } from "./redact.js";
 import type { RunSlackDeps } from "./slack/run.js";
 
@@ -90,6 +92,10 @@ export interface SlackModeOptions {
   signals?: RunSlackDeps["signals"];
   onStarted?: RunSlackDeps["onStarted"];
   onStop?: RunSlackDeps["onStop"];
+  /** Several replicas in one process (tests): each its own name in lease records, clock and metrics. */
+  replica?: { id: string; clock: Clock; now: () => number; metrics: Metrics };
+  /** Hears the composed parts once they exist (tests reach the store and the alert engine through it). */
+  onComposed?: (core: Composed) => void;
 }
 
 /**
@@ -101,13 +107,12 @@ export async function runSlackMode(loaded: LoadedConfig, opts: SlackModeOptions)
   if (!slack) throw new Error("runSlackMode needs a slack configuration");
   const { logger } = opts;
   const { createSlackPorts } = await import("./slack/app.js");
-  const { accessGroupIds, runSlack, slackAuditSink } = await import("./slack/run.js");
+  const { accessGroupIds, openRequestCount, runSlack, slackAuditSink } = await import("./slack/run.js");
   const { createMetrics } = await import("./ops/metrics.js");
   let core: Composed | undefined;
-  const metrics = createMetrics({
-    pendingCount: async () =>
-      core ? (await core.pending.listOpen()).filter((r) => r.kind === "request").length : 0,
-  });
+  const metrics =
+    opts.replica?.metrics ??
+    createMetrics({ pendingCount: async () => (core ? openRequestCount(core.pending)() : 0) });
   const ports = createSlackPorts(slack, { logger, metrics, groupIds: accessGroupIds(loaded.config.access) });
   core = await compose(loaded, {
     logger,
@@ -115,10 +120,20 @@ export async function runSlackMode(loaded: LoadedConfig, opts: SlackModeOptions)
     audit: slackAuditSink(loaded, ports, logger),
     chat: ports.chat,
     onArrayCall: metrics.arrayCalls.record,
+    metrics,
+    ...(opts.replica ? { replicaId: opts.replica.id, clock: opts.replica.clock, now: opts.replica.now } : {}),
   });
+  opts.onComposed?.(core);
   const parts = { ...core, clickRoutes: core.alertClicks ? [core.alertClicks] : [] };
   try {
-    return await runSlack(loaded, { ...opts, metrics, ports, parts });
+    const { replica: _replica, onComposed: _onComposed, ...runOpts } = opts;
+    return await runSlack(loaded, {
+      ...runOpts,
+      metrics,
+      ports,
+      parts,
+      ...(core.shared ? { sharedStore: core.shared } : {}),
+    });
   } catch (err) {
     await core.close();
     throw err;

@@ -7,6 +7,7 @@
 import type { AlertsConfig } from "../config/alerts.js";
 import type { AlertCommandPort } from "../core/alert-port.js";
 import type { ClickInput, Effect } from "../core/pipeline-types.js";
+import { errorCode } from "../errors.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { keyPrefix } from "../store/keys.js";
 import type { Store } from "../store/types.js";
@@ -16,6 +17,7 @@ import { forecastCheck } from "./capacity-rule.js";
 import { systemClock } from "./clock.js";
 import { createDeliveryPolicy } from "./delivery.js";
 import { type FetchMode, failureReason, fetchChanges } from "./fetch.js";
+import { Leadership, type LeaseChange } from "./leadership.js";
 import { Mutex, pollGate } from "./mutex.js";
 import { Notifier, type NotifierStats } from "./notifier.js";
 import { emptyOutcome, type PlanContext, type PollOutcome, planPoll } from "./planner.js";
@@ -23,6 +25,7 @@ import { pruneArray } from "./prune.js";
 import { recordPollFailure, recordPollSuccess } from "./reachability.js";
 import { type Cursor, NS, UnitOfWork } from "./repo.js";
 import { createRouter, type Router } from "./router.js";
+import { SharedMutex } from "./shared-mutex.js";
 import { testCardMessage } from "./test-card.js";
 import type {
   AlertAuthorizer,
@@ -49,11 +52,17 @@ export interface AlertEngineDeps {
   /** [0, 1); injected so jitter is deterministic in tests. */
   random?: () => number;
   logger?: Logger;
+  /**
+   * Several replicas on one shared store: each array is polled, and its cards posted, only by the replica
+   * holding its lease (leadership.ts). Without it this process polls every array.
+   */
+  leases?: { owner: string; ttlMs: number; onChange?: (array: string, change: LeaseChange) => void };
 }
 
 export interface PollReport extends PollOutcome {
   array: string;
-  mode: FetchMode | "probe" | "failed";
+  /** "standby": another replica holds this array's lease; "fenced": the lease was lost before the commit. */
+  mode: FetchMode | "probe" | "failed" | "standby" | "fenced";
   /** Reachability cards raised / resolved by this poll. */
   unreachable: number;
   reachable: number;
@@ -80,6 +89,8 @@ export interface AlertEngine {
   stop(): Promise<void>;
   /** Polls one array now (tests, the replay, `alert` commands that refresh). */
   pollNow(array: string): Promise<PollReport>;
+  /** The polling leases, when replicas share the store. */
+  readonly leadership: Leadership | undefined;
   /** Resolves when no poll or delivery is running. */
   idle(): Promise<void>;
   /** Delivers whatever is due now (after a restart, or when a test moved time). */
@@ -101,8 +112,25 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   const logger = (deps.logger ?? silentLogger()).child({ component: "alerts" });
   const timeZone = deps.timeZone ?? "UTC";
   const store = deps.store;
-  const lock = new Mutex();
+  // With replicas, clicks on any replica and the lease holder's polls share one lock in the store.
+  const lock = deps.leases ? new SharedMutex(store, deps.leases.owner, clock.now) : new Mutex();
   const router = createRouter(cfg);
+  const timers = new Map<string, TimerHandle>();
+  const leadership = deps.leases
+    ? new Leadership({
+        ...deps.leases,
+        store,
+        clock,
+        logger,
+        arrays: () => deps.source.arrays().map((a) => a.name),
+        onChange: (array, change) => {
+          deps.leases?.onChange?.(array, change);
+          // Just taken over: poll at once, so the gap a dead holder left is no longer than its lease.
+          if (change === "acquired" && started) schedule(targetOf(array), 0);
+        },
+        onTick: () => notifier.kick(),
+      })
+    : undefined;
   const delivery = createDeliveryPolicy(cfg, timeZone);
   const notifier = new Notifier({
     store,
@@ -110,6 +138,12 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     clock,
     logger,
     lock,
+    ...(leadership
+      ? {
+          owns: (array: string) => leadership.holds(array) !== undefined,
+          confirm: (array: string) => leadership.confirm(array),
+        }
+      : {}),
     env: () => ({
       timeZone,
       flap: cfg.flap,
@@ -118,7 +152,6 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     }),
   });
   const totals = { ...emptyOutcome(), polls: 0, failedPolls: 0, unreachable: 0, reachable: 0 };
-  const timers = new Map<string, TimerHandle>();
   const running = new Set<Promise<unknown>>();
   // The array limiter's slot hand-over, so a poll starting while a waiter is being woken cannot overtake it.
   const gate = pollGate(cfg.max_concurrent_polls);
@@ -146,6 +179,8 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
       reachable: 0,
       pruned: 0,
     };
+    const lease = leadership?.holds(array);
+    if (leadership && !lease) return { ...report, mode: "standby" };
     let fetched: Awaited<ReturnType<typeof fetchChanges>> | undefined;
     let failure: unknown;
     try {
@@ -160,6 +195,10 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
       }
     } catch (err) {
       failure = err;
+    }
+    if (errorCode(failure) === "STORE_UNAVAILABLE") {
+      log.warn("alert poll skipped: the shared store is unreachable"); // not the array; the next poll catches up
+      return report;
     }
     const forecast = failure === undefined ? await forecastAlert(array, log) : undefined;
     await lock.run(async () => {
@@ -186,8 +225,19 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
           }
         }
       }
-      await uow.commit();
+      try {
+        await uow.commit(lease ? leadership?.guardFor(lease) : undefined);
+      } catch (err) {
+        if (!lease || errorCode(err) !== "STORE_FENCED") throw err;
+        // Paused past the lease: a successor polls this array now; this result must not land.
+        leadership?.lost(array, lease);
+        report.mode = "fenced";
+      }
     });
+    if (report.mode === "fenced") {
+      log.warn("alert poll discarded: the polling lease moved to another replica");
+      return report;
+    }
     if (failure !== undefined) log.warn({ err: failure }, "alert poll failed");
     totals.polls += 1;
     if (failure !== undefined) totals.failedPolls += 1;
@@ -205,6 +255,8 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   }
 
   function schedule(target: ArrayTarget, delay: number): void {
+    const earlier = timers.get(target.name);
+    if (earlier) clock.clearTimer(earlier);
     timers.set(
       target.name,
       clock.setTimer(() => {
@@ -242,11 +294,13 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   return {
     router,
     commands,
+    leadership,
     matches: isAlertAction,
     start() {
       if (started || !cfg.enabled) return;
       started = true;
       for (const t of deps.source.arrays()) schedule(t, Math.floor(random() * cfg.poll_interval));
+      leadership?.start();
       notifier.kick();
     },
     async stop() {
@@ -256,11 +310,13 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
       await Promise.allSettled([...running]);
       await notifier.idle();
       notifier.stop();
+      await leadership?.stop();
     },
     pollNow(array) {
       return track(poll(targetOf(array)));
     },
     async idle() {
+      await leadership?.idle();
       while (running.size > 0) await Promise.allSettled([...running]);
       await notifier.idle();
     },

@@ -10,7 +10,7 @@ import type { Store } from "../store/types.js";
 import { familyKey, isClosed } from "./alert-model.js";
 import type { Mutex } from "./mutex.js";
 import { type RenderEnv, renderCard } from "./render.js";
-import { familyStateKey, NS, type OutboxEntry, type Snooze, UnitOfWork } from "./repo.js";
+import { cardArray, familyStateKey, NS, type OutboxEntry, type Snooze, UnitOfWork } from "./repo.js";
 import type { AlertChat, AlertRecord, Card, Clock, TimerHandle } from "./types.js";
 
 /** Slack errors that retrying cannot fix: the card is marked failed and left alone. */
@@ -53,6 +53,10 @@ export interface NotifierDeps {
   clock: Clock;
   logger: Logger;
   lock: Mutex;
+  /** With replicas: whether this replica posts for `array` now (it holds the array's polling lease). */
+  owns?: (array: string) => boolean;
+  /** With replicas: asks the store, right before a Slack call, that the lease is still this replica's. */
+  confirm?: (array: string) => Promise<boolean>;
   env: () => Omit<RenderEnv, "now" | "snoozedUntil">;
 }
 
@@ -114,7 +118,10 @@ export class Notifier {
   private async drainDue(): Promise<void> {
     for (;;) {
       const now = this.d.clock.now();
-      const entries = await this.d.store.list<OutboxRow>(NS.outbox);
+      const owns = this.d.owns;
+      const all = await this.d.store.list<OutboxRow>(NS.outbox);
+      // With replicas, cards of arrays another replica holds are that replica's to post (the outbox is shared).
+      const entries = owns ? all.filter((e) => owns(cardArray(e.key) ?? "")) : all;
       const due = entries.filter((e) => e.value.due <= now).sort((a, b) => a.value.due - b.value.due);
       if (due.length === 0 || this.stopped) {
         this.schedule(entries.map((e) => e.value.due));
@@ -168,6 +175,8 @@ export class Notifier {
     }
     const members = [...(await store.getMany<AlertRecord>(NS.alert, card.members)).values()];
     const version = card.version;
+    // A replica that paused past its lease must not post: the successor posts this card from the shared outbox.
+    if (this.d.confirm && !(await this.d.confirm(card.array))) return;
     try {
       if (!card.ref) {
         if (card.holdUntil !== undefined && isResolved(card, members)) {

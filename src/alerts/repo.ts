@@ -3,7 +3,7 @@
  * every change of one step (a poll, a post, a click) as one atomic batch.
  */
 import { joinKey } from "../store/keys.js";
-import type { Store, StoreOp } from "../store/types.js";
+import type { Store, StoreOp, WriteGuard } from "../store/types.js";
 import type { AlertRecord, Card } from "./types.js";
 
 /** Per array: where incremental reads resume. */
@@ -50,6 +50,12 @@ export const NS = {
 } as const;
 
 type Ns = (typeof NS)[keyof typeof NS];
+
+/** The array a card belongs to, from its id (kind/channel/array/…, see newCard's callers). */
+export function cardArray(id: string): string | undefined {
+  const part = id.split("/")[2];
+  return part === undefined ? undefined : decodeURIComponent(part);
+}
 
 export const familyStateKey = (channel: string, family: string): string => joinKey(channel, family);
 
@@ -104,10 +110,11 @@ export class UnitOfWork {
     return this.ops.size;
   }
 
-  async commit(): Promise<void> {
+  /** Writes every change at once; with `guard`, only while that lease is still held (else STORE_FENCED). */
+  async commit(guard?: WriteGuard): Promise<void> {
     const ops = [...this.ops.values()];
     this.ops.clear();
-    await this.store.write(ops);
+    await this.store.write(ops, guard ? { guard } : {});
   }
 
   // Typed helpers for the namespaces every step touches.

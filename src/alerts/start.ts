@@ -3,8 +3,10 @@
  * command layer's pending approvals), builds the alert engine once the chat port and the array pool exist. The
  * command port is usable before that (commands then say alerts are not running yet).
  */
+import { hostname } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { LoadedConfig } from "../config/load.js";
+import { redisStoreOptions } from "../config/store.js";
 import type { AlertCommandPort } from "../core/alert-port.js";
 import { createAccessResolver } from "../core/authz.js";
 import type { IdentityPort, Pipeline } from "../core/pipeline-types.js";
@@ -12,12 +14,16 @@ import { roleAtLeast } from "../core/roles.js";
 import { UserFacingError } from "../errors.js";
 import type { ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
+import type { Metrics } from "../ops/metrics.js";
+import { storeHealth } from "../store/index.js";
 import type { Store, StoreOptions } from "../store/types.js";
 import { type AlertEngine, createAlertEngine } from "./engine.js";
 import { poolAlertSource } from "./pool-source.js";
-import type { AlertAuthorizer, AlertChat } from "./types.js";
+import type { AlertAuthorizer, AlertChat, Clock } from "./types.js";
 
 export interface Alerting {
+  /** Set when replicas share the store (Redis): the Slack app de-duplicates through it and /readyz watches it. */
+  shared?: { store: Store; health: () => { up: boolean; detail: string } };
   /** Forwards to the engine once it runs. */
   commands: AlertCommandPort;
   /** Builds and starts the engine; returns it (it is also the click route for "alert." buttons). */
@@ -39,6 +45,7 @@ export interface Alerting {
 export function storeOptions(loaded: LoadedConfig): StoreOptions {
   const s = loaded.config.store;
   if (s.kind === "memory") return { kind: "memory" };
+  if (s.kind === "redis") return redisStoreOptions(s, loaded.storeSecrets);
   const dir = s.data_dir ?? "data";
   const base = loaded.source === "demo" ? process.cwd() : dirname(resolve(loaded.source));
   return {
@@ -48,9 +55,25 @@ export function storeOptions(loaded: LoadedConfig): StoreOptions {
   };
 }
 
-export function openAlerting(loaded: LoadedConfig, deps: { logger: Logger; store: Store }): Alerting {
+export interface AlertingDeps {
+  logger: Logger;
+  /** The store the composition opened (it also keeps pending approvals). */
+  store: Store;
+  /** The alert engine's clock (tests drive replicas with a manual one). */
+  clock?: Clock;
+  /** Lease changes are counted here. */
+  metrics?: Metrics;
+  /** This replica's name in lease records; host name and process id by default. */
+  replicaId?: string;
+}
+
+export function openAlerting(loaded: LoadedConfig, deps: AlertingDeps): Alerting {
   const logger = deps.logger.child({ component: "alerts" });
+  const m = deps.metrics;
   const store = deps.store;
+  const sc = loaded.config.store;
+  const replicated = sc.kind === "redis";
+  const replicaId = deps.replicaId ?? `${hostname()}/${process.pid}`;
   let engine: AlertEngine | undefined;
   const running = (): AlertEngine => {
     if (engine) return engine;
@@ -67,6 +90,7 @@ export function openAlerting(loaded: LoadedConfig, deps: { logger: Logger; store
   };
 
   return {
+    ...(replicated ? { shared: { store, health: () => storeHealth(store) } } : {}),
     commands,
     attach({ chat, pool, identity, pipeline }) {
       if (engine) return engine;
@@ -86,6 +110,16 @@ export function openAlerting(loaded: LoadedConfig, deps: { logger: Logger; store
         authorizer,
         followUps: { run: (text, actor) => pipeline.handleCommand({ text, actor }) },
         logger,
+        ...(deps.clock ? { clock: deps.clock } : {}),
+        ...(sc.kind === "redis"
+          ? {
+              leases: {
+                owner: replicaId,
+                ttlMs: sc.lease_ttl,
+                onChange: (_array: string, change: string) => m?.leaseChanges.inc({ lease: "poll", change }),
+              },
+            }
+          : {}),
       });
       if (loaded.config.alerts.enabled) {
         engine.start();

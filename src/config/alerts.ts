@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { parseDuration } from "../core/units.js";
+import { redisStoreSchema } from "./store.js";
 
 const channelId = z
   .string()
@@ -167,6 +168,8 @@ export const storeConfigSchema = z.discriminatedUnion("kind", [
     data_dir: z.string().min(1).optional(),
     synchronous: z.enum(["full", "normal"]).default("full"),
   }),
+  // Shared by several replicas (src/config/store.ts).
+  redisStoreSchema,
 ]);
 export type StoreConfig = z.output<typeof storeConfigSchema>;
 

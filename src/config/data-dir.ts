@@ -11,13 +11,13 @@ import type { StoreConfig } from "./alerts.js";
 export const DATA_DIR_ENV = "ARRAY_CHATOPS_DATA_DIR";
 const DEFAULT_DATA_DIR = "data";
 
-/** The store section with an absolute data_dir (memory stores have none). */
+/** The store section with an absolute data_dir (memory and Redis stores have none). */
 export function resolveDataDir(
   store: StoreConfig,
   env: Readonly<Record<string, string | undefined>>,
   baseDir: string,
 ): StoreConfig {
-  if (store.kind === "memory") return store;
+  if (store.kind !== "sqlite") return store;
   const fromEnv = env[DATA_DIR_ENV];
   if (store.data_dir === undefined && fromEnv !== undefined && fromEnv.trim() === "") {
     throw new UserFacingError(

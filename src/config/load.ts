@@ -22,6 +22,7 @@ import {
   referenceIssues,
 } from "./schema.js";
 import { loadSlackConfig, type SlackConfig } from "./slack.js";
+import { resolveStoreSecrets, type StoreSecrets } from "./store.js";
 import { withLines } from "./yaml-lines.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -39,6 +40,8 @@ export interface LoadedConfig {
   slack?: SlackConfig;
   /** Where the file came from ("demo" for the built-in console configuration). */
   source: string;
+  /** The Redis store's password and CA file, when `store.kind` is redis. */
+  storeSecrets?: StoreSecrets;
 }
 
 export const CONFIG_ENV = "ARRAY_CHATOPS_CONFIG";
@@ -118,10 +121,21 @@ export function parseConfigText(text: string, deps: ParseDeps): LoadedConfig {
   const store =
     sections.store &&
     collect(problems, () => resolveDataDir(sections.store as never, deps.env, deps.baseDir ?? "."));
+  // Redis credentials come from the environment or a file, like array tokens; checked with everything else.
+  const storeSecrets =
+    store?.kind === "redis"
+      ? collect(problems, () => resolveStoreSecrets(store, { ...deps, baseDir: deps.baseDir ?? "." }))
+      : undefined;
   if (problems.length > 0 || config === undefined)
     throw invalid(deps.source, withLines(problems, doc, counter));
   if (store !== undefined) config.store = store;
-  return { config, arrays: resolved.arrays, ...(slack === undefined ? {} : { slack }), source: deps.source };
+  return {
+    config,
+    arrays: resolved.arrays,
+    ...(slack === undefined ? {} : { slack }),
+    source: deps.source,
+    ...(storeSecrets === undefined ? {} : { storeSecrets }),
+  };
 }
 
 /** Runs a step whose refusal is a UserFacingError, adding its problems to the list instead of stopping. */

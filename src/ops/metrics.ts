@@ -25,6 +25,12 @@ export interface Metrics {
   readonly alertPosts: Counter<"kind" | "outcome">;
   /** Slack Web API calls by method and outcome (ok, error, rate_limited, retried). */
   readonly slackCalls: Counter<"method" | "outcome">;
+  /** Failed store calls by operation (read, list, write, update, take, sweep). */
+  readonly storeErrors: Counter<"op">;
+  /** 1 while the store is reachable. */
+  readonly storeUp: Gauge;
+  /** Leases this replica took, lost or released, by lease kind (poll) and change. */
+  readonly leaseChanges: Counter<"lease" | "change">;
 }
 
 export interface MetricsOptions {
@@ -86,7 +92,9 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
         ? {}
         : {
             async collect(this: Gauge) {
-              this.set(await (opts.pendingCount as () => Promise<number>)());
+              // With the shared store down the count is unknown: keep the last value rather than fail the scrape.
+              const n = await (opts.pendingCount as () => Promise<number>)().catch(() => undefined);
+              if (n !== undefined) this.set(n);
             },
           }),
     }),
@@ -100,6 +108,19 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
       name: `${p}slack_api_calls_total`,
       help: "Slack Web API calls, by method and outcome",
       labelNames: ["method", "outcome"],
+      registers,
+    }),
+    storeErrors: new Counter({
+      name: `${p}store_errors_total`,
+      help: "Failed calls to the state store (Redis unreachable, timeouts), by operation",
+      labelNames: ["op"],
+      registers,
+    }),
+    storeUp: new Gauge({ name: `${p}store_up`, help: "1 while the state store is reachable", registers }),
+    leaseChanges: new Counter({
+      name: `${p}lease_changes_total`,
+      help: "Leases this replica acquired, lost or released, by lease kind",
+      labelNames: ["lease", "change"],
       registers,
     }),
   };

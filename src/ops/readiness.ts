@@ -1,5 +1,6 @@
 /**
- * What /readyz reports: Slack connected, config loaded, not shutting down, and a summary of which arrays
+ * What /readyz reports: Slack connected, config loaded, not shutting down, the shared store reachable (always
+ * true for the embedded store; a replica whose Redis is down is taken out of rotation), and a summary of which arrays
  * answer. An unreachable array does not make the bot unready (it still answers, and says the array is
  * down); it shows up in the summary for whoever watches the endpoint.
  */
@@ -18,6 +19,7 @@ export interface ReadinessReport {
   slack: { mode: string; connected: boolean };
   config: { loaded: boolean };
   shuttingDown: boolean;
+  store: { up: boolean; detail: string };
   arrays:
     | { total: number; reachable: number; unreachable: { name: string; detail?: string }[] }
     | { error: string };
@@ -27,6 +29,8 @@ export class Readiness {
   slackConnected = false;
   configLoaded = false;
   shuttingDown = false;
+  /** The store's reachability; the Slack process sets it when its store can go down (Redis). */
+  store: () => { up: boolean; detail: string } = () => ({ up: true, detail: "embedded" });
 
   constructor(
     readonly mode: string,
@@ -36,12 +40,14 @@ export class Readiness {
   ) {}
 
   async report(): Promise<ReadinessReport> {
-    const ready = this.slackConnected && this.configLoaded && !this.shuttingDown;
+    const store = this.store();
+    const ready = this.slackConnected && this.configLoaded && !this.shuttingDown && store.up;
     return {
       ready,
       slack: { mode: this.mode, connected: this.slackConnected },
       config: { loaded: this.configLoaded },
       shuttingDown: this.shuttingDown,
+      store,
       arrays: await this.arraySummary(),
     };
   }

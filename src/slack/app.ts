@@ -15,6 +15,7 @@ import { InFlight } from "../ops/in-flight.js";
 import { createMetrics, type Metrics } from "../ops/metrics.js";
 import { type ArrayHealthSource, Readiness } from "../ops/readiness.js";
 import { type OpsServer, opsRoutes, startOpsServer } from "../ops/server.js";
+import type { Store } from "../store/types.js";
 import { boltLogger } from "./bolt-logger.js";
 import { DeliveryDedupe } from "./dedupe.js";
 import { runEffects } from "./effects.js";
@@ -54,6 +55,11 @@ export interface SlackAppDeps {
   fetch?: FetchFn;
   /** Bind address of the HTTP listeners (the receiver, the ops server). */
   host?: string;
+  /**
+   * The shared state store when several replicas run (Redis): Slack retries are de-duplicated there too, and
+   * /readyz reports not ready while it is unreachable.
+   */
+  sharedStore?: { store: Store; health: () => { up: boolean; detail: string } };
 }
 
 export interface SlackApp {
@@ -113,6 +119,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
       };
 
   const readiness = new Readiness(config.mode, deps.arrays);
+  if (deps.sharedStore) readiness.store = deps.sharedStore.health;
   const routes = opsRoutes({ metrics, readiness, logger });
   const inflight = new InFlight();
 
@@ -173,7 +180,12 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
     identity,
     home,
     inflight,
-    dedupe: new DeliveryDedupe(10 * 60_000, now),
+    dedupe: new DeliveryDedupe(
+      10 * 60_000,
+      now,
+      10_000,
+      deps.sharedStore ? { store: deps.sharedStore.store, logger } : undefined,
+    ),
     metrics,
     logger,
     commandLabel: deps.commandLabel ?? (() => UNKNOWN_COMMAND),

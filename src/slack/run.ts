@@ -16,7 +16,7 @@ import { commandLabeler } from "../ops/command-label.js";
 import type { Metrics } from "../ops/metrics.js";
 import { arrayHealthFrom } from "../ops/readiness.js";
 import { onShutdownSignals, type SignalTarget } from "../ops/shutdown.js";
-import { type ClickRoute, createSlackApp, type SlackPorts } from "./app.js";
+import { type ClickRoute, createSlackApp, type SlackAppDeps, type SlackPorts } from "./app.js";
 import { createAuditChannelSink } from "./audit-channel.js";
 import { createChatPort } from "./chat-port.js";
 import { createHomePort } from "./home-data.js";
@@ -43,8 +43,15 @@ export interface RunSlackDeps {
   onStarted?: (ports: SlackPorts, parts: CoreParts) => Promise<void> | void;
   /** Extra shutdown work after Slack stops, before the parts close. */
   onStop?: () => Promise<void>;
+  /** The store replicas share (Redis): Slack retries are de-duplicated there, /readyz watches it. */
+  sharedStore?: SlackAppDeps["sharedStore"];
   /** Where SIGTERM/SIGINT come from: `process` in production. */
   signals?: { once(signal: "SIGTERM" | "SIGINT", fn: () => void): unknown };
+}
+
+/** The open approval requests gauge's source. */
+export function openRequestCount(store: PendingStore): () => Promise<number> {
+  return async () => (await store.listOpen()).filter((r) => r.kind === "request").length;
 }
 
 /** User-group ids anywhere in the access rules: the groups whose members identity must know. */
@@ -85,6 +92,7 @@ export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promis
     }),
     clickRoutes: parts.clickRoutes,
     arrays: arrayHealthFrom(health),
+    ...(deps.sharedStore ? { sharedStore: deps.sharedStore } : {}),
     groupIds: accessGroupIds(loaded.config.access),
     commandLabel: commandLabeler(parts.registry),
   });

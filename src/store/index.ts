@@ -1,15 +1,30 @@
 import { createMemoryStore } from "./memory.js";
+import { openRedisStore, type RedisStoreEvents } from "./redis.js";
 import { openSqliteStore } from "./sqlite.js";
 import type { Store, StoreOptions } from "./types.js";
 
-/** Opens the store the config names. */
-export function openStore(opts: StoreOptions, now: () => number = Date.now): Store {
+/** Opens the store the config names; `events` hears a Redis store's failures and up/down changes. */
+export function openStore(
+  opts: StoreOptions,
+  now: () => number = Date.now,
+  events?: RedisStoreEvents,
+): Store {
   if (opts.kind === "memory") return createMemoryStore({ now });
+  if (opts.kind === "redis") {
+    const { kind: _kind, ...rest } = opts;
+    return openRedisStore({ ...rest, now, ...(events ? { events } : {}) });
+  }
   const o: Parameters<typeof openSqliteStore>[0] = { dataDir: opts.dataDir, now };
   if (opts.fileName !== undefined) o.fileName = opts.fileName;
   if (opts.synchronous !== undefined) o.synchronous = opts.synchronous;
   return openSqliteStore(o);
 }
 
+/** Whether the store can be reached now: always for the embedded stores, the connection state for Redis. */
+export function storeHealth(store: Store): { up: boolean; detail: string } {
+  const h = (store as { health?: () => { up: boolean; detail: string } }).health;
+  return h ? h.call(store) : { up: true, detail: "embedded" };
+}
+
 export { joinKey, keyPrefix } from "./keys.js";
-export type { ListOptions, Store, StoreEntry, StoreOp, StoreOptions } from "./types.js";
+export type { ListOptions, Store, StoreEntry, StoreOp, StoreOptions, WriteGuard } from "./types.js";

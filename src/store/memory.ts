@@ -1,5 +1,7 @@
 import { InternalError } from "../errors.js";
-import type { ListOptions, Store, StoreEntry, StoreOp } from "./types.js";
+import type { ListOptions, Store, StoreEntry, StoreOp, WriteGuard } from "./types.js";
+
+const LEASE_NS = "leases";
 
 interface Row {
   /** Kept serialised so callers never share object identity with the store, exactly as with SQLite. */
@@ -25,6 +27,11 @@ export function createMemoryStore(opts: { now?: () => number } = {}): Store {
     row !== undefined && (row.expiresAt === undefined || row.expiresAt > now());
   const check = (): void => {
     if (closed) throw new InternalError("STORE_CLOSED", "the store was used after close()");
+  };
+  const checkGuard = (g: WriteGuard | undefined): void => {
+    if (!g) return;
+    const row = spaces.get(LEASE_NS)?.get(g.lease);
+    if (!guardHolds(row?.json, g, now())) throw fenced(g);
   };
 
   return {
@@ -60,8 +67,9 @@ export function createMemoryStore(opts: { now?: () => number } = {}): Store {
       }
       return out;
     },
-    async write(ops: readonly StoreOp[]): Promise<void> {
+    async write(ops: readonly StoreOp[], wo: { guard?: WriteGuard } = {}): Promise<void> {
       check();
+      checkGuard(wo.guard);
       // Serialise everything first so a bad value fails the batch before anything is applied.
       const prepared = ops.map((op) =>
         op.op === "put" ? { op, json: serialise(op.value) } : { op, json: "" },
@@ -80,9 +88,10 @@ export function createMemoryStore(opts: { now?: () => number } = {}): Store {
       ns: string,
       key: string,
       fn: (current: T | undefined) => T | undefined,
-      o: { expiresAt?: number } = {},
+      o: { expiresAt?: number; guard?: WriteGuard } = {},
     ): Promise<T | undefined> {
       check();
+      checkGuard(o.guard);
       const row = spaces.get(ns)?.get(key);
       const next = fn(live(row) ? (JSON.parse(row.json) as T) : undefined);
       if (next === undefined) {
@@ -127,4 +136,15 @@ export function serialise(value: unknown): string {
   if (json === undefined)
     throw new InternalError("STORE_BAD_VALUE", "store values must be JSON-serialisable");
   return json;
+}
+
+/** Whether the stored lease record (JSON) is live and held by the guard's owner with the guard's fence. */
+export function guardHolds(json: string | undefined, g: WriteGuard, now: number): boolean {
+  if (json === undefined) return false;
+  const rec = JSON.parse(json) as { owner?: string; fence?: number; expiresAt?: number };
+  return rec.owner === g.owner && rec.fence === g.fence && (rec.expiresAt ?? 0) > now;
+}
+
+export function fenced(g: WriteGuard): InternalError {
+  return new InternalError("STORE_FENCED", `lease ${g.lease} is no longer held by ${g.owner}`);
 }

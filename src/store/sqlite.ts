@@ -3,9 +3,16 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { BotError, InternalError, UserFacingError } from "../errors.js";
 import { prefixUpperBound } from "./keys.js";
-import { serialise } from "./memory.js";
+import { fenced, guardHolds, serialise } from "./memory.js";
 import { migrate } from "./migrations.js";
-import { DEFAULT_DB_FILE, type ListOptions, type Store, type StoreEntry, type StoreOp } from "./types.js";
+import {
+  DEFAULT_DB_FILE,
+  type ListOptions,
+  type Store,
+  type StoreEntry,
+  type StoreOp,
+  type WriteGuard,
+} from "./types.js";
 
 export interface SqliteStoreOptions {
   dataDir: string;
@@ -76,12 +83,20 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
   const delStmt = db.prepare<[string, string]>("DELETE FROM kv WHERE ns = ? AND key = ?");
   const sweepStmt = db.prepare<[number]>("DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?");
 
-  const applyBatch = db.transaction((ops: readonly { op: StoreOp; json: string }[], at: number) => {
-    for (const { op, json } of ops) {
-      if (op.op === "delete") delStmt.run(op.ns, op.key);
-      else putStmt.run(op.ns, op.key, json, op.expiresAt ?? null, at);
-    }
-  });
+  const checkGuard = (g: WriteGuard | undefined, at: number) => {
+    if (!g) return;
+    const row = getStmt.get("leases", g.lease, at) as KvRow | undefined;
+    if (!guardHolds(row?.value, g, at)) throw fenced(g);
+  };
+  const applyBatch = db.transaction(
+    (ops: readonly { op: StoreOp; json: string }[], at: number, guard: WriteGuard | undefined) => {
+      checkGuard(guard, at);
+      for (const { op, json } of ops) {
+        if (op.op === "delete") delStmt.run(op.ns, op.key);
+        else putStmt.run(op.ns, op.key, json, op.expiresAt ?? null, at);
+      }
+    },
+  );
   const takeTx = db.transaction((ns: string, key: string, at: number): KvRow | undefined => {
     const row = getStmt.get(ns, key, at) as KvRow | undefined;
     delStmt.run(ns, key);
@@ -89,7 +104,15 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
   });
 
   const updateTx = db.transaction(
-    (ns: string, key: string, fn: (cur: unknown) => unknown, expiresAt: number | undefined, at: number) => {
+    (
+      ns: string,
+      key: string,
+      fn: (cur: unknown) => unknown,
+      expiresAt: number | undefined,
+      at: number,
+      guard: WriteGuard | undefined,
+    ) => {
+      checkGuard(guard, at);
       const row = getStmt.get(ns, key, at) as KvRow | undefined;
       const next = fn(row ? JSON.parse(row.value) : undefined);
       if (next === undefined) {
@@ -143,23 +166,23 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
         return rows.map((r) => toEntry<T>(r));
       });
     },
-    async write(ops: readonly StoreOp[]): Promise<void> {
+    async write(ops: readonly StoreOp[], wo: { guard?: WriteGuard } = {}): Promise<void> {
       if (ops.length === 0) return;
       guard("write", () => {
         const prepared = ops.map((op) => ({ op, json: op.op === "put" ? serialise(op.value) : "" }));
-        applyBatch(prepared, now());
+        applyBatch(prepared, now(), wo.guard);
       });
     },
     async update<T>(
       ns: string,
       key: string,
       fn: (current: T | undefined) => T | undefined,
-      o: { expiresAt?: number } = {},
+      o: { expiresAt?: number; guard?: WriteGuard } = {},
     ): Promise<T | undefined> {
       // IMMEDIATE takes the write lock before the read, so a second process cannot interleave.
       return guard(
         "update",
-        () => updateTx.immediate(ns, key, fn as (cur: unknown) => unknown, o.expiresAt, now()) as T,
+        () => updateTx.immediate(ns, key, fn as (cur: unknown) => unknown, o.expiresAt, now(), o.guard) as T,
       );
     },
     async take<T>(ns: string, key: string): Promise<T | undefined> {

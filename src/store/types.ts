@@ -1,11 +1,12 @@
 /**
  * The bot's durable state, behind one small interface: namespaced JSON documents with atomic batches. The
- * SQLite store is the embedded default, the in-memory one serves tests and throwaway runs, and a Redis store can
- * implement the same surface later (a namespace maps to a hash, a batch to MULTI/EXEC, `expiresAt` to a TTL).
+ * SQLite store is the embedded default, the in-memory one serves tests and throwaway runs, and the Redis store
+ * shares state between replicas (src/store/redis.ts).
  *
  * Domain code (alert cards, cursors, snoozes, pending approvals) builds typed repositories on top; nothing outside
  * src/store knows about tables or files.
  */
+import type { RedisStoreOptions } from "./redis.js";
 
 /** One stored document. */
 export interface StoreEntry<T> {
@@ -25,6 +26,17 @@ export interface ListOptions {
   limit?: number;
 }
 
+/**
+ * Makes a write conditional on a lease (src/store/lease.ts): it is applied only while `owner` holds the lease
+ * `lease` with this `fence`, in the same atomic step, else it throws STORE_FENCED and nothing is written. This is
+ * what keeps a paused old holder from writing after a successor took over.
+ */
+export interface WriteGuard {
+  lease: string;
+  owner: string;
+  fence: number;
+}
+
 export interface Store {
   /** The value stored under `key`, or undefined when absent or expired. */
   get<T>(ns: string, key: string): Promise<T | undefined>;
@@ -33,7 +45,7 @@ export interface Store {
   /** Entries of a namespace in key order, expired ones left out. */
   list<T>(ns: string, opts?: ListOptions): Promise<StoreEntry<T>[]>;
   /** Applies every op or none (one transaction). Values must be JSON-serialisable. */
-  write(ops: readonly StoreOp[]): Promise<void>;
+  write(ops: readonly StoreOp[], opts?: { guard?: WriteGuard }): Promise<void>;
   /**
    * Atomic read-modify-write of one entry: `fn` gets the current value (undefined when absent or expired) and
    * returns the new one, or undefined to delete it. `fn` must be synchronous and free of side effects; the
@@ -44,7 +56,7 @@ export interface Store {
     ns: string,
     key: string,
     fn: (current: T | undefined) => T | undefined,
-    opts?: { expiresAt?: number },
+    opts?: { expiresAt?: number; guard?: WriteGuard },
   ): Promise<T | undefined>;
   /** Reads and deletes in one step, so two callers can never both consume the same entry (single-use tokens). */
   take<T>(ns: string, key: string): Promise<T | undefined>;
@@ -64,6 +76,7 @@ export type StoreOptions =
       fileName?: string;
       /** See sqlite.ts for why FULL is the default. */
       synchronous?: "full" | "normal";
-    };
+    }
+  | ({ kind: "redis" } & Omit<RedisStoreOptions, "now" | "events">);
 
 export const DEFAULT_DB_FILE = "array-chatops.db";

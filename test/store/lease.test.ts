@@ -1,16 +1,25 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { acquireLease, currentLease, releaseLease, renewLease, stillHolds } from "../../src/store/lease.js";
 import { createMemoryStore } from "../../src/store/memory.js";
+import { openRedisStore } from "../../src/store/redis.js";
 import { openSqliteStore } from "../../src/store/sqlite.js";
 import type { Store } from "../../src/store/types.js";
+import { type RedisServer, startRedis } from "./redis-server.js";
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
+
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(() => redis.close());
+let prefixes = 0;
 
 const impls: [string, () => Store][] = [
   ["memory", () => createMemoryStore({ now: () => 0 })],
@@ -21,6 +30,10 @@ const impls: [string, () => Store][] = [
       dirs.push(dir);
       return openSqliteStore({ dataDir: dir, now: () => 0 });
     },
+  ],
+  [
+    "redis",
+    () => openRedisStore({ host: "127.0.0.1", port: redis.port, keyPrefix: `l${++prefixes}:`, now: () => 0 }),
   ],
 ];
 

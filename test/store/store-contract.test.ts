@@ -1,18 +1,27 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BotError } from "../../src/errors.js";
 import { joinKey, keyPrefix } from "../../src/store/keys.js";
+import { acquireLease } from "../../src/store/lease.js";
 import { createMemoryStore } from "../../src/store/memory.js";
+import { openRedisStore } from "../../src/store/redis.js";
 import { openSqliteStore } from "../../src/store/sqlite.js";
 import type { Store } from "../../src/store/types.js";
+import { type RedisServer, startRedis } from "./redis-server.js";
 
-/** Both implementations must behave identically; every case runs against each. */
+/** Every implementation must behave identically; every case runs against each. */
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(() => redis.close());
+let prefixes = 0;
 
 const impls: [string, (now: () => number) => Store][] = [
   ["memory", (now) => createMemoryStore({ now })],
@@ -23,6 +32,11 @@ const impls: [string, (now: () => number) => Store][] = [
       dirs.push(dir);
       return openSqliteStore({ dataDir: dir, now });
     },
+  ],
+  // One server for the file; each store gets its own key prefix, so cases never see each other's keys.
+  [
+    "redis",
+    (now) => openRedisStore({ host: "127.0.0.1", port: redis.port, keyPrefix: `t${++prefixes}:`, now }),
   ],
 ];
 
@@ -118,6 +132,37 @@ describe.each(impls)("%s store", (_name, open) => {
     expect((await s.list("c"))[0]?.expiresAt).toBe(1001);
     await s.update("c", "t", () => 2);
     expect((await s.list("c"))[0]?.expiresAt).toBe(1001);
+    await s.close();
+  });
+
+  it("a guarded write applies only while the lease is held with that fence", async () => {
+    let t = 1000;
+    const s = open(() => t);
+    const a = (await acquireLease(s, "poll/x", "a", 500, t))!;
+    const guard = { lease: "poll/x", owner: "a", fence: a.fence };
+    await s.write([{ op: "put", ns: "n", key: "k", value: 1 }], { guard });
+    expect(await s.update("n", "k", (c: number | undefined) => (c ?? 0) + 1, { guard })).toBe(2);
+    t = 1500;
+    const b = await acquireLease(s, "poll/x", "b", 500, t);
+    expect(b?.fence).toBe(a.fence + 1);
+    await expect(s.write([{ op: "put", ns: "n", key: "k", value: 9 }], { guard })).rejects.toMatchObject({
+      code: "STORE_FENCED",
+    });
+    await expect(s.update("n", "k", () => 9, { guard })).rejects.toMatchObject({ code: "STORE_FENCED" });
+    await expect(
+      s.write([{ op: "put", ns: "n", key: "k", value: 9 }], {
+        guard: { lease: "poll/missing", owner: "a", fence: 1 },
+      }),
+    ).rejects.toMatchObject({ code: "STORE_FENCED" });
+    expect(await s.get("n", "k")).toBe(2);
+    await s.close();
+  });
+
+  it("many concurrent read-modify-writes of one key lose nothing", async () => {
+    const s = open(() => 1000);
+    const bump = (c: number | undefined) => (c ?? 0) + 1;
+    await Promise.all(Array.from({ length: 25 }, () => s.update("c", "hot", bump)));
+    expect(await s.get("c", "hot")).toBe(25);
     await s.close();
   });
 

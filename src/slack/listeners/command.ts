@@ -24,7 +24,7 @@ export function registerCommand(app: App, name: string, ctx: ListenerContext): v
       channel: command.channel_id,
       cmd: label,
     });
-    if (!ctx.dedupe.firstTime(`command:${requestId}`)) {
+    if (!(await ctx.dedupe.firstTime(`command:${requestId}`))) {
       log.info("duplicate delivery of a command ignored");
       ctx.metrics.commands.inc({ command: label, outcome: "duplicate" });
       return;

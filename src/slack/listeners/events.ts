@@ -9,7 +9,7 @@ import type { ListenerContext } from "./context.js";
 export function registerEvents(app: App, ctx: ListenerContext): void {
   app.event("app_home_opened", async ({ event, body }) => {
     if (event.tab !== undefined && event.tab !== "home") return;
-    if (!ctx.dedupe.firstTime(`event:${body.event_id}`)) return;
+    if (await duplicate(ctx, body.event_id)) return;
     try {
       const data = await ctx.home.load(event.user);
       await ctx.client.call("views.publish", {
@@ -22,12 +22,19 @@ export function registerEvents(app: App, ctx: ListenerContext): void {
   });
 
   app.event("subteam_members_changed", async ({ event, body }) => {
-    if (!ctx.dedupe.firstTime(`event:${body.event_id}`)) return;
+    if (await duplicate(ctx, body.event_id)) return;
     ctx.identity.membersChanged(event);
   });
 
   app.event("subteam_updated", async ({ event, body }) => {
-    if (!ctx.dedupe.firstTime(`event:${body.event_id}`)) return;
+    if (await duplicate(ctx, body.event_id)) return;
     await ctx.identity.groupUpdated(event.subteam.id);
   });
+}
+
+/** A delivery of an event already handled here or by another replica (Slack retries events it thinks were lost). */
+async function duplicate(ctx: ListenerContext, eventId: string): Promise<boolean> {
+  if (await ctx.dedupe.firstTime(`event:${eventId}`)) return false;
+  ctx.logger.info({ eventId }, "duplicate delivery of an event ignored");
+  return true;
 }

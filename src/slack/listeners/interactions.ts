@@ -47,7 +47,7 @@ export function registerInteractions(app: App, ctx: ListenerContext): void {
       user: body.user.id,
       action: baseActionId(action.action_id),
     });
-    if (!ctx.dedupe.firstTime(`click:${requestId}:${action.action_ts}`)) {
+    if (!(await ctx.dedupe.firstTime(`click:${requestId}:${action.action_ts}`))) {
       log.info("duplicate delivery of a click ignored");
       return;
     }
@@ -87,7 +87,7 @@ export function registerInteractions(app: App, ctx: ListenerContext): void {
     await ack();
     // A modal is submitted once; a second delivery of the same view is a retry.
     const requestId = view.id;
-    if (!ctx.dedupe.firstTime(`view:${requestId}`)) return;
+    if (!(await ctx.dedupe.firstTime(`view:${requestId}`))) return;
     const actor: Actor = { userId: body.user.id, channelId: sub.channelId };
     if (body.user.name) actor.displayName = body.user.name;
     const log = ctx.logger.child({ reqId: requestId, user: body.user.id, action: sub.actionId });

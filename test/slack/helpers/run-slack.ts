@@ -116,7 +116,7 @@ export interface RunningSlack {
  */
 export async function startRunSlack(
   loaded: LoadedConfig,
-  extra: Pick<SlackModeOptions, "onStarted" | "onStop"> = {},
+  extra: Pick<SlackModeOptions, "onStarted" | "onStop" | "replica" | "onComposed"> = {},
 ): Promise<RunningSlack> {
   const log = memoryLogger();
   const signals = new EventEmitter();

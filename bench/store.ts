@@ -1,0 +1,210 @@
+/**
+ * What the stores cost per approval claim and per alert record: the in-memory store (the floor), the embedded
+ * SQLite file (WAL, synchronous FULL: one fsync per commit) and Redis on loopback (append-only file fsynced every
+ * second, the usual production setting, and on every write, the setting that matches SQLite's promise).
+ *
+ * An approval claim is `PendingStore.claim` (a compare-and-set on the record); an alert record is the batch a poll
+ * commits for a new alert (alert record, card, outbox entry, family state). Each operation is timed on its own;
+ * rounds alternate the stores so machine load falls on all of them alike. Reported: median and the p10–p90 spread.
+ * Run: npm run bench:store [-- --ops 2000 --rounds 3]   (needs redis-server on PATH, or REDIS_SERVER)
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import type { PendingRecord } from "../src/core/pending-store.js";
+import { createMemoryStore } from "../src/store/memory.js";
+import { createStorePendingStore } from "../src/store/pending-store.js";
+import { openRedisStore } from "../src/store/redis.js";
+import { openSqliteStore } from "../src/store/sqlite.js";
+import type { Store } from "../src/store/types.js";
+
+const out = (s: string) => process.stdout.write(`${s}\n`);
+const { values } = parseArgs({
+  options: { ops: { type: "string", default: "2000" }, rounds: { type: "string", default: "3" } },
+});
+const OPS = Number(values.ops);
+const ROUNDS = Number(values.rounds);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, "127.0.0.1", () => {
+      const a = srv.address();
+      srv.close(() => resolve(typeof a === "object" && a ? a.port : 0));
+    });
+  });
+}
+
+async function startRedis(fsync: "everysec" | "always"): Promise<{ port: number; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-redis-"));
+  const port = await freePort();
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", ""];
+  args.push("--appendonly", "yes", "--appendfsync", fsync);
+  const child: ChildProcess = spawn(process.env.REDIS_SERVER ?? "redis-server", args, {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let text = "";
+    child.stdout?.on("data", (b: Buffer) => {
+      text += b.toString();
+      if (text.includes("Ready to accept connections")) resolve();
+    });
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`redis-server exited (${code})`)));
+  });
+  return {
+    port,
+    stop: async () => {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function pendingRecord(id: string, now: number): PendingRecord {
+  return {
+    id,
+    kind: "request",
+    status: "pending",
+    commandId: "fs.eradicate",
+    args: { name: `fs-${id}`, array: "lab-1" },
+    commandText: `fs eradicate fs-${id}`,
+    requester: { userId: "UBOB", displayName: "bob" },
+    channelId: "C1",
+    array: "lab-1",
+    requestId: `trig-${id}`,
+    destructiveClass: "eradicate",
+    policy: "approve",
+    approvalsRequired: 1,
+    approverRole: "operator",
+    approvals: [],
+    fingerprint: "f".repeat(64),
+    state: { used: 123456789, destroyed: true },
+    display: {
+      title: `Approval needed: eradicate file system fs-${id} on lab-1`,
+      summary: "Eradicates fs-1 for good: its data cannot be recovered afterwards.",
+      facts: [{ label: "Holds", markup: "1.2 TiB" }],
+      warnings: ["Eradication cannot be undone."],
+      requests: [`DELETE /api/1.12/file-systems?names=fs-${id}`],
+    },
+    typeToConfirm: `fs-${id}`,
+    createdAt: now,
+    expiresAt: now + 900_000,
+    updatedAt: now,
+    messages: [{ channelId: "C1", ts: "1700000000.000100" }],
+  };
+}
+
+function alertBatch(i: number, now: number) {
+  const key = `lab-1/alert-${i}`;
+  const cardId = `a/CALERTS01/lab-1/alert-${i}`;
+  return [
+    {
+      op: "put" as const,
+      ns: "alerts.alert",
+      key,
+      value: {
+        array: "lab-1",
+        name: `alert-${i}`,
+        code: 1000 + (i % 50),
+        severity: "warning",
+        state: "open",
+        component: `CH1.FB${i % 10}`,
+        subject: "Blade is unhealthy",
+        created: now,
+        updated: now,
+        cardIds: [cardId],
+      },
+    },
+    {
+      op: "put" as const,
+      ns: "alerts.card",
+      key: cardId,
+      value: {
+        id: cardId,
+        kind: "alert",
+        array: "lab-1",
+        channel: "CALERTS01",
+        members: [key],
+        version: 1,
+        syncedVersion: 0,
+        thread: [],
+        nextLineId: 1,
+        reopenings: [],
+        createdAt: now,
+      },
+    },
+    { op: "put" as const, ns: "alerts.outbox", key: cardId, value: { due: now } },
+    {
+      op: "put" as const,
+      ns: "alerts.family",
+      key: `CALERTS01/lab-1:${1000 + (i % 50)}`,
+      value: { cardId, lastActivity: now, open: [key] },
+    },
+  ];
+}
+
+const samples = new Map<string, { claim: number[]; record: number[] }>();
+
+async function measure(name: string, store: Store, round: number): Promise<void> {
+  const s = samples.get(name) ?? { claim: [], record: [] };
+  samples.set(name, s);
+  const pending = createStorePendingStore(store);
+  const now = Date.now();
+  const ids = Array.from({ length: OPS }, (_, i) => `r${round}-${i}`);
+  for (const id of ids) await pending.create(pendingRecord(id, now));
+  for (const id of ids) {
+    const t = process.hrtime.bigint();
+    const won = await pending.claim(id, "pending");
+    s.claim.push(Number(process.hrtime.bigint() - t) / 1e6);
+    if (!won) throw new Error(`claim of ${id} lost on an uncontended store`);
+  }
+  for (let i = 0; i < OPS; i++) {
+    const batch = alertBatch(round * OPS + i, now);
+    const t = process.hrtime.bigint();
+    await store.write(batch);
+    s.record.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+}
+
+const q = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
+};
+const fmt = (xs: number[]) =>
+  `${q(xs, 0.5).toFixed(3)} ms (${q(xs, 0.1).toFixed(3)}–${q(xs, 0.9).toFixed(3)})`;
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-store-"));
+  const redisSec = await startRedis("everysec");
+  const redisAlways = await startRedis("always");
+  const stores: [string, Store][] = [
+    ["memory", createMemoryStore()],
+    ["sqlite (WAL, synchronous full)", openSqliteStore({ dataDir: dir })],
+    ["redis (AOF, fsync every second)", openRedisStore({ host: "127.0.0.1", port: redisSec.port })],
+    ["redis (AOF, fsync always)", openRedisStore({ host: "127.0.0.1", port: redisAlways.port })],
+  ];
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, store] of stores) await measure(name, store, round);
+    }
+    out(`store cost per operation, ${OPS} operations × ${ROUNDS} rounds each; median (p10–p90)`);
+    out("| store | approval claim | alert record (4-entry batch) |");
+    out("|---|---|---|");
+    for (const [name] of stores) {
+      const s = samples.get(name);
+      if (s) out(`| ${name} | ${fmt(s.claim)} | ${fmt(s.record)} |`);
+    }
+  } finally {
+    for (const [, store] of stores) await store.close();
+    await redisSec.stop();
+    await redisAlways.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,148 @@
+/**
+ * `store: { kind: redis }`: the shared store for several replicas. The password comes from the environment
+ * (`password_env`) or a file (`password_file`, e.g. a mounted Kubernetes Secret), never from this file; a CA
+ * file for TLS is read here too, so a missing file is a start-up error with its path, not a connection failure.
+ */
+import { isAbsolute, join } from "node:path";
+import { z } from "zod";
+import { parseDuration } from "../core/units.js";
+import { UserFacingError } from "../errors.js";
+import type { StoreOptions } from "../store/types.js";
+import { Secret } from "./arrays.js";
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export const redisStoreSchema = z
+  .strictObject({
+    kind: z.literal("redis"),
+    /** host, host:port or [v6]:port; 6379 when no port is given. */
+    address: z
+      .string()
+      .regex(
+        /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/,
+        'write host:port, e.g. "redis.internal:6379"',
+      ),
+    db: z.number().int().min(0).max(15).default(0),
+    tls: z
+      .union([
+        z.boolean(),
+        z.strictObject({
+          ca_file: z.string().min(1).optional(),
+          /** Skips certificate verification; logged as a warning at start-up. */
+          insecure: z.boolean().default(false),
+          servername: z.string().min(1).optional(),
+        }),
+      ])
+      .default(false),
+    username: z.string().min(1).optional(),
+    password_env: z.string().regex(ENV_NAME, "must be an environment variable name").optional(),
+    password_file: z.string().min(1).optional(),
+    /** Every key starts with this: two bots sharing one Redis need different prefixes. */
+    key_prefix: z.string().min(1).max(64).default("array-chatops:"),
+    /**
+     * How long a replica's hold on an array's polling lasts without renewal: when a replica dies, another takes
+     * its arrays over within this time. Renewed every third of it.
+     */
+    lease_ttl: z
+      .union([z.string(), z.number()])
+      .transform((v, ctx) => {
+        const ms = typeof v === "number" ? v : parseDuration(v);
+        if (ms === undefined || !Number.isSafeInteger(ms) || ms < 3_000 || ms > 600_000) {
+          ctx.addIssue({
+            code: "custom",
+            message: `"${String(v)}" is not a lease time from 3s to 10m; write e.g. 15s`,
+          });
+          return z.NEVER;
+        }
+        return ms;
+      })
+      .default(15_000),
+  })
+  .superRefine((s, ctx) => {
+    if (s.password_env !== undefined && s.password_file !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["password_file"],
+        message: "give only one of password_env and password_file",
+      });
+    }
+  });
+export type RedisStoreConfig = z.output<typeof redisStoreSchema>;
+
+export interface StoreSecrets {
+  password?: Secret;
+  /** Absolute path of the CA file, checked readable. */
+  caFile?: string;
+}
+
+/** Reads the Redis password and checks the CA file; every problem is reported at once. */
+export function resolveStoreSecrets(
+  store: { kind: string },
+  deps: {
+    env: Readonly<Record<string, string | undefined>>;
+    readFile: (p: string) => string;
+    baseDir: string;
+  },
+): StoreSecrets {
+  if (store.kind !== "redis") return {};
+  const s = store as RedisStoreConfig;
+  const problems: string[] = [];
+  const abs = (p: string) => (isAbsolute(p) ? p : join(deps.baseDir, p));
+  const read = (where: string, path: string): string | undefined => {
+    try {
+      return deps.readFile(abs(path));
+    } catch (err) {
+      const reason = err instanceof Error && "code" in err ? String(err.code) : "unreadable";
+      problems.push(`store.${where}: cannot read "${path}" (${reason})`);
+      return undefined;
+    }
+  };
+  const out: StoreSecrets = {};
+  if (s.password_env !== undefined) {
+    const v = deps.env[s.password_env]?.trim();
+    if (v) out.password = new Secret(v);
+    else problems.push(`store.password_env: environment variable ${s.password_env} is not set`);
+  } else if (s.password_file !== undefined) {
+    const v = read("password_file", s.password_file)?.trim();
+    if (v) out.password = new Secret(v);
+    else if (v === "") problems.push(`store.password_file: "${s.password_file}" is empty`);
+  }
+  if (typeof s.tls === "object" && s.tls.ca_file !== undefined) {
+    const pem = read("tls.ca_file", s.tls.ca_file);
+    if (pem !== undefined && !pem.includes("-----BEGIN CERTIFICATE-----")) {
+      problems.push(`store.tls.ca_file: "${s.tls.ca_file}" holds no PEM certificate`);
+    } else if (pem !== undefined) out.caFile = abs(s.tls.ca_file);
+  }
+  if (problems.length > 0) {
+    throw new UserFacingError(
+      "CONFIG_INVALID",
+      `The store configuration has ${problems.length} problem${problems.length === 1 ? "" : "s"}:\n` +
+        problems.map((p) => `  - ${p}`).join("\n"),
+      { details: { problems } },
+    );
+  }
+  return out;
+}
+
+/** "host:port" → parts; the schema already checked the shape. */
+export function parseRedisAddress(address: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d+))?$/.exec(address);
+  return { host: m?.[1] ?? m?.[2] ?? address, port: m?.[3] ? Number(m[3]) : 6379 };
+}
+
+/** The parsed section and its secrets as the Redis store's open options. */
+export function redisStoreOptions(s: RedisStoreConfig, secrets: StoreSecrets = {}): StoreOptions {
+  const { host, port } = parseRedisAddress(s.address);
+  const o: StoreOptions = { kind: "redis", host, port, db: s.db, keyPrefix: s.key_prefix };
+  if (s.username !== undefined) o.username = s.username;
+  if (secrets.password !== undefined) o.password = secrets.password.reveal();
+  if (s.tls !== false) {
+    const t = s.tls === true ? { insecure: false } : s.tls;
+    o.tls = {
+      insecure: t.insecure,
+      ...(secrets.caFile ? { caFile: secrets.caFile } : {}),
+      ...("servername" in t && t.servername ? { servername: t.servername } : {}),
+    };
+  }
+  return o;
+}

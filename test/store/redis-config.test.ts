@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { storeOptions } from "../../src/alerts/start.js";
+import { parseConfigText } from "../../src/config/load.js";
+
+const ARRAYS = `
+arrays:
+  - name: lab-1
+    address: https://lab-1.example.net
+    api_token_env: LAB_TOKEN
+`;
+const PEM = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+
+function load(store: string, env: Record<string, string> = {}, files: Record<string, string> = {}) {
+  return parseConfigText(`${ARRAYS}${store}`, {
+    source: "/etc/bot/bot.yml",
+    env: { LAB_TOKEN: "t", ...env },
+    readFile: (p) => {
+      const f = files[p];
+      if (f === undefined) throw Object.assign(new Error("missing"), { code: "ENOENT" });
+      return f;
+    },
+    baseDir: "/etc/bot",
+  });
+}
+
+describe("store.kind: redis in the configuration", () => {
+  it("opens with the address, TLS, user, password from the environment and the key prefix", () => {
+    const loaded = load(
+      "store:\n  kind: redis\n  address: redis.internal:6380\n  tls: { ca_file: ca.pem }\n  username: bot\n  password_env: REDIS_PASSWORD\n  key_prefix: 'team-a:'\n",
+      { REDIS_PASSWORD: " s3cret " },
+      { "/etc/bot/ca.pem": PEM },
+    );
+    expect(storeOptions(loaded)).toEqual({
+      kind: "redis",
+      host: "redis.internal",
+      port: 6380,
+      db: 0,
+      keyPrefix: "team-a:",
+      username: "bot",
+      password: "s3cret",
+      tls: { insecure: false, caFile: "/etc/bot/ca.pem" },
+    });
+    // The secret never prints with the config.
+    expect(JSON.stringify(loaded)).not.toContain("s3cret");
+  });
+
+  it("reads the password from a file, defaults port and prefix, and leaves TLS off unless asked", () => {
+    const loaded = load(
+      "store:\n  kind: redis\n  address: redis\n  password_file: /run/secrets/redis\n",
+      {},
+      { "/run/secrets/redis": "pw\n" },
+    );
+    expect(storeOptions(loaded)).toEqual({
+      kind: "redis",
+      host: "redis",
+      port: 6379,
+      db: 0,
+      keyPrefix: "array-chatops:",
+      password: "pw",
+    });
+  });
+
+  it("reports every problem with its path", () => {
+    expect(() => load("store:\n  kind: redis\n  address: 'redis://x:1'\n")).toThrow(/store\.address/);
+    expect(() =>
+      load("store:\n  kind: redis\n  address: r\n  password_env: P\n  password_file: /f\n"),
+    ).toThrow(/only one of password_env and password_file/);
+    const err = (() => {
+      try {
+        load("store:\n  kind: redis\n  address: r\n  password_env: MISSING\n  tls: { ca_file: /nope.pem }\n");
+      } catch (e) {
+        return e as Error;
+      }
+      return undefined;
+    })();
+    // Both in one report, each with its path and YAML line.
+    expect(err?.message).toContain("2 problems");
+    expect(err?.message).toMatch(/store\.password_env \(line \d+\): environment variable MISSING is not set/);
+    expect(err?.message).toMatch(/store\.tls\.ca_file \(line \d+\): cannot read "\/nope\.pem" \(ENOENT\)/);
+  });
+});
