@@ -37,7 +37,7 @@ const resources = [
   }),
   defineResource({ name: "snmp", area: "Network", summary: "SNMP", commands: [verb("mib", "snmp")] }),
 ];
-const registry = createRegistry(resources);
+const registry = createRegistry(resources, { partial: true });
 
 function command(text: string) {
   const p = parseCommandLine(text, registry);
