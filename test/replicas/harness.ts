@@ -14,7 +14,7 @@ import { createMetrics, type Metrics } from "../../src/ops/metrics.js";
 import { openRequestCount } from "../../src/slack/run.js";
 import type { Store } from "../../src/store/types.js";
 import { httpDriver, type SlackDriver } from "../fakes/drivers.js";
-import { type MemoryLogger, memoryLogger } from "../fakes/memory-logger.js";
+import type { MemoryLogger } from "../fakes/memory-logger.js";
 import {
   loadRunSlackConfig,
   RUN_SECRET,
