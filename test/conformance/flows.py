@@ -225,7 +225,7 @@ def replication():
 
     p = "demotion"
     refused(p, "demotion without discard_non_snapshotted_data refused", lambda: fb.file_systems.update_file_systems(name="home", attributes=M.FileSystem(requested_promotion_state="demoted")), "discard_non_snapshotted_data")
-    refused(p, "demotion without a replica link refused", lambda: fb.file_systems.update_file_systems(name="builds", attributes=M.FileSystem(requested_promotion_state="demoted"), discard_non_snapshotted_data=True), "no replica link")
+    refused(p, "demotion without a replica link refused", lambda: fb.file_systems.update_file_systems(name="media", attributes=M.FileSystem(requested_promotion_state="demoted"), discard_non_snapshotted_data=True), "no replica link")
     fb.file_systems.update_file_systems(name="home", attributes=M.FileSystem(requested_promotion_state="demoted"), discard_non_snapshotted_data=True)
     fs = fb.file_systems.list_file_systems(names=["home"]).items[0]
     check(p, "demoted shows in promotion_status and is not writable", (fs.promotion_status, fs.writable) == ("demoted", False), fs)

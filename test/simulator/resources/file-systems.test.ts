@@ -424,10 +424,10 @@ describe("destroy, recover, eradicate", () => {
         "/file-systems",
         {
           version,
-          query: "name=builds&discard_non_snapshotted_data=true",
+          query: "name=media&discard_non_snapshotted_data=true",
           body: { requested_promotion_state: "demoted" },
         },
-        /'builds' has no replica link/,
+        /'media' has no replica link/,
       );
       const [fs] = items(
         call(state, "PATCH", "/file-systems", {

@@ -103,7 +103,7 @@ describe("policies of file system replica links (1.9+)", () => {
       "POST",
       "/policies/file-system-replica-links",
       {
-        query: q({ policy_names: "hourly-dr", local_file_system_names: "builds", remote_names: "fb-dr-01" }),
+        query: q({ policy_names: "hourly-dr", local_file_system_names: "media", remote_names: "fb-dr-01" }),
       },
       /No file system replica link matches/,
     );
