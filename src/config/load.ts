@@ -107,7 +107,13 @@ function parseYaml(text: string, source: string): unknown {
     throw invalid(source, lines);
   }
   if (!isMap(doc.contents)) throw invalid(source, ["the file must be a YAML mapping (key: value lines)"]);
-  return doc.toJS();
+  try {
+    // Aliases resolve only here: an alias to no anchor, or an alias bomb, is the file's fault, not ours.
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    const why = err instanceof Error ? (err.message.split("\n")[0] ?? "") : String(err);
+    throw invalid(source, [`the YAML cannot be read: ${why}`]);
+  }
 }
 
 /** Validates an already-parsed object; every problem is listed as `path: message`. */
