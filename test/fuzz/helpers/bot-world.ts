@@ -13,6 +13,7 @@ import { createArrayPool } from "../../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../../src/flashblade/types.js";
 import { commandLabeler } from "../../../src/ops/command-label.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../../../src/simulator/index.js";
+import { createAuditChannelSink } from "../../../src/slack/audit-channel.js";
 import { TEST_ARRAY_TUNING } from "../../core/harness.js";
 import { type MemoryLogger, memoryLogger } from "../../fakes/memory-logger.js";
 import { slashCommand } from "../../fakes/payloads.js";
@@ -37,12 +38,22 @@ export interface BotWorld {
   /** Requests that could change the array (anything but GET, login and logout), by `METHOD /path`. */
   mutations(): number;
   /** Runs `/array text` as `userId` over signed HTTP and resolves with the response_url answer's body. */
-  command(text: string, userId: string, opts?: { triggerId?: string }): Promise<Record<string, unknown>>;
+  command(
+    text: string,
+    userId: string,
+    opts?: { triggerId?: string; userName?: string },
+  ): Promise<Record<string, unknown>>;
   nextResponseUrl(): string;
   close(): Promise<void>;
 }
 
-export async function startBotWorld(opts: { scenario?: "demo" | "empty" } = {}): Promise<BotWorld> {
+export interface BotWorldOptions {
+  scenario?: "demo" | "empty";
+  /** Post every audit record to this channel too, as `audit_channel` does in production. */
+  auditChannel?: string;
+}
+
+export async function startBotWorld(opts: BotWorldOptions = {}): Promise<BotWorld> {
   const log = memoryLogger();
   const sim = await startSimulator({ arrayName: "lab-1", scenario: opts.scenario ?? "demo" });
   const pool = createArrayPool([simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING)], {
@@ -64,17 +75,28 @@ export async function startBotWorld(opts: { scenario?: "demo" | "empty" } = {}):
   const sink = memoryAuditSink();
   const slack = await startHarness("http", {
     logger: log.logger,
-    pipeline: ({ identity }) =>
-      createPipeline({
+    pipeline: ({ identity, chat }) => {
+      const channel = opts.auditChannel;
+      const toChannel =
+        channel === undefined
+          ? undefined
+          : createAuditChannelSink({ channelId: channel, chat, logger: log.logger });
+      return createPipeline({
         registry,
         pool,
         config,
         identity,
         store,
-        audit: sink,
+        audit: {
+          write: async (r) => {
+            await sink.write(r);
+            await toChannel?.write(r);
+          },
+        },
         logger: log.logger,
         now: Date.now,
-      }),
+      });
+    },
     commandLabel: commandLabeler(registry),
   });
   let seq = 0;
