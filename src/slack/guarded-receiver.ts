@@ -4,6 +4,8 @@
  * nobody awaits: the request is never answered and the process gets an unhandled rejection. The guard reads
  * the body first (with the same size limit), answers 400 to anything not shaped like a Slack delivery, and hands
  * the buffered request on; Bolt then uses the buffered body as it is (`rawBody`) and verifies the signature.
+ * It also refuses requests dated more than 5 minutes ahead, which Bolt's staleness check lets through: a
+ * signed request must not stay replayable for longer than Slack's five-minute window.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQs } from "node:querystring";
@@ -62,6 +64,15 @@ export function isSlackShaped(raw: string, contentType: string | undefined): boo
   }
 }
 
+/** Bolt refuses requests signed more than 5 minutes ago, but not ones dated in the future. */
+const MAX_SKEW_SEC = 5 * 60;
+
+/** True when the request claims a time more than 5 minutes ahead of ours: a replay kept for later. */
+export function isFutureDated(header: string | string[] | undefined, nowMs: number): boolean {
+  const ts = Number(Array.isArray(header) ? header[0] : header);
+  return Number.isFinite(ts) && ts > nowMs / 1000 + MAX_SKEW_SEC;
+}
+
 function refuse(res: ServerResponse, status: number): void {
   res.writeHead(status);
   res.end();
@@ -69,13 +80,21 @@ function refuse(res: ServerResponse, status: number): void {
 
 export function guardReceiver(
   receiver: HTTPReceiver,
-  opts: { endpoints: readonly string[]; limit: number; logger: Logger },
+  /** `now` is wall-clock time, as Bolt's own staleness check uses, not the app's injectable clock. */
+  opts: { endpoints: readonly string[]; limit: number; logger: Logger; now?: () => number },
 ): void {
+  const now = opts.now ?? Date.now;
   const inner = receiver.requestListener;
   receiver.requestListener = (req, res) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (req.method !== "POST" || !opts.endpoints.includes(path)) {
       inner(req, res);
+      return;
+    }
+    if (isFutureDated(req.headers["x-slack-request-timestamp"], now())) {
+      opts.logger.warn("Slack request dated in the future; refused");
+      req.resume();
+      refuse(res, 401);
       return;
     }
     readLimited(req, opts.limit).then(
