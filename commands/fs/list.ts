@@ -41,6 +41,12 @@ export interface FsRow {
 
 export type FsListResult = Listing<FsRow>;
 
+/** The --sort word people typed, from the array field it maps to. */
+function sortWord(sort: { field: string; descending: boolean }): string {
+  const word = Object.entries(SORT_FIELDS).find(([, f]) => f === sort.field)?.[0] ?? sort.field;
+  return `${word}${sort.descending ? "-" : ""}`;
+}
+
 function toRow(array: string, fs: FileSystem): FsRow {
   return {
     array,
@@ -68,11 +74,14 @@ export const fsList = defineCommand({
       .optional()
       .describe(`at most this many (default: all, up to ${MAX_ROWS})`),
     destroyed: z.boolean().optional().describe("include destroyed file systems"),
+    start: count({ min: 0, max: 100_000_000 })
+      .optional()
+      .describe("skip this many first (continues a list longer than one CSV)"),
   }),
   async run(args, ctx): Promise<FsListResult> {
     const query = await listQuery(args, ctx);
     return fetchListing(ctx, "/file-systems", {
-      query,
+      query: args.start ? { ...query, start: args.start } : query,
       schema: fileSystemSchema,
       limit: args.limit,
       toRow: (fs) => toRow(ctx.arrayName, fs),
@@ -114,6 +123,18 @@ export const fsList = defineCommand({
       title: `File systems on ${where}`,
     });
     const headline = `${countOf(result.total, "file system")} on ${where}`;
-    return listingMessage(headline, table);
+    // Only a single array has one order to continue in.
+    const next = args.start ?? 0;
+    const continueWith = many
+      ? undefined
+      : [
+          "/array fs list",
+          ...(args.name === undefined ? [] : [`--name '${args.name}'`]),
+          ...(args.sort ? [`--sort ${sortWord(args.sort)}`] : []),
+          ...(args.destroyed ? ["--destroyed"] : []),
+          `--array ${rctx.arrays[0] ?? ""}`,
+          `--start ${next + table.csvRows}`,
+        ].join(" ");
+    return listingMessage(headline, table, { continueWith, offset: next });
   },
 });

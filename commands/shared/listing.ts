@@ -4,7 +4,7 @@
  */
 import type { z } from "zod";
 import type { CommandContext, RenderContext } from "../../src/core/define-command.js";
-import { type Message, message, rich } from "../../src/core/message.js";
+import { escapeText, type Message, message, Rich, rich } from "../../src/core/message.js";
 import type { TableOutput } from "../../src/core/table.js";
 import { and, eq, type Filter, like } from "../../src/flashblade/filter.js";
 import type { Query } from "../../src/flashblade/types.js";
@@ -59,7 +59,9 @@ export async function fetchListing<T, Row>(
     if (rows.length >= cap) break;
     rows.push(opts.toRow(item));
   }
-  const total = rows.length < cap ? rows.length : await ctx.array.count(path, opts.countQuery);
+  // From an offset (--start), what is left says nothing about the whole match: count it.
+  const fromStart = typeof opts.query.start === "number" && opts.query.start > 0;
+  const total = rows.length < cap && !fromStart ? rows.length : await ctx.array.count(path, opts.countQuery);
   return { rows, total };
 }
 
@@ -76,10 +78,35 @@ export function arraysCovered(rctx: RenderContext): { many: boolean; where: stri
   return { many, where: many ? `${rctx.arrays.length} arrays` : `array ${rctx.arrays[0] ?? "?"}` };
 }
 
-/** Headline, table, and a note when the full list went along as CSV. */
-export function listingMessage(headline: string, table: TableOutput): Message {
+/** A command to copy: inside a code span Slack formats nothing, so only &, < and > are escaped (and `). */
+function codeSpan(text: string): Rich {
+  return new Rich(`\`${escapeText(text).replace(/`/g, "'")}\``);
+}
+
+/**
+ * Headline, table, and a note saying what the CSV holds. When the fetch was capped the note says exactly which
+ * rows it holds and, with `continueWith` (the command that lists the next rows), how to get the rest.
+ */
+export function listingMessage(
+  headline: string,
+  table: TableOutput,
+  opts: { continueWith?: string | undefined; offset?: number | undefined } = {},
+): Message {
   // The renderers say "showing N of M" from the table's totalRows; the note says where the rest is.
-  const note = table.attachments.length ? rich`The full list is attached as CSV.` : undefined;
+  const offset = opts.offset ?? 0;
+  const n = (x: number) => x.toLocaleString("en-US");
+  let note: Rich | undefined;
+  if (table.attachments.length > 0 && offset === 0 && table.csvRows >= table.totalRows) {
+    note = rich`The full list is attached as CSV.`;
+  } else if (table.attachments.length > 0) {
+    const held = rich`The attached CSV holds rows ${n(offset + 1)}–${n(offset + table.csvRows)} of ${n(table.totalRows)} (at most ${n(MAX_LIST_ROWS)} per array).`;
+    const last = offset + table.csvRows >= table.totalRows;
+    note = last
+      ? held
+      : opts.continueWith
+        ? rich`${held} For the next ones: ${codeSpan(opts.continueWith)}; or narrow the list with --name.`
+        : rich`${held} Narrow the list with --name, or list one array at a time.`;
+  }
   return message(
     headline,
     [

@@ -9,6 +9,10 @@ export const DEFAULT_ROW_LIMIT = 50;
 export interface TableOutput {
   block: Block;
   attachments: Attachment[];
+  /** Data rows in the CSV attachment (0 without one): fewer than `totalRows` when the fetch was capped. */
+  csvRows: number;
+  /** How many rows exist, fetched or not. */
+  totalRows: number;
 }
 
 /**
@@ -40,7 +44,7 @@ export function truncatedTable(
           },
         ]
       : [];
-  return { block, attachments };
+  return { block, attachments, csvRows: attachments.length > 0 ? rows.length : 0, totalRows: total };
 }
 
 /** RFC 4180 CSV. Cells that a spreadsheet would run as a formula get a leading apostrophe. */
