@@ -11,6 +11,11 @@ export class DeliveryDedupe {
     private readonly max = 10_000,
   ) {}
 
+  /** Keys remembered now (for tests of the bound). */
+  get size(): number {
+    return this.seen.size;
+  }
+
   /** True the first time `key` is seen within the TTL. */
   firstTime(key: string): boolean {
     const t = this.now();
