@@ -36,6 +36,7 @@ const { values } = parseArgs({
     iterations: { type: "string", default: "200" },
     "file-systems": { type: "string", default: "100000" },
     "sim-child": { type: "string" },
+    sender: { type: "string" },
   },
 });
 
@@ -65,84 +66,31 @@ async function main(): Promise<void> {
   const pool = createArrayPool([simulatedArrayConfig("lab-1", sim)], { logger: silentLogger() });
   const pipeline = pipelineOver(pool, [{ name: "lab-1", url: sim.url }]);
 
-  // (a) acks under concurrency.
+  // (a) acks under concurrency. Slack (the sender and the response_url receiver) runs in its own process, as
+  // it would: sharing the bot's event loop would count the load generator's work as the bot's latency.
   const secret = "bench-signing-secret-000";
-  const stub = await SlackStub.start();
+  const n = Number(values.concurrent);
+  const sender: ChildProcess = fork(new URL(import.meta.url).pathname, ["--sender", "1"], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const { apiUrl } = await nextMessage<{ apiUrl: string }>(sender);
   const app = createSlackApp(
     parseSlackSection({
       mode: "http",
       botToken: "xoxb-bench",
       signingSecret: secret,
-      apiUrl: stub.apiUrl,
+      apiUrl,
       port: 0,
       channelIntervalMs: 0,
     }),
     { host: "127.0.0.1", logger: silentLogger(), pipeline },
   );
   const { port } = await app.start();
-  const waiting = new Map<string, () => void>();
-  stub.events.on("response", (id: string) => waiting.get(id)?.());
-  const send = async (i: number) => {
-    const id = `r${randomUUID()}`;
-    const answered = new Promise<void>((r) => waiting.set(id, r));
-    const body = new URLSearchParams({
-      command: "/array",
-      text: "fs list",
-      user_id: `U${i}`,
-      channel_id: "C1",
-      trigger_id: `t-${randomUUID()}`,
-      response_url: stub.responseUrl(id),
-    }).toString();
-    const ts = Math.floor(Date.now() / 1000);
-    const t0 = performance.now();
-    const res = await fetch(`http://127.0.0.1:${port}/slack/events`, {
-      method: "POST",
-      body,
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "x-slack-request-timestamp": String(ts),
-        "x-slack-signature": `v0=${createHmac("sha256", secret).update(`v0:${ts}:${body}`).digest("hex")}`,
-      },
-    });
-    await res.text();
-    const ack = ms(t0);
-    await answered;
-    waiting.delete(id);
-    return { ack, answer: ms(t0) };
-  };
-  const n = Number(values.concurrent);
-  await Promise.all(Array.from({ length: n }, (_, i) => send(i))); // warm-up
-  const ack50: number[] = [];
-  const ack99: number[] = [];
-  const ans50: number[] = [];
-  const ans99: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    const got = await Promise.all(Array.from({ length: n }, (_, i) => send(i)));
-    ack50.push(
-      percentile(
-        got.map((g) => g.ack),
-        50,
-      ),
-    );
-    ack99.push(
-      percentile(
-        got.map((g) => g.ack),
-        99,
-      ),
-    );
-    ans50.push(
-      percentile(
-        got.map((g) => g.answer),
-        50,
-      ),
-    );
-    ans99.push(
-      percentile(
-        got.map((g) => g.answer),
-        99,
-      ),
-    );
-  }
+  sender.send({ port, secret, n, rounds });
+  const { ack50, ack99, ans50, ans99 } =
+    await nextMessage<Record<"ack50" | "ack99" | "ans50" | "ans99", number[]>>(sender);
+  await app.stop();
+  sender.disconnect();
   const goal = (text: string, met: boolean) => ({ text, met });
   figures.push(
     { what: `slash-command ack p50, ${n} concurrent (HTTP mode)`, unit: "ms", rounds: ack50 },
@@ -155,8 +103,6 @@ async function main(): Promise<void> {
     { what: `time to the answer p50, ${n} concurrent`, unit: "ms", rounds: ans50 },
     { what: `time to the answer p99, ${n} concurrent`, unit: "ms", rounds: ans99 },
   );
-  await app.stop();
-  await stub.close();
 
   // (b) fs list end to end vs one raw REST call of the same list, interleaved.
   const raw = new Pool(sim.url, { connections: 1, connect: { ca: sim.ca } });
@@ -286,7 +232,9 @@ async function main(): Promise<void> {
 }
 
 // Child mode: serve a scale simulator until the parent disconnects.
-if (values["sim-child"] !== undefined) {
+if (values.sender !== undefined) {
+  await senderMain();
+} else if (values["sim-child"] !== undefined) {
   const sim = await startSimulator({
     arrayName: "big",
     scenario: { scale: { fileSystems: Number(values["sim-child"]) } },
@@ -295,4 +243,60 @@ if (values["sim-child"] !== undefined) {
   process.on("disconnect", () => void sim.close().then(() => process.exit(0)));
 } else {
   await main();
+}
+
+function nextMessage<T>(child: ChildProcess): Promise<T> {
+  return new Promise((resolve) => child.once("message", (m) => resolve(m as T)));
+}
+
+/** Sender mode: plays Slack. Sends rounds of `n` concurrent signed commands; reports ack and answer times. */
+async function senderMain(): Promise<void> {
+  const stub = await SlackStub.start();
+  const waiting = new Map<string, () => void>();
+  stub.events.on("response", (id: string) => waiting.get(id)?.());
+  process.send?.({ apiUrl: stub.apiUrl });
+  const job = await new Promise<{ port: number; secret: string; n: number; rounds: number }>((r) =>
+    process.once("message", (m) => r(m as { port: number; secret: string; n: number; rounds: number })),
+  );
+  const send = async (i: number) => {
+    const id = `r${randomUUID()}`;
+    const answered = new Promise<void>((r) => waiting.set(id, r));
+    const body = new URLSearchParams({
+      command: "/array",
+      text: "fs list",
+      user_id: `U${i}`,
+      channel_id: "C1",
+      trigger_id: `t-${randomUUID()}`,
+      response_url: stub.responseUrl(id),
+    }).toString();
+    const ts = Math.floor(Date.now() / 1000);
+    const t0 = performance.now();
+    const res = await fetch(`http://127.0.0.1:${job.port}/slack/events`, {
+      method: "POST",
+      body,
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "x-slack-request-timestamp": String(ts),
+        "x-slack-signature": `v0=${createHmac("sha256", job.secret).update(`v0:${ts}:${body}`).digest("hex")}`,
+      },
+    });
+    await res.text();
+    const ack = ms(t0);
+    await answered;
+    waiting.delete(id);
+    return { ack, answer: ms(t0) };
+  };
+  const out = { ack50: [] as number[], ack99: [] as number[], ans50: [] as number[], ans99: [] as number[] };
+  await Promise.all(Array.from({ length: job.n }, (_, i) => send(i))); // warm-up
+  for (let r = 0; r < job.rounds; r++) {
+    const got = await Promise.all(Array.from({ length: job.n }, (_, i) => send(i)));
+    const acks = got.map((g) => g.ack);
+    const answers = got.map((g) => g.answer);
+    out.ack50.push(percentile(acks, 50));
+    out.ack99.push(percentile(acks, 99));
+    out.ans50.push(percentile(answers, 50));
+    out.ans99.push(percentile(answers, 99));
+  }
+  process.send?.(out);
+  process.on("disconnect", () => void stub.close().then(() => process.exit(0)));
 }
