@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { runLoad } from "./load/run-load.js";
+import type { BenchResult, Figure } from "./report/result.js";
 
 const { values } = parseArgs({
   options: {
@@ -50,10 +51,39 @@ for (const [kind, l] of Object.entries(report.latencyMs)) {
 console.log(
   `RSS after warm-up ${report.rssMiB.afterWarmUp.toFixed(0)} MiB, at the end ${report.rssMiB.end.toFixed(0)} MiB`,
 );
+// The report (bench/report/write.ts) shows the load test beside the benchmarks, from this result.
+const zero = (what: string, n: number): Figure => ({
+  what,
+  unit: "count",
+  rounds: [n],
+  goal: { text: "= 0", met: n === 0 },
+});
+const result: BenchResult & { report: typeof report } = {
+  name: "load",
+  title: `Load test (\`bench/load.ts\`): ${opts.rate} commands/s for ${opts.seconds} s over ${opts.arrays} arrays, faults ${opts.faults ? "on" : "off"}`,
+  command: `npm run load${short ? " -- --short" : ""}`,
+  figures: [
+    ...Object.entries(report.latencyMs).flatMap(([kind, l]) =>
+      (["p50", "p95", "p99"] as const).map(
+        (p): Figure => ({ what: `load: ${kind} (n=${l.n}) ${p}`, unit: "ms", rounds: [l[p]] }),
+      ),
+    ),
+    zero("load: requests left unanswered", report.unanswered),
+    zero("load: effects applied twice", r.appliedTwice.length),
+    zero("load: effects lost", r.lost.length),
+    zero("load: effects applied but not reported", r.unreported.length),
+    {
+      what: "load: RSS growth after warm-up",
+      unit: "MiB",
+      rounds: [report.rssMiB.end - report.rssMiB.afterWarmUp],
+    },
+  ],
+  notes: [
+    `Sent ${JSON.stringify(report.sent)}; applied on the arrays ${JSON.stringify(r.applied)}; Slack 429s ${report.slack429}; wall ${report.wallSeconds.toFixed(0)} s.`,
+  ],
+  report,
+};
 const out = values.out ?? "bench/results/load.json";
 mkdirSync(dirname(out), { recursive: true });
-writeFileSync(
-  out,
-  `${JSON.stringify({ name: "load", opts: { ...opts, log: undefined }, report }, null, 2)}\n`,
-);
+writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 process.exit(r.ok && report.unanswered === 0 ? 0 : 1);
