@@ -16,6 +16,8 @@ export interface Figure {
   baseline?: { what: string; rounds: number[] };
   /** The goal, as text ("≤ 25 ms"), and whether the median meets it. */
   goal?: { text: string; met: boolean };
+  /** Shown in the summary (and the README) even without a goal; figures with a goal always are. */
+  headline?: boolean;
 }
 
 export interface BenchResult {

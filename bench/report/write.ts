@@ -3,7 +3,8 @@
  * result.ts) and the raw output of the last `npm run bench`, then copies its summary table into README.md.
  * Only the text between `<!-- bench:NAME:start -->` and `<!-- bench:NAME:end -->` markers is rewritten:
  * sections other people write by hand stay as they are. The `manual` block holds rows, kept by hand, for
- * benchmarks that do not write a JSON result yet; they join the summary.
+ * benchmarks that do not write a JSON result yet; they join the summary. The summary holds the figures with a
+ * goal or marked `headline`; the full tables below it hold every figure.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -64,11 +65,13 @@ export function blockOf(text: string, name: string): string | undefined {
 
 function summaryTable(input: ReportInput, manualRows: string[]): string {
   const rows = input.results.flatMap((r) =>
-    r.figures.map((f) => {
-      const c = figureCells(f);
-      const goal = f.goal ? ` (goal ${f.goal.text}: ${f.goal.met ? "met" : "**not met**"})` : "";
-      return `| ${f.what} | \`${r.command}\` | ${c.result}${c.ratio ? `; ${c.ratio}` : ""}${goal} |`;
-    }),
+    r.figures
+      .filter((f) => f.goal !== undefined || f.headline === true)
+      .map((f) => {
+        const c = figureCells(f);
+        const goal = f.goal ? ` (goal ${f.goal.text}: ${f.goal.met ? "met" : "**not met**"})` : "";
+        return `| ${f.what} | \`${r.command}\` | ${c.result}${c.ratio ? `; ${c.ratio}` : ""}${goal} |`;
+      }),
   );
   return ["| what | command | result |", "|---|---|---|", ...rows, ...manualRows].join("\n");
 }

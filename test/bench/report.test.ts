@@ -15,7 +15,14 @@ const result: BenchResult = {
   command: "npm run bench:e2e",
   figures: [
     { what: "ack p99", unit: "ms", rounds: [12, 9, 30], goal: { text: "≤ 25 ms", met: true } },
-    { what: "fs list", unit: "ms", rounds: [2, 3, 4], baseline: { what: "raw call", rounds: [1, 1.5, 2] } },
+    { what: "detail only", unit: "ms", rounds: [5] },
+    {
+      what: "fs list",
+      unit: "ms",
+      rounds: [2, 3, 4],
+      baseline: { what: "raw call", rounds: [1, 1.5, 2] },
+      headline: true,
+    },
   ],
 };
 const input: ReportInput = {
@@ -63,6 +70,9 @@ describe("benchmark report", () => {
     expect(summary).toContain("| fs list | `npm run bench:e2e` | 3.00 ms; 2.00× raw call (1.50 ms) |");
     expect(summary).toContain("| store: 10,000 writes | `npm run bench:store` | 3.1 s |");
     expect(out.docs).toContain("| ack p99 | 12.0 ms | 9.00 ms – 30.0 ms over 3 rounds |");
+    // Only figures with a goal or marked headline reach the summary; the full table has them all.
+    expect(summary).not.toContain("detail only");
+    expect(out.docs).toContain("| detail only | 5.00 ms |");
     expect(blockOf(out.readme, "table")).toBe(summary);
     expect(out.readme).toContain("## After");
   });
