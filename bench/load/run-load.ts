@@ -29,6 +29,8 @@ export interface LoadOptions {
   users: number;
   faults: boolean;
   seed?: number;
+  /** How long to wait for operations still in flight once sending stops (default 60 s); what is left is unanswered. */
+  drainMs?: number;
   /** Progress lines (the CLI prints them). */
   log?: (line: string) => void;
 }
@@ -381,7 +383,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   }
   clearInterval(faultTimer);
   log(`sending stopped; waiting for ${inflight.size} operations in flight`);
-  await Promise.race([Promise.all(inflight), delay(60_000)]);
+  await Promise.race([Promise.all(inflight), delay(o.drainMs ?? 60_000)]);
   const rssEnd = process.memoryUsage().rss;
   const unanswered = waiting.size;
 

@@ -9,7 +9,15 @@ import { runLoad } from "../../bench/load/run-load.js";
 
 describe("load test, short form", () => {
   it("answers every request, loses no effect and applies none twice", async () => {
-    const report = await runLoad({ arrays: 12, rate: 25, seconds: 8, users: 16, faults: true, seed: 7 });
+    const report = await runLoad({
+      arrays: 12,
+      rate: 25,
+      seconds: 8,
+      users: 16,
+      faults: true,
+      seed: 7,
+      drainMs: 30_000,
+    });
     expect(report.reconciliation).toMatchObject({
       appliedTwice: [],
       lost: [],
@@ -22,5 +30,5 @@ describe("load test, short form", () => {
     }
     expect(report.reconciliation.applied["create"]).toBeGreaterThan(0);
     expect(report.reconciliation.applied["destroy"]).toBeGreaterThan(0);
-  }, 60_000);
+  }, 90_000);
 });
