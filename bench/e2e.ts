@@ -198,7 +198,7 @@ async function main(): Promise<void> {
   clearInterval(sampler);
   figures.push(
     {
-      what: `${count.toLocaleString("en-US")} file systems listed into CSVs (${commands} commands following --start)`,
+      what: `${count.toLocaleString("en-US")} file systems listed into CSVs (${commands} command${commands === 1 ? "" : "s"} following --start)`,
       unit: "s",
       rounds: [seconds],
       headline: true,
