@@ -9,6 +9,8 @@
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { Pool } from "undici";
 import { RESOURCES } from "../commands/index.js";
@@ -86,9 +88,17 @@ async function main(): Promise<void> {
     { host: "127.0.0.1", logger: silentLogger(), pipeline },
   );
   const { port } = await app.start();
-  sender.send({ port, secret, n, rounds });
-  const { ack50, ack99, ans50, ans99 } =
-    await nextMessage<Record<"ack50" | "ack99" | "ans50" | "ans99", number[]>>(sender);
+  // The floor: a bare node:http server in this process answering 200 at once, hit the same way.
+  const bare = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.end());
+  });
+  await new Promise<void>((r) => bare.listen(0, "127.0.0.1", r));
+  const barePort = (bare.address() as AddressInfo).port;
+  sender.send({ port, barePort, secret, n, rounds });
+  const { ack50, ack99, ans50, ans99, bare99 } =
+    await nextMessage<Record<"ack50" | "ack99" | "ans50" | "ans99" | "bare99", number[]>>(sender);
+  bare.close();
   await app.stop();
   sender.disconnect();
   const goal = (text: string, met: boolean) => ({ text, met });
@@ -98,6 +108,7 @@ async function main(): Promise<void> {
       what: `slash-command ack p99, ${n} concurrent (HTTP mode)`,
       unit: "ms",
       rounds: ack99,
+      baseline: { what: "a bare node:http server answering at once", rounds: bare99 },
       goal: goal("≤ 25 ms", median(ack99) <= 25),
     },
     { what: `time to the answer p50, ${n} concurrent`, unit: "ms", rounds: ans50 },
@@ -225,6 +236,7 @@ async function main(): Promise<void> {
     command: "npm run bench:e2e",
     figures,
     notes: [
+      "Ack latency is measured from a separate process playing Slack (50 signed POSTs at once, then waiting for each answer on response_url); its baseline is a bare node:http server in the bot's process, hit the same way in the same rounds: the floor this machine and loopback impose.",
       "A listing longer than one CSV (10,000 rows per array) is not one attachment: each answer holds the next 10,000 rows and names the command for the rest (`--start`). (c) follows those commands to the end.",
     ],
   };
@@ -256,9 +268,17 @@ async function senderMain(): Promise<void> {
   const waiting = new Map<string, () => void>();
   stub.events.on("response", (id: string) => waiting.get(id)?.());
   process.send?.({ apiUrl: stub.apiUrl });
-  const job = await new Promise<{ port: number; secret: string; n: number; rounds: number }>((r) =>
-    process.once("message", (m) => r(m as { port: number; secret: string; n: number; rounds: number })),
-  );
+  type Job = { port: number; barePort: number; secret: string; n: number; rounds: number };
+  const job = await new Promise<Job>((r) => process.once("message", (m) => r(m as Job)));
+  const bareOnce = async () => {
+    const t0 = performance.now();
+    const res = await fetch(`http://127.0.0.1:${job.barePort}/`, {
+      method: "POST",
+      body: "command=%2Farray",
+    });
+    await res.text();
+    return ms(t0);
+  };
   const send = async (i: number) => {
     const id = `r${randomUUID()}`;
     const answered = new Promise<void>((r) => waiting.set(id, r));
@@ -287,7 +307,13 @@ async function senderMain(): Promise<void> {
     waiting.delete(id);
     return { ack, answer: ms(t0) };
   };
-  const out = { ack50: [] as number[], ack99: [] as number[], ans50: [] as number[], ans99: [] as number[] };
+  const out = {
+    ack50: [] as number[],
+    ack99: [] as number[],
+    ans50: [] as number[],
+    ans99: [] as number[],
+    bare99: [] as number[],
+  };
   await Promise.all(Array.from({ length: job.n }, (_, i) => send(i))); // warm-up
   for (let r = 0; r < job.rounds; r++) {
     const got = await Promise.all(Array.from({ length: job.n }, (_, i) => send(i)));
@@ -295,6 +321,7 @@ async function senderMain(): Promise<void> {
     const answers = got.map((g) => g.answer);
     out.ack50.push(percentile(acks, 50));
     out.ack99.push(percentile(acks, 99));
+    out.bare99.push(percentile(await Promise.all(Array.from({ length: job.n }, bareOnce)), 99));
     out.ans50.push(percentile(answers, 50));
     out.ans99.push(percentile(answers, 99));
   }
