@@ -9,6 +9,7 @@ import { ACTIONS } from "../../src/core/pipeline-deps.js";
 import { blankFileSystem } from "../../src/simulator/models/file-system.js";
 import { blockAction } from "../fakes/payloads.js";
 import { type BotWorld, startBotWorld, USERS } from "../fuzz/helpers/bot-world.js";
+import { mrkdwnTexts } from "./helpers/mrkdwn.js";
 
 const AUDIT_CHANNEL = "CAUDIT";
 const HOSTILE = [
@@ -24,23 +25,6 @@ const HOSTILE = [
 const LIVE = [/<!channel>/, /<!here/, /<!everyone/, /<@UEVIL>/, /<https:\/\/evil/];
 /** Array text turned into markup (bold): checked in blocks, where Slack renders it. */
 const MARKUP = /\*pwn\*|~pwn~|_it_/;
-
-/** Every string Slack would read as mrkdwn in a payload: mrkdwn text objects and a message's `text`. */
-function mrkdwnTexts(payload: unknown, top = true): string[] {
-  if (Array.isArray(payload)) return payload.flatMap((p) => mrkdwnTexts(p, false));
-  if (payload === null || typeof payload !== "object") return [];
-  const o = payload as Record<string, unknown>;
-  const own: string[] = [];
-  if (o["type"] === "mrkdwn" && typeof o["text"] === "string") own.push(o["text"]);
-  if (top && typeof o["text"] === "string") own.push(o["text"]);
-  if (top && typeof o["initial_comment"] === "string") own.push(o["initial_comment"]);
-  return [
-    ...own,
-    ...Object.entries(o).flatMap(([k, v]) =>
-      k === "text" && typeof v === "string" ? [] : mrkdwnTexts(v, false),
-    ),
-  ];
-}
 
 describe("mention and markup injection through array data", () => {
   let w: BotWorld;
