@@ -47,6 +47,30 @@ function sortWord(sort: { field: string; descending: boolean }): string {
   return `${word}${sort.descending ? "-" : ""}`;
 }
 
+const COLUMNS = [
+  { key: "name", label: "Name" },
+  { key: "size", label: "Size", align: "right" as const },
+  { key: "used", label: "Used", align: "right" as const },
+  { key: "pct", label: "Used %", align: "right" as const },
+  { key: "reduction", label: "Reduction", align: "right" as const },
+  { key: "protocols", label: "Protocols" },
+  { key: "created", label: "Created" },
+];
+
+/** A row as the table and the CSV show it (the same cells whether rendered or streamed to a file). */
+function cells(r: FsRow, timeZone: string): Record<string, string> {
+  return {
+    array: r.array,
+    name: r.destroyed ? `${r.name} (destroyed)` : r.name,
+    size: sizeText(r.provisioned),
+    used: formatBytes(r.used),
+    pct: r.provisioned > 0 ? formatPercent(r.used / r.provisioned) : "–",
+    reduction: r.reduction === undefined ? "–" : `${r.reduction.toFixed(1)}:1`,
+    protocols: r.protocols.join(", ") || "none",
+    created: r.created === undefined ? "–" : formatTimestamp(r.created, timeZone),
+  };
+}
+
 function toRow(array: string, fs: FileSystem): FsRow {
   return {
     array,
@@ -86,6 +110,7 @@ export const fsList = defineCommand({
       limit: args.limit,
       toRow: (fs) => toRow(ctx.arrayName, fs),
       countQuery: { filter: query.filter },
+      spool: { columns: COLUMNS, cells: (r) => cells(r, ctx.timeZone), filename: "file-systems.csv" },
     });
   },
   merge: mergeListings,
@@ -97,26 +122,8 @@ export const fsList = defineCommand({
         { type: "section", text: rich`No file systems${pattern} on ${where}.` },
       ]);
     }
-    const columns = [
-      ...(many ? [{ key: "array", label: "Array" }] : []),
-      { key: "name", label: "Name" },
-      { key: "size", label: "Size", align: "right" as const },
-      { key: "used", label: "Used", align: "right" as const },
-      { key: "pct", label: "Used %", align: "right" as const },
-      { key: "reduction", label: "Reduction", align: "right" as const },
-      { key: "protocols", label: "Protocols" },
-      { key: "created", label: "Created" },
-    ];
-    const rows = result.rows.map((r) => ({
-      array: r.array,
-      name: r.destroyed ? `${r.name} (destroyed)` : r.name,
-      size: sizeText(r.provisioned),
-      used: formatBytes(r.used),
-      pct: r.provisioned > 0 ? formatPercent(r.used / r.provisioned) : "–",
-      reduction: r.reduction === undefined ? "–" : `${r.reduction.toFixed(1)}:1`,
-      protocols: r.protocols.join(", ") || "none",
-      created: r.created === undefined ? "–" : formatTimestamp(r.created, rctx.timeZone),
-    }));
+    const columns = [...(many ? [{ key: "array", label: "Array" }] : []), ...COLUMNS];
+    const rows = result.rows.map((r) => cells(r, rctx.timeZone));
     const table = truncatedTable(columns, rows, {
       totalRows: result.total,
       filename: "file-systems.csv",
@@ -135,6 +142,6 @@ export const fsList = defineCommand({
           `--array ${rctx.arrays[0] ?? ""}`,
           `--start ${next + table.csvRows}`,
         ].join(" ");
-    return listingMessage(headline, table, { continueWith, offset: next });
+    return listingMessage(headline, table, { continueWith, offset: next, spool: result.spool });
   },
 });

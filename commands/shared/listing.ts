@@ -4,7 +4,16 @@
  */
 import type { z } from "zod";
 import type { CommandContext, RenderContext } from "../../src/core/define-command.js";
-import { escapeText, type Message, message, Rich, rich } from "../../src/core/message.js";
+import {
+  escapeText,
+  type Message,
+  message,
+  Rich,
+  rich,
+  type SpooledFile,
+  type TableColumn,
+} from "../../src/core/message.js";
+import { type CsvSpool, createCsvSpool, removeSpooled } from "../../src/core/spool.js";
 import type { TableOutput } from "../../src/core/table.js";
 import { and, eq, type Filter, like } from "../../src/flashblade/filter.js";
 import type { Query } from "../../src/flashblade/types.js";
@@ -16,7 +25,12 @@ export interface Listing<Row> {
   rows: Row[];
   /** How many match on the arrays, which may exceed rows fetched. */
   total: number;
+  /** Every row as CSV, streamed to a file page by page when there were more than `rows` holds. */
+  spool?: { file: SpooledFile; rows: number };
 }
+
+/** Rows streamed into one CSV at most: beyond this the answer says which rows it holds instead. */
+export const MAX_SPOOLED_ROWS = 2_000_000;
 
 export interface ListArgs {
   name?: string | undefined;
@@ -40,7 +54,10 @@ export async function listQuery(
   };
 }
 
-/** Up to `limit` rows (default MAX_LIST_ROWS); when the cap is hit, the array counts the whole match. */
+/**
+ * Up to `limit` rows (default MAX_LIST_ROWS) in memory. Past the cap, with `spool` (and no --limit), every
+ * row goes on into a CSV file page by page (memory stays flat); without it, the array counts the whole match.
+ */
 export async function fetchListing<T, Row>(
   ctx: CommandContext,
   path: string,
@@ -51,13 +68,42 @@ export async function fetchListing<T, Row>(
     toRow: (item: T) => Row;
     /** What the count is asked with (the endpoints differ in which list parameters they take). */
     countQuery: Query;
+    /** The CSV's columns and a row's cells, to stream a listing longer than the cap into one file. */
+    spool?: {
+      columns: readonly TableColumn[];
+      cells: (row: Row) => Record<string, string>;
+      filename: string;
+    };
   },
 ): Promise<Listing<Row>> {
   const cap = opts.limit ?? MAX_LIST_ROWS;
+  const spooling = opts.limit === undefined ? opts.spool : undefined;
   const rows: Row[] = [];
+  let spool: CsvSpool | undefined;
+  let complete = true;
   for await (const item of ctx.array.iterate(path, { query: opts.query, schema: opts.schema })) {
-    if (rows.length >= cap) break;
-    rows.push(opts.toRow(item));
+    const row = opts.toRow(item);
+    if (rows.length < cap) {
+      rows.push(row);
+      continue;
+    }
+    if (spooling === undefined || (spool?.rows ?? 0) >= MAX_SPOOLED_ROWS) {
+      complete = false;
+      break;
+    }
+    if (spool === undefined) {
+      spool = await createCsvSpool(spooling.columns, spooling.filename);
+      for (const r of rows) await spool.write(spooling.cells(r));
+    }
+    await spool.write(spooling.cells(row));
+  }
+  if (spool !== undefined) {
+    const file = await spool.finish();
+    if (complete && !(typeof opts.query.start === "number" && opts.query.start > 0)) {
+      return { rows, total: spool.rows, spool: { file, rows: spool.rows } };
+    }
+    const total = await ctx.array.count(path, opts.countQuery);
+    return { rows, total, spool: { file, rows: spool.rows } };
   }
   // From an offset (--start), what is left says nothing about the whole match: count it.
   const fromStart = typeof opts.query.start === "number" && opts.query.start > 0;
@@ -66,6 +112,8 @@ export async function fetchListing<T, Row>(
 }
 
 export function mergeListings<Row>(results: { result: Listing<Row> }[]): Listing<Row> {
+  // One CSV per array cannot be one answer's attachment: the answer says which rows it holds instead.
+  for (const r of results) if (r.result.spool) void removeSpooled(r.result.spool.file).catch(() => {});
   return {
     rows: results.flatMap((r) => r.result.rows),
     total: results.reduce((n, r) => n + r.result.total, 0),
@@ -89,9 +137,21 @@ function codeSpan(text: string): Rich {
  */
 export function listingMessage(
   headline: string,
-  table: TableOutput,
-  opts: { continueWith?: string | undefined; offset?: number | undefined } = {},
+  tableIn: TableOutput,
+  opts: {
+    continueWith?: string | undefined;
+    offset?: number | undefined;
+    spool?: { file: SpooledFile; rows: number } | undefined;
+  } = {},
 ): Message {
+  // A streamed CSV replaces the one built from the rows in memory: it holds every row.
+  const table: TableOutput = opts.spool
+    ? {
+        ...tableIn,
+        attachments: tableIn.attachments.map((a) => ({ ...a, content: opts.spool?.file ?? a.content })),
+        csvRows: opts.spool.rows,
+      }
+    : tableIn;
   // The renderers say "showing N of M" from the table's totalRows; the note says where the rest is.
   const offset = opts.offset ?? 0;
   const n = (x: number) => x.toLocaleString("en-US");
@@ -99,7 +159,7 @@ export function listingMessage(
   if (table.attachments.length > 0 && offset === 0 && table.csvRows >= table.totalRows) {
     note = rich`The full list is attached as CSV.`;
   } else if (table.attachments.length > 0) {
-    const held = rich`The attached CSV holds rows ${n(offset + 1)}–${n(offset + table.csvRows)} of ${n(table.totalRows)} (at most ${n(MAX_LIST_ROWS)} per array).`;
+    const held = rich`The attached CSV holds rows ${n(offset + 1)}–${n(offset + table.csvRows)} of ${n(table.totalRows)} (${opts.spool ? `at most ${n(MAX_SPOOLED_ROWS)} in one file` : `at most ${n(MAX_LIST_ROWS)} per array`}).`;
     const last = offset + table.csvRows >= table.totalRows;
     note = last
       ? held
