@@ -6,8 +6,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isSpooled } from "../../src/core/message.js";
+import { isSpooled, type SpooledFile } from "../../src/core/message.js";
 import type { Effect } from "../../src/core/pipeline-types.js";
+import { removeSpooled } from "../../src/core/spool.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 
 const N = 25_000;
@@ -22,9 +23,18 @@ describe("fs list longer than the rows kept in memory", () => {
       ],
     });
   });
-  afterAll(() => h?.close());
+  // Nothing sends these answers, so nothing removes their spooled files: the test does.
+  const spooled: SpooledFile[] = [];
+  afterAll(async () => {
+    for (const f of spooled) await removeSpooled(f);
+    await h?.close();
+  });
 
-  const csvOf = (effects: Effect[]) => messagesOf(effects)[0]?.attachments?.[0]?.content ?? "";
+  const csvOf = (effects: Effect[]) => {
+    const content = messagesOf(effects)[0]?.attachments?.[0]?.content ?? "";
+    if (isSpooled(content)) spooled.push(content);
+    return content;
+  };
   const csvLines = (effects: Effect[]) => {
     const content = csvOf(effects);
     const text = isSpooled(content) ? readFileSync(content.path, "utf8") : String(content);
