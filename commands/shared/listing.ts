@@ -81,21 +81,27 @@ export async function fetchListing<T, Row>(
   const rows: Row[] = [];
   let spool: CsvSpool | undefined;
   let complete = true;
-  for await (const item of ctx.array.iterate(path, { query: opts.query, schema: opts.schema })) {
-    const row = opts.toRow(item);
-    if (rows.length < cap) {
-      rows.push(row);
-      continue;
+  try {
+    for await (const item of ctx.array.iterate(path, { query: opts.query, schema: opts.schema })) {
+      const row = opts.toRow(item);
+      if (rows.length < cap) {
+        rows.push(row);
+        continue;
+      }
+      if (spooling === undefined || (spool?.rows ?? 0) >= MAX_SPOOLED_ROWS) {
+        complete = false;
+        break;
+      }
+      if (spool === undefined) {
+        spool = await createCsvSpool(spooling.columns, spooling.filename);
+        for (const r of rows) await spool.write(spooling.cells(r));
+      }
+      await spool.write(spooling.cells(row));
     }
-    if (spooling === undefined || (spool?.rows ?? 0) >= MAX_SPOOLED_ROWS) {
-      complete = false;
-      break;
-    }
-    if (spool === undefined) {
-      spool = await createCsvSpool(spooling.columns, spooling.filename);
-      for (const r of rows) await spool.write(spooling.cells(r));
-    }
-    await spool.write(spooling.cells(row));
+  } catch (err) {
+    // A page that fails half-way leaves no temporary file behind.
+    await spool?.abort();
+    throw err;
   }
   if (spool !== undefined) {
     const file = await spool.finish();

@@ -14,6 +14,8 @@ export interface CsvSpool {
   write(row: Record<string, string>): Promise<void>;
   /** Flushes and closes; the file is then the caller's to send and remove. */
   finish(): Promise<SpooledFile>;
+  /** Closes and removes the file (the listing failed half-way). */
+  abort(): Promise<void>;
   readonly rows: number;
 }
 
@@ -44,6 +46,10 @@ export async function createCsvSpool(columns: readonly TableColumn[], filename: 
       await flush();
       await file.close();
       return { kind: "spooled", path, bytes };
+    },
+    async abort() {
+      await file.close().catch(() => {});
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }
