@@ -25,6 +25,7 @@ import { type Simulator, startSimulator } from "../src/simulator/index.js";
 import { closeAlert, raiseAlert } from "../src/simulator/state-control.js";
 import { selfSignedCertificate } from "../src/simulator/tls.js";
 import { openSqliteStore } from "../src/store/sqlite.js";
+import { median, writeResult } from "./report/result.js";
 
 const TOKEN = "T-bench-alerts";
 const out = (s: string) => process.stdout.write(`${s}\n`);
@@ -175,6 +176,26 @@ async function main(): Promise<void> {
       `and engine existed); heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`,
   );
   out(`activity: ${s.opened} opened, ${s.posts} posts, ${s.updates} updates, ${s.threadLines} thread lines`);
+  const share = perCycleCpuMs.map((x) => (x / config.poll_interval) * 100);
+  writeResult({
+    name: "alerts-polling",
+    title: "Alert polling (`bench/alerts-polling.ts`)",
+    command: "npm run bench:alerts",
+    figures: [
+      {
+        what: `alerts: polling ${count} arrays every ${config.poll_interval / 1000} s, CPU (each cycle a round)`,
+        unit: "%",
+        rounds: share,
+        goal: { text: "< 3 % of a core", met: median(share) < 3 },
+      },
+      {
+        what: `alerts: peak RSS polling ${count} arrays`,
+        unit: "MiB",
+        rounds: [maxRss / 2 ** 20],
+        goal: { text: "< 200 MiB", met: maxRss / 2 ** 20 < 200 },
+      },
+    ],
+  });
 
   await engine.stop();
   await pool.close();

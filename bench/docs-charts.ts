@@ -26,7 +26,7 @@ const diagnoseLines = (out: string) => out.split("\n\n")[0]?.split("\n") ?? [];
 function save(msg: Message | undefined, png: string): string {
   if (!msg) throw new Error("no answer");
   const img = msg.blocks.find((b) => b.type === "image");
-  if (img?.type !== "image" || typeof img.file.content === "string")
+  if (img?.type !== "image" || !(img.file.content instanceof Uint8Array))
     throw new Error(`no chart in: ${msg.text}`);
   writeFileSync(join(DOCS, png), img.file.content);
   return renderText(msg, { describeImage: () => `[chart: docs/${png}]` }).text;

@@ -74,7 +74,7 @@ try {
       const t0 = performance.now();
       const b = draw();
       times.push(performance.now() - t0);
-      if (b.type === "image") bytes = b.file.content.length;
+      if (b.type === "image" && b.file.content instanceof Uint8Array) bytes = b.file.content.length;
     }
     console.log(
       `${name} chart: p50 ${stats(times).p50.toFixed(1)} ms per chart, ${Math.round(bytes / 1024)} KiB PNG`,

@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { Pool } from "undici";
 import { type SimulatorOptions, startSimulator } from "../src/simulator/index.js";
+import { type Figure, writeResult } from "./report/result.js";
 
 /**
  * The simulator runs in a worker thread so that the load generator does not share its event loop; what is
@@ -67,6 +68,8 @@ const CONCURRENCY = Number(values.concurrency);
 const FILE_SYSTEMS = Number(values["file-systems"]);
 
 const print = (line = "") => process.stdout.write(`${line}\n`);
+/** Figures for bench/results/simulator.json (one round each: the script measures once). */
+const figures: Figure[] = [];
 
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -119,6 +122,15 @@ async function throughput(sim: RemoteSim): Promise<void> {
     `  latency ms  p50 ${percentile(latencies, 50).toFixed(2)}  p95 ${percentile(latencies, 95).toFixed(2)}  p99 ${percentile(latencies, 99).toFixed(2)}`,
   );
   print(`  server peak in-flight ${await sim.maxInFlight()}`);
+  figures.push(
+    {
+      what: `simulator: authenticated GETs over keep-alive HTTPS (${CONCURRENCY} concurrent)`,
+      unit: "req/s",
+      rounds: [REQUESTS / elapsed],
+      headline: true,
+    },
+    { what: "simulator: GET latency p50", unit: "ms", rounds: [percentile(latencies, 50)] },
+  );
 }
 
 interface PageRun {
@@ -170,6 +182,16 @@ async function paging(): Promise<void> {
       print(
         `  ${String(limit).padStart(5)}  ${String(run.pages.length).padStart(6)}  ${String(run.items).padStart(6)}  ${ms(run.total)}  ${ms(mean(run.pages))}  ${ms(first).padStart(16)}  ${ms(last).padStart(15)}  ${String(n).padStart(2)}`,
       );
+      figures.push(
+        {
+          what: `simulator: page through ${FILE_SYSTEMS.toLocaleString("en-US")} file systems, limit ${limit}`,
+          unit: "s",
+          rounds: [run.total / 1000],
+          headline: limit === 1000,
+        },
+        { what: `simulator: limit ${limit}, first ${n} pages, per page`, unit: "ms", rounds: [first] },
+        { what: `simulator: limit ${limit}, last ${n} pages, per page`, unit: "ms", rounds: [last] },
+      );
       if (run.items !== FILE_SYSTEMS)
         print(`  !! expected ${FILE_SYSTEMS} distinct file systems, saw ${run.items}`);
     }
@@ -188,6 +210,12 @@ async function main(): Promise<void> {
     await sim.close();
   }
   await paging();
+  writeResult({
+    name: "simulator",
+    title: "Simulator (`bench/simulator.ts`)",
+    command: "npm run bench:simulator",
+    figures,
+  });
 }
 
 const run = isMainThread ? main : serveInWorker;

@@ -41,6 +41,36 @@ export interface FsRow {
 
 export type FsListResult = Listing<FsRow>;
 
+/** The --sort word people typed, from the array field it maps to. */
+function sortWord(sort: { field: string; descending: boolean }): string {
+  const word = Object.entries(SORT_FIELDS).find(([, f]) => f === sort.field)?.[0] ?? sort.field;
+  return `${word}${sort.descending ? "-" : ""}`;
+}
+
+const COLUMNS = [
+  { key: "name", label: "Name" },
+  { key: "size", label: "Size", align: "right" as const },
+  { key: "used", label: "Used", align: "right" as const },
+  { key: "pct", label: "Used %", align: "right" as const },
+  { key: "reduction", label: "Reduction", align: "right" as const },
+  { key: "protocols", label: "Protocols" },
+  { key: "created", label: "Created" },
+];
+
+/** A row as the table and the CSV show it (the same cells whether rendered or streamed to a file). */
+function cells(r: FsRow, timeZone: string): Record<string, string> {
+  return {
+    array: r.array,
+    name: r.destroyed ? `${r.name} (destroyed)` : r.name,
+    size: sizeText(r.provisioned),
+    used: formatBytes(r.used),
+    pct: r.provisioned > 0 ? formatPercent(r.used / r.provisioned) : "–",
+    reduction: r.reduction === undefined ? "–" : `${r.reduction.toFixed(1)}:1`,
+    protocols: r.protocols.join(", ") || "none",
+    created: r.created === undefined ? "–" : formatTimestamp(r.created, timeZone),
+  };
+}
+
 function toRow(array: string, fs: FileSystem): FsRow {
   return {
     array,
@@ -68,15 +98,19 @@ export const fsList = defineCommand({
       .optional()
       .describe(`at most this many (default: all, up to ${MAX_ROWS})`),
     destroyed: z.boolean().optional().describe("include destroyed file systems"),
+    start: count({ min: 0, max: 100_000_000 })
+      .optional()
+      .describe("skip this many first (continues a list longer than one CSV)"),
   }),
   async run(args, ctx): Promise<FsListResult> {
     const query = await listQuery(args, ctx);
     return fetchListing(ctx, "/file-systems", {
-      query,
+      query: args.start ? { ...query, start: args.start } : query,
       schema: fileSystemSchema,
       limit: args.limit,
       toRow: (fs) => toRow(ctx.arrayName, fs),
       countQuery: { filter: query.filter },
+      spool: { columns: COLUMNS, cells: (r) => cells(r, ctx.timeZone), filename: "file-systems.csv" },
     });
   },
   merge: mergeListings,
@@ -88,32 +122,26 @@ export const fsList = defineCommand({
         { type: "section", text: rich`No file systems${pattern} on ${where}.` },
       ]);
     }
-    const columns = [
-      ...(many ? [{ key: "array", label: "Array" }] : []),
-      { key: "name", label: "Name" },
-      { key: "size", label: "Size", align: "right" as const },
-      { key: "used", label: "Used", align: "right" as const },
-      { key: "pct", label: "Used %", align: "right" as const },
-      { key: "reduction", label: "Reduction", align: "right" as const },
-      { key: "protocols", label: "Protocols" },
-      { key: "created", label: "Created" },
-    ];
-    const rows = result.rows.map((r) => ({
-      array: r.array,
-      name: r.destroyed ? `${r.name} (destroyed)` : r.name,
-      size: sizeText(r.provisioned),
-      used: formatBytes(r.used),
-      pct: r.provisioned > 0 ? formatPercent(r.used / r.provisioned) : "–",
-      reduction: r.reduction === undefined ? "–" : `${r.reduction.toFixed(1)}:1`,
-      protocols: r.protocols.join(", ") || "none",
-      created: r.created === undefined ? "–" : formatTimestamp(r.created, rctx.timeZone),
-    }));
+    const columns = [...(many ? [{ key: "array", label: "Array" }] : []), ...COLUMNS];
+    const rows = result.rows.map((r) => cells(r, rctx.timeZone));
     const table = truncatedTable(columns, rows, {
       totalRows: result.total,
       filename: "file-systems.csv",
       title: `File systems on ${where}`,
     });
     const headline = `${countOf(result.total, "file system")} on ${where}`;
-    return listingMessage(headline, table);
+    // Only a single array has one order to continue in.
+    const next = args.start ?? 0;
+    const continueWith = many
+      ? undefined
+      : [
+          "/array fs list",
+          ...(args.name === undefined ? [] : [`--name '${args.name}'`]),
+          ...(args.sort ? [`--sort ${sortWord(args.sort)}`] : []),
+          ...(args.destroyed ? ["--destroyed"] : []),
+          `--array ${rctx.arrays[0] ?? ""}`,
+          `--start ${next + table.csvRows}`,
+        ].join(" ");
+    return listingMessage(headline, table, { continueWith, offset: next, spool: result.spool });
   },
 });

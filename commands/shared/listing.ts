@@ -4,7 +4,16 @@
  */
 import type { z } from "zod";
 import type { CommandContext, RenderContext } from "../../src/core/define-command.js";
-import { type Message, message, rich } from "../../src/core/message.js";
+import {
+  escapeText,
+  type Message,
+  message,
+  Rich,
+  rich,
+  type SpooledFile,
+  type TableColumn,
+} from "../../src/core/message.js";
+import { type CsvSpool, createCsvSpool, removeSpooled } from "../../src/core/spool.js";
 import type { TableOutput } from "../../src/core/table.js";
 import { and, type Filter, like } from "../../src/flashblade/filter.js";
 import type { Query } from "../../src/flashblade/types.js";
@@ -17,7 +26,12 @@ export interface Listing<Row> {
   rows: Row[];
   /** How many match on the arrays, which may exceed rows fetched. */
   total: number;
+  /** Every row as CSV, streamed to a file page by page when there were more than `rows` holds. */
+  spool?: { file: SpooledFile; rows: number };
 }
+
+/** Rows streamed into one CSV at most: beyond this the answer says which rows it holds instead. */
+export const MAX_SPOOLED_ROWS = 2_000_000;
 
 export interface ListArgs {
   name?: string | undefined;
@@ -41,7 +55,10 @@ export async function listQuery(
   };
 }
 
-/** Up to `limit` rows (default MAX_LIST_ROWS); when the cap is hit, the array counts the whole match. */
+/**
+ * Up to `limit` rows (default MAX_LIST_ROWS) in memory. Past the cap, with `spool` (and no --limit), every
+ * row goes on into a CSV file page by page (memory stays flat); without it, the array counts the whole match.
+ */
 export async function fetchListing<T, Row>(
   ctx: CommandContext,
   path: string,
@@ -52,19 +69,58 @@ export async function fetchListing<T, Row>(
     toRow: (item: T) => Row;
     /** What the count is asked with (the endpoints differ in which list parameters they take). */
     countQuery: Query;
+    /** The CSV's columns and a row's cells, to stream a listing longer than the cap into one file. */
+    spool?: {
+      columns: readonly TableColumn[];
+      cells: (row: Row) => Record<string, string>;
+      filename: string;
+    };
   },
 ): Promise<Listing<Row>> {
   const cap = opts.limit ?? MAX_LIST_ROWS;
+  const spooling = opts.limit === undefined ? opts.spool : undefined;
   const rows: Row[] = [];
-  for await (const item of ctx.array.iterate(path, { query: opts.query, schema: opts.schema })) {
-    if (rows.length >= cap) break;
-    rows.push(opts.toRow(item));
+  let spool: CsvSpool | undefined;
+  let complete = true;
+  try {
+    for await (const item of ctx.array.iterate(path, { query: opts.query, schema: opts.schema })) {
+      const row = opts.toRow(item);
+      if (rows.length < cap) {
+        rows.push(row);
+        continue;
+      }
+      if (spooling === undefined || (spool?.rows ?? 0) >= MAX_SPOOLED_ROWS) {
+        complete = false;
+        break;
+      }
+      if (spool === undefined) {
+        spool = await createCsvSpool(spooling.columns, spooling.filename);
+        for (const r of rows) await spool.write(spooling.cells(r));
+      }
+      await spool.write(spooling.cells(row));
+    }
+  } catch (err) {
+    // A page that fails half-way leaves no temporary file behind.
+    await spool?.abort();
+    throw err;
   }
-  const total = rows.length < cap ? rows.length : await ctx.array.count(path, opts.countQuery);
+  if (spool !== undefined) {
+    const file = await spool.finish();
+    if (complete && !(typeof opts.query.start === "number" && opts.query.start > 0)) {
+      return { rows, total: spool.rows, spool: { file, rows: spool.rows } };
+    }
+    const total = await ctx.array.count(path, opts.countQuery);
+    return { rows, total, spool: { file, rows: spool.rows } };
+  }
+  // From an offset (--start), what is left says nothing about the whole match: count it.
+  const fromStart = typeof opts.query.start === "number" && opts.query.start > 0;
+  const total = rows.length < cap && !fromStart ? rows.length : await ctx.array.count(path, opts.countQuery);
   return { rows, total };
 }
 
 export function mergeListings<Row>(results: { result: Listing<Row> }[]): Listing<Row> {
+  // One CSV per array cannot be one answer's attachment: the answer says which rows it holds instead.
+  for (const r of results) if (r.result.spool) void removeSpooled(r.result.spool.file).catch(() => {});
   return {
     rows: results.flatMap((r) => r.result.rows),
     total: results.reduce((n, r) => n + r.result.total, 0),
@@ -77,10 +133,47 @@ export function arraysCovered(rctx: RenderContext): { many: boolean; where: stri
   return { many, where: many ? `${rctx.arrays.length} arrays` : `array ${rctx.arrays[0] ?? "?"}` };
 }
 
-/** Headline, table, and a note when the full list went along as CSV. */
-export function listingMessage(headline: string, table: TableOutput): Message {
+/** A command to copy: inside a code span Slack formats nothing, so only &, < and > are escaped (and `). */
+function codeSpan(text: string): Rich {
+  return new Rich(`\`${escapeText(text).replace(/`/g, "'")}\``);
+}
+
+/**
+ * Headline, table, and a note saying what the CSV holds. When the fetch was capped the note says exactly which
+ * rows it holds and, with `continueWith` (the command that lists the next rows), how to get the rest.
+ */
+export function listingMessage(
+  headline: string,
+  tableIn: TableOutput,
+  opts: {
+    continueWith?: string | undefined;
+    offset?: number | undefined;
+    spool?: { file: SpooledFile; rows: number } | undefined;
+  } = {},
+): Message {
+  // A streamed CSV replaces the one built from the rows in memory: it holds every row.
+  const table: TableOutput = opts.spool
+    ? {
+        ...tableIn,
+        attachments: tableIn.attachments.map((a) => ({ ...a, content: opts.spool?.file ?? a.content })),
+        csvRows: opts.spool.rows,
+      }
+    : tableIn;
   // The renderers say "showing N of M" from the table's totalRows; the note says where the rest is.
-  const note = table.attachments.length ? rich`The full list is attached as CSV.` : undefined;
+  const offset = opts.offset ?? 0;
+  const n = (x: number) => x.toLocaleString("en-US");
+  let note: Rich | undefined;
+  if (table.attachments.length > 0 && offset === 0 && table.csvRows >= table.totalRows) {
+    note = rich`The full list is attached as CSV.`;
+  } else if (table.attachments.length > 0) {
+    const held = rich`The attached CSV holds rows ${n(offset + 1)}–${n(offset + table.csvRows)} of ${n(table.totalRows)} (${opts.spool ? `at most ${n(MAX_SPOOLED_ROWS)} in one file` : `at most ${n(MAX_LIST_ROWS)} per array`}).`;
+    const last = offset + table.csvRows >= table.totalRows;
+    note = last
+      ? held
+      : opts.continueWith
+        ? rich`${held} For the next ones: ${codeSpan(opts.continueWith)}; or narrow the list with --name.`
+        : rich`${held} Narrow the list with --name, or list one array at a time.`;
+  }
   return message(
     headline,
     [

@@ -211,7 +211,13 @@ function parseYaml(text: string, source: string): { raw: unknown; doc: Document;
     throw invalid(source, lines);
   }
   if (!isMap(doc.contents)) throw invalid(source, ["the file must be a YAML mapping (key: value lines)"]);
-  return { raw: doc.toJS(), doc, counter: lineCounter };
+  try {
+    // Aliases resolve only here: an alias to no anchor, or an alias bomb, is the file's fault, not ours.
+    return { raw: doc.toJS({ maxAliasCount: 100 }), doc, counter: lineCounter };
+  } catch (err) {
+    const why = err instanceof Error ? (err.message.split("\n")[0] ?? "") : String(err);
+    throw invalid(source, [`the YAML cannot be read: ${why}`]);
+  }
 }
 
 /** Validates an already-parsed object; every problem is listed as `path: message`. */

@@ -4,7 +4,7 @@
  * follow-up offer (Recover). A click acts only after winning the store's atomic claim, so two clicks at the
  * same moment carry a request out once.
  */
-import { errorCode, InternalError, UserFacingError } from "../errors.js";
+import { errorCode, UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type AuditDecision, roleTrail, withRole } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
@@ -86,7 +86,8 @@ async function route(
     case ACTIONS.offer:
       return runOffer(rt, rec, input, log);
     default:
-      throw new InternalError("UNKNOWN_ACTION", `no handler for action ${input.actionId}`);
+      // Only a forged or stale payload names a button we never drew: say so, do nothing.
+      throw new UserFacingError("UNKNOWN_ACTION", "This button is not one the bot offers; nothing was done.");
   }
 }
 

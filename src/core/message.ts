@@ -141,11 +141,25 @@ export type Block =
   | { type: "actions"; buttons: Button[] }
   | { type: "image"; title: string; altText: string; file: Attachment };
 
+/**
+ * An attachment too large to hold in memory, already written to a temporary file (a listing streamed page by
+ * page from the array); whoever sends or saves it removes the file.
+ */
+export interface SpooledFile {
+  readonly kind: "spooled";
+  readonly path: string;
+  readonly bytes: number;
+}
+
+export function isSpooled(content: Attachment["content"]): content is SpooledFile {
+  return typeof content === "object" && "kind" in content && content.kind === "spooled";
+}
+
 export interface Attachment {
   filename: string;
   title: string;
   contentType: "text/csv" | "image/png" | "text/plain";
-  content: Uint8Array | string;
+  content: Uint8Array | string | SpooledFile;
 }
 
 export interface Message {

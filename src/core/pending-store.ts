@@ -152,6 +152,9 @@ function copy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
+/** Finished records stay readable this long after their expiry (late clicks get a clear answer), then go. */
+export const KEEP_FINISHED_MS = 7 * 24 * 3600_000;
+
 export function createMemoryPendingStore(): PendingStore {
   const records = new Map<string, PendingRecord>();
   return {
@@ -198,6 +201,11 @@ export function createMemoryPendingStore(): PendingStore {
     async expireBefore(now) {
       const out: PendingRecord[] = [];
       for (const r of records.values()) {
+        // The sweep also forgets finished records, as the durable store's expiry does, so memory stays bounded.
+        if (!OPEN_STATUSES.includes(r.status) && r.expiresAt + KEEP_FINISHED_MS <= now) {
+          records.delete(r.id);
+          continue;
+        }
         if (r.status === "pending" && r.expiresAt <= now) {
           r.status = "expired";
           r.updatedAt = now;

@@ -9,6 +9,10 @@ export const DEFAULT_ROW_LIMIT = 50;
 export interface TableOutput {
   block: Block;
   attachments: Attachment[];
+  /** Data rows in the CSV attachment (0 without one): fewer than `totalRows` when the fetch was capped. */
+  csvRows: number;
+  /** How many rows exist, fetched or not. */
+  totalRows: number;
 }
 
 /**
@@ -40,16 +44,22 @@ export function truncatedTable(
           },
         ]
       : [];
-  return { block, attachments };
+  return { block, attachments, csvRows: attachments.length > 0 ? rows.length : 0, totalRows: total };
+}
+
+const csvCell = (v: string) => {
+  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/** One CSV line (without its line break): the labels when `row` is undefined. */
+export function csvLine(columns: readonly TableColumn[], row?: Record<string, string>): string {
+  return columns.map((c) => csvCell(row === undefined ? c.label : (row[c.key] ?? ""))).join(",");
 }
 
 /** RFC 4180 CSV. Cells that a spreadsheet would run as a formula get a leading apostrophe. */
 export function toCsv(columns: TableColumn[], rows: Record<string, string>[]): string {
-  const cell = (v: string) => {
-    const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-  };
-  const lines = [columns.map((c) => cell(c.label)).join(",")];
-  for (const r of rows) lines.push(columns.map((c) => cell(r[c.key] ?? "")).join(","));
+  const lines = [csvLine(columns)];
+  for (const r of rows) lines.push(csvLine(columns, r));
   return `${lines.join("\r\n")}\r\n`;
 }

@@ -85,7 +85,7 @@ export class FlashBladeClient implements ArrayClient {
   }
 
   iterate<T = unknown>(path: string, opts: RequestOptions<T> & { pageSize?: number } = {}): AsyncIterable<T> {
-    return paginate((p, o) => this.get(p, o), path, opts);
+    return paginate((p, o) => this.get(p, o), path, { ...opts, array: this.name });
   }
 
   /**

@@ -1,8 +1,8 @@
 /**
- * Coded errors of the array client. User-facing ones name the array and say what to do; ARRAY_CONTRACT is
- * internal (the array answered something our schemas do not accept: a bug on one side or the other).
+ * Coded errors of the array client. User-facing ones name the array and say what to do, ARRAY_CONTRACT included
+ * (the array answered something our schemas do not accept: a bug on one side or the other).
  */
-import { InternalError, UserFacingError } from "../errors.js";
+import { UserFacingError } from "../errors.js";
 import type { ErrorEntry } from "./schemas.js";
 
 export const ARRAY_ERROR_CODES = [
@@ -131,10 +131,15 @@ export function busy(array: string, queued: number): UserFacingError {
   );
 }
 
-export function contract(array: string, path: string, field: string, problem: string): InternalError {
-  return new InternalError(
+/**
+ * The array answered something our schemas do not accept. User-facing: the person should learn that the array's
+ * answer, not their command, is the problem, and which array and field; a retry will not help.
+ */
+export function contract(array: string, path: string, field: string, problem: string): UserFacingError {
+  return new UserFacingError(
     "ARRAY_CONTRACT",
-    `array ${array} answered ${path} with an unexpected shape at ${field}: ${problem}`,
+    `array ${array} answered ${path} with an unexpected shape at ${field}: ${problem}. ` +
+      "The bot cannot use this answer; if you asked for a change, check the object's state before retrying.",
     { details: { array, path, field, problem } },
   );
 }

@@ -3,10 +3,10 @@
  * The directory is the one the environment names (TMPDIR, through os.tmpdir()); if it does not exist it is
  * created, and if nothing can be written the answer says so instead of ending the session.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import type { Attachment } from "../core/message.js";
+import { type Attachment, isSpooled } from "../core/message.js";
 
 function reasonOf(err: unknown): string {
   return err instanceof Error && "code" in err ? String(err.code) : String(err);
@@ -28,7 +28,12 @@ export function attachmentSaver(dir?: string, base: () => string = tmpdir): (a: 
     try {
       // The file name comes from a command definition, but never trust a path in it.
       const path = join(folder(), basename(a.filename));
-      writeFileSync(path, a.content);
+      if (isSpooled(a.content)) {
+        copyFileSync(a.content.path, path);
+        rmSync(join(a.content.path, ".."), { recursive: true, force: true });
+      } else {
+        writeFileSync(path, a.content);
+      }
       return `[${a.title}: saved to ${path}]`;
     } catch (err) {
       const where = target ?? base();

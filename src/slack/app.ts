@@ -20,6 +20,7 @@ import { boltLogger } from "./bolt-logger.js";
 import { DeliveryDedupe } from "./dedupe.js";
 import { runEffects } from "./effects.js";
 import type { FetchFn } from "./file-upload.js";
+import { guardReceiver, SLACK_BODY_LIMIT } from "./guarded-receiver.js";
 import type { HomePort } from "./home.js";
 import { registerCommand } from "./listeners/command.js";
 import type { ClickRoute, ListenerContext } from "./listeners/context.js";
@@ -126,13 +127,16 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
   let receiver: Receiver;
   let socket: SocketModeReceiver | undefined;
   if (config.mode === "http") {
-    receiver = new HTTPReceiver({
+    const http = new HTTPReceiver({
       signingSecret: config.signingSecret ?? "",
       endpoints: config.eventsPath,
       customRoutes: routes,
       logger: bl,
       logLevel: LogLevel.INFO,
+      bodyLimit: SLACK_BODY_LIMIT,
     });
+    guardReceiver(http, { endpoints: [config.eventsPath], limit: SLACK_BODY_LIMIT, logger });
+    receiver = http;
   } else {
     socket = new SocketModeReceiver({
       appToken: config.appToken ?? "",

@@ -20,6 +20,11 @@ export class DeliveryDedupe {
     private readonly shared?: { store: Store; logger: Logger },
   ) {}
 
+  /** Keys remembered now (for tests of the bound). */
+  get size(): number {
+    return this.seen.size;
+  }
+
   /** True the first time `key` is seen within the TTL, by this replica and (with a shared store) by any. */
   async firstTime(key: string): Promise<boolean> {
     const t = this.now();

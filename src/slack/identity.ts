@@ -15,6 +15,8 @@ export interface IdentityOptions {
   userInfoTtlMs: number;
   /** After a failed group load, how long before a lookup tries again. */
   retryMs?: number;
+  /** users.info answers kept at most (default 10,000); the oldest go first. */
+  maxUsers?: number;
   now?: () => number;
 }
 
@@ -64,6 +66,22 @@ export class SlackIdentity implements IdentityPort {
     return out;
   }
 
+  /** Users seen in the cache now (for tests of its bound). */
+  get cachedUsers(): number {
+    return this.users.size;
+  }
+
+  private remember(userId: string, restricted: boolean): void {
+    // Re-inserting keeps the map oldest-first, so the bound drops the least recently looked-up users.
+    this.users.delete(userId);
+    this.users.set(userId, { restricted, at: this.now() });
+    const max = this.opts.maxUsers ?? 10_000;
+    for (const key of this.users.keys()) {
+      if (this.users.size <= max) break;
+      this.users.delete(key);
+    }
+  }
+
   async isRestricted(userId: string): Promise<boolean> {
     const cached = this.users.get(userId);
     if (cached !== undefined && this.now() - cached.at < this.opts.userInfoTtlMs) return cached.restricted;
@@ -71,7 +89,7 @@ export class SlackIdentity implements IdentityPort {
       const res = await this.client.call<{ user?: SlackUser }>("users.info", { user: userId });
       const reason = restrictionOf(res.user ?? {});
       if (reason !== undefined) this.logger.info({ userId, reason }, "user limited to viewer");
-      this.users.set(userId, { restricted: reason !== undefined, at: this.now() });
+      this.remember(userId, reason !== undefined);
       return reason !== undefined;
     } catch (err) {
       this.logger.warn(

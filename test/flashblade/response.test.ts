@@ -54,7 +54,7 @@ describe("reading array responses", () => {
     expect(toItems("fb", "/file-systems", "", fileSystemSchema)).toEqual([]);
   });
 
-  it("a contract mismatch is an internal ARRAY_CONTRACT error naming array, path and field", () => {
+  it("a contract mismatch is a user-facing ARRAY_CONTRACT error naming array, path and field", () => {
     const err = thrown(() =>
       toPage(
         "fb",
@@ -64,7 +64,7 @@ describe("reading array responses", () => {
       ),
     );
     expect(err.code).toBe("ARRAY_CONTRACT");
-    expect("userFacing" in err && err.userFacing).toBe(false);
+    expect("userFacing" in err && err.userFacing).toBe(true);
     expect(err.message).toContain("array fb answered /file-systems");
     expect(err.message).toContain("items[1].space.virtual");
     expect(thrown(() => toPage("fb", "/x", "<html>", undefined)).message).toContain("not JSON");

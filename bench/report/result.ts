@@ -1,0 +1,51 @@
+/**
+ * The JSON result a benchmark writes to bench/results/<name>.json, which the report (bench/report/write.ts)
+ * assembles into docs/benchmarks.md: each figure measured over rounds (median and spread), with its baseline
+ * measured side by side where there is one, and its goal.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export interface Figure {
+  /** What was measured, as a reader says it. */
+  what: string;
+  unit: "ms" | "MiB" | "s" | "count" | "%" | "req/s";
+  /** One value per round. */
+  rounds: number[];
+  /** The same measured side by side in each round (a raw call, one array…), for the ratio. */
+  baseline?: { what: string; rounds: number[] };
+  /** The issue's goal, as text ("≤ 25 ms"), and whether the median meets it. */
+  goal?: { text: string; met: boolean };
+  /** Shown in the summary (and the README) even without a goal; figures with a goal always are. */
+  headline?: boolean;
+}
+
+export interface BenchResult {
+  name: string;
+  title: string;
+  /** The command that reproduces it. */
+  command: string;
+  figures: Figure[];
+  notes?: string[];
+}
+
+export const RESULTS_DIR = "bench/results";
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+export function percentile(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? Number.NaN;
+}
+
+export function writeResult(result: BenchResult, dir = RESULTS_DIR): string {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${result.name}.json`);
+  writeFileSync(path, `${JSON.stringify(result, null, 2)}\n`);
+  return path;
+}

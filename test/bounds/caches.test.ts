@@ -1,0 +1,96 @@
+/**
+ * Resource bounds: the maps that grow with traffic keep a bound or an expiry. Slack delivery dedupe (by
+ * count and time), the identity cache of users.info answers (by count, oldest first) and the in-memory pending
+ * store (finished records forgotten a week after their expiry) each stay bounded under many distinct keys.
+ *
+ * The audit behind it (what else grows with traffic or arrays, and what bounds it): the pipeline's own
+ * request-id memory (5,000 ids, 10 min), the paced client's per-method limiters (one per method name), 429
+ * gates (removed when the pause ends) and per-channel limiters (Bottleneck.Group drops idle ones after
+ * 5 min), the array pool (one connection per configured array) and each array's limiter queue (`maxQueue`,
+ * beyond it ARRAY_BUSY), in-flight work (removed on completion), the durable stores (pending records and
+ * alerts expire or are pruned), and the simulator's request log, cursors and audits (bounded).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createMemoryPendingStore,
+  KEEP_FINISHED_MS,
+  type PendingRecord,
+} from "../../src/core/pending-store.js";
+import { silentLogger } from "../../src/logger.js";
+import { DeliveryDedupe } from "../../src/slack/dedupe.js";
+import { SlackIdentity } from "../../src/slack/identity.js";
+import { PacedSlackClient } from "../../src/slack/paced-client.js";
+import { FakeSlackApi } from "../fakes/slack-api-server.js";
+
+describe("delivery dedupe", () => {
+  it("remembers at most `max` keys and forgets them after the TTL", () => {
+    let now = 0;
+    const d = new DeliveryDedupe(60_000, () => now, 100);
+    for (let i = 0; i < 1000; i++) expect(d.firstTime(`k${i}`)).toBe(true);
+    expect(d.size).toBeLessThanOrEqual(101);
+    // The newest keys are still known: a retry of a recent delivery is still dropped.
+    expect(d.firstTime("k999")).toBe(false);
+    now += 60_000;
+    expect(d.firstTime("k999")).toBe(true);
+    for (let i = 0; i < 50; i++) d.firstTime(`late${i}`);
+    expect(d.size).toBeLessThanOrEqual(101);
+  });
+});
+
+describe("identity cache", () => {
+  let fake: FakeSlackApi;
+  let client: PacedSlackClient;
+  beforeAll(async () => {
+    fake = await FakeSlackApi.start();
+    client = new PacedSlackClient(
+      fake.webClient("xoxb-b"),
+      { channelIntervalMs: 0, maxRetries: 0 },
+      silentLogger(),
+    );
+  });
+  afterAll(async () => {
+    await client.stop();
+    await fake.close();
+  });
+
+  it("keeps at most maxUsers answers, dropping the least recently looked up", async () => {
+    const id = new SlackIdentity(
+      client,
+      { groupIds: [], refreshMs: 60_000, userInfoTtlMs: 3_600_000, maxUsers: 20, now: () => 0 },
+      silentLogger(),
+    );
+    for (let i = 0; i < 60; i++) await id.isRestricted(`U${i}`);
+    expect(id.cachedUsers).toBe(20);
+    const calls = () => fake.callsOf("users.info").length;
+    const before = calls();
+    await id.isRestricted("U59");
+    expect(calls()).toBe(before);
+    await id.isRestricted("U0");
+    expect(calls()).toBe(before + 1);
+    expect(id.cachedUsers).toBe(20);
+  });
+});
+
+describe("in-memory pending store", () => {
+  const record = (id: string, status: PendingRecord["status"], expiresAt: number) =>
+    ({
+      id,
+      kind: "request",
+      status,
+      expiresAt,
+      createdAt: 0,
+      updatedAt: 0,
+    }) as unknown as PendingRecord;
+
+  it("forgets finished records a week after their expiry; open ones stay", async () => {
+    const store = createMemoryPendingStore();
+    for (let i = 0; i < 500; i++) await store.create(record(`done-${i}`, "executed", 1000));
+    await store.create(record("open", "pending", 10 ** 13));
+    await store.expireBefore(1000 + KEEP_FINISHED_MS - 1);
+    expect(await store.get("done-0")).toBeDefined();
+    await store.expireBefore(1000 + KEEP_FINISHED_MS);
+    expect(await store.get("done-0")).toBeUndefined();
+    expect(await store.get("done-499")).toBeUndefined();
+    expect((await store.listOpen()).map((r) => r.id)).toEqual(["open"]);
+  });
+});

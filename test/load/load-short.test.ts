@@ -1,0 +1,34 @@
+/**
+ * The load test's short form in CI: a few seconds of signed commands and clicks (reads, creates, confirmed
+ * destroys with double clicks, approved eradications with double submits) over simulated arrays with faults
+ * (latency, 503s, resets, one array down, Slack 429s), then the reconciliation of the arrays' own audit logs
+ * with the bot's audit records. The full form is `npm run load`.
+ */
+import { describe, expect, it } from "vitest";
+import { runLoad } from "../../bench/load/run-load.js";
+
+describe("load test, short form", () => {
+  it("answers every request, loses no effect and applies none twice", async () => {
+    const report = await runLoad({
+      arrays: 12,
+      rate: 25,
+      seconds: 8,
+      users: 16,
+      faults: true,
+      seed: 7,
+      drainMs: 30_000,
+    });
+    expect(report.reconciliation).toMatchObject({
+      appliedTwice: [],
+      lost: [],
+      unreported: [],
+      driverErrors: [],
+    });
+    expect(report.unanswered).toBe(0);
+    for (const kind of ["read", "create", "destroy", "confirm"] as const) {
+      expect(report.latencyMs[kind].n, kind).toBeGreaterThan(0);
+    }
+    expect(report.reconciliation.applied["create"]).toBeGreaterThan(0);
+    expect(report.reconciliation.applied["destroy"]).toBeGreaterThan(0);
+  }, 90_000);
+});
