@@ -23,16 +23,16 @@ import { PacedSlackClient } from "../../src/slack/paced-client.js";
 import { FakeSlackApi } from "../fakes/slack-api-server.js";
 
 describe("delivery dedupe", () => {
-  it("remembers at most `max` keys and forgets them after the TTL", () => {
+  it("remembers at most `max` keys and forgets them after the TTL", async () => {
     let now = 0;
     const d = new DeliveryDedupe(60_000, () => now, 100);
-    for (let i = 0; i < 1000; i++) expect(d.firstTime(`k${i}`)).toBe(true);
+    for (let i = 0; i < 1000; i++) expect(await d.firstTime(`k${i}`)).toBe(true);
     expect(d.size).toBeLessThanOrEqual(101);
     // The newest keys are still known: a retry of a recent delivery is still dropped.
-    expect(d.firstTime("k999")).toBe(false);
+    expect(await d.firstTime("k999")).toBe(false);
     now += 60_000;
-    expect(d.firstTime("k999")).toBe(true);
-    for (let i = 0; i < 50; i++) d.firstTime(`late${i}`);
+    expect(await d.firstTime("k999")).toBe(true);
+    for (let i = 0; i < 50; i++) await d.firstTime(`late${i}`);
     expect(d.size).toBeLessThanOrEqual(101);
   });
 });

@@ -15,6 +15,7 @@ const SLACK_SECRET = "xoxb-fuzz-bot-token-91c2";
 const env = {
   FB_PROD_01_TOKEN: SECRET,
   FB_DR_01_TOKEN: SECRET,
+  FB_LAB_01_TOKEN: SECRET,
   TOKEN: SECRET,
   SLACK_BOT_TOKEN: SLACK_SECRET,
   SLACK_SIGNING_SECRET: "fuzz-signing-secret-5521",
