@@ -3,12 +3,10 @@
  * the claim and the PATCH, and between the PATCH and the final update; the next start-up ends the request as
  * "interrupted" and its card says so with what the array shows now.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
 import { configSchema } from "../../src/config/schema.js";
@@ -20,38 +18,16 @@ import { silentLogger } from "../../src/logger.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
 import { createStorePendingStore } from "../../src/store/pending-store.js";
 import { openSqliteStore } from "../../src/store/sqlite.js";
+import { compileFixture } from "../helpers/compile-fixture.js";
 import { textOf } from "./harness.js";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const TIB = 2 ** 40;
 let buildDir = "";
 let work = "";
 
 /** Compiles the child to JS: it runs as a plain node process, not under vitest. */
 beforeAll(() => {
-  const cache = join(repo, "node_modules", ".cache");
-  mkdirSync(cache, { recursive: true });
-  buildDir = mkdtempSync(join(cache, "crash-approver-"));
-  const tsc = join(dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin", "tsc");
-  execFileSync(process.execPath, [
-    tsc,
-    "--ignoreConfig",
-    "--outDir",
-    buildDir,
-    "--rootDir",
-    repo,
-    "--module",
-    "nodenext",
-    "--moduleResolution",
-    "nodenext",
-    "--target",
-    "es2023",
-    "--types",
-    "node",
-    "--skipLibCheck",
-    join(repo, "test/core/fixtures/crash-approver.ts"),
-  ]);
-  writeFileSync(join(buildDir, "package.json"), '{"type":"module"}');
+  buildDir = compileFixture("test/core/fixtures/crash-approver.ts", "crash-approver");
   work = mkdtempSync(join(tmpdir(), "crash-approver-"));
 }, 180_000);
 

@@ -1,45 +1,19 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite.js";
 import { DEFAULT_DB_FILE } from "../../src/store/types.js";
+import { compileFixture } from "../helpers/compile-fixture.js";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 let buildDir = "";
 let dataDir = "";
 
 /** Compiles the writer (and the store it imports) to JS: the child is a plain node process, not vitest. */
 beforeAll(() => {
-  // Inside the repo so the child resolves better-sqlite3 from node_modules; .cache is ignored by git.
-  const cache = join(repo, "node_modules", ".cache");
-  mkdirSync(cache, { recursive: true });
-  buildDir = mkdtempSync(join(cache, "crash-writer-"));
-  // typescript's exports map hides bin/, so locate the package root through its package.json.
-  const tsc = join(dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin", "tsc");
-  execFileSync(process.execPath, [
-    tsc,
-    "--ignoreConfig",
-    "--outDir",
-    buildDir,
-    "--rootDir",
-    repo,
-    "--module",
-    "nodenext",
-    "--moduleResolution",
-    "nodenext",
-    "--target",
-    "es2023",
-    "--types",
-    "node",
-    "--skipLibCheck",
-    join(repo, "test/store/fixtures/crash-writer.ts"),
-  ]);
-  writeFileSync(join(buildDir, "package.json"), '{"type":"module"}');
+  buildDir = compileFixture("test/store/fixtures/crash-writer.ts", "crash-writer");
   dataDir = mkdtempSync(join(tmpdir(), "crash-data-"));
 }, 60_000);
 

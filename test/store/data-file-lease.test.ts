@@ -2,12 +2,10 @@
  * One process per data file: while one bot holds the SQLite file, a second process composing the bot on the
  * same file is refused with a clear message and starts nothing; once the first stops, the second starts.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { compose } from "../../src/compose.js";
 import { loadConfig } from "../../src/config/load.js";
@@ -15,35 +13,13 @@ import { silentLogger } from "../../src/logger.js";
 import { DATA_FILE_LEASE, holdDataFile } from "../../src/store/data-file.js";
 import { currentLease } from "../../src/store/lease.js";
 import { createMemoryStore } from "../../src/store/memory.js";
+import { compileFixture } from "../helpers/compile-fixture.js";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 let buildDir = "";
 let work = "";
 
 beforeAll(() => {
-  const cache = join(repo, "node_modules", ".cache");
-  mkdirSync(cache, { recursive: true });
-  buildDir = mkdtempSync(join(cache, "second-bot-"));
-  const tsc = join(dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin", "tsc");
-  execFileSync(process.execPath, [
-    tsc,
-    "--ignoreConfig",
-    "--outDir",
-    buildDir,
-    "--rootDir",
-    repo,
-    "--module",
-    "nodenext",
-    "--moduleResolution",
-    "nodenext",
-    "--target",
-    "es2023",
-    "--types",
-    "node",
-    "--skipLibCheck",
-    join(repo, "test/store/fixtures/second-bot.ts"),
-  ]);
-  writeFileSync(join(buildDir, "package.json"), '{"type":"module"}');
+  buildDir = compileFixture("test/store/fixtures/second-bot.ts", "second-bot");
   work = mkdtempSync(join(tmpdir(), "data-file-"));
   writeFileSync(
     join(work, "bot.yml"),
