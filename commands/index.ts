@@ -9,16 +9,10 @@ import { arraysResource } from "./arrays.js";
 import { CATALOGUE_RESOURCES } from "./catalogue/index.js";
 import { diagnoseResource } from "./diagnose/index.js";
 import { fsResource } from "./fs/index.js";
-import { accountResource, lifecycleResource } from "./object-store/index.js";
 import { perfResource } from "./perf.js";
 import { policyResource } from "./policy/index.js";
 import { quotaResource } from "./quota/index.js";
-import {
-  bucketLinkResource,
-  connectionKeyResource,
-  fsLinkResource,
-  replicationResource,
-} from "./replication/index.js";
+import { replicationResource } from "./replication/index.js";
 import { snapshotResource } from "./snapshot/index.js";
 import { spaceResource } from "./space.js";
 import { usageResource } from "./usage.js";
@@ -36,12 +30,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   diagnoseResource,
   ...CATALOGUE_RESOURCES,
   apiResource,
-  // Hand-written nouns of their own; access-key, bucket, object-user, virtual-host, array-connection, target and
-  // remote-credentials join the catalogue's nouns of those names instead (OVERRIDES in commands/catalogue).
+  // Replication status is a noun of its own; the other hand-written replication and object-store resources join
+  // the catalogue's nouns (HAND_WRITTEN in commands/catalogue).
   replicationResource,
-  bucketLinkResource,
-  connectionKeyResource,
-  fsLinkResource,
-  accountResource,
-  lifecycleResource,
 ];

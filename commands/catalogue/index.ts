@@ -3,14 +3,23 @@
  * commands/index.ts registers these next to the hand-written resources; docs/commands.md is generated from
  * the registry (npm run docs:commands).
  */
-import type { CommandDefinition, ResourceDefinition } from "../../src/core/define-command.js";
+import type { ResourceDefinition } from "../../src/core/define-command.js";
 import {
   accessKeyResource,
+  accountResource,
   bucketResource,
+  lifecycleResource,
   objectUserResource,
   virtualHostResource,
 } from "../object-store/index.js";
-import { arrayConnectionResource, remoteCredentialsResource, targetResource } from "../replication/index.js";
+import {
+  arrayConnectionResource,
+  bucketLinkResource,
+  connectionKeyResource,
+  fsLinkResource,
+  remoteCredentialsResource,
+  targetResource,
+} from "../replication/index.js";
 import { resourceOf } from "./generic/build.js";
 import { type VerbPlan, verbPlans } from "./generic/derive.js";
 import { IDENTITY } from "./identity.js";
@@ -35,29 +44,33 @@ export const CATALOGUE: readonly NounSpec[] = [
 ];
 
 /**
- * Hand-written verbs that replace (same verb) or join (new verb) a catalogue noun's generic ones, keeping it
- * one noun in help: e.g. `"quota user": [quotaUserList]` or `"replica-link bucket": [pause, resume]`.
+ * Hand-written resources whose verbs replace (same verb) or join (new verb) a catalogue noun's generic ones,
+ * keeping it one noun in help; the hand-written name and aliases stay aliases of that noun, so `account delete`
+ * and `object-account delete` are the same command.
  */
-const OVERRIDES: Readonly<Record<string, readonly CommandDefinition[]>> = Object.fromEntries(
-  [
-    accessKeyResource,
-    bucketResource,
-    objectUserResource,
-    virtualHostResource,
-    arrayConnectionResource,
-    targetResource,
-    remoteCredentialsResource,
-  ].map((r) => [r.name, r.commands]),
-);
+const HAND_WRITTEN: Readonly<Record<string, ResourceDefinition>> = {
+  "access-key": accessKeyResource,
+  bucket: bucketResource,
+  "object-user": objectUserResource,
+  "virtual-host": virtualHostResource,
+  "array-connection": arrayConnectionResource,
+  target: targetResource,
+  "remote-credentials": remoteCredentialsResource,
+  "object-account": accountResource,
+  "lifecycle-rule": lifecycleResource,
+  "replica-link bucket": bucketLinkResource,
+  "replica-link fs": fsLinkResource,
+  "array-connection key": connectionKeyResource,
+};
 
 export const CATALOGUE_RESOURCES: readonly ResourceDefinition[] = CATALOGUE.map((s) =>
-  resourceOf(s, OVERRIDES[s.noun] ?? []),
+  resourceOf(s, HAND_WRITTEN[s.noun]),
 );
 
 /** Every generic verb with its method, path, first version, role and class (docs and coverage read these). */
 export const CATALOGUE_VERBS: readonly VerbPlan[] = CATALOGUE.flatMap((s) => {
   // A verb a hand-written command replaces is not generic any more: the coverage and per-verb tests reach its
   // endpoint through the hand-written command's own tests or through `api`.
-  const replaced = new Set((OVERRIDES[s.noun] ?? []).map((c) => c.verb));
+  const replaced = new Set((HAND_WRITTEN[s.noun]?.commands ?? []).map((c) => c.verb));
   return verbPlans(s).filter((p) => !replaced.has(p.verb));
 });

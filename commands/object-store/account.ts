@@ -33,7 +33,7 @@ async function accountFacts(ctx: CommandContext, account: string) {
 export const accountList = defineCommand({
   verb: "list",
   summary: "Object store accounts with their buckets, users and space",
-  examples: ["account list", "account list --array all"],
+  examples: ["object-account list", "object-account list --array all"],
   role: "viewer",
   args: z.object({}),
   async run(_a, ctx) {
@@ -82,7 +82,7 @@ export const accountList = defineCommand({
 export const accountCreate = defineCommand({
   verb: "create",
   summary: "Create an object store account",
-  examples: ["account create media"],
+  examples: ["object-account create media"],
   role: "operator",
   visibility: "in_channel",
   positional: ["name"],
@@ -111,7 +111,7 @@ export const accountDelete = defineCommand({
   verb: "delete",
   summary:
     "Delete an object store account with its users and their access keys (it must hold no buckets); gated",
-  examples: ["account delete media"],
+  examples: ["object-account delete media"],
   role: "operator",
   visibility: "in_channel",
   positional: ["name"],

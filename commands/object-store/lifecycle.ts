@@ -74,7 +74,7 @@ const lists = (q: Record<string, string | number | boolean> | undefined) =>
 export const lifecycleList = defineCommand({
   verb: "list",
   summary: "Lifecycle rules: how long each bucket keeps previous object versions",
-  examples: ["lifecycle list", "lifecycle list analytics-raw"],
+  examples: ["lifecycle-rule list", "lifecycle-rule list analytics-raw"],
   role: "viewer",
   positional: ["bucket"],
   args: z.object({ bucket: objectName("bucket name").optional().describe("only this bucket's rules") }),
@@ -116,8 +116,8 @@ export const lifecycleCreate = defineCommand({
   verb: "create",
   summary: "Keep a bucket's previous object versions for a while, then delete them",
   examples: [
-    "lifecycle create analytics-raw --keep 30d",
-    "lifecycle create analytics-raw --keep 2d --prefix tmp/ --rule tmp-cleanup",
+    "lifecycle-rule create analytics-raw --keep 30d",
+    "lifecycle-rule create analytics-raw --keep 2d --prefix tmp/ --rule tmp-cleanup",
   ],
   role: "operator",
   visibility: "in_channel",
@@ -171,8 +171,8 @@ export const lifecycleUpdate = defineCommand({
   verb: "update",
   summary: "Change how long a lifecycle rule keeps previous versions, its prefix, or turn it on or off",
   examples: [
-    "lifecycle update analytics-raw expire-old-versions --keep 60d",
-    "lifecycle update logs-archive fbRule1 --enabled",
+    "lifecycle-rule update analytics-raw expire-old-versions --keep 60d",
+    "lifecycle-rule update logs-archive fbRule1 --enabled",
   ],
   role: "operator",
   visibility: "in_channel",
@@ -220,7 +220,7 @@ export const lifecycleUpdate = defineCommand({
 export const lifecycleDelete = defineCommand({
   verb: "delete",
   summary: "Delete a lifecycle rule (previous versions are then kept until deleted by hand); gated",
-  examples: ["lifecycle delete analytics-raw tmp-cleanup"],
+  examples: ["lifecycle-rule delete analytics-raw tmp-cleanup"],
   role: "operator",
   visibility: "in_channel",
   positional: ["bucket", "rule"],

@@ -218,7 +218,7 @@ export const arrayConnectionDelete = defineCommand({
 export const connectionKeyCreate = defineCommand({
   verb: "create",
   summary: "A key another array uses to connect to this one; shown once, to you alone",
-  examples: ["connection-key create --array fb-dr-01"],
+  examples: ["array-connection key create --array fb-dr-01"],
   role: "admin",
   visibility: "ephemeral",
   args: z.object({}),

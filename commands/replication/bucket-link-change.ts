@@ -22,7 +22,7 @@ import {
 export const bucketLinkCredentials = defineCommand({
   verb: "credentials",
   summary: "Use other remote credentials for a bucket replica link (after rotating the remote's access key)",
-  examples: ["bucket-link credentials media-assets fb-dr-01/repl-creds-2 --remote fb-dr-01"],
+  examples: ["replica-link bucket credentials media-assets fb-dr-01/repl-creds-2 --remote fb-dr-01"],
   role: "operator",
   visibility: "in_channel",
   positional: ["bucket", "credentials"],
@@ -64,7 +64,10 @@ export const bucketLinkCredentials = defineCommand({
 export const bucketLinkDelete = defineCommand({
   verb: "delete",
   summary: "Delete a bucket replica link (the remote copy stays but stops receiving changes); gated",
-  examples: ["bucket-link delete media-assets", "bucket-link delete media-assets --remote fb-dr-01"],
+  examples: [
+    "replica-link bucket delete media-assets",
+    "replica-link bucket delete media-assets --remote fb-dr-01",
+  ],
   role: "operator",
   visibility: "in_channel",
   positional: ["bucket"],

@@ -42,7 +42,11 @@ interface LinkRowOut {
 export const bucketLinkList = defineCommand({
   verb: "list",
   summary: "Bucket replica links with their status, lag and recovery point",
-  examples: ["bucket-link list", "bucket-link list veeam-repo", "bucket-link list --array all"],
+  examples: [
+    "replica-link bucket list",
+    "replica-link bucket list veeam-repo",
+    "replica-link bucket list --array all",
+  ],
   role: "viewer",
   positional: ["bucket"],
   args: z.object({ bucket: bucket().optional() }),
@@ -99,8 +103,8 @@ export const bucketLinkCreate = defineCommand({
   verb: "create",
   summary: "Replicate a bucket to a bucket on a connected array or S3 target, with remote credentials",
   examples: [
-    "bucket-link create media-assets --remote fb-dr-01 --credentials fb-dr-01/repl-creds",
-    "bucket-link create media-assets --remote fb-dr-01 --credentials fb-dr-01/repl-creds --remote-bucket media-dr",
+    "replica-link bucket create media-assets --remote fb-dr-01 --credentials fb-dr-01/repl-creds",
+    "replica-link bucket create media-assets --remote fb-dr-01 --credentials fb-dr-01/repl-creds --remote-bucket media-dr",
   ],
   role: "operator",
   visibility: "in_channel",
@@ -154,7 +158,10 @@ export const bucketLinkCreate = defineCommand({
 export const bucketLinkPause = defineCommand({
   verb: "pause",
   summary: "Pause a bucket's replication (e.g. to stop encrypted data reaching the copy); gated",
-  examples: ["bucket-link pause veeam-repo", "bucket-link pause media-assets --remote fb-dr-01"],
+  examples: [
+    "replica-link bucket pause veeam-repo",
+    "replica-link bucket pause media-assets --remote fb-dr-01",
+  ],
   role: "operator",
   visibility: "in_channel",
   positional: ["bucket"],
@@ -173,7 +180,7 @@ export const bucketLinkPause = defineCommand({
       summary: rich`Pauses replication of bucket *${f.bucket}* to ${f.remote}:${f.remoteBucket} on ${ctx.arrayName}.`,
       facts,
       warnings: [
-        rich`New and changed objects in ${f.bucket} stop reaching ${f.remote}; its copy stays at the current recovery point and the lag grows for as long as the link is paused. Resume with \`/array bucket-link resume ${f.bucket} --remote ${f.remote}\`.`,
+        rich`New and changed objects in ${f.bucket} stop reaching ${f.remote}; its copy stays at the current recovery point and the lag grows for as long as the link is paused. Resume with \`/array replica-link bucket resume ${f.bucket} --remote ${f.remote}\`.`,
       ],
       state,
       requests: [patchRequest(f, { paused: true })],
@@ -192,7 +199,10 @@ export const bucketLinkPause = defineCommand({
 export const bucketLinkResume = defineCommand({
   verb: "resume",
   summary: "Resume a paused bucket replica link",
-  examples: ["bucket-link resume veeam-repo", "bucket-link resume veeam-repo --remote fb-dr-01"],
+  examples: [
+    "replica-link bucket resume veeam-repo",
+    "replica-link bucket resume veeam-repo --remote fb-dr-01",
+  ],
   role: "operator",
   visibility: "in_channel",
   positional: ["bucket"],

@@ -41,7 +41,7 @@ interface FsLinkRow {
 export const fsLinkList = defineCommand({
   verb: "list",
   summary: "File system replica links: policies, lag, the last snapshot sent and the one on its way",
-  examples: ["fs-link list", "fs-link list home", "fs-link list --array all"],
+  examples: ["replica-link fs list", "replica-link fs list home", "replica-link fs list --array all"],
   role: "viewer",
   positional: ["fs"],
   args: z.object({ fs: objectName("file system name").optional().describe("only this file system's links") }),
@@ -108,7 +108,7 @@ export const fsLinkList = defineCommand({
 export const fsLinkCreate = defineCommand({
   verb: "create",
   summary: "Replicate a file system to a connected array, on a snapshot policy's schedule",
-  examples: ["fs-link create projects --remote fb-dr-01 --policy hourly"],
+  examples: ["replica-link fs create projects --remote fb-dr-01 --policy hourly"],
   role: "operator",
   visibility: "in_channel",
   positional: ["fs"],

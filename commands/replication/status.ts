@@ -47,7 +47,7 @@ export function linkName(r: Pick<LinkRow, "local" | "remote" | "remoteObject">):
 
 /** The command that resumes a paused bucket link, as the user types it. */
 export function resumeCommand(r: LinkRow): string {
-  return `/array bucket-link resume ${r.local} --remote ${r.remote} --array ${r.array}`;
+  return `/array replica-link bucket resume ${r.local} --remote ${r.remote} --array ${r.array}`;
 }
 
 /** Sentences whose `quoted` parts are commands: those become code, the rest is escaped text. */
@@ -154,7 +154,7 @@ export const replicationStatus = defineCommand({
     if (!paused) return undefined;
     return {
       label: `Resume ${paused.local} → ${paused.remote}`,
-      commandId: "bucket-link.resume",
+      commandId: "replica-link.bucket.resume",
       args: { bucket: paused.local, remote: paused.remote },
       validForMs: 15 * 60_000,
     };

@@ -41,7 +41,7 @@ describe("bucket-link", () => {
       remote_bucket_names: "media-dr",
       remote_credentials_names: "fb-dr-01/repl-creds",
     });
-    expect(h.audits.at(-1)).toMatchObject({ command: "bucket-link.create", outcome: "ok" });
+    expect(h.audits.at(-1)).toMatchObject({ command: "replica-link.bucket.create", outcome: "ok" });
     expect(textOf(await h.run("carol", "replication status"))).toContain("analytics-raw → fb-dr-01:media-dr");
   });
 
@@ -56,7 +56,7 @@ describe("bucket-link", () => {
     const open = await h.store.listOpen();
     expect(
       open.filter((r) => r.kind === "request").map((r) => [r.commandId, r.destructiveClass, r.policy]),
-    ).toEqual([["bucket-link.pause", "pause_replication", "confirm"]]);
+    ).toEqual([["replica-link.bucket.pause", "pause_replication", "confirm"]]);
     await h.click("bob", effects, "Confirm");
     const [patch] = writesSince(sim(), m, "/bucket-replica-links");
     expect(Object.fromEntries(queryOf(patch))).toEqual({
@@ -66,7 +66,7 @@ describe("bucket-link", () => {
     expect(patch?.method).toBe("PATCH");
     expect(linkOf("analytics-curated")?.paused).toBe(true);
     expect(h.audits.at(-1)).toMatchObject({
-      command: "bucket-link.pause",
+      command: "replica-link.bucket.pause",
       decision: "confirmed",
       outcome: "ok",
     });
@@ -105,10 +105,10 @@ describe("bucket-link", () => {
       (await h.store.listOpen())
         .filter((r) => r.kind === "request")
         .map((r) => [r.commandId, r.destructiveClass]),
-    ).toEqual([["bucket-link.delete", "delete"]]);
+    ).toEqual([["replica-link.bucket.delete", "delete"]]);
     await h.click("bob", effects, "Confirm");
     expect(linkOf("analytics-raw")).toBeUndefined();
-    expect(h.audits.at(-1)).toMatchObject({ command: "bucket-link.delete", outcome: "ok" });
+    expect(h.audits.at(-1)).toMatchObject({ command: "replica-link.bucket.delete", outcome: "ok" });
   });
 
   test("a bucket without a link, or to another remote, is answered before sending", async () => {

@@ -50,8 +50,10 @@ describe("hand-written overrides", () => {
       render: () => message("x", []),
     });
     const list = { ...pause, verb: "list", examples: ["replica-link bucket list"] };
-    const r = resourceOf(spec, [list, pause]);
+    const r = resourceOf(spec, { name: "bucket-link", summary: "Bucket links", commands: [list, pause] });
     expect(r.commands.filter((c) => c.verb === "list")).toEqual([list]);
+    // The hand-written name stays a way to type the noun.
+    expect(r.aliases).toContain("bucket-link");
     expect(r.commands.map((c) => c.verb)).toContain("pause");
     expect(r.commands.map((c) => c.verb)).toContain("delete");
   });

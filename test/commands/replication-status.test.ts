@@ -83,7 +83,7 @@ describe("replication status on one array", () => {
     );
     if (saved) creds?.set("fb-dr-01/repl-creds", saved);
     expect(text).toContain(
-      "Resume it with `/array bucket-link resume veeam-repo --remote fb-dr-01 --array lab-1`",
+      "Resume it with `/array replica-link bucket resume veeam-repo --remote fb-dr-01 --array lab-1`",
     );
     const resumed = textOf(await h.click("bob", effects, "Resume veeam-repo"));
     expect(resumed).toContain("Resumed bucket replica link veeam-repo → fb-dr-01 on lab-1.");

@@ -13,19 +13,25 @@ export function commandOf(p: VerbPlan): CommandDefinition {
 }
 
 /**
- * The resource for a catalogue entry. `overrides` replaces generic verbs by hand-written ones (quotas,
- * policies, replica links…) or adds verbs, keeping the resource one noun in help.
+ * The resource for a catalogue entry. A hand-written resource's verbs replace generic ones of the same name
+ * (quotas, replica links, access-key secrets…) or join them, keeping one noun in help; its name and aliases
+ * become aliases of the catalogue noun, so the words people know keep working.
  */
-export function resourceOf(spec: NounSpec, overrides: readonly CommandDefinition[] = []): ResourceDefinition {
+export function resourceOf(spec: NounSpec, hand?: ResourceDefinition): ResourceDefinition {
+  const overrides = hand?.commands ?? [];
   const replaced = new Set(overrides.map((c) => c.verb));
   const generic = verbPlans(spec)
     .filter((p) => !replaced.has(p.verb))
     .map(commandOf);
+  const aliases = [
+    ...new Set([...(spec.aliases ?? []), ...(hand ? [hand.name, ...(hand.aliases ?? [])] : [])]),
+  ].filter((a) => a !== spec.noun);
   return {
     name: spec.noun,
-    ...(spec.aliases ? { aliases: spec.aliases } : {}),
+    ...(aliases.length > 0 ? { aliases } : {}),
     area: spec.area,
-    summary: spec.summary,
+    summary: hand?.summary ?? spec.summary,
+    ...(hand?.defaultVerb ? { defaultVerb: hand.defaultVerb } : {}),
     commands: [...generic, ...overrides],
   };
 }
