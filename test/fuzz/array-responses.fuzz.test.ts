@@ -176,6 +176,9 @@ describe("array responses fuzz (a misbehaving array over HTTPS)", () => {
       config: configSchema.parse({
         arrays: [{ name: "odd-1", address: origin, api_token_env: "T" }],
         access: { default_role: "viewer" },
+        // Longer than the read time-out: every case finishes inside handleCommand, so no late answer keeps
+        // paging in the background into the next case's counters.
+        fan_out_deadline: "60s",
       }),
       identity: { groupsOf: async () => [], isRestricted: async () => false },
       store: createMemoryPendingStore(),
