@@ -11,6 +11,7 @@ import {
   capacityForecast,
   type LevelCrossing,
 } from "../src/core/forecast/capacity.js";
+import { formatDay } from "../src/core/format-time.js";
 import { type Block, type Field, message, type Rich, rich } from "../src/core/message.js";
 import { truncatedTable } from "../src/core/table.js";
 import { formatBytes, formatPercent, parseDuration } from "../src/core/units.js";
@@ -40,7 +41,7 @@ function days() {
   });
 }
 
-const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const date = formatDay;
 const inDays = (ms: number, now: number) => {
   const d = (ms - now) / DAY;
   return d < 1 ? "within a day" : `in ${Math.round(d)} days`;

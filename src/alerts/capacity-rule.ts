@@ -7,6 +7,7 @@
  */
 import type { AlertsConfig } from "../config/alerts.js";
 import type { CapacityForecast } from "../core/forecast/capacity.js";
+import { formatDay } from "../core/format-time.js";
 import type { Logger } from "../logger.js";
 import type { Store } from "../store/types.js";
 import { alertKey } from "./alert-model.js";
@@ -26,7 +27,7 @@ export function isBotAlert(name: string): boolean {
 
 type RuleConfig = NonNullable<AlertsConfig["capacity_forecast"]>;
 
-const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const date = formatDay;
 
 /**
  * The snapshot to hand the planner after a forecast, or undefined when nothing is to be said (not crossing

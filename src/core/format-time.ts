@@ -21,8 +21,21 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** "2026-11-22 14:02 UTC". */
+/** Date can hold ±8.64e15 ms; arrays and long forecasts can hand us more (or NaN), which must not throw. */
+const MAX_DATE_MS = 8.64e15;
+/** Beyond year 9999 a day means nothing to a reader; forecasts that far are "never" in practice. */
+const YEAR_10000_MS = 253_402_300_800_000;
+
+/** "2026-11-22"; times beyond year 9999 read "after 9999-12-31", and a value that is not a time says so. */
+export function formatDay(ms: number): string {
+  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_DATE_MS) return `not a time (${ms})`;
+  if (ms >= YEAR_10000_MS) return "after 9999-12-31";
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** "2026-11-22 14:02 UTC"; a value no Date can hold is shown as "not a time (…)" rather than thrown. */
 export function formatTimestamp(ms: number, timeZone = "UTC"): string {
+  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_DATE_MS) return `not a time (${ms})`;
   // UTC is the common case and Intl's formatToParts is slow (long listings format thousands of times).
   if (timeZone === "UTC") {
     const iso = new Date(ms).toISOString();

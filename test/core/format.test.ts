@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { describeStateChange, fingerprintOf } from "../../src/core/fingerprint.js";
-import { formatRelative, formatTimestamp, formatWhen } from "../../src/core/format-time.js";
+import { formatDay, formatRelative, formatTimestamp, formatWhen } from "../../src/core/format-time.js";
 import { formatPlannedRequest } from "../../src/core/gate-messages.js";
 import { toCsv, truncatedTable } from "../../src/core/table.js";
 
@@ -16,6 +16,14 @@ describe("times", () => {
     expect(formatRelative(T + 15 * 60_000, T)).toBe("in 15m");
     expect(formatRelative(T + 10_000, T)).toBe("just now");
     expect(formatWhen(T, T + 86_400_000)).toBe("2026-11-22 14:02 UTC (1d ago)");
+  });
+  test("values no Date can hold (an array's odd `created`, a forecast centuries out) are shown, not thrown", () => {
+    // 8.64e15 + 1 is one past the last instant a Date holds; the array-responses fuzz found it in `fs list`.
+    expect(formatTimestamp(8_640_000_000_000_001)).toBe("not a time (8640000000000001)");
+    expect(formatTimestamp(Number.NaN, "Europe/Berlin")).toBe("not a time (NaN)");
+    expect(formatDay(T)).toBe("2026-11-22");
+    expect(formatDay(1e15)).toBe("after 9999-12-31");
+    expect(formatDay(Number.POSITIVE_INFINITY)).toBe("not a time (Infinity)");
   });
 });
 
