@@ -6,6 +6,7 @@
  *  (c) 100,000 file systems listed through the bot, following `--start` page by page into CSVs: time, CSV
  *      rows, and RSS growth (the simulator runs in a child process so its memory is not counted).
  * Writes bench/results/e2e.json. Run: npm run bench:e2e [-- --rounds 7 --concurrent 50 --iterations 200]
+ * (`-- --only ack` runs (a) alone and prints its figures without writing the result file).
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
@@ -41,6 +42,8 @@ const { values } = parseArgs({
     iterations: { type: "string", default: "200" },
     "file-systems": { type: "string", default: "100000" },
     "sim-child": { type: "string" },
+    /** `ack` runs (a) alone: a quick A/B of the ack path. */
+    only: { type: "string" },
     sender: { type: "string" },
   },
 });
@@ -67,12 +70,20 @@ const actor = { userId: "U1", channelId: "C1" };
 async function main(): Promise<void> {
   const rounds = Number(values.rounds);
   const figures: Figure[] = [];
-  const sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
-  const pool = createArrayPool([simulatedArrayConfig("lab-1", sim)], { logger: silentLogger() });
-  const pipeline = pipelineOver(pool, [{ name: "lab-1", url: sim.url }]);
-
-  // (a) acks under concurrency. Slack (the sender and the response_url receiver) runs in its own process, as
-  // it would: sharing the bot's event loop would count the load generator's work as the bot's latency.
+  // (a) acks under concurrency. Slack (the sender and the response_url receiver) and the array (a demo
+  // simulator) each run in their own process, as they would: sharing the bot's event loop would count the load
+  // generator's and the array's work as the bot's latency.
+  const { child: arrayChild, url: arrayUrl, ca: arrayCa } = await simulatorChild("demo");
+  const ackPool = createArrayPool(
+    [
+      {
+        ...simulatedArrayConfig("lab-1", { url: arrayUrl, ca: arrayCa }),
+        apiToken: new Secret(DEFAULT_API_TOKEN),
+      },
+    ],
+    { logger: silentLogger() },
+  );
+  const ackPipeline = pipelineOver(ackPool, [{ name: "lab-1", url: arrayUrl }]);
   const secret = "bench-signing-secret-000";
   const n = Number(values.concurrent);
   const sender: ChildProcess = fork(new URL(import.meta.url).pathname, ["--sender", "1"], {
@@ -88,7 +99,7 @@ async function main(): Promise<void> {
       port: 0,
       channelIntervalMs: 0,
     }),
-    { host: "127.0.0.1", logger: silentLogger(), pipeline },
+    { host: "127.0.0.1", logger: silentLogger(), pipeline: ackPipeline },
   );
   const { port } = await app.start();
   // The floor: a bare node:http server in this process answering 200 at once, hit the same way.
@@ -104,6 +115,8 @@ async function main(): Promise<void> {
   bare.close();
   await app.stop();
   sender.disconnect();
+  await ackPool.close();
+  arrayChild.disconnect();
   const goal = (text: string, met: boolean) => ({ text, met });
   figures.push(
     { what: `slash-command ack p50, ${n} concurrent (HTTP mode)`, unit: "ms", rounds: ack50 },
@@ -118,7 +131,16 @@ async function main(): Promise<void> {
     { what: `time to the answer p99, ${n} concurrent`, unit: "ms", rounds: ans99, headline: true },
   );
 
-  // (b) fs list end to end vs one raw REST call of the same list, interleaved.
+  if (values.only === "ack") {
+    console.log(JSON.stringify(figures, null, 2));
+    return;
+  }
+
+  // (b) fs list end to end vs one raw REST call of the same list, interleaved. The simulator shares this
+  // process here: both sides pay for it alike, and the figure is their difference.
+  const sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
+  const pool = createArrayPool([simulatedArrayConfig("lab-1", sim)], { logger: silentLogger() });
+  const pipeline = pipelineOver(pool, [{ name: "lab-1", url: sim.url }]);
   const raw = new Pool(sim.url, { connections: 1, connect: { ca: sim.ca } });
   const login = await raw.request({
     method: "POST",
@@ -170,12 +192,7 @@ async function main(): Promise<void> {
 
   // (c) 100,000 file systems through the bot, page by page.
   const count = Number(values["file-systems"]);
-  const child: ChildProcess = fork(new URL(import.meta.url).pathname, ["--sim-child", String(count)], {
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const big = await new Promise<{ url: string; ca: string }>((r) =>
-    child.once("message", (m) => r(m as { url: string; ca: string })),
-  );
+  const { child, ...big } = await simulatorChild(String(count));
   const bigPool = createArrayPool(
     [
       {
@@ -248,7 +265,7 @@ async function main(): Promise<void> {
     command: "npm run bench:e2e",
     figures,
     notes: [
-      "Ack latency is measured from a separate process playing Slack (50 signed POSTs at once, then waiting for each answer on response_url); its baseline is a bare node:http server in the bot's process, hit the same way in the same rounds: the floor this machine and loopback impose.",
+      "Ack latency is measured from a separate process playing Slack (50 signed POSTs at once, then waiting for each answer on response_url), with the array (a demo simulator) in a third process; its baseline is a bare node:http server in the bot's process, hit the same way in the same rounds: the floor this machine and loopback impose.",
       "(c) is one `fs list`: past the 10,000 rows kept in memory, every row is streamed page by page from the array into one CSV file, which is the attachment; RSS growth is the bot's process only (the simulator runs in a child process).",
     ],
   };
@@ -260,14 +277,25 @@ async function main(): Promise<void> {
 if (values.sender !== undefined) {
   await senderMain();
 } else if (values["sim-child"] !== undefined) {
-  const sim = await startSimulator({
-    arrayName: "big",
-    scenario: { scale: { fileSystems: Number(values["sim-child"]) } },
-  });
+  const what = values["sim-child"];
+  const sim = await startSimulator(
+    what === "demo"
+      ? { arrayName: "lab-1", scenario: "demo" }
+      : { arrayName: "big", scenario: { scale: { fileSystems: Number(what) } } },
+  );
   process.send?.({ url: sim.url, ca: sim.ca });
   process.on("disconnect", () => void sim.close().then(() => process.exit(0)));
 } else {
   await main();
+}
+
+/** A simulator in a child process ("demo", or a file system count for a scale scenario), served until disconnect. */
+async function simulatorChild(what: string): Promise<{ child: ChildProcess; url: string; ca: string }> {
+  const child: ChildProcess = fork(new URL(import.meta.url).pathname, ["--sim-child", what], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const { url, ca } = await nextMessage<{ url: string; ca: string }>(child);
+  return { child, url, ca };
 }
 
 function nextMessage<T>(child: ChildProcess): Promise<T> {

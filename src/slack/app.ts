@@ -171,6 +171,9 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
     logLevel: LogLevel.INFO,
     clientOptions: webClientOptions(config, deps.logger),
     deferInitialization: true,
+    // Bolt's default conversation store is a middleware on every request and a process-local map we never
+    // read (state lives in our own store); off, each ack does less work and nothing grows per channel.
+    convoStore: false,
   });
   bolt.error(async (err) => {
     logger.error({ err }, "unhandled error in a Slack listener");

@@ -8,6 +8,8 @@ import { toUserMessage } from "../../errors.js";
 import { runEffects } from "../effects.js";
 import { type ListenerContext, responder } from "./context.js";
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export function registerCommand(app: App, name: string, ctx: ListenerContext): void {
   app.command(name, async ({ ack, command, respond }) => {
     const label = ctx.commandLabel(command.text);
@@ -17,6 +19,9 @@ export function registerCommand(app: App, name: string, ctx: ListenerContext): v
       return;
     }
     await ack();
+    // The command's work starts after the event loop's next I/O pass: commands that arrived alongside this one
+    // are acknowledged first instead of waiting behind this one's parsing, array call set-up and rendering.
+    await nextTurn();
     const requestId = command.trigger_id;
     const log = ctx.logger.child({
       reqId: requestId,
