@@ -28,6 +28,8 @@ function limitOverUsage(fs: FileSystem, patch: FileSystemPatch): boolean {
   return patch.hard_limit_enabled === true && prov > 0 && usedBytes(fs) > prov;
 }
 
+const stateKey = (label: string) => label.toLowerCase().replace(/[^a-z0-9]+/g, "_");
+
 /** Demoting a promoted file system (the only promotion change that loses data). */
 const demotes = (fs: FileSystem, patch: FileSystemPatch) =>
   patch.requested_promotion_state === "demoted" && promotionOf(fs) !== "demoted";
@@ -113,11 +115,12 @@ export const fsUpdate = defineCommand({
       facts,
       warnings,
       state: {
-        ...fingerprintState(fs),
-        // The value each asked setting had: a change before the approval lands voids it.
+        // The value each asked setting had, keyed by its label ("nfs export rules: … → …" if it changes before
+        // the approval lands, which voids it); the shared fingerprint's own keys win where they overlap.
         ...Object.fromEntries(
-          changes.map((c) => [`was_${c.setting.key}`, c.setting.show(c.setting.read(fs))]),
+          changes.map((c) => [stateKey(c.setting.label), c.setting.show(c.setting.read(fs))]),
         ),
+        ...fingerprintState(fs),
         ...(patch.hard_limit_enabled === true ? { used_over_size: over } : {}),
         ...(turnedOff.length > 0 || rulesOnServing ? { turns_protocol_off: true } : {}),
         ...(demote ? { demotes: true, replica_links: links.length } : {}),

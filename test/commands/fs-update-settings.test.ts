@@ -160,6 +160,17 @@ describe("each new setting changes exactly its field, before → after", () => {
     await h.click("bob", card, "Confirm");
     expect(rec(h, "lab-1", "builds").nfs.rules).toBe("10.50.0.0/16(rw)");
   });
+
+  test("rules changed on the array between request and confirmation void the request, naming them", async () => {
+    const card = await h.run("bob", 'fs update builds --nfs-rules "10.60.0.0/16(rw)"');
+    rec(h, "lab-1", "builds").nfs.rules = "10.70.0.0/16(ro)";
+    const sent = patches(h, "lab-1").length;
+    const text = textOf(await h.click("bob", card, "Confirm"));
+    expect(text).toContain("Not run: the array lab-1 changed since this was requested.");
+    expect(text).toContain('nfs export rules: "10.50.0.0/16(rw)" → "10.70.0.0/16(ro)"');
+    expect(patches(h, "lab-1").length).toBe(sent);
+    expect(rec(h, "lab-1", "builds").nfs.rules).toBe("10.70.0.0/16(ro)");
+  });
 });
 
 describe("promotion", () => {
