@@ -28,7 +28,9 @@ export const args = z.object({
   smb: flag().describe("--smb turns SMB on, --no-smb off"),
   smbAclMode: z.enum(["shared", "native"]).optional().describe("SMB ACL mode: shared or native"),
   http: flag().describe("--http turns HTTP on, --no-http off"),
-  snapshotDirectory: flag().describe("--snapshot-directory shows .snapshot, --no-snapshot-directory hides it"),
+  snapshotDirectory: flag().describe(
+    "--snapshot-directory shows .snapshot, --no-snapshot-directory hides it",
+  ),
   fastRemove: flag().describe("--fast-remove turns fast directory removal on, --no-fast-remove off"),
   hardLimit: flag().describe("--hard-limit caps usage at the size, --no-hard-limit lifts the cap"),
   defaultUserQuota: size().optional().describe("default quota per user (0 for none)"),
