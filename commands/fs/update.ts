@@ -1,111 +1,20 @@
-import { z } from "zod";
-import { flag, objectName, size } from "../../src/core/arg-types.js";
-import { defineCommand, type Impact } from "../../src/core/define-command.js";
+import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { type Field, message, rich } from "../../src/core/message.js";
 import { formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import { promotionOf } from "../../src/flashblade/index.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
-import type { FileSystem, FileSystemPatch } from "../../src/flashblade/types.js";
+import type { FileSystem, FileSystemPatch, FileSystemReplicaLink } from "../../src/flashblade/types.js";
 import {
   fingerprintState,
+  linksText,
   protocolsOf,
   requireFileSystem,
   requireLiveFileSystem,
   usedBytes,
 } from "../shared/file-system-facts.js";
 import { onlyItem, sendPlanned } from "../shared/plan.js";
-
-const args = z.object({
-  name: objectName("file system name").describe("the file system"),
-  nfs: flag().describe("--nfs turns NFS on, --no-nfs off"),
-  smb: flag().describe("--smb turns SMB on, --no-smb off"),
-  http: flag().describe("--http turns HTTP on, --no-http off"),
-  hardLimit: flag().describe("--hard-limit caps usage at the size, --no-hard-limit lifts the cap"),
-  defaultUserQuota: size().optional().describe("default quota per user (0 for none)"),
-  defaultGroupQuota: size().optional().describe("default quota per group (0 for none)"),
-});
-type Args = z.output<typeof args>;
-
-/** One setting the command can change: how to read it from a file system and how to ask for it. */
-interface Setting {
-  key: "nfs" | "smb" | "http" | "hardLimit" | "defaultUserQuota" | "defaultGroupQuota";
-  label: string;
-  read(fs: FileSystem): boolean | number;
-  show(v: boolean | number): string;
-  patch(want: never): FileSystemPatch;
-}
-
-const PROTOCOLS = new Set<Setting["key"]>(["nfs", "smb", "http"]);
-const onOff = (b: boolean | number) => (b ? "on" : "off");
-const quota = (n: boolean | number) => (typeof n === "number" && n > 0 ? formatBytes(n) : "none");
-
-const SETTINGS: readonly Setting[] = [
-  {
-    key: "nfs",
-    label: "NFS",
-    read: (fs) => protocolsOf(fs).includes("NFS"),
-    show: onOff,
-    // The version-neutral switch: the client sends it as each version needs (1.6 split v3 and v4.1).
-    patch: (want: boolean) => ({ nfs: { enabled: want } }),
-  },
-  {
-    key: "smb",
-    label: "SMB",
-    read: (fs) => fs.smb?.enabled ?? false,
-    show: onOff,
-    patch: (want: boolean) => ({ smb: { enabled: want } }),
-  },
-  {
-    key: "http",
-    label: "HTTP",
-    read: (fs) => fs.http?.enabled ?? false,
-    show: onOff,
-    patch: (want: boolean) => ({ http: { enabled: want } }),
-  },
-  {
-    key: "hardLimit",
-    label: "Hard limit",
-    read: (fs) => fs.hard_limit_enabled ?? false,
-    show: onOff,
-    patch: (want: boolean) => ({ hard_limit_enabled: want }),
-  },
-  {
-    key: "defaultUserQuota",
-    label: "Default user quota",
-    read: (fs) => fs.default_user_quota ?? 0,
-    show: quota,
-    patch: (want: number) => ({ default_user_quota: want }),
-  },
-  {
-    key: "defaultGroupQuota",
-    label: "Default group quota",
-    read: (fs) => fs.default_group_quota ?? 0,
-    show: quota,
-    patch: (want: number) => ({ default_group_quota: want }),
-  },
-];
-
-interface Change {
-  setting: Setting;
-  want: boolean | number;
-}
-
-/** The settings asked for that differ from the current state, and the patch that makes them so. */
-function diff(fs: FileSystem, a: Args): { patch: FileSystemPatch; changes: Change[] } {
-  const patch: FileSystemPatch = {};
-  const changes: Change[] = [];
-  for (const setting of SETTINGS) {
-    const want = a[setting.key];
-    if (want === undefined || want === setting.read(fs)) continue;
-    Object.assign(patch, setting.patch(want as never));
-    changes.push({ setting, want });
-  }
-  return { patch, changes };
-}
-
-/** "NFS on → off" from what was asked (for the impact, before anything is sent). */
-const intended = (c: Change, fs: FileSystem) =>
-  `${c.setting.label} ${c.setting.show(c.setting.read(fs))} → ${c.setting.show(c.want)}`;
+import { args, diff, intended, PROTOCOL_SWITCHES } from "./update-settings.js";
 
 /** "NFS: on → off" from the state read back; a setting the array did not take says so. */
 export function appliedLine(c: { label: string; before: string; after: string; wanted: string }): string {
@@ -119,13 +28,35 @@ function limitOverUsage(fs: FileSystem, patch: FileSystemPatch): boolean {
   return patch.hard_limit_enabled === true && prov > 0 && usedBytes(fs) > prov;
 }
 
+const stateKey = (label: string) => label.toLowerCase().replace(/[^a-z0-9]+/g, "_");
+
+/** Demoting a promoted file system (the only promotion change that loses data). */
+const demotes = (fs: FileSystem, patch: FileSystemPatch) =>
+  patch.requested_promotion_state === "demoted" && promotionOf(fs) !== "demoted";
+
+/** Demotion is for a replica link's file system: refused up front, before anything is sent, without one. */
+async function requireReplicaLink(ctx: CommandContext, name: string): Promise<FileSystemReplicaLink[]> {
+  const links = await ctx.array.replicaLinks.forFileSystem(name);
+  if (links.length === 0) {
+    throw new UserFacingError(
+      "FS_NO_REPLICA_LINK",
+      `${name} has no replica link, so it cannot be demoted: only a file system in a replica-link relationship can be (demoting makes it a replication target). Nothing was sent.`,
+    );
+  }
+  return links;
+}
+
 export const fsUpdate = defineCommand({
   verb: "update",
-  summary: "Turn protocols or the hard limit on or off, set default quotas",
+  summary: "Change protocols (NFSv3/v4.1, export rules, SMB, HTTP), hard limit, default quotas, promotion",
   examples: [
     "fs update projects --nfs --no-smb",
+    "fs update projects --no-nfs-v3 --nfs-v4",
+    'fs update projects --nfs-rules "10.21.0.0/16(rw,no_root_squash) *(ro)"',
+    "fs update media --smb-acl-mode native",
     "fs update scratch --hard-limit",
     "fs update home --default-user-quota 50G",
+    "fs update home --promotion demoted",
   ],
   role: "operator",
   visibility: "in_channel",
@@ -141,22 +72,42 @@ export const fsUpdate = defineCommand({
       );
     }
     const over = limitOverUsage(fs, patch);
-    const request = await ctx.array.fileSystems.planUpdate(a.name, patch, { ignoreUsage: over });
+    const demote = demotes(fs, patch);
+    // Planned first: a setting this array's version lacks is refused here, before any other check or send.
+    const request = await ctx.array.fileSystems.planUpdate(a.name, patch, {
+      ignoreUsage: over,
+      discardNonSnapshottedData: demote,
+    });
+    const links = demote ? await requireReplicaLink(ctx, a.name) : [];
     const facts: Field[] = changes.map((c) => ({
       label: c.setting.label,
       value: rich`${c.setting.show(c.setting.read(fs))} → ${c.setting.show(c.want)}`,
     }));
     const warnings = [];
+    if (demote) {
+      facts.push({ label: "Replica links", value: rich`${linksText(links)}` });
+      warnings.push(
+        rich`Demoting ${a.name} rolls it back to the last snapshot it shares with its replica link: everything written since is discarded (discard_non_snapshotted_data=true). It then turns read-only, a replication target, until promoted again.`,
+      );
+    }
     if (over) {
       warnings.push(
         rich`${a.name} holds ${formatBytes(usedBytes(fs))}, more than its ${formatBytes(fs.provisioned ?? 0)} size; with the hard limit on, every write will fail until usage drops below the size.`,
       );
     }
-    const turnedOff = changes.filter((c) => PROTOCOLS.has(c.setting.key) && c.want === false);
+    const turnedOff = changes.filter((c) => PROTOCOL_SWITCHES.has(c.setting.key) && c.want === false);
     if (turnedOff.length > 0) {
       warnings.push(
         rich`Clients using ${turnedOff.map((c) => c.setting.label).join(" or ")} lose access to ${a.name} at once.`,
       );
+    }
+    // Export rules decide which NFS clients may mount. Whether new rules are narrower cannot be told from the
+    // text (hosts, netgroups, subnets, options and their order all count), so any change on a file system that
+    // serves NFS is treated like turning NFS off for someone: the disable_protocol class. With NFS off, no
+    // client is connected and the change is an ordinary update.
+    const rulesOnServing = patch.nfs?.rules !== undefined && protocolsOf(fs).includes("NFS");
+    if (rulesOnServing) {
+      warnings.push(rich`NFS clients the new export rules no longer match lose access to ${a.name} at once.`);
     }
     return {
       target: `file system ${a.name}`,
@@ -164,18 +115,26 @@ export const fsUpdate = defineCommand({
       facts,
       warnings,
       state: {
+        // The value each asked setting had, keyed by its label ("nfs export rules: … → …" if it changes before
+        // the approval lands, which voids it); the shared fingerprint's own keys win where they overlap.
+        ...Object.fromEntries(
+          changes.map((c) => [stateKey(c.setting.label), c.setting.show(c.setting.read(fs))]),
+        ),
         ...fingerprintState(fs),
         ...(patch.hard_limit_enabled === true ? { used_over_size: over } : {}),
-        ...(turnedOff.length > 0 ? { turns_protocol_off: true } : {}),
+        ...(turnedOff.length > 0 || rulesOnServing ? { turns_protocol_off: true } : {}),
+        ...(demote ? { demotes: true, replica_links: links.length } : {}),
       },
       requests: [request],
     };
   },
   destructive(_a, impact) {
+    // The gravest class decides: lost data, then writes failing at once, then clients cut off.
+    if (impact.state["demotes"] === true) return "demote_file_system";
     if (impact.state["used_over_size"] === true) return "shrink_below_usage";
     return impact.state["turns_protocol_off"] === true ? "disable_protocol" : null;
   },
-  gateClasses: ["shrink_below_usage", "disable_protocol"],
+  gateClasses: ["demote_file_system", "shrink_below_usage", "disable_protocol"],
   async run(a, ctx, impact) {
     const before = await requireFileSystem(ctx, a.name);
     const { changes } = diff(before, a);

@@ -120,6 +120,8 @@ export const destructiveSchema = z.strictObject({
   /** `/array api` with a method other than GET: the request goes out exactly as typed. */
   raw_api: policySchema.default({ policy: "approve", approvers: 1, approver_role: "admin" }),
   disable_protocol: policySchema.default(confirm),
+  /** Demoting a file system discards what no replicated snapshot holds and leaves it read-only. */
+  demote_file_system: policySchema.default({ policy: "approve", approvers: 1, approver_role: "operator" }),
 });
 export type DestructiveConfig = z.output<typeof destructiveSchema>;
 

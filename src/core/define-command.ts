@@ -21,7 +21,9 @@ export type DestructiveClass =
   | "array_settings"
   | "raw_api"
   /** Turning a protocol off a file system: its clients lose access. */
-  | "disable_protocol";
+  | "disable_protocol"
+  /** Demoting a file system: data not yet in a replicated snapshot is discarded and it turns read-only. */
+  | "demote_file_system";
 
 /** One HTTP call exactly as it will be sent (shown by --dry-run and in confirmations), planned by the client. */
 export type PlannedRequest = PlannedCall;

@@ -87,6 +87,14 @@ export interface ListQuery {
   limit?: number;
 }
 
+/** Query flags of a file system update (wire.ts fileSystemUpdateQuery). */
+export interface FileSystemUpdateOptions {
+  /** Accept a hard limit below current usage. */
+  ignoreUsage?: boolean;
+  /** Demoting: accept losing data not yet in a replicated snapshot (1.9+). */
+  discardNonSnapshottedData?: boolean;
+}
+
 export interface FileSystemsApi {
   list(q?: ListQuery): Promise<Page<FileSystem>>;
   get(name: string): Promise<FileSystem | undefined>;
@@ -94,12 +102,12 @@ export interface FileSystemsApi {
   destroyed(): AsyncIterable<FileSystem>;
   /** The exact requests the writes below send, for this array's version (version differences live here). */
   planCreate(body: FileSystemCreate): Promise<PlannedCall>;
-  planUpdate(name: string, patch: FileSystemPatch, opts?: { ignoreUsage?: boolean }): Promise<PlannedCall>;
+  planUpdate(name: string, patch: FileSystemPatch, opts?: FileSystemUpdateOptions): Promise<PlannedCall>;
   /** Destroying turns the protocols off too (arrays refuse otherwise); see wire.ts fileSystemDestroy. */
   planDestroy(name: string, opts?: { deleteLinkOnEradication?: boolean }): Promise<PlannedCall>;
   planEradicate(name: string): Promise<PlannedCall>;
   create(body: FileSystemCreate): Promise<FileSystem>;
-  update(name: string, patch: FileSystemPatch, opts?: { ignoreUsage?: boolean }): Promise<FileSystem>;
+  update(name: string, patch: FileSystemPatch, opts?: FileSystemUpdateOptions): Promise<FileSystem>;
   /** Turns the file system's protocols off in the same request (arrays refuse otherwise). */
   destroy(name: string, opts?: { deleteLinkOnEradication?: boolean }): Promise<FileSystem>;
   recover(name: string): Promise<FileSystem>;

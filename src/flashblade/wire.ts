@@ -96,8 +96,24 @@ function protocolFields(array: string, version: string, body: Record<string, unk
 }
 
 /**
- * The PATCH body for a file system. `destroyed` needs 1.1; a promotion request (`requested_promotion_state`)
- * needs 1.9 (replication); `name` never goes in an update body. Reading differs too: `promotion_status`
+ * Update fields that appeared after 1.0 (FileSystem model of the SDK, per version), with what they do. Sending
+ * one to an older array would be a 400 for an unknown field; refusing here says which version it needs.
+ */
+const PATCH_FIELDS_SINCE: readonly [keyof FileSystemPatch, string, string][] = [
+  ["destroyed", "1.1", "destroying or recovering a file system"],
+  ["hard_limit_enabled", "1.4", "a hard limit"],
+  ["default_user_quota", "1.6", "a default user quota"],
+  ["default_group_quota", "1.6", "a default group quota"],
+  ["writable", "1.9", "making a file system writable or read-only"],
+  // Promotion is requested with `requested_promotion_state` from 1.9 (the SDK's FileSystem model, and
+  // FileSystemPatch from 1.11); `promotion_status` is the read-only state ("changes via
+  // requested_promotion_state"), never a request field, so no version sends it.
+  ["requested_promotion_state", "1.9", "promoting or demoting a file system"],
+];
+
+/**
+ * The PATCH body for a file system, refused before sending when the version lacks a field (see
+ * PATCH_FIELDS_SINCE); `name` never goes in an update body. Reading differs too: `promotion_status`
  * (read-only) is reported only in 1.9–1.11, so use promotionOf() rather than either field.
  */
 export function fileSystemPatchBody(
@@ -107,14 +123,32 @@ export function fileSystemPatchBody(
 ): Record<string, unknown> {
   const body: Record<string, unknown> = { ...patch };
   delete body.name;
-  if (body.destroyed !== undefined && !atLeast(version, "1.1")) {
-    throw versionTooOld(array, version, "1.1", "destroying or recovering a file system");
-  }
-  if (body.requested_promotion_state !== undefined && !atLeast(version, "1.9")) {
-    throw versionTooOld(array, version, "1.9", "promoting or demoting a file system");
+  for (const [field, since, what] of PATCH_FIELDS_SINCE) {
+    if (body[field] !== undefined && !atLeast(version, since))
+      throw versionTooOld(array, version, since, what);
   }
   protocolFields(array, version, body);
   return body;
+}
+
+/**
+ * The query of a file system update. Demoting needs `discard_non_snapshotted_data=true` (1.9+, the SDK's
+ * query name; its docs spell it with hyphens): the array restores the last common snapshot, so the flag is the
+ * caller's acknowledgement that newer data is lost. Only sent when asked for.
+ */
+export function fileSystemUpdateQuery(
+  array: string,
+  version: string,
+  name: string,
+  opts: { ignoreUsage?: boolean; discardNonSnapshottedData?: boolean },
+): Query {
+  const query: Query = { ...selectOne(array, version, "/file-systems", { name }) };
+  if (opts.ignoreUsage) query["ignore_usage"] = true;
+  if (opts.discardNonSnapshottedData) {
+    if (!atLeast(version, "1.9")) throw versionTooOld(array, version, "1.9", "demoting a file system");
+    query["discard_non_snapshotted_data"] = true;
+  }
+  return query;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   bucketCreate,
   fileSystemCreateBody,
   fileSystemPatchBody,
+  fileSystemUpdateQuery,
   promotionOf,
   replicationMetrics,
   selectOne,
@@ -70,6 +71,38 @@ describe("version-dependent wire differences", () => {
       nfs: { enabled: true },
     });
     expect(codeOf(() => fileSystemCreateBody("fb", "1.5", { name: "a", nfs: { v4_1_enabled: true } }))).toBe(
+      "ARRAY_VERSION_TOO_OLD",
+    );
+  });
+
+  it("refuses update fields before the version that has them, and asks for the demotion flag from 1.9", () => {
+    const since: [Parameters<typeof fileSystemPatchBody>[2], string, string][] = [
+      [{ hard_limit_enabled: true }, "1.3", "1.4"],
+      [{ default_user_quota: 1 }, "1.5", "1.6"],
+      [{ default_group_quota: 1 }, "1.5", "1.6"],
+      [{ writable: false }, "1.8", "1.9"],
+      [{ nfs: { v4_1_enabled: true } }, "1.5", "1.6"],
+    ];
+    for (const [patch, tooOld, first] of since) {
+      expect(codeOf(() => fileSystemPatchBody("fb", tooOld, patch))).toBe("ARRAY_VERSION_TOO_OLD");
+      expect(codeOf(() => fileSystemPatchBody("fb", first, patch))).toBe("none");
+    }
+    // Export rules, the snapshot directory and fast remove exist from 1.0.
+    const always = {
+      nfs: { rules: "*(ro)" },
+      snapshot_directory_enabled: true,
+      fast_remove_directory_enabled: true,
+    };
+    expect(fileSystemPatchBody("fb", "1.0", always)).toEqual(always);
+    expect(fileSystemUpdateQuery("fb", "1.9", "a", { discardNonSnapshottedData: true })).toEqual({
+      name: "a",
+      discard_non_snapshotted_data: true,
+    });
+    expect(fileSystemUpdateQuery("fb", "1.12", "a", { ignoreUsage: true })).toEqual({
+      name: "a",
+      ignore_usage: true,
+    });
+    expect(codeOf(() => fileSystemUpdateQuery("fb", "1.8", "a", { discardNonSnapshottedData: true }))).toBe(
       "ARRAY_VERSION_TOO_OLD",
     );
   });

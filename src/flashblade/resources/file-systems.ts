@@ -1,7 +1,19 @@
 import { eq } from "../filter.js";
 import { fileSystemSchema } from "../schemas.js";
-import type { FileSystemCreate, FileSystemPatch, FileSystemsApi, ListQuery } from "../types.js";
-import { fileSystemCreateBody, fileSystemDestroy, fileSystemPatchBody, selectOne } from "../wire.js";
+import type {
+  FileSystemCreate,
+  FileSystemPatch,
+  FileSystemsApi,
+  ListQuery,
+  FileSystemUpdateOptions as UpdateOptions,
+} from "../types.js";
+import {
+  fileSystemCreateBody,
+  fileSystemDestroy,
+  fileSystemPatchBody,
+  fileSystemUpdateQuery,
+  selectOne,
+} from "../wire.js";
 import { type ClientCore, plan, single } from "./core.js";
 
 const PATH = "/file-systems";
@@ -11,13 +23,10 @@ export function fileSystemsApi(c: ClientCore): FileSystemsApi {
   const list = (q: ListQuery = {}) =>
     c.get(PATH, { query: { names: q.names, filter: q.filter, sort: q.sort, limit: q.limit }, schema });
 
-  const planUpdate = async (name: string, patch: FileSystemPatch, opts: { ignoreUsage?: boolean } = {}) => {
+  const planUpdate = async (name: string, patch: FileSystemPatch, opts: UpdateOptions = {}) => {
     const version = await c.version();
-    const query = {
-      ...selectOne(c.name, version, PATH, { name }),
-      ignore_usage: opts.ignoreUsage || undefined,
-    };
-    return plan("PATCH", PATH, query, fileSystemPatchBody(c.name, version, patch));
+    const body = fileSystemPatchBody(c.name, version, patch);
+    return plan("PATCH", PATH, fileSystemUpdateQuery(c.name, version, name, opts), body);
   };
   const planCreate = async (create: FileSystemCreate) =>
     plan("POST", PATH, {}, fileSystemCreateBody(c.name, await c.version(), create));
@@ -28,7 +37,7 @@ export function fileSystemsApi(c: ClientCore): FileSystemsApi {
   const planEradicate = async (name: string) =>
     plan("DELETE", PATH, selectOne(c.name, await c.version(), PATH, { name }));
 
-  const update = async (name: string, patch: FileSystemPatch, opts: { ignoreUsage?: boolean } = {}) =>
+  const update = async (name: string, patch: FileSystemPatch, opts: UpdateOptions = {}) =>
     single(c.name, PATH, await c.send(await planUpdate(name, patch, opts), schema));
   // `destroyed` exists from 1.1; on 1.0 nothing can be destroyed.
   const hasDestroyed = () => c.supports("1.1");
