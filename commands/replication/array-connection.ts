@@ -206,8 +206,8 @@ export const arrayConnectionDelete = defineCommand({
       requests: [planned("DELETE", PATH, { remote_names: [a.remote] })],
     };
   },
-  destructive: () => "delete",
-  gateClasses: ["delete"],
+  destructive: () => "delete_replication",
+  gateClasses: ["delete_replication"],
   async run(a, ctx) {
     await ctx.array.delete(PATH, { query: { remote_names: [a.remote] } });
     return a.remote;

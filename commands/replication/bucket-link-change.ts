@@ -95,8 +95,8 @@ export const bucketLinkDelete = defineCommand({
       requests: [planned("DELETE", PATH, f.query)],
     };
   },
-  destructive: () => "delete",
-  gateClasses: ["delete"],
+  destructive: () => "delete_replication",
+  gateClasses: ["delete_replication"],
   async run(_a, ctx, impact) {
     const r = impact?.requests[0];
     if (r) await ctx.array.delete(r.path, { query: wireLists(r) });

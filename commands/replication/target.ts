@@ -163,8 +163,8 @@ export const targetDelete = defineCommand({
       requests: [planned("DELETE", PATH, { names: [a.name] })],
     };
   },
-  destructive: () => "delete",
-  gateClasses: ["delete"],
+  destructive: () => "delete_replication",
+  gateClasses: ["delete_replication"],
   async run(a, ctx) {
     await ctx.array.delete(PATH, { query: { names: [a.name] } });
     return a.name;

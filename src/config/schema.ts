@@ -122,6 +122,8 @@ export const destructiveSchema = z.strictObject({
   disable_protocol: policySchema.default(confirm),
   /** Demoting a file system discards what no replicated snapshot holds and leaves it read-only. */
   demote_file_system: policySchema.default({ policy: "approve", approvers: 1, approver_role: "operator" }),
+  /** Deleting replication (a bucket replica link, an array connection, a target): the copies stop being kept current. */
+  delete_replication: policySchema.default({ policy: "approve", approvers: 1, approver_role: "operator" }),
 });
 export type DestructiveConfig = z.output<typeof destructiveSchema>;
 

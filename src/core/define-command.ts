@@ -23,7 +23,9 @@ export type DestructiveClass =
   /** Turning a protocol off a file system: its clients lose access. */
   | "disable_protocol"
   /** Demoting a file system: data not yet in a replicated snapshot is discarded and it turns read-only. */
-  | "demote_file_system";
+  | "demote_file_system"
+  /** Deleting a bucket replica link, an array connection or a replication target: what it protected stops being copied. */
+  | "delete_replication";
 
 /** One HTTP call exactly as it will be sent (shown by --dry-run and in confirmations), planned by the client. */
 export type PlannedRequest = PlannedCall;

@@ -13,9 +13,6 @@ beforeAll(async () => {
   h = await startHarness({
     simulatorClock: true,
     arrays: [{ name: "src-1" }, { name: "dst-1" }],
-    config: {
-      destructive: { delete: { policy: "approve", approvers: 1, approver_role: "admin" } },
-    },
   });
 });
 afterAll(async () => h.close());

@@ -16,7 +16,7 @@ const sim = (): Simulator => {
 const targets = () => sim().state.generic.get("/targets")?.items;
 
 describe("S3 targets", () => {
-  test("list shows reachability; create, update, delete (gated) change the array", async () => {
+  test("list shows reachability; create, update, delete (approved) change the array", async () => {
     expect(textOf(await h.run("carol", "target list"))).toContain(
       "lab-minio | 10.41.7.9 | connecting (Connection timed out)",
     );
@@ -26,9 +26,11 @@ describe("S3 targets", () => {
     expect(targets()?.get("wasabi")?.["address"]).toBe("s3.wasabisys.com");
     await h.run("alice", "target update wasabi --address s3.eu-central-1.wasabisys.com");
     expect(targets()?.get("wasabi")?.["address"]).toBe("s3.eu-central-1.wasabisys.com");
+    // Deleting replication needs someone else's approval by default (delete_replication).
     const effects = await h.run("alice", "target delete wasabi");
+    expect(textOf(effects)).toContain("Approval requested");
     expect(targets()?.has("wasabi")).toBe(true);
-    await h.click("alice", effects, "Confirm");
+    await h.click("bob", effects, "Approve");
     expect(targets()?.has("wasabi")).toBe(false);
   });
 
