@@ -1,7 +1,7 @@
 /**
  * Carries out the pipeline's effects in Slack. Replies go through the command's response_url (works in
  * DMs and private channels the bot is not in) and fall back to the Web API when it has expired; posts and
- * updates use the Web API; prompts open a modal. Files go to the channel for in-channel answers and to the
+ * updates use the Web API; prompts (a typed name, a secret) open a modal. Files go to the channel for in-channel answers and to the
  * requester's DM with the bot for ephemeral ones, so a private lookup stays private.
  */
 import { type Message, Rich, rich } from "../core/message.js";
@@ -12,6 +12,7 @@ import type { FileUploader } from "./file-upload.js";
 import { LIMITS } from "./limits.js";
 import { type PacedSlackClient, slackErrorCode } from "./paced-client.js";
 import { promptView } from "./prompt-modal.js";
+import { secretView } from "./secret-modal.js";
 
 /** Bolt's respond(), narrowed to what we send. */
 export type Responder = (msg: {
@@ -241,7 +242,8 @@ async function runOne(effect: Effect, scope: EffectScope, deps: EffectDeps): Pro
       return sendPost(effect, scope, deps);
     case "update":
       return sendUpdate(effect.ref, toSlack(effect.message), scope, deps);
-    case "prompt": {
+    case "prompt":
+    case "secret": {
       if (scope.triggerId === undefined) {
         scope.logger.warn({ pendingId: effect.pendingId }, "prompt without a trigger id");
         return sendReply(
@@ -250,7 +252,10 @@ async function runOne(effect: Effect, scope: EffectScope, deps: EffectDeps): Pro
           deps,
         );
       }
-      const view = promptView(effect, scope.actor.channelId, scope.source?.ref);
+      const view =
+        effect.kind === "prompt"
+          ? promptView(effect, scope.actor.channelId, scope.source?.ref)
+          : secretView(effect, scope.actor.channelId, scope.source?.ref);
       await deps.client.call("views.open", { trigger_id: scope.triggerId, view });
       return;
     }
