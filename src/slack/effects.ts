@@ -220,8 +220,14 @@ async function sendUpdate(
   deps: EffectDeps,
 ): Promise<void> {
   const src = scope.source;
-  if (src?.ephemeral && src.ref.ts === ref.ts && src.ref.channelId === ref.channelId && scope.respond) {
-    await scope.respond({ replace_original: true, text: p.text, blocks: p.blocks });
+  if (src?.ephemeral && src.ref.ts === ref.ts && src.ref.channelId === ref.channelId) {
+    if (scope.respond) {
+      await scope.respond({ replace_original: true, text: p.text, blocks: p.blocks });
+      return;
+    }
+    // Only response_url edits an ephemeral message, and a modal's submission (a secret) has none: the card
+    // stays as it was; the result itself is announced in the channel.
+    scope.logger.info({ ts: ref.ts }, "an ephemeral card cannot be edited from a dialog; left as it was");
     return;
   }
   await deps.client.call("chat.update", {
