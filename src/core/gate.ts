@@ -112,7 +112,7 @@ export async function openGate(
     state: req.impact.state,
     display,
     ...(req.impact.typeToConfirm === undefined ? {} : { typeToConfirm: req.impact.typeToConfirm }),
-    ...(req.secrets?.length ? { secrets: req.secrets.map((f) => ({ key: f.key, label: f.label })) } : {}),
+    ...(req.secrets?.length ? { secrets: req.secrets.map((f) => ({ ...f })) } : {}),
     createdAt: now,
     expiresAt: now + rt.deps.config.destructive.expiry,
     updatedAt: now,

@@ -44,6 +44,8 @@ export type Effect =
 export interface SecretField {
   key: string;
   label: string;
+  /** Several lines (a PEM private key); a dialog offers a multi-line box. */
+  multiline?: boolean;
 }
 
 export interface CommandInput {

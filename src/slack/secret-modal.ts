@@ -44,7 +44,12 @@ export function secretView(
         type: "input",
         block_id: `${BLOCK_PREFIX}${f.key}`,
         label: { type: "plain_text", text: truncate(f.label, LIMITS.inputLabel) },
-        element: { type: "plain_text_input", action_id: SECRET_INPUT_ID, max_length: 3000 },
+        element: {
+          type: "plain_text_input",
+          action_id: SECRET_INPUT_ID,
+          max_length: 3000,
+          ...(f.multiline ? { multiline: true } : {}),
+        },
       })),
     ],
   };
