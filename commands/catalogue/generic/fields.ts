@@ -104,7 +104,9 @@ export function writableFields(
   only?: readonly string[],
   secrets = false,
 ): FieldDef[] {
-  const all = modelFields(modelName, spec).filter((f) => secrets || !f.secret);
+  const all = modelFields(modelName, spec).filter(
+    (f) => !f.secret || (secrets && (spec.secrets?.includes(f.path.join(".")) ?? true)),
+  );
   const allowed = only ?? spec.writable;
   if (!allowed) return all;
   return all.filter(
