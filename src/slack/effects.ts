@@ -7,7 +7,7 @@
 import { type Message, Rich, rich } from "../core/message.js";
 import type { Actor, Effect, MessageRef, Pipeline } from "../core/pipeline-types.js";
 import type { Logger } from "../logger.js";
-import { type SlackBlock, type SlackPayload, toSlack } from "./blocks.js";
+import { type SlackBlock, toSlack } from "./blocks.js";
 import type { FileUploader } from "./file-upload.js";
 import { LIMITS } from "./limits.js";
 import { type PacedSlackClient, slackErrorCode } from "./paced-client.js";
@@ -215,20 +215,20 @@ async function sendPost(
 
 async function sendUpdate(
   ref: MessageRef,
-  p: SlackPayload,
+  msg: Message,
   scope: EffectScope,
   deps: EffectDeps,
 ): Promise<void> {
+  const p = toSlack(msg);
   const src = scope.source;
   if (src?.ephemeral && src.ref.ts === ref.ts && src.ref.channelId === ref.channelId) {
     if (scope.respond) {
       await scope.respond({ replace_original: true, text: p.text, blocks: p.blocks });
       return;
     }
-    // Only response_url edits an ephemeral message, and a modal's submission (a secret) has none: the card
-    // stays as it was; the result itself is announced in the channel.
-    scope.logger.info({ ts: ref.ts }, "an ephemeral card cannot be edited from a dialog; left as it was");
-    return;
+    // Only response_url edits an ephemeral message, and a modal's submission (a secret) has none: what would
+    // have replaced the card ("Done", or why it did not run) comes as a new private answer instead.
+    return sendReply({ ...msg, visibility: "ephemeral" }, scope, deps);
   }
   await deps.client.call("chat.update", {
     channel: ref.channelId,
@@ -247,7 +247,7 @@ async function runOne(effect: Effect, scope: EffectScope, deps: EffectDeps): Pro
     case "post":
       return sendPost(effect, scope, deps);
     case "update":
-      return sendUpdate(effect.ref, toSlack(effect.message), scope, deps);
+      return sendUpdate(effect.ref, effect.message, scope, deps);
     case "prompt":
     case "secret": {
       if (scope.triggerId === undefined) {

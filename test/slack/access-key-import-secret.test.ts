@@ -166,6 +166,7 @@ describe("access-key import: the secret goes through a modal and nowhere else", 
     expect(empty.body).toMatchObject({ response_action: "errors", errors: { [BLOCK]: expect.any(String) } });
 
     const posts = h.fake.callsOf("chat.postMessage").length;
+    const ephs = h.fake.callsOf("chat.postEphemeral").length;
     await h.driver.interactive(
       viewSubmission({
         userId: "UBOB",
@@ -174,6 +175,10 @@ describe("access-key import: the secret goes through a modal and nowhere else", 
         values: { [BLOCK]: { secret: SECRET } },
       }),
     );
+    // A dialog cannot edit the private card, so its "done" line comes as a new private answer.
+    const done = await h.fake.waitForCall("chat.postEphemeral", () => true, ephs + 1);
+    expect(done.args).toMatchObject({ channel: "C1", user: "UBOB" });
+    expect(JSON.stringify(done.args["blocks"])).toContain(`Done: import access key ${KEY}`);
     const announced = await h.fake.waitForCall("chat.postMessage", () => true, posts + 1);
     expect(announced.args["channel"]).toBe("C1");
     expect(JSON.stringify(announced.args["blocks"])).toContain(`Imported access key ${KEY}`);
@@ -190,6 +195,52 @@ describe("access-key import: the secret goes through a modal and nowhere else", 
     });
     expect(log.text()).toContain("object-store-access-keys");
     expect((await everywhere())["pending store files"]).toContain(KEY);
+  });
+
+  it("when the key appeared on the array meanwhile, the requester is told privately and nothing is sent", async () => {
+    const other = "PSFBIMPORTSLACK00003";
+    for (const k of [...sim.state.accessKeys.values()])
+      if (k.user === USER) sim.state.accessKeys.delete(k.name);
+    const url = responseUrl();
+    await h.driver.command(
+      slashCommand({ text: `access-key import ${USER} --key-id ${other}`, userId: "UBOB", responseUrl: url }),
+    );
+    const button = buttonIn((await responseTo(url)).body["blocks"], "Enter secret");
+    const opens = h.fake.callsOf("views.open").length;
+    await h.driver.interactive(
+      blockAction({
+        actionId: button?.action_id ?? "",
+        value: button?.value ?? "",
+        userId: "UBOB",
+        messageTs: "1700000999.000003",
+        ephemeral: true,
+        responseUrl: responseUrl(),
+      }),
+    );
+    const view = (await h.fake.waitForCall("views.open", () => true, opens + 1)).args["view"] as ViewJson;
+    // Someone imports the same id on the array itself while the dialog is open.
+    sim.state.accessKeys.set(other, {
+      id: "elsewhere",
+      name: other,
+      user: "analytics/etl",
+      created: 0,
+      enabled: true,
+      secret: "imported-by-someone-else",
+    });
+    const ephs = h.fake.callsOf("chat.postEphemeral").length;
+    await h.driver.interactive(
+      viewSubmission({
+        userId: "UBOB",
+        callbackId: "array_secret",
+        privateMetadata: view.private_metadata,
+        values: { [BLOCK]: { secret: SECRET } },
+      }),
+    );
+    const told = await h.fake.waitForCall("chat.postEphemeral", () => true, ephs + 1);
+    expect(told.args["user"]).toBe("UBOB");
+    expect(JSON.stringify(told.args["blocks"])).toContain(`Access key ${other} is already on lab-1`);
+    expect(JSON.stringify(told.args)).not.toContain(SECRET);
+    expect(sim.state.accessKeys.get(other)?.secret).not.toBe(SECRET);
   });
 
   it("someone else submitting the requester's modal imports nothing", async () => {
