@@ -1,8 +1,9 @@
 /**
  * Carries out the pipeline's effects in Slack. Replies go through the command's response_url (works in
  * DMs and private channels the bot is not in) and fall back to the Web API when it has expired; posts and
- * updates use the Web API; prompts (a typed name, a secret) open a modal. Files go to the channel for in-channel answers and to the
- * requester's DM with the bot for ephemeral ones, so a private lookup stays private.
+ * updates use the Web API; prompts (a typed name, a secret) open a modal. Files go to the channel for
+ * in-channel answers and to the requester's DM with the bot for ephemeral ones, so a private lookup stays
+ * private.
  */
 import { type Message, Rich, rich } from "../core/message.js";
 import type { Actor, Effect, MessageRef, Pipeline } from "../core/pipeline-types.js";

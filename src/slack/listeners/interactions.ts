@@ -1,6 +1,7 @@
 /**
- * Button clicks and prompt submissions (a typed name, secrets). Each is acknowledged first, then handed to the pipeline with the
- * clicker as actor: the pipeline re-authorises every click, the transport never decides who may act.
+ * Button clicks and prompt submissions (a typed name, secrets). Each is acknowledged first, then handed to the
+ * pipeline with the clicker as actor: the pipeline re-authorises every click, the transport never decides who
+ * may act.
  */
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
 import type { Actor, ClickInput, MessageRef } from "../../core/pipeline-types.js";
