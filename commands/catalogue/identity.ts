@@ -86,7 +86,7 @@ export const IDENTITY: readonly NounSpec[] = [
     noun: "ad",
     aliases: ["active-directory"],
     area: "Identity and security",
-    summary: "Active Directory computer accounts (joining needs a password: join on the array)",
+    summary: "Active Directory computer accounts (joining asks for the password in a private dialog)",
     path: "/active-directory",
     columns: ["name", "domain", "computer_name", "directory_servers"],
     writable: ["directory_servers", "encryption_types", "join_ou", "kerberos_servers"],

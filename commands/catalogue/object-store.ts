@@ -51,6 +51,8 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     createSelect: [],
     writable: ["enabled"],
     createOnly: ["user"],
+    // The secret is the array's to make (create) or comes from another array (import, hand-written).
+    secrets: [],
     classes: { update: "destroy" },
     examples: {
       list: "",

@@ -99,6 +99,12 @@ export interface NounSpec {
   writable?: readonly string[];
   /** Writable only on create. */
   createOnly?: readonly string[];
+  /**
+   * Secret fields create and update offer as flags, their values asked in a private dialog (default: every text
+   * field of the body model whose name says secret; [] where the body model is also the answer's and the array
+   * takes none, e.g. an access key's secret).
+   */
+  secrets?: readonly string[];
   units?: Readonly<Record<string, Unit>>;
   /** Minimum role per verb; defaults: reads viewer, changes operator, identity/security/network admin. */
   roles?: Readonly<Partial<Record<VerbName, Role>>>;

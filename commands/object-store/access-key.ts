@@ -1,5 +1,5 @@
 /**
- * `access-key list|create|enable|disable|delete`: S3 access keys of object store users. A new key's secret is
+ * `access-key list|create|enable|disable|delete` (import: access-key-import.ts): S3 access keys of object store users. A new key's secret is
  * the array's to give once: it goes into a `secret` answer (the requester alone sees it, nothing logs, stores
  * or announces it) and the command keeps it nowhere else. Listings never carry secrets.
  */
@@ -15,26 +15,26 @@ import { eq } from "../../src/flashblade/filter.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 
-const PATH = "/object-store-access-keys";
+export const PATH = "/object-store-access-keys";
 /** The array's limit per user. */
-const MAX_KEYS = 2;
+export const MAX_KEYS = 2;
 
-const keySchema = z.looseObject({
+export const keySchema = z.looseObject({
   name: z.string(),
   created: z.number().nullish(),
   enabled: z.boolean().nullish(),
   user: z.looseObject({ name: z.string().nullish() }).nullish(),
 });
-type Key = z.output<typeof keySchema>;
+export type Key = z.output<typeof keySchema>;
 const createdSchema = keySchema.extend({ secret_access_key: z.string().nullish() });
 
-const userName = () =>
+export const userName = () =>
   objectName("user name")
     .refine((s) => /^[^/]+\/[^/]+$/.test(s), "name the user as <account>/<user>, e.g. analytics/etl")
     .describe("the object store user, <account>/<user>");
-const keyName = () => objectName("access key id").describe("the access key id (PSFB…)");
+export const keyName = () => objectName("access key id").describe("the access key id (PSFB…)");
 
-async function keysOf(ctx: CommandContext, user?: string): Promise<Key[]> {
+export async function keysOf(ctx: CommandContext, user?: string): Promise<Key[]> {
   const query = user === undefined ? {} : { filter: eq("user.name", user) };
   const out: Key[] = [];
   for await (const k of ctx.array.iterate(PATH, { query, schema: keySchema })) {
@@ -43,7 +43,7 @@ async function keysOf(ctx: CommandContext, user?: string): Promise<Key[]> {
   return out;
 }
 
-async function requireUser(ctx: CommandContext, user: string): Promise<void> {
+export async function requireUser(ctx: CommandContext, user: string): Promise<void> {
   const page = await ctx.array.get("/object-store-users", {
     query: { filter: eq("name", user) },
     schema: z.looseObject({ name: z.string() }),

@@ -6,6 +6,7 @@ import {
   accessKeyEnable,
   accessKeyList,
 } from "./access-key.js";
+import { accessKeyImport } from "./access-key-import.js";
 import { accountCreate, accountDelete, accountList } from "./account.js";
 import { bucketCreateCommand, bucketDestroy, bucketEradicate, bucketList, bucketRecover } from "./bucket.js";
 import { bucketPerf } from "./bucket-perf.js";
@@ -18,7 +19,14 @@ export const accessKeyResource = defineResource({
   name: "access-key",
   aliases: ["access-keys", "object-store-access-key", "object-store-access-keys"],
   summary: "S3 access keys of object store users; a new key's secret is shown once, to its requester alone",
-  commands: [accessKeyList, accessKeyCreate, accessKeyEnable, accessKeyDisable, accessKeyDelete],
+  commands: [
+    accessKeyList,
+    accessKeyCreate,
+    accessKeyImport,
+    accessKeyEnable,
+    accessKeyDisable,
+    accessKeyDelete,
+  ],
 });
 
 export const bucketResource = defineResource({

@@ -60,7 +60,7 @@ export async function handleClickInput(base: Runtime, input: ClickInput, clickId
     if (!rec)
       throw new UserFacingError("PENDING_UNKNOWN", "This request is no longer known; nothing was done.");
     const result = await route(rt, rec, input, log);
-    if (result === "prompt") return [promptFor(rec, input.actionId)];
+    if (result === "prompt") return [promptFor(rec, input)];
     decision = result.decision;
     await audit(result.ok ? "ok" : "error", result.code, result.approvedBy);
     return result.effects;
@@ -142,10 +142,10 @@ async function confirm(
     );
   }
   assertOpen(rec, rt.deps.config.time_zone);
-  if (!typedOk(rec, input)) return promptUnlessStale(rt, rec, input, log);
+  if (!typedOk(rec, input) || !secretsGiven(rec, input)) return promptUnlessStale(rt, rec, input, log);
   const claimed = await claim(rt, rec, input.ref);
   if (!("id" in claimed)) return claimed;
-  return executePending(rt, claimed, input.ref, log);
+  return executePending(rt, claimed, input.ref, log, input.secrets);
 }
 
 async function approve(
@@ -265,7 +265,22 @@ async function deny(rt: Runtime, rec: PendingRecord, input: ClickInput): Promise
   };
 }
 
-function promptFor(rec: PendingRecord, actionId: string): Effect {
+/** Every secret the request asks for was typed (a click on the button itself carries none: it opens the prompt). */
+function secretsGiven(rec: PendingRecord, input: ClickInput): boolean {
+  return (rec.secrets ?? []).every((f) => (input.secrets?.[f.key] ?? "").trim() !== "");
+}
+
+function promptFor(rec: PendingRecord, input: ClickInput): Effect {
+  const { actionId } = input;
+  if (!secretsGiven(rec, input) && typedOk(rec, input)) {
+    return {
+      kind: "secret",
+      pendingId: rec.id,
+      title: rec.display.title,
+      fields: rec.secrets ?? [],
+      actionId,
+    };
+  }
   return {
     kind: "prompt",
     pendingId: rec.id,

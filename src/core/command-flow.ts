@@ -158,12 +158,14 @@ async function dispatch(
       "GATE_CLASS_UNDECLARED",
       `${entry.id} returned class ${cls}, not in its gateClasses`,
     );
+  // A command that takes secrets waits for its requester to type them privately, as its confirmation.
+  const secrets = cmd.secrets?.(args) ?? [];
   if (bound.dryRun) {
     trail.decision = "dry_run";
     const gate = cls ? { cls, policy: rt.deps.config.destructive[cls] } : undefined;
-    return { effects: [reply(await dryRunMessage(entry, impact, first.client, gate))] };
+    return { effects: [reply(await dryRunMessage(entry, impact, first.client, gate, secrets))] };
   }
-  if (cls) {
+  if (cls || secrets.length > 0) {
     trail.decision = "denied";
     const gate = await openGate(rt, {
       entry,
@@ -172,7 +174,8 @@ async function dispatch(
       requestId,
       client: first.client,
       impact,
-      cls,
+      ...(cls ? { cls } : {}),
+      ...(secrets.length > 0 ? { secrets } : {}),
       commandText: input.text.trim(),
     });
     trail.decision = "pending";

@@ -8,6 +8,7 @@ import type { ArrayClient, ArrayPool, PlannedCall } from "../flashblade/types.js
 import type { Logger } from "../logger.js";
 import type { AlertCommandPort } from "./alert-port.js";
 import type { Field, Message, Rich } from "./message.js";
+import type { SecretField } from "./pipeline-types.js";
 import type { Role } from "./roles.js";
 
 export type DestructiveClass =
@@ -77,6 +78,11 @@ export interface CommandContext {
    * precondition that fails can say what changed ("not destroyed any more") rather than what to do first.
    */
   readonly recheck?: boolean;
+  /**
+   * The secrets `secrets()` asked for, typed by the requester in a private prompt, by key. Present only in the
+   * `run` that follows the prompt; in memory only (never in args, the pending store or the audit).
+   */
+  readonly secrets?: Readonly<Record<string, string>>;
   now(): number;
 }
 
@@ -129,6 +135,12 @@ export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unkn
   destructive?(args: z.output<S>, impact: Impact): DestructiveClass | null;
   /** Every class `destructive` may return: the start-up check that each configured class guards something. */
   gateClasses?: readonly DestructiveClass[];
+  /**
+   * Secrets the command needs that must not be typed in chat (Slack keeps every line): the pipeline asks the
+   * requester for them privately after showing the impact, and `run` finds them in `ctx.secrets`. A command that
+   * asks for secrets needs `impact`.
+   */
+  secrets?(args: z.output<S>): readonly SecretField[];
   run(args: z.output<S>, ctx: CommandContext, impact: Impact | undefined): Promise<R>;
   /** Pure: data in, message out. */
   render(result: R, args: z.output<S>, rctx: RenderContext): Message;

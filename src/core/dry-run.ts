@@ -4,6 +4,7 @@ import type { ArrayClient } from "../flashblade/types.js";
 import type { DestructiveClass, Impact } from "./define-command.js";
 import { formatPlannedRequest } from "./gate-messages.js";
 import { type Block, type Message, message, rich } from "./message.js";
+import type { SecretField } from "./pipeline-types.js";
 import type { CommandEntry } from "./registry.js";
 import { countOf } from "./units.js";
 
@@ -26,6 +27,7 @@ export async function dryRunMessage(
   impact: Impact,
   client: ArrayClient,
   gate: { cls: DestructiveClass; policy: GatePolicy } | undefined,
+  secrets: readonly SecretField[] = [],
 ): Promise<Message> {
   const version = await client.version();
   const title = `Dry run: ${entry.command.verb} ${impact.target} on ${client.name}`;
@@ -41,6 +43,9 @@ export async function dryRunMessage(
     type: "code",
     text: requests.length > 0 ? requests.join("\n") : "(none: nothing to change)",
   });
-  blocks.push({ type: "context", text: rich`${gateLine(gate)} Nothing was changed (dry run).` });
+  const line = secrets.length
+    ? `${gate ? `${gateLine(gate)} ` : ""}You would be asked for the ${secrets.map((f) => f.label.toLowerCase()).join(" and ")} in a private dialog, then it would run.`
+    : gateLine(gate);
+  blocks.push({ type: "context", text: rich`${line} Nothing was changed (dry run).` });
   return message(title, blocks, { visibility: "ephemeral" });
 }

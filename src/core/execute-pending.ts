@@ -53,8 +53,9 @@ export async function executePending(
   rec: PendingRecord,
   clickRef: MessageRef | undefined,
   log: Logger,
+  secrets?: Readonly<Record<string, string>>,
 ): Promise<Outcome> {
-  return failClaimOnError(rt, rec.id, () => execute(rt, rec, clickRef, log));
+  return failClaimOnError(rt, rec.id, () => execute(rt, rec, clickRef, log, secrets));
 }
 
 /** Why a request made earlier may not run now, read from the array again: what changed, or why it cannot. */
@@ -132,6 +133,7 @@ async function execute(
   rec: PendingRecord,
   clickRef: MessageRef | undefined,
   log: Logger,
+  secrets: Readonly<Record<string, string>> | undefined,
 ): Promise<Outcome> {
   const decision: AuditDecision = rec.policy === "approve" ? "approved" : "confirmed";
   const approvedBy = rec.policy === "approve" ? rec.approvals.map((a) => a.userId) : [rec.requester.userId];
@@ -183,7 +185,10 @@ async function execute(
       outcome: "ok",
       durationMs: 0,
     });
-    const result = await runOnArray(rt, entry, rec.args, ctx, checked.impact);
+    // Only the secrets the request asked for reach the command, and only for this run.
+    const asked = Object.fromEntries((rec.secrets ?? []).map((f) => [f.key, secrets?.[f.key] ?? ""]));
+    const runCtx = rec.secrets?.length ? { ...ctx, secrets: asked } : ctx;
+    const result = await runOnArray(rt, entry, rec.args, runCtx, checked.impact);
     await rt.deps.store.update(rec.id, {
       status: "executed",
       outcome: "ok",

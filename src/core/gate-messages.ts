@@ -62,13 +62,26 @@ export function requestCard(rec: PendingRecord, d: PendingDisplay, now: number, 
       text: rich`To ${approve ? "approve" : "confirm"}, you will be asked to type ${rec.typeToConfirm}.`,
     });
   }
+  if (rec.secrets?.length) {
+    const names = rec.secrets.map((f) => f.label.toLowerCase()).join(" and ");
+    blocks.push({
+      type: "context",
+      text: rich`To confirm, type the ${names} in the private dialog the button opens, never in a message: chat keeps every line. It is used for this one request and kept nowhere.`,
+    });
+  }
+  const confirmLabel = rec.secrets?.length ? "Enter secret…" : "Confirm";
   const buttons: Button[] = approve
     ? [
         { actionId: ACTIONS.approve, label: "Approve", value: rec.id, style: "danger" },
         { actionId: ACTIONS.deny, label: "Deny", value: rec.id },
       ]
     : [
-        { actionId: ACTIONS.confirm, label: "Confirm", value: rec.id, style: "danger" },
+        {
+          actionId: ACTIONS.confirm,
+          label: confirmLabel,
+          value: rec.id,
+          style: rec.secrets?.length && !rec.destructiveClass ? "primary" : "danger",
+        },
         { actionId: ACTIONS.deny, label: "Cancel", value: rec.id },
       ];
   blocks.push({ type: "actions", buttons });

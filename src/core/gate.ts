@@ -4,14 +4,15 @@
  * passes the gate becomes a pending record bound to its exact arguments and to the array state it was shown.
  */
 import type { GatePolicy } from "../config/schema.js";
-import { UserFacingError } from "../errors.js";
+import { InternalError, UserFacingError } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
+import { commandPath } from "./command-path.js";
 import type { DestructiveClass, Impact } from "./define-command.js";
 import { fingerprintOf } from "./fingerprint.js";
 import { formatPlannedRequest, requestCard, who } from "./gate-messages.js";
 import { message, Rich, rich } from "./message.js";
 import type { PendingDisplay, PendingRecord } from "./pending-store.js";
-import type { Actor, Effect } from "./pipeline-types.js";
+import type { Actor, Effect, SecretField } from "./pipeline-types.js";
 import type { CommandEntry } from "./registry.js";
 import type { Runtime } from "./runtime.js";
 
@@ -41,8 +42,43 @@ export interface GateRequest {
   requestId: string;
   client: ArrayClient;
   impact: Impact;
-  cls: DestructiveClass;
+  /** The class of harm; absent for a harmless change that is gated only because it takes secrets. */
+  cls?: DestructiveClass;
+  /** Secrets the requester types privately to confirm. */
+  secrets?: readonly SecretField[];
   commandText: string;
+}
+
+/**
+ * The policy of a request. A command that takes secrets is confirmed by its requester alone, typing the secrets
+ * in a private prompt as the confirmation: the secret exists only in the requester's hands and in memory for
+ * that one run, so it can neither wait in the store for someone else's approval nor be typed by an approver.
+ * Where the configuration asks approvals for its class, the command is refused (never quietly downgraded to a
+ * confirmation: that would bypass the approval the configuration asks for).
+ */
+function gatePolicy(rt: Runtime, req: GateRequest): Exclude<GatePolicy, { policy: "deny" }> {
+  const secrets = (req.secrets?.length ?? 0) > 0;
+  if (secrets && req.impact.typeToConfirm !== undefined) {
+    // Two prompts for one confirmation would each come back without the other's answer.
+    throw new InternalError("SECRET_WITH_TYPED_NAME", `${req.entry.id} asks for secrets and a typed name`);
+  }
+  const { cls } = req;
+  if (!cls) return { policy: "confirm" };
+  const policy = policyFor(rt, cls);
+  const what = cls.replace(/_/g, " ");
+  if (policy.policy === "deny") {
+    throw new UserFacingError(
+      "ACTION_DENIED_BY_POLICY",
+      `${what} actions are turned off for this bot (destructive.${cls}: deny). Nothing was changed.`,
+    );
+  }
+  if (secrets && policy.policy === "approve") {
+    throw new UserFacingError(
+      "SECRET_NEEDS_REQUESTER",
+      `\`${commandPath(req.entry.id)}\` takes a secret that only you type, in a private dialog, so it cannot wait for someone else's approval; this bot asks approvals for ${what} actions (destructive.${cls}: approve). Run it on the array itself, or ask whoever runs the bot to set destructive.${cls}: confirm. Nothing was changed.`,
+    );
+  }
+  return policy;
 }
 
 /** Stores the pending request and returns the card(s) to show; throws when the policy is "deny". */
@@ -50,13 +86,7 @@ export async function openGate(
   rt: Runtime,
   req: GateRequest,
 ): Promise<{ record: PendingRecord; effects: Effect[] }> {
-  const policy = policyFor(rt, req.cls);
-  if (policy.policy === "deny") {
-    throw new UserFacingError(
-      "ACTION_DENIED_BY_POLICY",
-      `${req.cls.replace(/_/g, " ")} actions are turned off for this bot (destructive.${req.cls}: deny). Nothing was changed.`,
-    );
-  }
+  const policy = gatePolicy(rt, req);
   const now = rt.deps.now();
   const display = await displayOf(req.entry, req.impact, req.client);
   const record: PendingRecord = {
@@ -73,7 +103,7 @@ export async function openGate(
     channelId: req.actor.channelId,
     array: req.client.name,
     requestId: req.requestId,
-    destructiveClass: req.cls,
+    ...(req.cls ? { destructiveClass: req.cls } : {}),
     policy: policy.policy,
     approvalsRequired: policy.policy === "approve" ? policy.approvers : 0,
     approverRole: policy.policy === "approve" ? policy.approver_role : req.entry.command.role,
@@ -82,6 +112,7 @@ export async function openGate(
     state: req.impact.state,
     display,
     ...(req.impact.typeToConfirm === undefined ? {} : { typeToConfirm: req.impact.typeToConfirm }),
+    ...(req.secrets?.length ? { secrets: req.secrets.map((f) => ({ ...f })) } : {}),
     createdAt: now,
     expiresAt: now + rt.deps.config.destructive.expiry,
     updatedAt: now,

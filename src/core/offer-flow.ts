@@ -46,8 +46,10 @@ export async function runOffer(
   return failClaimOnError(rt, rec.id, async (): Promise<Outcome> => {
     const impact = entry.command.impact ? await entry.command.impact(rec.args, ctx) : undefined;
     const cls = impact ? (entry.command.destructive?.(rec.args, impact) ?? null) : null;
-    if (impact && cls) {
-      // A destructive offer (Eradicate) is no shortcut: it opens the gate the typed command would.
+    const secrets = entry.command.secrets?.(rec.args) ?? [];
+    if (impact && (cls || secrets.length > 0)) {
+      // A destructive offer (Eradicate) is no shortcut: it opens the gate the typed command would; so does one
+      // that takes a secret, which its clicker then types privately.
       const gate = await openGate(rt, {
         entry,
         args: rec.args,
@@ -55,7 +57,8 @@ export async function runOffer(
         requestId: rec.requestId,
         client,
         impact,
-        cls,
+        ...(cls ? { cls } : {}),
+        ...(secrets.length > 0 ? { secrets } : {}),
         commandText: `${rec.commandText} ${Object.values(rec.args).map(String).join(" ")} --array ${rec.array}`,
       });
       await rt.deps.store.update(rec.id, { status: "executed", outcome: "ok", updatedAt: rt.deps.now() });

@@ -9,7 +9,7 @@
  * when that was the last approval needed), so one person double-clicking is never two approvals.
  */
 import type { DestructiveClass, StateValue } from "./define-command.js";
-import type { MessageRef } from "./pipeline-types.js";
+import type { MessageRef, SecretField } from "./pipeline-types.js";
 import type { Role } from "./roles.js";
 
 export type PendingStatus =
@@ -73,6 +73,8 @@ export interface PendingRecord {
   display: PendingDisplay;
   /** Text whoever confirms or approves must type (eradication). */
   typeToConfirm?: string;
+  /** Secrets the requester types privately to confirm (names and labels only; the values are never stored). */
+  secrets?: SecretField[];
   createdAt: number;
   expiresAt: number;
   updatedAt: number;

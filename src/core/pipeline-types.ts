@@ -32,7 +32,21 @@ export type Effect =
   /** Replace a previously posted message. */
   | { kind: "update"; ref: MessageRef; message: Message }
   /** Ask the actor to type a confirmation text (eradication: the object's name) before the click counts. */
-  | { kind: "prompt"; pendingId: string; title: string; label: string; actionId: string };
+  | { kind: "prompt"; pendingId: string; title: string; label: string; actionId: string }
+  /**
+   * Ask the requester, in private, for the secrets a command needs (an access key's secret, a password): a dialog
+   * in Slack, an unechoed line in the console. Never typed on the command line, which stays in chat history. The
+   * answer comes back as a click with `secrets`, held in memory only for that run.
+   */
+  | { kind: "secret"; pendingId: string; title: string; fields: SecretField[]; actionId: string };
+
+/** One secret a command asks for privately; `key` names it in `ClickInput.secrets` and `CommandContext.secrets`. */
+export interface SecretField {
+  key: string;
+  label: string;
+  /** Several lines (a PEM private key); a dialog offers a multi-line box. */
+  multiline?: boolean;
+}
 
 export interface CommandInput {
   text: string;
@@ -49,6 +63,11 @@ export interface ClickInput {
   ref?: MessageRef;
   /** Text typed in a prompt (eradication confirmation). */
   typedText?: string;
+  /**
+   * Secrets typed in a private prompt, by SecretField key. They live only in memory for the run they complete:
+   * never logged, stored, audited or echoed.
+   */
+  secrets?: Readonly<Record<string, string>>;
 }
 
 /** Identity facts only the transport can know (Slack user groups, guest or deactivated accounts). */

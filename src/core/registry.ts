@@ -186,6 +186,8 @@ function checkCommand(resource: string, c: CommandDefinition, verbs: Set<string>
   if (!WORD_RE.test(c.verb)) problems.push(`${id}: verb must be lower-case letters, digits and dashes`);
   if (verbs.has(c.verb)) problems.push(`${id}: defined more than once`);
   verbs.add(c.verb);
+  // Secrets are asked at the confirmation a pending request has; a command without impact has none.
+  if (c.secrets && !c.impact) problems.push(`${id}: asks for secrets but has no impact to confirm`);
   const shape = c.args.shape as Record<string, z.ZodType>;
   const seen = new Set<string>();
   for (const key of c.positional ?? []) {

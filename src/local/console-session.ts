@@ -1,7 +1,7 @@
 /**
  * One console session: the same pipeline Slack uses, driven by typed lines. `/array …` runs a command,
  * a number clicks the button shown with that number, `/as <user>` switches identity, prompts (typing a name
- * to approve an eradication) read the next line.
+ * to approve an eradication, a secret a command needs) read the next line.
  */
 import type { AuditRecord } from "../core/audit.js";
 import type { Attachment, Button, Message } from "../core/message.js";
@@ -11,8 +11,11 @@ import { renderText } from "./text-render.js";
 export interface ConsoleIO {
   /** Prints one block of output. */
   write(text: string): void;
-  /** Asks for one line (prompts); undefined when input has ended. */
-  ask(question: string): Promise<string | undefined>;
+  /**
+   * Asks for one line (prompts); undefined when input has ended. A `secret` answer is never printed back (not
+   * echoed in piped mode, hidden while typed at a terminal) and kept out of the line history.
+   */
+  ask(question: string, opts?: { secret?: boolean }): Promise<string | undefined>;
   /** Keeps an attachment somewhere the user can open it; returns a line saying where. */
   saveAttachment?(a: Attachment): string;
 }
@@ -108,7 +111,25 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
         if (e.trackPending)
           await pipeline.attachMessage(e.trackPending, { channelId: e.channelId, ts: `console-${++posted}` });
       } else if (e.kind === "update") print(e.message, "(message updated)", batch);
-      else {
+      else if (e.kind === "secret") {
+        const secrets: Record<string, string> = {};
+        let answered = true;
+        for (const f of e.fields) {
+          const typed = await io.ask(`${f.label} (not shown, kept nowhere): `, { secret: true });
+          if (typed === undefined || typed.trim() === "") {
+            answered = false;
+            break;
+          }
+          secrets[f.key] = typed;
+        }
+        if (!answered) {
+          io.write("(no answer; nothing was done)");
+          continue;
+        }
+        await apply(
+          await pipeline.handleClick({ actionId: e.actionId, value: e.pendingId, actor: actor(), secrets }),
+        );
+      } else {
         const typed = await io.ask(`${e.label}: `);
         if (typed === undefined) {
           io.write("(no answer; nothing was done)");

@@ -74,13 +74,14 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
     ...(opts.knownUsers ? { knownUsers: opts.knownUsers } : {}),
     io: {
       write,
-      async ask(question) {
+      async ask(question, how) {
+        const secret = how?.secret === true;
         if (opts.interactive) {
           rl.setPrompt(question);
           rl.prompt();
         } else write(question.trimEnd());
-        const answer = await lines.next();
-        if (!opts.interactive && answer !== undefined) write(`  ${answer}`);
+        const answer = secret ? await hidden(rl, () => lines.next()) : await lines.next();
+        if (!opts.interactive && answer !== undefined) write(`  ${secret ? "(hidden)" : answer}`);
         return answer;
       },
       ...(opts.saveAttachment ? { saveAttachment: opts.saveAttachment } : {}),
@@ -133,6 +134,33 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
   opts.output.off("error", onOutputError);
   if (!flushed || outputFailed) return 1;
   return !opts.interactive && failed > 0 ? 1 : 0;
+}
+
+/** readline's echo and history, which a terminal session has; the hook is internal to node:readline. */
+interface EchoingReadline {
+  _writeToOutput?: (s: string) => void;
+  history?: string[];
+}
+
+/**
+ * Reads a line without showing it: at a terminal, readline echoes each key through _writeToOutput (there is
+ * no public switch), so it is silenced while the secret is typed, and the line is dropped from the history
+ * that arrow-up would bring back. Piped input is never echoed by readline.
+ */
+async function hidden(
+  rl: ReturnType<typeof createInterface>,
+  read: () => Promise<string | undefined>,
+): Promise<string | undefined> {
+  const r = rl as unknown as EchoingReadline;
+  const original = r._writeToOutput;
+  if (original) r._writeToOutput = (s: string) => original.call(rl, s.includes("\n") ? "\n" : "");
+  try {
+    const answer = await read();
+    if (answer !== undefined && r.history?.[0] === answer) r.history.shift();
+    return answer;
+  } finally {
+    if (original) r._writeToOutput = original;
+  }
 }
 
 /** Resolves true once the stream has handed every byte on, false when it failed. */

@@ -1,17 +1,19 @@
 /**
  * Carries out the pipeline's effects in Slack. Replies go through the command's response_url (works in
  * DMs and private channels the bot is not in) and fall back to the Web API when it has expired; posts and
- * updates use the Web API; prompts open a modal. Files go to the channel for in-channel answers and to the
- * requester's DM with the bot for ephemeral ones, so a private lookup stays private.
+ * updates use the Web API; prompts (a typed name, a secret) open a modal. Files go to the channel for
+ * in-channel answers and to the requester's DM with the bot for ephemeral ones, so a private lookup stays
+ * private.
  */
 import { type Message, Rich, rich } from "../core/message.js";
 import type { Actor, Effect, MessageRef, Pipeline } from "../core/pipeline-types.js";
 import type { Logger } from "../logger.js";
-import { type SlackBlock, type SlackPayload, toSlack } from "./blocks.js";
+import { type SlackBlock, toSlack } from "./blocks.js";
 import type { FileUploader } from "./file-upload.js";
 import { LIMITS } from "./limits.js";
 import { type PacedSlackClient, slackErrorCode } from "./paced-client.js";
 import { promptView } from "./prompt-modal.js";
+import { secretView } from "./secret-modal.js";
 
 /** Bolt's respond(), narrowed to what we send. */
 export type Responder = (msg: {
@@ -214,14 +216,20 @@ async function sendPost(
 
 async function sendUpdate(
   ref: MessageRef,
-  p: SlackPayload,
+  msg: Message,
   scope: EffectScope,
   deps: EffectDeps,
 ): Promise<void> {
+  const p = toSlack(msg);
   const src = scope.source;
-  if (src?.ephemeral && src.ref.ts === ref.ts && src.ref.channelId === ref.channelId && scope.respond) {
-    await scope.respond({ replace_original: true, text: p.text, blocks: p.blocks });
-    return;
+  if (src?.ephemeral && src.ref.ts === ref.ts && src.ref.channelId === ref.channelId) {
+    if (scope.respond) {
+      await scope.respond({ replace_original: true, text: p.text, blocks: p.blocks });
+      return;
+    }
+    // Only response_url edits an ephemeral message, and a modal's submission (a secret) has none: what would
+    // have replaced the card ("Done", or why it did not run) comes as a new private answer instead.
+    return sendReply({ ...msg, visibility: "ephemeral" }, scope, deps);
   }
   await deps.client.call("chat.update", {
     channel: ref.channelId,
@@ -240,8 +248,9 @@ async function runOne(effect: Effect, scope: EffectScope, deps: EffectDeps): Pro
     case "post":
       return sendPost(effect, scope, deps);
     case "update":
-      return sendUpdate(effect.ref, toSlack(effect.message), scope, deps);
-    case "prompt": {
+      return sendUpdate(effect.ref, effect.message, scope, deps);
+    case "prompt":
+    case "secret": {
       if (scope.triggerId === undefined) {
         scope.logger.warn({ pendingId: effect.pendingId }, "prompt without a trigger id");
         return sendReply(
@@ -250,7 +259,10 @@ async function runOne(effect: Effect, scope: EffectScope, deps: EffectDeps): Pro
           deps,
         );
       }
-      const view = promptView(effect, scope.actor.channelId, scope.source?.ref);
+      const view =
+        effect.kind === "prompt"
+          ? promptView(effect, scope.actor.channelId, scope.source?.ref)
+          : secretView(effect, scope.actor.channelId, scope.source?.ref);
       await deps.client.call("views.open", { trigger_id: scope.triggerId, view });
       return;
     }

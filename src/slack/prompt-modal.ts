@@ -36,17 +36,42 @@ export interface PromptView {
   blocks: SlackBlock[];
 }
 
+/** Where a submission must go back to, as private_metadata (never user text, never a secret). */
+export function originMetadata(
+  pendingId: string,
+  actionId: string,
+  channelId: string,
+  ref?: MessageRef,
+): string {
+  const meta: z.input<typeof metadataSchema> = { p: pendingId, a: actionId, c: channelId };
+  if (ref !== undefined) meta.t = ref.ts;
+  return JSON.stringify(meta);
+}
+
+/** The origin a submission carries back, or undefined when the metadata is not ours. */
+export function readOrigin(privateMetadata: string | undefined): PromptOrigin | undefined {
+  let meta: z.output<typeof metadataSchema>;
+  try {
+    const parsed = metadataSchema.safeParse(JSON.parse(privateMetadata ?? ""));
+    if (!parsed.success) return undefined;
+    meta = parsed.data;
+  } catch {
+    return undefined;
+  }
+  const origin: PromptOrigin = { pendingId: meta.p, actionId: meta.a, channelId: meta.c };
+  if (meta.t !== undefined) origin.ref = { channelId: meta.c, ts: meta.t };
+  return origin;
+}
+
 export function promptView(
   effect: Extract<Effect, { kind: "prompt" }>,
   channelId: string,
   ref?: MessageRef,
 ): PromptView {
-  const meta: z.input<typeof metadataSchema> = { p: effect.pendingId, a: effect.actionId, c: channelId };
-  if (ref !== undefined) meta.t = ref.ts;
   return {
     type: "modal",
     callback_id: PROMPT_CALLBACK_ID,
-    private_metadata: JSON.stringify(meta),
+    private_metadata: originMetadata(effect.pendingId, effect.actionId, channelId, ref),
     title: { type: "plain_text", text: truncate(effect.title, LIMITS.modalTitle) },
     submit: { type: "plain_text", text: "Confirm" },
     close: { type: "plain_text", text: "Cancel" },
@@ -61,7 +86,7 @@ export function promptView(
   };
 }
 
-interface SubmittedView {
+export interface SubmittedView {
   private_metadata?: string;
   state?: { values?: Record<string, Record<string, { value?: string | null } | undefined> | undefined> };
 }
@@ -70,21 +95,8 @@ interface SubmittedView {
 export function readPromptSubmission(
   view: SubmittedView,
 ): (PromptOrigin & { typedText: string }) | undefined {
-  let meta: z.output<typeof metadataSchema>;
-  try {
-    const parsed = metadataSchema.safeParse(JSON.parse(view.private_metadata ?? ""));
-    if (!parsed.success) return undefined;
-    meta = parsed.data;
-  } catch {
-    return undefined;
-  }
+  const origin = readOrigin(view.private_metadata);
+  if (origin === undefined) return undefined;
   const typed = view.state?.values?.[PROMPT_BLOCK_ID]?.[PROMPT_INPUT_ID]?.value ?? "";
-  const origin: PromptOrigin & { typedText: string } = {
-    pendingId: meta.p,
-    actionId: meta.a,
-    channelId: meta.c,
-    typedText: typed,
-  };
-  if (meta.t !== undefined) origin.ref = { channelId: meta.c, ts: meta.t };
-  return origin;
+  return { ...origin, typedText: typed };
 }

@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 const shape = (effects: readonly Effect[]) =>
-  effects.map((e) => `${e.kind}:${e.kind === "prompt" ? "" : (e.message.visibility ?? "ephemeral")}`);
+  effects.map((e) => `${e.kind}:${"message" in e ? (e.message.visibility ?? "ephemeral") : ""}`);
 
 describe("changes announce their result in the channel; lookups stay private", () => {
   test("confirm: the private prompt becomes a short done line and the result is answered in channel", async () => {

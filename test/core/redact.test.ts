@@ -26,6 +26,18 @@ describe("redactSecrets", () => {
     );
   });
 
+  test("a value typed after a secret's flag is redacted from the line; other options keep theirs", () => {
+    expect(redactSecrets("directory update management --bind-password hunter2 --uris ldaps://l1")).toBe(
+      `directory update management --bind-password ${REDACTED} --uris ldaps://l1`,
+    );
+    expect(redactSecrets("snmp manager create t1 --v2c-community='pub lic' --host h")).toBe(
+      `snmp manager create t1 --v2c-community=${REDACTED} --host h`,
+    );
+    expect(redactSecrets("ad create ad1 --password --user joiner")).toBe(
+      "ad create ad1 --password --user joiner",
+    );
+  });
+
   test("lists and plain values pass through", () => {
     expect(redactSecrets(["a", { private_key: "k" }, 3])).toEqual(["a", { private_key: REDACTED }, 3]);
     expect(redactSecrets("fs list")).toBe("fs list");

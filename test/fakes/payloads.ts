@@ -83,8 +83,13 @@ export function blockAction(o: ActionOpts): Record<string, unknown> {
 export interface ViewSubmitOpts {
   userId?: string;
   privateMetadata: string;
-  typedText: string;
+  /** The typed-name prompt's input; ignored when `values` is given. */
+  typedText?: string;
   viewId?: string;
+  /** Another modal (the secret prompt: "array_secret"). */
+  callbackId?: string;
+  /** The inputs' values by block id and action id, as Slack sends them. */
+  values?: Record<string, Record<string, string>>;
 }
 
 export function viewSubmission(o: ViewSubmitOpts): Record<string, unknown> {
@@ -100,9 +105,20 @@ export function viewSubmission(o: ViewSubmitOpts): Record<string, unknown> {
       id: o.viewId ?? `V${randomUUID().slice(0, 8)}`,
       team_id: TEAM,
       type: "modal",
-      callback_id: "array_prompt",
+      callback_id: o.callbackId ?? "array_prompt",
       private_metadata: o.privateMetadata,
-      state: { values: { confirmation: { typed_text: { type: "plain_text_input", value: o.typedText } } } },
+      state: {
+        values: Object.fromEntries(
+          Object.entries(o.values ?? { confirmation: { typed_text: o.typedText ?? "" } }).map(
+            ([block, inputs]) => [
+              block,
+              Object.fromEntries(
+                Object.entries(inputs).map(([id, value]) => [id, { type: "plain_text_input", value }]),
+              ),
+            ],
+          ),
+        ),
+      },
       hash: "h1",
       title: { type: "plain_text", text: "Confirm" },
       blocks: [],

@@ -78,6 +78,24 @@ describe("non-interactive console (piped stdin)", () => {
     expect(r.code).toBe(1);
   }, 60_000);
 
+  test("access-key import reads the secret from the line after the button and never prints it", async () => {
+    const secret = "PipedSecretValue0123456789abcdefABCDEF01";
+    const script = [
+      "/as bob",
+      "/array access-key import backup/veeam --key-id PSFBPIPEDIMPORT00001",
+      "1",
+      secret,
+      "/array access-key list backup/veeam",
+    ].join("\n");
+    const r = await runPiped(`${script}\n`);
+    expect(r.stdout).toContain("[1] Enter secret…   [2] Cancel");
+    expect(r.stdout).toContain("Secret access key (not shown, kept nowhere):\n  (hidden)");
+    expect(r.stdout).toContain("Imported access key PSFBPIPEDIMPORT00001 for backup/veeam on fb-lab-01.");
+    expect(r.stdout).toMatch(/backup\/veeam\s+PSFBPIPEDIMPORT00001\s+yes/);
+    expect(r.stdout + r.stderr).not.toContain(secret);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
   test("a failing line makes the exit code non-zero", async () => {
     const r = await runPiped("/array fs lsit\n");
     expect(r.stdout).toContain("Did you mean `fs list`?");
@@ -190,6 +208,17 @@ describe("interactive console (pseudo-terminal)", () => {
       child.stdin.write("/array fs show finance\r");
       await waitFor(/File system finance on fb-lab-01/);
       await waitFor(/Hard limit:\s+on[\s\S]*alice> /);
+      child.stdin.write("/as bob\r");
+      await waitFor(/bob> /);
+      // A secret typed at the terminal is not echoed, nor brought back by the history.
+      child.stdin.write("/array access-key import backup/veeam --key-id PSFBTTYIMPORT0000001\r");
+      await waitFor(/\[1\] Enter secret…[\s\S]*bob> /);
+      child.stdin.write("1\r");
+      await waitFor(/Secret access key \(not shown, kept nowhere\): /);
+      const secret = "TerminalSecretValue0123456789abcdefABCDE";
+      child.stdin.write(`${secret}\r`);
+      await waitFor(/Imported access key PSFBTTYIMPORT0000001[\s\S]*bob> /);
+      expect(out).not.toContain(secret);
       child.stdin.write("/as carol\r");
       await waitFor(/carol> /);
       child.stdin.write("/quit\r");

@@ -57,9 +57,9 @@ describe("manifest.yml", () => {
     expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual([...seen.events].sort());
   });
 
-  it("enables interactivity (buttons and the prompt modal) and the Home tab", () => {
+  it("enables interactivity (buttons, the typed-name and secret modals) and the Home tab", () => {
     expect(seen.actions).toBeGreaterThan(0);
-    expect(seen.views).toEqual(["array_prompt"]);
+    expect(seen.views).toEqual(["array_prompt", "array_secret"]);
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
     expect(manifest.features.app_home.home_tab_enabled).toBe(true);
     expect(manifest.features.app_home.messages_tab_enabled).toBe(true);

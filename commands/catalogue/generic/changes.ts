@@ -19,6 +19,13 @@ import { type Args, argsSchema, positionalOf, requireVersion, selectorQuery, tar
 import type { VerbPlan } from "./derive.js";
 import { bodyOf, type FieldDef } from "./fields.js";
 import { reachWarning } from "./reach.js";
+import {
+  askedSecrets,
+  SECRET_PLACEHOLDER,
+  secretPrompts,
+  withPlaceholders,
+  withSecrets,
+} from "./secret-fields.js";
 import { fieldsOf, formatValue, type Item, labelOf, valueAt } from "./values.js";
 
 const PAST: Record<string, string> = {
@@ -67,6 +74,8 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   const version = await requireVersion(p, args, ctx);
   const target = targetOf(p, args);
   const body = bodyOf(p.fields, args);
+  const asked = askedSecrets(p, args);
+  withPlaceholders(body, asked);
   const request: PlannedRequest = { method: p.method as PlannedRequest["method"], path: p.path };
   const query = selectorQuery(p, args);
   if (Object.keys(query).length) request.query = query;
@@ -77,10 +86,10 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   const warnings: Rich[] = [];
   const state: Record<string, StateValue> = {};
   const rctx = { now: ctx.now(), timeZone: ctx.timeZone };
-  const given = p.fields.filter((f) => args[f.key] !== undefined);
+  const given = p.fields.filter((f) => args[f.key] !== undefined && !f.secret);
 
   if (p.kind === "update" || p.kind === "set" || (p.method === "PATCH" && p.kind === "action")) {
-    if (given.length === 0)
+    if (given.length === 0 && asked.length === 0)
       throw new UserFacingError(
         "NOTHING_TO_CHANGE",
         `Say what to change: ${p.fields.map((f) => `--${f.option}`).join(", ") || "(no field of it can be set from chat; use /array api)"}.`,
@@ -104,7 +113,8 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
           : rich`${formatValue(path, was, p.spec.units?.[path], rctx)} → ${formatValue(path, next, p.spec.units?.[path], rctx)}`,
       });
     }
-    if (before && changed === 0)
+    // A secret cannot be compared with what the array holds (it never shows it), so asking for one is a change.
+    if (before && changed === 0 && asked.length === 0)
       throw new UserFacingError(
         "NOTHING_TO_CHANGE",
         `Nothing to change: ${target} already has those values.`,
@@ -126,6 +136,7 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
       if (before && typeof before["id"] === "string") state["id"] = before["id"];
     }
   }
+  for (const f of asked) facts.push({ label: labelOf(fieldPath(f)), value: rich`${SECRET_PLACEHOLDER}` });
   // Creating something new cannot cut the bot off; changing or removing what exists can.
   if (p.kind !== "create" && p.kind !== "add") {
     const before = p.spec.reach ? (await current(p, args, ctx, version)).item : undefined;
@@ -168,12 +179,17 @@ export function changeCommand(p: VerbPlan): CommandDefinition {
     args: argsSchema(p),
     positional: positionalOf(p),
     impact: (args: Args, ctx) => impactOf(p, args, ctx),
+    ...(p.fields.some((f) => f.secret) ? { secrets: (args: Args) => secretPrompts(p, args) } : {}),
     // A change with no class is never gated, so it declares no destructive function at all.
     ...(p.cls ? { destructive: () => p.cls, gateClasses: [p.cls] } : {}),
     async run(args: Args, ctx, impact): Promise<{ target: string; items: Item[]; facts: Field[] }> {
       const plan = impact ?? (await impactOf(p, args, ctx));
       const items: Item[] = [];
-      for (const r of plan.requests) items.push(...(await send(ctx, r)));
+      const asked = askedSecrets(p, args);
+      for (const r of plan.requests) {
+        const sent = r.body === undefined ? r : { ...r, body: withSecrets(r.body, asked, ctx.secrets) };
+        items.push(...(await send(ctx, sent)));
+      }
       return { target: plan.target, items, facts: plan.facts };
     },
     render(result, _args, rctx) {

@@ -114,9 +114,9 @@ function plan(spec: NounSpec, kind: VerbKind, endpoint: EndpointSpec): VerbPlan 
   const createWritable = spec.writable ? [...spec.writable, ...(spec.createOnly ?? [])] : undefined;
   const fields =
     kind === "create" || kind === "add"
-      ? writableFields(endpoint.body, spec, createWritable)
+      ? writableFields(endpoint.body, spec, createWritable, kind === "create")
       : kind === "update" || kind === "set"
-        ? writableFields(endpoint.body, spec, writable)
+        ? writableFields(endpoint.body, spec, writable, true)
         : [];
   // An update with nothing settable from chat is left to `/array api`.
   if ((kind === "update" || kind === "set") && fields.length === 0) return undefined;

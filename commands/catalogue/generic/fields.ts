@@ -1,8 +1,9 @@
 /**
  * Writable fields of a catalogue verb, read from the body model the endpoint table names and the model facts
  * in src/rest-spec: each becomes an option (`--relay-host`, `--v2c-user`) validated by a zod schema built from
- * its SDK type, its unit and its bounds. Secrets are never taken from chat: they would stay in Slack's history
- * and in the audit log.
+ * its SDK type, its unit and its bounds. Secrets (text fields matching SECRET_FIELD) are never taken from chat,
+ * where they would stay in Slack's history and in the audit log: create and update verbs offer them as flags
+ * (`--password`) whose value the pipeline asks for in a private dialog (see secret-fields.ts).
  */
 import { z } from "zod";
 import { count, duration, flag, objectName, size } from "../../../src/core/arg-types.js";
@@ -21,6 +22,8 @@ export interface FieldDef {
   unit?: Unit;
   since?: string;
   model: ModelField;
+  /** A secret: its option is a flag and its value is asked privately, never typed in chat. */
+  secret?: true;
 }
 
 export { SECRET_FIELD };
@@ -49,13 +52,27 @@ function def(path: string[], model: ModelField, unit: Unit | undefined): FieldDe
   };
 }
 
+/**
+ * A field whose name says it holds a secret: a text one becomes a secret field; any other (a bool that makes the
+ * array create a token and answer with it, a token object) is left to `/array api`.
+ */
+function secretOrSkip(path: string[], f: ModelField): FieldDef | "skip" | undefined {
+  if (!SECRET_FIELD.test(path.at(-1) ?? "")) return undefined;
+  return f.type === "str" ? { ...def(path, f, undefined), secret: true } : "skip";
+}
+
 /** Every field of `modelName` a person may set from chat, one level of nested objects flattened. */
 export function modelFields(modelName: string | undefined, spec: NounSpec): FieldDef[] {
   const model = modelName ? MODELS[modelName] : undefined;
   if (!model) return [];
   const out: FieldDef[] = [];
   for (const [name, f] of Object.entries(model.fields)) {
-    if (IDENTITY.has(name) || SECRET_FIELD.test(name)) continue;
+    if (IDENTITY.has(name)) continue;
+    const secret = secretOrSkip([name], f);
+    if (secret !== undefined) {
+      if (secret !== "skip") out.push(secret);
+      continue;
+    }
     if (SCALARS.has(f.type) || REFERENCES.test(f.type)) {
       out.push(def([name], f, spec.units?.[name]));
       continue;
@@ -63,23 +80,38 @@ export function modelFields(modelName: string | undefined, spec: NounSpec): Fiel
     const nested = MODELS[f.type];
     if (!nested || f.type.startsWith("list[")) continue;
     for (const [sub, sf] of Object.entries(nested.fields)) {
-      if (sub === "id" || SECRET_FIELD.test(sub) || !SCALARS.has(sf.type)) continue;
+      if (sub === "id") continue;
+      const nestedSecret = secretOrSkip([name, sub], sf);
+      if (nestedSecret !== undefined) {
+        if (nestedSecret !== "skip") out.push(nestedSecret);
+        continue;
+      }
+      if (!SCALARS.has(sf.type)) continue;
       out.push(def([name, sub], sf, spec.units?.[`${name}.${sub}`]));
     }
   }
   return out;
 }
 
-/** The fields of a verb: the resource's writable list (when given) picks from the model's fields. */
+/**
+ * The fields of a verb: the resource's writable list (when given) picks from the model's fields. Secret fields
+ * come with `secrets` (create and update verbs) whatever the list says: the writable lists name what may be
+ * typed in chat, and a secret never is.
+ */
 export function writableFields(
   modelName: string | undefined,
   spec: NounSpec,
   only?: readonly string[],
+  secrets = false,
 ): FieldDef[] {
-  const all = modelFields(modelName, spec);
+  const all = modelFields(modelName, spec).filter(
+    (f) => !f.secret || (secrets && (spec.secrets?.includes(f.path.join(".")) ?? true)),
+  );
   const allowed = only ?? spec.writable;
   if (!allowed) return all;
-  return all.filter((f) => allowed.includes(f.path.join(".")) || allowed.includes(f.path[0] ?? ""));
+  return all.filter(
+    (f) => f.secret || allowed.includes(f.path.join(".")) || allowed.includes(f.path[0] ?? ""),
+  );
 }
 
 const text = (max: number) =>
@@ -97,6 +129,10 @@ const text = (max: number) =>
 export function fieldSchema(f: FieldDef): z.ZodType {
   const m = f.model;
   let s: z.ZodType;
+  if (f.secret)
+    return flag().describe(
+      `a flag: the value is asked in a private dialog, never typed in chat${f.since ? ` (REST ${f.since}+)` : ""}`,
+    );
   if (f.type === "bool") return flag();
   if (f.type === "int" || f.type === "float") {
     if (f.unit === "size") s = size({ min: m.min ?? 0 });
@@ -146,7 +182,8 @@ export function bodyOf(fields: readonly FieldDef[], args: Record<string, unknown
   const body: Record<string, unknown> = {};
   for (const f of fields) {
     const v = args[f.key];
-    if (v === undefined) continue;
+    // A secret's option only asks for it; its value joins the body at run time (secret-fields.ts).
+    if (v === undefined || f.secret) continue;
     let at = body;
     for (const p of f.path.slice(0, -1)) {
       at[p] ??= {};

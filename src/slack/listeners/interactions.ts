@@ -1,6 +1,7 @@
 /**
- * Button clicks and prompt submissions. Each is acknowledged first, then handed to the pipeline with the
- * clicker as actor: the pipeline re-authorises every click, the transport never decides who may act.
+ * Button clicks and prompt submissions (a typed name, secrets). Each is acknowledged first, then handed to the
+ * pipeline with the clicker as actor: the pipeline re-authorises every click, the transport never decides who
+ * may act.
  */
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
 import type { Actor, ClickInput, MessageRef } from "../../core/pipeline-types.js";
@@ -8,6 +9,7 @@ import { toUserMessage } from "../../errors.js";
 import { baseActionId } from "../blocks.js";
 import { type EffectScope, runEffects } from "../effects.js";
 import { PROMPT_BLOCK_ID, PROMPT_CALLBACK_ID, readPromptSubmission } from "../prompt-modal.js";
+import { readSecretSubmission, SECRET_CALLBACK_ID } from "../secret-modal.js";
 import { type ListenerContext, responder } from "./context.js";
 
 async function click(ctx: ListenerContext, input: ClickInput, scope: EffectScope): Promise<void> {
@@ -101,6 +103,35 @@ export function registerInteractions(app: App, ctx: ListenerContext): void {
     if (sub.ref !== undefined) {
       input.ref = sub.ref;
       scope.source = { ref: sub.ref, ephemeral: false };
+    }
+    await click(ctx, input, scope);
+  });
+
+  // The secrets typed in the dialog go to the pipeline in memory; nothing here logs the view or its values.
+  app.view(SECRET_CALLBACK_ID, async ({ ack, body, view }) => {
+    const sub = readSecretSubmission(view);
+    if (sub === undefined) {
+      await ack();
+      ctx.logger.warn({ user: body.user.id }, "secret submission with unreadable metadata ignored");
+      return;
+    }
+    if (sub.empty.length > 0) {
+      const errors = Object.fromEntries(sub.empty.map((id) => [id, "Type the value, or cancel."]));
+      await ack({ response_action: "errors", errors });
+      return;
+    }
+    await ack();
+    const requestId = view.id;
+    if (!(await ctx.dedupe.firstTime(`view:${requestId}`))) return;
+    const actor: Actor = { userId: body.user.id, channelId: sub.channelId };
+    if (body.user.name) actor.displayName = body.user.name;
+    const log = ctx.logger.child({ reqId: requestId, user: body.user.id, action: sub.actionId });
+    const input: ClickInput = { actionId: sub.actionId, value: sub.pendingId, actor, secrets: sub.secrets };
+    const scope: EffectScope = { actor, requestId, logger: log };
+    if (sub.ref !== undefined) {
+      input.ref = sub.ref;
+      // The card a secret confirms is the requester's own private one, editable only through response_url.
+      scope.source = { ref: sub.ref, ephemeral: true };
     }
     await click(ctx, input, scope);
   });

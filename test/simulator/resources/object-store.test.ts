@@ -189,6 +189,42 @@ describe("object store accounts, users and access keys", () => {
   });
 });
 
+describe("/object-store-access-keys import: malformed requests are refused and change nothing", () => {
+  const post = (query: string, body: Record<string, unknown>) => ({ version: "1.10", query, body });
+  const user = { name: "backup/veeam" };
+  it.each([
+    ["a name without a secret", post("names=PSFBNOSECRET", { user }), /'names' is only used to import/],
+    ["a secret without a name", post("", { user, secret_access_key: "s3cr3t" }), /exactly one name/],
+    ["two names", post("names=PSFBONE,PSFBTWO", { user, secret_access_key: "s3cr3t" }), /exactly one name/],
+    ["an empty secret", post("names=PSFBEMPTY", { user, secret_access_key: "" }), /secret_access_key/],
+    [
+      "an unknown user",
+      post("names=PSFBNOUSER", { user: { name: "backup/nobody" }, secret_access_key: "s" }),
+      /nobody/,
+    ],
+  ])("%s", (_what, req, why) => {
+    const { state } = sim();
+    const before = [...state.accessKeys.keys()];
+    expect400(state, "POST", "/object-store-access-keys", req, why);
+    expect([...state.accessKeys.keys()]).toEqual(before);
+  });
+
+  it("an id already on the array", () => {
+    const { state } = sim();
+    const taken = [...state.accessKeys.values()].find((k) => k.user !== "backup/veeam")?.name ?? "";
+    expect(taken).not.toBe("");
+    for (const k of [...state.accessKeys.values()])
+      if (k.user === "backup/veeam") state.accessKeys.delete(k.name);
+    expect400(
+      state,
+      "POST",
+      "/object-store-access-keys",
+      post(`names=${taken}`, { user, secret_access_key: "s3cr3t" }),
+      /already exists/,
+    );
+  });
+});
+
 describe("/lifecycle-rules (1.10+)", () => {
   it("creates rules named bucket/rule_id, choosing an id when none is given", () => {
     const { state } = sim();

@@ -1,0 +1,66 @@
+/**
+ * Secret fields of the generic create and update verbs (an AD account's password, a directory's bind password,
+ * an SNMP community): their option is a flag, the pipeline asks the requester for the value in a private dialog
+ * (the command's `secrets`), and the value joins the request body only in `run`, in memory. The card and
+ * --dry-run show a placeholder where it goes; the args, the pending record and the audit hold `true` at most.
+ */
+import type { SecretField } from "../../../src/core/pipeline-types.js";
+import { InternalError } from "../../../src/errors.js";
+import type { Args } from "./common.js";
+import type { VerbPlan } from "./derive.js";
+import type { FieldDef } from "./fields.js";
+import { labelOf } from "./values.js";
+
+export const SECRET_PLACEHOLDER = "(typed in a private dialog)";
+
+/** The secrets a run asks for: those whose flag was given and, on create, those the array requires. */
+export function askedSecrets(p: VerbPlan, args: Args): FieldDef[] {
+  return p.fields.filter(
+    (f) => f.secret && (args[f.key] === true || (p.kind === "create" && f.model.required === true)),
+  );
+}
+
+export function secretPrompts(p: VerbPlan, args: Args): SecretField[] {
+  return askedSecrets(p, args).map((f) => ({
+    key: f.key,
+    label: labelOf(f.path.join(".")),
+    ...(f.path.at(-1) === "private_key" ? { multiline: true } : {}),
+  }));
+}
+
+function setAt(body: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let at = body;
+  for (const p of path.slice(0, -1)) {
+    const next = at[p];
+    at[p] = next && typeof next === "object" ? next : {};
+    at = at[p] as Record<string, unknown>;
+  }
+  at[path.at(-1) as string] = value;
+}
+
+/** The planned body with a placeholder where each asked secret goes. */
+export function withPlaceholders(body: Record<string, unknown>, asked: readonly FieldDef[]): void {
+  for (const f of asked) setAt(body, f.path, SECRET_PLACEHOLDER);
+}
+
+/**
+ * A copy of the planned body with the typed secrets in place of their placeholders, for sending only. Refuses
+ * to send a placeholder: a body the client renamed for an older version would otherwise carry it to the array.
+ */
+export function withSecrets(
+  body: unknown,
+  asked: readonly FieldDef[],
+  secrets: Readonly<Record<string, string>> | undefined,
+): unknown {
+  if (asked.length === 0) return body;
+  const out = structuredClone(body) as Record<string, unknown>;
+  for (const f of asked) {
+    const value = secrets?.[f.key];
+    if (value === undefined)
+      throw new InternalError("SECRET_MISSING", `--${f.option} ran without its secret`);
+    setAt(out, f.path, value);
+  }
+  if (JSON.stringify(out).includes(SECRET_PLACEHOLDER))
+    throw new InternalError("SECRET_PLACEHOLDER_LEFT", "a secret's placeholder is still in the body");
+  return out;
+}

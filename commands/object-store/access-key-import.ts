@@ -1,0 +1,104 @@
+/**
+ * `access-key import <user> --key-id <id>` (REST 1.10+): moves an S3 access key from another FlashBlade, so
+ * applications keep their credentials. The key id is typed in chat, its secret never is: the command declares
+ * it in `secrets`, the pipeline asks the requester in a private dialog (Slack) or an unechoed line (console),
+ * and `run` gets it in memory for this one request. The card, the answer, the audit and the pending store hold
+ * the id and the user only.
+ */
+import { z } from "zod";
+import { defineCommand, type Impact } from "../../src/core/define-command.js";
+import { message, rich } from "../../src/core/message.js";
+import { InternalError, UserFacingError } from "../../src/errors.js";
+import { atLeast } from "../../src/rest-spec/versions.js";
+import { planned } from "../shared/plan.js";
+import { keyName, keySchema, keysOf, MAX_KEYS, PATH, requireUser, userName } from "./access-key.js";
+
+/** The first version whose POST takes `names` with a `secret_access_key` body (ObjectStoreAccessKeyPost). */
+const IMPORT_SINCE = "1.10";
+const SECRET = "secret_access_key";
+/** Shown in the card and --dry-run where the secret will go; the real body is built in `run`. */
+const SECRET_PLACEHOLDER = "(typed in a private dialog)";
+
+export const accessKeyImport = defineCommand({
+  verb: "import",
+  summary: `Import an access key from another FlashBlade (REST ${IMPORT_SINCE}+); its secret is asked in a private dialog, never typed in chat`,
+  examples: ["access-key import analytics/etl --key-id PSFBIAZFCAAAAAAAAAAAA"],
+  role: "operator",
+  visibility: "in_channel",
+  positional: ["user"],
+  args: z.object({ user: userName(), keyId: keyName() }),
+  secrets: () => [{ key: SECRET, label: "Secret access key" }],
+  async impact(a, ctx): Promise<Impact> {
+    const version = await ctx.array.version();
+    if (!atLeast(version, IMPORT_SINCE)) {
+      throw new UserFacingError(
+        "ARRAY_VERSION_TOO_OLD",
+        `\`access-key import\` needs REST ${IMPORT_SINCE}, ${ctx.arrayName} runs ${version}. Nothing was sent. Create a new key there with \`/array access-key create ${a.user}\`.`,
+        { details: { array: ctx.arrayName, arrayVersion: version, needed: IMPORT_SINCE } },
+      );
+    }
+    await requireUser(ctx, a.user);
+    const all = await keysOf(ctx);
+    const same = all.find((k) => k.name === a.keyId);
+    if (same) {
+      throw new UserFacingError(
+        "ALREADY_EXISTS",
+        `Access key ${a.keyId} is already on ${ctx.arrayName} (user ${same.user?.name ?? "?"}). Nothing was changed.`,
+      );
+    }
+    const keys = all.filter((k) => k.user?.name === a.user);
+    if (keys.length >= MAX_KEYS) {
+      throw new UserFacingError(
+        "TOO_MANY_KEYS",
+        `${a.user} already has ${keys.length} access keys (${keys.map((k) => k.name).join(", ")}), the most a user can have. Delete one first with \`/array access-key delete <key>\`.`,
+      );
+    }
+    return {
+      target: `access key ${a.keyId} for ${a.user}`,
+      summary: rich`Imports access key ${a.keyId} for *${a.user}* on ${ctx.arrayName}, with the secret you type next.`,
+      facts: [{ label: "Keys it has", value: rich`${keys.map((k) => k.name).join(", ") || "none"}` }],
+      warnings: [],
+      state: { keys: keys.length, exists: false },
+      requests: [
+        planned("POST", PATH, { names: [a.keyId] }, { user: { name: a.user }, [SECRET]: SECRET_PLACEHOLDER }),
+      ],
+    };
+  },
+  async run(a, ctx) {
+    const typed = ctx.secrets?.[SECRET];
+    if (typed === undefined)
+      throw new InternalError("SECRET_MISSING", "access-key import ran without its secret");
+    // A pasted secret often brings a space or a newline along; an S3 secret never holds whitespace.
+    const secret = typed.trim();
+    if (!/^\S{1,256}$/.test(secret)) {
+      throw new UserFacingError(
+        "SECRET_MALFORMED",
+        "The secret you typed has spaces in it or is longer than 256 characters; an access key's secret has neither. Nothing was sent: run the command again.",
+      );
+    }
+    const [key] = await ctx.array.post(PATH, {
+      query: { names: [a.keyId] },
+      body: { user: { name: a.user }, [SECRET]: secret },
+      schema: keySchema,
+    });
+    // Only the id and the user leave this function: the array echoes the secret back in its answer.
+    return { user: a.user, name: key?.name ?? a.keyId };
+  },
+  render(r, _a, rctx) {
+    const text = `Imported access key ${r.name} for ${r.user} on ${rctx.arrays[0] ?? "?"}.`;
+    return message(
+      text,
+      [
+        {
+          type: "section",
+          text: rich`Imported access key ${r.name} for *${r.user}* on ${rctx.arrays[0] ?? "?"}.`,
+        },
+        {
+          type: "context",
+          text: rich`Applications can sign with it here now; its secret is not shown or kept.`,
+        },
+      ],
+      { visibility: "in_channel" },
+    );
+  },
+});

@@ -1,0 +1,286 @@
+/**
+ * `access-key import` through Slack: the secret is typed in a modal, never in a message. Bolt fed signed requests,
+ * the real pipeline with a SQLite pending store on disk, a simulated array over HTTPS, the fake Slack Web API.
+ * The button opens the modal (views.open), its submission carries the secret to the array, and the secret then
+ * appears nowhere the bot writes: Slack calls (the modal included), response URLs, log lines, audit records, the
+ * store's files, /metrics.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RESOURCES } from "../../commands/index.js";
+import { configSchema } from "../../src/config/schema.js";
+import { memoryAuditSink } from "../../src/core/audit.js";
+import { createPipeline } from "../../src/core/pipeline.js";
+import { createRegistry } from "../../src/core/registry.js";
+import { createArrayPool } from "../../src/flashblade/pool.js";
+import type { ArrayPool } from "../../src/flashblade/types.js";
+import { commandLabeler } from "../../src/ops/command-label.js";
+import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
+import { openStore } from "../../src/store/index.js";
+import { createStorePendingStore } from "../../src/store/pending-store.js";
+import type { Store } from "../../src/store/types.js";
+import { TEST_ARRAY_TUNING } from "../core/harness.js";
+import { blockKitViolations } from "../fakes/block-kit-rules.js";
+import { memoryLogger } from "../fakes/memory-logger.js";
+import { blockAction, slashCommand, viewSubmission } from "../fakes/payloads.js";
+import { type Harness, startHarness } from "./helpers/harness.js";
+
+const USER = "backup/veeam";
+const KEY = "PSFBIMPORTSLACK00001";
+const SECRET = "q9Zt/ImportedFromAnotherBlade+Kx7Wv2Lr0Yp";
+const BLOCK = "secret.secret_access_key";
+
+type ButtonJson = { action_id: string; value: string; text: { text: string } };
+type ViewJson = {
+  callback_id: string;
+  private_metadata: string;
+  blocks: { type: string; block_id?: string }[];
+};
+
+describe("access-key import: the secret goes through a modal and nowhere else", () => {
+  let sim: Simulator;
+  let pool: ArrayPool;
+  let h: Harness;
+  let store: Store;
+  let dataDir: string;
+  const audit = memoryAuditSink();
+  const log = memoryLogger("trace");
+  let seq = 0;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
+    dataDir = mkdtempSync(join(tmpdir(), "secret-import-"));
+    store = openStore({ kind: "sqlite", dataDir });
+    const config = configSchema.parse({
+      arrays: [{ name: "lab-1", address: sim.url, api_token_env: "T" }],
+      access: {
+        default_role: "none",
+        operator: { users: ["UBOB"], groups: [] },
+        viewer: { users: ["UCAROL"], groups: [] },
+      },
+      channels: { default_array: "lab-1" },
+    });
+    pool = createArrayPool([simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING)], {
+      logger: log.logger,
+      sleep: async () => {},
+    });
+    const registry = createRegistry(RESOURCES);
+    h = await startHarness("http", {
+      pipeline: ({ identity }) =>
+        createPipeline({
+          registry,
+          pool,
+          config,
+          identity,
+          store: createStorePendingStore(store),
+          audit,
+          logger: log.logger,
+          now: Date.now,
+        }),
+      commandLabel: commandLabeler(registry),
+      logger: log.logger,
+    });
+  });
+
+  afterAll(async () => {
+    await h?.stop();
+    await pool?.close();
+    await sim?.close();
+    await store?.close?.();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const responseUrl = () => h.fake.responseUrl(`imp-${++seq}`);
+  const responseTo = (url: string, count = 1) =>
+    h.fake.waitForResponse((r) => url.endsWith(`/${r.id}`), count);
+  const buttonIn = (blocks: unknown, label: string): ButtonJson | undefined =>
+    (blocks as { type: string; elements?: ButtonJson[] }[])
+      .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
+      .find((e) => e.text.text.startsWith(label));
+
+  /** Everything the bot wrote anywhere, as one string per place. */
+  async function everywhere(): Promise<Record<string, string>> {
+    const storeFiles = readdirSync(dataDir)
+      .map((f) => readFileSync(join(dataDir, f)).toString("latin1"))
+      .join("\n");
+    return {
+      "Slack Web API calls": JSON.stringify(h.fake.calls),
+      "unexpected Slack calls": JSON.stringify(h.fake.unexpected),
+      "posted messages": JSON.stringify([...h.fake.messages.values()]),
+      "response URL posts": JSON.stringify(h.fake.responses),
+      uploads: [...h.fake.uploads.values()].map((b) => b.toString("latin1")).join("\n"),
+      "log lines": log.text() + h.log.text(),
+      "audit records": JSON.stringify(audit.records),
+      "pending store files": storeFiles,
+      "/metrics": await (await fetch(`${h.baseUrl}/metrics`)).text(),
+    };
+  }
+
+  it("the button opens a modal; its submission imports the key; the secret is written nowhere", async () => {
+    for (const k of [...sim.state.accessKeys.values()])
+      if (k.user === USER) sim.state.accessKeys.delete(k.name);
+    const url = responseUrl();
+    await h.driver.command(
+      slashCommand({
+        text: `access-key import ${USER} --key-id ${KEY}`,
+        userId: "UBOB",
+        userName: "bob",
+        responseUrl: url,
+      }),
+    );
+    const card = await responseTo(url);
+    expect(card.body["response_type"]).toBe("ephemeral");
+    const button = buttonIn(card.body["blocks"], "Enter secret");
+    if (!button) throw new Error(`no Enter secret button in ${JSON.stringify(card.body)}`);
+
+    const opens = h.fake.callsOf("views.open").length;
+    await h.driver.interactive(
+      blockAction({
+        actionId: button.action_id,
+        value: button.value,
+        userId: "UBOB",
+        userName: "bob",
+        messageTs: "1700000999.000001",
+        ephemeral: true,
+        responseUrl: responseUrl(),
+      }),
+    );
+    const open = await h.fake.waitForCall("views.open", () => true, opens + 1);
+    const view = open.args["view"] as ViewJson;
+    expect(view.callback_id).toBe("array_secret");
+    expect(view.blocks.filter((b) => b.type === "input").map((b) => b.block_id)).toEqual([BLOCK]);
+    expect(blockKitViolations(view.blocks, "view")).toEqual([]);
+    expect(sim.state.accessKeys.has(KEY)).toBe(false);
+
+    // An empty field is refused inline, in the modal, and nothing runs.
+    const empty = await h.driver.interactive(
+      viewSubmission({
+        userId: "UBOB",
+        callbackId: "array_secret",
+        privateMetadata: view.private_metadata,
+        values: { [BLOCK]: { secret: "  " } },
+      }),
+    );
+    expect(empty.body).toMatchObject({ response_action: "errors", errors: { [BLOCK]: expect.any(String) } });
+
+    const posts = h.fake.callsOf("chat.postMessage").length;
+    const ephs = h.fake.callsOf("chat.postEphemeral").length;
+    await h.driver.interactive(
+      viewSubmission({
+        userId: "UBOB",
+        callbackId: "array_secret",
+        privateMetadata: view.private_metadata,
+        values: { [BLOCK]: { secret: SECRET } },
+      }),
+    );
+    // A dialog cannot edit the private card, so its "done" line comes as a new private answer.
+    const done = await h.fake.waitForCall("chat.postEphemeral", () => true, ephs + 1);
+    expect(done.args).toMatchObject({ channel: "C1", user: "UBOB" });
+    expect(JSON.stringify(done.args["blocks"])).toContain(`Done: import access key ${KEY}`);
+    const announced = await h.fake.waitForCall("chat.postMessage", () => true, posts + 1);
+    expect(announced.args["channel"]).toBe("C1");
+    expect(JSON.stringify(announced.args["blocks"])).toContain(`Imported access key ${KEY}`);
+    expect(sim.state.accessKeys.get(KEY)).toMatchObject({ user: USER, secret: SECRET });
+
+    for (const [place, text] of Object.entries(await everywhere())) {
+      expect({ place, found: text.includes(SECRET) }).toEqual({ place, found: false });
+    }
+    // The scan is real: the audit, the logs and the store did see this request.
+    expect(audit.records.at(-1)).toMatchObject({
+      command: "access-key.import",
+      decision: "confirmed",
+      outcome: "ok",
+    });
+    expect(log.text()).toContain("object-store-access-keys");
+    expect((await everywhere())["pending store files"]).toContain(KEY);
+  });
+
+  it("when the key appeared on the array meanwhile, the requester is told privately and nothing is sent", async () => {
+    const other = "PSFBIMPORTSLACK00003";
+    for (const k of [...sim.state.accessKeys.values()])
+      if (k.user === USER) sim.state.accessKeys.delete(k.name);
+    const url = responseUrl();
+    await h.driver.command(
+      slashCommand({ text: `access-key import ${USER} --key-id ${other}`, userId: "UBOB", responseUrl: url }),
+    );
+    const button = buttonIn((await responseTo(url)).body["blocks"], "Enter secret");
+    const opens = h.fake.callsOf("views.open").length;
+    await h.driver.interactive(
+      blockAction({
+        actionId: button?.action_id ?? "",
+        value: button?.value ?? "",
+        userId: "UBOB",
+        messageTs: "1700000999.000003",
+        ephemeral: true,
+        responseUrl: responseUrl(),
+      }),
+    );
+    const view = (await h.fake.waitForCall("views.open", () => true, opens + 1)).args["view"] as ViewJson;
+    // Someone imports the same id on the array itself while the dialog is open.
+    sim.state.accessKeys.set(other, {
+      id: "elsewhere",
+      name: other,
+      user: "analytics/etl",
+      created: 0,
+      enabled: true,
+      secret: "imported-by-someone-else",
+    });
+    const ephs = h.fake.callsOf("chat.postEphemeral").length;
+    await h.driver.interactive(
+      viewSubmission({
+        userId: "UBOB",
+        callbackId: "array_secret",
+        privateMetadata: view.private_metadata,
+        values: { [BLOCK]: { secret: SECRET } },
+      }),
+    );
+    const told = await h.fake.waitForCall("chat.postEphemeral", () => true, ephs + 1);
+    expect(told.args["user"]).toBe("UBOB");
+    expect(JSON.stringify(told.args["blocks"])).toContain(`Access key ${other} is already on lab-1`);
+    expect(JSON.stringify(told.args)).not.toContain(SECRET);
+    expect(sim.state.accessKeys.get(other)?.secret).not.toBe(SECRET);
+  });
+
+  it("someone else submitting the requester's modal imports nothing", async () => {
+    const other = "PSFBIMPORTSLACK00002";
+    for (const k of [...sim.state.accessKeys.values()])
+      if (k.user === USER) sim.state.accessKeys.delete(k.name);
+    const url = responseUrl();
+    await h.driver.command(
+      slashCommand({
+        text: `access-key import ${USER} --key-id ${other}`,
+        userId: "UBOB",
+        userName: "bob",
+        responseUrl: url,
+      }),
+    );
+    const button = buttonIn((await responseTo(url)).body["blocks"], "Enter secret");
+    const opens = h.fake.callsOf("views.open").length;
+    await h.driver.interactive(
+      blockAction({
+        actionId: button?.action_id ?? "",
+        value: button?.value ?? "",
+        userId: "UBOB",
+        messageTs: "1700000999.000002",
+        ephemeral: true,
+        responseUrl: responseUrl(),
+      }),
+    );
+    const view = (await h.fake.waitForCall("views.open", () => true, opens + 1)).args["view"] as ViewJson;
+    const eph = h.fake.callsOf("chat.postEphemeral").length;
+    await h.driver.interactive(
+      viewSubmission({
+        userId: "UCAROL",
+        callbackId: "array_secret",
+        privateMetadata: view.private_metadata,
+        values: { [BLOCK]: { secret: SECRET } },
+      }),
+    );
+    const refused = await h.fake.waitForCall("chat.postEphemeral", () => true, eph + 1);
+    expect(refused.args["user"]).toBe("UCAROL");
+    expect(JSON.stringify(refused.args)).toContain("can confirm it");
+    expect(sim.state.accessKeys.has(other)).toBe(false);
+  });
+});
