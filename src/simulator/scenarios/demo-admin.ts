@@ -2,7 +2,8 @@
  * The demo array's directory, certificate, network and object-store access details that `/array help` examples
  * name: the Active Directory account the SMB shares need and its keytabs, a Grafana API client, the LDAP CA in
  * its own group and the DR array's CA in the replication group, a virtual host, the access policies the demo's
- * object users work with, and a retired backup subnet and link aggregation group nothing uses any more.
+ * object users work with, an object store account with nothing in it yet, remote credentials rotated out, a
+ * connection key outstanding, and a retired backup subnet and link aggregation group nothing uses any more.
  * Each exists so an example copied from help finds what it names (test/commands/examples-demo.test.ts).
  *
  * Ids come from an id source of their own (derived from the seed), not from the state's: drawing from the
