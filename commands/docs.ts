@@ -1,7 +1,9 @@
 /**
  * docs/commands.md, generated from the registry: every resource by area, every verb with its usage, minimum
  * role, destructive class and the first REST version that has it (read from the endpoint table through the
- * catalogue). `npm run docs:commands` writes it; a test fails when the file is not current.
+ * catalogue). *Sends* is the catalogue verb's endpoint, or for a hand-written command what its examples were
+ * seen to send against the demo arrays (tools/observe-requests.ts passes that in as `observed`).
+ * `npm run docs:commands` writes it; a test fails when the file is not current.
  */
 import { AREAS } from "../src/core/define-command.js";
 import type { Registry } from "../src/core/registry.js";
@@ -11,7 +13,10 @@ import { CATALOGUE_VERBS } from "./catalogue/index.js";
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
-export function commandsMarkdown(registry: Registry): string {
+export function commandsMarkdown(
+  registry: Registry,
+  observed: ReadonlyMap<string, readonly string[]> = new Map(),
+): string {
   const plans = new Map(CATALOGUE_VERBS.map((p) => [commandId(p.spec.noun, p.verb), p]));
   const out: string[] = [
     "# /array commands",
@@ -20,6 +25,8 @@ export function commandsMarkdown(registry: Registry): string {
     "the same, filtered by your role, and `/array help <resource>` shows examples that work against the demo",
     "array. *Class* is the destructive class whose policy (`destructive:` in the configuration) gates the verb;",
     "*REST* is the first interface version that has it (older arrays answer with the version they run).",
+    "*Sends* is the REST call the verb makes; for a hand-written verb, the calls its first working example made",
+    "against the demo arrays (the planned request of a change, the reads of a lookup; – when it reaches no array).",
     "",
   ];
   let verbs = 0;
@@ -36,7 +43,7 @@ export function commandsMarkdown(registry: Registry): string {
         const p = plans.get(id);
         const cls = p ? (p.cls ?? "–") : c.destructive ? "by impact" : "–";
         const since = p ? p.since : "–";
-        const sends = p ? `${p.method} ${p.path}` : "–";
+        const sends = p ? `${p.method} ${p.path}` : (observed.get(id)?.join(", ") ?? "–");
         out.push(
           `| ${c.verb} | \`${cell(usageLine(id, c))}\` | ${c.role} | ${cls} | ${since} | ${cell(sends)} |`,
         );

@@ -38,7 +38,7 @@ function physical(s: ArraySpace | undefined): number | undefined {
 const spaceShow = defineCommand({
   verb: "show",
   summary: "Capacity, usage, data reduction, snapshots and space held by destroyed file systems",
-  examples: ["space show", "space show --array all", "space show --array tag:prod"],
+  examples: ["space show", "space show --array all", "space show --array tag:dr"],
   role: "viewer",
   args: z.object({}),
   async run(_args, ctx): Promise<SpaceResult> {

@@ -1,9 +1,11 @@
-/** Writes docs/commands.md from the registry (npm run docs:commands). */
+/** Writes docs/commands.md from the registry and what hand-written commands send (npm run docs:commands). */
 import { writeFileSync } from "node:fs";
 import { commandsMarkdown } from "../commands/docs.js";
 import { RESOURCES } from "../commands/index.js";
 import { createRegistry } from "../src/core/registry.js";
+import { observeRequests } from "./observe-requests.js";
 
 const target = new URL("../../docs/commands.md", import.meta.url);
-writeFileSync(target, commandsMarkdown(createRegistry(RESOURCES)));
+const registry = createRegistry(RESOURCES);
+writeFileSync(target, commandsMarkdown(registry, await observeRequests(registry)));
 console.log(`wrote ${target.pathname}`);

@@ -150,7 +150,7 @@ export const IDENTITY: readonly NounSpec[] = [
       list: "",
       show: "grafana",
       create:
-        "grafana --issuer grafana --max-role readonly --access-token-ttl-in-ms 1h --public-key '-----BEGIN PUBLIC KEY-----MCowBQYDK2VwAyEAexample-----END PUBLIC KEY-----'",
+        "prometheus --issuer prometheus --max-role readonly --access-token-ttl-in-ms 1h --public-key '-----BEGIN PUBLIC KEY-----MCowBQYDK2VwAyEAexample-----END PUBLIC KEY-----'",
       update: "grafana --no-enabled",
       delete: "grafana",
     },
@@ -179,7 +179,7 @@ export const IDENTITY: readonly NounSpec[] = [
     examples: {
       list: "",
       show: "management",
-      create: "ldap-ca --certificate-type external --certificate PEM-TEXT",
+      create: "syslog-ca --certificate-type external --certificate PEM-TEXT",
       update: "ldap-ca --intermediate-certificate PEM-TEXT",
       delete: "ldap-ca",
     },
@@ -194,7 +194,7 @@ export const IDENTITY: readonly NounSpec[] = [
     summary: "Certificate groups (trusted CAs for replication, directory services)",
     path: "/certificate-groups",
     columns: ["name"],
-    examples: { list: "", show: "_default_replication_certs", create: "ldap-cas", delete: "ldap-cas" },
+    examples: { list: "", show: "_default_replication_certs", create: "syslog-cas", delete: "ldap-cas" },
     extra: [
       { verb: "uses", method: "GET", path: "/certificate-groups/uses", summary: "Where each group is used" },
     ],
@@ -210,7 +210,7 @@ export const IDENTITY: readonly NounSpec[] = [
     examples: {
       list: "",
       add: "_default_replication_certs management",
-      remove: "_default_replication_certs management",
+      remove: "_default_replication_certs fb-dr-01-ca",
     },
   },
   {
@@ -224,7 +224,7 @@ export const IDENTITY: readonly NounSpec[] = [
     examples: {
       list: "",
       add: "management ldap-cas",
-      remove: "management ldap-cas",
+      remove: "ldap-ca ldap-cas",
     },
   },
 ];

@@ -18,8 +18,8 @@ export const NETWORK: readonly NounSpec[] = [
       list: "",
       show: "data",
       create: "backup-net --prefix 10.21.150.0/24 --gateway 10.21.150.1 --vlan 150 --mtu 9000",
-      update: "backup-net --mtu 1500",
-      delete: "backup-net",
+      update: "legacy-backup --mtu 1500",
+      delete: "legacy-backup",
     },
   },
   {
@@ -36,8 +36,8 @@ export const NETWORK: readonly NounSpec[] = [
       list: "",
       show: "data1",
       create: "data3 --address 10.21.100.12 --services data --type vip",
-      update: "data3 --address 10.21.100.13",
-      delete: "data3",
+      update: "data2 --address 10.21.100.13",
+      delete: "data2",
     },
   },
   {
@@ -50,7 +50,7 @@ export const NETWORK: readonly NounSpec[] = [
     units: { status: "status" },
     writable: [],
     cutsOff: CUTS_OFF,
-    examples: { list: "", show: "uplink", create: "backup-lag", delete: "backup-lag" },
+    examples: { list: "", show: "uplink", create: "backup-lag", delete: "legacy-lag" },
   },
   {
     noun: "dns",

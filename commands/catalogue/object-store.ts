@@ -19,7 +19,7 @@ export const OBJECT_STORE: readonly NounSpec[] = [
       show: "veeam-repo",
       create: "scratch-bucket --account analytics",
       update: "scratch-bucket --versioning enabled",
-      delete: "scratch-bucket",
+      delete: "tmp-export",
     },
   },
   {
@@ -84,7 +84,7 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     ],
     examples: {
       list: "",
-      add: "pure:policy/full-access analytics/etl",
+      add: "pure:policy/object-read analytics/etl",
       remove: "pure:policy/full-access analytics/etl",
     },
   },
@@ -101,7 +101,7 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     ],
     examples: {
       list: "",
-      add: "analytics/reader pure:policy/object-read",
+      add: "backup/veeam pure:policy/object-list",
       remove: "analytics/reader pure:policy/object-read",
     },
   },
@@ -111,7 +111,7 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     summary: "Host names for virtual-hosted-style S3 requests",
     path: "/object-store-virtual-hosts",
     columns: ["name"],
-    examples: { list: "", show: "s3.example.com", create: "s3.example.com", delete: "s3.example.com" },
+    examples: { list: "", show: "s3.example.com", create: "s3-west.example.com", delete: "s3.example.com" },
   },
   {
     noun: "lifecycle-rule",
@@ -125,7 +125,7 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     createOnly: ["bucket", "rule_id"],
     examples: {
       list: "",
-      show: "veeam-repo/expire-old",
+      show: "analytics-raw/expire-old-versions",
       create: "--bucket veeam-repo --rule-id expire-old --keep-previous-version-for 30d",
       update: "veeam-repo/expire-old --keep-previous-version-for 60d",
       delete: "veeam-repo/expire-old",

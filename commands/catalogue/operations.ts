@@ -100,8 +100,8 @@ export const OPERATIONS: readonly NounSpec[] = [
       list: "",
       show: "storage-team@example.com",
       create: "pager@example.com --minimum-notification-severity critical",
-      update: "pager@example.com --minimum-notification-severity warning",
-      delete: "pager@example.com",
+      update: "oncall@example.com --minimum-notification-severity warning",
+      delete: "noc@example.com",
     },
     extra: [
       {
@@ -154,10 +154,10 @@ export const OPERATIONS: readonly NounSpec[] = [
     columns: ["name", "host", "notification", "version"],
     examples: {
       list: "",
-      show: "trap1",
+      show: "nms",
       create: "trap1 --host 10.21.0.99 --notification trap --version v2c",
-      update: "trap1 --host 10.21.0.98",
-      delete: "trap1",
+      update: "nms --host 10.21.0.98",
+      delete: "nms",
     },
     extra: [
       {
@@ -180,8 +180,8 @@ export const OPERATIONS: readonly NounSpec[] = [
       list: "",
       show: "central-syslog",
       create: "siem --uri tcp://siem.example.com:601",
-      update: "siem --uri tcp://siem.example.com:6514",
-      delete: "siem",
+      update: "central-syslog --uri tcp://syslog.example.com:6514",
+      delete: "central-syslog",
     },
     extra: [
       {

@@ -81,7 +81,7 @@ export const REPLICATION: readonly NounSpec[] = [
     path: "/file-system-replica-links/policies",
     columns: ["member.name", "policy.name", "remote.name"],
     select: [LOCAL_FS, { param: "policy_names", label: "policy" }, REMOTE],
-    examples: { list: "", add: "ml-datasets daily fb-lab-02", remove: "ml-datasets daily fb-lab-02" },
+    examples: { list: "", add: "ml-datasets daily fb-lab-02", remove: "projects daily fb-dr-01" },
   },
   {
     noun: "replica-link bucket",
@@ -102,7 +102,7 @@ export const REPLICATION: readonly NounSpec[] = [
       list: "",
       show: "veeam-repo veeam-repo",
       create: "analytics-raw analytics-raw fb-dr-01/repl-creds",
-      update: "analytics-raw analytics-raw --paused",
+      update: "analytics-curated analytics-curated --paused",
       delete: "analytics-raw analytics-raw",
     },
   },

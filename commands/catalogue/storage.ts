@@ -16,6 +16,6 @@ export const STORAGE: readonly NounSpec[] = [
       { param: "member_names", label: "file-system" },
       { param: "policy_names", label: "policy" },
     ],
-    examples: { list: "home", add: "scratch hourly", remove: "scratch hourly" },
+    examples: { list: "home", add: "scratch hourly", remove: "builds hourly" },
   },
 ];

@@ -35,7 +35,7 @@ function protocols(a: z.output<typeof args>): string {
 export const fsCreate = defineCommand({
   verb: "create",
   summary: "Create a file system",
-  examples: ["fs create projects 2T --nfs", "fs create scratch 500G --nfs --smb --hard-limit"],
+  examples: ["fs create research 2T --nfs", "fs create scratch2 500G --nfs --smb --hard-limit"],
   role: "operator",
   visibility: "in_channel",
   positional: ["name", "size"],

@@ -82,7 +82,7 @@ export const fsDestroy = defineCommand({
 export const fsRecover = defineCommand({
   verb: "recover",
   summary: "Recover a destroyed file system",
-  examples: ["fs recover scratch"],
+  examples: ["fs recover old-share"],
   role: "operator",
   visibility: "in_channel",
   positional: ["name"],
@@ -130,7 +130,7 @@ export const fsRecover = defineCommand({
 export const fsEradicate = defineCommand({
   verb: "eradicate",
   summary: "Eradicate a destroyed file system: permanent, needs approval",
-  examples: ["fs eradicate scratch"],
+  examples: ["fs eradicate old-share"],
   role: "admin",
   visibility: "in_channel",
   positional: ["name"],

@@ -26,7 +26,7 @@ export interface FsShowResult {
 export const fsShow = defineCommand({
   verb: "show",
   summary: "Show one file system: space, data reduction, protocols, hard limit, snapshots, replica links",
-  examples: ["fs show home", "fs show home --array lab-2"],
+  examples: ["fs show home", "fs show home --array fb-dr-01"],
   role: "viewer",
   positional: ["name"],
   args: z.object({ name: objectName("file system name").describe("the file system") }),

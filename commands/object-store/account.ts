@@ -111,7 +111,7 @@ export const accountDelete = defineCommand({
   verb: "delete",
   summary:
     "Delete an object store account with its users and their access keys (it must hold no buckets); gated",
-  examples: ["object-account delete media"],
+  examples: ["object-account delete archive"],
   role: "operator",
   visibility: "in_channel",
   positional: ["name"],

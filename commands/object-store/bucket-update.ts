@@ -9,7 +9,10 @@ import { nameArgs, PATH, requireBucket, said } from "./bucket.js";
 export const bucketUpdate = defineCommand({
   verb: "update",
   summary: "Turn a bucket's object versioning on or suspend it (REST 1.9+)",
-  examples: ["bucket update media-assets --versioning enabled", "bucket update tmp --versioning suspended"],
+  examples: [
+    "bucket update veeam-repo --versioning enabled",
+    "bucket update analytics-raw --versioning suspended",
+  ],
   role: "operator",
   visibility: "in_channel",
   positional: ["name"],

@@ -156,7 +156,7 @@ export function said(text: string) {
 export const bucketDestroy = defineCommand({
   verb: "destroy",
   summary: "Destroy a bucket (S3 requests to it fail; recoverable until eradicated)",
-  examples: ["bucket destroy tmp-export", "bucket destroy tmp-export --dry-run"],
+  examples: ["bucket destroy analytics-raw", "bucket destroy analytics-raw --dry-run"],
   role: "operator",
   visibility: "in_channel",
   positional: ["name"],

@@ -117,7 +117,7 @@ export const lifecycleCreate = defineCommand({
   summary: "Keep a bucket's previous object versions for a while, then delete them",
   examples: [
     "lifecycle-rule create analytics-raw --keep 30d",
-    "lifecycle-rule create analytics-raw --keep 2d --prefix tmp/ --rule tmp-cleanup",
+    "lifecycle-rule create analytics-raw --keep 7d --prefix staging/ --rule staging-cleanup",
   ],
   role: "operator",
   visibility: "in_channel",

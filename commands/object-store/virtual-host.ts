@@ -66,7 +66,7 @@ export const virtualHostList = defineCommand({
 export const virtualHostAdd = defineCommand({
   verb: "add",
   summary: "Let S3 clients address buckets as <bucket>.<host>",
-  examples: ["virtual-host add s3.example.com"],
+  examples: ["virtual-host add s3.lab.example.com"],
   role: "admin",
   visibility: "in_channel",
   positional: ["host"],
@@ -98,7 +98,7 @@ export const virtualHostAdd = defineCommand({
 export const virtualHostRemove = defineCommand({
   verb: "remove",
   summary: "Stop answering S3 requests under a virtual host name; gated",
-  examples: ["virtual-host remove s3.old.example.com"],
+  examples: ["virtual-host remove s3.example.com"],
   role: "admin",
   visibility: "in_channel",
   positional: ["host"],

@@ -87,7 +87,7 @@ export const policyAttach = defineCommand({
   examples: [
     "policy attach daily scratch",
     "policy attach daily logs,media",
-    "policy attach daily home --remote fb-dr-01",
+    "policy attach daily builds --remote fb-dr-01",
   ],
   role: "operator",
   visibility: "in_channel",

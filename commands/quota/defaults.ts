@@ -176,7 +176,7 @@ export const quotaNotify = defineCommand({
   verb: "notify",
   summary:
     "Change who hears about quotas: direct notifications to users and groups, and the contact they name",
-  examples: ["quota notify --direct --contact storage-team@example.com", "quota notify --no-direct"],
+  examples: ["quota notify --direct --contact storage-oncall@example.com", "quota notify --no-direct"],
   role: "operator",
   visibility: "in_channel",
   args: z.object({

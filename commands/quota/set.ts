@@ -100,7 +100,7 @@ export const quotaSet = defineCommand({
   summary: "Set the quota of one or more users or groups on a file system (creates or updates as needed)",
   examples: [
     "quota set user alice,bob 2T --fs home",
-    "quota set group engineering 20T --fs projects",
+    "quota set group engineering 25T --fs projects",
     "quota set user 1001,1002 500G --fs home --dry-run",
   ],
   role: "operator",

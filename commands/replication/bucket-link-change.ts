@@ -22,7 +22,7 @@ import {
 export const bucketLinkCredentials = defineCommand({
   verb: "credentials",
   summary: "Use other remote credentials for a bucket replica link (after rotating the remote's access key)",
-  examples: ["replica-link bucket credentials media-assets fb-dr-01/repl-creds-2 --remote fb-dr-01"],
+  examples: ["replica-link bucket credentials veeam-repo fb-dr-01/repl-creds-2 --remote fb-dr-01"],
   role: "operator",
   visibility: "in_channel",
   positional: ["bucket", "credentials"],
@@ -65,8 +65,8 @@ export const bucketLinkDelete = defineCommand({
   verb: "delete",
   summary: "Delete a bucket replica link (the remote copy stays but stops receiving changes); gated",
   examples: [
-    "replica-link bucket delete media-assets",
-    "replica-link bucket delete media-assets --remote fb-dr-01",
+    "replica-link bucket delete logs-archive",
+    "replica-link bucket delete logs-archive --remote fb-dr-01",
   ],
   role: "operator",
   visibility: "in_channel",

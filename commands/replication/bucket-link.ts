@@ -159,8 +159,8 @@ export const bucketLinkPause = defineCommand({
   verb: "pause",
   summary: "Pause a bucket's replication (e.g. to stop encrypted data reaching the copy); gated",
   examples: [
-    "replica-link bucket pause veeam-repo",
-    "replica-link bucket pause media-assets --remote fb-dr-01",
+    "replica-link bucket pause analytics-curated",
+    "replica-link bucket pause analytics-curated --remote fb-dr-01",
   ],
   role: "operator",
   visibility: "in_channel",

@@ -108,7 +108,7 @@ export const fsLinkList = defineCommand({
 export const fsLinkCreate = defineCommand({
   verb: "create",
   summary: "Replicate a file system to a connected array, on a snapshot policy's schedule",
-  examples: ["replica-link fs create projects --remote fb-dr-01 --policy hourly"],
+  examples: ["replica-link fs create db-dumps --remote fb-dr-01 --policy daily"],
   role: "operator",
   visibility: "in_channel",
   positional: ["fs"],

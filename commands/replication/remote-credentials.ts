@@ -155,7 +155,7 @@ export const remoteCredentialsRotate = defineCommand({
   verb: "rotate",
   summary:
     "Give remote credentials a new key from the managed remote array (the old key stays there until deleted)",
-  examples: ["remote-credentials rotate fb-dr-01/repl --user backup/replication"],
+  examples: ["remote-credentials rotate fb-dr-01/repl-creds --user backup/veeam"],
   role: "admin",
   visibility: "in_channel",
   positional: ["name"],

@@ -82,7 +82,7 @@ const addressArgs = z.object({
 export const targetCreate = defineCommand({
   verb: "create",
   summary: "Add an S3 target bucket replica links can replicate to",
-  examples: ["target create aws-archive --address s3.us-west-2.amazonaws.com"],
+  examples: ["target create aws-glacier --address s3.us-east-1.amazonaws.com"],
   role: "admin",
   visibility: "in_channel",
   positional: ["name"],

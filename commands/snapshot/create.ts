@@ -10,7 +10,7 @@ import { planned } from "../shared/plan.js";
 export const snapshotCreateCommand = defineCommand({
   verb: "create",
   summary: "Take a snapshot of a file system",
-  examples: ["snapshot create home", "snapshot create home --suffix before-upgrade"],
+  examples: ["snapshot create home", "snapshot create home --suffix before-patch"],
   role: "operator",
   visibility: "in_channel",
   positional: ["fs"],

@@ -17,7 +17,7 @@ const nameArgs = z.object({
 export const snapshotDestroy = defineCommand({
   verb: "destroy",
   summary: "Destroy a snapshot (recoverable until eradicated)",
-  examples: ["snapshot destroy home.daily-1"],
+  examples: ["snapshot destroy home.daily.1"],
   role: "operator",
   visibility: "in_channel",
   positional: ["name"],
@@ -53,7 +53,7 @@ export const snapshotDestroy = defineCommand({
 export const snapshotRecover = defineCommand({
   verb: "recover",
   summary: "Recover a destroyed snapshot",
-  examples: ["snapshot recover home.daily-1"],
+  examples: ["snapshot recover projects.q3-close"],
   role: "operator",
   visibility: "in_channel",
   positional: ["name"],
@@ -91,7 +91,7 @@ export const snapshotRecover = defineCommand({
 export const snapshotEradicate = defineCommand({
   verb: "eradicate",
   summary: "Eradicate a destroyed snapshot: permanent, needs approval",
-  examples: ["snapshot eradicate home.daily-1"],
+  examples: ["snapshot eradicate projects.q3-close"],
   role: "admin",
   visibility: "in_channel",
   positional: ["name"],

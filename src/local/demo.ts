@@ -17,7 +17,7 @@ export const DEMO_USERS: Readonly<Record<string, string>> = {
 };
 
 /** fb-dr-01 is the replication target of fb-lab-01: their replica links, connection and contents match. */
-const DEMO_ARRAYS = [
+export const DEMO_ARRAYS = [
   { name: "fb-lab-01", tags: ["lab"], scenario: "demo" },
   { name: "fb-dr-01", tags: ["dr"], scenario: "demo-dr" },
 ] as const;

@@ -135,15 +135,17 @@ describe("object store users", () => {
 
 describe("virtual hosts (REST 1.12)", () => {
   test("add, list, remove (gated); arrays before 1.12 are told", async () => {
-    expect(textOf(await h.run("alice", "virtual-host add s3.example.com --array lab-1"))).toContain(
-      "Added virtual host s3.example.com on lab-1.",
+    expect(textOf(await h.run("alice", "virtual-host add s3.lab.example.com --array lab-1"))).toContain(
+      "Added virtual host s3.lab.example.com on lab-1.",
     );
-    expect(textOf(await h.run("carol", "virtual-host list --array lab-1"))).toContain("s3.example.com");
+    expect(textOf(await h.run("carol", "virtual-host list --array lab-1"))).toContain("s3.lab.example.com");
     expect(textOf(await h.run("alice", "virtual-host add not_a_host --array lab-1"))).toContain("host name");
-    const effects = await h.run("alice", "virtual-host remove s3.example.com --array lab-1");
+    const effects = await h.run("alice", "virtual-host remove s3.lab.example.com --array lab-1");
     expect(textOf(effects)).toContain("get errors from then on");
     await h.click("alice", effects, "Confirm");
-    expect(sim().state.generic.get("/object-store-virtual-hosts")?.items.has("s3.example.com")).toBe(false);
+    expect(sim().state.generic.get("/object-store-virtual-hosts")?.items.has("s3.lab.example.com")).toBe(
+      false,
+    );
     expect(textOf(await h.run("carol", "virtual-host list --array old-1"))).toContain("need REST 1.12");
   });
 });

@@ -8,6 +8,7 @@ import { type PolicyRuleRec, ruleKey } from "../models/policy.js";
 import { quotaKey } from "../models/quota.js";
 import { addSnapshot } from "../models/snapshot.js";
 import type { SimState } from "../state.js";
+import { seedDemoAdmin } from "./demo-admin.js";
 import { seedDemoAlerts } from "./demo-alerts.js";
 import { seedDemoObjects } from "./demo-objects.js";
 import { seedInfrastructure } from "./infrastructure.js";
@@ -161,4 +162,5 @@ export function seedDemo(state: SimState): void {
   quotas(state);
   seedDemoObjects(state);
   seedDemoAlerts(state);
+  seedDemoAdmin(state);
 }

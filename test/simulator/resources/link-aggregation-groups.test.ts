@@ -39,7 +39,7 @@ describe("POST /link-aggregation-groups", () => {
       list(state, "/link-aggregation-groups", "", "1.11")
         .items.map((g) => g["name"])
         .sort(),
-    ).toEqual(["backup", "lag1", "uplink"]);
+    ).toEqual(["backup", "lag1", "legacy-lag", "uplink"]);
   });
 
   it("hides the id before 1.8, as the model has none there", () => {
