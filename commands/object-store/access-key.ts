@@ -166,6 +166,10 @@ export const accessKeyCreate = defineCommand({
   },
 });
 
+/** Keys of the demo's object users (seeded, so stable): the reader's is disabled, the ETL job's enabled. */
+const DEMO_READER_KEY = "PSFBRHUMTPRUGIHTQJURARZSKEUIVGUERAJHKSCLMFSF";
+const DEMO_ETL_KEY = "PSFBQEHLWOYJJNHJPLMDHOBDGPJBYBCWEDTPTFRJYTGG";
+
 function toggle(enabled: boolean) {
   const verb = enabled ? "enable" : "disable";
   return defineCommand({
@@ -173,7 +177,7 @@ function toggle(enabled: boolean) {
     summary: enabled
       ? "Enable an access key again"
       : "Disable an access key (applications using it lose access)",
-    examples: [`access-key ${verb} PSFBIAZFCAAAAAAAAAAAA`],
+    examples: [`access-key ${verb} ${enabled ? DEMO_READER_KEY : DEMO_ETL_KEY}`],
     role: "operator",
     visibility: "in_channel",
     positional: ["key"],
@@ -214,7 +218,7 @@ export const accessKeyDisable = toggle(false);
 export const accessKeyDelete = defineCommand({
   verb: "delete",
   summary: "Delete an access key for good (applications using it lose access); gated",
-  examples: ["access-key delete PSFBIAZFCAAAAAAAAAAAA"],
+  examples: [`access-key delete ${DEMO_READER_KEY}`],
   role: "operator",
   visibility: "in_channel",
   positional: ["key"],

@@ -33,15 +33,7 @@ const DONE_ON_DEMO: Readonly<Record<string, RegExp>> = {
  * Examples in files another change owns (fs update settings; access keys), reported to be fixed there. Each must
  * still be an example and still fail: once fixed, it fails this test until it is taken off the list.
  */
-const KNOWN_WRONG: ReadonlySet<string> = new Set([
-  // projects has NFS and no SMB already; home's default user quota is 50G already: "Nothing to change".
-  "fs update projects --nfs --no-smb",
-  "fs update home --default-user-quota 50G",
-  // No demo access key is called PSFBIAZFCAAAAAAAAAAAA (the demo's keys: /array access-key list).
-  "access-key enable PSFBIAZFCAAAAAAAAAAAA",
-  "access-key disable PSFBIAZFCAAAAAAAAAAAA",
-  "access-key delete PSFBIAZFCAAAAAAAAAAAA",
-]);
+const KNOWN_WRONG: ReadonlySet<string> = new Set([]);
 
 const registry = createRegistry(RESOURCES);
 const rows = registry.all().flatMap((e) => e.command.examples.map((ex) => [ex, e] as const));
