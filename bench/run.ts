@@ -26,6 +26,7 @@ const ARGS: Record<string, { full: string[]; quick: string[] }> = {
   slack: { full: [], quick: ["--iterations", "30"] },
   "alerts-polling": { full: [], quick: ["--arrays", "10", "--cycles", "3"] },
   "alerts-replay": { full: [], quick: [] },
+  soak: { full: [], quick: ["--seconds", "10", "--rate", "10", "--warm-up", "4"] },
   e2e: {
     full: [],
     quick: ["--rounds", "2", "--concurrent", "10", "--iterations", "20", "--file-systems", "20000"],
