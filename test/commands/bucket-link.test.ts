@@ -96,7 +96,7 @@ describe("bucket-link", () => {
     );
   });
 
-  test("delete is gated as delete and says when the bucket is then replicated nowhere", async () => {
+  test("delete needs an approval (delete_replication) and says when the bucket is then replicated nowhere", async () => {
     const effects = await h.run("bob", "bucket-link delete analytics-raw");
     expect(textOf(effects)).toContain(
       "analytics-raw is then replicated nowhere: this is its only replica link.",
@@ -105,8 +105,8 @@ describe("bucket-link", () => {
       (await h.store.listOpen())
         .filter((r) => r.kind === "request")
         .map((r) => [r.commandId, r.destructiveClass]),
-    ).toEqual([["replica-link.bucket.delete", "delete"]]);
-    await h.click("bob", effects, "Confirm");
+    ).toEqual([["replica-link.bucket.delete", "delete_replication"]]);
+    await h.click("alice", effects, "Approve");
     expect(linkOf("analytics-raw")).toBeUndefined();
     expect(h.audits.at(-1)).toMatchObject({ command: "replica-link.bucket.delete", outcome: "ok" });
   });
