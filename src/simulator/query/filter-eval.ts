@@ -4,9 +4,11 @@
  * wildcard for = and !=, quoted numbers and booleans coerce to the field's type, and a missing field makes any
  * comparison false. Arrays match when any element matches (`!=`: when none is equal).
  */
+
 import { compilePath } from "./field-path.js";
 import type { Operator } from "./filter-lexer.js";
 import { type FilterNode, type Literal, parseFilter } from "./filter-parser.js";
+import { fold } from "./fold.js";
 import { matchesWildcard } from "./wildcard.js";
 
 export type Predicate = (item: unknown) => boolean;
@@ -40,9 +42,9 @@ export function compileNode(node: FilterNode): Predicate {
     }
     case "contains": {
       const get = compilePath(node.field);
-      const needle = node.text.toLowerCase();
+      const needle = fold(node.text);
       const test: ScalarTest = (value) =>
-        isScalar(value) ? String(value).toLowerCase().includes(needle) : undefined;
+        isScalar(value) ? fold(String(value)).includes(needle) : undefined;
       return (item) => anyElement(get(item), test);
     }
     case "compare":
@@ -108,10 +110,10 @@ function order(a: number | string, b: number | string): number {
 /** Precomputes every reading of the literal, then picks the one that fits the field's type per value. */
 function compileScalar(op: Operator, literal: Literal): ScalarTest {
   const accept = orderingTest(op);
-  const text = (literal.kind === "string" ? literal.parts.join("*") : String(literal.value)).toLowerCase();
+  const text = fold(literal.kind === "string" ? literal.parts.join("*") : String(literal.value));
   const glob =
     literal.kind === "string" && literal.parts.length > 1 && op === "="
-      ? literal.parts.map((part) => part.toLowerCase())
+      ? literal.parts.map((part) => fold(part))
       : undefined;
   let asNumber: number | undefined;
   if (literal.kind === "number") asNumber = literal.value;
@@ -121,7 +123,7 @@ function compileScalar(op: Operator, literal: Literal): ScalarTest {
   else if (text === "true" || text === "false") asBoolean = text === "true";
 
   const compareText = (value: string): boolean =>
-    glob ? matchesWildcard(value.toLowerCase(), glob) : accept(order(value.toLowerCase(), text));
+    glob ? matchesWildcard(fold(value), glob) : accept(order(fold(value), text));
 
   return (value) => {
     switch (typeof value) {

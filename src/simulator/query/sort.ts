@@ -2,8 +2,10 @@
  * `sort=field[-][,field2[-]]`: the minus is appended for descending (fact sheet §6). Numbers sort numerically,
  * strings case-insensitively, missing and null values last in either direction; equal keys keep their order.
  */
+
 import { badRequest } from "../types.js";
 import { compilePath, type FieldGetter } from "./field-path.js";
+import { fold } from "./fold.js";
 
 export interface SortKey {
   readonly field: string;
@@ -42,7 +44,7 @@ function sortValue(raw: unknown): SortValue | undefined {
     case "number":
       return { rank: RANK.number, value: raw };
     case "string":
-      return { rank: RANK.string, value: raw.toLowerCase() };
+      return { rank: RANK.string, value: fold(raw) };
     case "boolean":
       return { rank: RANK.boolean, value: raw ? 1 : 0 };
     default:

@@ -178,4 +178,13 @@ describe("compileFilter semantics", () => {
     expect(compileFilter("flagged='False'")(alert)).toBe(true);
     expect(compileFilter("severity='*'")(alert)).toBe(true);
   });
+
+  it("folds case the same wherever a letter stands (Greek capital sigma lowers by context in JavaScript)", () => {
+    // "xΣ y".toLowerCase() ends its word in ς, "Σ ".toLowerCase() starts with σ: the filter fuzz found
+    // contains(name,'Σ ') missing "xΣ y".
+    const item = { name: "xΣ y" };
+    expect(compileFilter("contains(name,'Σ ')")(item)).toBe(true);
+    expect(compileFilter("name='xσ Y'")(item)).toBe(true);
+    expect(compileFilter("name='*Σ*'")(item)).toBe(true);
+  });
 });
