@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     environment: "node",
+    // Property tests: a fixed seed under CI, a new one per run elsewhere (FUZZ_SEED replays one).
+    setupFiles: ["test/setup/fuzz-seed.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
