@@ -6,6 +6,18 @@ const GROUP_CERT = [
   { param: "certificate_names", label: "certificate" },
 ];
 
+/*
+ * Real PEM text, as a person pastes it into a slash command (one line, spaces where the newlines were; the
+ * options put the lines back): an RSA public key (the array takes RSA for API clients) and two self-signed CA
+ * certificates (EC P-256, valid to 2046) whose private keys were thrown away when they were made.
+ */
+const EXAMPLE_RSA_KEY =
+  "-----BEGIN PUBLIC KEY----- MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA3zjRgrJNfAhvN0yQl8vn giNWoBdyiKieCmHEvrVqfl153KKLHr1/MoYjMhz7h8s9NQaDYNCOViKe58wmSeEQ VQA+rjFL8mXArPdewDQpN7Ke6Ga3In8+xmSqxPr+6Yqo+CBDCPQ+MvWunGmtIA47 mz2UYh1xA7kLvLDTv2ZpG7i2UukWyFh2r6FC648h/mwFdae4GtirSK7x06FQheV8 8UgLXVywd8vQrK/atccD6j3evrZbX1PYXF3jfIZYgxbV//OJqmwzQ7G4YBP0nMOg Fwb4Z2khnPdBLVgCKK/3YjXgsik6m+cTVBiUMXL+XXrNopO87Gj2vsfvOPGxSMfN iQIDAQAB -----END PUBLIC KEY-----";
+const EXAMPLE_CA =
+  "-----BEGIN CERTIFICATE----- MIIBoTCCAUegAwIBAgIUdqeEpUyLs9SKi3hMAuHRF8nNcBcwCgYIKoZIzj0EAwIw JjESMBAGA1UEAwwJc3lzbG9nLWNhMRAwDgYDVQQKDAdFeGFtcGxlMB4XDTI2MTEy NTE0MDIyOFoXDTQ2MTEyMDE0MDIyOFowJjESMBAGA1UEAwwJc3lzbG9nLWNhMRAw DgYDVQQKDAdFeGFtcGxlMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEKZvJTify p9wsyJfEtWlUVopxA9vnv3WoU38YZEMDiLv0cdISJXwgxcTX+j9xveWpImw83f1t oYcyYODERZp7mqNTMFEwHQYDVR0OBBYEFPzm/zaOkGGj1Lk2ykhsMAslefEeMB8G A1UdIwQYMBaAFPzm/zaOkGGj1Lk2ykhsMAslefEeMA8GA1UdEwEB/wQFMAMBAf8w CgYIKoZIzj0EAwIDSAAwRQIgIV8voPUnHsgAxieUDRYh8On00tx96ZegS7Tx4FFt ZFgCIQD0sCMgs70p9MqoIlMhAwDsdJd1tSIly4jMRPcIPLq5pQ== -----END CERTIFICATE-----";
+const EXAMPLE_INTERMEDIATE =
+  "-----BEGIN CERTIFICATE----- MIIBvjCCAWOgAwIBAgIUDfmuDRyq6irM8CQFonKFQvJXSLUwCgYIKoZIzj0EAwIw NDEgMB4GA1UEAwwXRXhhbXBsZSBJbnRlcm1lZGlhdGUgQ0ExEDAOBgNVBAoMB0V4 YW1wbGUwHhcNMjYxMTI1MTQwMjI4WhcNNDYxMTIwMTQwMjI4WjA0MSAwHgYDVQQD DBdFeGFtcGxlIEludGVybWVkaWF0ZSBDQTEQMA4GA1UECgwHRXhhbXBsZTBZMBMG ByqGSM49AgEGCCqGSM49AwEHA0IABGZHqyYD+4X6BRbtB25tj6lpcemJzBv6jFD7 Bar3FNRpw33Kx7geh7j1ZAf5TtXYEBkNkLa34gubuZq+Ssq757ijUzBRMB0GA1Ud DgQWBBSvnQ0gJLDZLm1aL6PogBZ7tqAEdjAfBgNVHSMEGDAWgBSvnQ0gJLDZLm1a L6PogBZ7tqAEdjAPBgNVHRMBAf8EBTADAQH/MAoGCCqGSM49BAMCA0kAMEYCIQCl 8T95vjz5TtFMMvg9zrCWpxl8/q30Llcoviy6PycWpgIhAIAGeBXRlLOqZ91U0EMt QwVPAeVMgs9Zw37UE2+5vF+L -----END CERTIFICATE-----";
+
 export const IDENTITY: readonly NounSpec[] = [
   {
     noun: "admin",
@@ -94,7 +106,8 @@ export const IDENTITY: readonly NounSpec[] = [
     examples: {
       list: "",
       show: "ad1",
-      create: "ad1 --domain example.com --computer-name FB01 --user joiner",
+      // fb-lab-01 is joined already (an array joins one domain): the example joins its DR partner too.
+      create: "ad1 --domain example.com --computer-name FBDR01 --user joiner --array fb-dr-01",
       update: "ad1 --join-ou OU=Storage",
       delete: "ad1",
     },
@@ -128,14 +141,9 @@ export const IDENTITY: readonly NounSpec[] = [
         file: "keytabs.json",
         role: "admin",
       },
-      {
-        verb: "upload",
-        method: "POST",
-        path: "/keytabs/upload",
-        summary: "Register uploaded keytab entries under a name prefix",
-        select: [{ param: "name_prefixes", label: "prefix" }],
-        role: "admin",
-      },
+      // No `upload`: POST /keytabs/upload takes the keytab file itself (multipart `keytab_file`), and a keytab
+      // holds the service's keys: a secret that must not travel through chat. `create --source` makes them on
+      // the array (REST 1.12+); an older array gets its file through its own GUI or CLI.
     ],
   },
   {
@@ -149,8 +157,7 @@ export const IDENTITY: readonly NounSpec[] = [
     examples: {
       list: "",
       show: "grafana",
-      create:
-        "prometheus --issuer prometheus --max-role readonly --access-token-ttl-in-ms 1h --public-key '-----BEGIN PUBLIC KEY-----MCowBQYDK2VwAyEAexample-----END PUBLIC KEY-----'",
+      create: `prometheus --issuer prometheus --max-role readonly --access-token-ttl-in-ms 1h --public-key '${EXAMPLE_RSA_KEY}'`,
       update: "grafana --no-enabled",
       delete: "grafana",
     },
@@ -179,8 +186,8 @@ export const IDENTITY: readonly NounSpec[] = [
     examples: {
       list: "",
       show: "management",
-      create: "syslog-ca --certificate-type external --certificate PEM-TEXT",
-      update: "ldap-ca --intermediate-certificate PEM-TEXT",
+      create: `syslog-ca --certificate-type external --certificate '${EXAMPLE_CA}'`,
+      update: `ldap-ca --intermediate-certificate '${EXAMPLE_INTERMEDIATE}'`,
       delete: "ldap-ca",
     },
     extra: [

@@ -49,8 +49,15 @@ export const NETWORK: readonly NounSpec[] = [
     columns: ["name", "ports", "port_speed", "lag_speed", "status"],
     units: { status: "status" },
     writable: [],
+    // The array builds a group from the ports it is given and refuses one without any.
+    createOnly: ["ports"],
     cutsOff: CUTS_OFF,
-    examples: { list: "", show: "uplink", create: "backup-lag", delete: "legacy-lag" },
+    examples: {
+      list: "",
+      show: "uplink",
+      create: "backup-lag --ports CH1.FM1.ETH3,CH1.FM2.ETH3",
+      delete: "legacy-lag",
+    },
   },
   {
     noun: "dns",

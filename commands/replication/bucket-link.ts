@@ -103,8 +103,8 @@ export const bucketLinkCreate = defineCommand({
   verb: "create",
   summary: "Replicate a bucket to a bucket on a connected array or S3 target, with remote credentials",
   examples: [
-    "replica-link bucket create media-assets --remote fb-dr-01 --credentials fb-dr-01/repl-creds",
-    "replica-link bucket create media-assets --remote fb-dr-01 --credentials fb-dr-01/repl-creds --remote-bucket media-dr",
+    "replica-link bucket create analytics-raw --remote fb-dr-01 --credentials fb-dr-01/repl-creds",
+    "replica-link bucket create analytics-raw --remote fb-dr-01 --credentials fb-dr-01/repl-creds --remote-bucket analytics-raw-dr",
   ],
   role: "operator",
   visibility: "in_channel",

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
 import { type CommandEntry, createRegistry } from "../../src/core/registry.js";
-import { DEMO_ARRAYS } from "../../src/local/demo.js";
-import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
+import { type Harness, messagesOf, textOf } from "../core/harness.js";
+import { DONE_ON_DEMO, startDemoHarness } from "./demo-examples.js";
 
 /**
  * Answers that mean the example named something the demo does not have, or could not be run at all. Matched
@@ -17,17 +17,6 @@ import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.
  */
 const BROKEN =
   /There (is|are) no |does not exist|not found|no such|is not something I know|is not a command|No array has|something went wrong|Which array\?/i;
-
-/**
- * Changes the demo has already made, so their examples get a clear refusal rather than a dry run: the demo's
- * two arrays are connected, and that connection carries their replica links.
- */
-const DONE_ON_DEMO: Readonly<Record<string, RegExp>> = {
-  "array-connection create fb-dr-01 --address 10.31.0.20 --array fb-lab-01": /already has a connection/,
-  "array-connection create fb-dr-01 --address 10.31.0.20 --encrypted --array fb-lab-01":
-    /already has a connection/,
-  "array-connection delete fb-dr-01": /still carries \d+ replica links/,
-};
 
 /**
  * Examples in files another change owns (fs update settings; access keys), reported to be fixed there. Each must
@@ -40,10 +29,7 @@ const rows = registry.all().flatMap((e) => e.command.examples.map((ex) => [ex, e
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({
-    arrays: DEMO_ARRAYS.map((a) => ({ name: a.name, tags: [...a.tags], scenario: a.scenario })),
-    config: { channels: { default_array: DEMO_ARRAYS[0].name } },
-  });
+  h = await startDemoHarness();
 });
 afterAll(async () => h.close());
 

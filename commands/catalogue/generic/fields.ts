@@ -10,6 +10,7 @@ import { count, duration, flag, objectName, size } from "../../../src/core/arg-t
 import { SECRET_FIELD } from "../../../src/core/redact.js";
 import { MODELS, type ModelField } from "../../../src/rest-spec/models.js";
 import type { NounSpec, Unit } from "../spec.js";
+import { normalisePem, PEM_FIELD, PEM_MAX } from "./pem.js";
 
 export interface FieldDef {
   /** JSON path in the body: ["v2c", "community"]. */
@@ -31,6 +32,8 @@ export { SECRET_FIELD };
 const IDENTITY = new Set(["name", "id"]);
 const SCALARS = new Set(["str", "int", "float", "bool", "list[str]"]);
 const REFERENCES = /^(Reference|FixedReference\w*|LocationReference)$/;
+/** A list of references (a group's ports): typed as names separated by commas, sent as `[{name}, …]`. */
+const REFERENCE_LISTS = /^list\[(Reference|FixedReference\w*)\]$/;
 
 function camel(parts: readonly string[]): string {
   return parts
@@ -73,7 +76,7 @@ export function modelFields(modelName: string | undefined, spec: NounSpec): Fiel
       if (secret !== "skip") out.push(secret);
       continue;
     }
-    if (SCALARS.has(f.type) || REFERENCES.test(f.type)) {
+    if (SCALARS.has(f.type) || REFERENCES.test(f.type) || REFERENCE_LISTS.test(f.type)) {
       out.push(def([name], f, spec.units?.[name]));
       continue;
     }
@@ -151,8 +154,21 @@ export function fieldSchema(f: FieldDef): z.ZodType {
       .pipe(z.array(text(255)).max(64));
   } else if (REFERENCES.test(f.type)) {
     s = objectName(f.option).transform((name) => ({ name }));
+  } else if (REFERENCE_LISTS.test(f.type)) {
+    s = z
+      .string()
+      .transform((v) =>
+        v
+          .split(",")
+          .map((x) => x.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(objectName(f.option)).min(1, "name at least one").max(64))
+      .transform((names) => names.map((name) => ({ name })));
   } else if (m.values) {
     s = z.enum(m.values as [string, ...string[]]);
+  } else if (PEM_FIELD.test(f.path.at(-1) ?? "")) {
+    s = text(m.maxLength ?? PEM_MAX).transform(normalisePem);
   } else {
     s = text(m.maxLength ?? 1024);
   }
@@ -169,11 +185,15 @@ function describe(f: FieldDef): string {
           ? "comma-separated values"
           : REFERENCES.test(f.type)
             ? "a name"
-            : f.model.values
-              ? `one of ${f.model.values.join(", ")}`
-              : f.type === "int"
-                ? "a whole number"
-                : "text";
+            : REFERENCE_LISTS.test(f.type)
+              ? "comma-separated names"
+              : PEM_FIELD.test(f.path.at(-1) ?? "")
+                ? "PEM text, quoted; pasted on one line is fine"
+                : f.model.values
+                  ? `one of ${f.model.values.join(", ")}`
+                  : f.type === "int"
+                    ? "a whole number"
+                    : "text";
   return `${unit}${f.since ? ` (REST ${f.since}+)` : ""}`;
 }
 

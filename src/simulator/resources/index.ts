@@ -157,7 +157,7 @@ const ROUTES: Routes = {
   "/array-connections/connection-key": { GET: conns.listConnectionKey, POST: conns.createConnectionKey },
   "/array-connections/path": { GET: conns.listConnectionPaths },
   "/file-system-replica-links/transfer": { GET: transfers.listTransfers },
-  "/file-system-snapshots/transfer": { GET: transfers.listTransfers },
+  "/file-system-snapshots/transfer": { GET: transfers.listTransfers, DELETE: transfers.cancelTransfers },
   "/array-connections/performance/replication": { GET: objperf.listConnectionReplicationPerformance },
   "/arrays": { GET: listArrays, PATCH: updateArrays },
   "/arrays/space": { GET: listArraySpace },

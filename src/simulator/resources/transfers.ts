@@ -3,6 +3,8 @@
  * file system replica links with a policy, made up from the policy's schedule on the simulator's clock. Each
  * link shows its last three scheduled snapshots: completed, or in progress while within the transfer time.
  * A stalled (paused or broken) link completes nothing after it stopped; its next transfer waits, queued.
+ * Transfers a scenario stores (a one-off snapshot being sent) are listed too. DELETE cancels transfers that
+ * have not completed, by snapshot name and remote.
  */
 import { atLeast } from "../../rest-spec/versions.js";
 import {
@@ -12,7 +14,9 @@ import {
   transferTime,
 } from "../models/replication.js";
 import type { SimState } from "../state.js";
-import { type Handler, listing } from "./common.js";
+import { badRequest } from "../types.js";
+import { EMPTY, type Handler, listing, requireList } from "./common.js";
+import { collection } from "./generic.js";
 import { linkSchedule, remoteRef } from "./link-common.js";
 
 const SHOWN = 3;
@@ -56,8 +60,50 @@ function transfersOf(state: SimState, l: FileSystemReplicaLinkRec): Record<strin
   return out;
 }
 
+/** Where scenarios store transfers that no schedule makes (read by list, removed by cancel). */
+export const STORED_TRANSFERS = "/file-system-snapshots/transfer";
+/** Ids of scheduled transfers someone cancelled: the schedule would otherwise make them again. */
+const cancelled = new WeakMap<SimState, Set<string>>();
+
+function allTransfers(state: SimState): Record<string, unknown>[] {
+  const gone = cancelled.get(state);
+  return [
+    ...[...state.fileSystemReplicaLinks.values()].flatMap((l) => transfersOf(state, l)),
+    ...collection(state, STORED_TRANSFERS).items.values(),
+  ].filter((t) => !gone?.has(String(t["id"])));
+}
+
+export const cancelTransfers: Handler = (req, state) => {
+  const names = requireList(req, "names");
+  const remotes = req.query.list("remote_names")?.filter((r) => r !== "");
+  const all = allTransfers(state);
+  const picked = names.map((name) => {
+    const t = all.find(
+      (x) =>
+        x["name"] === name &&
+        (!remotes?.length || remotes.includes(String((x["remote"] as { name?: string } | null)?.name))),
+    );
+    if (!t) throw badRequest(`Snapshot transfer '${name}' does not exist.`, name);
+    if (t["status"] === "completed")
+      throw badRequest(
+        `The transfer of '${name}' has completed; only one not completed can be cancelled.`,
+        name,
+      );
+    return t;
+  });
+  const stored = collection(state, STORED_TRANSFERS).items;
+  for (const t of picked) {
+    if (!stored.delete(String(t["name"]))) {
+      const gone = cancelled.get(state) ?? new Set<string>();
+      gone.add(String(t["id"]));
+      cancelled.set(state, gone);
+    }
+  }
+  return EMPTY;
+};
+
 export const listTransfers: Handler = (req, state) => {
-  const items = [...state.fileSystemReplicaLinks.values()].flatMap((l) => transfersOf(state, l));
+  const items = allTransfers(state);
   const totals = atLeast(req.version, "1.12") ? "none" : "object";
   return listing(items, req, { totals, nameParams: [] });
 };

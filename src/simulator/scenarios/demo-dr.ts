@@ -52,6 +52,16 @@ export function seedDemoDr(state: SimState): void {
   for (const name of ["analytics", "backup"]) {
     state.accounts.set(name, { id: state.newId(), name, created: now - 400 * DAY });
   }
+  // The users fb-lab-01's replication credentials are keys of (`remote-credentials create/rotate --user`).
+  for (const name of ["backup/replication", "backup/veeam"]) {
+    state.objectUsers.set(name, {
+      id: state.newId(),
+      name,
+      account: "backup",
+      created: now - 300 * DAY,
+      full_access: false,
+    });
+  }
   for (const b of BUCKETS) {
     const virtual = Math.round(b.usedTiB * TIB);
     state.buckets.set(b.name, {

@@ -124,6 +124,16 @@ function replication(state: SimState, now: number): void {
       secret_access_key: null,
       remote: { name: dr.remote.name, id: dr.remote.id, resource_type: "array-connections" },
     },
+    // Made for a key rotation, no link switched to it yet (`replica-link bucket credentials` shows the switch).
+    {
+      name: "fb-dr-01/repl-creds-2",
+      id: state.newId(),
+      created: now - 2 * DAY,
+      // Fixed, not drawn from the seeded generator: the demo's other random values stay what they were.
+      access_key_id: "PSFBIAQAAAAAAROTATIONEXAMPLEKEY0000000000",
+      secret_access_key: null,
+      remote: { name: dr.remote.name, id: dr.remote.id, resource_type: "array-connections" },
+    },
   ]);
   const link = (bucket: string, over: Partial<LinkHealth>) => {
     const id = state.newId();
@@ -184,6 +194,23 @@ function replication(state: SimState, now: number): void {
       ca_certificate_group: null,
       status: "connecting",
       status_details: "Connection timed out",
+    },
+  ]);
+  // A snapshot sent again by hand after the link's pause, still on its way (a transfer no schedule makes, so
+  // its name is stable: `snapshot transfer delete projects.daily.1 fb-dr-01` cancels it).
+  const started = now - 40 * 60_000;
+  put(state, "/file-system-snapshots/transfer", [
+    {
+      id: "transfer-projects-daily-1",
+      name: "projects.daily.1",
+      direction: "outbound",
+      started,
+      completed: null,
+      progress: 35,
+      status: "in-progress",
+      data_transferred: 480 * 1024 ** 3,
+      remote: { id: dr.remote.id, name: dr.remote.name, resource_type: "array-connections" },
+      remote_snapshot: { name: "projects.daily.1", id: null },
     },
   ]);
 }
