@@ -2,12 +2,13 @@
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
+import { rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
 import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
+import { done } from "../shared/done.js";
 import {
   fingerprintState,
   impactFacts,
@@ -66,15 +67,9 @@ export const fsDestroy = defineCommand({
   followUp: (fs) => recoverOffer("fs.recover", fs),
   render(fs, _a, rctx) {
     const left = eradicationNote(fs);
-    return message(
+    return done(
       `Destroyed ${fs.name} on ${rctx.arrays[0] ?? "?"}.${left}`,
-      [
-        {
-          type: "section",
-          text: rich`Destroyed *${fs.name}* on ${rctx.arrays[0] ?? "?"}.${left} It can be recovered until then.`,
-        },
-      ],
-      { visibility: "in_channel" },
+      rich`Destroyed *${fs.name}* on ${rctx.arrays[0] ?? "?"}.${left} It can be recovered until then.`,
     );
   },
 });
@@ -112,17 +107,11 @@ export const fsRecover = defineCommand({
     return onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
   },
   render(fs, _a, rctx) {
-    return message(
+    return done(
       `Recovered ${fs.name} on ${rctx.arrays[0] ?? "?"}.`,
-      [
-        {
-          type: "section",
-          text: protocolsOf(fs).length
-            ? rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; it is serving clients again over ${protocolsOf(fs).join(", ")}.`
-            : rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; its protocols are off, so it serves no clients until you turn them on (for example /array fs update ${fs.name} --nfs).`,
-        },
-      ],
-      { visibility: "in_channel" },
+      protocolsOf(fs).length
+        ? rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; it is serving clients again over ${protocolsOf(fs).join(", ")}.`
+        : rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; its protocols are off, so it serves no clients until you turn them on (for example /array fs update ${fs.name} --nfs).`,
     );
   },
 });
@@ -165,15 +154,9 @@ export const fsEradicate = defineCommand({
     return { name: a.name };
   },
   render({ name }, _a, rctx) {
-    return message(
+    return done(
       `Eradicated ${name} on ${rctx.arrays[0] ?? "?"}.`,
-      [
-        {
-          type: "section",
-          text: rich`Eradicated *${name}* on ${rctx.arrays[0] ?? "?"}. It is gone for good.`,
-        },
-      ],
-      { visibility: "in_channel" },
+      rich`Eradicated *${name}* on ${rctx.arrays[0] ?? "?"}. It is gone for good.`,
     );
   },
 });

@@ -12,6 +12,7 @@ import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
+import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 
@@ -208,7 +209,7 @@ function toggle(enabled: boolean) {
     },
     render: (key, _a, rctx) => {
       const text = `${enabled ? "Enabled" : "Disabled"} access key ${key} on ${rctx.arrays[0] ?? "?"}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
+      return done(text);
     },
   });
 }
@@ -249,6 +250,6 @@ export const accessKeyDelete = defineCommand({
   },
   render: (key, _a, rctx) => {
     const text = `Deleted access key ${key} on ${rctx.arrays[0] ?? "?"}.`;
-    return message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
+    return done(text);
   },
 });

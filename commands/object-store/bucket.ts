@@ -14,6 +14,7 @@ import { eq } from "../../src/flashblade/filter.js";
 import { bucketCreate } from "../../src/flashblade/wire.js";
 import { bucketLinksOf } from "../replication/bucket-link-facts.js";
 import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
+import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 
@@ -145,13 +146,9 @@ export const bucketCreateCommand = defineCommand({
   },
   render: (b, a, rctx) => {
     const text = `Created bucket ${b.name} in account ${a.account} on ${rctx.arrays[0] ?? "?"}.`;
-    return message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
+    return done(text);
   },
 });
-
-export function said(text: string) {
-  return message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
-}
 
 export const bucketDestroy = defineCommand({
   verb: "destroy",
@@ -191,7 +188,7 @@ export const bucketDestroy = defineCommand({
   },
   followUp: (b) => recoverOffer("bucket.recover", b),
   render: (b, _a, rctx) =>
-    said(
+    done(
       `Destroyed bucket ${b.name} on ${rctx.arrays[0] ?? "?"}.${eradicationNote(b)} It can be recovered until then.`,
     ),
 });
@@ -221,7 +218,7 @@ export const bucketRecover = defineCommand({
     await ctx.array.patch(PATH, { query: { names: [a.name] }, body: { destroyed: false } });
     return a.name;
   },
-  render: (name, _a, rctx) => said(`Recovered bucket ${name} on ${rctx.arrays[0] ?? "?"}.`),
+  render: (name, _a, rctx) => done(`Recovered bucket ${name} on ${rctx.arrays[0] ?? "?"}.`),
 });
 
 export const bucketEradicate = defineCommand({
@@ -257,5 +254,5 @@ export const bucketEradicate = defineCommand({
     await ctx.array.delete(PATH, { query: { names: [a.name] } });
     return a.name;
   },
-  render: (name, _a, rctx) => said(`Eradicated bucket ${name} on ${rctx.arrays[0] ?? "?"}.`),
+  render: (name, _a, rctx) => done(`Eradicated bucket ${name} on ${rctx.arrays[0] ?? "?"}.`),
 });

@@ -11,6 +11,7 @@ import { truncatedTable } from "../../src/core/table.js";
 import { countOf, formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { Query } from "../../src/flashblade/types.js";
+import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 
@@ -66,8 +67,6 @@ async function selectRule(
 }
 
 const keepText = (r: Rule) => formatDuration(r.keep_previous_version_for ?? 0);
-const said = (text: string) =>
-  message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
 const lists = (q: Record<string, string | number | boolean> | undefined) =>
   Object.fromEntries(Object.entries(q ?? {}).map(([k, v]) => [k, String(v).split(",")]));
 
@@ -159,7 +158,7 @@ export const lifecycleCreate = defineCommand({
     return { bucket: a.bucket, rule: made?.rule_id ?? a.rule ?? "?" };
   },
   render: (r, _a, rctx) =>
-    said(`Created lifecycle rule ${r.rule} on ${r.bucket} (${rctx.arrays[0] ?? "?"}).`),
+    done(`Created lifecycle rule ${r.rule} on ${r.bucket} (${rctx.arrays[0] ?? "?"}).`),
 });
 
 const ruleArgs = z.object({
@@ -214,7 +213,7 @@ export const lifecycleUpdate = defineCommand({
     if (r) await ctx.array.patch(r.path, { query: lists(r.query), body: r.body });
     return impact?.target ?? "";
   },
-  render: (target, _a, rctx) => said(`Updated ${target} on ${rctx.arrays[0] ?? "?"}.`),
+  render: (target, _a, rctx) => done(`Updated ${target} on ${rctx.arrays[0] ?? "?"}.`),
 });
 
 export const lifecycleDelete = defineCommand({
@@ -245,5 +244,5 @@ export const lifecycleDelete = defineCommand({
     if (r) await ctx.array.delete(r.path, { query: lists(r.query) });
     return impact?.target ?? "";
   },
-  render: (target, _a, rctx) => said(`Deleted ${target} on ${rctx.arrays[0] ?? "?"}.`),
+  render: (target, _a, rctx) => done(`Deleted ${target} on ${rctx.arrays[0] ?? "?"}.`),
 });

@@ -9,6 +9,7 @@ import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 
@@ -24,8 +25,6 @@ const userName = () =>
     .refine((s) => /^[^/]+\/[^/]+$/.test(s), "name the user as <account>/<user>, e.g. analytics/etl")
     .describe("the user, <account>/<user>");
 const keysOf = (u: User) => (u.access_keys ?? []).flatMap((k) => (k.name ? [k.name] : []));
-const said = (text: string) =>
-  message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
 
 async function usersOf(ctx: CommandContext): Promise<User[]> {
   const out: User[] = [];
@@ -94,7 +93,7 @@ export const objectUserCreate = defineCommand({
     return a.name;
   },
   render: (name, _a, rctx) =>
-    said(
+    done(
       `Created object store user ${name} on ${rctx.arrays[0] ?? "?"}. Give it a key with /array access-key create ${name}.`,
     ),
 });
@@ -127,5 +126,5 @@ export const objectUserDelete = defineCommand({
     await ctx.array.delete(PATH, { query: { names: [a.name] } });
     return a.name;
   },
-  render: (name, _a, rctx) => said(`Deleted object store user ${name} on ${rctx.arrays[0] ?? "?"}.`),
+  render: (name, _a, rctx) => done(`Deleted object store user ${name} on ${rctx.arrays[0] ?? "?"}.`),
 });

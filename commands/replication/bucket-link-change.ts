@@ -7,8 +7,9 @@ import { z } from "zod";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { type Rich, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
+import { done } from "../shared/done.js";
 import { planned } from "../shared/plan.js";
-import { done, selectArgs } from "./bucket-link.js";
+import { selectArgs } from "./bucket-link.js";
 import {
   bucketLinksOf,
   findBucketLink,

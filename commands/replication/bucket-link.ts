@@ -11,6 +11,7 @@ import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf, formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import {
@@ -95,9 +96,6 @@ export const bucketLinkList = defineCommand({
     return listingMessage(headline, table);
   },
 });
-
-export const done = (text: string) =>
-  message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
 
 export const bucketLinkCreate = defineCommand({
   verb: "create",

@@ -12,10 +12,10 @@ import { countOf, formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemReplicaLinkSchema } from "../../src/flashblade/schemas.js";
 import { requirePolicy } from "../policy/read.js";
+import { done } from "../shared/done.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
-import { done } from "./bucket-link.js";
 import { wireLists } from "./bucket-link-facts.js";
 import { requireReplicationApi } from "./read.js";
 

@@ -11,9 +11,9 @@ import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
+import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
-import { done } from "./bucket-link.js";
 import { bucketLinksOf, wireLists } from "./bucket-link-facts.js";
 import { requireReplicationApi } from "./read.js";
 

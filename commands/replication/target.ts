@@ -9,6 +9,7 @@ import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
@@ -22,8 +23,6 @@ const targetSchema = z.looseObject({
   status_details: z.string().nullish(),
 });
 type Target = z.output<typeof targetSchema>;
-const said = (text: string) =>
-  message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
 
 async function targetsOf(ctx: CommandContext): Promise<Target[]> {
   await requireReplicationApi(ctx);
@@ -107,7 +106,7 @@ export const targetCreate = defineCommand({
     await ctx.array.post(PATH, { query: { names: [a.name] }, body: { address: a.address } });
     return a.name;
   },
-  render: (name, a, rctx) => said(`Added S3 target ${name} (${a.address}) on ${rctx.arrays[0] ?? "?"}.`),
+  render: (name, a, rctx) => done(`Added S3 target ${name} (${a.address}) on ${rctx.arrays[0] ?? "?"}.`),
 });
 
 export const targetUpdate = defineCommand({
@@ -134,7 +133,7 @@ export const targetUpdate = defineCommand({
     return a.name;
   },
   render: (name, a, rctx) =>
-    said(`S3 target ${name} on ${rctx.arrays[0] ?? "?"} now points at ${a.address}.`),
+    done(`S3 target ${name} on ${rctx.arrays[0] ?? "?"} now points at ${a.address}.`),
 });
 
 export const targetDelete = defineCommand({
@@ -169,5 +168,5 @@ export const targetDelete = defineCommand({
     await ctx.array.delete(PATH, { query: { names: [a.name] } });
     return a.name;
   },
-  render: (name, _a, rctx) => said(`Removed S3 target ${name} from ${rctx.arrays[0] ?? "?"}.`),
+  render: (name, _a, rctx) => done(`Removed S3 target ${name} from ${rctx.arrays[0] ?? "?"}.`),
 });

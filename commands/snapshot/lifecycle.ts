@@ -2,10 +2,11 @@
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
+import { rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
 import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
+import { done } from "../shared/done.js";
 import { onlyItem, sendPlanned } from "../shared/plan.js";
 import { requireSnapshot, snapshotFacts, snapshotState } from "../shared/snapshot-facts.js";
 
@@ -42,10 +43,9 @@ export const snapshotDestroy = defineCommand({
   followUp: (s) => recoverOffer("snapshot.recover", s),
   render(s, _a, rctx) {
     const left = eradicationNote(s);
-    return message(
+    return done(
       `Destroyed snapshot ${s.name} on ${rctx.arrays[0] ?? "?"}.${left}`,
-      [{ type: "section", text: rich`Destroyed snapshot *${s.name}* on ${rctx.arrays[0] ?? "?"}.${left}` }],
-      { visibility: "in_channel" },
+      rich`Destroyed snapshot *${s.name}* on ${rctx.arrays[0] ?? "?"}.${left}`,
     );
   },
 });
@@ -80,10 +80,9 @@ export const snapshotRecover = defineCommand({
     return onlyItem(ctx, PATH, await sendPlanned(ctx, impact, snapshotSchema));
   },
   render(s, _a, rctx) {
-    return message(
+    return done(
       `Recovered snapshot ${s.name} on ${rctx.arrays[0] ?? "?"}.`,
-      [{ type: "section", text: rich`Recovered snapshot *${s.name}* on ${rctx.arrays[0] ?? "?"}.` }],
-      { visibility: "in_channel" },
+      rich`Recovered snapshot *${s.name}* on ${rctx.arrays[0] ?? "?"}.`,
     );
   },
 });
@@ -123,15 +122,9 @@ export const snapshotEradicate = defineCommand({
     return { name: a.name };
   },
   render({ name }, _a, rctx) {
-    return message(
+    return done(
       `Eradicated snapshot ${name} on ${rctx.arrays[0] ?? "?"}.`,
-      [
-        {
-          type: "section",
-          text: rich`Eradicated snapshot *${name}* on ${rctx.arrays[0] ?? "?"}. It is gone for good.`,
-        },
-      ],
-      { visibility: "in_channel" },
+      rich`Eradicated snapshot *${name}* on ${rctx.arrays[0] ?? "?"}. It is gone for good.`,
     );
   },
 });
