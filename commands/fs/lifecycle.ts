@@ -7,7 +7,13 @@ import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
-import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
+import {
+  eradicationNote,
+  recoverOffer,
+  refuseAlreadyDestroyed,
+  refuseNotDestroyed,
+  requireDestroyedToEradicate,
+} from "../shared/destroyed.js";
 import { done } from "../shared/done.js";
 import {
   fingerprintState,
@@ -31,12 +37,7 @@ export const fsDestroy = defineCommand({
   args: nameArgs,
   async impact(a, ctx): Promise<Impact> {
     const fs = await requireFileSystem(ctx, a.name);
-    if (fs.destroyed) {
-      throw new UserFacingError(
-        "ALREADY_DESTROYED",
-        `${a.name} is already destroyed. Recover it with /array fs recover ${a.name}, or eradicate it with /array fs eradicate ${a.name}.`,
-      );
-    }
+    refuseAlreadyDestroyed(fs, a.name, "fs");
     const around = await surroundings(ctx, fs);
     const warnings = [];
     if (around.links.length > 0)
@@ -90,8 +91,7 @@ export const fsRecover = defineCommand({
         `There is no file system named "${a.name}" on ${ctx.arrayName} any more; if it was eradicated it cannot be recovered.`,
       );
     }
-    if (!fs.destroyed)
-      throw new UserFacingError("NOT_DESTROYED", `${a.name} is not destroyed; there is nothing to recover.`);
+    refuseNotDestroyed(fs, a.name);
     return {
       target: `file system ${a.name}`,
       summary: protocolsOf(fs).length
@@ -126,14 +126,12 @@ export const fsEradicate = defineCommand({
   args: nameArgs,
   async impact(a, ctx): Promise<Impact> {
     const fs: FileSystem = await requireFileSystem(ctx, a.name);
-    if (!fs.destroyed) {
-      throw new UserFacingError(
-        "NOT_DESTROYED",
-        ctx.recheck
-          ? `${a.name} is not destroyed any more: it was recovered since this was requested, so it was not eradicated.`
-          : `${a.name} is not destroyed. Destroy it first with /array fs destroy ${a.name}; it can be eradicated afterwards.`,
-      );
-    }
+    requireDestroyedToEradicate(
+      fs,
+      a.name,
+      ctx.recheck,
+      `${a.name} is not destroyed. Destroy it first with /array fs destroy ${a.name}; it can be eradicated afterwards.`,
+    );
     const around = await surroundings(ctx, fs);
     return {
       target: `file system ${a.name}`,

@@ -13,7 +13,7 @@ import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { bucketCreate } from "../../src/flashblade/wire.js";
 import { bucketLinksOf } from "../replication/bucket-link-facts.js";
-import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
+import { eradicationNote, recoverOffer, refuseAlreadyDestroyed } from "../shared/destroyed.js";
 import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
@@ -160,12 +160,7 @@ export const bucketDestroy = defineCommand({
   args: nameArgs,
   async impact(a, ctx): Promise<Impact> {
     const b = await requireBucket(ctx, a.name);
-    if (b.destroyed) {
-      throw new UserFacingError(
-        "ALREADY_DESTROYED",
-        `${a.name} is already destroyed. Recover it with /array bucket recover ${a.name}, or eradicate it with /array bucket eradicate ${a.name}.`,
-      );
-    }
+    refuseAlreadyDestroyed(b, a.name, "bucket");
     const { facts, links } = await bucketImpact(ctx, b);
     return {
       target: `bucket ${a.name}`,

@@ -5,7 +5,12 @@ import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
-import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
+import {
+  eradicationNote,
+  recoverOffer,
+  refuseNotDestroyed,
+  requireDestroyedToEradicate,
+} from "../shared/destroyed.js";
 import { done } from "../shared/done.js";
 import { onlyItem, sendPlanned } from "../shared/plan.js";
 import { requireSnapshot, snapshotFacts, snapshotState } from "../shared/snapshot-facts.js";
@@ -65,8 +70,7 @@ export const snapshotRecover = defineCommand({
         "NOT_FOUND",
         `There is no snapshot named "${a.name}" on ${ctx.arrayName} any more.`,
       );
-    if (!s.destroyed)
-      throw new UserFacingError("NOT_DESTROYED", `${a.name} is not destroyed; there is nothing to recover.`);
+    refuseNotDestroyed(s, a.name);
     return {
       target: `snapshot ${a.name}`,
       summary: rich`Recovers snapshot *${a.name}* on ${ctx.arrayName}.`,
@@ -97,14 +101,12 @@ export const snapshotEradicate = defineCommand({
   args: nameArgs,
   async impact(a, ctx): Promise<Impact> {
     const s = await requireSnapshot(ctx, a.name);
-    if (!s.destroyed) {
-      throw new UserFacingError(
-        "NOT_DESTROYED",
-        ctx.recheck
-          ? `${a.name} is not destroyed any more: it was recovered since this was requested, so it was not eradicated.`
-          : `${a.name} is not destroyed. Destroy it first with /array snapshot destroy ${a.name}.`,
-      );
-    }
+    requireDestroyedToEradicate(
+      s,
+      a.name,
+      ctx.recheck,
+      `${a.name} is not destroyed. Destroy it first with /array snapshot destroy ${a.name}.`,
+    );
     return {
       target: `snapshot ${a.name}`,
       summary: rich`Eradicates snapshot *${a.name}* on ${ctx.arrayName}. This is permanent.`,
