@@ -13,7 +13,7 @@ import { UserFacingError } from "../../src/errors.js";
 import type { Query } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned } from "../shared/plan.js";
+import { planned, sendFirstPlanned } from "../shared/plan.js";
 
 const PATH = "/lifecycle-rules";
 const ruleSchema = z.looseObject({
@@ -67,8 +67,6 @@ async function selectRule(
 }
 
 const keepText = (r: Rule) => formatDuration(r.keep_previous_version_for ?? 0);
-const lists = (q: Record<string, string | number | boolean> | undefined) =>
-  Object.fromEntries(Object.entries(q ?? {}).map(([k, v]) => [k, String(v).split(",")]));
 
 export const lifecycleList = defineCommand({
   verb: "list",
@@ -209,8 +207,7 @@ export const lifecycleUpdate = defineCommand({
     };
   },
   async run(_a, ctx, impact) {
-    const r = impact?.requests[0];
-    if (r) await ctx.array.patch(r.path, { query: lists(r.query), body: r.body });
+    await sendFirstPlanned(ctx, impact);
     return impact?.target ?? "";
   },
   render: (target, _a, rctx) => done(`Updated ${target} on ${rctx.arrays[0] ?? "?"}.`),
@@ -240,8 +237,7 @@ export const lifecycleDelete = defineCommand({
   destructive: () => "delete",
   gateClasses: ["delete"],
   async run(_a, ctx, impact) {
-    const r = impact?.requests[0];
-    if (r) await ctx.array.delete(r.path, { query: lists(r.query) });
+    await sendFirstPlanned(ctx, impact);
     return impact?.target ?? "";
   },
   render: (target, _a, rctx) => done(`Deleted ${target} on ${rctx.arrays[0] ?? "?"}.`),
