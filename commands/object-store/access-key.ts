@@ -13,6 +13,7 @@ import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { done } from "../shared/done.js";
+import { requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 
@@ -58,14 +59,11 @@ export async function requireUser(ctx: CommandContext, user: string): Promise<vo
 }
 
 async function requireKey(ctx: CommandContext, name: string): Promise<Key> {
-  const key = (await keysOf(ctx)).find((k) => k.name === name);
-  if (!key) {
-    throw new UserFacingError(
-      "NOT_FOUND",
-      `There is no access key ${name} on ${ctx.arrayName}. List them with \`/array access-key list --array ${ctx.arrayName}\`.`,
-    );
-  }
-  return key;
+  return requireNamed(
+    await keysOf(ctx),
+    name,
+    `There is no access key ${name} on ${ctx.arrayName}. List them with \`/array access-key list --array ${ctx.arrayName}\`.`,
+  );
 }
 
 export const accessKeyList = defineCommand({

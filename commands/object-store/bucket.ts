@@ -15,6 +15,7 @@ import { bucketCreate } from "../../src/flashblade/wire.js";
 import { bucketLinksOf } from "../replication/bucket-link-facts.js";
 import { eradicationNote, recoverOffer, refuseAlreadyDestroyed } from "../shared/destroyed.js";
 import { done } from "../shared/done.js";
+import { requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 
@@ -41,14 +42,11 @@ export async function bucketsOf(ctx: CommandContext, filter?: string): Promise<B
 }
 
 export async function requireBucket(ctx: CommandContext, name: string): Promise<Bucket> {
-  const b = (await bucketsOf(ctx, eq("name", name))).find((x) => x.name === name);
-  if (!b) {
-    throw new UserFacingError(
-      "NOT_FOUND",
-      `There is no bucket ${name} on ${ctx.arrayName}. List them with \`/array bucket list --array ${ctx.arrayName}\`.`,
-    );
-  }
-  return b;
+  return requireNamed(
+    await bucketsOf(ctx, eq("name", name)),
+    name,
+    `There is no bucket ${name} on ${ctx.arrayName}. List them with \`/array bucket list --array ${ctx.arrayName}\`.`,
+  );
 }
 
 async function bucketImpact(ctx: CommandContext, b: Bucket): Promise<{ facts: Field[]; links: string[] }> {

@@ -10,6 +10,7 @@ import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { done } from "../shared/done.js";
+import { requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 
@@ -107,9 +108,11 @@ export const objectUserDelete = defineCommand({
   positional: ["name"],
   args: z.object({ name: userName() }),
   async impact(a, ctx): Promise<Impact> {
-    const user = (await usersOf(ctx)).find((u) => u.name === a.name);
-    if (!user)
-      throw new UserFacingError("NOT_FOUND", `There is no object store user ${a.name} on ${ctx.arrayName}.`);
+    const user = requireNamed(
+      await usersOf(ctx),
+      a.name,
+      `There is no object store user ${a.name} on ${ctx.arrayName}.`,
+    );
     const keys = keysOf(user);
     return {
       target: `object store user ${a.name}`,

@@ -12,6 +12,7 @@ import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
+import { requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import { bucketLinksOf, wireLists } from "./bucket-link-facts.js";
@@ -161,12 +162,11 @@ export const remoteCredentialsRotate = defineCommand({
   positional: ["name"],
   args: z.object({ name: credName(), user: userName() }),
   async impact(a, ctx): Promise<Impact> {
-    const cred = (await credentials(ctx)).find((c) => c.name === a.name);
-    if (!cred)
-      throw new UserFacingError(
-        "NOT_FOUND",
-        `There are no remote credentials ${a.name} on ${ctx.arrayName}.`,
-      );
+    const cred = requireNamed(
+      await credentials(ctx),
+      a.name,
+      `There are no remote credentials ${a.name} on ${ctx.arrayName}.`,
+    );
     const { remote } = remoteOf(ctx, a.name);
     return {
       target: `remote credentials ${a.name}`,
@@ -206,12 +206,11 @@ export const remoteCredentialsDelete = defineCommand({
   positional: ["name"],
   args: z.object({ name: credName() }),
   async impact(a, ctx): Promise<Impact> {
-    const cred = (await credentials(ctx)).find((c) => c.name === a.name);
-    if (!cred)
-      throw new UserFacingError(
-        "NOT_FOUND",
-        `There are no remote credentials ${a.name} on ${ctx.arrayName}.`,
-      );
+    const cred = requireNamed(
+      await credentials(ctx),
+      a.name,
+      `There are no remote credentials ${a.name} on ${ctx.arrayName}.`,
+    );
     const users = (await bucketLinksOf(ctx)).filter((l) => l.remote_credentials?.name === a.name);
     if (users.length) {
       throw new UserFacingError(

@@ -10,6 +10,7 @@ import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { done } from "../shared/done.js";
+import { requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
@@ -32,9 +33,7 @@ async function targetsOf(ctx: CommandContext): Promise<Target[]> {
 }
 
 async function requireTarget(ctx: CommandContext, name: string): Promise<Target> {
-  const t = (await targetsOf(ctx)).find((x) => x.name === name);
-  if (!t) throw new UserFacingError("NOT_FOUND", `There is no S3 target ${name} on ${ctx.arrayName}.`);
-  return t;
+  return requireNamed(await targetsOf(ctx), name, `There is no S3 target ${name} on ${ctx.arrayName}.`);
 }
 
 export const targetList = defineCommand({
