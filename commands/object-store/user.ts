@@ -8,9 +8,8 @@ import { type CommandContext, defineCommand, type Impact } from "../../src/core/
 import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
-import { UserFacingError } from "../../src/errors.js";
 import { done } from "../shared/done.js";
-import { requireNamed } from "../shared/found.js";
+import { refuseNamed, requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 
@@ -74,12 +73,11 @@ export const objectUserCreate = defineCommand({
   positional: ["name"],
   args: z.object({ name: userName() }),
   async impact(a, ctx): Promise<Impact> {
-    if ((await usersOf(ctx)).some((u) => u.name === a.name)) {
-      throw new UserFacingError(
-        "ALREADY_EXISTS",
-        `User ${a.name} already exists on ${ctx.arrayName}. Nothing was changed.`,
-      );
-    }
+    refuseNamed(
+      await usersOf(ctx),
+      a.name,
+      `User ${a.name} already exists on ${ctx.arrayName}. Nothing was changed.`,
+    );
     return {
       target: `object store user ${a.name}`,
       summary: rich`Creates object store user *${a.name}* on ${ctx.arrayName}.`,

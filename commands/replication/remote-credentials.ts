@@ -12,7 +12,7 @@ import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
-import { requireNamed } from "../shared/found.js";
+import { refuseNamed, requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import { bucketLinksOf, wireLists } from "./bucket-link-facts.js";
@@ -117,12 +117,11 @@ export const remoteCredentialsCreate = defineCommand({
   args: z.object({ name: credName(), user: userName() }),
   async impact(a, ctx): Promise<Impact> {
     const existing = await credentials(ctx);
-    if (existing.some((c) => c.name === a.name)) {
-      throw new UserFacingError(
-        "ALREADY_EXISTS",
-        `Remote credentials ${a.name} already exist on ${ctx.arrayName}; rotate them with \`/array remote-credentials rotate ${a.name} --user ${a.user}\`.`,
-      );
-    }
+    refuseNamed(
+      existing,
+      a.name,
+      `Remote credentials ${a.name} already exist on ${ctx.arrayName}; rotate them with \`/array remote-credentials rotate ${a.name} --user ${a.user}\`.`,
+    );
     const { remote } = remoteOf(ctx, a.name);
     return {
       target: `remote credentials ${a.name}`,

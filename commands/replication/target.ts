@@ -10,7 +10,7 @@ import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { done } from "../shared/done.js";
-import { requireNamed } from "../shared/found.js";
+import { refuseNamed, requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
@@ -86,12 +86,11 @@ export const targetCreate = defineCommand({
   positional: ["name"],
   args: addressArgs,
   async impact(a, ctx): Promise<Impact> {
-    if ((await targetsOf(ctx)).some((t) => t.name === a.name)) {
-      throw new UserFacingError(
-        "ALREADY_EXISTS",
-        `S3 target ${a.name} already exists on ${ctx.arrayName}. Nothing was changed.`,
-      );
-    }
+    refuseNamed(
+      await targetsOf(ctx),
+      a.name,
+      `S3 target ${a.name} already exists on ${ctx.arrayName}. Nothing was changed.`,
+    );
     return {
       target: `S3 target ${a.name}`,
       summary: rich`Adds S3 target *${a.name}* at ${a.address} on ${ctx.arrayName}.`,

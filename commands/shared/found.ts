@@ -14,3 +14,12 @@ export function requireNamed<T extends { name?: string | null | undefined }>(
   if (!item) throw new UserFacingError("NOT_FOUND", notFound);
   return item;
 }
+
+/** Creating what already exists is refused with ALREADY_EXISTS saying `exists`. */
+export function refuseNamed(
+  items: readonly { name?: string | null | undefined }[],
+  name: string,
+  exists: string,
+): void {
+  if (items.some((x) => x.name === name)) throw new UserFacingError("ALREADY_EXISTS", exists);
+}
