@@ -2,12 +2,19 @@
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
+import { rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
-import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
+import {
+  eradicationNote,
+  recoverOffer,
+  refuseAlreadyDestroyed,
+  refuseNotDestroyed,
+  requireDestroyedToEradicate,
+} from "../shared/destroyed.js";
+import { done } from "../shared/done.js";
 import {
   fingerprintState,
   impactFacts,
@@ -30,12 +37,7 @@ export const fsDestroy = defineCommand({
   args: nameArgs,
   async impact(a, ctx): Promise<Impact> {
     const fs = await requireFileSystem(ctx, a.name);
-    if (fs.destroyed) {
-      throw new UserFacingError(
-        "ALREADY_DESTROYED",
-        `${a.name} is already destroyed. Recover it with /array fs recover ${a.name}, or eradicate it with /array fs eradicate ${a.name}.`,
-      );
-    }
+    refuseAlreadyDestroyed(fs, a.name, "fs");
     const around = await surroundings(ctx, fs);
     const warnings = [];
     if (around.links.length > 0)
@@ -66,15 +68,9 @@ export const fsDestroy = defineCommand({
   followUp: (fs) => recoverOffer("fs.recover", fs),
   render(fs, _a, rctx) {
     const left = eradicationNote(fs);
-    return message(
+    return done(
       `Destroyed ${fs.name} on ${rctx.arrays[0] ?? "?"}.${left}`,
-      [
-        {
-          type: "section",
-          text: rich`Destroyed *${fs.name}* on ${rctx.arrays[0] ?? "?"}.${left} It can be recovered until then.`,
-        },
-      ],
-      { visibility: "in_channel" },
+      rich`Destroyed *${fs.name}* on ${rctx.arrays[0] ?? "?"}.${left} It can be recovered until then.`,
     );
   },
 });
@@ -95,8 +91,7 @@ export const fsRecover = defineCommand({
         `There is no file system named "${a.name}" on ${ctx.arrayName} any more; if it was eradicated it cannot be recovered.`,
       );
     }
-    if (!fs.destroyed)
-      throw new UserFacingError("NOT_DESTROYED", `${a.name} is not destroyed; there is nothing to recover.`);
+    refuseNotDestroyed(fs, a.name);
     return {
       target: `file system ${a.name}`,
       summary: protocolsOf(fs).length
@@ -112,17 +107,11 @@ export const fsRecover = defineCommand({
     return onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
   },
   render(fs, _a, rctx) {
-    return message(
+    return done(
       `Recovered ${fs.name} on ${rctx.arrays[0] ?? "?"}.`,
-      [
-        {
-          type: "section",
-          text: protocolsOf(fs).length
-            ? rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; it is serving clients again over ${protocolsOf(fs).join(", ")}.`
-            : rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; its protocols are off, so it serves no clients until you turn them on (for example /array fs update ${fs.name} --nfs).`,
-        },
-      ],
-      { visibility: "in_channel" },
+      protocolsOf(fs).length
+        ? rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; it is serving clients again over ${protocolsOf(fs).join(", ")}.`
+        : rich`Recovered *${fs.name}* on ${rctx.arrays[0] ?? "?"}; its protocols are off, so it serves no clients until you turn them on (for example /array fs update ${fs.name} --nfs).`,
     );
   },
 });
@@ -137,14 +126,12 @@ export const fsEradicate = defineCommand({
   args: nameArgs,
   async impact(a, ctx): Promise<Impact> {
     const fs: FileSystem = await requireFileSystem(ctx, a.name);
-    if (!fs.destroyed) {
-      throw new UserFacingError(
-        "NOT_DESTROYED",
-        ctx.recheck
-          ? `${a.name} is not destroyed any more: it was recovered since this was requested, so it was not eradicated.`
-          : `${a.name} is not destroyed. Destroy it first with /array fs destroy ${a.name}; it can be eradicated afterwards.`,
-      );
-    }
+    requireDestroyedToEradicate(
+      fs,
+      a.name,
+      ctx.recheck,
+      `${a.name} is not destroyed. Destroy it first with /array fs destroy ${a.name}; it can be eradicated afterwards.`,
+    );
     const around = await surroundings(ctx, fs);
     return {
       target: `file system ${a.name}`,
@@ -165,15 +152,9 @@ export const fsEradicate = defineCommand({
     return { name: a.name };
   },
   render({ name }, _a, rctx) {
-    return message(
+    return done(
       `Eradicated ${name} on ${rctx.arrays[0] ?? "?"}.`,
-      [
-        {
-          type: "section",
-          text: rich`Eradicated *${name}* on ${rctx.arrays[0] ?? "?"}. It is gone for good.`,
-        },
-      ],
-      { visibility: "in_channel" },
+      rich`Eradicated *${name}* on ${rctx.arrays[0] ?? "?"}. It is gone for good.`,
     );
   },
 });

@@ -12,6 +12,8 @@ import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
+import { done } from "../shared/done.js";
+import { requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 
@@ -57,14 +59,11 @@ export async function requireUser(ctx: CommandContext, user: string): Promise<vo
 }
 
 async function requireKey(ctx: CommandContext, name: string): Promise<Key> {
-  const key = (await keysOf(ctx)).find((k) => k.name === name);
-  if (!key) {
-    throw new UserFacingError(
-      "NOT_FOUND",
-      `There is no access key ${name} on ${ctx.arrayName}. List them with \`/array access-key list --array ${ctx.arrayName}\`.`,
-    );
-  }
-  return key;
+  return requireNamed(
+    await keysOf(ctx),
+    name,
+    `There is no access key ${name} on ${ctx.arrayName}. List them with \`/array access-key list --array ${ctx.arrayName}\`.`,
+  );
 }
 
 export const accessKeyList = defineCommand({
@@ -208,7 +207,7 @@ function toggle(enabled: boolean) {
     },
     render: (key, _a, rctx) => {
       const text = `${enabled ? "Enabled" : "Disabled"} access key ${key} on ${rctx.arrays[0] ?? "?"}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
+      return done(text);
     },
   });
 }
@@ -249,6 +248,6 @@ export const accessKeyDelete = defineCommand({
   },
   render: (key, _a, rctx) => {
     const text = `Deleted access key ${key} on ${rctx.arrays[0] ?? "?"}.`;
-    return message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
+    return done(text);
   },
 });

@@ -10,6 +10,7 @@ import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import { bucketsOf } from "./bucket.js";
@@ -103,7 +104,7 @@ export const accountCreate = defineCommand({
   },
   render: (name, _a, rctx) => {
     const text = `Created object store account ${name} on ${rctx.arrays[0] ?? "?"}. Add buckets with /array bucket create <name> --account ${name}.`;
-    return message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
+    return done(text);
   },
 });
 
@@ -157,6 +158,6 @@ export const accountDelete = defineCommand({
   },
   render: (name, _a, rctx) => {
     const text = `Deleted object store account ${name} on ${rctx.arrays[0] ?? "?"}.`;
-    return message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
+    return done(text);
   },
 });

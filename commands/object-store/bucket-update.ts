@@ -3,8 +3,9 @@ import { z } from "zod";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
+import { done } from "../shared/done.js";
 import { planned } from "../shared/plan.js";
-import { nameArgs, PATH, requireBucket, said } from "./bucket.js";
+import { nameArgs, PATH, requireBucket } from "./bucket.js";
 
 export const bucketUpdate = defineCommand({
   verb: "update",
@@ -55,5 +56,5 @@ export const bucketUpdate = defineCommand({
     return a.name;
   },
   render: (name, a, rctx) =>
-    said(`Versioning of bucket ${name} on ${rctx.arrays[0] ?? "?"} is now ${a.versioning}.`),
+    done(`Versioning of bucket ${name} on ${rctx.arrays[0] ?? "?"} is now ${a.versioning}.`),
 });

@@ -13,7 +13,9 @@ import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { bucketCreate } from "../../src/flashblade/wire.js";
 import { bucketLinksOf } from "../replication/bucket-link-facts.js";
-import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
+import { eradicationNote, recoverOffer, refuseAlreadyDestroyed } from "../shared/destroyed.js";
+import { done } from "../shared/done.js";
+import { requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 
@@ -40,14 +42,11 @@ export async function bucketsOf(ctx: CommandContext, filter?: string): Promise<B
 }
 
 export async function requireBucket(ctx: CommandContext, name: string): Promise<Bucket> {
-  const b = (await bucketsOf(ctx, eq("name", name))).find((x) => x.name === name);
-  if (!b) {
-    throw new UserFacingError(
-      "NOT_FOUND",
-      `There is no bucket ${name} on ${ctx.arrayName}. List them with \`/array bucket list --array ${ctx.arrayName}\`.`,
-    );
-  }
-  return b;
+  return requireNamed(
+    await bucketsOf(ctx, eq("name", name)),
+    name,
+    `There is no bucket ${name} on ${ctx.arrayName}. List them with \`/array bucket list --array ${ctx.arrayName}\`.`,
+  );
 }
 
 async function bucketImpact(ctx: CommandContext, b: Bucket): Promise<{ facts: Field[]; links: string[] }> {
@@ -145,13 +144,9 @@ export const bucketCreateCommand = defineCommand({
   },
   render: (b, a, rctx) => {
     const text = `Created bucket ${b.name} in account ${a.account} on ${rctx.arrays[0] ?? "?"}.`;
-    return message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
+    return done(text);
   },
 });
-
-export function said(text: string) {
-  return message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
-}
 
 export const bucketDestroy = defineCommand({
   verb: "destroy",
@@ -163,12 +158,7 @@ export const bucketDestroy = defineCommand({
   args: nameArgs,
   async impact(a, ctx): Promise<Impact> {
     const b = await requireBucket(ctx, a.name);
-    if (b.destroyed) {
-      throw new UserFacingError(
-        "ALREADY_DESTROYED",
-        `${a.name} is already destroyed. Recover it with /array bucket recover ${a.name}, or eradicate it with /array bucket eradicate ${a.name}.`,
-      );
-    }
+    refuseAlreadyDestroyed(b, a.name, "bucket");
     const { facts, links } = await bucketImpact(ctx, b);
     return {
       target: `bucket ${a.name}`,
@@ -191,7 +181,7 @@ export const bucketDestroy = defineCommand({
   },
   followUp: (b) => recoverOffer("bucket.recover", b),
   render: (b, _a, rctx) =>
-    said(
+    done(
       `Destroyed bucket ${b.name} on ${rctx.arrays[0] ?? "?"}.${eradicationNote(b)} It can be recovered until then.`,
     ),
 });
@@ -221,7 +211,7 @@ export const bucketRecover = defineCommand({
     await ctx.array.patch(PATH, { query: { names: [a.name] }, body: { destroyed: false } });
     return a.name;
   },
-  render: (name, _a, rctx) => said(`Recovered bucket ${name} on ${rctx.arrays[0] ?? "?"}.`),
+  render: (name, _a, rctx) => done(`Recovered bucket ${name} on ${rctx.arrays[0] ?? "?"}.`),
 });
 
 export const bucketEradicate = defineCommand({
@@ -257,5 +247,5 @@ export const bucketEradicate = defineCommand({
     await ctx.array.delete(PATH, { query: { names: [a.name] } });
     return a.name;
   },
-  render: (name, _a, rctx) => said(`Eradicated bucket ${name} on ${rctx.arrays[0] ?? "?"}.`),
+  render: (name, _a, rctx) => done(`Eradicated bucket ${name} on ${rctx.arrays[0] ?? "?"}.`),
 });

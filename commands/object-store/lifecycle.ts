@@ -11,8 +11,9 @@ import { truncatedTable } from "../../src/core/table.js";
 import { countOf, formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { Query } from "../../src/flashblade/types.js";
+import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned } from "../shared/plan.js";
+import { planned, sendFirstPlanned } from "../shared/plan.js";
 
 const PATH = "/lifecycle-rules";
 const ruleSchema = z.looseObject({
@@ -66,10 +67,6 @@ async function selectRule(
 }
 
 const keepText = (r: Rule) => formatDuration(r.keep_previous_version_for ?? 0);
-const said = (text: string) =>
-  message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
-const lists = (q: Record<string, string | number | boolean> | undefined) =>
-  Object.fromEntries(Object.entries(q ?? {}).map(([k, v]) => [k, String(v).split(",")]));
 
 export const lifecycleList = defineCommand({
   verb: "list",
@@ -159,7 +156,7 @@ export const lifecycleCreate = defineCommand({
     return { bucket: a.bucket, rule: made?.rule_id ?? a.rule ?? "?" };
   },
   render: (r, _a, rctx) =>
-    said(`Created lifecycle rule ${r.rule} on ${r.bucket} (${rctx.arrays[0] ?? "?"}).`),
+    done(`Created lifecycle rule ${r.rule} on ${r.bucket} (${rctx.arrays[0] ?? "?"}).`),
 });
 
 const ruleArgs = z.object({
@@ -210,11 +207,10 @@ export const lifecycleUpdate = defineCommand({
     };
   },
   async run(_a, ctx, impact) {
-    const r = impact?.requests[0];
-    if (r) await ctx.array.patch(r.path, { query: lists(r.query), body: r.body });
+    await sendFirstPlanned(ctx, impact);
     return impact?.target ?? "";
   },
-  render: (target, _a, rctx) => said(`Updated ${target} on ${rctx.arrays[0] ?? "?"}.`),
+  render: (target, _a, rctx) => done(`Updated ${target} on ${rctx.arrays[0] ?? "?"}.`),
 });
 
 export const lifecycleDelete = defineCommand({
@@ -241,9 +237,8 @@ export const lifecycleDelete = defineCommand({
   destructive: () => "delete",
   gateClasses: ["delete"],
   async run(_a, ctx, impact) {
-    const r = impact?.requests[0];
-    if (r) await ctx.array.delete(r.path, { query: lists(r.query) });
+    await sendFirstPlanned(ctx, impact);
     return impact?.target ?? "";
   },
-  render: (target, _a, rctx) => said(`Deleted ${target} on ${rctx.arrays[0] ?? "?"}.`),
+  render: (target, _a, rctx) => done(`Deleted ${target} on ${rctx.arrays[0] ?? "?"}.`),
 });

@@ -8,7 +8,8 @@ import { type CommandContext, defineCommand, type Impact } from "../../src/core/
 import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
-import { UserFacingError } from "../../src/errors.js";
+import { done } from "../shared/done.js";
+import { refuseNamed, requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 
@@ -24,8 +25,6 @@ const userName = () =>
     .refine((s) => /^[^/]+\/[^/]+$/.test(s), "name the user as <account>/<user>, e.g. analytics/etl")
     .describe("the user, <account>/<user>");
 const keysOf = (u: User) => (u.access_keys ?? []).flatMap((k) => (k.name ? [k.name] : []));
-const said = (text: string) =>
-  message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
 
 async function usersOf(ctx: CommandContext): Promise<User[]> {
   const out: User[] = [];
@@ -74,12 +73,11 @@ export const objectUserCreate = defineCommand({
   positional: ["name"],
   args: z.object({ name: userName() }),
   async impact(a, ctx): Promise<Impact> {
-    if ((await usersOf(ctx)).some((u) => u.name === a.name)) {
-      throw new UserFacingError(
-        "ALREADY_EXISTS",
-        `User ${a.name} already exists on ${ctx.arrayName}. Nothing was changed.`,
-      );
-    }
+    refuseNamed(
+      await usersOf(ctx),
+      a.name,
+      `User ${a.name} already exists on ${ctx.arrayName}. Nothing was changed.`,
+    );
     return {
       target: `object store user ${a.name}`,
       summary: rich`Creates object store user *${a.name}* on ${ctx.arrayName}.`,
@@ -94,7 +92,7 @@ export const objectUserCreate = defineCommand({
     return a.name;
   },
   render: (name, _a, rctx) =>
-    said(
+    done(
       `Created object store user ${name} on ${rctx.arrays[0] ?? "?"}. Give it a key with /array access-key create ${name}.`,
     ),
 });
@@ -108,9 +106,11 @@ export const objectUserDelete = defineCommand({
   positional: ["name"],
   args: z.object({ name: userName() }),
   async impact(a, ctx): Promise<Impact> {
-    const user = (await usersOf(ctx)).find((u) => u.name === a.name);
-    if (!user)
-      throw new UserFacingError("NOT_FOUND", `There is no object store user ${a.name} on ${ctx.arrayName}.`);
+    const user = requireNamed(
+      await usersOf(ctx),
+      a.name,
+      `There is no object store user ${a.name} on ${ctx.arrayName}.`,
+    );
     const keys = keysOf(user);
     return {
       target: `object store user ${a.name}`,
@@ -127,5 +127,5 @@ export const objectUserDelete = defineCommand({
     await ctx.array.delete(PATH, { query: { names: [a.name] } });
     return a.name;
   },
-  render: (name, _a, rctx) => said(`Deleted object store user ${name} on ${rctx.arrays[0] ?? "?"}.`),
+  render: (name, _a, rctx) => done(`Deleted object store user ${name} on ${rctx.arrays[0] ?? "?"}.`),
 });

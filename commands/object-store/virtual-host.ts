@@ -10,9 +10,9 @@ import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
-import { said } from "./bucket.js";
 
 const PATH = "/object-store-virtual-hosts";
 const hostSchema = z.looseObject({ name: z.string() });
@@ -92,7 +92,7 @@ export const virtualHostAdd = defineCommand({
     await ctx.array.post(PATH, { query: { names: [a.host] } });
     return a.host;
   },
-  render: (host, _a, rctx) => said(`Added virtual host ${host} on ${rctx.arrays[0] ?? "?"}.`),
+  render: (host, _a, rctx) => done(`Added virtual host ${host} on ${rctx.arrays[0] ?? "?"}.`),
 });
 
 export const virtualHostRemove = defineCommand({
@@ -123,5 +123,5 @@ export const virtualHostRemove = defineCommand({
     await ctx.array.delete(PATH, { query: { names: [a.host] } });
     return a.host;
   },
-  render: (host, _a, rctx) => said(`Removed virtual host ${host} from ${rctx.arrays[0] ?? "?"}.`),
+  render: (host, _a, rctx) => done(`Removed virtual host ${host} from ${rctx.arrays[0] ?? "?"}.`),
 });

@@ -10,6 +10,7 @@ import { type Field, message, type Rich, rich } from "../../src/core/message.js"
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
+import { refuseNamed } from "../shared/found.js";
 import { planned } from "../shared/plan.js";
 import {
   onlyProtectedBy,
@@ -53,12 +54,7 @@ export const policyCreate = defineCommand({
       query: { filter: eq("name", a.name) },
       schema: policySchema,
     });
-    if (page.items.some((p) => p.name === a.name)) {
-      throw new UserFacingError(
-        "ALREADY_EXISTS",
-        `A policy named "${a.name}" already exists on ${ctx.arrayName}.`,
-      );
-    }
+    refuseNamed(page.items, a.name, `A policy named "${a.name}" already exists on ${ctx.arrayName}.`);
     return {
       target: `policy ${a.name}`,
       summary: rich`Creates snapshot policy *${a.name}* on ${ctx.arrayName}: ${rulesText(a.rules)}${a.enabled === false ? " (paused)" : ""}.`,

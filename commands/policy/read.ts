@@ -7,6 +7,7 @@ import type { CommandContext } from "../../src/core/define-command.js";
 import { UserFacingError } from "../../src/errors.js";
 import { and, eq } from "../../src/flashblade/filter.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
+import { requireNamed } from "../shared/found.js";
 import type { Rule } from "./rules.js";
 
 const ref = z.looseObject({ name: z.string().optional(), id: z.string().optional() });
@@ -79,14 +80,11 @@ export async function requirePolicy(ctx: CommandContext, name: string): Promise<
     query: { filter: eq("name", name) },
     schema: policySchema,
   });
-  const p = page.items.find((x) => x.name === name);
-  if (!p) {
-    throw new UserFacingError(
-      "NOT_FOUND",
-      `There is no snapshot policy named "${name}" on ${ctx.arrayName}. List them with /array policy list --array ${ctx.arrayName}.`,
-    );
-  }
-  return p;
+  return requireNamed(
+    page.items,
+    name,
+    `There is no snapshot policy named "${name}" on ${ctx.arrayName}. List them with /array policy list --array ${ctx.arrayName}.`,
+  );
 }
 
 /** Every (policy, file system) pair, or only one policy's. */

@@ -11,6 +11,7 @@ import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { FileSystemPatch } from "../../src/flashblade/types.js";
 import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
+import { done } from "../shared/done.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
 import { planned } from "../shared/plan.js";
 import { KINDS, type KindSpec, readQuotas, readUsage, requireQuotaApi, subjectOf } from "./kinds.js";
@@ -233,6 +234,6 @@ export const quotaNotify = defineCommand({
   },
   render(r, _a, rctx) {
     const text = `Quota notifications on ${rctx.arrays[0] ?? "?"}: direct ${r.direct ? "on" : "off"}, contact ${r.contact || "none"}.`;
-    return message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
+    return done(text);
   },
 });

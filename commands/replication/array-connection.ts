@@ -15,9 +15,9 @@ import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemReplicaLinkSchema } from "../../src/flashblade/schemas.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
+import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
-import { done } from "./bucket-link.js";
 import { bucketLinkSchema, requireReplicationApi } from "./read.js";
 
 const PATH = "/array-connections";

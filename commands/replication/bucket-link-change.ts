@@ -7,8 +7,9 @@ import { z } from "zod";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { type Rich, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
-import { planned } from "../shared/plan.js";
-import { done, selectArgs } from "./bucket-link.js";
+import { done } from "../shared/done.js";
+import { planned, sendFirstPlanned } from "../shared/plan.js";
+import { selectArgs } from "./bucket-link.js";
 import {
   bucketLinksOf,
   findBucketLink,
@@ -16,7 +17,6 @@ import {
   linkText,
   PATH,
   patchRequest,
-  wireLists,
 } from "./bucket-link-facts.js";
 
 export const bucketLinkCredentials = defineCommand({
@@ -54,8 +54,7 @@ export const bucketLinkCredentials = defineCommand({
     };
   },
   async run(_a, ctx, impact) {
-    const r = impact?.requests[0];
-    if (r) await ctx.array.patch(r.path, { query: wireLists(r), body: r.body });
+    await sendFirstPlanned(ctx, impact);
     return { text: impact?.target ?? "" };
   },
   render: (r, a, rctx) => done(`${r.text} on ${rctx.arrays[0] ?? "?"} now uses ${a.credentials}.`),
@@ -98,8 +97,7 @@ export const bucketLinkDelete = defineCommand({
   destructive: () => "delete_replication",
   gateClasses: ["delete_replication"],
   async run(_a, ctx, impact) {
-    const r = impact?.requests[0];
-    if (r) await ctx.array.delete(r.path, { query: wireLists(r) });
+    await sendFirstPlanned(ctx, impact);
     return { text: impact?.target ?? "" };
   },
   render: (r, _a, rctx) => done(`Deleted ${r.text} on ${rctx.arrays[0] ?? "?"}.`),

@@ -11,8 +11,9 @@ import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf, formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned } from "../shared/plan.js";
+import { planned, sendFirstPlanned } from "../shared/plan.js";
 import {
   bucketLinksOf,
   findBucketLink,
@@ -20,7 +21,6 @@ import {
   linkText,
   PATH,
   patchRequest,
-  wireLists,
 } from "./bucket-link-facts.js";
 
 const bucket = () => objectName("bucket name").describe("the local bucket");
@@ -96,9 +96,6 @@ export const bucketLinkList = defineCommand({
   },
 });
 
-export const done = (text: string) =>
-  message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
-
 export const bucketLinkCreate = defineCommand({
   verb: "create",
   summary: "Replicate a bucket to a bucket on a connected array or S3 target, with remote credentials",
@@ -145,8 +142,7 @@ export const bucketLinkCreate = defineCommand({
     };
   },
   async run(a, ctx, impact) {
-    const r = impact?.requests[0];
-    if (r) await ctx.array.post(r.path, { query: wireLists(r), body: r.body });
+    await sendFirstPlanned(ctx, impact);
     return { text: impact?.target ?? a.bucket, paused: a.paused === true };
   },
   render: (r, _a, rctx) =>
@@ -189,8 +185,7 @@ export const bucketLinkPause = defineCommand({
   destructive: () => "pause_replication",
   gateClasses: ["pause_replication"],
   async run(_a, ctx, impact) {
-    const r = impact?.requests[0];
-    if (r) await ctx.array.patch(r.path, { query: wireLists(r), body: r.body });
+    await sendFirstPlanned(ctx, impact);
     return { text: impact?.target ?? "" };
   },
   render: (r, _a, rctx) => done(`Paused ${r.text} on ${rctx.arrays[0] ?? "?"}.`),
@@ -226,8 +221,7 @@ export const bucketLinkResume = defineCommand({
     };
   },
   async run(_a, ctx, impact) {
-    const r = impact?.requests[0];
-    if (r) await ctx.array.patch(r.path, { query: wireLists(r), body: r.body });
+    await sendFirstPlanned(ctx, impact);
     return { text: impact?.target ?? "" };
   },
   render: (r, _a, rctx) => done(`Resumed ${r.text} on ${rctx.arrays[0] ?? "?"}.`),

@@ -12,11 +12,10 @@ import { countOf, formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemReplicaLinkSchema } from "../../src/flashblade/schemas.js";
 import { requirePolicy } from "../policy/read.js";
+import { done } from "../shared/done.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned } from "../shared/plan.js";
-import { done } from "./bucket-link.js";
-import { wireLists } from "./bucket-link-facts.js";
+import { planned, sendFirstPlanned } from "../shared/plan.js";
 import { requireReplicationApi } from "./read.js";
 
 const PATH = "/file-system-replica-links";
@@ -154,8 +153,7 @@ export const fsLinkCreate = defineCommand({
     };
   },
   async run(a, ctx, impact) {
-    const r = impact?.requests[0];
-    if (r) await ctx.array.post(r.path, { query: wireLists(r), body: r.body });
+    await sendFirstPlanned(ctx, impact);
     return impact?.target ?? a.fs;
   },
   render: (target, _a, rctx) =>

@@ -11,9 +11,10 @@ import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
+import { done } from "../shared/done.js";
+import { refuseNamed, requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
-import { done } from "./bucket-link.js";
 import { bucketLinksOf, wireLists } from "./bucket-link-facts.js";
 import { requireReplicationApi } from "./read.js";
 
@@ -116,12 +117,11 @@ export const remoteCredentialsCreate = defineCommand({
   args: z.object({ name: credName(), user: userName() }),
   async impact(a, ctx): Promise<Impact> {
     const existing = await credentials(ctx);
-    if (existing.some((c) => c.name === a.name)) {
-      throw new UserFacingError(
-        "ALREADY_EXISTS",
-        `Remote credentials ${a.name} already exist on ${ctx.arrayName}; rotate them with \`/array remote-credentials rotate ${a.name} --user ${a.user}\`.`,
-      );
-    }
+    refuseNamed(
+      existing,
+      a.name,
+      `Remote credentials ${a.name} already exist on ${ctx.arrayName}; rotate them with \`/array remote-credentials rotate ${a.name} --user ${a.user}\`.`,
+    );
     const { remote } = remoteOf(ctx, a.name);
     return {
       target: `remote credentials ${a.name}`,
@@ -161,12 +161,11 @@ export const remoteCredentialsRotate = defineCommand({
   positional: ["name"],
   args: z.object({ name: credName(), user: userName() }),
   async impact(a, ctx): Promise<Impact> {
-    const cred = (await credentials(ctx)).find((c) => c.name === a.name);
-    if (!cred)
-      throw new UserFacingError(
-        "NOT_FOUND",
-        `There are no remote credentials ${a.name} on ${ctx.arrayName}.`,
-      );
+    const cred = requireNamed(
+      await credentials(ctx),
+      a.name,
+      `There are no remote credentials ${a.name} on ${ctx.arrayName}.`,
+    );
     const { remote } = remoteOf(ctx, a.name);
     return {
       target: `remote credentials ${a.name}`,
@@ -206,12 +205,11 @@ export const remoteCredentialsDelete = defineCommand({
   positional: ["name"],
   args: z.object({ name: credName() }),
   async impact(a, ctx): Promise<Impact> {
-    const cred = (await credentials(ctx)).find((c) => c.name === a.name);
-    if (!cred)
-      throw new UserFacingError(
-        "NOT_FOUND",
-        `There are no remote credentials ${a.name} on ${ctx.arrayName}.`,
-      );
+    const cred = requireNamed(
+      await credentials(ctx),
+      a.name,
+      `There are no remote credentials ${a.name} on ${ctx.arrayName}.`,
+    );
     const users = (await bucketLinksOf(ctx)).filter((l) => l.remote_credentials?.name === a.name);
     if (users.length) {
       throw new UserFacingError(

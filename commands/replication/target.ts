@@ -9,6 +9,8 @@ import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import { done } from "../shared/done.js";
+import { refuseNamed, requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
@@ -22,8 +24,6 @@ const targetSchema = z.looseObject({
   status_details: z.string().nullish(),
 });
 type Target = z.output<typeof targetSchema>;
-const said = (text: string) =>
-  message(text, [{ type: "section", text: rich`${text}` }], { visibility: "in_channel" });
 
 async function targetsOf(ctx: CommandContext): Promise<Target[]> {
   await requireReplicationApi(ctx);
@@ -33,9 +33,7 @@ async function targetsOf(ctx: CommandContext): Promise<Target[]> {
 }
 
 async function requireTarget(ctx: CommandContext, name: string): Promise<Target> {
-  const t = (await targetsOf(ctx)).find((x) => x.name === name);
-  if (!t) throw new UserFacingError("NOT_FOUND", `There is no S3 target ${name} on ${ctx.arrayName}.`);
-  return t;
+  return requireNamed(await targetsOf(ctx), name, `There is no S3 target ${name} on ${ctx.arrayName}.`);
 }
 
 export const targetList = defineCommand({
@@ -88,12 +86,11 @@ export const targetCreate = defineCommand({
   positional: ["name"],
   args: addressArgs,
   async impact(a, ctx): Promise<Impact> {
-    if ((await targetsOf(ctx)).some((t) => t.name === a.name)) {
-      throw new UserFacingError(
-        "ALREADY_EXISTS",
-        `S3 target ${a.name} already exists on ${ctx.arrayName}. Nothing was changed.`,
-      );
-    }
+    refuseNamed(
+      await targetsOf(ctx),
+      a.name,
+      `S3 target ${a.name} already exists on ${ctx.arrayName}. Nothing was changed.`,
+    );
     return {
       target: `S3 target ${a.name}`,
       summary: rich`Adds S3 target *${a.name}* at ${a.address} on ${ctx.arrayName}.`,
@@ -107,7 +104,7 @@ export const targetCreate = defineCommand({
     await ctx.array.post(PATH, { query: { names: [a.name] }, body: { address: a.address } });
     return a.name;
   },
-  render: (name, a, rctx) => said(`Added S3 target ${name} (${a.address}) on ${rctx.arrays[0] ?? "?"}.`),
+  render: (name, a, rctx) => done(`Added S3 target ${name} (${a.address}) on ${rctx.arrays[0] ?? "?"}.`),
 });
 
 export const targetUpdate = defineCommand({
@@ -134,7 +131,7 @@ export const targetUpdate = defineCommand({
     return a.name;
   },
   render: (name, a, rctx) =>
-    said(`S3 target ${name} on ${rctx.arrays[0] ?? "?"} now points at ${a.address}.`),
+    done(`S3 target ${name} on ${rctx.arrays[0] ?? "?"} now points at ${a.address}.`),
 });
 
 export const targetDelete = defineCommand({
@@ -169,5 +166,5 @@ export const targetDelete = defineCommand({
     await ctx.array.delete(PATH, { query: { names: [a.name] } });
     return a.name;
   },
-  render: (name, _a, rctx) => said(`Removed S3 target ${name} from ${rctx.arrays[0] ?? "?"}.`),
+  render: (name, _a, rctx) => done(`Removed S3 target ${name} from ${rctx.arrays[0] ?? "?"}.`),
 });

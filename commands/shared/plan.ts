@@ -32,3 +32,12 @@ export function onlyItem<T>(ctx: CommandContext, path: string, items: readonly T
   if (first === undefined) throw contract(ctx.arrayName, path, "items", "expected one item, got none");
   return first;
 }
+
+/**
+ * Sends the impact's one planned request as shown, when there is one (link and lifecycle-rule writes plan
+ * exactly one; their result is what the impact named, not what the array answers).
+ */
+export async function sendFirstPlanned(ctx: CommandContext, impact: Impact | undefined): Promise<void> {
+  const r = impact?.requests[0];
+  if (r) await ctx.array.send(r);
+}

@@ -2,10 +2,16 @@
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
+import { rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
-import { eradicationNote, recoverOffer } from "../shared/destroyed.js";
+import {
+  eradicationNote,
+  recoverOffer,
+  refuseNotDestroyed,
+  requireDestroyedToEradicate,
+} from "../shared/destroyed.js";
+import { done } from "../shared/done.js";
 import { onlyItem, sendPlanned } from "../shared/plan.js";
 import { requireSnapshot, snapshotFacts, snapshotState } from "../shared/snapshot-facts.js";
 
@@ -42,10 +48,9 @@ export const snapshotDestroy = defineCommand({
   followUp: (s) => recoverOffer("snapshot.recover", s),
   render(s, _a, rctx) {
     const left = eradicationNote(s);
-    return message(
+    return done(
       `Destroyed snapshot ${s.name} on ${rctx.arrays[0] ?? "?"}.${left}`,
-      [{ type: "section", text: rich`Destroyed snapshot *${s.name}* on ${rctx.arrays[0] ?? "?"}.${left}` }],
-      { visibility: "in_channel" },
+      rich`Destroyed snapshot *${s.name}* on ${rctx.arrays[0] ?? "?"}.${left}`,
     );
   },
 });
@@ -65,8 +70,7 @@ export const snapshotRecover = defineCommand({
         "NOT_FOUND",
         `There is no snapshot named "${a.name}" on ${ctx.arrayName} any more.`,
       );
-    if (!s.destroyed)
-      throw new UserFacingError("NOT_DESTROYED", `${a.name} is not destroyed; there is nothing to recover.`);
+    refuseNotDestroyed(s, a.name);
     return {
       target: `snapshot ${a.name}`,
       summary: rich`Recovers snapshot *${a.name}* on ${ctx.arrayName}.`,
@@ -80,10 +84,9 @@ export const snapshotRecover = defineCommand({
     return onlyItem(ctx, PATH, await sendPlanned(ctx, impact, snapshotSchema));
   },
   render(s, _a, rctx) {
-    return message(
+    return done(
       `Recovered snapshot ${s.name} on ${rctx.arrays[0] ?? "?"}.`,
-      [{ type: "section", text: rich`Recovered snapshot *${s.name}* on ${rctx.arrays[0] ?? "?"}.` }],
-      { visibility: "in_channel" },
+      rich`Recovered snapshot *${s.name}* on ${rctx.arrays[0] ?? "?"}.`,
     );
   },
 });
@@ -98,14 +101,12 @@ export const snapshotEradicate = defineCommand({
   args: nameArgs,
   async impact(a, ctx): Promise<Impact> {
     const s = await requireSnapshot(ctx, a.name);
-    if (!s.destroyed) {
-      throw new UserFacingError(
-        "NOT_DESTROYED",
-        ctx.recheck
-          ? `${a.name} is not destroyed any more: it was recovered since this was requested, so it was not eradicated.`
-          : `${a.name} is not destroyed. Destroy it first with /array snapshot destroy ${a.name}.`,
-      );
-    }
+    requireDestroyedToEradicate(
+      s,
+      a.name,
+      ctx.recheck,
+      `${a.name} is not destroyed. Destroy it first with /array snapshot destroy ${a.name}.`,
+    );
     return {
       target: `snapshot ${a.name}`,
       summary: rich`Eradicates snapshot *${a.name}* on ${ctx.arrayName}. This is permanent.`,
@@ -123,15 +124,9 @@ export const snapshotEradicate = defineCommand({
     return { name: a.name };
   },
   render({ name }, _a, rctx) {
-    return message(
+    return done(
       `Eradicated snapshot ${name} on ${rctx.arrays[0] ?? "?"}.`,
-      [
-        {
-          type: "section",
-          text: rich`Eradicated snapshot *${name}* on ${rctx.arrays[0] ?? "?"}. It is gone for good.`,
-        },
-      ],
-      { visibility: "in_channel" },
+      rich`Eradicated snapshot *${name}* on ${rctx.arrays[0] ?? "?"}. It is gone for good.`,
     );
   },
 });

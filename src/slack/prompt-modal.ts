@@ -63,27 +63,38 @@ export function readOrigin(privateMetadata: string | undefined): PromptOrigin | 
   return origin;
 }
 
+/** A Confirm/Cancel modal that answers a pending request (the prompt and secret dialogs differ only in blocks). */
+export function confirmModal(
+  callbackId: string,
+  effect: { pendingId: string; actionId: string; title: string },
+  channelId: string,
+  ref: MessageRef | undefined,
+  blocks: SlackBlock[],
+): PromptView {
+  return {
+    type: "modal",
+    callback_id: callbackId,
+    private_metadata: originMetadata(effect.pendingId, effect.actionId, channelId, ref),
+    title: { type: "plain_text", text: truncate(effect.title, LIMITS.modalTitle) },
+    submit: { type: "plain_text", text: "Confirm" },
+    close: { type: "plain_text", text: "Cancel" },
+    blocks,
+  };
+}
+
 export function promptView(
   effect: Extract<Effect, { kind: "prompt" }>,
   channelId: string,
   ref?: MessageRef,
 ): PromptView {
-  return {
-    type: "modal",
-    callback_id: PROMPT_CALLBACK_ID,
-    private_metadata: originMetadata(effect.pendingId, effect.actionId, channelId, ref),
-    title: { type: "plain_text", text: truncate(effect.title, LIMITS.modalTitle) },
-    submit: { type: "plain_text", text: "Confirm" },
-    close: { type: "plain_text", text: "Cancel" },
-    blocks: [
-      {
-        type: "input",
-        block_id: PROMPT_BLOCK_ID,
-        label: { type: "plain_text", text: truncate(effect.label, LIMITS.inputLabel) },
-        element: { type: "plain_text_input", action_id: PROMPT_INPUT_ID, max_length: 255 },
-      },
-    ],
-  };
+  return confirmModal(PROMPT_CALLBACK_ID, effect, channelId, ref, [
+    {
+      type: "input",
+      block_id: PROMPT_BLOCK_ID,
+      label: { type: "plain_text", text: truncate(effect.label, LIMITS.inputLabel) },
+      element: { type: "plain_text_input", action_id: PROMPT_INPUT_ID, max_length: 255 },
+    },
+  ]);
 }
 
 export interface SubmittedView {

@@ -7,7 +7,7 @@
 import type { Effect, MessageRef } from "../core/pipeline-types.js";
 import { LIMITS, truncate } from "./limits.js";
 import {
-  originMetadata,
+  confirmModal,
   type PromptOrigin,
   type PromptView,
   readOrigin,
@@ -23,36 +23,28 @@ export function secretView(
   channelId: string,
   ref?: MessageRef,
 ): PromptView {
-  return {
-    type: "modal",
-    callback_id: SECRET_CALLBACK_ID,
-    private_metadata: originMetadata(effect.pendingId, effect.actionId, channelId, ref),
-    title: { type: "plain_text", text: truncate(effect.title, LIMITS.modalTitle) },
-    submit: { type: "plain_text", text: "Confirm" },
-    close: { type: "plain_text", text: "Cancel" },
-    blocks: [
-      {
-        type: "context",
-        elements: [
-          {
-            type: "mrkdwn",
-            text: "Only you see what you type here. It is used for this one request and kept nowhere: not in the channel, the logs or the audit trail.",
-          },
-        ],
-      },
-      ...effect.fields.map((f) => ({
-        type: "input",
-        block_id: `${BLOCK_PREFIX}${f.key}`,
-        label: { type: "plain_text", text: truncate(f.label, LIMITS.inputLabel) },
-        element: {
-          type: "plain_text_input",
-          action_id: SECRET_INPUT_ID,
-          max_length: 3000,
-          ...(f.multiline ? { multiline: true } : {}),
+  return confirmModal(SECRET_CALLBACK_ID, effect, channelId, ref, [
+    {
+      type: "context",
+      elements: [
+        {
+          type: "mrkdwn",
+          text: "Only you see what you type here. It is used for this one request and kept nowhere: not in the channel, the logs or the audit trail.",
         },
-      })),
-    ],
-  };
+      ],
+    },
+    ...effect.fields.map((f) => ({
+      type: "input",
+      block_id: `${BLOCK_PREFIX}${f.key}`,
+      label: { type: "plain_text", text: truncate(f.label, LIMITS.inputLabel) },
+      element: {
+        type: "plain_text_input",
+        action_id: SECRET_INPUT_ID,
+        max_length: 3000,
+        ...(f.multiline ? { multiline: true } : {}),
+      },
+    })),
+  ]);
 }
 
 export interface SecretSubmission extends PromptOrigin {

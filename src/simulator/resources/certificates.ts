@@ -19,21 +19,12 @@ import {
   resolveAll,
   selectByNamesOrIds,
 } from "./common.js";
-import { collection } from "./generic.js";
+import { collection, type Keyed, keyed } from "./generic.js";
 
 const CERTS = "/certificates";
 const GROUPS = "/certificate-groups";
 /** Write-only fields of Certificate: never rendered (and not even kept here). */
 const SECRET_FIELDS = ["private_key", "passphrase"] as const;
-
-type Keyed = Json & { id: string; name: string };
-
-function keyed(state: SimState, path: string): Map<string, Keyed> {
-  const out = new Map<string, Keyed>();
-  for (const [name, item] of collection(state, path).items)
-    out.set(name, { ...item, id: String(item["id"] ?? ""), name });
-  return out;
-}
 
 function renderCertificate(c: Json): Json {
   const out = { ...c };

@@ -132,3 +132,24 @@ export function preselect<T>(req: SimRequest, byName: Map<string, T>, all: () =>
   }
   return out;
 }
+
+/**
+ * The policy or member side of a membership request: resources named by `<prefix>_names` or `<prefix>_ids`
+ * (never both), or undefined when neither is given.
+ */
+export function pickMembership<T extends { id: string }>(
+  req: SimRequest,
+  prefix: "policy" | "member",
+  byName: Map<string, T>,
+  what: string,
+): T[] | undefined {
+  exclusive(req, `${prefix}_names`, `${prefix}_ids`);
+  const names = req.query.list(`${prefix}_names`)?.filter((s) => s !== "");
+  if (names?.length) return resolveAll(names, (n) => byName.get(n), what);
+  const ids = req.query.list(`${prefix}_ids`)?.filter((s) => s !== "");
+  if (ids?.length) {
+    const index = byId(byName.values());
+    return resolveAll(ids, (i) => index.get(i), `${what} with id`);
+  }
+  return undefined;
+}

@@ -4,12 +4,11 @@
  * "obfuscated" (listed as ****), ActiveDirectory has no password field at all.
  */
 import { z } from "zod";
-import { atLeast } from "../../rest-spec/versions.js";
 import { bodyObject, type Json, parseBody, rejectReadOnly } from "../models/body.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { EMPTY, type Handler, listing, ok, requireList, selectByNamesOrIds } from "./common.js";
-import { collection } from "./generic.js";
+import { collection, gateId, keyed } from "./generic.js";
 
 const SERVICES = "/directory-services";
 const ROLES = "/directory-services/roles";
@@ -18,21 +17,6 @@ const MASK = "****";
 
 /** The built-in array roles; each maps to a directory group. */
 export const BUILT_IN_ROLES = ["array_admin", "ops_admin", "readonly", "storage_admin"] as const;
-
-type Keyed = Json & { id: string; name: string };
-
-function keyed(state: SimState, path: string): Map<string, Keyed> {
-  const out = new Map<string, Keyed>();
-  for (const [name, item] of collection(state, path).items)
-    out.set(name, { ...item, id: String(item["id"] ?? ""), name });
-  return out;
-}
-
-function gateId(req: SimRequest, item: Json): Json {
-  if (atLeast(req.version, "1.8")) return item;
-  const { id: _id, ...rest } = item;
-  return rest;
-}
 
 function renderService(req: SimRequest, s: Json): Json {
   return gateId(req, { ...s, bind_password: s["bind_password"] ? MASK : null });

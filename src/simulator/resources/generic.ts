@@ -35,6 +35,23 @@ export function collection(state: SimState, path: string): GenericCollection {
   return c;
 }
 
+export type Keyed = Json & { id: string; name: string };
+
+/** A collection's items by name, each carrying its name and its id as a string (what handlers look up by). */
+export function keyed(state: SimState, path: string): Map<string, Keyed> {
+  const out = new Map<string, Keyed>();
+  for (const [name, item] of collection(state, path).items)
+    out.set(name, { ...item, id: String(item["id"] ?? ""), name });
+  return out;
+}
+
+/** Before 1.8 these models have no id, so older clients do not read one. */
+export function gateId(req: SimRequest, item: Json): Json {
+  if (atLeast(req.version, "1.8")) return item;
+  const { id: _id, ...rest } = item;
+  return rest;
+}
+
 /** Length limits real clients check when they read SNMP settings back (the SDK raises on violations). */
 function validate(item: Json): void {
   for (const [outer, inner] of [

@@ -30,13 +30,7 @@ import {
   requireList,
   selectByNamesOrIds,
 } from "./common.js";
-
-/** Before 1.8 the network models have no id. */
-function gateId(req: SimRequest, item: Json): Json {
-  if (at(req, "1.8")) return item;
-  const { id: _id, ...rest } = item;
-  return rest;
-}
+import { gateId } from "./generic.js";
 
 function rejectFields(body: Json, fields: readonly string[], why: (f: string) => string): void {
   for (const f of fields) if (f in body) throw badRequest(why(f));

@@ -7,7 +7,7 @@ import type { AccessPolicyRec, ObjectUserRec } from "../models/object-store.js";
 import { BUILT_IN_ACCESS_POLICIES } from "../models/object-store.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
-import { byId, EMPTY, exclusive, type Handler, listing, ok, preselect, resolveAll } from "./common.js";
+import { EMPTY, type Handler, listing, ok, pickMembership, preselect } from "./common.js";
 
 export function seedAccessPolicies(state: SimState): void {
   for (const name of BUILT_IN_ACCESS_POLICIES)
@@ -20,20 +20,6 @@ export const listAccessPolicies: Handler = (req, state) => {
   return listing(items, req, { noun: "Object store access policy" });
 };
 
-function pick<T extends { id: string }>(
-  req: SimRequest,
-  prefix: "policy" | "member",
-  byName: Map<string, T>,
-  what: string,
-): T[] | undefined {
-  exclusive(req, `${prefix}_names`, `${prefix}_ids`);
-  const names = req.query.list(`${prefix}_names`)?.filter((s) => s !== "");
-  if (names?.length) return resolveAll(names, (n) => byName.get(n), what);
-  const ids = req.query.list(`${prefix}_ids`)?.filter((s) => s !== "");
-  if (ids?.length) return resolveAll(ids, (i) => byId(byName.values()).get(i), `${what} with id`);
-  return undefined;
-}
-
 function pair(p: AccessPolicyRec, u: ObjectUserRec) {
   return {
     policy: { name: p.name, id: p.id, resource_type: "object-store-access-policies" },
@@ -42,10 +28,10 @@ function pair(p: AccessPolicyRec, u: ObjectUserRec) {
 }
 
 export const listPolicyUsers: Handler = (req, state) => {
-  const policies = pick(req, "policy", state.accessPolicies, "Object store access policy") ?? [
+  const policies = pickMembership(req, "policy", state.accessPolicies, "Object store access policy") ?? [
     ...state.accessPolicies.values(),
   ];
-  const users = pick(req, "member", state.objectUsers, "Object store user");
+  const users = pickMembership(req, "member", state.objectUsers, "Object store user");
   const wanted = users && new Set(users.map((u) => u.name));
   const out = [];
   for (const p of policies) {
@@ -58,8 +44,8 @@ export const listPolicyUsers: Handler = (req, state) => {
 };
 
 function both(req: SimRequest, state: SimState) {
-  const policies = pick(req, "policy", state.accessPolicies, "Object store access policy");
-  const users = pick(req, "member", state.objectUsers, "Object store user");
+  const policies = pickMembership(req, "policy", state.accessPolicies, "Object store access policy");
+  const users = pickMembership(req, "member", state.objectUsers, "Object store user");
   if (!policies) throw badRequest("'policy_names' or 'policy_ids' is required.");
   if (!users) throw badRequest("'member_names' or 'member_ids' is required.");
   return { policies, users };

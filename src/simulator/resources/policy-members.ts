@@ -7,28 +7,10 @@ import type { PolicyRec } from "../models/policy.js";
 import type { SnapshotRec } from "../models/snapshot.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
-import { byId, EMPTY, exclusive, type Handler, listing, ok, resolveAll } from "./common.js";
+import { byId, EMPTY, type Handler, listing, ok, pickMembership } from "./common.js";
 
 function ref(name: string, id: string, resourceType: string) {
   return { name, id, resource_type: resourceType };
-}
-
-/** Resources named by `<prefix>_names` / `<prefix>_ids`, or undefined when neither is given. */
-function pick<T extends { id: string }>(
-  req: SimRequest,
-  prefix: "policy" | "member",
-  byName: Map<string, T>,
-  what: string,
-): T[] | undefined {
-  exclusive(req, `${prefix}_names`, `${prefix}_ids`);
-  const names = req.query.list(`${prefix}_names`)?.filter((s) => s !== "");
-  if (names?.length) return resolveAll(names, (n) => byName.get(n), what);
-  const ids = req.query.list(`${prefix}_ids`)?.filter((s) => s !== "");
-  if (ids?.length) {
-    const index = byId(byName.values());
-    return resolveAll(ids, (i) => index.get(i), `${what} with id`);
-  }
-  return undefined;
 }
 
 interface Pair {
@@ -37,8 +19,8 @@ interface Pair {
 }
 
 function pairs(state: SimState, req: SimRequest): Pair[] {
-  const policies = pick(req, "policy", state.policies, "Policy") ?? [...state.policies.values()];
-  const members = pick(req, "member", state.fileSystems, "File system");
+  const policies = pickMembership(req, "policy", state.policies, "Policy") ?? [...state.policies.values()];
+  const members = pickMembership(req, "member", state.fileSystems, "File system");
   const memberSet = members && new Set(members.map((m) => m.name));
   const out: Pair[] = [];
   for (const policy of policies) {
@@ -61,8 +43,8 @@ export const listPolicyFileSystems: Handler = (req, state) => {
 };
 
 export const addPolicyFileSystems: Handler = (req, state) => {
-  const policies = pick(req, "policy", state.policies, "Policy");
-  const members = pick(req, "member", state.fileSystems, "File system");
+  const policies = pickMembership(req, "policy", state.policies, "Policy");
+  const members = pickMembership(req, "member", state.fileSystems, "File system");
   if (!policies) throw badRequest("'policy_names' or 'policy_ids' is required.");
   if (!members) throw badRequest("'member_names' or 'member_ids' is required.");
   for (const p of policies) {
@@ -83,8 +65,8 @@ export const addPolicyFileSystems: Handler = (req, state) => {
 };
 
 export const removePolicyFileSystems: Handler = (req, state) => {
-  const policies = pick(req, "policy", state.policies, "Policy");
-  const members = pick(req, "member", state.fileSystems, "File system");
+  const policies = pickMembership(req, "policy", state.policies, "Policy");
+  const members = pickMembership(req, "member", state.fileSystems, "File system");
   if (!policies || !members)
     throw badRequest(
       "Both a policy (policy_names/policy_ids) and members (member_names/member_ids) are required.",
@@ -100,8 +82,8 @@ export const removePolicyFileSystems: Handler = (req, state) => {
 };
 
 function snapshotPairs(state: SimState, req: SimRequest): { policy: PolicyRec; snap: SnapshotRec }[] {
-  const policies = pick(req, "policy", state.policies, "Policy");
-  const members = pick(req, "member", state.snapshots, "Snapshot");
+  const policies = pickMembership(req, "policy", state.policies, "Policy");
+  const members = pickMembership(req, "member", state.snapshots, "Snapshot");
   const policyIds = policies && new Set(policies.map((p) => p.id));
   const byPolicyId = byId(state.policies.values());
   const out: { policy: PolicyRec; snap: SnapshotRec }[] = [];
@@ -128,7 +110,7 @@ export const removePolicySnapshots: Handler = (req, state) => {
     throw badRequest("'member_names' or 'member_ids' is required.");
   }
   const found = snapshotPairs(state, req);
-  const members = pick(req, "member", state.snapshots, "Snapshot") ?? [];
+  const members = pickMembership(req, "member", state.snapshots, "Snapshot") ?? [];
   for (const m of members) {
     if (!found.some((f) => f.snap === m))
       throw badRequest(`Snapshot '${m.name}' is not managed by that policy.`, m.name);

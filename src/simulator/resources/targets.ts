@@ -5,33 +5,17 @@
  * belong to, name it in `remote`, and never show their secret key again after it was written.
  */
 import { z } from "zod";
-import { atLeast } from "../../rest-spec/versions.js";
 import { bodyObject, type Json, parseBody, rejectReadOnly } from "../models/body.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { EMPTY, type Handler, listing, ok, requireList, selectByNamesOrIds } from "./common.js";
-import { collection } from "./generic.js";
+import { collection, gateId, keyed } from "./generic.js";
 
 const TARGETS = "/targets";
 const CREDENTIALS = "/object-store-remote-credentials";
 /** How long a new target takes to connect, in the simulator's clock. */
 export const TARGET_CONNECT_MS = 2_000;
 const MASK = "****";
-
-type Keyed = Json & { id: string; name: string };
-
-function keyed(state: SimState, path: string): Map<string, Keyed> {
-  const out = new Map<string, Keyed>();
-  for (const [name, item] of collection(state, path).items)
-    out.set(name, { ...item, id: String(item["id"] ?? ""), name });
-  return out;
-}
-
-function gateId(req: SimRequest, item: Json): Json {
-  if (atLeast(req.version, "1.8")) return item;
-  const { id: _id, ...rest } = item;
-  return rest;
-}
 
 function renderTarget(state: SimState, t: Json): Json {
   const { connect_at: connectAt, ...out } = t;

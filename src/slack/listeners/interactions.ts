@@ -8,7 +8,12 @@ import type { Actor, ClickInput, MessageRef } from "../../core/pipeline-types.js
 import { toUserMessage } from "../../errors.js";
 import { baseActionId } from "../blocks.js";
 import { type EffectScope, runEffects } from "../effects.js";
-import { PROMPT_BLOCK_ID, PROMPT_CALLBACK_ID, readPromptSubmission } from "../prompt-modal.js";
+import {
+  PROMPT_BLOCK_ID,
+  PROMPT_CALLBACK_ID,
+  type PromptOrigin,
+  readPromptSubmission,
+} from "../prompt-modal.js";
 import { readSecretSubmission, SECRET_CALLBACK_ID } from "../secret-modal.js";
 import { type ListenerContext, responder } from "./context.js";
 
@@ -87,24 +92,7 @@ export function registerInteractions(app: App, ctx: ListenerContext): void {
       return;
     }
     await ack();
-    // A modal is submitted once; a second delivery of the same view is a retry.
-    const requestId = view.id;
-    if (!(await ctx.dedupe.firstTime(`view:${requestId}`))) return;
-    const actor: Actor = { userId: body.user.id, channelId: sub.channelId };
-    if (body.user.name) actor.displayName = body.user.name;
-    const log = ctx.logger.child({ reqId: requestId, user: body.user.id, action: sub.actionId });
-    const input: ClickInput = {
-      actionId: sub.actionId,
-      value: sub.pendingId,
-      actor,
-      typedText: sub.typedText,
-    };
-    const scope: EffectScope = { actor, requestId, logger: log };
-    if (sub.ref !== undefined) {
-      input.ref = sub.ref;
-      scope.source = { ref: sub.ref, ephemeral: false };
-    }
-    await click(ctx, input, scope);
+    await submitted(ctx, view.id, body.user, sub, { typedText: sub.typedText }, false);
   });
 
   // The secrets typed in the dialog go to the pipeline in memory; nothing here logs the view or its values.
@@ -121,18 +109,33 @@ export function registerInteractions(app: App, ctx: ListenerContext): void {
       return;
     }
     await ack();
-    const requestId = view.id;
-    if (!(await ctx.dedupe.firstTime(`view:${requestId}`))) return;
-    const actor: Actor = { userId: body.user.id, channelId: sub.channelId };
-    if (body.user.name) actor.displayName = body.user.name;
-    const log = ctx.logger.child({ reqId: requestId, user: body.user.id, action: sub.actionId });
-    const input: ClickInput = { actionId: sub.actionId, value: sub.pendingId, actor, secrets: sub.secrets };
-    const scope: EffectScope = { actor, requestId, logger: log };
-    if (sub.ref !== undefined) {
-      input.ref = sub.ref;
-      // The card a secret confirms is the requester's own private one, editable only through response_url.
-      scope.source = { ref: sub.ref, ephemeral: true };
-    }
-    await click(ctx, input, scope);
+    // The card a secret confirms is the requester's own private one, editable only through response_url.
+    await submitted(ctx, view.id, body.user, sub, { secrets: sub.secrets }, true);
   });
+}
+
+/**
+ * A submitted modal goes on as a click on the card it answers. A modal is submitted once; a second delivery
+ * of the same view is a retry. `ephemeral` says whether that card is private to the requester.
+ */
+async function submitted(
+  ctx: ListenerContext,
+  viewId: string,
+  user: { id: string; name?: string },
+  sub: PromptOrigin,
+  answer: Pick<ClickInput, "typedText"> | Pick<ClickInput, "secrets">,
+  ephemeral: boolean,
+): Promise<void> {
+  const requestId = viewId;
+  if (!(await ctx.dedupe.firstTime(`view:${requestId}`))) return;
+  const actor: Actor = { userId: user.id, channelId: sub.channelId };
+  if (user.name) actor.displayName = user.name;
+  const log = ctx.logger.child({ reqId: requestId, user: user.id, action: sub.actionId });
+  const input: ClickInput = { actionId: sub.actionId, value: sub.pendingId, actor, ...answer };
+  const scope: EffectScope = { actor, requestId, logger: log };
+  if (sub.ref !== undefined) {
+    input.ref = sub.ref;
+    scope.source = { ref: sub.ref, ephemeral };
+  }
+  await click(ctx, input, scope);
 }
