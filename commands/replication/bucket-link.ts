@@ -11,6 +11,7 @@ import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf, formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import { requireBucket } from "../object-store/bucket.js";
 import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { planned, sendFirstPlanned } from "../shared/plan.js";
@@ -122,8 +123,26 @@ export const bucketLinkCreate = defineCommand({
     paused: flag().optional().describe("create it paused"),
   }),
   async impact(a, ctx): Promise<Impact> {
+    // Checked here so the dry run says what the real run would: the array refuses a link from a bucket it lacks.
+    const local = await requireBucket(ctx, a.bucket);
+    if (local.destroyed) {
+      throw new UserFacingError(
+        "BUCKET_DESTROYED",
+        `Bucket ${a.bucket} on ${ctx.arrayName} is destroyed; recover it first (\`/array bucket recover ${a.bucket}\`). Nothing was changed.`,
+      );
+    }
     const existing = await bucketLinksOf(ctx, a.bucket);
     const remoteBucket = a.remoteBucket ?? a.bucket;
+    const same = (l: (typeof existing)[number]) =>
+      l.direction !== "inbound" &&
+      l.remote?.name === a.remote &&
+      (l.remote_bucket?.name ?? a.bucket) === remoteBucket;
+    if (existing.some(same)) {
+      throw new UserFacingError(
+        "ALREADY_EXISTS",
+        `Bucket ${a.bucket} already replicates to ${a.remote}:${remoteBucket}. See it with \`/array replica-link bucket list --array ${ctx.arrayName}\`. Nothing was changed.`,
+      );
+    }
     const query = {
       local_bucket_names: [a.bucket],
       remote_bucket_names: [remoteBucket],

@@ -45,6 +45,29 @@ describe("bucket-link", () => {
     expect(textOf(await h.run("carol", "replication status"))).toContain("analytics-raw → fb-dr-01:media-dr");
   });
 
+  test("create is answered before sending, dry run included, for a bucket the array lacks or a link it has", async () => {
+    const m = requestMark(sim());
+    for (const dry of ["", " --dry-run"]) {
+      expect(
+        textOf(
+          await h.run(
+            "bob",
+            `bucket-link create media-assets --remote fb-dr-01 --credentials fb-dr-01/repl-creds${dry}`,
+          ),
+        ),
+      ).toContain("There is no bucket media-assets on lab-1.");
+    }
+    expect(
+      textOf(
+        await h.run(
+          "bob",
+          "bucket-link create veeam-repo --remote fb-dr-01 --credentials fb-dr-01/repl-creds",
+        ),
+      ),
+    ).toContain("Bucket veeam-repo already replicates to fb-dr-01:veeam-repo.");
+    expect(writesSince(sim(), m, "/bucket-replica-links")).toHaveLength(0);
+  });
+
   test("pause is gated as pause_replication; the card names the link, its lag and what stops", async () => {
     const m = requestMark(sim());
     const effects = await h.run("bob", "bucket-link pause analytics-curated");
