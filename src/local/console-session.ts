@@ -115,7 +115,9 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
         const secrets: Record<string, string> = {};
         let answered = true;
         for (const f of e.fields) {
-          const typed = await io.ask(`${f.label} (not shown, kept nowhere): `, { secret: true });
+          const typed = f.multiline
+            ? await askLines(io, f.label)
+            : await io.ask(`${f.label} (not shown, kept nowhere): `, { secret: true });
           if (typed === undefined || typed.trim() === "") {
             answered = false;
             break;
@@ -222,4 +224,20 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
       }
     },
   };
+}
+
+/**
+ * A multi-line secret (a PEM private key) read line by line until an empty line, since one console line cannot
+ * hold it; each line is read like any secret (not echoed, not kept in history) and joined with newlines.
+ */
+async function askLines(io: ConsoleIO, label: string): Promise<string | undefined> {
+  const lines: string[] = [];
+  for (;;) {
+    const prompt =
+      lines.length === 0 ? `${label} (paste it, then an empty line; not shown, kept nowhere): ` : "";
+    const line = await io.ask(prompt, { secret: true });
+    if (line === undefined) return lines.length === 0 ? undefined : lines.join("\n");
+    if (line.trim() === "") return lines.join("\n");
+    lines.push(line);
+  }
 }

@@ -1,4 +1,7 @@
+import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { RESOURCES } from "../../commands/index.js";
+import { createRegistry } from "../../src/core/registry.js";
 import { createConsoleSession } from "../../src/local/console-session.js";
 import { type Harness, startHarness } from "../core/harness.js";
 
@@ -47,6 +50,26 @@ describe("console session", () => {
       expect(all()).toContain(`There is no user "${name}" here; pick one of alice, bob, carol, dave.`);
     }
     expect(s.user).toBe("alice");
+  });
+
+  test("a multi-line secret (a PEM private key) is read line by line until an empty line", async () => {
+    const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const pem = String(privateKey.export({ type: "pkcs8", format: "pem" }))
+      .trim()
+      .split("\n");
+    const { s, all } = session([...pem, "", "never read"]);
+    // A certificate the array can read: the help's own example (a real self-signed one, its key discarded).
+    const example = createRegistry(RESOURCES).find("certificate", "create")?.command.examples[0] ?? "";
+    expect(await s.handleLine(`/array ${example}`)).toEqual({ ok: true });
+    const name = example.split(" ")[2];
+    await s.handleLine(`/array certificate update ${name} --private-key`);
+    await s.handleLine("1");
+    expect(all()).toContain("Private key (paste it, then an empty line; not shown, kept nowhere): ");
+    // The array parsed the key it received (lines joined back as typed) and only then found it is not the
+    // certificate's own: a key cut at the first line, or its lines run together, would not parse.
+    expect(all()).toContain("'private_key' does not belong to the certificate.");
+    expect(all()).not.toContain("cannot be read");
+    for (const line of pem.slice(1, -1)) expect(all()).not.toContain(line);
   });
 
   test("a prompt reads the typed name from the next answer", async () => {
