@@ -47,6 +47,8 @@ function restrictionOf(u: SlackUser): string | undefined {
 export class SlackIdentity implements IdentityPort {
   private readonly groups = new Map<string, GroupState>();
   private readonly users = new Map<string, { restricted: boolean; at: number }>();
+  /** Lookups in flight, by user; each ends (and leaves) when its users.info answers or fails. */
+  private readonly lookups = new Map<string, Promise<boolean>>();
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
 
@@ -82,9 +84,22 @@ export class SlackIdentity implements IdentityPort {
     }
   }
 
-  async isRestricted(userId: string): Promise<boolean> {
+  isRestricted(userId: string): Promise<boolean> {
     const cached = this.users.get(userId);
-    if (cached !== undefined && this.now() - cached.at < this.opts.userInfoTtlMs) return cached.restricted;
+    if (cached !== undefined && this.now() - cached.at < this.opts.userInfoTtlMs) {
+      return Promise.resolve(cached.restricted);
+    }
+    // One users.info per person at a time: a double click or a burst of commands from someone new would
+    // otherwise spend several of Slack's 100 users.info calls a minute (Tier 4) on the same answer.
+    let lookup = this.lookups.get(userId);
+    if (lookup === undefined) {
+      lookup = this.lookUp(userId).finally(() => this.lookups.delete(userId));
+      this.lookups.set(userId, lookup);
+    }
+    return lookup;
+  }
+
+  private async lookUp(userId: string): Promise<boolean> {
     try {
       const res = await this.client.call<{ user?: SlackUser }>("users.info", { user: userId });
       const reason = restrictionOf(res.user ?? {});

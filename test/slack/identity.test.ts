@@ -109,6 +109,13 @@ describe("SlackIdentity", () => {
     // A failure is not cached: the next lookup asks again.
     expect(await id.isRestricted("UNEW")).toBe(false);
 
+    // Concurrent lookups of someone new share one users.info call.
+    fake.users.set("UBURST", { id: "UBURST", is_restricted: true });
+    const before = fake.callsOf("users.info").length;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => id.isRestricted("UBURST")));
+    expect(answers).toEqual([true, true, true, true, true]);
+    expect(fake.callsOf("users.info").length).toBe(before + 1);
+
     // Deactivation shows up once the cached answer ages out.
     fake.users.set("UOK", { id: "UOK", deleted: true });
     clock += 301_000;
