@@ -64,7 +64,7 @@ export const accessKeyImport = defineCommand({
       ],
     };
   },
-  async run(a, ctx) {
+  async run(a, ctx, impact) {
     const typed = ctx.secrets?.[SECRET];
     if (typed === undefined)
       throw new InternalError("SECRET_MISSING", "access-key import ran without its secret");
@@ -76,11 +76,15 @@ export const accessKeyImport = defineCommand({
         "The secret you typed has spaces in it or is longer than 256 characters; an access key's secret has neither. Nothing was sent: run the command again.",
       );
     }
-    const [key] = await ctx.array.post(PATH, {
-      query: { names: [a.keyId] },
-      body: { user: { name: a.user }, [SECRET]: secret },
-      schema: keySchema,
-    });
+    // The planned request as shown, its placeholder swapped for the typed secret here and nowhere else.
+    const shown = impact?.requests[0];
+    const body = shown?.body as Record<string, unknown> | undefined;
+    if (!shown || body?.[SECRET] !== SECRET_PLACEHOLDER)
+      throw new InternalError(
+        "NO_PLANNED_REQUEST",
+        "access-key import ran without the request its impact planned",
+      );
+    const [key] = await ctx.array.send({ ...shown, body: { ...body, [SECRET]: secret } }, keySchema);
     // Only the id and the user leave this function: the array echoes the secret back in its answer.
     return { user: a.user, name: key?.name ?? a.keyId };
   },

@@ -15,7 +15,7 @@ import { eq } from "../../src/flashblade/filter.js";
 import { done } from "../shared/done.js";
 import { requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned } from "../shared/plan.js";
+import { planned, sendPlanned } from "../shared/plan.js";
 
 export const PATH = "/object-store-access-keys";
 /** The array's limit per user. */
@@ -138,8 +138,7 @@ export const accessKeyCreate = defineCommand({
     };
   },
   async run(a, ctx, impact) {
-    const r = impact?.requests[0];
-    const [key] = r ? await ctx.array.post(r.path, { body: r.body, schema: createdSchema }) : [];
+    const [key] = await sendPlanned(ctx, impact, createdSchema);
     if (!key?.secret_access_key) {
       throw new UserFacingError(
         "NO_SECRET",
@@ -201,8 +200,7 @@ function toggle(enabled: boolean) {
       };
     },
     async run(a, ctx, impact) {
-      const r = impact?.requests[0];
-      if (r) await ctx.array.patch(r.path, { query: { names: [a.key] }, body: r.body });
+      await sendPlanned(ctx, impact);
       return a.key;
     },
     render: (key, _a, rctx) => {
@@ -242,8 +240,8 @@ export const accessKeyDelete = defineCommand({
   },
   destructive: () => "delete",
   gateClasses: ["delete"],
-  async run(a, ctx) {
-    await ctx.array.delete(PATH, { query: { names: [a.key] } });
+  async run(a, ctx, impact) {
+    await sendPlanned(ctx, impact);
     return a.key;
   },
   render: (key, _a, rctx) => {

@@ -17,7 +17,7 @@ import { eradicationNote, recoverOffer, refuseAlreadyDestroyed } from "../shared
 import { done } from "../shared/done.js";
 import { requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned } from "../shared/plan.js";
+import { onlyItem, planned, sendPlanned } from "../shared/plan.js";
 
 export const PATH = "/buckets";
 export const bucketRowSchema = z.looseObject({
@@ -139,8 +139,8 @@ export const bucketCreateCommand = defineCommand({
       requests: [planned("POST", PATH, query, body)],
     };
   },
-  async run(a, ctx) {
-    return ctx.array.buckets.create(a.name, a.account);
+  async run(_a, ctx, impact) {
+    return onlyItem(ctx, PATH, await sendPlanned(ctx, impact, bucketRowSchema));
   },
   render: (b, a, rctx) => {
     const text = `Created bucket ${b.name} in account ${a.account} on ${rctx.arrays[0] ?? "?"}.`;
@@ -171,12 +171,8 @@ export const bucketDestroy = defineCommand({
   },
   destructive: () => "destroy",
   gateClasses: ["destroy"],
-  async run(a, ctx) {
-    const [b] = await ctx.array.patch(PATH, {
-      query: { names: [a.name] },
-      body: { destroyed: true },
-      schema: bucketRowSchema,
-    });
+  async run(a, ctx, impact) {
+    const [b] = await sendPlanned(ctx, impact, bucketRowSchema);
     return { name: a.name, time_remaining: b?.time_remaining ?? undefined };
   },
   followUp: (b) => recoverOffer("bucket.recover", b),
@@ -207,8 +203,8 @@ export const bucketRecover = defineCommand({
       requests: [planned("PATCH", PATH, { names: [a.name] }, { destroyed: false })],
     };
   },
-  async run(a, ctx) {
-    await ctx.array.patch(PATH, { query: { names: [a.name] }, body: { destroyed: false } });
+  async run(a, ctx, impact) {
+    await sendPlanned(ctx, impact);
     return a.name;
   },
   render: (name, _a, rctx) => done(`Recovered bucket ${name} on ${rctx.arrays[0] ?? "?"}.`),
@@ -243,8 +239,8 @@ export const bucketEradicate = defineCommand({
   },
   destructive: () => "eradicate",
   gateClasses: ["eradicate"],
-  async run(a, ctx) {
-    await ctx.array.delete(PATH, { query: { names: [a.name] } });
+  async run(a, ctx, impact) {
+    await sendPlanned(ctx, impact);
     return a.name;
   },
   render: (name, _a, rctx) => done(`Eradicated bucket ${name} on ${rctx.arrays[0] ?? "?"}.`),

@@ -13,7 +13,7 @@ import { UserFacingError } from "../../src/errors.js";
 import type { Query } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned, sendFirstPlanned } from "../shared/plan.js";
+import { planned, sendFirstPlanned, sendPlanned } from "../shared/plan.js";
 
 const PATH = "/lifecycle-rules";
 const ruleSchema = z.looseObject({
@@ -151,8 +151,7 @@ export const lifecycleCreate = defineCommand({
     };
   },
   async run(a, ctx, impact) {
-    const r = impact?.requests[0];
-    const [made] = r ? await ctx.array.post(PATH, { body: r.body, schema: ruleSchema }) : [];
+    const [made] = await sendPlanned(ctx, impact, ruleSchema);
     return { bucket: a.bucket, rule: made?.rule_id ?? a.rule ?? "?" };
   },
   render: (r, _a, rctx) =>

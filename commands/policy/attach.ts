@@ -10,7 +10,7 @@ import { message, type Rich, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemList } from "../quota/kinds.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
-import { planned } from "../shared/plan.js";
+import { planned, sendPlanned } from "../shared/plan.js";
 import { onlyProtectedBy, policyFacts } from "./read.js";
 
 const args = z.object({
@@ -77,10 +77,6 @@ async function prepare(a: Args, ctx: CommandContext, attach: boolean) {
   };
 }
 
-function listQuery(q: Record<string, string | number | boolean> | undefined): Record<string, string[]> {
-  return Object.fromEntries(Object.entries(q ?? {}).map(([k, v]) => [k, String(v).split(",")]));
-}
-
 export const policyAttach = defineCommand({
   verb: "attach",
   summary: "Protect file systems (or a replica link, with --remote) with a snapshot policy",
@@ -106,8 +102,7 @@ export const policyAttach = defineCommand({
     };
   },
   async run(a, ctx, impact) {
-    const r = impact?.requests[0];
-    if (r) await ctx.array.post(r.path, { query: listQuery(r.query) });
+    await sendPlanned(ctx, impact);
     return { policy: a.policy, what: impact?.target ?? "" };
   },
   render: (r, _a, rctx) => done(`Attached policy ${r.policy} to`, r.policy, r.what, rctx.arrays[0]),
@@ -139,8 +134,7 @@ export const policyDetach = defineCommand({
     };
   },
   async run(a, ctx, impact) {
-    const r = impact?.requests[0];
-    if (r) await ctx.array.delete(r.path, { query: listQuery(r.query) });
+    await sendPlanned(ctx, impact);
     const bare = a.remote === undefined ? await onlyProtectedBy(ctx, a.fs, "") : [];
     return { policy: a.policy, what: impact?.target ?? "", bare };
   },

@@ -11,7 +11,7 @@ import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { refuseNamed } from "../shared/found.js";
-import { planned } from "../shared/plan.js";
+import { planned, sendPlanned } from "../shared/plan.js";
 import {
   onlyProtectedBy,
   perFileSystem,
@@ -71,12 +71,8 @@ export const policyCreate = defineCommand({
       ],
     };
   },
-  async run(a, ctx) {
-    const [p] = await ctx.array.post("/policies", {
-      query: { names: [a.name] },
-      body: { enabled: a.enabled ?? true, rules: a.rules.map(wireRule) },
-      schema: policySchema,
-    });
+  async run(a, ctx, impact) {
+    const [p] = await sendPlanned(ctx, impact, policySchema);
     return { name: p?.name ?? a.name, rules: p ? rulesText(rulesOf(p)) : rulesText(a.rules) };
   },
   render(r, _a, rctx) {
@@ -188,19 +184,12 @@ export const policyUpdate = defineCommand({
   },
   gateClasses: ["remove_snapshot_rules"],
   async run(a, ctx, impact) {
-    const r = impact?.requests[0];
-    if (!r) throw new UserFacingError("NO_IMPACT", "Nothing to run.");
-    const destroy = r.query?.["destroy_snapshots"] === true;
-    const [p] = await ctx.array.patch("/policies", {
-      query: { names: [a.name], ...(destroy ? { destroy_snapshots: true } : {}) },
-      body: r.body,
-      schema: policySchema,
-    });
+    const [p] = await sendPlanned(ctx, impact, policySchema);
     return {
       name: a.name,
       rules: p ? rulesText(rulesOf(p)) : "?",
       enabled: p?.enabled ?? true,
-      destroyed: destroy,
+      destroyed: impact?.requests.some((r) => r.query?.["destroy_snapshots"] === true) ?? false,
     };
   },
   render(r, _a, rctx) {
@@ -267,8 +256,8 @@ export const policyDelete = defineCommand({
   },
   destructive: () => "delete",
   gateClasses: ["delete"],
-  async run(a, ctx) {
-    await ctx.array.delete("/policies", { query: { names: [a.name] } });
+  async run(a, ctx, impact) {
+    await sendPlanned(ctx, impact);
     return { name: a.name };
   },
   render(r, _a, rctx) {

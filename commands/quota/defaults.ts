@@ -9,11 +9,12 @@ import { defineCommand, type Impact, type StateValue } from "../../src/core/defi
 import { type Field, message, type Rich, rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystemPatch } from "../../src/flashblade/types.js";
 import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
 import { done } from "../shared/done.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
-import { planned } from "../shared/plan.js";
+import { onlyItem, planned, sendPlanned } from "../shared/plan.js";
 import { KINDS, type KindSpec, readQuotas, readUsage, requireQuotaApi, subjectOf } from "./kinds.js";
 
 /** A default quota: a size, or `none` to remove it (the array stores 0). */
@@ -96,11 +97,8 @@ export const quotaDefaults = defineCommand({
       : null;
   },
   gateClasses: ["quota_below_usage"],
-  async run(a, ctx) {
-    const patch: FileSystemPatch = {};
-    if (a.user !== undefined) patch.default_user_quota = a.user;
-    if (a.group !== undefined) patch.default_group_quota = a.group;
-    const fs = await ctx.array.fileSystems.update(a.fs, patch);
+  async run(_a, ctx, impact) {
+    const fs = onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
     return { name: fs.name, user: fs.default_user_quota ?? 0, group: fs.default_group_quota ?? 0 };
   },
   render(r, _a, rctx) {
@@ -226,10 +224,7 @@ export const quotaNotify = defineCommand({
     };
   },
   async run(_a, ctx, impact) {
-    const [s] = await ctx.array.patch("/quotas/settings", {
-      body: impact?.requests[0]?.body,
-      schema: settingsSchema,
-    });
+    const [s] = await sendPlanned(ctx, impact, settingsSchema);
     return { direct: s?.direct_notifications_enabled ?? false, contact: s?.contact ?? "" };
   },
   render(r, _a, rctx) {

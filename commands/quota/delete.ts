@@ -7,7 +7,7 @@ import { defineCommand, type Impact, type StateValue } from "../../src/core/defi
 import { type Field, message, type Rich, rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
-import { planned } from "../shared/plan.js";
+import { planned, sendPlanned } from "../shared/plan.js";
 import {
   fileSystemList,
   quotaKind,
@@ -16,7 +16,7 @@ import {
   subjectSelector,
   subjectsText,
 } from "./kinds.js";
-import { label, readSelected, wireQuery } from "./set.js";
+import { label, readSelected } from "./set.js";
 
 export const quotaDelete = defineCommand({
   verb: "delete",
@@ -82,7 +82,7 @@ export const quotaDelete = defineCommand({
   destructive: () => "delete",
   gateClasses: ["delete"],
   async run(a, ctx, impact) {
-    for (const r of impact?.requests ?? []) await ctx.array.delete(r.path, { query: wireQuery(r) });
+    await sendPlanned(ctx, impact);
     return { kind: a.kind.kind, who: subjectsText(a.who), fs: a.fs };
   },
   render({ kind, who, fs }, _a, rctx) {

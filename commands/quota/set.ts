@@ -17,7 +17,7 @@ import { type Field, message, type Rich, rich } from "../../src/core/message.js"
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
-import { planned } from "../shared/plan.js";
+import { planned, sendPlanned } from "../shared/plan.js";
 import {
   fileSystemList,
   type KindSpec,
@@ -83,15 +83,6 @@ function selectorOf(spec: KindSpec, who: Subjects, keys: (string | number)[]): R
   return subjectSelector(
     spec,
     who.by === "id" ? { by: "id", ids: keys as number[] } : { by: "name", names: keys as string[] },
-  );
-}
-
-const LIST_PARAMS = new Set(["file_system_names", "uids", "gids", "user_names", "group_names"]);
-
-/** A planned request's query back as the client takes it: selector lists as lists (names hold no commas). */
-export function wireQuery(r: PlannedRequest): Record<string, string | string[]> {
-  return Object.fromEntries(
-    Object.entries(r.query ?? {}).map(([k, v]) => [k, LIST_PARAMS.has(k) ? String(v).split(",") : String(v)]),
   );
 }
 
@@ -212,12 +203,7 @@ export const quotaSet = defineCommand({
   },
   gateClasses: ["quota_below_usage"],
   async run(a, ctx, impact) {
-    if (!impact) throw new UserFacingError("NO_IMPACT", "Nothing to run.");
-    for (const r of impact.requests) {
-      const query = wireQuery(r);
-      if (r.method === "POST") await ctx.array.post(r.path, { query, body: r.body });
-      else await ctx.array.patch(r.path, { query, body: r.body });
-    }
+    await sendPlanned(ctx, impact);
     const rows = await readQuotas(ctx, a.kind, a.fs, a.who);
     return { kind: a.kind.kind, rows, fs: a.fs };
   },

@@ -12,12 +12,12 @@ import { formatWhen } from "../../src/core/format-time.js";
 import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
-import { UserFacingError } from "../../src/errors.js";
+import { InternalError, UserFacingError } from "../../src/errors.js";
 import { fileSystemReplicaLinkSchema } from "../../src/flashblade/schemas.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned } from "../shared/plan.js";
+import { planned, sendPlanned } from "../shared/plan.js";
 import { bucketLinkSchema, requireReplicationApi } from "./read.js";
 
 const PATH = "/array-connections";
@@ -149,18 +149,18 @@ export const arrayConnectionCreate = defineCommand({
       requests: [planned("POST", `${KEY_PATH} (on ${a.remote})`), planned("POST", PATH, {}, body)],
     };
   },
-  async run(a, ctx) {
+  async run(a, ctx, impact) {
+    // The second planned request as shown, its placeholder swapped for the key fetched from the remote (the
+    // first planned request, sent there: its path only names the remote for the card).
+    const shown = impact?.requests[1];
+    if (!shown)
+      throw new InternalError("NO_PLANNED_REQUEST", "a write ran without the requests its impact planned");
     const remote = managedRemote(ctx, a.remote);
     const [key] = await remote.post(KEY_PATH, { schema: keySchema });
     if (!key)
       throw new UserFacingError("NO_KEY", `${a.remote} returned no connection key. Nothing was changed.`);
-    const body = {
-      management_address: a.address,
-      connection_key: key.connection_key,
-      encrypted: a.encrypted === true,
-      remote: { name: a.remote },
-    };
-    const [c] = await ctx.array.post(PATH, { body, schema: connectionSchema });
+    const body = { ...(shown.body as Record<string, unknown>), connection_key: key.connection_key };
+    const [c] = await ctx.array.send({ ...shown, body }, connectionSchema);
     return { remote: a.remote, status: c?.status ?? "?" };
   },
   render: (r, _a, rctx) =>
@@ -208,8 +208,8 @@ export const arrayConnectionDelete = defineCommand({
   },
   destructive: () => "delete_replication",
   gateClasses: ["delete_replication"],
-  async run(a, ctx) {
-    await ctx.array.delete(PATH, { query: { remote_names: [a.remote] } });
+  async run(a, ctx, impact) {
+    await sendPlanned(ctx, impact);
     return a.remote;
   },
   render: (remote, _a, rctx) => done(`Disconnected ${rctx.arrays[0] ?? "?"} from ${remote}.`),
@@ -233,8 +233,8 @@ export const connectionKeyCreate = defineCommand({
       requests: [planned("POST", KEY_PATH)],
     };
   },
-  async run(_a, ctx) {
-    const [key] = await ctx.array.post(KEY_PATH, { schema: keySchema });
+  async run(_a, ctx, impact) {
+    const [key] = await sendPlanned(ctx, impact, keySchema);
     if (!key) throw new UserFacingError("NO_KEY", `${ctx.arrayName} returned no connection key.`);
     return { key: key.connection_key, expires: key.expires ?? undefined };
   },

@@ -3,13 +3,14 @@
  * arrays, not only in a dry run: each runs on a fresh pair of demo arrays (a harness starts in tens of
  * milliseconds, so no example's effect can break another's), its gate is passed as a person would pass it
  * (Confirm, another admin's Approve, the typed name, secrets typed in the private prompt), and it must end in
- * success: an `ok` audit record, no refusal in the answer, and the simulator answering the request the dry run
- * planned with a 2xx.
+ * success: an `ok` audit record, no refusal in the answer, and the simulators answering with a 2xx exactly the
+ * requests the dry run showed (method, path, query and body), in order, and no other change.
  */
 import { describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
 import type { Effect } from "../../src/core/pipeline-types.js";
 import { createRegistry } from "../../src/core/registry.js";
+import { redactBody } from "../../src/simulator/request-log.js";
 import { type Harness, messagesOf, textOf } from "../core/harness.js";
 import { DONE_ON_DEMO, startDemoHarness } from "./demo-examples.js";
 
@@ -78,21 +79,65 @@ async function finalText(effects: readonly Effect[]): Promise<string> {
   return [messagesOf(effects).at(-1)?.text ?? "", ...later.map((m) => m.text)].join("\n");
 }
 
-/** The changing requests the dry run says it would send: `POST /api/1.12/file-systems`. */
-function planned(dry: string): string[] {
-  return [...new Set([...dry.matchAll(/\b(POST|PATCH|DELETE) \/api\/\d+\.\d+\/[\w/-]+/g)].map((m) => m[0]))];
+/** A changing request as planned or as received, compared whole: query as sorted pairs, body as parsed JSON. */
+interface WireRequest {
+  /** The array it goes to; undefined for the array the command names. */
+  on?: string;
+  method: string;
+  /** `/api/1.12/file-systems`. */
+  path: string;
+  query: [string, string][];
+  body: unknown;
 }
 
-/** Changing requests the demo arrays answered with a 2xx since the last reset, `METHOD /api/…/path`. */
-function answered(h: Harness): string[] {
-  return [...h.sims.values()].flatMap((sim) =>
+const sortedPairs = (qs: string): [string, string][] =>
+  [...new URLSearchParams(qs)].sort(([a, x], [b, y]) => a.localeCompare(b) || x.localeCompare(y));
+
+/**
+ * The body as the simulator's log keeps it: fields that look secret blanked (the typed secret, the fetched
+ * connection key, and their placeholders on the card), so those compare by presence only.
+ */
+const asLogged = (body: string | undefined): unknown =>
+  body === undefined ? undefined : JSON.parse(redactBody(body));
+
+/**
+ * The requests the dry run shows, as data. Its code block holds one `formatPlannedRequest` line per request:
+ * `METHOD /api/<version><path>[ (on <array>)][?<query>][ <JSON body>]`, an invertible format (a URL-encoded
+ * query, JSON without line breaks); the pending store keeps only the same lines, so there is no richer source.
+ */
+function plannedRequests(effects: readonly Effect[]): WireRequest[] {
+  const block = messagesOf(effects)
+    .flatMap((m) => m.blocks)
+    .find((b) => b.type === "code" && /^(POST|PATCH|DELETE|GET) \//.test(b.text));
+  if (block?.type !== "code") return [];
+  return block.text.split("\n").map((line) => {
+    const m = /^(\w+) (\/api\/\d+\.\d+\/[^\s?]*)(?: \(on ([^)]+)\))?(?:\?(\S*))?(?: (.*))?$/.exec(line);
+    if (!m) throw new Error(`not a planned request: ${line}`);
+    const [, method = "", path = "", on, qs = "", body] = m;
+    return { ...(on ? { on } : {}), method, path, query: sortedPairs(qs), body: asLogged(body) };
+  });
+}
+
+/** The requests grouped by array, each array's in the order planned or received. */
+const byArray = (rs: readonly WireRequest[]) =>
+  [...rs].sort((a, b) => (a.on ?? "").localeCompare(b.on ?? ""));
+
+/** Changing requests the demo arrays answered with a 2xx since the last reset, in the order each array got them. */
+function answered(h: Harness): (WireRequest & { array: string })[] {
+  return [...h.sims.entries()].flatMap(([array, sim]) =>
     sim.control
       .stats()
       .recent.filter(
         (r) =>
           r.method !== "GET" && /^\/api\/\d/.test(r.path) && typeof r.outcome === "number" && r.outcome < 300,
       )
-      .map((r) => `${r.method} ${r.path}`),
+      .map((r) => ({
+        array,
+        method: r.method,
+        path: r.path,
+        query: sortedPairs(r.query),
+        body: asLogged(r.body),
+      })),
   );
 }
 
@@ -100,8 +145,7 @@ describe("every changing example in /array help works for real on the demo array
   test.each(rows)("%s", async (example) => {
     const h = await startDemoHarness();
     try {
-      const dry = textOf(await h.run("alice", `${example} --dry-run`));
-      const plan = planned(dry);
+      const plan = plannedRequests(await h.run("alice", `${example} --dry-run`));
       for (const sim of h.sims.values()) sim.control.resetStats();
       const effects = await runThrough(h, example);
       const headline = await finalText(effects);
@@ -114,11 +158,14 @@ describe("every changing example in /array help works for real on the demo array
       expect(headline).not.toMatch(REFUSED);
       expect(h.audits.at(-1)).toMatchObject({ outcome: "ok" });
       expect(h.audits.at(-1)?.decision).not.toMatch(/^(requested|approval_recorded|denied|cancelled)$/);
-      const sent = answered(h);
-      expect(sent.length).toBeGreaterThan(0);
-      // The dry run names what it would send, and that is what arrived (not some other change).
+      // What the dry run showed is, request for request and in order, what the arrays received: method, path,
+      // query (order aside) and body; nothing more changed.
       expect(plan.length).toBeGreaterThan(0);
-      for (const req of plan) expect(sent).toContain(req);
+      const sent = answered(h);
+      const target = h.audits.at(-1)?.arrays[0];
+      const got = sent.map(({ array, ...r }) => ({ ...(array === target ? {} : { on: array }), ...r }));
+      // In order on each array (the arrays' logs are separate, so order across them is not compared).
+      expect(byArray(got)).toEqual(byArray(plan));
     } finally {
       await h.close();
     }
