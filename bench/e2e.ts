@@ -9,7 +9,7 @@
  * (`-- --only ack` runs (a) alone and prints its figures without writing the result file).
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -32,7 +32,7 @@ import { silentLogger } from "../src/logger.js";
 import { DEFAULT_API_TOKEN, simulatedArrayConfig, startSimulator } from "../src/simulator/index.js";
 import { createSlackApp } from "../src/slack/app.js";
 import { toSlack } from "../src/slack/blocks.js";
-import { SlackStub } from "./load/slack-stub.js";
+import { postSigned, SlackStub } from "./load/slack-stub.js";
 import { type BenchResult, type Figure, median, percentile, writeResult } from "./report/result.js";
 
 const { values } = parseArgs({
@@ -322,26 +322,16 @@ async function senderMain(): Promise<void> {
   const send = async (i: number) => {
     const id = `r${randomUUID()}`;
     const answered = new Promise<void>((r) => waiting.set(id, r));
-    const body = new URLSearchParams({
+    const form = {
       command: "/array",
       text: "fs list",
       user_id: `U${i}`,
       channel_id: "C1",
       trigger_id: `t-${randomUUID()}`,
       response_url: stub.responseUrl(id),
-    }).toString();
-    const ts = Math.floor(Date.now() / 1000);
+    };
     const t0 = performance.now();
-    const res = await fetch(`http://127.0.0.1:${job.port}/slack/events`, {
-      method: "POST",
-      body,
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "x-slack-request-timestamp": String(ts),
-        "x-slack-signature": `v0=${createHmac("sha256", job.secret).update(`v0:${ts}:${body}`).digest("hex")}`,
-      },
-    });
-    await res.text();
+    await postSigned(`http://127.0.0.1:${job.port}/slack/events`, job.secret, form);
     const ack = ms(t0);
     await answered;
     waiting.delete(id);

@@ -13,7 +13,7 @@
  * Run: npm run bench:soak [-- --seconds 240 --rate 80 --users 80 --warm-up 140]
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { writeHeapSnapshot } from "node:v8";
 import { RESOURCES } from "../commands/index.js";
@@ -27,7 +27,7 @@ import { createArrayPool } from "../src/flashblade/pool.js";
 import { silentLogger } from "../src/logger.js";
 import { DEFAULT_API_TOKEN, simulatedArrayConfig, startSimulator } from "../src/simulator/index.js";
 import { createSlackApp } from "../src/slack/app.js";
-import { SlackStub } from "./load/slack-stub.js";
+import { postSigned, SlackStub } from "./load/slack-stub.js";
 import { type BenchResult, writeResult } from "./report/result.js";
 
 const { values } = parseArgs({
@@ -244,26 +244,16 @@ async function senderMain(): Promise<void> {
     const id = `s${n}`;
     const answered = new Promise<void>((r) => waiting.set(id, r));
     const text = (COMMANDS[n % COMMANDS.length] as string).replace("{n}", String(n));
-    const body = new URLSearchParams({
+    const form = {
       command: "/array",
       text,
       user_id: `U${n % job.users}`,
       channel_id: `C${n % 7}`,
       trigger_id: `t-${randomUUID()}`,
       response_url: stub.responseUrl(id),
-    }).toString();
-    const ts = Math.floor(Date.now() / 1000);
-    const res = await fetch(`http://127.0.0.1:${job.port}/slack/events`, {
-      method: "POST",
-      body,
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "x-slack-request-timestamp": String(ts),
-        "x-slack-signature": `v0=${createHmac("sha256", job.secret).update(`v0:${ts}:${body}`).digest("hex")}`,
-      },
-    });
-    await res.text();
-    if (res.status !== 200) report.badAcks++;
+    };
+    const status = await postSigned(`http://127.0.0.1:${job.port}/slack/events`, job.secret, form);
+    if (status !== 200) report.badAcks++;
     // An answer that never comes is counted (and named), not waited for forever.
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<"late">((r) => {

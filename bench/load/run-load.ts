@@ -4,7 +4,7 @@
  * (reads, creates, confirmed destroys with double clicks, approved eradications with double submits). At the
  * end it reconciles what the arrays did with the bot's audit records (reconcile.ts).
  */
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import { RESOURCES } from "../../commands/index.js";
 import { configSchema } from "../../src/config/schema.js";
@@ -19,7 +19,7 @@ import { silentLogger } from "../../src/logger.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
 import { createSlackApp } from "../../src/slack/app.js";
 import { type Reconciliation, reconcile } from "./reconcile.js";
-import { SlackStub } from "./slack-stub.js";
+import { postSigned, SlackStub } from "./slack-stub.js";
 
 export interface LoadOptions {
   arrays: number;
@@ -158,20 +158,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   });
   let seq = 0;
   const post = async (form: Record<string, string>): Promise<void> => {
-    const body = new URLSearchParams(form).toString();
-    const ts = Math.floor(Date.now() / 1000);
-    const sig = `v0=${createHmac("sha256", SECRET).update(`v0:${ts}:${body}`).digest("hex")}`;
-    const res = await fetch(events, {
-      method: "POST",
-      body,
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "x-slack-request-timestamp": String(ts),
-        "x-slack-signature": sig,
-      },
-    });
-    await res.text();
-    if (res.status !== 200) throw new Error(`ack ${res.status}`);
+    const status = await postSigned(events, SECRET, form);
+    if (status !== 200) throw new Error(`ack ${status}`);
   };
   const answer = (id: string) => new Promise<Record<string, unknown>>((r) => waiting.set(id, r));
   const command = async (user: string, text: string) => {

@@ -3,6 +3,7 @@
  * an injectable share of 429s), receiving response_url posts, and letting the driver wait for what the bot
  * sent. Unlike test/fakes it keeps no full call history: a 60-second run sends tens of thousands of calls.
  */
+import { createHmac } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -114,4 +115,24 @@ export class SlackStub {
   close(): Promise<void> {
     return new Promise((r) => this.server.close(() => r()));
   }
+}
+
+/**
+ * POSTs a form to the bot's /slack/events signed as Slack signs it (v0, HMAC-SHA256 of `v0:<ts>:<body>`); the
+ * answer's body is read, and its status returned. The sender processes of the benchmarks and the load test use it.
+ */
+export async function postSigned(url: string, secret: string, form: Record<string, string>): Promise<number> {
+  const body = new URLSearchParams(form).toString();
+  const ts = Math.floor(Date.now() / 1000);
+  const res = await fetch(url, {
+    method: "POST",
+    body,
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      "x-slack-request-timestamp": String(ts),
+      "x-slack-signature": `v0=${createHmac("sha256", secret).update(`v0:${ts}:${body}`).digest("hex")}`,
+    },
+  });
+  await res.text();
+  return res.status;
 }

@@ -5,27 +5,12 @@
  * appears nowhere the bot writes: Slack calls (the modal included), response URLs, log lines, audit records, the
  * store's files, /metrics.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESOURCES } from "../../commands/index.js";
-import { configSchema } from "../../src/config/schema.js";
-import { memoryAuditSink } from "../../src/core/audit.js";
-import { createPipeline } from "../../src/core/pipeline.js";
-import { createRegistry } from "../../src/core/registry.js";
-import { createArrayPool } from "../../src/flashblade/pool.js";
-import type { ArrayPool } from "../../src/flashblade/types.js";
-import { commandLabeler } from "../../src/ops/command-label.js";
-import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
-import { openStore } from "../../src/store/index.js";
-import { createStorePendingStore } from "../../src/store/pending-store.js";
-import type { Store } from "../../src/store/types.js";
-import { TEST_ARRAY_TUNING } from "../core/harness.js";
+import type { Simulator } from "../../src/simulator/index.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";
-import { memoryLogger } from "../fakes/memory-logger.js";
 import { blockAction, slashCommand, viewSubmission } from "../fakes/payloads.js";
-import { type Harness, startHarness } from "./helpers/harness.js";
+import type { Harness } from "./helpers/harness.js";
+import { type SecretBot, startSecretBot } from "./helpers/secret-bot.js";
 
 const USER = "backup/veeam";
 const KEY = "PSFBIMPORTSLACK00001";
@@ -40,57 +25,19 @@ type ViewJson = {
 };
 
 describe("access-key import: the secret goes through a modal and nowhere else", () => {
+  let bot: SecretBot;
   let sim: Simulator;
-  let pool: ArrayPool;
   let h: Harness;
-  let store: Store;
-  let dataDir: string;
-  const audit = memoryAuditSink();
-  const log = memoryLogger("trace");
+  let audit: SecretBot["audit"];
+  let log: SecretBot["log"];
   let seq = 0;
 
   beforeAll(async () => {
-    sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
-    dataDir = mkdtempSync(join(tmpdir(), "secret-import-"));
-    store = openStore({ kind: "sqlite", dataDir });
-    const config = configSchema.parse({
-      arrays: [{ name: "lab-1", address: sim.url, api_token_env: "T" }],
-      access: {
-        default_role: "none",
-        operator: { users: ["UBOB"], groups: [] },
-        viewer: { users: ["UCAROL"], groups: [] },
-      },
-      channels: { default_array: "lab-1" },
-    });
-    pool = createArrayPool([simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING)], {
-      logger: log.logger,
-      sleep: async () => {},
-    });
-    const registry = createRegistry(RESOURCES);
-    h = await startHarness("http", {
-      pipeline: ({ identity }) =>
-        createPipeline({
-          registry,
-          pool,
-          config,
-          identity,
-          store: createStorePendingStore(store),
-          audit,
-          logger: log.logger,
-          now: Date.now,
-        }),
-      commandLabel: commandLabeler(registry),
-      logger: log.logger,
-    });
+    bot = await startSecretBot("secret-import-");
+    ({ sim, h, audit, log } = bot);
   });
 
-  afterAll(async () => {
-    await h?.stop();
-    await pool?.close();
-    await sim?.close();
-    await store?.close?.();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => bot?.stop());
 
   const responseUrl = () => h.fake.responseUrl(`imp-${++seq}`);
   const responseTo = (url: string, count = 1) =>
@@ -99,24 +46,6 @@ describe("access-key import: the secret goes through a modal and nowhere else", 
     (blocks as { type: string; elements?: ButtonJson[] }[])
       .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
       .find((e) => e.text.text.startsWith(label));
-
-  /** Everything the bot wrote anywhere, as one string per place. */
-  async function everywhere(): Promise<Record<string, string>> {
-    const storeFiles = readdirSync(dataDir)
-      .map((f) => readFileSync(join(dataDir, f)).toString("latin1"))
-      .join("\n");
-    return {
-      "Slack Web API calls": JSON.stringify(h.fake.calls),
-      "unexpected Slack calls": JSON.stringify(h.fake.unexpected),
-      "posted messages": JSON.stringify([...h.fake.messages.values()]),
-      "response URL posts": JSON.stringify(h.fake.responses),
-      uploads: [...h.fake.uploads.values()].map((b) => b.toString("latin1")).join("\n"),
-      "log lines": log.text() + h.log.text(),
-      "audit records": JSON.stringify(audit.records),
-      "pending store files": storeFiles,
-      "/metrics": await (await fetch(`${h.baseUrl}/metrics`)).text(),
-    };
-  }
 
   it("the button opens a modal; its submission imports the key; the secret is written nowhere", async () => {
     for (const k of [...sim.state.accessKeys.values()])
@@ -184,7 +113,7 @@ describe("access-key import: the secret goes through a modal and nowhere else", 
     expect(JSON.stringify(announced.args["blocks"])).toContain(`Imported access key ${KEY}`);
     expect(sim.state.accessKeys.get(KEY)).toMatchObject({ user: USER, secret: SECRET });
 
-    for (const [place, text] of Object.entries(await everywhere())) {
+    for (const [place, text] of Object.entries(await bot.everywhere())) {
       expect({ place, found: text.includes(SECRET) }).toEqual({ place, found: false });
     }
     // The scan is real: the audit, the logs and the store did see this request.
@@ -194,7 +123,7 @@ describe("access-key import: the secret goes through a modal and nowhere else", 
       outcome: "ok",
     });
     expect(log.text()).toContain("object-store-access-keys");
-    expect((await everywhere())["pending store files"]).toContain(KEY);
+    expect((await bot.everywhere())["pending store files"]).toContain(KEY);
   });
 
   it("when the key appeared on the array meanwhile, the requester is told privately and nothing is sent", async () => {

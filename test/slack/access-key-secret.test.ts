@@ -4,81 +4,28 @@
  * exactly once — in the requester's private answer — and nowhere else the bot writes: Slack calls, response
  * URLs, uploads, log lines, audit records, the store's files, /metrics.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESOURCES } from "../../commands/index.js";
-import { configSchema } from "../../src/config/schema.js";
-import { memoryAuditSink } from "../../src/core/audit.js";
-import { createPipeline } from "../../src/core/pipeline.js";
-import { createRegistry } from "../../src/core/registry.js";
-import { createArrayPool } from "../../src/flashblade/pool.js";
-import type { ArrayPool } from "../../src/flashblade/types.js";
-import { commandLabeler } from "../../src/ops/command-label.js";
-import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
-import { openStore } from "../../src/store/index.js";
-import { createStorePendingStore } from "../../src/store/pending-store.js";
-import type { Store } from "../../src/store/types.js";
-import { TEST_ARRAY_TUNING } from "../core/harness.js";
-import { memoryLogger } from "../fakes/memory-logger.js";
+import type { Simulator } from "../../src/simulator/index.js";
 import { slashCommand } from "../fakes/payloads.js";
-import { type Harness, startHarness } from "./helpers/harness.js";
+import type { Harness } from "./helpers/harness.js";
+import { type SecretBot, startSecretBot } from "./helpers/secret-bot.js";
 
 const USER = "analytics/etl";
 
 describe("access-key create: the secret is shown once, to the requester alone", () => {
+  let bot: SecretBot;
   let sim: Simulator;
-  let pool: ArrayPool;
   let h: Harness;
-  let store: Store;
-  let dataDir: string;
-  const audit = memoryAuditSink();
-  const log = memoryLogger("trace");
+  let audit: SecretBot["audit"];
+  let log: SecretBot["log"];
   let seq = 0;
 
   beforeAll(async () => {
-    sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
-    dataDir = mkdtempSync(join(tmpdir(), "secret-scan-"));
-    store = openStore({ kind: "sqlite", dataDir });
-    const config = configSchema.parse({
-      arrays: [{ name: "lab-1", address: sim.url, api_token_env: "T" }],
-      access: {
-        default_role: "none",
-        operator: { users: ["UBOB"], groups: [] },
-        viewer: { users: ["UCAROL"], groups: [] },
-      },
-      channels: { default_array: "lab-1" },
-    });
-    pool = createArrayPool([simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING)], {
-      logger: log.logger,
-      sleep: async () => {},
-    });
-    const registry = createRegistry(RESOURCES);
-    h = await startHarness("http", {
-      pipeline: ({ identity }) =>
-        createPipeline({
-          registry,
-          pool,
-          config,
-          identity,
-          store: createStorePendingStore(store),
-          audit,
-          logger: log.logger,
-          now: Date.now,
-        }),
-      commandLabel: commandLabeler(registry),
-      logger: log.logger,
-    });
+    bot = await startSecretBot("secret-scan-");
+    ({ sim, h, audit, log } = bot);
   });
 
-  afterAll(async () => {
-    await h?.stop();
-    await pool?.close();
-    await sim?.close();
-    await store?.close?.();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => bot?.stop());
 
   const keysOf = (user: string) => [...sim.state.accessKeys.values()].filter((k) => k.user === user);
   const run = async (text: string, userId = "UBOB") => {
@@ -88,21 +35,10 @@ describe("access-key create: the secret is shown once, to the requester alone", 
   };
   const occurrences = (haystack: string, needle: string) => haystack.split(needle).length - 1;
 
-  /** Everything the bot wrote anywhere except response URLs, as one string per place. */
+  /** Everything the bot wrote anywhere except response URLs (the requester's answer is one). */
   async function everywhere(): Promise<Record<string, string>> {
-    const storeFiles = readdirSync(dataDir)
-      .map((f) => readFileSync(join(dataDir, f)).toString("latin1"))
-      .join("\n");
-    return {
-      "Slack Web API calls": JSON.stringify(h.fake.calls),
-      "unexpected Slack calls": JSON.stringify(h.fake.unexpected),
-      "posted messages": JSON.stringify([...h.fake.messages.values()]),
-      uploads: [...h.fake.uploads.values()].map((b) => b.toString("latin1")).join("\n"),
-      "log lines": log.text(),
-      "audit records": JSON.stringify(audit.records),
-      "pending store files": storeFiles,
-      "/metrics": await (await fetch(`${h.baseUrl}/metrics`)).text(),
-    };
+    const { "response URL posts": _answers, ...rest } = await bot.everywhere();
+    return rest;
   }
 
   it("answers privately with the secret, says it will not be shown again, and writes it nowhere else", async () => {
