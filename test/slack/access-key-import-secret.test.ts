@@ -47,6 +47,36 @@ describe("access-key import: the secret goes through a modal and nowhere else", 
       .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
       .find((e) => e.text.text.startsWith(label));
 
+  /** bob asks to import `keyId` (the user's other keys cleared first) and opens the secret dialog. */
+  async function openImportDialog(keyId: string, messageTs: string): Promise<ViewJson> {
+    for (const k of [...sim.state.accessKeys.values()])
+      if (k.user === USER) sim.state.accessKeys.delete(k.name);
+    const url = responseUrl();
+    await h.driver.command(
+      slashCommand({
+        text: `access-key import ${USER} --key-id ${keyId}`,
+        userId: "UBOB",
+        userName: "bob",
+        responseUrl: url,
+      }),
+    );
+    const button = buttonIn((await responseTo(url)).body["blocks"], "Enter secret");
+    if (!button) throw new Error("no Enter secret button");
+    const opens = h.fake.callsOf("views.open").length;
+    await h.driver.interactive(
+      blockAction({
+        actionId: button.action_id,
+        value: button.value,
+        userId: "UBOB",
+        userName: "bob",
+        messageTs,
+        ephemeral: true,
+        responseUrl: responseUrl(),
+      }),
+    );
+    return (await h.fake.waitForCall("views.open", () => true, opens + 1)).args["view"] as ViewJson;
+  }
+
   it("the button opens a modal; its submission imports the key; the secret is written nowhere", async () => {
     for (const k of [...sim.state.accessKeys.values()])
       if (k.user === USER) sim.state.accessKeys.delete(k.name);
@@ -128,25 +158,7 @@ describe("access-key import: the secret goes through a modal and nowhere else", 
 
   it("when the key appeared on the array meanwhile, the requester is told privately and nothing is sent", async () => {
     const other = "PSFBIMPORTSLACK00003";
-    for (const k of [...sim.state.accessKeys.values()])
-      if (k.user === USER) sim.state.accessKeys.delete(k.name);
-    const url = responseUrl();
-    await h.driver.command(
-      slashCommand({ text: `access-key import ${USER} --key-id ${other}`, userId: "UBOB", responseUrl: url }),
-    );
-    const button = buttonIn((await responseTo(url)).body["blocks"], "Enter secret");
-    const opens = h.fake.callsOf("views.open").length;
-    await h.driver.interactive(
-      blockAction({
-        actionId: button?.action_id ?? "",
-        value: button?.value ?? "",
-        userId: "UBOB",
-        messageTs: "1700000999.000003",
-        ephemeral: true,
-        responseUrl: responseUrl(),
-      }),
-    );
-    const view = (await h.fake.waitForCall("views.open", () => true, opens + 1)).args["view"] as ViewJson;
+    const view = await openImportDialog(other, "1700000999.000003");
     // Someone imports the same id on the array itself while the dialog is open.
     sim.state.accessKeys.set(other, {
       id: "elsewhere",
@@ -174,30 +186,7 @@ describe("access-key import: the secret goes through a modal and nowhere else", 
 
   it("someone else submitting the requester's modal imports nothing", async () => {
     const other = "PSFBIMPORTSLACK00002";
-    for (const k of [...sim.state.accessKeys.values()])
-      if (k.user === USER) sim.state.accessKeys.delete(k.name);
-    const url = responseUrl();
-    await h.driver.command(
-      slashCommand({
-        text: `access-key import ${USER} --key-id ${other}`,
-        userId: "UBOB",
-        userName: "bob",
-        responseUrl: url,
-      }),
-    );
-    const button = buttonIn((await responseTo(url)).body["blocks"], "Enter secret");
-    const opens = h.fake.callsOf("views.open").length;
-    await h.driver.interactive(
-      blockAction({
-        actionId: button?.action_id ?? "",
-        value: button?.value ?? "",
-        userId: "UBOB",
-        messageTs: "1700000999.000002",
-        ephemeral: true,
-        responseUrl: responseUrl(),
-      }),
-    );
-    const view = (await h.fake.waitForCall("views.open", () => true, opens + 1)).args["view"] as ViewJson;
+    const view = await openImportDialog(other, "1700000999.000002");
     const eph = h.fake.callsOf("chat.postEphemeral").length;
     await h.driver.interactive(
       viewSubmission({
