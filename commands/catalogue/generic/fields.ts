@@ -12,6 +12,14 @@ import { MODELS, type ModelField } from "../../../src/rest-spec/models.js";
 import type { NounSpec, Unit } from "../spec.js";
 import { normalisePem, PEM_FIELD, PEM_MAX } from "./pem.js";
 
+/** "a, b,c" → ["a", "b", "c"]: how a list is typed on one chat line (empty pieces dropped). */
+const commaList = z.string().transform((v) =>
+  v
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
+
 export interface FieldDef {
   /** JSON path in the body: ["v2c", "community"]. */
   path: readonly string[];
@@ -143,26 +151,11 @@ export function fieldSchema(f: FieldDef): z.ZodType {
     else if (f.unit === "s") s = duration().transform((ms) => Math.round(ms / 1000));
     else s = count({ min: m.min ?? 0, max: m.max ?? Number.MAX_SAFE_INTEGER });
   } else if (f.type === "list[str]") {
-    s = z
-      .string()
-      .transform((v) =>
-        v
-          .split(",")
-          .map((x) => x.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(text(255)).max(64));
+    s = commaList.pipe(z.array(text(255)).max(64));
   } else if (REFERENCES.test(f.type)) {
     s = objectName(f.option).transform((name) => ({ name }));
   } else if (REFERENCE_LISTS.test(f.type)) {
-    s = z
-      .string()
-      .transform((v) =>
-        v
-          .split(",")
-          .map((x) => x.trim())
-          .filter(Boolean),
-      )
+    s = commaList
       .pipe(z.array(objectName(f.option)).min(1, "name at least one").max(64))
       .transform((names) => names.map((name) => ({ name })));
   } else if (m.values) {
