@@ -12,12 +12,12 @@ import { formatWhen } from "../../src/core/format-time.js";
 import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
-import { InternalError, UserFacingError } from "../../src/errors.js";
+import { UserFacingError } from "../../src/errors.js";
 import { fileSystemReplicaLinkSchema } from "../../src/flashblade/schemas.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned, sendPlanned } from "../shared/plan.js";
+import { planned, sendPlanned, sendPlannedFilled } from "../shared/plan.js";
 import { bucketLinkSchema, requireReplicationApi } from "./read.js";
 
 const PATH = "/array-connections";
@@ -152,15 +152,17 @@ export const arrayConnectionCreate = defineCommand({
   async run(a, ctx, impact) {
     // The second planned request as shown, its placeholder swapped for the key fetched from the remote (the
     // first planned request, sent there: its path only names the remote for the card).
-    const shown = impact?.requests[1];
-    if (!shown)
-      throw new InternalError("NO_PLANNED_REQUEST", "a write ran without the requests its impact planned");
     const remote = managedRemote(ctx, a.remote);
     const [key] = await remote.post(KEY_PATH, { schema: keySchema });
     if (!key)
       throw new UserFacingError("NO_KEY", `${a.remote} returned no connection key. Nothing was changed.`);
-    const body = { ...(shown.body as Record<string, unknown>), connection_key: key.connection_key };
-    const [c] = await ctx.array.send({ ...shown, body }, connectionSchema);
+    const [c] = await sendPlannedFilled(
+      ctx,
+      impact,
+      1,
+      { connection_key: key.connection_key },
+      connectionSchema,
+    );
     return { remote: a.remote, status: c?.status ?? "?" };
   },
   render: (r, _a, rctx) =>

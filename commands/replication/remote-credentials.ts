@@ -14,8 +14,8 @@ import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
 import { refuseNamed, requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned } from "../shared/plan.js";
-import { bucketLinksOf, wireLists } from "./bucket-link-facts.js";
+import { planned, sendPlanned, sendPlannedFilled } from "../shared/plan.js";
+import { bucketLinksOf } from "./bucket-link-facts.js";
 import { requireReplicationApi } from "./read.js";
 
 const PATH = "/object-store-remote-credentials";
@@ -142,9 +142,10 @@ export const remoteCredentialsCreate = defineCommand({
   },
   async run(a, ctx, impact) {
     const { client } = remoteOf(ctx, a.name);
+    // The second planned request as shown, the new key in place of its placeholders (the first, sent to the
+    // remote, only names it for the card).
     const body = await newRemoteKey(client, a.user);
-    const r = impact?.requests[1];
-    await ctx.array.post(PATH, { query: r ? wireLists(r) : { names: [a.name] }, body });
+    await sendPlannedFilled(ctx, impact, 1, body);
     return { name: a.name, key: body.access_key_id };
   },
   render: (r, _a, rctx) =>
@@ -186,10 +187,10 @@ export const remoteCredentialsRotate = defineCommand({
       ],
     };
   },
-  async run(a, ctx) {
+  async run(a, ctx, impact) {
     const { client } = remoteOf(ctx, a.name);
     const body = await newRemoteKey(client, a.user);
-    await ctx.array.patch(PATH, { query: { names: [a.name] }, body });
+    await sendPlannedFilled(ctx, impact, 1, body);
     return { name: a.name, key: body.access_key_id };
   },
   render: (r, _a, rctx) =>
@@ -228,8 +229,8 @@ export const remoteCredentialsDelete = defineCommand({
   },
   destructive: () => "delete",
   gateClasses: ["delete"],
-  async run(a, ctx) {
-    await ctx.array.delete(PATH, { query: { names: [a.name] } });
+  async run(a, ctx, impact) {
+    await sendPlanned(ctx, impact);
     return a.name;
   },
   render: (name, _a, rctx) => done(`Deleted remote credentials ${name} on ${rctx.arrays[0] ?? "?"}.`),

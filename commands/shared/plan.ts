@@ -37,6 +37,27 @@ export function onlyItem<T>(ctx: CommandContext, path: string, items: readonly T
  * Sends the impact's one planned request as shown, when there is one (link and lifecycle-rule writes plan
  * exactly one; their result is what the impact named, not what the array answers).
  */
+/**
+ * Sends planned request `index` as shown on the card, with `filled` merged into its body: the values only the
+ * run can know (a key fetched from another array, a typed secret) replace their placeholders there and
+ * nowhere else, so what was confirmed is what is sent.
+ */
+export async function sendPlannedFilled<T>(
+  ctx: CommandContext,
+  impact: Impact | undefined,
+  index: number,
+  filled: Record<string, unknown>,
+  schema?: z.ZodType<T>,
+): Promise<T[]> {
+  const shown = impact?.requests[index];
+  if (!shown)
+    throw new InternalError("NO_PLANNED_REQUEST", "a write ran without the requests its impact planned");
+  return ctx.array.send(
+    { ...shown, body: { ...(shown.body as Record<string, unknown>), ...filled } },
+    schema,
+  );
+}
+
 export async function sendFirstPlanned(ctx: CommandContext, impact: Impact | undefined): Promise<void> {
   const r = impact?.requests[0];
   if (r) await ctx.array.send(r);
