@@ -47,6 +47,17 @@ describe("access-key import: the secret goes through a modal and nowhere else", 
       .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
       .find((e) => e.text.text.startsWith(label));
 
+  /** `userId` submits the secret dialog `view` with `secret` typed in it; Slack's answer to the submission. */
+  const submitSecret = (view: ViewJson, userId: string, secret: string) =>
+    h.driver.interactive(
+      viewSubmission({
+        userId,
+        callbackId: "array_secret",
+        privateMetadata: view.private_metadata,
+        values: { [BLOCK]: { secret } },
+      }),
+    );
+
   /** bob asks to import `keyId` (the user's other keys cleared first) and opens the secret dialog. */
   async function openImportDialog(keyId: string, messageTs: string): Promise<ViewJson> {
     for (const k of [...sim.state.accessKeys.values()])
@@ -114,26 +125,12 @@ describe("access-key import: the secret goes through a modal and nowhere else", 
     expect(sim.state.accessKeys.has(KEY)).toBe(false);
 
     // An empty field is refused inline, in the modal, and nothing runs.
-    const empty = await h.driver.interactive(
-      viewSubmission({
-        userId: "UBOB",
-        callbackId: "array_secret",
-        privateMetadata: view.private_metadata,
-        values: { [BLOCK]: { secret: "  " } },
-      }),
-    );
+    const empty = await submitSecret(view, "UBOB", "  ");
     expect(empty.body).toMatchObject({ response_action: "errors", errors: { [BLOCK]: expect.any(String) } });
 
     const posts = h.fake.callsOf("chat.postMessage").length;
     const ephs = h.fake.callsOf("chat.postEphemeral").length;
-    await h.driver.interactive(
-      viewSubmission({
-        userId: "UBOB",
-        callbackId: "array_secret",
-        privateMetadata: view.private_metadata,
-        values: { [BLOCK]: { secret: SECRET } },
-      }),
-    );
+    await submitSecret(view, "UBOB", SECRET);
     // A dialog cannot edit the private card, so its "done" line comes as a new private answer.
     const done = await h.fake.waitForCall("chat.postEphemeral", () => true, ephs + 1);
     expect(done.args).toMatchObject({ channel: "C1", user: "UBOB" });
@@ -169,14 +166,7 @@ describe("access-key import: the secret goes through a modal and nowhere else", 
       secret: "imported-by-someone-else",
     });
     const ephs = h.fake.callsOf("chat.postEphemeral").length;
-    await h.driver.interactive(
-      viewSubmission({
-        userId: "UBOB",
-        callbackId: "array_secret",
-        privateMetadata: view.private_metadata,
-        values: { [BLOCK]: { secret: SECRET } },
-      }),
-    );
+    await submitSecret(view, "UBOB", SECRET);
     const told = await h.fake.waitForCall("chat.postEphemeral", () => true, ephs + 1);
     expect(told.args["user"]).toBe("UBOB");
     expect(JSON.stringify(told.args["blocks"])).toContain(`Access key ${other} is already on lab-1`);
@@ -188,14 +178,7 @@ describe("access-key import: the secret goes through a modal and nowhere else", 
     const other = "PSFBIMPORTSLACK00002";
     const view = await openImportDialog(other, "1700000999.000002");
     const eph = h.fake.callsOf("chat.postEphemeral").length;
-    await h.driver.interactive(
-      viewSubmission({
-        userId: "UCAROL",
-        callbackId: "array_secret",
-        privateMetadata: view.private_metadata,
-        values: { [BLOCK]: { secret: SECRET } },
-      }),
-    );
+    await submitSecret(view, "UCAROL", SECRET);
     const refused = await h.fake.waitForCall("chat.postEphemeral", () => true, eph + 1);
     expect(refused.args["user"]).toBe("UCAROL");
     expect(JSON.stringify(refused.args)).toContain("can confirm it");
