@@ -66,7 +66,9 @@ export const fsLinkList = defineCommand({
         policies: (l.policies ?? []).map((p) => p.name ?? "?").join(", ") || "none",
         lag: l.lag ?? undefined,
         lastDone: last?.name ? { name: last.name, at: last.completed ?? 0 } : undefined,
-        sending: sending?.name ? `${sending.name} (${Math.round(sending.progress ?? 0)}%)` : undefined,
+        sending: sending?.name
+          ? `${sending.name} (${Math.round((sending.progress ?? 0) * 100)}%)`
+          : undefined,
       });
     }
     return rows;

@@ -232,7 +232,7 @@ export async function readReplication(
         interval: hasInterval ? scheduled[1] : opts.defaultInterval,
         intervalFrom: hasInterval ? scheduled[0] : undefined,
         hints,
-        inFlight: running?.name ? `${running.name} ${Math.round(running.progress ?? 0)}%` : undefined,
+        inFlight: running?.name ? `${running.name} ${Math.round((running.progress ?? 0) * 100)}%` : undefined,
       },
       false,
     );

@@ -110,7 +110,8 @@ async function versioned(
   if (handler === undefined) return errorResponse(404, `No handler for ${method} ${rest}.`, rest);
   try {
     const query = parseQuery(req.search);
-    const body = parseBody(req.body);
+    // purity_fb sends no body for an empty model; arrays take a body-less PATCH as `{}`.
+    const body = parseBody(req.body) ?? (method === "PATCH" ? {} : undefined);
     const result = await handler({ method, path: rest, version, query, body, user }, ctx.state);
     return wrapResult(result);
   } catch (err) {

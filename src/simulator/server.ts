@@ -9,6 +9,7 @@ import { createControl, type SimControl } from "./control.js";
 import { CONTROL_PREFIX, handleControl } from "./control-http.js";
 import { FaultPlan } from "./faults.js";
 import { resolveOptions, type SimulatorOptions } from "./options.js";
+import { registerPeer } from "./peers.js";
 import { type LoggedRequest, RequestLog, redactBody } from "./request-log.js";
 import { findHandler } from "./resources/index.js";
 import { type RouterContext, routeApi } from "./routing.js";
@@ -201,6 +202,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
 
   await listen(server, port, o.host);
   port = (server.address() as AddressInfo).port;
+  // Another simulated array connecting to this address learns this one's name, as real arrays do.
+  const forgetPeer = registerPeer(o.host, port, state);
   const hostPart = o.host.includes(":") ? `[${o.host}]` : o.host;
   const url = `https://${hostPart}:${port}`;
   logger.info({ url, arrayName: o.arrayName, versions: o.versions }, "simulator listening");
@@ -216,6 +219,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     async close() {
       if (closed) return;
       closed = true;
+      forgetPeer();
       if (!down) await stopListening(server, sockets);
     },
   };

@@ -31,6 +31,7 @@ import { seedEmpty } from "./scenarios/empty.js";
 import { seedGrowth } from "./scenarios/growth.js";
 import { seedScale } from "./scenarios/scale.js";
 import { seedSlowNfs } from "./scenarios/slow-nfs.js";
+import { refusedObjects } from "./state-rules.js";
 
 /** Named scenarios: the demo array, an empty one, and incidents on the demo array (slow-nfs, growth). */
 export const SCENARIOS = {
@@ -150,5 +151,11 @@ export function createState(opts: StateOptions): SimState {
   const scenario = opts.scenario;
   if (typeof scenario === "string") SCENARIOS[scenario](state);
   else seedScale(state, scenario.scale.fileSystems);
+  // A scenario holds only states an array could be in: its objects pass the rules requests meet.
+  const refused = refusedObjects(state);
+  if (refused.length > 0) {
+    const name = typeof scenario === "string" ? scenario : "scale";
+    throw new Error(`Scenario '${name}' seeds objects the array's rules refuse:\n${refused.join("\n")}`);
+  }
   return state;
 }

@@ -75,6 +75,7 @@ export function timeRemaining(destroyedAt: number | null, now: number): number |
 export function fileSystemRenderer(
   version: string,
   now: number,
+  sourceOf: (fs: FileSystemRec) => LocationReference = selfSource,
 ): (fs: FileSystemRec) => Record<string, unknown> {
   const v = (since: string) => atLeast(version, since);
   const [v11, v12, v14, v16, v18, v19, v111] = [
@@ -122,11 +123,33 @@ export function fileSystemRenderer(
       // The read-only status follows the request at once (no transfer to wait for here), in 1.12 too.
       out["promotion_status"] = fs.requested_promotion_state;
       out["requested_promotion_state"] = fs.requested_promotion_state;
-      out["source"] = fs.source;
+      out["source"] = sourceOf(fs);
       out["writable"] = fs.writable;
     }
     if (v111) out["multi_protocol"] = { ...fs.multi_protocol };
     return out;
+  };
+}
+
+/** FileSystem.source (a LocationReference): where the file system's data comes from, always filled from 1.9. */
+export interface LocationReference {
+  name: string;
+  id: string | null;
+  resource_type: string;
+  location: { name: string; id: string | null; resource_type: "arrays" };
+  display_name: string;
+  is_local: boolean;
+}
+
+/** Without an array to name: the file system itself (tests of the renderer alone). */
+function selfSource(fs: FileSystemRec): LocationReference {
+  return {
+    name: fs.name,
+    id: fs.id,
+    resource_type: "file-systems",
+    location: { name: "", id: null, resource_type: "arrays" },
+    display_name: fs.name,
+    is_local: true,
   };
 }
 

@@ -37,6 +37,8 @@ export interface ListOptions {
   cursors?: CursorStore;
   /** Fields left out of `total` (default: `name` and the timestamp fields). */
   totalSkip?: readonly string[];
+  /** `total` is in every answer, asked for or not (replication performance on real arrays). */
+  alwaysTotal?: boolean;
 }
 
 export interface PaginationInfo {
@@ -89,7 +91,13 @@ export function listItems<T extends object>(
       totalItemCount: count,
     });
   }
-  return envelope(token, count, page, params.total ? totalOf(page, opts) : undefined, opts);
+  return envelope(
+    token,
+    count,
+    page,
+    params.total || opts.alwaysTotal ? totalOf(page, opts) : undefined,
+    opts,
+  );
 }
 
 function continueListing<T extends object>(
@@ -114,7 +122,7 @@ function continueListing<T extends object>(
   let token: string | null = null;
   if (next < cursor.keys.length) token = cursors.tokenAt(id, next);
   else cursors.close(id);
-  const total = params.total || params.totalOnly ? totalOf(page, opts) : undefined;
+  const total = params.total || params.totalOnly || opts.alwaysTotal ? totalOf(page, opts) : undefined;
   return envelope(token, cursor.totalItemCount, params.totalOnly ? [] : page, total, opts);
 }
 

@@ -41,6 +41,42 @@ const patchBody = z
   })
   .partial();
 
+/** A local admin's password until someone changes it: the factory default of every FlashBlade. */
+export const FACTORY_PASSWORD = "pureuser";
+
+/** Passwords of local admins, kept beside the state so no listing, audit or store can ever carry them. */
+const passwords = new WeakMap<SimState, Map<string, string>>();
+
+function passwordsOf(state: SimState): Map<string, string> {
+  let m = passwords.get(state);
+  if (!m) {
+    m = new Map();
+    passwords.set(state, m);
+  }
+  return m;
+}
+
+/**
+ * A password change names the current password, and it must be right: `old_password` is checked against what
+ * the admin's password is now (the factory default until changed). Only a local admin has one here.
+ */
+function checkPasswordChange(
+  state: SimState,
+  targets: readonly (Json & { name: string })[],
+  old: string | undefined,
+): void {
+  if (old === undefined) throw badRequest("Changing a password needs 'old_password' too.");
+  for (const t of targets) {
+    if (t["is_local"] === false)
+      throw badRequest(
+        `Admin '${t.name}' is a directory user; change the password in the directory.`,
+        t.name,
+      );
+    if ((passwordsOf(state).get(t.name) ?? FACTORY_PASSWORD) !== old)
+      throw badRequest(`'old_password' is not the current password of '${t.name}'.`, "old_password");
+  }
+}
+
 export const updateAdmins: Handler = (req, state) => {
   const c = collection(state, "/admins");
   const keyed = new Map<string, Json & { id: string; name: string }>(
@@ -48,14 +84,13 @@ export const updateAdmins: Handler = (req, state) => {
   );
   const targets = selectByNamesOrIds(req, keyed, "Admin") ?? [];
   const body = parseBody(patchBody, bodyObject(req, "Admin"), "Admin", req.version);
-  if (body.password !== undefined && body.old_password === undefined) {
-    throw badRequest("Changing a password needs 'old_password' too.");
-  }
+  if (body.password !== undefined) checkPasswordChange(state, targets, body.old_password);
   if (body.create_api_token && body.delete_api_token)
     throw badRequest("Create or delete an API token, not both.");
   const now = state.clock();
   const updated = targets.map((t) => {
     const item = c.items.get(t.name) as Json;
+    if (body.password !== undefined) passwordsOf(state).set(t.name, body.password);
     if (body.public_key !== undefined) item["public_key"] = body.public_key;
     if (body.delete_api_token) item["api_token"] = null;
     if (body.create_api_token) {

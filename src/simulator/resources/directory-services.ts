@@ -38,7 +38,8 @@ const servicePatch = z
     ca_certificate: ref,
     ca_certificate_group: ref,
     enabled: z.boolean(),
-    uris: z.array(z.string().regex(/^ldaps?:\/\//, "an ldap:// or ldaps:// URI")),
+    // [""] clears the list (how Pure's Ansible module removes a directory service).
+    uris: z.array(z.union([z.literal(""), z.string().regex(/^ldaps?:\/\//, "an ldap:// or ldaps:// URI")])),
     management: z.looseObject({}),
     nfs: z.looseObject({}),
     smb: z.looseObject({}),
@@ -51,14 +52,34 @@ export const updateDirectoryServices: Handler = (req, state) => {
   rejectReadOnly(raw, ["id", "name", "services"], "DirectoryService");
   const body = parseBody(servicePatch, raw, "DirectoryService", req.version);
   const items = collection(state, SERVICES).items;
-  return ok(
-    targets.map((t) => {
-      const next: Json = { ...(items.get(t.name) as Json), ...body };
-      items.set(t.name, next);
-      return renderService(req, next);
-    }),
-  );
+  const next = targets.map((t) => applyServicePatch(items.get(t.name) as Json, body));
+  for (const n of next) {
+    const uris = n["uris"] as string[] | undefined;
+    if (n["enabled"] === true && (uris ?? []).length === 0 && n["name"] === "management")
+      throw badRequest(
+        `Directory service '${String(n["name"])}' has no URIs; give 'uris' to enable it, or send enabled=false.`,
+        String(n["name"]),
+      );
+  }
+  for (const n of next) items.set(String(n["name"]), n);
+  return ok(next.map((n) => renderService(req, n)));
 };
+
+/**
+ * A PATCH as arrays take it: empty strings clear a text field (read back as null), an empty URI drops out of
+ * `uris`, and an empty bind password forgets the stored one; nested settings (`nfs`, `smb`) merge.
+ */
+export function applyServicePatch(current: Json, body: z.output<typeof servicePatch>): Json {
+  const next: Json = { ...current };
+  for (const [k, v] of Object.entries(body)) {
+    if (k === "uris") next[k] = (v as string[]).filter((u) => u !== "");
+    else if (typeof v === "string") next[k] = v === "" ? null : v;
+    else if ((k === "nfs" || k === "smb" || k === "management") && v !== null && typeof v === "object")
+      next[k] = { ...((current[k] as Json | undefined) ?? {}), ...(v as Json) };
+    else next[k] = v;
+  }
+  return next;
+}
 
 /** Every built-in role is listed, mapped to a group or not yet (null). */
 export function seedDirectoryRoles(state: SimState, groups: Partial<Record<string, string>> = {}): void {
@@ -93,7 +114,9 @@ export const updateDirectoryRoles: Handler = (req, state) => {
   const items = collection(state, ROLES).items;
   return ok(
     targets.map((t) => {
-      const next: Json = { ...(items.get(t.name) as Json), ...body };
+      // A cleared mapping ("" from Pure's Ansible module) reads back as null.
+      const cleared = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, v === "" ? null : v]));
+      const next: Json = { ...(items.get(t.name) as Json), ...cleared };
       items.set(t.name, next);
       return gateId(req, next);
     }),

@@ -49,6 +49,25 @@ export const listFileSystemReplicaLinks: Handler = (req, state) => {
   );
 };
 
+/**
+ * A stored link as its creation met the rules: its file system, its array connection and its policies exist
+ * (its file system may since have been destroyed: the link goes at eradication), one link per file system and
+ * remote.
+ */
+export function checkFsLinkStands(state: SimState, l: FileSystemReplicaLinkRec): void {
+  resolveAll([l.localFileSystem], (n) => state.fileSystems.get(n), "File system");
+  const conn = state.arrayConnections.get(l.remoteId);
+  if (!conn) throw badRequest(`The link of '${l.localFileSystem}' names no array connection.`, l.id);
+  resolveAll(l.policies, (n) => state.policies.get(n), "Policy");
+  for (const other of state.fileSystemReplicaLinks.values()) {
+    if (other !== l && other.localFileSystem === l.localFileSystem && other.remoteId === l.remoteId)
+      throw badRequest(
+        `File system '${l.localFileSystem}' already replicates to '${conn.remote.name}'.`,
+        l.id,
+      );
+  }
+}
+
 export const createFileSystemReplicaLinks: Handler = (req, state) => {
   exclusive(req, "local_file_system_ids", "local_file_system_names");
   exclusive(req, "remote_ids", "remote_names");

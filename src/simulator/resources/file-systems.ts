@@ -9,15 +9,58 @@ import {
   FS_READ_ONLY,
   fileSystemBodySchema,
   fileSystemRenderer,
+  type LocationReference,
 } from "../models/file-system.js";
+import { checkDestroy, checkPromotion, type FileSystemFlags } from "../models/file-system-rules.js";
+import type { FileSystemReplicaLinkRec } from "../models/replication.js";
+import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { at, EMPTY, type Handler, listing, ok, paramSince, preselect, selectByNameOrIds } from "./common.js";
 import { eradicateFileSystem } from "./file-system-removal.js";
-import { checkDestroy, checkPromotion } from "./file-system-rules.js";
 import { applyNfsRuleEdits } from "./nfs-rules.js";
 
+/**
+ * FileSystem.source as arrays fill it from 1.9: the snapshot a file system was restored from, else, for a
+ * replica target (the local end of an inbound link), the source file system on the other array, else itself.
+ */
+export function sourceOf(state: SimState): (fs: FileSystemRec) => LocationReference {
+  const here = { name: state.array.name, id: state.array.id, resource_type: "arrays" as const };
+  const inbound = new Map<string, FileSystemReplicaLinkRec>();
+  for (const l of state.fileSystemReplicaLinks.values())
+    if (l.direction === "inbound") inbound.set(l.localFileSystem, l);
+  return (fs) => {
+    if (fs.source !== null)
+      return { ...fs.source, location: here, display_name: fs.source.name, is_local: true };
+    const link = inbound.get(fs.name);
+    const remote = link && state.arrayConnections.get(link.remoteId)?.remote;
+    if (link && remote) {
+      return {
+        name: link.remoteFileSystem,
+        id: null,
+        resource_type: "file-systems",
+        location: { name: remote.name, id: remote.id, resource_type: "arrays" },
+        display_name: `${remote.name}:${link.remoteFileSystem}`,
+        is_local: false,
+      };
+    }
+    return {
+      name: fs.name,
+      id: fs.id,
+      resource_type: "file-systems",
+      location: here,
+      display_name: fs.name,
+      is_local: true,
+    };
+  };
+}
+
+/** The renderer of this request's version, with sources read from the state. */
+function renderer(req: SimRequest, state: SimState) {
+  return fileSystemRenderer(req.version, state.clock(), sourceOf(state));
+}
+
 export const listFileSystems: Handler = (req, state) => {
-  const render = fileSystemRenderer(req.version, state.clock());
+  const render = renderer(req, state);
   // File systems cannot be renamed, so the name is a stable paging key and the state map finds it in O(1):
   // a continuation page costs O(limit), never a pass over the whole collection.
   const opts = {
@@ -77,13 +120,13 @@ export const createFileSystem: Handler = (req, state) => {
   if (existing) {
     // Restoring over an existing file system from its snapshot keeps its identity and settings.
     existing.source = sourceRef;
-    return ok([fileSystemRenderer(req.version, state.clock())(existing)]);
+    return ok([renderer(req, state)(existing)]);
   }
   const fs = blankFileSystem(state.newId(), name, state.clock());
   fs.source = sourceRef;
   applyChanges(fs, body);
   state.fileSystems.set(name, fs);
-  return ok([fileSystemRenderer(req.version, state.clock())(fs)]);
+  return ok([renderer(req, state)(fs)]);
 };
 
 /** Copies the writable fields of a validated body onto the record (no checks here: validate first). */
@@ -142,9 +185,12 @@ export const updateFileSystems: Handler = (req, state) => {
   const targets = selectByNameOrIds(req, state.fileSystems, "File system");
   const body = parseFsBody(req, "update");
   const ignoreUsage = req.query.bool("ignore_usage") === true;
+  const flags: FileSystemFlags = {
+    deleteLinkOnEradication: req.query.bool("delete_link_on_eradication") === true,
+    discardNonSnapshottedData: req.query.bool("discard_non_snapshotted_data") === true,
+  };
   paramSince(req, "discard_non_snapshotted_data", "1.9");
   paramSince(req, "delete_link_on_eradication", "1.9");
-  const changes = Object.keys(body).filter((k) => k !== "destroyed");
   // Validate every target before touching any, so a refused update changes nothing.
   const nfsRules = new Map<FileSystemRec, string>();
   for (const fs of targets) {
@@ -154,12 +200,9 @@ export const updateFileSystems: Handler = (req, state) => {
         fs.name,
       );
     }
-    if (fs.destroyed && changes.length > 0) {
-      throw badRequest(`Recover file system '${fs.name}' before changing it.`, fs.name);
-    }
     checkHardLimit(fs, body, ignoreUsage);
-    if (body.destroyed === true && !fs.destroyed) checkDestroy(state, req, fs, body);
-    checkPromotion(state, req, fs, body);
+    if (body.destroyed === true && !fs.destroyed) checkDestroy(state, flags, fs, body);
+    checkPromotion(state, flags, fs, body);
     if (body.nfs && (body.nfs.add_rules !== undefined || body.nfs.remove_rules !== undefined)) {
       nfsRules.set(fs, applyNfsRuleEdits(fs.name, body.nfs.rules ?? fs.nfs.rules, body.nfs));
     }
@@ -175,7 +218,7 @@ export const updateFileSystems: Handler = (req, state) => {
     if (rules !== undefined) fs.nfs.rules = rules;
     applyDestroyed(fs, body.destroyed, now);
   }
-  return ok(targets.map(fileSystemRenderer(req.version, now)));
+  return ok(targets.map(renderer(req, state)));
 };
 
 export const deleteFileSystems: Handler = (req, state) => {

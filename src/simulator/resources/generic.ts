@@ -8,6 +8,7 @@
 import { atLeast } from "../../rest-spec/versions.js";
 import type { Json } from "../models/body.js";
 import { bodyObject } from "../models/body.js";
+import { renderSnmp, SNMP_PATHS } from "../models/snmp.js";
 import type { GenericCollection, SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { EMPTY, type Handler, listing, ok, requireList, selectByNamesOrIds } from "./common.js";
@@ -67,9 +68,10 @@ function validate(item: Json): void {
     throw badRequest("'engine_id' must be at most 32 characters.");
 }
 
-function render(item: Json, version: string): Json {
-  if (atLeast(version, "1.8") || !("id" in item)) return item;
-  const { id: _id, ...rest } = item;
+function render(item: Json, version: string, path: string): Json {
+  const shown = SNMP_PATHS.has(path) ? renderSnmp(item) : item;
+  if (atLeast(version, "1.8") || !("id" in shown)) return shown;
+  const { id: _id, ...rest } = shown;
   return rest;
 }
 
@@ -103,7 +105,7 @@ export const genericList: Handler = (req, state) => {
   const c = collection(state, req.path);
   const totals = TOTALS_UNTIL_1_12.has(req.path) && !atLeast(req.version, "1.12") ? "object" : "none";
   return listing(
-    [...c.items.values()].map((i) => render(i, req.version)),
+    [...c.items.values()].map((i) => render(i, req.version, req.path)),
     req,
     { totals, noun: noun(req.path) },
   );
@@ -122,7 +124,7 @@ export const genericCreate: Handler = (req, state) => {
     return item;
   });
   for (const item of created) c.items.set(String(item["name"]), item);
-  return ok(created.map((i) => render(i, req.version)));
+  return ok(created.map((i) => render(i, req.version, req.path)));
 };
 
 /** "Item of /subnets" reads well in "… 'x' does not exist" without a per-path dictionary. */
@@ -153,7 +155,7 @@ export const genericUpdate: Handler = (req, state) => {
   const next = targets.map((t) => merge(t, body));
   for (const n of next) validate(n);
   for (const n of next) c.items.set(String(n["name"]), n);
-  return ok(next.map((i) => render(i, req.version)));
+  return ok(next.map((i) => render(i, req.version, req.path)));
 };
 
 export const genericDelete: Handler = (req, state) => {

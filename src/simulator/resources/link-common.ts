@@ -17,6 +17,25 @@ export function remoteRef(c: ArrayConnectionRec | undefined) {
   return { id: c?.remote.id ?? "", name: c?.remote.name ?? "", resource_type: "array-connections" };
 }
 
+export interface RemoteRef {
+  id: string;
+  name: string;
+  resource_type: "array-connections" | "targets";
+}
+
+/**
+ * The far end of a link by the id the link keeps: an array connection, or (bucket links, 1.9+) an S3 target.
+ * Undefined when neither exists any more.
+ */
+export function linkRemote(state: SimState, remoteId: string): RemoteRef | undefined {
+  const c = state.arrayConnections.get(remoteId);
+  if (c) return { id: c.remote.id, name: c.remote.name, resource_type: "array-connections" };
+  for (const [name, t] of state.generic.get("/targets")?.items ?? []) {
+    if (t["id"] === remoteId) return { id: remoteId, name, resource_type: "targets" };
+  }
+  return undefined;
+}
+
 /** The schedule of the shortest rule of the policies on a file system link; undefined for none (or a bucket link). */
 export function linkSchedule(state: SimState, policies: readonly string[] | undefined): Schedule | undefined {
   const rules = (policies ?? [])
@@ -55,10 +74,9 @@ export type LinkSelector<L> = readonly [param: string, matches: (link: L, value:
 
 /** The remote end's selectors, the same for both kinds of link. */
 export function remoteSelectors<L extends { remoteId: string }>(state: SimState): LinkSelector<L>[] {
-  const conns = state.arrayConnections;
   return [
-    ["remote_names", (l, v) => conns.get(l.remoteId)?.remote.name === v],
-    ["remote_ids", (l, v) => conns.get(l.remoteId)?.remote.id === v],
+    ["remote_names", (l, v) => linkRemote(state, l.remoteId)?.name === v],
+    ["remote_ids", (l, v) => linkRemote(state, l.remoteId)?.id === v],
   ];
 }
 

@@ -50,7 +50,7 @@ const subnetBody = z
   })
   .partial();
 
-function checkSubnet(state: SimState, s: SubnetRec): void {
+export function checkSubnet(state: SimState, s: SubnetRec): void {
   const prefix = parsePrefix(s.prefix);
   if (!prefix) throw badRequest(`'${s.prefix}' is not a prefix such as 10.21.100.0/24.`, s.name);
   for (const other of state.network.subnets.values()) {
@@ -172,7 +172,7 @@ function parseInterfaceBody(req: SimRequest) {
 }
 
 /** The subnet whose prefix holds the address; refused when none does or the address is taken. */
-function placeAddress(state: SimState, address: string, self?: string): SubnetRec {
+export function placeAddress(state: SimState, address: string, self?: string): SubnetRec {
   if (!parseAddress(address)) throw badRequest(`'${address}' is not an IP address.`, address);
   for (const i of state.network.interfaces.values()) {
     if (i.address === address && i.name !== self)

@@ -169,7 +169,8 @@ export const listConnectionReplicationPerformance: Handler = (req, state) => {
     ...s.extra,
     time: t,
   }));
-  return listing(items, req, { totals: "list", nameParams: [] });
+  // Real arrays answer replication performance with `total` whether or not it was asked for.
+  return listing(items, req, { totals: "list", nameParams: [], alwaysTotal: true });
 };
 
 export const listTargetReplicationPerformance: Handler = (req, state) => {
@@ -186,5 +187,5 @@ export const listTargetReplicationPerformance: Handler = (req, state) => {
     ...replicationSample(req, state.seed, `target:${s.name}`, t, s.weight),
     time: t,
   }));
-  return listing(items, req, { totals: "list" });
+  return listing(items, req, { totals: "list", alwaysTotal: true });
 };

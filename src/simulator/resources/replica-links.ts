@@ -5,7 +5,16 @@ import { type BucketReplicaLinkRec, freshLinkHealth, resume } from "../models/re
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { EMPTY, exclusive, type Handler, listing, ok, resolveAll } from "./common.js";
-import { currentLag, health, remoteRef, remoteSelectors, selectLinks, single } from "./link-common.js";
+import {
+  currentLag,
+  health,
+  linkRemote,
+  type RemoteRef,
+  remoteRef,
+  remoteSelectors,
+  selectLinks,
+  single,
+} from "./link-common.js";
 
 const CREDENTIALS = "/object-store-remote-credentials";
 
@@ -20,7 +29,7 @@ function renderBucketLink(state: SimState, l: BucketReplicaLinkRec): Record<stri
       resource_type: "buckets",
     },
     paused: l.paused,
-    remote: remoteRef(state.arrayConnections.get(l.remoteId)),
+    remote: linkRemote(state, l.remoteId) ?? remoteRef(undefined),
     remote_bucket: { name: l.remoteBucket, id: null, resource_type: "buckets" },
     remote_credentials: {
       name: l.remoteCredentials,
@@ -57,6 +66,54 @@ export const listBucketReplicaLinks: Handler = (req, state) =>
     { nameParams: [] },
   );
 
+/**
+ * Where a bucket link with these credentials replicates to: the array connection or the S3 target (1.9+) the
+ * credentials belong to. `key` is what the link keeps (a connection's own id, a target's id).
+ */
+function credentialRemote(
+  state: SimState,
+  credName: string,
+  cred: Record<string, unknown>,
+): RemoteRef & { key: string } {
+  const named = cred["remote"] as { name?: string; resource_type?: string } | undefined;
+  const remoteName = named?.name ?? credName.split("/")[0] ?? "";
+  if (named?.resource_type === "targets") {
+    const target = state.generic.get("/targets")?.items.get(remoteName);
+    if (!target)
+      throw badRequest(`There is no target '${remoteName}' for credentials '${credName}'.`, credName);
+    const id = String(target["id"] ?? "");
+    return { key: id, id, name: remoteName, resource_type: "targets" };
+  }
+  const conn = [...state.arrayConnections.values()].find((c) => c.remote.name === remoteName);
+  if (!conn)
+    throw badRequest(
+      `There is no array connection to '${remoteName}' for credentials '${credName}'.`,
+      credName,
+    );
+  return { key: conn.id, ...(linkRemote(state, conn.id) as RemoteRef) };
+}
+
+/**
+ * A stored bucket link as its creation met the rules: its bucket exists; an outbound link's credentials exist
+ * and belong to the remote it replicates to (an array connection or an S3 target); an inbound one's remote is
+ * an array connection.
+ */
+export function checkBucketLinkStands(state: SimState, l: BucketReplicaLinkRec): void {
+  resolveAll([l.localBucket], (n) => state.buckets.get(n), "Bucket");
+  if (l.direction === "inbound") {
+    if (!state.arrayConnections.has(l.remoteId))
+      throw badRequest(`The inbound link of '${l.localBucket}' names no array connection.`, l.id);
+    return;
+  }
+  const cred = state.generic.get(CREDENTIALS)?.items.get(l.remoteCredentials);
+  if (!cred) throw badRequest(`Remote credentials '${l.remoteCredentials}' do not exist.`, l.id);
+  if (credentialRemote(state, l.remoteCredentials, cred).key !== l.remoteId)
+    throw badRequest(
+      `Credentials '${l.remoteCredentials}' belong to another remote than the link of '${l.localBucket}'.`,
+      l.id,
+    );
+}
+
 export const createBucketReplicaLinks: Handler = (req, state) => {
   const bucketName = single(req, "local_bucket_names");
   const remoteBucket = single(req, "remote_bucket_names");
@@ -71,17 +128,11 @@ export const createBucketReplicaLinks: Handler = (req, state) => {
   if (bucket?.destroyed) throw badRequest(`Bucket '${bucketName}' is destroyed.`, bucketName);
   const cred = state.generic.get(CREDENTIALS)?.items.get(credName);
   if (!cred) throw badRequest(`Remote credentials '${credName}' do not exist.`, credName);
-  const remoteName = (cred["remote"] as { name?: string } | undefined)?.name ?? credName.split("/")[0];
-  const conn = [...state.arrayConnections.values()].find((c) => c.remote.name === remoteName);
-  if (!conn)
-    throw badRequest(
-      `There is no array connection to '${remoteName}' for credentials '${credName}'.`,
-      credName,
-    );
+  const remote = credentialRemote(state, credName, cred);
   for (const l of state.bucketReplicaLinks.values()) {
-    if (l.localBucket === bucketName && l.remoteId === conn.id && l.remoteBucket === remoteBucket) {
+    if (l.localBucket === bucketName && l.remoteId === remote.key && l.remoteBucket === remoteBucket) {
       throw badRequest(
-        `Bucket '${bucketName}' already replicates to '${remoteName}:${remoteBucket}'.`,
+        `Bucket '${bucketName}' already replicates to '${remote.name}:${remoteBucket}'.`,
         bucketName,
       );
     }
@@ -91,7 +142,7 @@ export const createBucketReplicaLinks: Handler = (req, state) => {
   const link: BucketReplicaLinkRec = {
     id: state.newId(),
     localBucket: bucketName,
-    remoteId: conn.id,
+    remoteId: remote.key,
     remoteBucket,
     remoteCredentials: credName,
     ...freshLinkHealth({ paused, pausedAt: paused ? now : null }),

@@ -120,7 +120,7 @@ export const deleteTargets: Handler = (req, state) => {
 };
 
 /** The array connection or target a `<remote>/<name>` credential belongs to. */
-function remoteOf(state: SimState, credName: string): Json {
+export function remoteOf(state: SimState, credName: string): Json {
   const slash = credName.indexOf("/");
   const remote = slash > 0 ? credName.slice(0, slash) : "";
   if (remote === "" || slash === credName.length - 1)
@@ -138,6 +138,15 @@ function remoteOf(state: SimState, credName: string): Json {
 /** The secret key is write-only: listed as **** (ObjectStoreRemoteCredentials, "listing will only show ****"). */
 function renderCredential(req: SimRequest, c: Json): Json {
   return gateId(req, { ...c, secret_access_key: MASK });
+}
+
+/** Stored remote credentials as their creation met the rules: named after the remote they name. */
+export function checkCredentialStands(state: SimState, cred: Json): void {
+  const name = String(cred["name"]);
+  const remote = remoteOf(state, name);
+  const named = cred["remote"] as Json | undefined;
+  if (named?.["name"] !== remote["name"] || named?.["resource_type"] !== remote["resource_type"])
+    throw badRequest(`Remote credentials '${name}' do not name the remote they are named after.`, name);
 }
 
 export const listCredentials: Handler = (req, state) =>

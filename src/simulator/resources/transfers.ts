@@ -42,7 +42,8 @@ function transfersOf(state: SimState, l: FileSystemReplicaLinkRec): Record<strin
     const done = started + took;
     const finished = done <= now && (stalled === null || done <= stalled);
     const running = !finished && stalled === null;
-    const progress = finished ? 100 : running ? Math.floor(((now - started) / took) * 100) : 0;
+    // A fraction in [0, 1] (the SDK's FileSystemSnapshotsTransfer refuses anything above 1).
+    const progress = finished ? 1 : running ? Math.floor(((now - started) / took) * 100) / 100 : 0;
     const name = `${l.localFileSystem}.${policy}.${stamp(started)}`;
     out.push({
       id: `${l.id}-${started}`,
@@ -58,6 +59,13 @@ function transfersOf(state: SimState, l: FileSystemReplicaLinkRec): Record<strin
     });
   }
   return out;
+}
+
+/** A stored transfer as arrays list it: `progress` a fraction in [0, 1] (the SDK refuses anything else). */
+export function checkTransferStands(t: Record<string, unknown>): void {
+  const p = t["progress"];
+  if (p !== null && (typeof p !== "number" || p < 0 || p > 1))
+    throw badRequest(`Transfer '${String(t["name"])}' has progress ${String(p)}, not a fraction in [0, 1].`);
 }
 
 /** Where scenarios store transfers that no schedule makes (read by list, removed by cancel). */

@@ -4,6 +4,7 @@
  * (one file system nothing protects), and no logs-archive bucket — the source's broken bucket link says so.
  */
 import { type ArrayConnectionRec, freshLinkHealth } from "../models/replication.js";
+import { caGroupFor } from "../resources/array-connections.js";
 import type { SimState } from "../state.js";
 import { addFileSystem, addPolicy, DAILY, type FsSpec } from "./demo.js";
 import { seedInfrastructure } from "./infrastructure.js";
@@ -34,7 +35,7 @@ function source(state: SimState): ArrayConnectionRec {
     status: "connected",
     encrypted: true,
     version: "3.2.4",
-    ca_certificate_group: null,
+    ca_certificate_group: caGroupFor(state, true, undefined),
   };
   state.arrayConnections.set(c.id, c);
   return c;
@@ -46,7 +47,10 @@ export function seedDemoDr(state: SimState): void {
   for (const spec of FILE_SYSTEMS) {
     const fs = addFileSystem(state, spec, now);
     // Replica targets stay demoted (read-only) until a failover promotes them.
-    if (REPLICA_FILE_SYSTEMS.includes(fs.name)) fs.requested_promotion_state = "demoted";
+    if (REPLICA_FILE_SYSTEMS.includes(fs.name)) {
+      fs.requested_promotion_state = "demoted";
+      fs.writable = false;
+    }
   }
   addPolicy(state, "daily", true, [DAILY], ["restore-staging"]);
   for (const name of ["analytics", "backup"]) {

@@ -2,6 +2,7 @@
 import type { BucketRec, Versioning } from "../models/object-store.js";
 import { randomLetters, randomSecret } from "../models/random.js";
 import { type ArrayConnectionRec, freshLinkHealth, type LinkHealth } from "../models/replication.js";
+import { caGroupFor } from "../resources/array-connections.js";
 import type { SimState } from "../state.js";
 import { put } from "./put.js";
 import { DAY, HOUR, TIB } from "./units.js";
@@ -106,7 +107,7 @@ function connection(
     status,
     encrypted: true,
     version: "3.2.4",
-    ca_certificate_group: null,
+    ca_certificate_group: caGroupFor(state, true, undefined),
   };
   state.arrayConnections.set(c.id, c);
   return c;
@@ -206,7 +207,7 @@ function replication(state: SimState, now: number): void {
       direction: "outbound",
       started,
       completed: null,
-      progress: 35,
+      progress: 0.35,
       status: "in-progress",
       data_transferred: 480 * 1024 ** 3,
       remote: { id: dr.remote.id, name: dr.remote.name, resource_type: "array-connections" },

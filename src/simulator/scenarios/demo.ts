@@ -4,6 +4,7 @@
  * snapshots, policies and quotas; object store, replication and alerts come from the sibling files.
  */
 import { blankFileSystem, type FileSystemRec } from "../models/file-system.js";
+import { checkDestroy } from "../models/file-system-rules.js";
 import { type PolicyRuleRec, ruleKey } from "../models/policy.js";
 import { quotaKey } from "../models/quota.js";
 import { addSnapshot } from "../models/snapshot.js";
@@ -68,6 +69,17 @@ export function addFileSystem(state: SimState, s: FsSpec, now: number): FileSyst
   fs.space.unique = Math.round(fs.space.virtual / fs.space.data_reduction);
   fs.space.snapshots = Math.round((s.snapshotsTiB ?? 0) * TIB);
   if (s.destroyedHoursAgo !== undefined) {
+    // Destroyed as a client destroys: protocols off in the destroying request (arrays refuse it otherwise).
+    const off = {
+      nfs: { v3_enabled: false, v4_1_enabled: false },
+      smb: { enabled: false },
+      http: { enabled: false },
+    };
+    checkDestroy(state, { deleteLinkOnEradication: false }, fs, { ...off, destroyed: true });
+    fs.nfs.v3_enabled = false;
+    fs.nfs.v4_1_enabled = false;
+    fs.smb.enabled = false;
+    fs.http.enabled = false;
     fs.destroyed = true;
     fs.destroyedAt = now - s.destroyedHoursAgo * HOUR;
   }

@@ -365,18 +365,21 @@ describe("destroy, recover, eradicate", () => {
       { query: "name=finance", body: { provisioned: GIB } },
       /'finance' is destroyed; it can only be recovered/,
     );
-    expect400(
-      state,
-      "PATCH",
-      "/file-systems",
-      { query: "name=finance", body: { destroyed: false, provisioned: GIB } },
-      /Recover file system 'finance' before changing it/,
-    );
     clock.advance(HOUR);
+    // Recovering and changing settings in one PATCH, as Pure's Ansible module recovers a file system.
     const [recovered] = items(
-      call(state, "PATCH", "/file-systems", { query: "name=finance", body: { destroyed: false } }),
+      call(state, "PATCH", "/file-systems", {
+        query: "name=finance",
+        body: { destroyed: false, provisioned: 3 * GIB * 1024, smb: { enabled: true } },
+      }),
     );
-    expect(recovered).toMatchObject({ destroyed: false, time_remaining: null });
+    expect(recovered).toMatchObject({
+      destroyed: false,
+      time_remaining: null,
+      provisioned: 3 * GIB * 1024,
+      smb: { enabled: true },
+    });
+    call(state, "PATCH", "/file-systems", { query: "name=finance", body: { smb: { enabled: false } } });
     call(state, "PATCH", "/file-systems", { query: "name=finance", body: { destroyed: true } });
     expect(list(state, "/file-system-snapshots", "names_or_sources=finance").items.length).toBeGreaterThan(0);
     expect(call(state, "DELETE", "/file-systems", { query: "name=finance" })).toEqual({ empty: true });

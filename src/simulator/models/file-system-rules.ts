@@ -1,10 +1,18 @@
 /**
- * Rules real arrays keep when a file system is destroyed, demoted or made writable (FileSystemsApi and
- * FileSystem model docs of Pure's SDK; Ansible's purefb_fs and Pure's own test scripts for protocols).
+ * The rules of a file system: what arrays refuse when one is destroyed, demoted or made writable (FileSystemsApi
+ * and FileSystem model docs of Pure's SDK; Ansible's purefb_fs and Pure's own test scripts for protocols). The
+ * PATCH handler and the check of seeded state (state-rules.ts) both ask here, so "can a file system with a
+ * replica link be destroyed?" has one answer: only with delete_link_on_eradication=true.
  */
-import type { FileSystemBody, FileSystemRec } from "../models/file-system.js";
 import type { SimState } from "../state.js";
-import { badRequest, type SimRequest } from "../types.js";
+import { badRequest } from "../types.js";
+import type { FileSystemBody, FileSystemRec } from "./file-system.js";
+
+/** The query flags of a file system PATCH that these rules read. */
+export interface FileSystemFlags {
+  deleteLinkOnEradication: boolean;
+  discardNonSnapshottedData: boolean;
+}
 
 /** The protocols that would still be on after `body` is applied. */
 export function protocolsServing(fs: FileSystemRec, body: FileSystemBody): string[] {
@@ -29,7 +37,7 @@ function linksOf(state: SimState, fs: FileSystemRec) {
  */
 export function checkDestroy(
   state: SimState,
-  req: SimRequest,
+  flags: Pick<FileSystemFlags, "deleteLinkOnEradication">,
   fs: FileSystemRec,
   body: FileSystemBody,
 ): void {
@@ -41,7 +49,7 @@ export function checkDestroy(
     );
   }
   const links = linksOf(state, fs);
-  if (links.length > 0 && req.query.bool("delete_link_on_eradication") !== true) {
+  if (links.length > 0 && !flags.deleteLinkOnEradication) {
     const remotes = links.map((l) => state.arrayConnections.get(l.remoteId)?.remote.name ?? l.remoteId);
     throw badRequest(
       `File system '${fs.name}' has a replica link to ${remotes.join(", ")}; destroy it with delete_link_on_eradication=true (the link goes when the file system is eradicated) or delete the link first.`,
@@ -57,7 +65,7 @@ export function checkDestroy(
  */
 export function checkPromotion(
   state: SimState,
-  req: SimRequest,
+  flags: Pick<FileSystemFlags, "discardNonSnapshottedData">,
   fs: FileSystemRec,
   body: FileSystemBody,
 ): void {
@@ -68,7 +76,7 @@ export function checkPromotion(
         `File system '${fs.name}' has no replica link; only a replica link's file system can be demoted.`,
         fs.name,
       );
-    if (req.query.bool("discard_non_snapshotted_data") !== true)
+    if (!flags.discardNonSnapshottedData)
       throw badRequest(
         `Demoting '${fs.name}' discards data written since its last replicated snapshot; send discard_non_snapshotted_data=true to accept that.`,
         fs.name,
@@ -77,4 +85,17 @@ export function checkPromotion(
   const demoted = (body.requested_promotion_state ?? fs.requested_promotion_state) === "demoted";
   if (demoted && body.writable === true)
     throw badRequest(`File system '${fs.name}' is demoted; promote it before making it writable.`, fs.name);
+}
+
+/**
+ * A stored file system as the requests that made it would have met these rules: a destroyed one was destroyed
+ * (links allowed: they go at eradication), a demoted one was demoted, with the flags a client would send.
+ */
+export function checkFileSystemStands(state: SimState, fs: FileSystemRec): void {
+  const flags = { deleteLinkOnEradication: true, discardNonSnapshottedData: true };
+  if (fs.destroyed) checkDestroy(state, flags, fs, { destroyed: true });
+  if (fs.requested_promotion_state === "demoted") {
+    const before: FileSystemRec = { ...fs, requested_promotion_state: "promoted" };
+    checkPromotion(state, flags, before, { requested_promotion_state: "demoted", writable: fs.writable });
+  }
 }
