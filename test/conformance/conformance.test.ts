@@ -1,7 +1,8 @@
 /**
  * Conformance: Pure's own REST 1.x Python SDK (purity_fb 1.12.3, vendored beside the repository in
  * ../shared/vendor) drives the simulator over real HTTPS at 1.8, 1.9 and 1.12 through the flows of flows.py,
- * and every point of points.json must have passed at every version that carries it.
+ * and every point of points.json must have passed at every version that carries it. Two simulated arrays run
+ * (the demo and its DR peer), so connections, replica targets and their sources are driven end to end.
  */
 import { execFile } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
@@ -82,18 +83,20 @@ afterAll(async () => {
 /** One fresh demo array serving up to `version`, driven by flows.py; its checks, parsed. */
 async function flowsAt(version: string): Promise<Check[]> {
   const start = Date.now();
-  const sim = await startSimulator({
+  const common = {
     tls: await selfSignedCertificate(),
     versions: `1.0-${version}`,
-    scenario: "demo",
     apiTokens: [{ token: TOKEN, username: "pureuser" }],
     // Ten times faster than the wall clock, so a new target connects while the SDK polls for it.
     clock: () => start + (Date.now() - start) * 10,
-  });
+  };
+  const sim = await startSimulator({ ...common, scenario: "demo", arrayName: "fb-lab-01" });
+  // The peer: array connections are made to it by address, and it holds the demo's replica targets.
+  const dr = await startSimulator({ ...common, scenario: "demo-dr", arrayName: "conf-dr" });
   try {
     const { stdout } = await run(
       "python3",
-      [join(HERE, "flows.py"), `127.0.0.1:${sim.port}`, version, TOKEN, fixtures],
+      [join(HERE, "flows.py"), `127.0.0.1:${sim.port}`, version, TOKEN, fixtures, `127.0.0.1:${dr.port}`],
       { env: { ...process.env, PYTHONPATH: SDK }, timeout: 90_000, maxBuffer: 16 * 1024 * 1024 },
     );
     return stdout
@@ -101,7 +104,7 @@ async function flowsAt(version: string): Promise<Check[]> {
       .filter((l) => l.startsWith("{"))
       .map((l) => JSON.parse(l) as Check);
   } finally {
-    await sim.close();
+    await Promise.all([sim.close(), dr.close()]);
   }
 }
 

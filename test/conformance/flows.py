@@ -1,6 +1,9 @@
 """Conformance flows: Pure's own REST 1.x SDK (purity_fb 1.12.3) drives a simulated array.
 
-Usage: flows.py HOST VERSION API_TOKEN FIXTURES_DIR
+Usage: flows.py HOST VERSION API_TOKEN FIXTURES_DIR DR_HOST
+
+HOST is a demo array, DR_HOST a second simulated array ("demo-dr" scenario, named conf-dr) in the same
+process, the peer for array connections and the array holding replica targets.
 
 Each check prints one JSON line: {"version", "point", "check", "ok", "detail"}. `point` names the
 bullet of docs/fidelity.md the check covers (test/conformance/points.json lists which versions carry each).
@@ -13,12 +16,14 @@ import time
 import traceback
 
 import urllib3
+import urllib3.util
 
 urllib3.disable_warnings()
 
 from purity_fb import PurityFb  # noqa: E402
 
-HOST, VERSION, TOKEN, FIXTURES = sys.argv[1:5]
+HOST, VERSION, TOKEN, FIXTURES, DR_HOST = sys.argv[1:6]
+DR_NAME = "conf-dr"
 V = tuple(int(p) for p in VERSION.split("."))
 fb = PurityFb(HOST, version=VERSION)
 fb.disable_verify_ssl()
@@ -66,6 +71,142 @@ def flow(since):
         return fn
 
     return wrap
+
+
+def session(host):
+    """Another SDK client, logged in to another simulated array."""
+    other = PurityFb(host, version=VERSION)
+    other.disable_verify_ssl()
+    other.login(TOKEN)
+    return other
+
+
+def raw(method, path, body=None):
+    """A plain request as the SDK shapes it (x-auth-token, JSON), for what the SDK's models cannot express."""
+    http = urllib3.PoolManager(cert_reqs="CERT_NONE")
+    login = http.request("POST", f"https://{HOST}/api/login", headers={"api-token": TOKEN})
+    headers = {"x-auth-token": login.headers["x-auth-token"], "Content-Type": "application/json"}
+    data = None if body is None else json.dumps(body)
+    return http.request(method, f"https://{HOST}/api/{VERSION}{path}", headers=headers, body=data)
+
+
+@flow((1, 8))
+def empty_patch():
+    p = "patch-no-body"
+    # purity_fb sends no body at all for an empty model (rest.py: `if body:`), as the file system module does.
+    done = fb.file_systems.update_file_systems(name="media", attributes=M.FileSystem()).items[0]
+    check(p, "an empty model, sent without a body, is taken as {}", done.name == "media", done)
+    r = raw("PATCH", "/file-systems?name=media")
+    check(p, "a PATCH with no body at all answers 200", r.status == 200, f"{r.status} {r.data[:200]}")
+
+
+@flow((1, 8))
+def recover_with_settings():
+    p = "recover-with-settings"
+    fb.file_systems.create_file_systems(M.FileSystem(name="conf-rec", provisioned=1 << 30))
+    fb.file_systems.update_file_systems(name="conf-rec", attributes=M.FileSystem(destroyed=True))
+    # purefb_fs's recover: destroyed=false with the task's settings, in one PATCH.
+    back = M.FileSystem(destroyed=False, provisioned=2 << 30, hard_limit_enabled=True, nfs=M.NfsRule(v3_enabled=True))
+    done = fb.file_systems.update_file_systems(name="conf-rec", attributes=back).items[0]
+    check(p, "recovered and changed in one PATCH", (done.destroyed, done.provisioned, done.hard_limit_enabled, done.nfs.v3_enabled) == (False, 2 << 30, True, True), done)
+    refused(p, "a destroyed file system still takes nothing but a recover", lambda: fb.file_systems.update_file_systems(name="old-share", attributes=M.FileSystem(provisioned=1 << 30)), "can only be recovered")
+
+
+@flow((1, 8))
+def directory_clear():
+    p = "directory-clear"
+    # purefb_ds's state=absent for the management service.
+    cleared = M.DirectoryService(uris=[""], base_dn="", bind_user="", bind_password="", enabled=False)
+    fb.directory_services.update_directory_services(names=["management"], directory_service=cleared)
+    ds = fb.directory_services.list_directory_services(names=["management"]).items[0]
+    check(p, "uris [''] with enabled=false clears the service", ds.uris == [] and ds.enabled is False and ds.base_dn is None and ds.bind_user is None and ds.bind_password is None, ds)
+    refused(p, "enabling a service with no URIs refused", lambda: fb.directory_services.update_directory_services(names=["management"], directory_service=M.DirectoryService(enabled=True)), "no URIs")
+    fb.directory_services.update_directory_services_roles(names=["readonly"], directory_service_role=M.DirectoryServiceRole(group="", group_base=""))
+    role = fb.directory_services.list_directory_services_roles(names=["readonly"]).items[0]
+    check(p, "a role's cleared group and group_base read back null", role.group is None and role.group_base is None, role)
+
+
+@flow((1, 8))
+def admin_password():
+    p = "admin-old-password"
+    change = lambda old: fb.admins.update_admins(names=["pureuser"], admin=M.Admin(password="Conf-New-Pass-1", old_password=old))  # noqa: E731
+    refused(p, "a wrong old_password refused", lambda: change("not-the-password"), "old_password")
+    refused(p, "no old_password refused", lambda: fb.admins.update_admins(names=["pureuser"], admin=M.Admin(password="Conf-New-Pass-1")), "old_password")
+    change("pureuser")
+    check(p, "changed with the current password", True)
+    refused(p, "the previous password is no longer current", lambda: change("pureuser"), "old_password")
+    listed = fb.admins.list_admins(names=["pureuser"]).items[0]
+    check("secrets", "an admin password is never listed", "Conf-New-Pass-1" not in json.dumps(listed.to_dict(), default=str), listed)
+
+
+@flow((1, 9))
+def snmp():
+    p = "snmp-blocks"
+    managers = fb.snmp_managers.list_snmp_managers().items
+    check(p, "a v2c manager lists a v3 block of nulls", len(managers) > 0 and all(m.v2c is not None and m.v3 is not None and m.v3.auth_passphrase is None and m.v3.user is None for m in managers if m.version == "v2c"), managers)
+    v3 = M.SnmpV3(user="conf-snmp", auth_protocol="SHA", auth_passphrase="conf-auth-pass")
+    fb.snmp_managers.create_snmp_managers(names=["conf-nms"], snmp_manager=M.SnmpManagerPost(host="nms3.example.com", notification="trap", version="v3", v3=v3))
+    made = fb.snmp_managers.list_snmp_managers(names=["conf-nms"]).items[0]
+    check(p, "a v3 manager lists a v2c block of nulls", made.v2c is not None and made.v2c.community is None and made.v3.user == "conf-snmp", made)
+    agents = fb.snmp_agents.list_snmp_agents().items
+    check(p, "the agent lists both blocks", len(agents) == 1 and agents[0].v2c is not None and agents[0].v3 is not None, agents)
+
+
+@flow((1, 9))
+def transfers_and_performance():
+    p = "transfer-progress"
+    by_snapshot = fb.file_system_snapshots.list_file_system_snapshots_transfer().items
+    by_link = fb.file_system_replica_links.list_file_system_replica_link_transfer().items
+    both = by_snapshot + by_link
+    check(p, "both transfer listings parse, progress a fraction", len(by_snapshot) > 0 and len(by_link) > 0 and all(t.progress is None or 0 <= t.progress <= 1 for t in both), [(t.name, t.progress) for t in both])
+    check(p, "a transfer in progress is part way", any(t.status == "in-progress" and 0 < t.progress < 1 for t in both), [(t.name, t.status, t.progress) for t in both])
+
+    p = "replication-total"
+    conns = fb.array_connections.list_array_connections_performance_replication()
+    check(p, "array connections: total without asking", conns.total is not None and len(conns.total) == 1, conns.total)
+    targets = fb.targets.list_targets_performance_replication()
+    check(p, "targets: total without asking", targets.total is not None and len(targets.total) == 1, targets.total)
+
+
+@flow((1, 9))
+def file_system_source():
+    p = "fs-source"
+    every = fb.file_systems.list_file_systems().items
+    check(p, "every file system has a source (purefb_fs reads source.is_local)", len(every) > 0 and all(f.source is not None and f.source.is_local is not None for f in every), [(f.name, f.source) for f in every if f.source is None][:3])
+    home = fb.file_systems.list_file_systems(names=["media"]).items[0]
+    check(p, "a local file system is its own source", (home.source.name, home.source.is_local) == ("media", True), home.source)
+    replica = session(DR_HOST).file_systems.list_file_systems(names=["home"]).items[0]
+    check(p, "a replica target's source is the file system on the other array", (replica.source.name, replica.source.is_local, replica.source.location.name) == ("home", False, "fb-lab-01"), replica.source)
+
+
+@flow((1, 9))
+def array_connections():
+    p = "connection-remote-name"
+    dr = session(DR_HOST)
+    refused(p, "a key the peer did not issue refused", lambda: fb.array_connections.create_array_connections(array_connection=M.ArrayConnectionPost(management_address=DR_HOST, connection_key="not-a-key")), "connection key")
+    key = dr.array_connections.create_array_connections_connection_keys().items[0].connection_key
+    # purefb_connect sends the address and the key, never the peer's name: the array learns it.
+    made = fb.array_connections.create_array_connections(array_connection=M.ArrayConnectionPost(management_address=DR_HOST, connection_key=key, encrypted=True)).items[0]
+    check(p, "remote.name is the peer array's name", made.remote.name == DR_NAME, made)
+    link = fb.file_system_replica_links.create_file_system_replica_links(local_file_system_names=["vm-images"], remote_names=[DR_NAME], file_system_replica_link=M.FileSystemReplicaLink(policies=[])).items[0]
+    check(p, "a file system replica link to it by array name", link.remote.name == DR_NAME, link)
+
+    p = "connection-ca-group"
+    check(p, "the new encrypted connection names its CA certificate group", made.ca_certificate_group is not None and made.ca_certificate_group.name == "_default_replication_certs", made)
+    listed = fb.array_connections.list_array_connections().items
+    check(p, "every encrypted connection names one", all(c.ca_certificate_group is not None for c in listed if c.encrypted), listed)
+
+
+@flow((1, 9))
+def bucket_link_to_target():
+    p = "bucket-link-target"
+    fb.targets.create_targets(names=["conf-s3"], target=M.TargetPost(address="s3.conf-target.example"))
+    cred = M.ObjectStoreRemoteCredentials(access_key_id="AKIACONFTARGET", secret_access_key="conf-target-secret")
+    fb.object_store_remote_credentials.create_object_store_remote_credentials(names=["conf-s3/creds"], remote_credentials=cred)
+    link = fb.bucket_replica_links.create_bucket_replica_links(bucket_replica_link=M.BucketReplicaLinkPost(paused=False), local_bucket_names=["analytics-raw"], remote_bucket_names=["archive"], remote_credentials_names=["conf-s3/creds"]).items[0]
+    check(p, "a bucket replica link to an S3 target", (link.remote.name, link.remote_credentials.name) == ("conf-s3", "conf-s3/creds"), link)
+    listed = fb.bucket_replica_links.list_bucket_replica_links(remote_names=["conf-s3"]).items
+    check(p, "listed by the target's name", [x.local_bucket.name for x in listed] == ["analytics-raw"], listed)
 
 
 @flow((1, 8))
