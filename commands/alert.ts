@@ -115,7 +115,7 @@ export const alertList = defineCommand({
 export const alertShow = defineCommand({
   verb: "show",
   summary: "Show one alert: text, times, what to do, and where the bot posted it",
-  examples: ["alert show 12", "alert show 12 --array fb-lab-01"],
+  examples: ["alert show 2", "alert show 2 --array fb-lab-01"],
   role: "viewer",
   positional: ["index"],
   args: z.object({ index }),
@@ -160,7 +160,7 @@ function flagCommand(flagged: boolean) {
   return defineCommand({
     verb,
     summary: flagged ? "Flag (acknowledge) an alert on the array" : "Remove an alert's flag on the array",
-    examples: [`alert ${verb} 12`, `alert ${verb} 12 --array fb-lab-01`],
+    examples: [`alert ${verb} 2`, `alert ${verb} 2 --array fb-lab-01`],
     role: "operator",
     visibility: "in_channel",
     positional: ["index"],

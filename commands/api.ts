@@ -83,7 +83,12 @@ function readVerb(): CommandDefinition {
   return defineCommand({
     verb: "get",
     summary: "Send any GET to the array (checked against the interface first)",
-    examples: ["api GET /blades", `api GET "/hardware?filter=status='unhealthy'"`, "api GET /arrays/eula"],
+    examples: [
+      "api GET /blades",
+      `api GET "/hardware?filter=status='unhealthy'"`,
+      "api GET /arrays/eula",
+      "api GET /policies/members?policy_names=daily",
+    ],
     role: "viewer",
     // A path, not an object of one array: the same GET means the same thing everywhere, so it may fan out.
     fanOut: "safe",

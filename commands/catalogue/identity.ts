@@ -125,7 +125,8 @@ export const IDENTITY: readonly NounSpec[] = [
     noun: "keytab",
     aliases: ["keytabs"],
     area: "Identity and security",
-    summary: "Kerberos keytabs",
+    summary:
+      "Kerberos keytabs (a keytab file is uploaded on the array itself, in its GUI or CLI: its keys stay out of chat)",
     path: "/keytabs",
     columns: ["name", "principal", "realm", "encryption_type", "kvno"],
     select: [{ param: "names", label: "name" }],

@@ -48,7 +48,8 @@ export const NETWORK: readonly NounSpec[] = [
     path: "/link-aggregation-groups",
     columns: ["name", "ports", "port_speed", "lag_speed", "status"],
     units: { status: "status" },
-    writable: [],
+    // Ports are added and removed by name (LinkAggregationGroupPatch); `ports` replaces them all.
+    writable: ["add_ports", "remove_ports"],
     // The array builds a group from the ports it is given and refuses one without any.
     createOnly: ["ports"],
     cutsOff: CUTS_OFF,
@@ -56,6 +57,7 @@ export const NETWORK: readonly NounSpec[] = [
       list: "",
       show: "uplink",
       create: "backup-lag --ports CH1.FM1.ETH3,CH1.FM2.ETH3",
+      update: "uplink --add-ports CH1.FM1.ETH2",
       delete: "legacy-lag",
     },
   },

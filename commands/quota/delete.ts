@@ -22,7 +22,7 @@ export const quotaDelete = defineCommand({
   verb: "delete",
   summary:
     "Remove the quota of one or more users or groups on a file system (the default quota then applies)",
-  examples: ["quota delete user alice,bob --fs home", "quota delete group 3002 --fs projects --dry-run"],
+  examples: ["quota delete user alice,bob --fs home", "quota delete group 3002 --fs projects"],
   role: "operator",
   visibility: "in_channel",
   positional: ["kind", "who"],

@@ -90,8 +90,8 @@ export const quotaSet = defineCommand({
   verb: "set",
   summary: "Set the quota of one or more users or groups on a file system (creates or updates as needed)",
   examples: [
-    "quota set user alice,bob 2T --fs home",
-    "quota set group engineering 25T --fs projects",
+    "quota set user alice,erin 2T --fs home",
+    "quota set group research 25T --fs projects,ml-datasets",
     "quota set user 1001,1002 500G --fs home --dry-run",
   ],
   role: "operator",

@@ -174,7 +174,7 @@ export const arrayConnectionCreate = defineCommand({
 export const arrayConnectionDelete = defineCommand({
   verb: "delete",
   summary: "Disconnect from another array (only once no replica link uses the connection); gated",
-  examples: ["array-connection delete fb-dr-01"],
+  examples: ["array-connection delete fb-archive-01"],
   role: "admin",
   visibility: "in_channel",
   positional: ["remote"],

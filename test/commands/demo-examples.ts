@@ -1,6 +1,8 @@
 /** What the tests of /array help's examples share: the demo harness and the examples the demo cannot run. */
+
+import type { Effect } from "../../src/core/pipeline-types.js";
 import { DEMO_ARRAYS } from "../../src/local/demo.js";
-import { type Harness, startHarness } from "../core/harness.js";
+import { type Harness, messagesOf, startHarness } from "../core/harness.js";
 
 /** The console's two demo arrays, fb-lab-01 the default. */
 export function startDemoHarness(): Promise<Harness> {
@@ -13,10 +15,54 @@ export function startDemoHarness(): Promise<Harness> {
 /**
  * Changes the demo has already made, so their examples get a clear refusal (in a dry run and for real) rather
  * than a change: the demo's two arrays are connected, and that connection carries their replica links.
+ * test/commands/examples-coverage.test.ts runs these on a pair of empty arrays of the same names instead.
  */
 export const DONE_ON_DEMO: Readonly<Record<string, RegExp>> = {
   "array-connection create fb-dr-01 --address 10.31.0.20 --array fb-lab-01": /already has a connection/,
   "array-connection create fb-dr-01 --address 10.31.0.20 --encrypted --array fb-lab-01":
     /already has a connection/,
-  "array-connection delete fb-dr-01": /still carries \d+ replica links/,
 };
+
+/** A value for each secret the private prompt asks for (a join password, a secret key). */
+const SECRET_VALUES: Readonly<Record<string, string>> = { password: "J0in-The-Domain!" };
+
+const buttonLabels = (effects: readonly Effect[]) =>
+  messagesOf(effects).flatMap((m) =>
+    m.blocks.flatMap((b) => (b.type === "actions" ? b.buttons.map((x) => x.label) : [])),
+  );
+
+/** Answers the dialogs a click opens as their person would: the typed name, then the secrets. */
+async function answerDialogs(h: Harness, user: string, effects: Effect[]): Promise<Effect[]> {
+  let typedText: string | undefined;
+  for (let step = 0; step < 3; step++) {
+    const dialog = effects.find((e) => e.kind === "prompt" || e.kind === "secret");
+    if (!dialog || (dialog.kind !== "prompt" && dialog.kind !== "secret")) return effects;
+    let secrets: Record<string, string> | undefined;
+    if (dialog.kind === "prompt") typedText = (await h.store.get(dialog.pendingId))?.typeToConfirm;
+    else
+      secrets = Object.fromEntries(dialog.fields.map((f) => [f.key, SECRET_VALUES[f.key] ?? "s3cret-value"]));
+    effects = await h.pipeline.handleClick({
+      actionId: dialog.actionId,
+      value: dialog.pendingId,
+      actor: { userId: user, channelId: "C1" },
+      ...(typedText === undefined ? {} : { typedText }),
+      ...(secrets ? { secrets } : {}),
+    });
+  }
+  return effects;
+}
+
+/**
+ * Runs `line` as alice and passes whatever gate it meets as people would (Confirm, dave's Approve, the typed
+ * name, secrets in the private prompt); returns every effect, the final ones last.
+ */
+export async function runThroughGates(h: Harness, line: string): Promise<Effect[]> {
+  const asked = await h.run("alice", line);
+  const shown = buttonLabels(asked);
+  const click = async (user: string, label: string) =>
+    answerDialogs(h, user, await h.click(user, asked, label));
+  if (shown.includes("Enter secret…")) return [...asked, ...(await click("alice", "Enter secret…"))];
+  if (shown.includes("Confirm")) return [...asked, ...(await click("alice", "Confirm"))];
+  if (shown.includes("Approve")) return [...asked, ...(await click("dave", "Approve"))];
+  return asked;
+}

@@ -98,6 +98,7 @@ function connection(
   name: string,
   address: string,
   status: ArrayConnectionRec["status"],
+  encrypted = true,
 ): ArrayConnectionRec {
   const c: ArrayConnectionRec = {
     id: state.newId(),
@@ -105,9 +106,9 @@ function connection(
     management_address: address,
     replication_addresses: [address.replace(/\.\d+$/, ".50"), address.replace(/\.\d+$/, ".51")],
     status,
-    encrypted: true,
+    encrypted,
     version: "3.2.4",
-    ca_certificate_group: caGroupFor(state, true, undefined),
+    ca_certificate_group: caGroupFor(state, encrypted, undefined),
   };
   state.arrayConnections.set(c.id, c);
   return c;
@@ -116,6 +117,8 @@ function connection(
 function replication(state: SimState, now: number): void {
   const dr = connection(state, "fb-dr-01", "10.31.0.20", "connected");
   const lab = connection(state, "fb-lab-02", "10.41.0.20", "partially_connected");
+  // A retired archive array nothing replicates to any more: `array-connection delete fb-archive-01` removes it.
+  connection(state, "fb-archive-01", "10.51.0.20", "connected", false);
   put(state, "/object-store-remote-credentials", [
     {
       name: "fb-dr-01/repl-creds",
