@@ -5,10 +5,12 @@
  * over every scenario and over states broken on purpose.
  */
 import { checkFileSystemStands } from "./models/file-system-rules.js";
-import { checkConnectionStands } from "./resources/array-connections.js";
-import { checkFsLinkStands } from "./resources/file-system-replica-links.js";
+import {
+  checkBucketLinkStands,
+  checkConnectionStands,
+  checkFsLinkStands,
+} from "./models/replication-rules.js";
 import { checkSubnet, placeAddress } from "./resources/network.js";
-import { checkBucketLinkStands } from "./resources/replica-links.js";
 import { checkCredentialStands } from "./resources/targets.js";
 import { checkTransferStands, STORED_TRANSFERS } from "./resources/transfers.js";
 import type { SimState } from "./state.js";

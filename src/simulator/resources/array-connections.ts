@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { bodyObject, parseBody, referenceByName } from "../models/body.js";
 import { type ArrayConnectionRec, renderArrayConnection } from "../models/replication.js";
-import { findPeer } from "../peers.js";
+import { CONNECTION_KEY_PATH, caGroupFor, learnRemote } from "../models/replication-rules.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { EMPTY, exclusive, type Handler, listing, ok, rejectParam, resolveAll } from "./common.js";
@@ -45,65 +45,6 @@ const postBody = z
   })
   .partial()
   .required({ management_address: true, connection_key: true });
-
-/** The certificate group an encrypted connection uses unless the request names one. */
-export const DEFAULT_REPLICATION_CERTS = "_default_replication_certs";
-
-/**
- * ArrayConnection.ca_certificate_group: an encrypted connection names the group of CA certificates it trusts
- * (the array's default group unless the request names one, which must exist); an unencrypted one none.
- */
-export function caGroupFor(
-  state: SimState,
-  encrypted: boolean,
-  named: { name: string } | null | undefined,
-): ArrayConnectionRec["ca_certificate_group"] {
-  if (!encrypted) return null;
-  const name = named?.name ?? DEFAULT_REPLICATION_CERTS;
-  const group = state.generic.get("/certificate-groups")?.items.get(name);
-  if (!group) throw badRequest(`Certificate group '${name}' does not exist.`, name);
-  return { name, id: String(group["id"] ?? ""), resource_type: "certificate-groups" };
-}
-
-/**
- * The remote end as the connecting array learns it: a simulated array on that address answers with its own
- * name and id, and only with the connection key it issued; elsewhere (an address no simulator answers) the
- * name the request gives, else one made from the address.
- */
-function learnRemote(
-  state: SimState,
-  address: string,
-  key: string,
-  named: string | undefined,
-): ArrayConnectionRec["remote"] {
-  const peer = findPeer(address);
-  if (peer === undefined) {
-    return { id: state.newId(), name: named ?? `remote-${address.replace(/[^A-Za-z0-9]/g, "-")}` };
-  }
-  if (peer === state)
-    throw badRequest(`${address} is this array; an array cannot connect to itself.`, address);
-  const issued = peer.generic.get(KEY_PATH)?.items.get("key");
-  if (!issued || issued["connection_key"] !== key || Number(issued["expires"]) <= peer.clock()) {
-    throw badRequest(
-      `The connection key is not one the array at ${address} issued (or it expired); create a new key there.`,
-      "connection_key",
-    );
-  }
-  if (named !== undefined && named !== peer.array.name)
-    throw badRequest(`The array at ${address} is '${peer.array.name}', not '${named}'.`, named);
-  return { id: peer.array.id, name: peer.array.name };
-}
-
-/** A stored connection as its creation met the rules: a named remote, and its CA group if encrypted. */
-export function checkConnectionStands(state: SimState, c: ArrayConnectionRec): void {
-  if (c.remote.name === "") throw badRequest("An array connection names no remote array.", c.id);
-  const group = caGroupFor(state, c.encrypted, c.ca_certificate_group);
-  if (group?.name !== c.ca_certificate_group?.name)
-    throw badRequest(
-      `The connection to '${c.remote.name}' should name certificate group ${group ? `'${group.name}'` : "none"}.`,
-      c.remote.name,
-    );
-}
 
 export const createArrayConnections: Handler = (req, state) => {
   noNames(req);
@@ -192,7 +133,7 @@ export const deleteArrayConnections: Handler = (req, state) => {
 };
 
 const KEY_LIFETIME_MS = 60 * 60 * 1000;
-const KEY_PATH = "/array-connections/connection-key";
+const KEY_PATH = CONNECTION_KEY_PATH;
 
 /** The key a remote array needs to connect to this one; a new one replaces the old. */
 export const createConnectionKey: Handler = (_req, state) => {

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { bodyObject, parseBody, referenceByName } from "../models/body.js";
 import { type FileSystemReplicaLinkRec, freshLinkHealth } from "../models/replication.js";
+import { checkOneFsLinkPerRemote } from "../models/replication-rules.js";
 import type { SimState } from "../state.js";
 import { badRequest } from "../types.js";
 import { byId, exclusive, type Handler, listing, ok, resolveAll } from "./common.js";
@@ -49,25 +50,6 @@ export const listFileSystemReplicaLinks: Handler = (req, state) => {
   );
 };
 
-/**
- * A stored link as its creation met the rules: its file system, its array connection and its policies exist
- * (its file system may since have been destroyed: the link goes at eradication), one link per file system and
- * remote.
- */
-export function checkFsLinkStands(state: SimState, l: FileSystemReplicaLinkRec): void {
-  resolveAll([l.localFileSystem], (n) => state.fileSystems.get(n), "File system");
-  const conn = state.arrayConnections.get(l.remoteId);
-  if (!conn) throw badRequest(`The link of '${l.localFileSystem}' names no array connection.`, l.id);
-  resolveAll(l.policies, (n) => state.policies.get(n), "Policy");
-  for (const other of state.fileSystemReplicaLinks.values()) {
-    if (other !== l && other.localFileSystem === l.localFileSystem && other.remoteId === l.remoteId)
-      throw badRequest(
-        `File system '${l.localFileSystem}' already replicates to '${conn.remote.name}'.`,
-        l.id,
-      );
-  }
-}
-
 export const createFileSystemReplicaLinks: Handler = (req, state) => {
   exclusive(req, "local_file_system_ids", "local_file_system_names");
   exclusive(req, "remote_ids", "remote_names");
@@ -101,11 +83,7 @@ export const createFileSystemReplicaLinks: Handler = (req, state) => {
     (n) => state.policies.get(n),
     "Policy",
   ).map((p) => p.name);
-  for (const l of state.fileSystemReplicaLinks.values()) {
-    if (l.localFileSystem === fs.name && l.remoteId === conn.id) {
-      throw badRequest(`File system '${fs.name}' already replicates to '${conn.remote.name}'.`, fs.name);
-    }
-  }
+  checkOneFsLinkPerRemote(state, fs.name, conn);
   const link: FileSystemReplicaLinkRec = {
     id: state.newId(),
     localFileSystem: fs.name,

@@ -10,30 +10,12 @@ import {
   linkStatus,
   type Schedule,
 } from "../models/replication.js";
+import { linkRemote } from "../models/replication-rules.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 
 export function remoteRef(c: ArrayConnectionRec | undefined) {
   return { id: c?.remote.id ?? "", name: c?.remote.name ?? "", resource_type: "array-connections" };
-}
-
-export interface RemoteRef {
-  id: string;
-  name: string;
-  resource_type: "array-connections" | "targets";
-}
-
-/**
- * The far end of a link by the id the link keeps: an array connection, or (bucket links, 1.9+) an S3 target.
- * Undefined when neither exists any more.
- */
-export function linkRemote(state: SimState, remoteId: string): RemoteRef | undefined {
-  const c = state.arrayConnections.get(remoteId);
-  if (c) return { id: c.remote.id, name: c.remote.name, resource_type: "array-connections" };
-  for (const [name, t] of state.generic.get("/targets")?.items ?? []) {
-    if (t["id"] === remoteId) return { id: remoteId, name, resource_type: "targets" };
-  }
-  return undefined;
 }
 
 /** The schedule of the shortest rule of the policies on a file system link; undefined for none (or a bucket link). */

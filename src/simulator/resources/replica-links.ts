@@ -2,19 +2,11 @@
 import { z } from "zod";
 import { bodyObject, parseBody, referenceByName } from "../models/body.js";
 import { type BucketReplicaLinkRec, freshLinkHealth, resume } from "../models/replication.js";
+import { credentialRemote, linkRemote } from "../models/replication-rules.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { EMPTY, exclusive, type Handler, listing, ok, resolveAll } from "./common.js";
-import {
-  currentLag,
-  health,
-  linkRemote,
-  type RemoteRef,
-  remoteRef,
-  remoteSelectors,
-  selectLinks,
-  single,
-} from "./link-common.js";
+import { currentLag, health, remoteRef, remoteSelectors, selectLinks, single } from "./link-common.js";
 
 const CREDENTIALS = "/object-store-remote-credentials";
 
@@ -65,54 +57,6 @@ export const listBucketReplicaLinks: Handler = (req, state) =>
     req,
     { nameParams: [] },
   );
-
-/**
- * Where a bucket link with these credentials replicates to: the array connection or the S3 target (1.9+) the
- * credentials belong to. `key` is what the link keeps (a connection's own id, a target's id).
- */
-function credentialRemote(
-  state: SimState,
-  credName: string,
-  cred: Record<string, unknown>,
-): RemoteRef & { key: string } {
-  const named = cred["remote"] as { name?: string; resource_type?: string } | undefined;
-  const remoteName = named?.name ?? credName.split("/")[0] ?? "";
-  if (named?.resource_type === "targets") {
-    const target = state.generic.get("/targets")?.items.get(remoteName);
-    if (!target)
-      throw badRequest(`There is no target '${remoteName}' for credentials '${credName}'.`, credName);
-    const id = String(target["id"] ?? "");
-    return { key: id, id, name: remoteName, resource_type: "targets" };
-  }
-  const conn = [...state.arrayConnections.values()].find((c) => c.remote.name === remoteName);
-  if (!conn)
-    throw badRequest(
-      `There is no array connection to '${remoteName}' for credentials '${credName}'.`,
-      credName,
-    );
-  return { key: conn.id, ...(linkRemote(state, conn.id) as RemoteRef) };
-}
-
-/**
- * A stored bucket link as its creation met the rules: its bucket exists; an outbound link's credentials exist
- * and belong to the remote it replicates to (an array connection or an S3 target); an inbound one's remote is
- * an array connection.
- */
-export function checkBucketLinkStands(state: SimState, l: BucketReplicaLinkRec): void {
-  resolveAll([l.localBucket], (n) => state.buckets.get(n), "Bucket");
-  if (l.direction === "inbound") {
-    if (!state.arrayConnections.has(l.remoteId))
-      throw badRequest(`The inbound link of '${l.localBucket}' names no array connection.`, l.id);
-    return;
-  }
-  const cred = state.generic.get(CREDENTIALS)?.items.get(l.remoteCredentials);
-  if (!cred) throw badRequest(`Remote credentials '${l.remoteCredentials}' do not exist.`, l.id);
-  if (credentialRemote(state, l.remoteCredentials, cred).key !== l.remoteId)
-    throw badRequest(
-      `Credentials '${l.remoteCredentials}' belong to another remote than the link of '${l.localBucket}'.`,
-      l.id,
-    );
-}
 
 export const createBucketReplicaLinks: Handler = (req, state) => {
   const bucketName = single(req, "local_bucket_names");

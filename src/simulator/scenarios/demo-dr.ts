@@ -4,7 +4,7 @@
  * (one file system nothing protects), and no logs-archive bucket — the source's broken bucket link says so.
  */
 import { type ArrayConnectionRec, freshLinkHealth } from "../models/replication.js";
-import { caGroupFor } from "../resources/array-connections.js";
+import { caGroupFor } from "../models/replication-rules.js";
 import type { SimState } from "../state.js";
 import { addFileSystem, addPolicy, DAILY, type FsSpec } from "./demo.js";
 import { seedInfrastructure } from "./infrastructure.js";

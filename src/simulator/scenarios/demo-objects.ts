@@ -2,7 +2,7 @@
 import type { BucketRec, Versioning } from "../models/object-store.js";
 import { randomLetters, randomSecret } from "../models/random.js";
 import { type ArrayConnectionRec, freshLinkHealth, type LinkHealth } from "../models/replication.js";
-import { caGroupFor } from "../resources/array-connections.js";
+import { caGroupFor } from "../models/replication-rules.js";
 import type { SimState } from "../state.js";
 import { put } from "./put.js";
 import { DAY, HOUR, TIB } from "./units.js";
@@ -118,7 +118,7 @@ function replication(state: SimState, now: number): void {
   const dr = connection(state, "fb-dr-01", "10.31.0.20", "connected");
   const lab = connection(state, "fb-lab-02", "10.41.0.20", "partially_connected");
   // A retired archive array nothing replicates to any more: `array-connection delete fb-archive-01` removes it.
-  connection(state, "fb-archive-01", "10.51.0.20", "connected", false);
+  connection(state, "fb-archive-01", "10.61.0.20", "connected", false);
   put(state, "/object-store-remote-credentials", [
     {
       name: "fb-dr-01/repl-creds",
