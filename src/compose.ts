@@ -1,6 +1,6 @@
 /**
- * The one composition root. `compose(config, faces)` opens the parts in order — store (and, for a data file,
- * its one-process lease) → array pool → command registry → pipeline → alerting — and hands the face that runs
+ * The one composition root. `compose(config, faces)` opens the parts in order — store (a data file is locked
+ * to this process as it opens: src/store/data-file.ts) → array pool → command registry → pipeline → alerting — and hands the face that runs
  * them (Slack, the console) finished parts; the face runs the pipeline's start-up recovery once it can post. Faces bring only what is theirs: identity,
  * the audit sink, a chat port for alert cards, and an array-call listener for metrics.
  */
@@ -18,7 +18,6 @@ import { createArrayPool } from "./flashblade/pool.js";
 import type { ArrayCallEvent, ArrayPool } from "./flashblade/types.js";
 import type { Logger } from "./logger.js";
 import type { Metrics } from "./ops/metrics.js";
-import { type DataFileLease, holdDataFile } from "./store/data-file.js";
 import { openStore, storeHealth } from "./store/index.js";
 import { createStorePendingStore } from "./store/pending-store.js";
 import type { Store, StoreOptions } from "./store/types.js";
@@ -73,15 +72,6 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
   });
   // A Redis store reports itself up once connected; the embedded stores are up from the start.
   m?.storeUp.set(options.kind === "redis" ? 0 : 1);
-  let lease: DataFileLease | undefined;
-  try {
-    // One process per data file: two bots on one SQLite file would both poll, post and recover each other's
-    // requests. The lease is taken before anything reads the file's pending requests.
-    if (options.kind === "sqlite") lease = await holdDataFile(store, { logger, now, path: options.dataDir });
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
   const pending = createStorePendingStore(store);
   const pool = createArrayPool(loaded.arrays, {
     logger,
@@ -93,7 +83,6 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
     registry = createRegistry(RESOURCES);
   } catch (err) {
     await pool.close();
-    await lease?.release();
     await store.close();
     throw err;
   }
@@ -120,11 +109,6 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
   const alertClicks = faces.chat
     ? alerting?.attach({ chat: faces.chat, pool, identity: faces.identity, pipeline })
     : undefined;
-  // A lease lost to another process (this one was paused past its expiry) means that process polls now.
-  lease?.onLost(() => {
-    logger.error("lost the data-file lease to another process; stopping alert polling");
-    void alerting?.stop();
-  });
   return {
     store,
     pending,
@@ -135,7 +119,6 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
     ...(options.kind === "redis" ? { shared: { store, health: () => storeHealth(store) } } : {}),
     async close() {
       await alerting?.stop();
-      await lease?.release();
       await store.close();
       await pool.close();
     },

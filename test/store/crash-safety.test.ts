@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite.js";
 import { DEFAULT_DB_FILE } from "../../src/store/types.js";
@@ -61,8 +61,8 @@ describe("SQLite store under SIGKILL", () => {
       );
       const reported = await runAndKill(child, 200 * round);
 
-      const db = new Database(join(dataDir, DEFAULT_DB_FILE));
-      expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+      const db = new DatabaseSync(join(dataDir, DEFAULT_DB_FILE));
+      expect(db.prepare("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
       db.close();
 
       const store = openSqliteStore({ dataDir });
