@@ -4,6 +4,9 @@
  * them (Slack, the console) finished parts; the face runs the pipeline's start-up recovery once it can post. Faces bring only what is theirs: identity,
  * the audit sink, a chat port for alert cards, and an array-call listener for metrics.
  */
+import { checkSpecs } from "../commands/catalogue/generic/derive.js";
+import { CATALOGUE } from "../commands/catalogue/index.js";
+import type { NounSpec } from "../commands/catalogue/spec.js";
 import { RESOURCES } from "../commands/index.js";
 import type { AlertEngine } from "./alerts/engine.js";
 import { openAlerting, storeOptions } from "./alerts/start.js";
@@ -14,6 +17,7 @@ import type { PendingStore } from "./core/pending-store.js";
 import { createPipeline } from "./core/pipeline.js";
 import type { IdentityPort, Pipeline } from "./core/pipeline-types.js";
 import { createRegistry, type Registry } from "./core/registry.js";
+import { InternalError } from "./errors.js";
 import { createArrayPool } from "./flashblade/pool.js";
 import type { ArrayCallEvent, ArrayPool } from "./flashblade/types.js";
 import type { Logger } from "./logger.js";
@@ -39,6 +43,8 @@ export interface Faces {
   replicaId?: string;
   /** The alert engine's clock (tests drive replicas with a manual one). */
   clock?: Clock;
+  /** The catalogue checked against the endpoint table at start-up: the shipped one unless a test breaks it. */
+  catalogue?: readonly NounSpec[];
 }
 
 export interface Composed {
@@ -80,6 +86,13 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
   });
   let registry: Registry;
   try {
+    // A catalogue entry naming a path or selector the endpoint table lacks would fail only when someone types it.
+    const problems = checkSpecs(faces.catalogue ?? CATALOGUE);
+    if (problems.length > 0)
+      throw new InternalError(
+        "CATALOGUE_INVALID",
+        `the command catalogue does not match the endpoint table: ${problems.join("; ")}`,
+      );
     registry = createRegistry(RESOURCES);
   } catch (err) {
     await pool.close();
