@@ -42,7 +42,8 @@ function runAndKill(child: ChildProcess, atLeast: number): Promise<number> {
     child.stderr?.on("data", (c: Buffer) => {
       stderr += c.toString();
     });
-    child.on("exit", (_code, signal) => {
+    // "close", not "exit": only once stdout has ended has every number the writer printed been read.
+    child.on("close", (_code, signal) => {
       if (signal === "SIGKILL") res(last);
       else rej(new Error(`writer exited without being killed: ${stderr}`));
     });
