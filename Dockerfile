@@ -7,17 +7,13 @@
 # Configuration and secrets are mounted (volume) or passed (environment) at run time, never baked in.
 # test/container/start-command.test.ts runs the install and start commands below outside Docker.
 
-ARG NODE_IMAGE=node:20-slim
-
-# Native addons (better-sqlite3) fall back to a source build when no prebuilt binary can be fetched.
-FROM ${NODE_IMAGE} AS toolchain
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
-WORKDIR /app
+# Node 24 LTS, the major package.json pins (the `node` package and `engines`). Nothing is compiled at install: the
+# SQLite store is Node's built-in node:sqlite, so no stage needs a compiler toolchain.
+ARG NODE_IMAGE=node:24-slim
 
 # Build: all dependencies, then TypeScript → dist/.
-FROM toolchain AS build
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
@@ -27,7 +23,8 @@ COPY bench ./bench
 RUN npm run build
 
 # Production dependencies only.
-FROM toolchain AS prod-deps
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 

@@ -1,9 +1,12 @@
 /**
- * The one composition root. `compose(config, faces)` opens the parts in order — store (and, for a data file,
- * its one-process lease) → array pool → command registry → pipeline → alerting — and hands the face that runs
+ * The one composition root. `compose(config, faces)` opens the parts in order — store (a data file is locked
+ * to this process as it opens: src/store/data-file.ts) → array pool → command registry → pipeline → alerting — and hands the face that runs
  * them (Slack, the console) finished parts; the face runs the pipeline's start-up recovery once it can post. Faces bring only what is theirs: identity,
  * the audit sink, a chat port for alert cards, and an array-call listener for metrics.
  */
+import { checkSpecs } from "../commands/catalogue/generic/derive.js";
+import { CATALOGUE } from "../commands/catalogue/index.js";
+import type { NounSpec } from "../commands/catalogue/spec.js";
 import { RESOURCES } from "../commands/index.js";
 import type { AlertEngine } from "./alerts/engine.js";
 import { openAlerting, storeOptions } from "./alerts/start.js";
@@ -14,11 +17,11 @@ import type { PendingStore } from "./core/pending-store.js";
 import { createPipeline } from "./core/pipeline.js";
 import type { IdentityPort, Pipeline } from "./core/pipeline-types.js";
 import { createRegistry, type Registry } from "./core/registry.js";
+import { InternalError } from "./errors.js";
 import { createArrayPool } from "./flashblade/pool.js";
 import type { ArrayCallEvent, ArrayPool } from "./flashblade/types.js";
 import type { Logger } from "./logger.js";
 import type { Metrics } from "./ops/metrics.js";
-import { type DataFileLease, holdDataFile } from "./store/data-file.js";
 import { openStore, storeHealth } from "./store/index.js";
 import { createStorePendingStore } from "./store/pending-store.js";
 import type { Store, StoreOptions } from "./store/types.js";
@@ -40,6 +43,8 @@ export interface Faces {
   replicaId?: string;
   /** The alert engine's clock (tests drive replicas with a manual one). */
   clock?: Clock;
+  /** The catalogue checked against the endpoint table at start-up: the shipped one unless a test breaks it. */
+  catalogue?: readonly NounSpec[];
 }
 
 export interface Composed {
@@ -73,15 +78,6 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
   });
   // A Redis store reports itself up once connected; the embedded stores are up from the start.
   m?.storeUp.set(options.kind === "redis" ? 0 : 1);
-  let lease: DataFileLease | undefined;
-  try {
-    // One process per data file: two bots on one SQLite file would both poll, post and recover each other's
-    // requests. The lease is taken before anything reads the file's pending requests.
-    if (options.kind === "sqlite") lease = await holdDataFile(store, { logger, now, path: options.dataDir });
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
   const pending = createStorePendingStore(store);
   const pool = createArrayPool(loaded.arrays, {
     logger,
@@ -90,10 +86,16 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
   });
   let registry: Registry;
   try {
+    // A catalogue entry naming a path or selector the endpoint table lacks would fail only when someone types it.
+    const problems = checkSpecs(faces.catalogue ?? CATALOGUE);
+    if (problems.length > 0)
+      throw new InternalError(
+        "CATALOGUE_INVALID",
+        `the command catalogue does not match the endpoint table: ${problems.join("; ")}`,
+      );
     registry = createRegistry(RESOURCES);
   } catch (err) {
     await pool.close();
-    await lease?.release();
     await store.close();
     throw err;
   }
@@ -120,11 +122,6 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
   const alertClicks = faces.chat
     ? alerting?.attach({ chat: faces.chat, pool, identity: faces.identity, pipeline })
     : undefined;
-  // A lease lost to another process (this one was paused past its expiry) means that process polls now.
-  lease?.onLost(() => {
-    logger.error("lost the data-file lease to another process; stopping alert polling");
-    void alerting?.stop();
-  });
   return {
     store,
     pending,
@@ -135,7 +132,6 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
     ...(options.kind === "redis" ? { shared: { store, health: () => storeHealth(store) } } : {}),
     async close() {
       await alerting?.stop();
-      await lease?.release();
       await store.close();
       await pool.close();
     },

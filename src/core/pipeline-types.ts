@@ -86,7 +86,7 @@ export interface Pipeline {
   sweepExpired(): Promise<Effect[]>;
   /**
    * Ends requests a stopped process left "being carried out" (as "interrupted") and returns updates for their
-   * cards. Called once at start-up, after the data-file lease is held and before clicks are taken.
+   * cards. Called once at start-up, after the data file is locked and before clicks are taken.
    */
   recoverInterrupted(): Promise<Effect[]>;
 }

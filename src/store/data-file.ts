@@ -1,82 +1,55 @@
 /**
- * One process per data file. At start-up the process takes the lease "data-file" on the store (src/store/lease.ts)
- * and renews it on a timer; a second process on the same file is refused with a message that names the holder.
- * A graceful stop releases it at once, so a successor (a rolling deploy) starts without waiting for the expiry;
- * after a crash the successor waits at most one TTL.
+ * One process per data file, held by a lock the kernel drops when the process dies. The connection runs in
+ * SQLite's exclusive locking mode: its first access takes an exclusive lock on the database file (a POSIX
+ * advisory lock) and keeps it until the connection closes, with the WAL index in this process's memory rather
+ * than a shared -shm file. A second process on the same file cannot take the lock and is refused at once with a
+ * message naming the holder; after a crash (SIGKILL, the OOM killer) the lock went with the process, so a
+ * supervisor's immediate restart starts at once, with the file's pending requests intact.
+ *
+ * The lock is the file's own: no time-based lease to renew, none to outlive its holder. The holder's name is
+ * written beside the file once the lock is held, only so that a refusal can say who has it.
  */
 import { randomUUID } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
+import type { DatabaseSync } from "node:sqlite";
 import { UserFacingError } from "../errors.js";
-import type { Logger } from "../logger.js";
-import { acquireLease, currentLease, type Lease, releaseLease, renewLease } from "./lease.js";
-import type { Store } from "./types.js";
 
-export const DATA_FILE_LEASE = "data-file";
-const TTL_MS = 30_000;
-const RENEW_MS = 10_000;
+/** SQLite's "database is locked": another connection holds the file. */
+const SQLITE_BUSY = 5;
 
-export interface DataFileLease {
-  readonly lease: Lease;
-  /** Runs `fn` if a renewal finds the lease taken by another process. */
-  onLost(fn: () => void): void;
-  /** Stops renewing and gives the lease up. */
-  release(): Promise<void>;
+/** Who this process is, as the refusal of another one shows it. */
+export function defaultOwner(): string {
+  return `${hostname()} pid ${process.pid} (${randomUUID().slice(0, 8)})`;
 }
 
-export interface HoldOptions {
-  logger: Logger;
-  now: () => number;
-  /** The data directory, named in the refusal. */
-  path: string;
-  /** Who this process is, as the refusal of another one shows it; host, pid and a random suffix by default. */
-  owner?: string;
-  ttlMs?: number;
-  renewMs?: number;
-}
-
-export async function holdDataFile(store: Store, opts: HoldOptions): Promise<DataFileLease> {
-  const ttl = opts.ttlMs ?? TTL_MS;
-  const owner = opts.owner ?? `${hostname()} pid ${process.pid} (${randomUUID().slice(0, 8)})`;
-  let lease = await acquireLease(store, DATA_FILE_LEASE, owner, ttl, opts.now());
-  if (!lease) {
-    const holder = await currentLease(store, DATA_FILE_LEASE, opts.now());
-    const until = holder ? new Date(holder.expiresAt).toISOString() : "a moment ago";
+/**
+ * Puts `db` (just opened on `path`, in `dataDir`) in exclusive locking mode and takes the lock, or throws
+ * DATA_FILE_IN_USE when another connection, in this process or another, holds it.
+ */
+export function lockDataFile(db: DatabaseSync, path: string, dataDir: string, owner = defaultOwner()): void {
+  db.exec("PRAGMA locking_mode = EXCLUSIVE");
+  try {
+    db.exec("PRAGMA journal_mode = WAL");
+    // A write transaction takes the exclusive lock whatever the file's state; exclusive mode keeps it after COMMIT.
+    db.exec("BEGIN IMMEDIATE; COMMIT");
+  } catch (err) {
+    if ((err as { errcode?: number }).errcode !== SQLITE_BUSY) throw err;
     throw new UserFacingError(
       "DATA_FILE_IN_USE",
-      `Another array-chatops process (${holder?.owner ?? "unknown"}) is using the data file in ${opts.path}; ` +
-        `its lease runs until ${until} unless it renews it. Two bots on one data file would both poll and post ` +
-        "alerts. Stop the other process, or give this one its own store.data_dir. Not starting.",
+      `Another array-chatops process (${holderOf(path)}) is using the data file in ${dataDir}. ` +
+        "Two bots on one data file would both poll and post alerts. Stop the other process, or give this one " +
+        "its own store.data_dir. Not starting.",
+      { cause: err },
     );
   }
-  opts.logger.info({ owner, fence: lease.fence }, "holding the data-file lease");
-  const lost: (() => void)[] = [];
-  let held = true;
-  const timer = setInterval(() => {
-    if (!lease) return;
-    renewLease(store, lease, ttl, opts.now()).then(
-      (renewed) => {
-        if (renewed) {
-          lease = renewed;
-          return;
-        }
-        if (!held) return;
-        held = false;
-        clearInterval(timer);
-        for (const fn of lost) fn();
-      },
-      (err: unknown) => opts.logger.warn({ err }, "renewing the data-file lease failed; retrying"),
-    );
-  }, opts.renewMs ?? RENEW_MS);
-  timer.unref();
-  const first = lease;
-  return {
-    lease: first,
-    onLost: (fn) => void lost.push(fn),
-    async release() {
-      clearInterval(timer);
-      if (!held || !lease) return;
-      held = false;
-      await releaseLease(store, lease, opts.now());
-    },
-  };
+  writeFileSync(`${path}.holder`, `${owner}\n`, { mode: 0o600 });
+}
+
+function holderOf(path: string): string {
+  try {
+    return readFileSync(`${path}.holder`, "utf8").trim() || "unknown";
+  } catch {
+    return "unknown";
+  }
 }

@@ -1,4 +1,4 @@
-import type Database from "better-sqlite3";
+import type { DatabaseSync } from "node:sqlite";
 import { InternalError } from "../errors.js";
 
 /**
@@ -29,8 +29,30 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/**
+ * Wraps `fn` in one transaction: committed when it returns, rolled back when it throws. `IMMEDIATE` takes the
+ * write lock before the first read.
+ */
+export function transaction<A extends unknown[], R>(
+  db: DatabaseSync,
+  mode: "DEFERRED" | "IMMEDIATE",
+  fn: (...args: A) => R,
+): (...args: A) => R {
+  return (...args: A): R => {
+    db.exec(`BEGIN ${mode}`);
+    try {
+      const result = fn(...args);
+      db.exec("COMMIT");
+      return result;
+    } catch (err) {
+      if (db.isTransaction) db.exec("ROLLBACK");
+      throw err;
+    }
+  };
+}
+
 /** Brings the database up to the newest migration; refuses a database written by a newer release. */
-export function migrate(db: Database.Database, now: () => number, migrations = MIGRATIONS): number[] {
+export function migrate(db: DatabaseSync, now: () => number, migrations = MIGRATIONS): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version    INTEGER PRIMARY KEY,
     name       TEXT    NOT NULL,
@@ -49,7 +71,7 @@ export function migrate(db: Database.Database, now: () => number, migrations = M
   const applied: number[] = [];
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     if (m.version <= current) continue;
-    db.transaction(() => {
+    transaction(db, "IMMEDIATE", () => {
       db.exec(m.sql);
       record.run(m.version, m.name, now());
     })();

@@ -1,10 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { DatabaseSync } from "node:sqlite";
 import { BotError, InternalError, UserFacingError } from "../errors.js";
+import { lockDataFile } from "./data-file.js";
 import { prefixUpperBound } from "./keys.js";
 import { fenced, guardHolds, serialise } from "./memory.js";
-import { migrate } from "./migrations.js";
+import { migrate, transaction } from "./migrations.js";
 import {
   DEFAULT_DB_FILE,
   type ListOptions,
@@ -43,20 +44,24 @@ export interface SqliteStore extends Store {
   };
 }
 
-/** Opens (creating and migrating as needed) the SQLite data file. Open failures are reported with the path. */
+/**
+ * Opens (creating and migrating as needed) the SQLite data file, through Node's built-in SQLite (nothing to
+ * compile at install), and holds it for this process alone until close() or the process's death (see
+ * ./data-file.ts). Open failures are reported with the path.
+ */
 export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
   const now = opts.now ?? Date.now;
   const path = join(opts.dataDir, opts.fileName ?? DEFAULT_DB_FILE);
-  let db: Database.Database;
+  let db: DatabaseSync;
+  let opened: DatabaseSync | undefined;
   try {
     mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
-    db = new Database(path);
-    db.pragma("journal_mode = WAL");
-    db.pragma(`synchronous = ${opts.synchronous === "normal" ? "NORMAL" : "FULL"}`);
-    // Another process holding the write lock (a second bot on the same file, a backup) waits instead of failing.
-    db.pragma("busy_timeout = 5000");
+    db = opened = new DatabaseSync(path);
+    lockDataFile(db, path, opts.dataDir);
+    db.exec(`PRAGMA synchronous = ${opts.synchronous === "normal" ? "NORMAL" : "FULL"}`);
     migrate(db, now);
   } catch (err) {
+    if (opened?.isOpen) opened.close();
     if (err instanceof BotError) throw err;
     throw new UserFacingError("STORE_OPEN_FAILED", `Cannot open the data file ${path}: ${describe(err)}`, {
       cause: err,
@@ -67,28 +72,30 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
     });
   }
 
-  const getStmt = db.prepare<[string, string, number]>(
+  const getStmt = db.prepare(
     "SELECT key, value, expires_at FROM kv WHERE ns = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?)",
   );
-  const rangeStmt = db.prepare<[string, string, string, number, number]>(
+  const rangeStmt = db.prepare(
     `SELECT key, value, expires_at FROM kv
      WHERE ns = ? AND key >= ? AND key < ? AND (expires_at IS NULL OR expires_at > ?)
      ORDER BY key LIMIT ?`,
   );
-  const putStmt = db.prepare<[string, string, string, number | null, number]>(
+  const putStmt = db.prepare(
     `INSERT INTO kv (ns, key, value, expires_at, updated_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (ns, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at,
        updated_at = excluded.updated_at`,
   );
-  const delStmt = db.prepare<[string, string]>("DELETE FROM kv WHERE ns = ? AND key = ?");
-  const sweepStmt = db.prepare<[number]>("DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?");
+  const delStmt = db.prepare("DELETE FROM kv WHERE ns = ? AND key = ?");
+  const sweepStmt = db.prepare("DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?");
 
   const checkGuard = (g: WriteGuard | undefined, at: number) => {
     if (!g) return;
     const row = getStmt.get("leases", g.lease, at) as KvRow | undefined;
     if (!guardHolds(row?.value, g, at)) throw fenced(g);
   };
-  const applyBatch = db.transaction(
+  const applyBatch = transaction(
+    db,
+    "DEFERRED",
     (ops: readonly { op: StoreOp; json: string }[], at: number, guard: WriteGuard | undefined) => {
       checkGuard(guard, at);
       for (const { op, json } of ops) {
@@ -97,13 +104,16 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
       }
     },
   );
-  const takeTx = db.transaction((ns: string, key: string, at: number): KvRow | undefined => {
+  // IMMEDIATE takes the write lock before the read (kept from when a second process could share the file).
+  const takeTx = transaction(db, "IMMEDIATE", (ns: string, key: string, at: number): KvRow | undefined => {
     const row = getStmt.get(ns, key, at) as KvRow | undefined;
     delStmt.run(ns, key);
     return row;
   });
 
-  const updateTx = db.transaction(
+  const updateTx = transaction(
+    db,
+    "IMMEDIATE",
     (
       ns: string,
       key: string,
@@ -162,7 +172,13 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
     async list<T>(ns: string, o: ListOptions = {}): Promise<StoreEntry<T>[]> {
       return guard("list", () => {
         const prefix = o.prefix ?? "";
-        const rows = rangeStmt.all(ns, prefix, prefixUpperBound(prefix), now(), o.limit ?? -1) as KvRow[];
+        const rows = rangeStmt.all(
+          ns,
+          prefix,
+          prefixUpperBound(prefix),
+          now(),
+          o.limit ?? -1,
+        ) as unknown as KvRow[];
         return rows.map((r) => toEntry<T>(r));
       });
     },
@@ -179,28 +195,27 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
       fn: (current: T | undefined) => T | undefined,
       o: { expiresAt?: number; guard?: WriteGuard } = {},
     ): Promise<T | undefined> {
-      // IMMEDIATE takes the write lock before the read, so a second process cannot interleave.
       return guard(
         "update",
-        () => updateTx.immediate(ns, key, fn as (cur: unknown) => unknown, o.expiresAt, now(), o.guard) as T,
+        () => updateTx(ns, key, fn as (cur: unknown) => unknown, o.expiresAt, now(), o.guard) as T,
       );
     },
     async take<T>(ns: string, key: string): Promise<T | undefined> {
       return guard("take", () => {
-        const row = takeTx.immediate(ns, key, now());
+        const row = takeTx(ns, key, now());
         return row ? (JSON.parse(row.value) as T) : undefined;
       });
     },
     async sweepExpired(): Promise<number> {
-      return guard("sweep", () => sweepStmt.run(now()).changes);
+      return guard("sweep", () => Number(sweepStmt.run(now()).changes));
     },
     settings() {
       return guard("settings", () => {
-        const sync = db.pragma("synchronous", { simple: true });
+        const sync = pragma(db, "synchronous");
         const version = db.prepare("SELECT MAX(version) AS v FROM schema_migrations").get() as { v: number };
         return {
           path,
-          journalMode: String(db.pragma("journal_mode", { simple: true })),
+          journalMode: String(pragma(db, "journal_mode")),
           synchronous: sync === 2 ? ("full" as const) : sync === 1 ? ("normal" as const) : ("other" as const),
           schemaVersion: version.v,
         };
@@ -212,6 +227,12 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
       db.close();
     },
   };
+}
+
+/** A pragma's current value (the one column of its one row). */
+function pragma(db: DatabaseSync, name: string): unknown {
+  const row = db.prepare(`PRAGMA ${name}`).get();
+  return row ? Object.values(row)[0] : undefined;
 }
 
 function describe(err: unknown): string {

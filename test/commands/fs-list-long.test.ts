@@ -21,6 +21,9 @@ describe("fs list longer than the rows kept in memory", () => {
         { name: "big-1", scenario: { scale: { fileSystems: N } } },
         { name: "big-2", scenario: { scale: { fileSystems: 12_000 } } },
       ],
+      // Both arrays must answer in full: on a loaded machine listing 25,000 file systems can outlast the 10 s
+      // default, and the late array would be left out of the CSV.
+      config: { fan_out_deadline: "5m" },
     });
   });
   // Nothing sends these answers, so nothing removes their spooled files: the test does.

@@ -33,8 +33,8 @@ import { envOf, execForm, parseDockerfile, type Stage } from "./dockerfile.js";
 const run = promisify(execFile);
 const root = new URL("../..", import.meta.url).pathname;
 const SECRET = "container-signing-secret";
-/** node:20-slim ships npm 10; the install below uses the same major. */
-const IMAGE_NPM = "npm@10";
+/** node:24-slim ships npm 11; the install below uses the same major. */
+const IMAGE_NPM = "npm@11";
 
 const stages = parseDockerfile(readFileSync(join(root, "Dockerfile"), "utf8"));
 const runtime = stages.at(-1) as Stage;
@@ -61,7 +61,7 @@ describe("the container's start command, as the Dockerfile runs it", () => {
   const stdout: string[] = [];
 
   beforeAll(async () => {
-    // The install is slow (native addon build); it is reused while package.json and the lockfile are unchanged.
+    // The install is reused while package.json and the lockfile are unchanged.
     const key = createHash("sha256")
       .update(readFileSync(join(root, "package.json")))
       .update(readFileSync(join(root, "package-lock.json")))
@@ -125,7 +125,7 @@ describe("the container's start command, as the Dockerfile runs it", () => {
   });
 
   it("is non-root and checks its health on /healthz", () => {
-    expect(runtime.from).toMatch(/node:20-slim|NODE_IMAGE/);
+    expect(runtime.from).toMatch(/node:24-slim|NODE_IMAGE/);
     const user = runtime.instructions.filter((i) => i.op === "USER").at(-1)?.args;
     expect(user).toBeDefined();
     expect(user).not.toBe("root");

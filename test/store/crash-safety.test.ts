@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite.js";
 import { DEFAULT_DB_FILE } from "../../src/store/types.js";
@@ -42,7 +42,8 @@ function runAndKill(child: ChildProcess, atLeast: number): Promise<number> {
     child.stderr?.on("data", (c: Buffer) => {
       stderr += c.toString();
     });
-    child.on("exit", (_code, signal) => {
+    // "close", not "exit": only once stdout has ended has every number the writer printed been read.
+    child.on("close", (_code, signal) => {
       if (signal === "SIGKILL") res(last);
       else rej(new Error(`writer exited without being killed: ${stderr}`));
     });
@@ -61,8 +62,8 @@ describe("SQLite store under SIGKILL", () => {
       );
       const reported = await runAndKill(child, 200 * round);
 
-      const db = new Database(join(dataDir, DEFAULT_DB_FILE));
-      expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+      const db = new DatabaseSync(join(dataDir, DEFAULT_DB_FILE));
+      expect(db.prepare("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
       db.close();
 
       const store = openSqliteStore({ dataDir });

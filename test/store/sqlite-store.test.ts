@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { isUserFacing } from "../../src/errors.js";
 import { openStore } from "../../src/store/index.js";
@@ -38,8 +38,8 @@ describe("SQLite store", () => {
     const normal = openSqliteStore({ dataDir: dir, synchronous: "normal" });
     expect(normal.settings().synchronous).toBe("normal");
     await normal.close();
-    const db = new Database(join(dir, DEFAULT_DB_FILE), { readonly: true });
-    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    const db = new DatabaseSync(join(dir, DEFAULT_DB_FILE), { readOnly: true });
+    expect(db.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
     const rows = db.prepare("SELECT version, applied_at FROM schema_migrations ORDER BY version").all();
     expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version, applied_at: 1234 })));
     db.close();
@@ -49,7 +49,7 @@ describe("SQLite store", () => {
     const dir = tempDir();
     await openSqliteStore({ dataDir: dir, now: () => 1 }).close();
     await openSqliteStore({ dataDir: dir, now: () => 2 }).close();
-    const db = new Database(join(dir, DEFAULT_DB_FILE), { readonly: true });
+    const db = new DatabaseSync(join(dir, DEFAULT_DB_FILE), { readOnly: true });
     const applied = db.prepare("SELECT applied_at FROM schema_migrations").all() as { applied_at: number }[];
     expect(applied.every((r) => r.applied_at === 1)).toBe(true);
     db.close();
@@ -58,7 +58,7 @@ describe("SQLite store", () => {
   it("refuses a data file written by a newer release", async () => {
     const dir = tempDir();
     await openSqliteStore({ dataDir: dir }).close();
-    const db = new Database(join(dir, DEFAULT_DB_FILE));
+    const db = new DatabaseSync(join(dir, DEFAULT_DB_FILE));
     db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 0)").run();
     db.close();
     expect(() => openSqliteStore({ dataDir: dir })).toThrow(
