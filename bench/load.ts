@@ -38,7 +38,9 @@ const r = report.reconciliation;
 console.log(
   `sent ${JSON.stringify(report.sent)}; answered ${report.answered}, unanswered ${report.unanswered}`,
 );
-console.log(`applied on the arrays: ${JSON.stringify(r.applied)}; Slack 429s: ${report.slack429}`);
+console.log(
+  `applied on the arrays: ${JSON.stringify(r.applied)}; Slack 429s: ${report.slack429}; approvals answered without the dialog: ${report.approvalsWithoutDialog}`,
+);
 console.log(
   `reconciliation: ${r.ok ? "OK" : "MISMATCH"} (applied twice ${r.appliedTwice.length}, lost ${r.lost.length}, ` +
     `unreported ${r.unreported.length}, driver errors ${r.driverErrors.length})`,

@@ -44,6 +44,8 @@ export interface LoadReport {
   latencyMs: Record<Kind, { p50: number; p95: number; p99: number; n: number }>;
   reconciliation: Reconciliation;
   slack429: number;
+  /** Approve clicks the bot answered without the typed-name dialog (a fault, or a stale plan voided). */
+  approvalsWithoutDialog: number;
   rssMiB: { afterWarmUp: number; end: number };
   wallSeconds: number;
 }
@@ -149,7 +151,15 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   // Responses by response_url id.
   const waiting = new Map<string, (body: Record<string, unknown>) => void>();
   let answered = 0;
+  /** Answers that may or may not come (a click that opens a modal answers nothing): not counted as missing. */
+  const optional = new Map<string, (body: Record<string, unknown>) => void>();
   stub.events.on("response", (id: string, body: Record<string, unknown>) => {
+    const o = optional.get(id);
+    if (o !== undefined) {
+      optional.delete(id);
+      o(body);
+      return;
+    }
     const w = waiting.get(id);
     if (w === undefined) return;
     waiting.delete(id);
@@ -177,17 +187,22 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     });
     return got;
   };
-  /** A button click; resolves with the response_url answer, or at once when `answered` is false (a modal). */
+  /**
+   * A button click; resolves with the response_url answer. With `answered` "maybe" (a click that may open a
+   * modal instead), it resolves once the click is delivered, and `maybeAnswer` carries any answer that comes.
+   */
   const click = async (
     user: string,
     actionId: string,
     value: string,
     ts: string,
     ephemeral: boolean,
-    answered = true,
+    answered: true | "maybe" = true,
+    maybeAnswer?: (body: Record<string, unknown>) => void,
   ) => {
     const id = `k${++seq}`;
-    const got = answered ? answer(id) : Promise.resolve({});
+    if (answered === "maybe" && maybeAnswer) optional.set(id, maybeAnswer);
+    const got = answered === true ? answer(id) : Promise.resolve({});
     const payload = {
       type: "block_actions",
       user: { id: user, username: user.toLowerCase(), name: user.toLowerCase(), team_id: "T1" },
@@ -272,6 +287,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   let fsSeq = 0;
 
   let lastApproval = 0;
+  let approvalsAnsweredWithoutDialog = 0;
   const approval = async (): Promise<void> => {
     const target = destroyed.splice(Math.floor(random() * destroyed.length), 1)[0];
     if (!target) return;
@@ -296,8 +312,26 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     );
     const updated = stub.waitForCall((c) => c.method === "chat.update" && c.args["ts"] === posted.ts);
     await timed("approve", async () => {
-      await click(approver, ACTIONS.approve, pending, posted.ts, false, false);
-      const open = await within(opened, "views.open for an approval");
+      // The click opens the typed-name dialog, or, when the array cannot confirm the plan still holds (a fault,
+      // or the object changed), answers at once or closes the card: each is an answer, silence is not.
+      let answeredInstead: (body: Record<string, unknown>) => void = () => {};
+      const answeredClick = new Promise<Record<string, unknown>>((r) => {
+        answeredInstead = r;
+      });
+      await click(approver, ACTIONS.approve, pending, posted.ts, false, "maybe", answeredInstead);
+      const first = await within(
+        Promise.race([
+          opened.then((call) => ({ open: call })),
+          answeredClick.then(() => ({ open: undefined })),
+          updated.then(() => ({ open: undefined })),
+        ]),
+        "views.open, an answer or a card update after an Approve click",
+      );
+      const open = first.open;
+      if (open === undefined) {
+        approvalsAnsweredWithoutDialog++;
+        return;
+      }
       const view = open.args["view"] as { private_metadata: string };
       // Double submits: the same person submitting the typed name twice.
       const submits = random() < 0.33 ? 2 : 1;
@@ -404,6 +438,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     latencyMs,
     reconciliation,
     slack429: stub.throttled,
+    approvalsWithoutDialog: approvalsAnsweredWithoutDialog,
     rssMiB: { afterWarmUp: rssWarm / 2 ** 20, end: rssEnd / 2 ** 20 },
     wallSeconds: (performance.now() - started) / 1000,
   };
