@@ -35,12 +35,15 @@ export class HealthTracker {
     private readonly onChange: (event: "down" | "up" | "still-down", state?: DownState) => void = () => {},
   ) {}
 
-  /** Call before sending anything. Throws ARRAY_UNREACHABLE while down, except for the one probe. */
-  admit(): void {
+  /**
+   * Call before sending anything. Throws ARRAY_UNREACHABLE while down, except for the one probe; `mayProbe`
+   * false (a user's call while background probing runs) never probes, so no user waits out a hung array.
+   */
+  admit(mayProbe = true): void {
     const down = this.#down;
     if (!down) return;
     const now = this.now();
-    if (now >= down.retryAt && !this.#probing) {
+    if (mayProbe && now >= down.retryAt && !this.#probing) {
       this.#probing = true;
       return;
     }
@@ -76,6 +79,19 @@ export class HealthTracker {
       this.#status = "down";
       this.onChange("down", this.#down);
     }
+  }
+
+  /**
+   * A request got no answer within its deadline: the array is "not answering" at once (the breaker opens on
+   * the first one), so everything else sent to it fails fast instead of waiting out the same deadline.
+   */
+  timedOut(reason: string): void {
+    if (this.#down) {
+      this.connectFailed(reason);
+      return;
+    }
+    this.#failures = Math.max(this.#failures, this.downAfter - 1);
+    this.connectFailed(reason);
   }
 
   /** Connected but the exchange broke (time-out after sending, reset): says nothing certain about reachability. */
