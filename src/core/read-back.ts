@@ -107,7 +107,7 @@ export async function readBackOne(array: ArrayClient, text: string): Promise<Rea
   // Older writes name their object with `name=` (singular); reads always take `names`.
   const given = (["names", "name", "ids"] as const).find((k) => p.query[k] !== undefined);
   const key = given === "ids" ? "ids" : given ? "names" : undefined;
-  if (!get || !given || !key || !(key in get.params))
+  if (!get || !given || !key || !Object.hasOwn(get.params, key))
     return { verdict: "cannot tell", line: `${label}: cannot tell (no read of what it names)` };
   const values = (p.query[given] ?? "").split(",").filter(Boolean);
   const objects = await readObjects(array, p.path, key, values);
