@@ -53,6 +53,11 @@ describe("api GET", () => {
       expect(text, k).toContain(`GET /blades takes no parameter \`${k}\``);
     }
     expect(sent("lab-1")).toEqual([]);
+    // The simulated array refuses a prototype name as a protocol as a real one would, rather than computing NaN.
+    const perf = textOf(
+      await h.run("carol", "api GET /arrays/performance?protocol=constructor --array lab-1"),
+    );
+    expect(perf).toContain("'protocol' must be one of all, nfs, smb, http, s3");
   });
 
   test("a method the path does not take says which it does", async () => {
