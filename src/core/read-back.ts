@@ -8,6 +8,7 @@
 import { isUserFacing, toUserMessage } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import { ENDPOINTS } from "../rest-spec/index.js";
+import { SECRET_FIELD } from "./redact.js";
 
 export type Verdict = "done" | "not done" | "partly done" | "cannot tell";
 
@@ -69,6 +70,8 @@ function compare(item: unknown, body: unknown): { matched: number; differ: strin
   let matched = 0;
   const differ: string[] = [];
   for (const [path, planned] of leaves(body)) {
+    // A secret is never compared, so never shown: the array does not read it back, and a card must not hold it.
+    if (SECRET_FIELD.test(path)) continue;
     const now = valueAt(item, path);
     if (!now.found) continue; // not readable back (a secret, a write-only field)
     if (same(now.value, planned)) matched++;
@@ -106,10 +109,13 @@ export async function readBackOne(array: ArrayClient, text: string): Promise<Rea
   const get = ENDPOINTS.find((e) => e.method === "GET" && e.path === p.path);
   // Older writes name their object with `name=` (singular); reads always take `names`.
   const given = (["names", "name", "ids"] as const).find((k) => p.query[k] !== undefined);
-  const key = given === "ids" ? "ids" : given ? "names" : undefined;
-  if (!get || !given || !key || !Object.hasOwn(get.params, key))
+  const key = given === "ids" ? "ids" : "names";
+  // A create that names its object in the body ({"name": …}) is read back by that name.
+  const bodyName = (p.body as { name?: unknown } | undefined)?.name;
+  const named = given ? p.query[given] : typeof bodyName === "string" ? bodyName : undefined;
+  if (!get || named === undefined || !Object.hasOwn(get.params, key))
     return { verdict: "cannot tell", line: `${label}: cannot tell (no read of what it names)` };
-  const values = (p.query[given] ?? "").split(",").filter(Boolean);
+  const values = named.split(",").filter(Boolean);
   const objects = await readObjects(array, p.path, key, values);
   const per: { name: string; verdict: Verdict; why: string }[] = [];
   for (const [name, item] of objects) {
