@@ -23,6 +23,8 @@ export class HealthTracker {
   #failures = 0;
   #down: DownState | undefined;
   #probing = false;
+  /** Down because a call got no answer in time (not refused): user calls must not wait on it as probes. */
+  #hung = false;
   #status: "unknown" | "up" | "down" = "unknown";
   #lastError: { code: string; message: string; at: number } | undefined;
   readonly #latency: number[] = [];
@@ -37,13 +39,14 @@ export class HealthTracker {
 
   /**
    * Call before sending anything. Throws ARRAY_UNREACHABLE while down, except for the one probe; `mayProbe`
-   * false (a user's call while background probing runs) never probes, so no user waits out a hung array.
+   * false (a user's call while background probing runs) never probes a hung array, so nobody waits it out.
    */
   admit(mayProbe = true): void {
     const down = this.#down;
     if (!down) return;
     const now = this.now();
-    if (mayProbe && now >= down.retryAt && !this.#probing) {
+    // Only a hung array (down by a time-out) is kept from user calls: a refused connection fails fast anyway.
+    if ((mayProbe || !this.#hung) && now >= down.retryAt && !this.#probing) {
       this.#probing = true;
       return;
     }
@@ -56,6 +59,7 @@ export class HealthTracker {
     this.#next = (this.#next + 1) % LATENCY_SAMPLES;
     this.#failures = 0;
     this.#probing = false;
+    this.#hung = false;
     this.#status = "up";
     if (this.#down) {
       this.#down = undefined;
@@ -86,6 +90,7 @@ export class HealthTracker {
    * the first one), so everything else sent to it fails fast instead of waiting out the same deadline.
    */
   timedOut(reason: string): void {
+    this.#hung = true;
     if (this.#down) {
       this.connectFailed(reason);
       return;
