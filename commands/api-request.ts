@@ -54,14 +54,15 @@ export function parseRaw(method: HttpMethod, target: string, bodyText: string | 
   }
   const query: Record<string, string> = {};
   for (const [k, v] of new URLSearchParams(search)) {
-    if (!(k in endpoint.params)) {
+    // Own keys only: `constructor` or `__proto__` typed as a parameter is unknown, not a prototype property.
+    if (!Object.hasOwn(endpoint.params, k)) {
       const known = Object.keys(endpoint.params);
       fail(
         "API_UNKNOWN_PARAMETER",
         `${method} ${path} takes no parameter \`${k}\`; it takes ${known.length ? known.join(", ") : "none"}.`,
       );
     }
-    if (query[k] !== undefined) fail("API_DUPLICATE_PARAMETER", `\`${k}\` is given twice.`);
+    if (Object.hasOwn(query, k)) fail("API_DUPLICATE_PARAMETER", `\`${k}\` is given twice.`);
     query[k] = v;
   }
   const req: RawRequest = { method, path, query, endpoint };

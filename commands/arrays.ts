@@ -32,7 +32,7 @@ const arraysHealth = defineCommand({
     const rows = health.map((h) => ({
       name: h.name,
       tags: h.tags.join(", ") || "–",
-      status: h.reachable ? "up" : h.status === "unknown" ? "no answer yet" : "DOWN",
+      status: h.reachable ? "up" : h.status === "unknown" ? "no answer yet" : downWord(h),
       version: h.version ?? "–",
       latency:
         h.latencyMs.p50 === undefined
@@ -59,6 +59,11 @@ const arraysHealth = defineCommand({
     ]);
   },
 });
+
+/** A down array that accepted the connection but did not answer in time is hung, not gone: say which. */
+function downWord(h: ArrayHealth): string {
+  return /^no answer within/.test(h.down?.reason ?? h.lastError?.message ?? "") ? "not answering" : "DOWN";
+}
 
 export const arraysResource = defineResource({
   name: "arrays",

@@ -4,6 +4,8 @@
  * them (Slack, the console) finished parts; the face runs the pipeline's start-up recovery once it can post. Faces bring only what is theirs: identity,
  * the audit sink, a chat port for alert cards, and an array-call listener for metrics.
  */
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import { checkSpecs } from "../commands/catalogue/generic/derive.js";
 import { CATALOGUE } from "../commands/catalogue/index.js";
 import type { NounSpec } from "../commands/catalogue/spec.js";
@@ -22,6 +24,7 @@ import { createArrayPool } from "./flashblade/pool.js";
 import type { ArrayCallEvent, ArrayPool } from "./flashblade/types.js";
 import type { Logger } from "./logger.js";
 import type { Metrics } from "./ops/metrics.js";
+import { createExecutionLeases } from "./store/execution-lease.js";
 import { openStore, storeHealth } from "./store/index.js";
 import { createStorePendingStore } from "./store/pending-store.js";
 import type { Store, StoreOptions } from "./store/types.js";
@@ -108,7 +111,17 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
         ...(faces.clock ? { clock: faces.clock } : {}),
       })
     : undefined;
+  // Each execution is leased to this process instance, so a replica starting meanwhile leaves it alone.
+  const sc = loaded.config.store;
+  const executions = createExecutionLeases(store, {
+    owner: faces.replicaId ?? `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`,
+    ttlMs: sc.kind === "redis" ? sc.lease_ttl : 15_000,
+    exclusive: options.kind !== "redis",
+    now,
+    onRenewError: (id, err) => logger.warn({ err, pendingId: id }, "could not renew an execution lease"),
+  });
   const pipeline = createPipeline({
+    executions,
     registry,
     pool,
     config: loaded.config,

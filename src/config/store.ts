@@ -12,6 +12,20 @@ import { Secret } from "./arrays.js";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** A duration from `minMs` to `maxMs`, written "1s", "500ms" or as milliseconds. */
+const duration = (minMs: number, maxMs: number, example: string) =>
+  z.union([z.string(), z.number()]).transform((v, ctx) => {
+    const ms = typeof v === "number" ? v : parseDuration(v);
+    if (ms === undefined || !Number.isSafeInteger(ms) || ms < minMs || ms > maxMs) {
+      ctx.addIssue({
+        code: "custom",
+        message: `"${String(v)}" is not a time from ${minMs} ms to ${maxMs / 1000} s; write e.g. ${example}`,
+      });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
 export const redisStoreSchema = z
   .strictObject({
     kind: z.literal("redis"),
@@ -57,6 +71,10 @@ export const redisStoreSchema = z
         return ms;
       })
       .default(15_000),
+    /** How often each replica PINGs Redis, so a Redis that hangs (connection open, no answers) counts as down. */
+    ping_interval: duration(100, 60_000, "1s").default(1_000),
+    /** A PING not answered within this marks the store down until one is answered (a timed-out command too). */
+    ping_timeout: duration(100, 30_000, "1s").default(1_000),
   })
   .superRefine((s, ctx) => {
     if (s.password_env !== undefined && s.password_file !== undefined) {
@@ -133,7 +151,14 @@ export function parseRedisAddress(address: string): { host: string; port: number
 /** The parsed section and its secrets as the Redis store's open options. */
 export function redisStoreOptions(s: RedisStoreConfig, secrets: StoreSecrets = {}): StoreOptions {
   const { host, port } = parseRedisAddress(s.address);
-  const o: StoreOptions = { kind: "redis", host, port, db: s.db, keyPrefix: s.key_prefix };
+  const o: StoreOptions = {
+    kind: "redis",
+    host,
+    port,
+    db: s.db,
+    keyPrefix: s.key_prefix,
+    healthCheck: { intervalMs: s.ping_interval, timeoutMs: s.ping_timeout },
+  };
   if (s.username !== undefined) o.username = s.username;
   if (secrets.password !== undefined) o.password = secrets.password.reveal();
   if (s.tls !== false) {

@@ -20,6 +20,7 @@ import { type Role, roleAtLeast } from "./roles.js";
 import { runFanOut, runOnArray } from "./run-command.js";
 import type { Runtime } from "./runtime.js";
 import { keyToOption } from "./schema-introspect.js";
+import { withSlowNotice } from "./slow-array.js";
 import { isMultiSpec } from "./targets.js";
 
 interface Trail {
@@ -149,7 +150,14 @@ async function dispatch(
     return { effects: [effect], ...(ran.failedCode ? { failedCode: ran.failedCode } : {}) };
   }
   const ctx = rt.contextFor(first.client, first.actor, requestId, log.child({ array: first.client.name }));
-  if (!cmd.impact) return { effects: [reply(await runOnArray(rt, entry, args, ctx, undefined))] };
+  if (!cmd.impact) {
+    // A slow array gets a "slow" answer at the fan-out deadline, and the real one edited in when it comes.
+    const run = runOnArray(rt, entry, args, ctx, undefined);
+    const ran = await withSlowNotice(rt, first.client.name, run, requestId, log);
+    if (!ran.later) return { effects: [reply(ran.message)] };
+    const effect: Effect = { kind: "reply", message: shown(ran.message), later: ran.later.then(shown) };
+    return { effects: [effect], failedCode: "ARRAY_DEADLINE" };
+  }
 
   const impact = await cmd.impact(args, ctx);
   const cls = cmd.destructive?.(args, impact) ?? null;

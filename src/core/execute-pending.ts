@@ -15,6 +15,7 @@ import { closedCard, doneLine, who, withDecisionLine } from "./gate-messages.js"
 import { type Message, rich } from "./message.js";
 import type { PendingRecord } from "./pending-store.js";
 import type { Effect, MessageRef } from "./pipeline-types.js";
+import { withExecutionLease } from "./recovery.js";
 import { type Role, roleAtLeast } from "./roles.js";
 import { runOnArray } from "./run-command.js";
 import type { Runtime } from "./runtime.js";
@@ -55,7 +56,10 @@ export async function executePending(
   log: Logger,
   secrets?: Readonly<Record<string, string>>,
 ): Promise<Outcome> {
-  return failClaimOnError(rt, rec.id, () => execute(rt, rec, clickRef, log, secrets));
+  // Under an execution lease, so a replica starting meanwhile knows this one is carrying it out.
+  return failClaimOnError(rt, rec.id, () =>
+    withExecutionLease(rt, rec, () => execute(rt, rec, clickRef, log, secrets)),
+  );
 }
 
 /** Why a request made earlier may not run now, read from the array again: what changed, or why it cannot. */

@@ -80,6 +80,8 @@ export interface PendingRecord {
   updatedAt: number;
   /** Where the request is shown, so every copy can be updated. */
   messages: MessageRef[];
+  /** The process instance (replica) that carried it out or is carrying it out; see src/core/recovery.ts. */
+  executor?: string;
   /** Who ended it (veto, cancel) and why it ended (error code, void reason). */
   decidedBy?: PendingPerson;
   outcome?: string;
@@ -143,10 +145,11 @@ export interface PendingStore {
   /** Marks pending records whose expiry is at or before `now` as expired and returns them. */
   expireBefore(now: number): Promise<PendingRecord[]>;
   /**
-   * Moves every record left "claimed" to "interrupted" and returns them. Only safe at start-up, by the one
-   * process that holds the data file: then no click can still be acting on them.
+   * Moves every record left "claimed" to "interrupted" and returns them, except those `keep` says are still
+   * being carried out (their executor's lease is live). Without `keep`, only safe at start-up by the one process
+   * that holds the data file: then no click can still be acting on them.
    */
-  interruptClaimed(now: number): Promise<PendingRecord[]>;
+  interruptClaimed(now: number, keep?: (rec: PendingRecord) => Promise<boolean>): Promise<PendingRecord[]>;
 }
 
 /** Round-trips through JSON so the in-memory store accepts exactly what a durable store would. */
@@ -189,9 +192,11 @@ export function createMemoryPendingStore(): PendingStore {
     async listOpen() {
       return [...records.values()].filter((r) => OPEN_STATUSES.includes(r.status)).map(copy);
     },
-    async interruptClaimed(now) {
+    async interruptClaimed(now, keep) {
       const out: PendingRecord[] = [];
-      for (const r of records.values()) {
+      for (const r of [...records.values()]) {
+        if (r.status !== "claimed") continue;
+        if (keep && (await keep(copy(r)))) continue;
         if (r.status !== "claimed") continue;
         r.status = "interrupted";
         r.outcome = "INTERRUPTED";

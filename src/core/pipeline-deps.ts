@@ -3,6 +3,7 @@
 import type { AppConfig } from "../config/schema.js";
 import type { ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
+import type { ExecutionLeases } from "../store/execution-lease.js";
 import type { AlertCommandPort } from "./alert-port.js";
 import type { AuditSink } from "./audit.js";
 import type { PendingStore } from "./pending-store.js";
@@ -28,6 +29,8 @@ export interface PipelineDeps {
   timer?: (ms: number) => Promise<void>;
   /** The running alert engine, handed to commands as `ctx.alerts`. */
   alerts?: AlertCommandPort;
+  /** Execution leases: who carries out a claimed request (see src/core/recovery.ts); none = exclusive store. */
+  executions?: ExecutionLeases;
 }
 
 /** Action ids of the buttons the pipeline puts on messages; the value is always a pending-record id. */

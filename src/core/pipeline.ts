@@ -83,6 +83,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
           durationMs: 0,
         });
       }
+      // With replicas, an execution whose executor died (its lease lapsed) ends here, on whichever replica sweeps.
+      if (deps.executions && !deps.executions.exclusive) effects.push(...(await recoverInterrupted(rt)));
       return effects;
     },
   };

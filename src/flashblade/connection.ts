@@ -28,6 +28,9 @@ import {
 import type { ArrayHealth, Query } from "./types.js";
 import { apiPath } from "./wire.js";
 
+/** A probe that gets no answer within this says the array is not answering (capped by its read time-out). */
+const PROBE_TIMEOUT_MS = 5_000;
+
 export interface ConnectionDeps {
   logger: Logger;
   now: () => number;
@@ -53,6 +56,8 @@ export class ArrayConnection {
   readonly #versions: VersionState;
   readonly #onCall: CallObserver | undefined;
   readonly #probe: BackgroundProbe;
+  /** The read time-out of probes and version negotiation. */
+  readonly #probeMs: number;
 
   constructor(cfg: ResolvedArrayConfig, deps: ConnectionDeps) {
     this.name = cfg.name;
@@ -78,15 +83,20 @@ export class ArrayConnection {
         if (state) this.#probe.schedule(state.retryAt - deps.now());
       }
     });
+    this.#probeMs = Math.min(PROBE_TIMEOUT_MS, cfg.timeouts.readMs);
     this.#probe = new BackgroundProbe(
       deps.probeInBackground ?? false,
-      () => this.#wire({ method: "GET", path: "/api/api_version" }, true),
+      () => this.#wire({ method: "GET", path: "/api/api_version", timeoutMs: this.#probeMs }, true, true),
       () => this.#health.snapshot().down,
       deps.now,
     );
     const unauthenticated = (req: WireRequest) => this.#exchange(req, false, false);
     this.#session = new Session(cfg.name, cfg.apiToken, unauthenticated, this.#log, deps.now);
-    this.#versions = new VersionState(cfg.name, cfg.apiVersion, unauthenticated, this.#log, (outcome, ms) =>
+    // Negotiation is one short probe: a hung array answers "not answering" in seconds, not 3 × the read time-out
+    // (a time-out opens the breaker, which ends the retries).
+    const negotiate = (req: WireRequest) =>
+      this.#exchange({ ...req, timeoutMs: this.#probeMs }, false, false);
+    this.#versions = new VersionState(cfg.name, cfg.apiVersion, negotiate, this.#log, (outcome, ms) =>
       this.#onCall?.(callEvent(this.name, "GET", "/api_version", ms, outcome)),
     );
     if (cfg.insecure) {
@@ -237,8 +247,10 @@ export class ArrayConnection {
    * before the limiter slot is given up, so queued calls wait for the new login instead of collecting a 403
    * each; not when `keepSession` (a refusal right after a fresh login is about permissions, not the session).
    */
-  async #wire(req: WireRequest, keepSession: boolean): Promise<WireResponse> {
-    this.#health.admit();
+  async #wire(req: WireRequest, keepSession: boolean, probe = false): Promise<WireResponse> {
+    // With background probing, a user's call never serves as the probe of a down array (it would wait out the
+    // read time-out); without it, the first call after the interval does.
+    this.#health.admit(probe || !this.#deps.probeInBackground);
     const started = performance.now();
     let res: WireResponse;
     try {
@@ -247,7 +259,8 @@ export class ArrayConnection {
       const failure =
         err instanceof TransportFailure ? err : new TransportFailure("socket", String(err), undefined, err);
       // A read time-out counts like a refusal: a stalled array must not cost every command its time-out.
-      if (failure.notSent || failure.kind === "timeout") this.#health.connectFailed(failure.reason);
+      if (failure.kind === "timeout") this.#health.timedOut(failure.reason);
+      else if (failure.notSent) this.#health.connectFailed(failure.reason);
       else this.#health.inconclusive();
       throw failure;
     }

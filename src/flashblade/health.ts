@@ -23,6 +23,8 @@ export class HealthTracker {
   #failures = 0;
   #down: DownState | undefined;
   #probing = false;
+  /** Down because a call got no answer in time (not refused): user calls must not wait on it as probes. */
+  #hung = false;
   #status: "unknown" | "up" | "down" = "unknown";
   #lastError: { code: string; message: string; at: number } | undefined;
   readonly #latency: number[] = [];
@@ -35,12 +37,16 @@ export class HealthTracker {
     private readonly onChange: (event: "down" | "up" | "still-down", state?: DownState) => void = () => {},
   ) {}
 
-  /** Call before sending anything. Throws ARRAY_UNREACHABLE while down, except for the one probe. */
-  admit(): void {
+  /**
+   * Call before sending anything. Throws ARRAY_UNREACHABLE while down, except for the one probe; `mayProbe`
+   * false (a user's call while background probing runs) never probes a hung array, so nobody waits it out.
+   */
+  admit(mayProbe = true): void {
     const down = this.#down;
     if (!down) return;
     const now = this.now();
-    if (now >= down.retryAt && !this.#probing) {
+    // Only a hung array (down by a time-out) is kept from user calls: a refused connection fails fast anyway.
+    if ((mayProbe || !this.#hung) && now >= down.retryAt && !this.#probing) {
       this.#probing = true;
       return;
     }
@@ -53,6 +59,7 @@ export class HealthTracker {
     this.#next = (this.#next + 1) % LATENCY_SAMPLES;
     this.#failures = 0;
     this.#probing = false;
+    this.#hung = false;
     this.#status = "up";
     if (this.#down) {
       this.#down = undefined;
@@ -76,6 +83,20 @@ export class HealthTracker {
       this.#status = "down";
       this.onChange("down", this.#down);
     }
+  }
+
+  /**
+   * A request got no answer within its deadline: the array is "not answering" at once (the breaker opens on
+   * the first one), so everything else sent to it fails fast instead of waiting out the same deadline.
+   */
+  timedOut(reason: string): void {
+    this.#hung = true;
+    if (this.#down) {
+      this.connectFailed(reason);
+      return;
+    }
+    this.#failures = Math.max(this.#failures, this.downAfter - 1);
+    this.connectFailed(reason);
   }
 
   /** Connected but the exchange broke (time-out after sending, reset): says nothing certain about reachability. */

@@ -18,6 +18,8 @@ export interface WireRequest {
   /** Extra headers (the API token at login). Never logged. */
   headers?: Record<string, string>;
   body?: unknown;
+  /** A shorter read time-out than the array's (probes, version negotiation: a hung array must cost little). */
+  timeoutMs?: number;
 }
 
 export interface WireResponse {
@@ -157,12 +159,20 @@ export class Transport {
     }
     if (req.token !== undefined) headers["x-auth-token"] = req.token;
     if (req.headers !== undefined) Object.assign(headers, req.headers);
+    if (req.timeoutMs !== undefined) {
+      options.headersTimeout = req.timeoutMs;
+      options.bodyTimeout = req.timeoutMs;
+    }
     try {
       const res = await this.#pool.request(options);
       const text = await res.body.text();
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {
-      throw classify(err, this.#cfg);
+      const cfg = this.#cfg;
+      throw classify(
+        err,
+        req.timeoutMs === undefined ? cfg : { timeouts: { ...cfg.timeouts, readMs: req.timeoutMs } },
+      );
     }
   }
 

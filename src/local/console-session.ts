@@ -197,7 +197,13 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
             io.write("Usage: /as <user>");
             return { ok: false };
           }
-          // The demo has a fixed cast; `/as constructor` is nobody, not a lookup into Object.prototype.
+          // A prototype name (`constructor`, `__proto__`) is nobody, with or without a cast: it must never become a
+          // user id that some lookup keyed by users turns into a property of Object.prototype.
+          if (next in Object.prototype || next === "__proto__") {
+            io.write(`"${next}" cannot be a user name; pick another.`);
+            return { ok: false };
+          }
+          // The demo has a fixed cast; anyone else is nobody.
           const known = deps.knownUsers;
           if (known && !Object.hasOwn(known, next)) {
             io.write(`There is no user "${next}" here; pick one of ${Object.keys(known).join(", ")}.`);

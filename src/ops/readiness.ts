@@ -52,6 +52,11 @@ export class Readiness {
     };
   }
 
+  /** The arrays' summary alone (/healthz shows it; an array never makes the process unhealthy or unready). */
+  arrayHealth(): Promise<ReadinessReport["arrays"]> {
+    return this.arraySummary();
+  }
+
   private async arraySummary(): Promise<ReadinessReport["arrays"]> {
     if (this.arrays === undefined) return { total: 0, reachable: 0, unreachable: [] };
     let timer: NodeJS.Timeout | undefined;

@@ -26,7 +26,13 @@ export function opsRoutes(deps: { metrics: Metrics; readiness: Readiness; logger
     {
       path: "/healthz",
       method: "GET",
-      handler: (_req, res) => sendJson(res, 200, { status: "ok" }),
+      // Alive whatever the arrays do; the details say which arrays are not answering (bounded, never hangs).
+      handler: (_req, res) => {
+        readiness.arrayHealth().then(
+          (arrays) => sendJson(res, 200, { status: "ok", arrays }),
+          () => sendJson(res, 200, { status: "ok" }),
+        );
+      },
     },
     {
       path: "/readyz",

@@ -60,10 +60,12 @@ export function createStorePendingStore(store: Store): PendingStore {
       const all = await store.list<PendingRecord>(NS);
       return all.map((e) => e.value).filter((r) => OPEN_STATUSES.includes(r.status));
     },
-    async interruptClaimed(now) {
+    async interruptClaimed(now, keep) {
       const out: PendingRecord[] = [];
       for (const { value } of await store.list<PendingRecord>(NS)) {
         if (value.status !== "claimed") continue;
+        // Still being carried out by a live executor: not ours to end.
+        if (keep && (await keep(value))) continue;
         let won = false;
         const after = await store.update<PendingRecord>(NS, value.id, (c) => {
           if (c?.status !== "claimed") return c;

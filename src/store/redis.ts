@@ -20,6 +20,7 @@ import { Redis, type RedisOptions } from "ioredis";
 import { BotError, InternalError, UserFacingError } from "../errors.js";
 import { LEASE_NS } from "./lease.js";
 import { serialise } from "./memory.js";
+import { type PingTimers, startPingMonitor } from "./redis-health.js";
 import { WRITE_SCRIPT } from "./redis-scripts.js";
 import type { ListOptions, Store, StoreEntry, StoreOp, WriteGuard } from "./types.js";
 
@@ -38,6 +39,11 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number;
   /** How long the first connection may take before calls fail as unavailable. Default 5 s. */
   connectTimeoutMs?: number;
+  /**
+   * A PING every `intervalMs` (default 1 s) that must be answered within `timeoutMs` (default 1 s), so a Redis
+   * that hangs with its connection open (SIGSTOP, a silent partition) counts as down; `timers` for tests.
+   */
+  healthCheck?: { intervalMs?: number; timeoutMs?: number; timers?: PingTimers };
   /** Hears every failed call and every change between up and down (metrics, logs). */
   events?: RedisStoreEvents;
 }
@@ -77,6 +83,8 @@ export function openRedisStore(opts: RedisStoreOptions): RedisStore {
     retryStrategy: (times) => Math.min(times * 100, 1_000),
     // Never resend a write whose answer was lost: the script may have run, and sending it again is not safe.
     autoResendUnfulfilledCommands: false,
+    // TCP keepalive lets the kernel notice a peer that vanished (node lost, silent partition) on an idle socket.
+    keepAlive: 10_000,
   };
   if (opts.username !== undefined) ro.username = opts.username;
   if (opts.password !== undefined) ro.password = opts.password;
@@ -103,8 +111,18 @@ export function openRedisStore(opts: RedisStoreOptions): RedisStore {
     up = next;
     opts.events?.state?.(next, detail);
   };
+  // A hang keeps the connection open: the PING monitor sees it, and a command timeout reports it at once.
+  const pings = startPingMonitor({
+    ping: () => client.ping(),
+    connected: () => !closed && client.status === "ready",
+    intervalMs: opts.healthCheck?.intervalMs ?? 1_000,
+    timeoutMs: opts.healthCheck?.timeoutMs ?? 1_000,
+    ...(opts.healthCheck?.timers ? { timers: opts.healthCheck.timers } : {}),
+    verdict: (ok, detail) => setUp(ok && client.status === "ready", detail),
+  });
   client.on("ready", () => {
     toldNeverUp = true;
+    pings.reset();
     setUp(true, "ready");
   });
   client.on("error", (err: Error) => {
@@ -131,6 +149,8 @@ export function openRedisStore(opts: RedisStoreOptions): RedisStore {
   /** Waits for the first connection (bounded), then refuses at once whenever the connection is not ready. */
   async function ready(): Promise<void> {
     if (closed) throw new InternalError("STORE_CLOSED", "the store was used after close()");
+    // Hung: fail at once rather than make every caller wait out the command timeout.
+    if (pings.hung) throw unavailable();
     const isReady = () => client.status === "ready";
     if (isReady()) return;
     if (!up && lastError === "connecting") {
@@ -152,6 +172,7 @@ export function openRedisStore(opts: RedisStoreOptions): RedisStore {
     } catch (err) {
       // Fenced writes, contention and misuse are answers, not store failures: only outages are counted.
       if (err instanceof BotError && err.code !== "STORE_UNAVAILABLE") throw err;
+      if (err instanceof Error && /timed out/i.test(err.message)) pings.markHung(`${op}: ${err.message}`);
       opts.events?.error?.(op, err);
       throw err instanceof BotError ? err : unavailable(err);
     }
@@ -198,7 +219,10 @@ export function openRedisStore(opts: RedisStoreOptions): RedisStore {
 
   return {
     kind: "redis",
-    health: () => ({ up: up && client.status === "ready", detail: closed ? "closed" : lastError }),
+    health: () => ({
+      up: up && !pings.hung && client.status === "ready",
+      detail: closed ? "closed" : lastError,
+    }),
     get<T>(ns: string, key: string): Promise<T | undefined> {
       return run("read", async () => {
         const [v, e] = await read(ns, key);
@@ -337,6 +361,7 @@ export function openRedisStore(opts: RedisStoreOptions): RedisStore {
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      pings.stop();
       try {
         await client.quit();
       } catch {

@@ -47,6 +47,19 @@ describe("api GET", () => {
     expect(sent("lab-1")).toEqual([]);
   });
 
+  test("prototype names as parameters are unknown parameters, never prototype properties", async () => {
+    for (const k of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      const text = textOf(await h.run("carol", `api GET /blades?${k}=1 --array lab-1`));
+      expect(text, k).toContain(`GET /blades takes no parameter \`${k}\``);
+    }
+    expect(sent("lab-1")).toEqual([]);
+    // The simulated array refuses a prototype name as a protocol as a real one would, rather than computing NaN.
+    const perf = textOf(
+      await h.run("carol", "api GET /arrays/performance?protocol=constructor --array lab-1"),
+    );
+    expect(perf).toContain("'protocol' must be one of all, nfs, smb, http, s3");
+  });
+
   test("a method the path does not take says which it does", async () => {
     expect(textOf(await h.run("alice", "api POST /blades --array lab-1"))).toContain(
       "POST is not allowed on /blades; it takes GET.",

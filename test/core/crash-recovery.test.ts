@@ -118,8 +118,14 @@ describe("start-up after a crash in the middle of a change", () => {
     expect(after.open).toEqual([]);
     expect(after.effects.map((e) => e.kind === "update" && e.ref)).toEqual([{ channelId: "C1", ts: "1.1" }]);
     const card = textOf(after.effects);
-    expect(card).toContain("Interrupted: the bot restarted while this ran; check the array.");
-    expect(card).toContain("lab-1 shows no change since the request, so it was most likely not carried out.");
+    // Read back from the array, not guessed: the planned PATCH is compared with what lab-1 shows now.
+    expect(card).toContain(
+      "Interrupted before the change reached lab-1: it shows none of the planned changes",
+    );
+    expect(card).toContain(
+      `Now on lab-1: PATCH /file-systems builds: not done, provisioned is ${10 * TIB}, planned ${9 * TIB}`,
+    );
+    expect(card).not.toContain("most likely");
     expect(card).not.toContain("Approve");
     expect(decisions(after.audits)).toEqual([["interrupted", "error", "INTERRUPTED"]]);
     expect(after.again).toEqual([]);
@@ -135,8 +141,10 @@ describe("start-up after a crash in the middle of a change", () => {
     const after = await restart(join(work, "patched"), s);
     expect(after.statuses).toEqual(["interrupted"]);
     const card = textOf(after.effects);
-    expect(card).toContain("Interrupted: the bot restarted while this ran; check the array.");
-    expect(card).toContain("Now on lab-1: provisioned: 10 TiB → 9 TiB");
+    expect(card).toContain(
+      "Interrupted, but lab-1 shows the change done: every planned request reads back as planned.",
+    );
+    expect(card).toContain("Now on lab-1: PATCH /file-systems builds: done, it shows the planned values");
     expect(decisions(after.audits)).toEqual([["interrupted", "error", "INTERRUPTED"]]);
     expect(after.audits[0]).toMatchObject({ command: "fs.resize", approvedBy: ["alice"], userId: "bob" });
   }, 60_000);

@@ -24,6 +24,26 @@ function admitError(h: HealthTracker): Error | undefined {
 }
 
 describe("array health", () => {
+  it("one call with no answer within its deadline opens the breaker at once; user calls never probe", () => {
+    const { h, events, advance } = tracker(3);
+    h.timedOut("no answer within 30000 ms");
+    expect(events).toEqual(["down"]);
+    expect(h.snapshot()).toMatchObject({
+      status: "down",
+      reachable: false,
+      down: { reason: "no answer within 30000 ms" },
+    });
+    expect(errorCode(admitError(h))).toBe("ARRAY_UNREACHABLE");
+    advance(2_000);
+    // Past the interval a user's call (mayProbe false, background probing on) still fails fast…
+    expect(() => h.admit(false)).toThrow(/unreachable since/);
+    // …and the background probe goes through; its answer closes the breaker.
+    expect(() => h.admit(true)).not.toThrow();
+    h.reached(12);
+    expect(events).toEqual(["down", "up"]);
+    expect(h.snapshot().reachable).toBe(true);
+  });
+
   it("marks an array down after N consecutive connection failures and fails fast", () => {
     const { h, events } = tracker(3);
     h.connectFailed("connection refused");

@@ -35,4 +35,35 @@ describe("late answers on the console", () => {
     expect(followUp).toContain("array lab-2 failed: array lab-2 is unreachable");
     expect(followUp).not.toContain("did not answer within");
   });
+
+  test("one slow array: a 'slow' answer at the deadline, the next command runs, the late answer is printed", async () => {
+    const out: string[] = [];
+    const s = createConsoleSession({
+      pipeline: h.pipeline,
+      outcomes: { records: h.audits },
+      initialUser: "carol",
+      io: { write: (t) => out.push(t), ask: async () => undefined },
+    });
+    // The test before left lab-2 marked down; past its interval the background probe brings it back.
+    h.clock.advance(60_000);
+    await expect.poll(() => h.pool.get("lab-2").health().reachable, { timeout: 15_000 }).toBe(true);
+    const slow = h.sims.get("lab-2")?.control.addLatency({ path: "/buckets", ms: 60_000 });
+    try {
+      await s.handleLine("/array bucket list --array lab-2");
+      expect(out.join("\n")).toContain(
+        "lab-2 is slow: no answer within 0.5 s. The answer is added here when it comes.",
+      );
+      // Not held: the next command answers while lab-2's answer is still to come.
+      out.length = 0;
+      await s.handleLine("/array fs list --array lab-1");
+      expect(out.join("\n")).toContain("file systems on array lab-1");
+      expect(out.join("\n")).not.toContain("answer updated");
+      await s.settled();
+      const followUp = out.at(-1) ?? "";
+      expect(followUp.startsWith("(answer updated")).toBe(true);
+      expect(followUp).toContain("array lab-2 is unreachable");
+    } finally {
+      if (slow !== undefined) h.sims.get("lab-2")?.control.clearFaults(slow);
+    }
+  });
 });

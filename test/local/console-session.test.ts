@@ -47,9 +47,28 @@ describe("console session", () => {
     const { s, all } = session();
     for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
       expect(await s.handleLine(`/as ${name}`)).toEqual({ ok: false });
-      expect(all()).toContain(`There is no user "${name}" here; pick one of alice, bob, carol, dave.`);
+      expect(all()).toContain(`"${name}" cannot be a user name; pick another.`);
     }
+    expect(await s.handleLine("/as mallory")).toEqual({ ok: false });
+    expect(all()).toContain(`There is no user "mallory" here; pick one of alice, bob, carol, dave.`);
     expect(s.user).toBe("alice");
+  });
+
+  test("/as refuses prototype names without a cast too (a configured console takes any user id)", async () => {
+    const out: string[] = [];
+    const s = createConsoleSession({
+      pipeline: h.pipeline,
+      outcomes: { records: h.audits },
+      initialUser: "console",
+      io: { write: (t) => out.push(t), ask: async () => undefined },
+    });
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+      expect(await s.handleLine(`/as ${name}`)).toEqual({ ok: false });
+      expect(out.join("\n")).toContain(`"${name}" cannot be a user name; pick another.`);
+    }
+    expect(s.user).toBe("console");
+    expect(await s.handleLine("/as U0BOB")).toEqual({ ok: true });
+    expect(s.user).toBe("U0BOB");
   });
 
   test("a multi-line secret (a PEM private key) is read line by line until an empty line", async () => {

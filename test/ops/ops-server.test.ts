@@ -42,6 +42,27 @@ describe("ops endpoints", () => {
     expect((await fetch(`${base}/nope`)).status).toBe(404);
   });
 
+  it("/healthz stays 200 with an array not answering, and names it; /readyz stays ready", async () => {
+    const r = new Readiness("http", async () => [
+      { name: "a", reachable: true, detail: "REST 1.12" },
+      { name: "stuck", reachable: false, detail: "no answer within 5000 ms" },
+    ]);
+    r.slackConnected = true;
+    r.configLoaded = true;
+    const { base } = await start(r);
+    const health = await fetch(`${base}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({
+      status: "ok",
+      arrays: {
+        total: 2,
+        reachable: 1,
+        unreachable: [{ name: "stuck", detail: "no answer within 5000 ms" }],
+      },
+    });
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+  });
+
   it("/readyz summarises arrays; a failing or hanging health check does not make it hang", async () => {
     const arrays = new Readiness("http", async () => [
       { name: "a", reachable: true },

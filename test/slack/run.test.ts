@@ -92,7 +92,7 @@ describe("runSlack (the process's Slack branch)", () => {
     const app = await startRunSlack(loaded);
     const update = await fake.waitForCall("chat.update", (c) => c.args["ts"] === ts);
     expect(JSON.stringify(update.args["blocks"])).toContain(
-      "Interrupted: the bot restarted while this ran; check the array.",
+      "Interrupted: the bot stopped while this ran. Check lab-1 before running it again.",
     );
     expect(await app.stop()).toBe(0);
     const after = openStore(storeOptions(loaded));

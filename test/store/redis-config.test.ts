@@ -39,6 +39,7 @@ describe("store.kind: redis in the configuration", () => {
       username: "bot",
       password: "s3cret",
       tls: { insecure: false, caFile: "/etc/bot/ca.pem" },
+      healthCheck: { intervalMs: 1_000, timeoutMs: 1_000 },
     });
     // The secret never prints with the config.
     expect(JSON.stringify(loaded)).not.toContain("s3cret");
@@ -57,7 +58,16 @@ describe("store.kind: redis in the configuration", () => {
       db: 0,
       keyPrefix: "array-chatops:",
       password: "pw",
+      healthCheck: { intervalMs: 1_000, timeoutMs: 1_000 },
     });
+  });
+
+  it("takes the health-check PING interval and time-out, and refuses times out of range", () => {
+    const loaded = load("store:\n  kind: redis\n  address: r\n  ping_interval: 2s\n  ping_timeout: 0.5s\n");
+    expect(storeOptions(loaded)).toMatchObject({ healthCheck: { intervalMs: 2_000, timeoutMs: 500 } });
+    expect(() => load("store:\n  kind: redis\n  address: r\n  ping_timeout: 2m\n")).toThrow(
+      /store\.ping_timeout.*"2m" is not a time from 100 ms to 30 s/,
+    );
   });
 
   it("reports every problem with its path", () => {

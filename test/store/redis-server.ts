@@ -16,6 +16,10 @@ export interface RedisServer {
   kill(): Promise<void>;
   /** Starts it again on the same port and directory. */
   start(): Promise<void>;
+  /** SIGSTOP: the server hangs with its connections open (what a silent network partition looks like). */
+  pause(): void;
+  /** SIGCONT: it answers again, queued commands included. */
+  resume(): void;
   /** Stops it for good and removes its directory. */
   close(): Promise<void>;
 }
@@ -103,6 +107,8 @@ export async function startRedis(
     dir,
     kill,
     start,
+    pause: () => child?.kill("SIGSTOP"),
+    resume: () => child?.kill("SIGCONT"),
     async close() {
       await kill();
       rmSync(dir, { recursive: true, force: true });

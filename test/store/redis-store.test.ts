@@ -102,6 +102,64 @@ describe("the Redis store", () => {
   });
 });
 
+describe("the Redis store when Redis hangs (SIGSTOP: connection open, no answers)", () => {
+  it("a missed PING marks it down, calls then fail at once, and the first answer marks it up again", async () => {
+    const events: { up: boolean; detail: string }[] = [];
+    const s = openRedisStore({
+      host: "127.0.0.1",
+      port: redis.port,
+      keyPrefix: "hang:",
+      commandTimeoutMs: 5_000,
+      healthCheck: { intervalMs: 100, timeoutMs: 300 },
+      events: { state: (up, detail) => events.push({ up, detail }) },
+    });
+    await s.write([{ op: "put", ns: "n", key: "k", value: 1 }]);
+    expect(s.health().up).toBe(true);
+    redis.pause();
+    try {
+      await stateChange(events, false);
+      expect(events.at(-1)?.detail).toMatch(/did not answer PING within 300 ms/);
+      expect(s.health()).toMatchObject({ up: false });
+      // Down: refused at once with the paused message, not after the 5 s command timeout.
+      const started = process.hrtime.bigint();
+      await expect(s.get("n", "k")).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
+      expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1_000);
+    } finally {
+      redis.resume();
+    }
+    await stateChange(events, true);
+    expect(s.health().up).toBe(true);
+    expect(await s.get("n", "k")).toBe(1);
+    await s.close();
+  });
+
+  it("a command that times out marks it down at once, before any PING is due", async () => {
+    const events: { up: boolean; detail: string }[] = [];
+    const s = openRedisStore({
+      host: "127.0.0.1",
+      port: redis.port,
+      keyPrefix: "hang2:",
+      commandTimeoutMs: 300,
+      // No PING for a minute: only the command timeout can have marked it.
+      healthCheck: { intervalMs: 60_000, timeoutMs: 60_000 },
+      events: { state: (up, detail) => events.push({ up, detail }) },
+    });
+    await s.write([{ op: "put", ns: "n", key: "k", value: 2 }]);
+    redis.pause();
+    try {
+      await expect(s.get("n", "k")).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
+      expect(s.health().up).toBe(false);
+      expect(events.at(-1)).toMatchObject({ up: false, detail: expect.stringMatching(/timed out/) });
+    } finally {
+      redis.resume();
+    }
+    // The PING sent when the command timed out (or the next) is answered: up again.
+    await stateChange(events, true);
+    expect(await s.get("n", "k")).toBe(2);
+    await s.close();
+  });
+});
+
 describe("the Redis store with an ACL user", () => {
   it("connects with username and password, and a wrong password is a clear unavailable error", async () => {
     const secured = await startRedis({

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BotError } from "../../src/errors.js";
+import { createExecutionLeases } from "../../src/store/execution-lease.js";
 import { joinKey, keyPrefix } from "../../src/store/keys.js";
 import { acquireLease } from "../../src/store/lease.js";
 import { createMemoryStore } from "../../src/store/memory.js";
@@ -163,6 +164,37 @@ describe.each(impls)("%s store", (_name, open) => {
     const bump = (c: number | undefined) => (c ?? 0) + 1;
     await Promise.all(Array.from({ length: 25 }, () => s.update("c", "hot", bump)));
     expect(await s.get("c", "hot")).toBe(25);
+    await s.close();
+  });
+
+  it("an execution lease names its owner, is renewed while held, lapses when not, and is given up on release", async () => {
+    let t = 10_000;
+    const s = open(() => t);
+    // Timers under the test's hand: a renewal runs only when the test fires it.
+    const due: (() => void)[] = [];
+    const timers = { set: (fn: () => void) => due.push(fn), clear: () => undefined };
+    const mine = createExecutionLeases(s, {
+      owner: "r1",
+      ttlMs: 3_000,
+      exclusive: false,
+      now: () => t,
+      timers,
+    });
+    const theirs = createExecutionLeases(s, { owner: "r2", ttlMs: 3_000, exclusive: false, now: () => t });
+    expect(await theirs.state("x1")).toEqual({ kind: "absent" });
+    const hold = await mine.hold("x1");
+    expect(await theirs.state("x1")).toEqual({ kind: "live", owner: "r1", expiresAt: 13_000 });
+    t = 12_000;
+    due.shift()?.();
+    // The renewal writes asynchronously; wait for it to land (bounded by expect.poll).
+    await expect.poll(() => theirs.state("x1")).toEqual({ kind: "live", owner: "r1", expiresAt: 15_000 });
+    // Not renewed past its time (the owner died): expired, still naming the owner.
+    t = 15_001;
+    expect(await theirs.state("x1")).toEqual({ kind: "expired", owner: "r1", expiresAt: 15_000 });
+    const second = await mine.hold("x2");
+    await second.release();
+    expect((await theirs.state("x2")).kind).toBe("expired");
+    await hold.release();
     await s.close();
   });
 

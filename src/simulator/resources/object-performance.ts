@@ -41,7 +41,7 @@ const FS_PROTOCOLS: Record<string, number> = { all: 1, nfs: 0.8, smb: 0.2, http:
 
 export const listFileSystemPerformance: Handler = (req, state) => {
   const protocol = (req.query.string("protocol") ?? "all").toLowerCase();
-  const scale = FS_PROTOCOLS[protocol];
+  const scale = Object.hasOwn(FS_PROTOCOLS, protocol) ? FS_PROTOCOLS[protocol] : undefined;
   if (scale === undefined)
     throw badRequest(`'protocol' must be one of ${Object.keys(FS_PROTOCOLS).join(", ")}.`, protocol);
   const v18 = at(req, "1.8");

@@ -30,7 +30,7 @@ function series(req: SimRequest, state: SimState, sample: (t: number) => Record<
 
 export const listArrayPerformance: Handler = (req, state) => {
   const protocol = (req.query.string("protocol") ?? "all").toLowerCase();
-  const scale = PROTOCOL_SCALE[protocol];
+  const scale = Object.hasOwn(PROTOCOL_SCALE, protocol) ? PROTOCOL_SCALE[protocol] : undefined;
   if (scale === undefined)
     throw badRequest(`'protocol' must be one of ${Object.keys(PROTOCOL_SCALE).join(", ")}.`, protocol);
   const v13 = atLeast(req.version, "1.3");

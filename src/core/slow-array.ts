@@ -1,0 +1,48 @@
+/**
+ * One array that is slow to answer a read must not leave the person waiting in silence: past the fan-out
+ * deadline the answer goes out saying the array is slow, and `later` carries the real answer (or its error) to
+ * be edited in when it comes (Slack replaces the message; the console prints it and does not hold the next
+ * command meanwhile).
+ */
+import { isUserFacing, toUserMessage } from "../errors.js";
+import type { Logger } from "../logger.js";
+import { type Message, message, rich } from "./message.js";
+import { DEFAULT_FAN_OUT_DEADLINE_MS, errorMessage, type Runtime } from "./runtime.js";
+
+function realTimer(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/**
+ * Waits for `answer` up to the fan-out deadline. In time: its message (or its error, thrown as before). Late:
+ * a "slow" message now and the answer later; the late promise never rejects (an error becomes its message).
+ */
+export async function withSlowNotice(
+  rt: Runtime,
+  array: string,
+  answer: Promise<Message>,
+  requestId: string,
+  log: Logger,
+): Promise<{ message: Message; later?: Promise<Message> }> {
+  const deadlineMs = rt.deps.config.fan_out_deadline ?? DEFAULT_FAN_OUT_DEADLINE_MS;
+  const settled = answer.then(
+    (m) => ({ ok: true as const, m }),
+    (err: unknown) => ({ ok: false as const, err }),
+  );
+  const first = await Promise.race([settled, (rt.deps.timer ?? realTimer)(deadlineMs).then(() => undefined)]);
+  if (first) {
+    if (first.ok) return { message: first.m };
+    throw first.err;
+  }
+  const secs = `${Number((deadlineMs / 1000).toFixed(1))} s`;
+  const text = `${array} is slow: no answer within ${secs}. The answer is added here when it comes.`;
+  const later = settled.then((r) => {
+    if (r.ok) return r.m;
+    if (!isUserFacing(r.err)) log.error({ err: r.err, requestId }, "late answer failed");
+    return errorMessage(toUserMessage(r.err, requestId));
+  });
+  return {
+    message: message(text, [{ type: "context", text: rich`⏳ ${text}` }], { visibility: "ephemeral" }),
+    later,
+  };
+}
