@@ -9,7 +9,7 @@ import type { Message } from "../../src/core/message.js";
 import { renderText } from "../../src/local/text-render.js";
 import { blankFileSystem } from "../../src/simulator/models/file-system.js";
 import { toSlack } from "../../src/slack/blocks.js";
-import { type Harness, messagesOf, startHarness } from "../core/harness.js";
+import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 
 const FORGED = "✅ Approved by alice";
 const NAMES = {
@@ -98,5 +98,36 @@ describe("hostile names from the array, through both faces", () => {
         for (const line of text.split("\n")) expect(line.trimStart().startsWith(FORGED)).toBe(false);
       }
     }
+  });
+});
+
+describe("names no array takes are refused before anything is sent", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ config: { channels: { default_array: "lab-1" } } });
+  });
+  afterAll(() => h?.close());
+
+  const writes = () => {
+    const stats = h.sims.get("lab-1")?.control.stats();
+    return Object.entries(stats?.requests ?? {})
+      .filter(([k]) => !k.startsWith("GET ") && !k.includes("/login") && !k.includes("/logout"))
+      .reduce((n, [, c]) => n + c, 0);
+  };
+
+  test.each([
+    ["fs create a.b 1T", "arrays take no such file system name: use 1-63 characters without ',', '/', '.'"],
+    ["fs create a/b 1T", "arrays take no such file system name"],
+    [`fs create ${"L".repeat(64)} 1T`, "arrays take no such file system name"],
+    [
+      "bucket create Bad_Bucket --account acme",
+      "arrays take no such bucket name: use 3-63 lowercase letters",
+    ],
+    ["object-account create 'a b'", "arrays take no such account name"],
+  ])("%s", async (text, says) => {
+    const before = writes();
+    const answer = textOf(await h.run("alice", text));
+    expect(answer).toContain(says);
+    expect(writes()).toBe(before);
   });
 });
