@@ -9,8 +9,11 @@ import { UserFacingError } from "../errors.js";
 export type LimitReason = "rate" | "concurrency" | "budget";
 
 export interface PersonLimiter {
-  /** Takes a token and a running slot for `userId`, or throws RATE_LIMITED saying when to try again. */
-  start(userId: string): () => void;
+  /**
+   * Takes `cost` tokens (1, or 0 for help, which reaches no array) and a running slot for `userId`, or throws
+   * RATE_LIMITED saying when to try again. Returns the function that frees the slot.
+   */
+  start(userId: string, cost?: number): () => void;
 }
 
 interface Person {
@@ -45,7 +48,7 @@ export function createPersonLimiter(
   };
 
   return {
-    start(userId) {
+    start(userId, cost = 1) {
       const t = now();
       let p = people.get(userId);
       if (!p) {
@@ -59,15 +62,15 @@ export function createPersonLimiter(
         onLimited("concurrency");
         throw slowDown(person.running, "try again when one of them has answered");
       }
-      if (rateOn && person.tokens < 1) {
+      if (rateOn && cost > 0 && person.tokens < cost) {
         onLimited("rate");
-        const waitS = Math.max(1, Math.ceil((1 - person.tokens) / perMs / 1000));
+        const waitS = Math.max(1, Math.ceil((cost - person.tokens) / perMs / 1000));
         throw slowDown(
           person.running,
           `you sent more than ${limits.burst} in a short time (the limit is ${limits.per_minute} a minute); try again in ${waitS} s`,
         );
       }
-      if (rateOn) person.tokens -= 1;
+      if (rateOn) person.tokens -= cost;
       person.running++;
       let done = false;
       return () => {

@@ -17,6 +17,11 @@ import { createRuntime } from "./runtime.js";
 const DEDUPE_MS = 10 * 60_000;
 const DEDUPE_MAX = 5000;
 
+/** Help reaches no array: it takes no token from the bucket (a scripted session may read all of it), only a slot. */
+function isHelp(text: string): boolean {
+  return /^\s*(?:(?:help|--help|-h)(?:\s|$)|$)/i.test(text);
+}
+
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const rt = createRuntime(deps);
   const seen = new Map<string, { at: number; effects: Promise<Effect[]> }>();
@@ -29,10 +34,11 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     userId: string,
     requestId: string,
     work: () => Promise<Effect[]>,
+    cost = 1,
   ): Promise<Effect[]> => {
     let done: () => void;
     try {
-      done = limiter ? limiter.start(userId) : () => {};
+      done = limiter ? limiter.start(userId, cost) : () => {};
     } catch (err) {
       return rt.errorEffects(err, requestId, rt.log.child({ reqId: requestId, user: userId }));
     }
@@ -63,7 +69,12 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         }
       }
       const requestId = input.requestId ?? rt.newId();
-      const effects = limited(input.actor.userId, requestId, () => handleCommandText(rt, input, requestId));
+      const effects = limited(
+        input.actor.userId,
+        requestId,
+        () => handleCommandText(rt, input, requestId),
+        isHelp(input.text) ? 0 : 1,
+      );
       if (input.requestId !== undefined) remember(input.requestId, effects);
       return effects;
     },

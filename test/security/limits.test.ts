@@ -63,6 +63,8 @@ describe("per-person limits", () => {
     expect(refused).toContain("Slow down: 0 of your commands are running");
     expect(refused).toContain("try again in 10 s");
     expect(limited).toContain("rate");
+    // Help reaches no array and takes no token: a scripted session can read all of it.
+    expect(textOf(await h.run("erin", "help fs list"))).not.toContain("Slow down");
     // Someone else is not slowed by erin's empty bucket.
     expect(textOf(await h.run("frank", "fs list --array lab-1"))).not.toContain("Slow down");
     h.clock.advance(9_000);
