@@ -131,6 +131,8 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
     logger,
     now,
     ...(alerting ? { alerts: alerting.commands } : {}),
+    limits: loaded.config.limits,
+    ...(m ? { onLimited: (reason: "rate" | "concurrency" | "budget") => m.rateLimited.inc({ reason }) } : {}),
   });
   const alertClicks = faces.chat
     ? alerting?.attach({ chat: faces.chat, pool, identity: faces.identity, pipeline })

@@ -9,7 +9,7 @@ import { protocolsOf, sizeText } from "../shared/file-system-facts.js";
 import { onlyItem, sendPlanned } from "../shared/plan.js";
 
 const args = z.object({
-  name: objectName("file system name").describe("name of the new file system"),
+  name: objectName("file system name", "file-system").describe("name of the new file system"),
   size: size({ min: 1 }).describe("provisioned size, e.g. 500G or 2T (binary units)"),
   nfs: flag().describe("enable NFS"),
   smb: flag().describe("enable SMB"),

@@ -87,7 +87,7 @@ export const accountCreate = defineCommand({
   role: "operator",
   visibility: "in_channel",
   positional: ["name"],
-  args: z.object({ name: objectName("account name").describe("the account") }),
+  args: z.object({ name: objectName("account name", "account").describe("the account") }),
   async impact(a, ctx): Promise<Impact> {
     return {
       target: `object store account ${a.name}`,

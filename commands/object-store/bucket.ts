@@ -120,7 +120,10 @@ export const bucketCreateCommand = defineCommand({
   role: "operator",
   visibility: "in_channel",
   positional: ["name"],
-  args: nameArgs.extend({ account: objectName("account name").describe("the account that owns it") }),
+  args: z.object({
+    name: objectName("bucket name", "bucket").describe("the bucket"),
+    account: objectName("account name").describe("the account that owns it"),
+  }),
   async impact(a, ctx): Promise<Impact> {
     const existing = (await bucketsOf(ctx, eq("name", a.name))).find((b) => b.name === a.name);
     if (existing) {

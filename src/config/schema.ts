@@ -9,6 +9,7 @@ import { ROLES } from "../core/roles.js";
 import { parseDuration } from "../core/units.js";
 import { alertsConfigSchema, storeConfigSchema, unknownAlertSelectors } from "./alerts.js";
 import { arraysConfigSchema } from "./arrays.js";
+import { DEFAULT_LIMITS, limitsConfigSchema } from "./limits.js";
 
 const slackId = z
   .string()
@@ -160,6 +161,8 @@ export const configSections = {
    * and edited in when they come.
    */
   fan_out_deadline: durationText.default(10_000),
+  /** What one person can make the bot do (src/config/limits.ts). */
+  limits: limitsConfigSchema.default(DEFAULT_LIMITS),
   log_level: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
   /** Alert polling, routing to channels, quiet hours, maintenance windows, noise control (src/config/alerts.ts). */
   alerts: alertsConfigSchema.default(alertsConfigSchema.parse({})),

@@ -3,6 +3,7 @@
  * schemas turn them into typed values with messages a person can act on.
  */
 import { z } from "zod";
+import { type NameKind, nameProblem } from "../rest-spec/names.js";
 import { userText } from "./message.js";
 import { countOf, parseDuration, parseSize } from "./units.js";
 
@@ -20,15 +21,24 @@ function hasControlChars(s: string): boolean {
   return false;
 }
 
-/** An object name: no commas (they split list parameters on the wire) and no control characters. */
-export function objectName(what = "name") {
-  return z
+/**
+ * An object name: no commas (they split list parameters on the wire) and no control characters. A name for a
+ * new object (`kind` given) must also be one arrays take for that kind (src/rest-spec/names.ts), so a name no
+ * array accepts is refused here, before anything is sent.
+ */
+export function objectName(what = "name", kind?: NameKind) {
+  const base = z
     .string()
     .trim()
     .min(1, `the ${what} is empty`)
     .max(255, `the ${what} is longer than 255 characters`)
     .refine((s) => !s.includes(","), `a ${what} cannot contain a comma`)
     .refine((s) => !hasControlChars(s), `the ${what} contains control characters`);
+  if (kind === undefined) return base;
+  return base.superRefine((s, ctx) => {
+    const problem = nameProblem(s, kind);
+    if (problem) ctx.addIssue({ code: "custom", message: `arrays take no such ${what}: use ${problem}` });
+  });
 }
 
 /**

@@ -37,9 +37,44 @@ const TYPED: Readonly<Record<string, string>> = Object.fromEntries(
 );
 const WORD = /[\p{L}\p{N}]/u;
 
+/** Control characters other than line breaks and tabs, Unicode line separators and bidi overrides. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL_OR_BREAK = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** A control character as its visible picture (U+2400 block: ␊ ␍ ␛ ␉), others as U+FFFD. */
+function picture(c: string): string {
+  const n = c.charCodeAt(0);
+  if (n < 0x20) return String.fromCharCode(0x2400 + n);
+  return n === 0x7f ? "\u2421" : "\ufffd";
+}
+
+/**
+ * Text from arrays or users shown as it is, minus what could act on the reader's screen: escape sequences
+ * (a terminal's colours, cursor, title), carriage returns that overwrite a line, bidi overrides that reorder
+ * it. Line breaks and tabs stay.
+ */
+export function visibleControls(s: string): string {
+  return s.replace(CONTROL, picture);
+}
+
+/**
+ * Text for a one-line slot (a header, a table cell, a button label): line breaks and tabs become visible
+ * pictures too, so a name can never start a row or a line of its own that reads as the bot's.
+ */
+export function singleLine(s: string): string {
+  return s.replace(CONTROL_OR_BREAK, picture);
+}
+
+/** A table's rows with every cell made one line (see singleLine). */
+export function singleLineRows(rows: readonly Record<string, string>[]): Record<string, string>[] {
+  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, singleLine(v)])));
+}
+
 /** User text for markup: control characters escaped, markup markers replaced by their stand-ins. */
 export function escapeUserText(s: string): string {
-  return escapeText(s).replace(/[*_~`]/g, (m, i: number, all: string) => {
+  return escapeText(visibleControls(s)).replace(/[*_~`]/g, (m, i: number, all: string) => {
     if (m === "_" && WORD.test(all.charAt(i - 1)) && WORD.test(all.charAt(i + 1))) return m;
     return STAND_IN[m] ?? m;
   });
@@ -59,7 +94,7 @@ export function userText(s: string): string {
  */
 export function botText(s: string): Rich {
   return new Rich(
-    escapeText(s).replace(/[*_~]/g, (m, i: number, all: string) => {
+    escapeText(visibleControls(s)).replace(/[*_~]/g, (m, i: number, all: string) => {
       if (m === "_" && WORD.test(all.charAt(i - 1)) && WORD.test(all.charAt(i + 1))) return m;
       return STAND_IN[m] ?? m;
     }),

@@ -1,5 +1,6 @@
 /** Everything the pipeline needs, passed in once; tests swap the clock, the store, the sink and identity. */
 
+import type { LimitsConfig } from "../config/limits.js";
 import type { AppConfig } from "../config/schema.js";
 import type { ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
@@ -7,6 +8,7 @@ import type { ExecutionLeases } from "../store/execution-lease.js";
 import type { AlertCommandPort } from "./alert-port.js";
 import type { AuditSink } from "./audit.js";
 import type { PendingStore } from "./pending-store.js";
+import type { LimitReason } from "./person-limits.js";
 import type { IdentityPort } from "./pipeline-types.js";
 import type { Registry } from "./registry.js";
 
@@ -31,6 +33,13 @@ export interface PipelineDeps {
   alerts?: AlertCommandPort;
   /** Execution leases: who carries out a claimed request (see src/core/recovery.ts); none = exclusive store. */
   executions?: ExecutionLeases;
+  /**
+   * What one person can make the bot do (the configuration's `limits`; the composition root always passes
+   * them). Absent, nothing is limited: only pipelines built by hand in tests leave them out.
+   */
+  limits?: LimitsConfig;
+  /** Hears each command refused or stopped by a limit (metrics); the reason is a bounded label. */
+  onLimited?: (reason: LimitReason) => void;
 }
 
 /** Action ids of the buttons the pipeline puts on messages; the value is always a pending-record id. */

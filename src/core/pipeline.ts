@@ -7,6 +7,7 @@ import { handleClickInput } from "./click-flow.js";
 import { handleCommandText } from "./command-flow.js";
 import { closedCard } from "./gate-messages.js";
 import { rich } from "./message.js";
+import { createPersonLimiter } from "./person-limits.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import type { Effect, Pipeline } from "./pipeline-types.js";
 import { recoverInterrupted } from "./recovery.js";
@@ -16,9 +17,38 @@ import { createRuntime } from "./runtime.js";
 const DEDUPE_MS = 10 * 60_000;
 const DEDUPE_MAX = 5000;
 
+/** Help reaches no array: it takes no token from the bucket (a scripted session may read all of it), only a slot. */
+function isHelp(text: string): boolean {
+  return /^\s*(?:(?:help|--help|-h)(?:\s|$)|$)/i.test(text);
+}
+
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const rt = createRuntime(deps);
   const seen = new Map<string, { at: number; effects: Promise<Effect[]> }>();
+  const limiter = deps.limits ? createPersonLimiter(deps.limits, deps.now, deps.onLimited) : undefined;
+  /**
+   * Runs `work` within the person's limits, checked before anything is parsed, looked up or sent; a refusal
+   * is answered at once and counted in metrics, without an audit record (a flood would flood the audit log).
+   */
+  const limited = async (
+    userId: string,
+    requestId: string,
+    work: () => Promise<Effect[]>,
+    cost = 1,
+  ): Promise<Effect[]> => {
+    let done: () => void;
+    try {
+      done = limiter ? limiter.start(userId, cost) : () => {};
+    } catch (err) {
+      return rt.errorEffects(err, requestId, rt.log.child({ reqId: requestId, user: userId }));
+    }
+    try {
+      return await work();
+    } finally {
+      done();
+      rt.budgets.release(requestId);
+    }
+  };
 
   const remember = (id: string, effects: Promise<Effect[]>) => {
     const now = deps.now();
@@ -39,13 +69,19 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         }
       }
       const requestId = input.requestId ?? rt.newId();
-      const effects = handleCommandText(rt, input, requestId);
+      const effects = limited(
+        input.actor.userId,
+        requestId,
+        () => handleCommandText(rt, input, requestId),
+        isHelp(input.text) ? 0 : 1,
+      );
       if (input.requestId !== undefined) remember(input.requestId, effects);
       return effects;
     },
 
     handleClick(input) {
-      return handleClickInput(rt, input, rt.newId());
+      const clickId = rt.newId();
+      return limited(input.actor.userId, clickId, () => handleClickInput(rt, input, clickId));
     },
 
     async attachMessage(pendingId, ref) {

@@ -9,6 +9,7 @@ import type { CommandActor, CommandContext, RenderContext } from "./define-comma
 import { botText, type Message, message } from "./message.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import type { Effect } from "./pipeline-types.js";
+import { type RequestBudgets, requestBudgets } from "./request-budget.js";
 import { createTargetResolver, type TargetResolver } from "./targets.js";
 
 /** `fan_out_deadline` when a configuration built in code leaves it out. */
@@ -21,6 +22,8 @@ export interface Runtime {
   auditor: Auditor;
   newId: () => string;
   log: Logger;
+  /** Each request's budget of array requests (limits.array_requests_per_command), shared by its contexts. */
+  budgets: RequestBudgets;
   contextFor(
     client: ArrayClient | undefined,
     actor: CommandActor,
@@ -34,6 +37,7 @@ export interface Runtime {
 
 export function createRuntime(deps: PipelineDeps): Runtime {
   const log = deps.logger;
+  const budgets = requestBudgets(deps.limits?.array_requests_per_command, () => deps.onLimited?.("budget"));
   return {
     deps,
     access: createAccessResolver(deps.config.access, deps.identity),
@@ -41,8 +45,9 @@ export function createRuntime(deps: PipelineDeps): Runtime {
     auditor: createAuditor(log, deps.audit),
     newId: deps.newId ?? (() => randomUUID()),
     log,
+    budgets,
     contextFor(client, actor, requestId, reqLog) {
-      return {
+      return budgets.apply(requestId, {
         get array(): ArrayClient {
           if (!client) throw new InternalError("NO_ARRAY_CONTEXT", "a global command asked for ctx.array");
           return client;
@@ -56,7 +61,7 @@ export function createRuntime(deps: PipelineDeps): Runtime {
         fanOutDeadlineMs: deps.config.fan_out_deadline ?? DEFAULT_FAN_OUT_DEADLINE_MS,
         ...(deps.alerts ? { alerts: deps.alerts } : {}),
         now: deps.now,
-      };
+      });
     },
     renderContext(arrays) {
       return { arrays, now: deps.now(), timeZone: deps.config.time_zone };

@@ -47,10 +47,19 @@ export function truncatedTable(
   return { block, attachments, csvRows: attachments.length > 0 ? rows.length : 0, totalRows: total };
 }
 
-const csvCell = (v: string) => {
-  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+/**
+ * A cell a spreadsheet would run as a formula (it starts with `=`, `+`, `-` or `@`, maybe after blanks, or with
+ * a tab, CR or LF) gets a leading apostrophe: spreadsheets show it as text and hide the apostrophe. Array
+ * object names, alert texts and user-typed values reach these files, and a CSV is opened in Excel more often
+ * than not. A plain number keeps its sign (`-5`, `-1.5e3`): a negative number is a value, not a formula.
+ */
+const FORMULA_START = /^(?:\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r\n])/;
+const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
+
+export function csvCell(v: string): string {
+  const safe = FORMULA_START.test(v) && !PLAIN_NUMBER.test(v) ? `'${v}` : v;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
+}
 
 /** One CSV line (without its line break): the labels when `row` is undefined. */
 export function csvLine(columns: readonly TableColumn[], row?: Record<string, string>): string {

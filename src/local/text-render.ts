@@ -8,8 +8,11 @@ import {
   type Block,
   type Button,
   type Message,
+  singleLine,
+  singleLineRows,
   type TableColumn,
   unescapeText,
+  visibleControls,
 } from "../core/message.js";
 import { formatCount } from "../core/units.js";
 
@@ -45,8 +48,10 @@ function dim(s: string, color: boolean): string {
 
 export function formatTable(
   columns: readonly TableColumn[],
-  rows: readonly Record<string, string>[],
+  cells: readonly Record<string, string>[],
 ): string {
+  // One line per cell: a name holding a line break or an escape sequence cannot forge a row or colour the terminal.
+  const rows = singleLineRows(cells);
   const clip = (s: string) => (s.length > MAX_CELL ? `${s.slice(0, MAX_CELL - 1)}…` : s);
   const widths = columns.map((c) =>
     Math.max(c.label.length, ...rows.map((r) => clip(r[c.key] ?? "").length)),
@@ -72,7 +77,7 @@ function block(
   const color = opts.color;
   switch (b.type) {
     case "header":
-      return color ? `\u001b[1m${b.text}\u001b[22m` : `== ${b.text} ==`;
+      return color ? `\u001b[1m${singleLine(b.text)}\u001b[22m` : `== ${singleLine(b.text)} ==`;
     case "section":
       return markup(b.text.markup, color);
     case "context":
@@ -103,7 +108,7 @@ function block(
       return b.buttons
         .map((btn) => {
           buttons.push(btn);
-          return `[${opts.firstButton + buttons.length - 1}] ${btn.label}`;
+          return `[${opts.firstButton + buttons.length - 1}] ${singleLine(btn.label)}`;
         })
         .join("   ");
   }
@@ -116,7 +121,8 @@ export function renderText(msg: Message, opts: RenderOptions = {}): RenderedText
     firstButton: opts.firstButton ?? 1,
     ...(opts.describeImage ? { describeImage: opts.describeImage } : {}),
   };
-  const parts = msg.blocks.length > 0 ? msg.blocks.map((b) => block(b, o, buttons)) : [msg.text];
+  const parts =
+    msg.blocks.length > 0 ? msg.blocks.map((b) => block(b, o, buttons)) : [visibleControls(msg.text)];
   for (const a of msg.attachments ?? []) {
     parts.push(dim(opts.describeAttachment?.(a.filename) ?? `[attachment: ${a.filename}]`, o.color));
   }

@@ -29,6 +29,8 @@ export interface Metrics {
   readonly storeErrors: Counter<"op">;
   /** 1 while the store is reachable. */
   readonly storeUp: Gauge;
+  /** Commands refused by a person's limit (rate, concurrency) or stopped at their request budget (budget). */
+  readonly rateLimited: Counter<"reason">;
   /** Leases this replica took, lost or released, by lease kind (poll) and change. */
   readonly leaseChanges: Counter<"lease" | "change">;
 }
@@ -114,6 +116,12 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
       name: `${p}store_errors_total`,
       help: "Failed calls to the state store (Redis unreachable, timeouts), by operation",
       labelNames: ["op"],
+      registers,
+    }),
+    rateLimited: new Counter({
+      name: `${p}rate_limited_total`,
+      help: "Commands refused by a person's limit or stopped at their array request budget, by reason",
+      labelNames: ["reason"],
       registers,
     }),
     storeUp: new Gauge({ name: `${p}store_up`, help: "1 while the state store is reachable", registers }),

@@ -3,7 +3,7 @@
  * message (block count, total size) are applied by `toSlack` in blocks.ts.
  */
 import type { Attachment, Block, Button, TableColumn } from "../core/message.js";
-import { escapeText, rich } from "../core/message.js";
+import { escapeText, rich, singleLine, singleLineRows } from "../core/message.js";
 import { InternalError } from "../errors.js";
 import { toCsv } from "./csv.js";
 import { LIMITS, splitText, truncate } from "./limits.js";
@@ -86,7 +86,7 @@ function button(b: Button, state: RenderState): SlackBlock {
   state.actionIds.add(actionId);
   const out: SlackBlock = {
     type: "button",
-    text: plainText(truncate(b.label, LIMITS.buttonText)),
+    text: plainText(truncate(singleLine(b.label), LIMITS.buttonText)),
     action_id: actionId,
     value: b.value,
   };
@@ -134,7 +134,9 @@ function gridFitting(columns: readonly TableColumn[], rows: readonly Record<stri
   return lo;
 }
 
-function tablePieces(b: Extract<Block, { type: "table" }>, state: RenderState): Piece[] {
+function tablePieces(table: Extract<Block, { type: "table" }>, state: RenderState): Piece[] {
+  // Cells are shown one line each; the CSV keeps them as they are (quoted).
+  const b = { ...table, rows: singleLineRows(table.rows) };
   const total = Math.max(b.totalRows ?? b.rows.length, b.rows.length);
   const useTable =
     state.surface === "message" &&
@@ -171,7 +173,7 @@ function tablePieces(b: Extract<Block, { type: "table" }>, state: RenderState): 
         filename,
         title: state.lastHeader || "Full listing",
         contentType: "text/csv",
-        content: toCsv(b.columns, b.rows),
+        content: toCsv(table.columns, table.rows),
       });
       note += ` The full list is attached as ${filename}.`;
     }
@@ -185,7 +187,7 @@ export function renderBlock(b: Block, state: RenderState): Piece[] {
   switch (b.type) {
     case "header": {
       state.lastHeader = b.text;
-      const text = truncate(b.text.trim(), LIMITS.headerText);
+      const text = truncate(singleLine(b.text.trim()), LIMITS.headerText);
       return text === "" ? [] : [piece([{ type: "header", text: plainText(text) }], text.length)];
     }
     case "section":

@@ -4,7 +4,7 @@
  * Home and modals; about 12k characters in all). When content must be dropped, buttons stay, a note says
  * so, and the full output goes along as `full-output.txt`. Pure: no I/O.
  */
-import { escapeText, type Message } from "../core/message.js";
+import { escapeText, type Message, visibleControls } from "../core/message.js";
 import {
   type OutgoingFile,
   type Piece,
@@ -33,7 +33,7 @@ const NOTE_CHARS = 200;
 function fallbackText(msg: Message): string {
   const first = msg.blocks.find((b) => b.type === "header");
   const raw = msg.text.trim() || (first?.type === "header" ? first.text : "") || "array-chatops";
-  return safeCut(escapeText(raw), LIMITS.fallbackText);
+  return safeCut(escapeText(visibleControls(raw)), LIMITS.fallbackText);
 }
 
 function fits(pieces: readonly Piece[], maxBlocks: number, budget: number): boolean {

@@ -1,16 +1,11 @@
 /**
- * CSV for long listings (RFC 4180 quoting). Cells that a spreadsheet would run as a formula are prefixed
- * with a quote: array object names are user-chosen and a CSV is opened in Excel more often than not.
+ * CSV for long listings (RFC 4180 quoting), with the one cell rule every CSV the bot writes follows
+ * (src/core/table.ts csvCell: formula-looking cells prefixed with an apostrophe, plain numbers kept).
  */
 import type { TableColumn } from "../core/message.js";
+import { csvCell } from "../core/table.js";
 
-const FORMULA_START = /^[=+\-@\t\r]/;
-const PLAIN_NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
-
-export function csvCell(value: string): string {
-  const safe = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
+export { csvCell };
 
 export function toCsv(columns: readonly TableColumn[], rows: readonly Record<string, string>[]): string {
   const lines = [columns.map((c) => csvCell(c.label)).join(",")];

@@ -2,7 +2,7 @@
  * A message as plain text: the content of `full-output.txt` when blocks had to be shortened, and the
  * monospace grid used where a table block cannot be (too wide, a second table, App Home).
  */
-import { type Message, type TableColumn, unescapeText } from "../core/message.js";
+import { type Message, singleLine, singleLineRows, type TableColumn, unescapeText } from "../core/message.js";
 
 const MAX_COLUMN_WIDTH = 40;
 
@@ -12,7 +12,11 @@ function cell(v: string, width: number, align: "left" | "right" | undefined): st
 }
 
 /** Rows as an aligned monospace grid with a header line. */
-export function formatGrid(columns: readonly TableColumn[], rows: readonly Record<string, string>[]): string {
+export function formatGrid(
+  columns: readonly TableColumn[],
+  cells: readonly Record<string, string>[],
+): string {
+  const rows = singleLineRows(cells);
   const widths = columns.map((c) =>
     Math.min(MAX_COLUMN_WIDTH, Math.max(c.label.length, ...rows.map((r) => (r[c.key] ?? "").length))),
   );
@@ -32,7 +36,7 @@ export function messageToPlainText(msg: Message): string {
   for (const b of msg.blocks) {
     switch (b.type) {
       case "header":
-        parts.push(b.text.toUpperCase());
+        parts.push(singleLine(b.text).toUpperCase());
         break;
       case "section":
       case "context":

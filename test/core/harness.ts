@@ -53,6 +53,10 @@ export interface HarnessOptions {
   tuning?: Partial<typeof TEST_ARRAY_TUNING>;
   /** The simulators run on the test's clock too (replication lag, snapshot times), not the wall clock. */
   simulatorClock?: boolean;
+  /** Applies the configuration's per-person limits (off by default: most tests send many commands at once). */
+  limited?: boolean;
+  /** Hears each refusal by a limit, as the metrics do. */
+  onLimited?: (reason: "rate" | "concurrency" | "budget") => void;
 }
 
 export interface Harness {
@@ -123,6 +127,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     logger: opts.logger ?? silentLogger(),
     now: () => clock.now,
     newId: () => `id-${++seq}`,
+    ...(opts.limited ? { limits: config.limits } : {}),
+    ...(opts.onLimited ? { onLimited: opts.onLimited } : {}),
   });
   let ts = 0;
   const attach = async (effects: Effect[]) => {

@@ -81,4 +81,42 @@ describe("injection through alert posts", () => {
     const texts = sent.flatMap((p) => mrkdwnTexts(p));
     for (const t of texts) for (const live of LIVE) expect(t).not.toMatch(live);
   });
+
+  it("an alert whose text holds escape sequences, line breaks and 200 characters posts harmlessly", async () => {
+    if (!engine) throw new Error("engine not built");
+    const before = h.fake.calls.length;
+    raiseAlert(sim.state, {
+      code: 1001,
+      severity: "critical",
+      component: `${"C".repeat(200)}\u001b[2J`,
+      subject: `Blade\r\u001b]0;owned\u0007 ${"S".repeat(200)} \u202Eevil`,
+      description: "line one\n\u001b[31m*pwn*\u001b[0m `code` &<>",
+      action: "\u001b[1mreplace\u001b[0m",
+    });
+    await engine.pollNow("lab-1");
+    await engine.idle();
+    const sent = h.fake.calls
+      .slice(before)
+      .filter((c) => c.method.startsWith("chat."))
+      .map((c) => c.args);
+    expect(JSON.stringify(sent)).toContain("CCCCCCCCCC");
+    const strings = (v: unknown): string[] =>
+      typeof v === "string"
+        ? [v]
+        : Array.isArray(v)
+          ? v.flatMap(strings)
+          : v !== null && typeof v === "object"
+            ? Object.values(v).flatMap(strings)
+            : [];
+    for (const t of sent.flatMap(strings)) {
+      expect(t).not.toContain("\u001b");
+      expect(t).not.toContain("\r");
+      expect(t).not.toContain("\u202E");
+    }
+    const headers = JSON.stringify(sent).matchAll(
+      /"type":"header","text":\{"type":"plain_text","text":"((?:[^"\\]|\\.)*)"/g,
+    );
+    for (const m of headers) expect((JSON.parse(`"${m[1]}"`) as string).length).toBeLessThanOrEqual(150);
+    for (const t of sent.flatMap((p) => mrkdwnTexts(p, false))) expect(t).not.toMatch(/\*pwn\*/);
+  });
 });

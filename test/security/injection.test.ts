@@ -20,6 +20,14 @@ const HOSTILE = [
   "*pwn*",
   "&lt;!everyone&gt;",
   "~pwn~ _it_",
+  // Breaking out of a code span the bot put the name in, and markup after it.
+  "`*pwn*`",
+  "```*pwn*```",
+  // A line break starting a new paragraph of the bot's own voice, with a mention in it.
+  "line\n<!channel>\n*pwn*",
+  "&<>&amp;&lt;x&gt;",
+  // Longer than a header (150) and a button label may hold.
+  `${"L".repeat(190)}<!here>*pwn*`,
 ];
 /** What must never reach Slack as mrkdwn: a live mention or a link (in blocks and in notification text). */
 const LIVE = [/<!channel>/, /<!here/, /<!everyone/, /<@UEVIL>/, /<https:\/\/evil/];
@@ -50,7 +58,18 @@ describe("mention and markup injection through array data", () => {
     ...w.slack.fake.calls.filter((c) => c.method.startsWith("views.")).map((c) => c.args["view"]),
   ];
 
+  /** Every header block's text in the payloads: Slack refuses a header over 150 characters. */
+  const headers = (p: unknown): string[] => {
+    if (Array.isArray(p)) return p.flatMap(headers);
+    if (p === null || typeof p !== "object") return [];
+    const o = p as Record<string, unknown>;
+    const own = o["type"] === "header" ? [String((o["text"] as { text?: unknown })?.text ?? "")] : [];
+    return [...own, ...Object.values(o).flatMap(headers)];
+  };
+
   const expectNothingLive = () => {
+    const hs = everyPayload().flatMap(headers);
+    for (const h of hs) expect(h.length).toBeLessThanOrEqual(150);
     const texts = everyPayload().flatMap((p) => mrkdwnTexts(p));
     expect(texts.length).toBeGreaterThan(10);
     for (const t of texts) for (const live of LIVE) expect(t).not.toMatch(live);
@@ -64,6 +83,8 @@ describe("mention and markup injection through array data", () => {
       await w.command("fs list --name '<*'", USERS.viewer),
       await w.command("fs show <!channel>", USERS.viewer),
       await w.command("fs show '<@UEVIL>'", USERS.viewer),
+      await w.command(`fs show '${"L".repeat(190)}<!here>*pwn*'`, USERS.viewer),
+      await w.command("fs show '`*pwn*`'", USERS.viewer),
       await w.command("alert list --state all", USERS.viewer),
       await w.command("alert show 1", USERS.viewer),
     ];

@@ -19,7 +19,9 @@ export function selectorKey(label: string): string {
 export function argsSchema(p: VerbPlan, extra: Record<string, z.ZodType> = {}): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   for (const s of p.select) {
-    const name = objectName(s.label).describe(`the ${s.label}`);
+    // A POST's `names` name new objects: refused before sending when no array would take them.
+    const isNew = p.method === "POST" && s.param === "names";
+    const name = objectName(s.label, isNew ? "any" : undefined).describe(`the ${s.label}`);
     shape[selectorKey(s.label)] = s.optional ? name.optional() : name;
   }
   for (const f of p.fields) shape[f.key] = fieldSchema(f);

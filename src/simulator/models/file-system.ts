@@ -1,5 +1,6 @@
 /** The simulated file system: stored once in the 1.12 shape, rendered per REST version. */
 import { z } from "zod";
+import { NAME_RULES } from "../../rest-spec/names.js";
 import { atLeast } from "../../rest-spec/versions.js";
 import type { SimReference } from "../types.js";
 import { nonNegativeInt, referenceByName } from "./body.js";
@@ -187,12 +188,11 @@ export function setLogicalUsage(space: SpaceRec, bytes: number): void {
 export const FS_READ_ONLY = ["created", "space", "id", "time_remaining", "promotion_status"] as const;
 
 /**
- * File system names: 1-63 characters without ',' (the list separator), '/' or '.' (the snapshot separator),
- * not starting with a space. Stricter rules of real arrays are left out so encoding tests can use "fs 2".
+ * File system names as src/rest-spec/names.ts gives them: 1-63 characters without ',' (the list separator),
+ * '/', '.' (the snapshot separator) or control characters, not starting with a blank. Spaces inside stay
+ * allowed so encoding tests can use "fs 2".
  */
-export const FS_NAME = z
-  .string()
-  .regex(/^[^,/.\s][^,/.]{0,62}$/, "1-63 characters, none of ',', '/' or '.', not starting with a space");
+export const FS_NAME = z.string().regex(NAME_RULES["file-system"].pattern, NAME_RULES["file-system"].says);
 
 /** The body of POST (create) or PATCH (update) /file-systems as this version accepts it. */
 export function fileSystemBodySchema(version: string, mode: "create" | "update") {

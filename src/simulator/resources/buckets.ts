@@ -1,5 +1,6 @@
 /** /buckets: create in an account, list, destroy/recover/versioning, eradicate. */
 import { z } from "zod";
+import { NAME_RULES } from "../../rest-spec/names.js";
 import { bodyObject, parseBody, referenceByName } from "../models/body.js";
 import { applyDestroyed } from "../models/file-system.js";
 import { type BucketRec, renderBucket } from "../models/object-store.js";
@@ -16,7 +17,8 @@ import {
   selectByNamesOrIds,
 } from "./common.js";
 
-const NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+/** Names as src/rest-spec/names.ts gives them for this kind. */
+const NAME = NAME_RULES["bucket"].pattern;
 
 function view(state: SimState, version: string) {
   const now = state.clock();

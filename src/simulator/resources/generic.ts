@@ -5,6 +5,8 @@
  * one item that PATCH merges into. Anything with a relationship, a default, a secret or a rule is modelled
  * in its own module; `collection()` is also the store some of those keep their records in.
  */
+
+import { nameProblem } from "../../rest-spec/names.js";
 import { atLeast } from "../../rest-spec/versions.js";
 import type { Json } from "../models/body.js";
 import { bodyObject } from "../models/body.js";
@@ -117,7 +119,11 @@ export const genericCreate: Handler = (req, state) => {
   const names = requireList(req, "names");
   const body = bodyObject(req, "request", true);
   rejectIdentity(body);
-  for (const n of names) if (c.items.has(n)) throw badRequest(`'${n}' already exists.`, n);
+  for (const n of names) {
+    const problem = nameProblem(n);
+    if (problem) throw badRequest(`'${n}' is not a valid name (${problem}).`, n);
+    if (c.items.has(n)) throw badRequest(`'${n}' already exists.`, n);
+  }
   const created = names.map((name) => {
     const item: Json = { name, id: state.newId(), ...body };
     validate(item);

@@ -1,5 +1,6 @@
 /** Object store accounts, users and access keys. */
 import { z } from "zod";
+import { NAME_RULES } from "../../rest-spec/names.js";
 import { bodyObject, parseBody, referenceByName } from "../models/body.js";
 import {
   type AccessKeyRec,
@@ -26,7 +27,8 @@ import {
   selectByNamesOrIds,
 } from "./common.js";
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/;
+/** Names as src/rest-spec/names.ts gives them for this kind. */
+const NAME = NAME_RULES["account"].pattern;
 const MAX_KEYS_PER_USER = 2;
 
 function accountView(state: SimState, version: string) {

@@ -1,5 +1,6 @@
 /** /policies (1.5+): snapshot policies, their rules, and the snapshots their rules made. */
 import { z } from "zod";
+import { NAME_RULES } from "../../rest-spec/names.js";
 import { bodyObject, parseBody } from "../models/body.js";
 import {
   type PolicyRec,
@@ -23,7 +24,8 @@ import {
   selectByNamesOrIds,
 } from "./common.js";
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
+/** Names as src/rest-spec/names.ts gives them for this kind. */
+const NAME = NAME_RULES["policy"].pattern;
 
 function render(state: SimState, version: string) {
   return (p: PolicyRec) => renderPolicy(p, version, state.array);

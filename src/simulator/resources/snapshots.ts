@@ -1,5 +1,6 @@
 /** /file-system-snapshots: create from sources, list, destroy/recover, eradicate. */
 import { z } from "zod";
+import { NAME_RULES } from "../../rest-spec/names.js";
 import { bodyObject, parseBody } from "../models/body.js";
 import { applyDestroyed, type FileSystemRec } from "../models/file-system.js";
 import { addSnapshot, renderSnapshot, type SnapshotRec } from "../models/snapshot.js";
@@ -18,7 +19,7 @@ import {
   selectByNameOrIds,
 } from "./common.js";
 
-const SUFFIX = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
+const SUFFIX = NAME_RULES["snapshot-suffix"].pattern;
 
 /** Renders snapshots at one version and instant; policy names are looked up once per call. */
 export function snapshotRenderer(

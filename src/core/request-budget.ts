@@ -1,0 +1,86 @@
+/**
+ * A command's budget of array requests: one count shared by every client the command is handed (each array
+ * of a fan-out, and arrays it reaches through the pool). The request past the budget is not sent; the command
+ * stops with REQUEST_BUDGET, a clear message saying how to ask for less.
+ */
+import { UserFacingError } from "../errors.js";
+import { guardedClient, guardedPool } from "../flashblade/guarded-client.js";
+import type { ArrayClient, ArrayPool } from "../flashblade/types.js";
+import type { CommandContext } from "./define-command.js";
+
+export interface RequestBudget {
+  readonly limit: number;
+  /** Requests charged so far. */
+  readonly used: number;
+  /** The context with its array and pool sending through this budget. */
+  apply(ctx: CommandContext): CommandContext;
+}
+
+export function createRequestBudget(limit: number, onExceeded: () => void = () => {}): RequestBudget {
+  let used = 0;
+  let told = false;
+  const before = (): void => {
+    if (used >= limit) {
+      if (!told) onExceeded();
+      told = true;
+      throw new UserFacingError(
+        "REQUEST_BUDGET",
+        `Stopped: this command needed more than ${limit} array requests (the per-command limit). Ask for less: one array instead of several, a --filter or --name, or a --limit.`,
+      );
+    }
+    used++;
+  };
+  const wrapped = new WeakMap<ArrayClient, ArrayClient>();
+  const guard = (client: ArrayClient): ArrayClient => {
+    let w = wrapped.get(client);
+    if (!w) {
+      w = guardedClient(client, before);
+      wrapped.set(client, w);
+    }
+    return w;
+  };
+  return {
+    limit,
+    get used() {
+      return used;
+    },
+    apply(ctx) {
+      const pool: ArrayPool = guardedPool(ctx.pool, guard);
+      // Copied by descriptor: `array` stays a getter (a global command's context has none to give).
+      return Object.defineProperties(Object.defineProperties({}, Object.getOwnPropertyDescriptors(ctx)), {
+        array: { get: () => guard(ctx.array), enumerable: true },
+        pool: { value: pool, enumerable: true },
+      }) as CommandContext;
+    },
+  };
+}
+
+/** Budgets by request id, so every context built for one request shares one count. */
+export interface RequestBudgets {
+  /** The context sending through its request's budget (unchanged when there is no limit). */
+  apply(requestId: string, ctx: CommandContext): CommandContext;
+  /** Forgets a finished request's budget (clients already handed out keep counting against it). */
+  release(requestId: string): void;
+}
+
+/** Requests whose budget is remembered at once; the oldest is dropped past it (a request never released). */
+const MAX_TRACKED = 10_000;
+
+export function requestBudgets(limit: number | undefined, onExceeded?: () => void): RequestBudgets {
+  const budgets = new Map<string, RequestBudget>();
+  return {
+    apply(requestId, ctx) {
+      if (limit === undefined) return ctx;
+      let b = budgets.get(requestId);
+      if (!b) {
+        b = createRequestBudget(limit, onExceeded);
+        budgets.set(requestId, b);
+        if (budgets.size > MAX_TRACKED) budgets.delete(budgets.keys().next().value as string);
+      }
+      return b.apply(ctx);
+    },
+    release(requestId) {
+      budgets.delete(requestId);
+    },
+  };
+}
