@@ -1,41 +1,5 @@
 import { type DestinationStream, type Logger, pino } from "pino";
-import { redactUrlCredentials } from "./redact.js";
-
-/**
- * Paths pino blanks in every log line. Tokens and session ids must never reach a log: API tokens, the array
- * session token (x-auth-token), Slack tokens and signing secrets, passwords.
- */
-export const REDACT_PATHS = [
-  "token",
-  "apiToken",
-  "api_token",
-  "sessionToken",
-  "password",
-  "secret",
-  "secret_access_key",
-  "signingSecret",
-  "botToken",
-  "appToken",
-  "authorization",
-  "headers.authorization",
-  'headers["api-token"]',
-  'headers["x-auth-token"]',
-  "*.token",
-  "*.apiToken",
-  "*.api_token",
-  "*.sessionToken",
-  "*.password",
-  "*.secret",
-  "*.secret_access_key",
-  "*.signingSecret",
-  "*.botToken",
-  "*.appToken",
-  "*.authorization",
-  '*.headers["api-token"]',
-  '*.headers["x-auth-token"]',
-  '*["api-token"]',
-  '*["x-auth-token"]',
-];
+import { redact, redactUrlCredentials } from "./redact.js";
 
 export interface LoggerOptions {
   level?: string;
@@ -49,15 +13,19 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     {
       name: opts.name ?? "array-chatops",
       level: opts.level ?? "info",
-      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      // Every logged object and every child logger's bindings pass the one redaction (secrets by key, whatever
+      // their case or depth: tokens, passwords, the array's api-token and x-auth-token headers); errors are
+      // serialised first, then redacted, so a secret in an error's fields goes too.
+      formatters: { log: (obj) => redact(obj), bindings: (b) => redact(b) },
+      serializers: { err: (e: unknown) => redact(pino.stdSerializers.err(e as Error)) },
     },
     redactingStream(opts.destination ?? pino.destination(1)),
   );
 }
 
 /**
- * Paths cannot catch a password inside a URL in a message or an error text, so each finished line is also
- * passed through redactUrlCredentials before it is written.
+ * A message or an error's text may quote a URL with its credentials, so each finished line also has them masked
+ * (`user:***@host`) before it is written.
  */
 type Flushable = DestinationStream & {
   flush?: (cb?: (err?: Error) => void) => void;

@@ -10,6 +10,7 @@ import { rich } from "./message.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import type { Effect, Pipeline } from "./pipeline-types.js";
 import { recoverInterrupted } from "./recovery.js";
+import { redactEffect } from "./redact.js";
 import { createRuntime } from "./runtime.js";
 
 /** How long a transport request id is remembered, so a retried delivery is answered without running twice. */
@@ -18,6 +19,8 @@ const DEDUPE_MAX = 5000;
 
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const rt = createRuntime(deps);
+  // Every message leaves through the one redaction (see redactMessage).
+  const out = (effects: Promise<Effect[]>) => effects.then((list) => list.map(redactEffect));
   const seen = new Map<string, { at: number; effects: Promise<Effect[]> }>();
 
   const remember = (id: string, effects: Promise<Effect[]>) => {
@@ -39,13 +42,13 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         }
       }
       const requestId = input.requestId ?? rt.newId();
-      const effects = handleCommandText(rt, input, requestId);
+      const effects = out(handleCommandText(rt, input, requestId));
       if (input.requestId !== undefined) remember(input.requestId, effects);
       return effects;
     },
 
     handleClick(input) {
-      return handleClickInput(rt, input, rt.newId());
+      return out(handleClickInput(rt, input, rt.newId()));
     },
 
     async attachMessage(pendingId, ref) {
@@ -56,7 +59,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     },
 
     recoverInterrupted() {
-      return recoverInterrupted(rt);
+      return out(recoverInterrupted(rt));
     },
 
     async sweepExpired() {
@@ -83,7 +86,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
           durationMs: 0,
         });
       }
-      return effects;
+      return effects.map(redactEffect);
     },
   };
 }
