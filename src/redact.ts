@@ -5,7 +5,7 @@
  * "[redacted]", credentials inside a URL become `user:***@host`. Nothing here matches secrets in raw text;
  * the one text rule is a URL's user-information part, which is the same wherever a URL appears.
  */
-import { isSecretKey, isUrlKey } from "./rest-spec/secrets.js";
+import { isSecretKey, isSecretObjectKey, isUrlKey } from "./rest-spec/secrets.js";
 
 export const REDACTED = "[redacted]";
 
@@ -90,14 +90,18 @@ function walk(
   if (seen.has(v) || depth > MAX_DEPTH) return REDACTED;
   seen.add(v);
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = walk(x, k, inSecret || isSecretKey(k), seen, depth + 1);
+  for (const [k, x] of Object.entries(v)) {
+    const secret = isSecretKey(k) && !(isPlainObject(x) && isSecretObjectKey(k));
+    out[k] = walk(x, k, inSecret || secret, seen, depth + 1);
+  }
   seen.delete(v);
   return out;
 }
 
 /**
- * `value` with every secret replaced: values under secret keys (at any depth, in any case or spelling; inside a
- * secret object such as an admin's `api_token` every leaf), and credentials inside URLs. Plain objects and arrays
+ * `value` with every secret replaced: values under secret keys (at any depth, in any case or spelling; every leaf
+ * of an object under one, except a model-typed secret such as an admin's `api_token`, walked by its own fields),
+ * and credentials inside URLs. Plain objects and arrays
  * are copied; other objects (errors, buffers, dates) are returned as they are, for their own serialisers.
  */
 export function redact<T>(value: T): T {

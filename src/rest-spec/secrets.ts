@@ -6,6 +6,7 @@
  * Keys are compared after parsing, folded: lower case, with `_`, `-`, `.` and spaces removed, so `BIND_PASSWORD`,
  * `bind-password`, `bindPassword` and a JSON `bind\u005fpassword` are one key.
  */
+import { MODELS } from "./models.js";
 
 /** Model fields (purity_fb 1.12.3) whose values are secrets. */
 export const SECRET_MODEL_FIELDS = [
@@ -78,6 +79,22 @@ const LOOKS_SECRET = /password|passphrase|secret|privatekey|connectionkey|apitok
 export function isSecretKey(key: string): boolean {
   const k = foldKey(key);
   return SECRET.has(k) || (!NOT_SECRET.has(k) && LOOKS_SECRET.test(k));
+}
+
+/**
+ * Secret fields whose type is another model (an admin's `api_token`: {created, expires, token}): an object under
+ * such a key is walked field by field, so its dates stay and its token goes.
+ */
+const SECRET_OBJECTS = new Set(
+  Object.values(MODELS).flatMap((m) =>
+    Object.entries(m.fields)
+      .filter(([name, f]) => isSecretKey(name) && MODELS[f.type] !== undefined)
+      .map(([name]) => foldKey(name)),
+  ),
+);
+
+export function isSecretObjectKey(key: string): boolean {
+  return SECRET_OBJECTS.has(foldKey(key));
 }
 
 /** The value under this key is a URL whose credentials, if any, must be masked. */

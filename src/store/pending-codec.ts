@@ -25,7 +25,9 @@ export function pendingCodec(): PendingCodec {
   return {
     seal(rec) {
       const { heldInMemory: _was, ...plain } = rec as StoredPending;
-      const sealed: StoredPending = redact(plain);
+      // `secrets` lists the secrets a request asks for (keys and labels), never their values: kept as it is.
+      const { secrets, ...rest } = plain;
+      const sealed: StoredPending = { ...redact(rest), ...(secrets ? { secrets } : {}) };
       const changed = JSON.stringify(sealed.args) !== JSON.stringify(plain.args);
       if (!OPEN_STATUSES.includes(rec.status)) held.delete(rec.id);
       else if (changed) held.set(rec.id, plain.args);

@@ -56,6 +56,7 @@ describe("redact", () => {
         v2c: { community: "c1", user: "u" },
         BIND_PASSWORD: "s",
         items: [{ name: "a", api_token: { created: 1, expires: null, token: "T" } }],
+        password: { nested: "p" },
         access_token_ttl_in_ms: 5,
         continuation_token: "page2",
       }),
@@ -63,7 +64,8 @@ describe("redact", () => {
       host: "h",
       v2c: { community: REDACTED, user: "u" },
       BIND_PASSWORD: REDACTED,
-      items: [{ name: "a", api_token: { created: REDACTED, expires: null, token: REDACTED } }],
+      items: [{ name: "a", api_token: { created: 1, expires: null, token: REDACTED } }],
+      password: { nested: REDACTED },
       access_token_ttl_in_ms: 5,
       continuation_token: "page2",
     });
