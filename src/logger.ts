@@ -13,19 +13,16 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     {
       name: opts.name ?? "array-chatops",
       level: opts.level ?? "info",
-      // Every logged object and every child logger's bindings pass the one redaction (secrets by key, whatever
-      // their case or depth: tokens, passwords, the array's api-token and x-auth-token headers); errors are
-      // serialised first, then redacted, so a secret in an error's fields goes too.
-      formatters: { log: (obj) => redact(obj), bindings: (b) => redact(b) },
-      serializers: { err: (e: unknown) => redact(pino.stdSerializers.err(e as Error)) },
     },
     redactingStream(opts.destination ?? pino.destination(1)),
   );
 }
 
 /**
- * A message or an error's text may quote a URL with its credentials, so each finished line also has them masked
- * (`user:***@host`) before it is written.
+ * The one redaction at the edge of the log: each finished line is parsed and walked by `redact` before it is
+ * written, so a secret goes whatever carried it (a logged object, a child logger's bindings, an error's fields,
+ * the array's api-token and x-auth-token headers) and whatever its key's case; a URL in a message or an error's
+ * text shows as `user:***@host`.
  */
 type Flushable = DestinationStream & {
   flush?: (cb?: (err?: Error) => void) => void;
@@ -35,11 +32,21 @@ type Flushable = DestinationStream & {
 
 function redactingStream(dest: DestinationStream): DestinationStream {
   const out = dest as Flushable;
-  const wrapped: Flushable = { write: (line: string) => out.write(redactUrlCredentials(line)) };
+  const wrapped: Flushable = { write: (line: string) => out.write(redactLine(line)) };
   if (typeof out.flush === "function") wrapped.flush = (cb) => out.flush?.(cb);
   if (typeof out.flushSync === "function") wrapped.flushSync = () => out.flushSync?.();
   if (typeof out.end === "function") wrapped.end = () => out.end?.();
   return wrapped;
+}
+
+function redactLine(line: string): string {
+  try {
+    const parsed: unknown = JSON.parse(line);
+    if (parsed && typeof parsed === "object") return `${JSON.stringify(redact(parsed))}\n`;
+  } catch {
+    // Not a JSON line: only its URLs can be read.
+  }
+  return redactUrlCredentials(line);
 }
 
 /** A logger that writes nowhere, for code paths given no logger. */

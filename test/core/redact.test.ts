@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { REDACTED, redactCommandLine, redactMessage } from "../../src/core/redact.js";
+import { createLogger } from "../../src/logger.js";
 import { findSecretKey, redact, redactUrlCredentials, redactUrlValue } from "../../src/redact.js";
 import { MODELS } from "../../src/rest-spec/models.js";
 import {
@@ -148,5 +149,22 @@ describe("redactMessage", () => {
     });
     expect(JSON.stringify(m)).not.toContain("u:p@");
     expect(m.blocks[1]).toMatchObject({ rows: [{ name: "a", "v2c.community": REDACTED, note: "–" }] });
+  });
+});
+
+describe("log lines", () => {
+  test("logged objects, child bindings and errors lose their secrets whatever the key's case or depth", () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: "info", destination: { write: (s: string) => void lines.push(s) } });
+    const err = Object.assign(new Error("failed at http://u:Err-pw-1@host"), {
+      body: { Secret_Access_Key: "Err-k-2" },
+    });
+    logger
+      .child({ request: { headers: { "X-Auth-Token": "Sess-3" } } })
+      .info({ body: { BIND_PASSWORD: "Bind-4", uris: ["ldap://cn:Uri-pw-5@ad"] }, err }, "sent");
+    const text = lines.join("");
+    for (const s of ["Err-pw-1", "Err-k-2", "Sess-3", "Bind-4", "Uri-pw-5"]) expect(text).not.toContain(s);
+    expect(text).toContain("ldap://cn:***@ad");
+    expect(text).toContain('"BIND_PASSWORD":"[redacted]"');
   });
 });
