@@ -7,9 +7,10 @@ import type { PlannedRequest } from "../src/core/define-command.js";
 import { editDistance } from "../src/core/suggest.js";
 import { UserFacingError } from "../src/errors.js";
 import { totalsAllowed } from "../src/flashblade/wire.js";
+import { findSecretKey } from "../src/redact.js";
 import { ENDPOINTS, type EndpointSpec, type HttpMethod } from "../src/rest-spec/endpoints.js";
+import { isSecretKey } from "../src/rest-spec/secrets.js";
 import { atLeast, findEndpoint } from "../src/rest-spec/versions.js";
-import { SECRET_FIELD } from "./catalogue/generic/fields.js";
 
 const PATHS = [...new Set(ENDPOINTS.filter((e) => e.versioned).map((e) => e.path))];
 
@@ -62,6 +63,7 @@ export function parseRaw(method: HttpMethod, target: string, bodyText: string | 
         `${method} ${path} takes no parameter \`${k}\`; it takes ${known.length ? known.join(", ") : "none"}.`,
       );
     }
+    if (isSecretKey(k)) secretRefused(k);
     if (Object.hasOwn(query, k)) fail("API_DUPLICATE_PARAMETER", `\`${k}\` is given twice.`);
     query[k] = v;
   }
@@ -79,26 +81,20 @@ export function parseRaw(method: HttpMethod, target: string, bodyText: string | 
     }
     if (!body || typeof body !== "object" || Array.isArray(body))
       fail("API_BAD_JSON", "The body must be a JSON object.");
-    const secret = secretKey(body);
-    if (secret)
-      fail(
-        "API_SECRET_IN_BODY",
-        `\`${secret}\` is a secret; typed here it would stay in Slack's history and the audit log. Set it on the array itself.`,
-      );
+    // Keys are matched after parsing, folded (`BIND_PASSWORD`, `bind\u005fpassword`, nested), before anything
+    // is stored, logged or audited; the audit keeps the line with the body redacted.
+    const secret = findSecretKey(body);
+    if (secret) secretRefused(secret);
     req.body = body as Record<string, unknown>;
   }
   return req;
 }
 
-function secretKey(v: unknown, at = ""): string | undefined {
-  if (!v || typeof v !== "object") return undefined;
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-    const path = at ? `${at}.${k}` : k;
-    if (SECRET_FIELD.test(k)) return path;
-    const inner = secretKey(x, path);
-    if (inner) return inner;
-  }
-  return undefined;
+function secretRefused(key: string): never {
+  fail(
+    "API_SECRET_IN_BODY",
+    `\`${key}\` is a secret; typed here it would stay in Slack's history. Set it on the array itself, or with the catalogue verb that asks for it in a private dialog. Nothing was sent.`,
+  );
 }
 
 /** "needs REST 1.12, fb-lab-02 runs 1.10"; also parameters this version dropped. */

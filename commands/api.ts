@@ -3,6 +3,7 @@
  * checked against the endpoint table and the array's negotiated version before anything is sent. GET needs
  * viewer; every other method needs admin and goes through the gate as `raw_api` with the exact request shown.
  */
+
 import { z } from "zod";
 import {
   type CommandDefinition,
@@ -14,6 +15,7 @@ import {
 import { type Block, type Message, message, rich } from "../src/core/message.js";
 import { truncatedTable } from "../src/core/table.js";
 import { countOf } from "../src/core/units.js";
+import { redact } from "../src/redact.js";
 import type { HttpMethod } from "../src/rest-spec/endpoints.js";
 import { checkVersion, parseRaw, plannedOf } from "./api-request.js";
 import { formatValue, type Item } from "./catalogue/generic/values.js";
@@ -46,7 +48,9 @@ function uniform(items: readonly Item[]): string[] | undefined {
   return keys;
 }
 
-function render(result: ApiResult, rctx: RenderContext): Message {
+function render(answer: ApiResult, rctx: RenderContext): Message {
+  // The array's answer as data, through the one redaction: the table and the raw JSON view show no secret.
+  const result = { ...answer, items: redact(answer.items) };
   const where = rctx.arrays.length > 1 ? `${rctx.arrays.length} arrays` : (rctx.arrays[0] ?? "?");
   const headline = `${result.method} ${result.path} on ${where}: ${countOf(result.items.length, "item")}`;
   const blocks: Block[] = [{ type: "header", text: headline }];

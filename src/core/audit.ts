@@ -5,6 +5,7 @@
  * them to the audit channel; tests collect them).
  */
 import type { Logger } from "../logger.js";
+import { redact } from "../redact.js";
 import type { AccessResolver } from "./authz.js";
 import { type Role, roleAtLeast } from "./roles.js";
 
@@ -68,11 +69,15 @@ export interface Auditor {
   record(rec: AuditRecord): Promise<void>;
 }
 
-/** Writes each record to the log and to the sink; a failing sink is logged, never fatal to the request. */
+/**
+ * Writes each record to the log and to the sink; a failing sink is logged, never fatal to the request. Every
+ * record passes the one redaction first (its typed text is redacted where it is made, see redactCommandLine).
+ */
 export function createAuditor(logger: Logger, sink: AuditSink): Auditor {
   const log = logger.child({ component: "audit" });
   return {
-    async record(rec) {
+    async record(raw) {
+      const rec = redact(raw);
       log.info({ audit: rec }, `audit ${rec.command} ${rec.decision} ${rec.outcome}`);
       try {
         await sink.write(rec);

@@ -14,7 +14,7 @@ import { helpMessage } from "./help.js";
 import type { Message } from "./message.js";
 import { parseCommandLine, validateArgs } from "./parse.js";
 import type { CommandInput, Effect } from "./pipeline-types.js";
-import { redactSecrets } from "./redact.js";
+import { redact, redactCommandLine } from "./redact.js";
 import type { CommandEntry } from "./registry.js";
 import { type Role, roleAtLeast } from "./roles.js";
 import { runFanOut, runOnArray } from "./run-command.js";
@@ -51,9 +51,9 @@ export async function handleCommandText(
       channelId: actor.channelId,
       arrays: trail.arrays,
       command: trail.command,
-      args: redactSecrets(trail.args),
+      args: redact(trail.args),
       ...withRole(roles.role()),
-      text: redactSecrets(input.text),
+      text: redactCommandLine(input.text),
       decision: trail.decision,
       ...(trail.pendingId ? { pendingId: trail.pendingId } : {}),
       outcome,
@@ -184,7 +184,7 @@ async function dispatch(
       impact,
       ...(cls ? { cls } : {}),
       ...(secrets.length > 0 ? { secrets } : {}),
-      commandText: input.text.trim(),
+      commandText: redactCommandLine(input.text.trim()),
     });
     trail.decision = "pending";
     trail.pendingId = gate.record.id;

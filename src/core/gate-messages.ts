@@ -3,6 +3,7 @@
  * (carried out, vetoed, cancelled, expired, voided). Everything is rebuilt from the plain-JSON pending record,
  * so any replica can update a card.
  */
+import { redact } from "../redact.js";
 import type { PlannedRequest } from "./define-command.js";
 import { formatWhen } from "./format-time.js";
 import { type Block, type Button, type Message, message, Rich, rich } from "./message.js";
@@ -14,12 +15,15 @@ export function who(p: { userId: string; displayName?: string }): string {
   return p.displayName ?? p.userId;
 }
 
-/** `PATCH /api/1.12/file-systems?name=fs1 {"provisioned":1099511627776}`: the request as the client sends it. */
+/**
+ * `PATCH /api/1.12/file-systems?name=fs1 {"provisioned":1099511627776}`: the request as the client sends it, its
+ * query and body through the one redaction (a proxy's password shows as `user:***@`).
+ */
 export function formatPlannedRequest(r: PlannedRequest, version: string): string {
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(r.query ?? {})) q.set(k, String(v));
+  for (const [k, v] of Object.entries(redact(r.query ?? {}))) q.set(k, String(v));
   const qs = q.toString();
-  const body = r.body === undefined ? "" : ` ${JSON.stringify(r.body)}`;
+  const body = r.body === undefined ? "" : ` ${JSON.stringify(redact(r.body))}`;
   return `${r.method} /api/${version}${r.path}${qs ? `?${qs}` : ""}${body}`;
 }
 

@@ -11,6 +11,7 @@ import { createPersonLimiter } from "./person-limits.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import type { Effect, Pipeline } from "./pipeline-types.js";
 import { recoverInterrupted } from "./recovery.js";
+import { redactEffect } from "./redact.js";
 import { createRuntime } from "./runtime.js";
 
 /** How long a transport request id is remembered, so a retried delivery is answered without running twice. */
@@ -24,6 +25,8 @@ function isHelp(text: string): boolean {
 
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const rt = createRuntime(deps);
+  // Every message leaves through the one redaction (see redactMessage).
+  const out = (effects: Promise<Effect[]>) => effects.then((list) => list.map(redactEffect));
   const seen = new Map<string, { at: number; effects: Promise<Effect[]> }>();
   const limiter = deps.limits ? createPersonLimiter(deps.limits, deps.now, deps.onLimited) : undefined;
   /**
@@ -69,11 +72,13 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         }
       }
       const requestId = input.requestId ?? rt.newId();
-      const effects = limited(
-        input.actor.userId,
-        requestId,
-        () => handleCommandText(rt, input, requestId),
-        isHelp(input.text) ? 0 : 1,
+      const effects = out(
+        limited(
+          input.actor.userId,
+          requestId,
+          () => handleCommandText(rt, input, requestId),
+          isHelp(input.text) ? 0 : 1,
+        ),
       );
       if (input.requestId !== undefined) remember(input.requestId, effects);
       return effects;
@@ -81,7 +86,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
 
     handleClick(input) {
       const clickId = rt.newId();
-      return limited(input.actor.userId, clickId, () => handleClickInput(rt, input, clickId));
+      return out(limited(input.actor.userId, clickId, () => handleClickInput(rt, input, clickId)));
     },
 
     async attachMessage(pendingId, ref) {
@@ -92,7 +97,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     },
 
     recoverInterrupted() {
-      return recoverInterrupted(rt);
+      return out(recoverInterrupted(rt));
     },
 
     async sweepExpired() {
@@ -121,7 +126,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       }
       // With replicas, an execution whose executor died (its lease lapsed) ends here, on whichever replica sweeps.
       if (deps.executions && !deps.executions.exclusive) effects.push(...(await recoverInterrupted(rt)));
-      return effects;
+      return effects.map(redactEffect);
     },
   };
 }

@@ -8,7 +8,7 @@
 import { isUserFacing, toUserMessage } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import { ENDPOINTS } from "../rest-spec/index.js";
-import { SECRET_FIELD } from "./redact.js";
+import { isSecretKey } from "../rest-spec/secrets.js";
 
 export type Verdict = "done" | "not done" | "partly done" | "cannot tell";
 
@@ -71,7 +71,7 @@ function compare(item: unknown, body: unknown): { matched: number; differ: strin
   const differ: string[] = [];
   for (const [path, planned] of leaves(body)) {
     // A secret is never compared, so never shown: the array does not read it back, and a card must not hold it.
-    if (SECRET_FIELD.test(path)) continue;
+    if (path.split(".").some(isSecretKey)) continue;
     const now = valueAt(item, path);
     if (!now.found) continue; // not readable back (a secret, a write-only field)
     if (same(now.value, planned)) matched++;

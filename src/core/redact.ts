@@ -1,38 +1,174 @@
 /**
- * Secrets never reach audit records: values under secret-looking keys (passwords, passphrases, keys, tokens,
- * SNMP communities) are replaced, in objects, in JSON typed into a command line (`/array api … '{"password": …}'`
- * is refused, but the line itself is still audited), and after a secret's flag (`--bind-password hunter2` is
- * refused, the flag takes no value, but the line is audited too).
+ * The command line as typed, made safe to keep in audit records and pending requests: it is split into words the
+ * way the parser splits it, then each word is redacted as a value: JSON (`/array api … '{"BIND_PASSWORD": …}'`)
+ * is parsed and passed through `redact`, a value after a secret's flag (`--bind-password hunter2`: the flag takes
+ * none, but the line is kept) goes, and URLs lose their credentials. A line that does not split (an unclosed
+ * quote) keeps only what comes before its first quote.
  */
 
-/** Field names whose values are secrets. */
-export const SECRET_FIELD = /password|passphrase|secret|private_key|community|(^|[._])token$|connection_key/;
+import { REDACTED, redact, redactUrlCredentials } from "../redact.js";
+import { isSecretKey } from "../rest-spec/secrets.js";
+import { type Attachment, type Block, type Message, Rich } from "./message.js";
+import type { Effect } from "./pipeline-types.js";
+import { tokenize } from "./tokenize.js";
 
-export const REDACTED = "[redacted]";
+export { REDACTED, redact };
 
-const JSON_SECRET = /("([A-Za-z0-9_.-]*)"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+const FLAG = /^--?([A-Za-z0-9][A-Za-z0-9_.-]*)(?:=([\s\S]*))?$/;
 
-/** `--bind-password hunter2` or `--v2c-community=public`: a value typed after a secret's flag (which takes none). */
-const OPTION_SECRET = /(--([a-z0-9-]+))(=|\s+)("[^"]*"|'[^']*'|[^\s-]\S*)/gi;
-
-function redactText(s: string): string {
-  return s
-    .replace(JSON_SECRET, (all, head: string, key: string) =>
-      SECRET_FIELD.test(key) ? `${head}"${REDACTED}"` : all,
-    )
-    .replace(OPTION_SECRET, (all, flag: string, name: string, sep: string) =>
-      SECRET_FIELD.test(name.replace(/-/g, "_")) ? `${flag}${sep}${REDACTED}` : all,
-    );
+function parsedJson(word: string): unknown {
+  const t = word.trim();
+  if (!/^[[{]/.test(t)) return undefined;
+  try {
+    return JSON.parse(t) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
-export function redactSecrets<T>(value: T): T {
-  if (typeof value === "string") return redactText(value) as T;
-  if (Array.isArray(value)) return value.map((v) => redactSecrets(v)) as T;
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>))
-      out[k] = SECRET_FIELD.test(k) && v !== undefined && v !== null ? REDACTED : redactSecrets(v);
-    return out as T;
+function quoteWord(word: string): string {
+  if (word === "") return "''";
+  if (!/[\s'"]/.test(word)) return word;
+  return word.includes("'") ? `"${word.replace(/"/g, '\\"')}"` : `'${word}'`;
+}
+
+export function redactCommandLine(text: string): string {
+  let words: { text: string; quoted: boolean }[];
+  try {
+    words = tokenize(text);
+  } catch {
+    const quote = text.search(/["'“”‘’„«]/);
+    return `${redactUrlCredentials(text.slice(0, Math.max(quote, 0)))}${REDACTED}`;
   }
-  return value;
+  const out: string[] = [];
+  let afterSecretFlag = false;
+  for (const w of words) {
+    const json = parsedJson(w.text);
+    if (json !== undefined) {
+      out.push(`'${JSON.stringify(redact(json))}'`);
+      afterSecretFlag = false;
+      continue;
+    }
+    const flag = w.quoted && !w.text.startsWith("-") ? null : FLAG.exec(w.text);
+    if (flag) {
+      const secret = secretFlag(flag[1] ?? "");
+      if (flag[2] !== undefined)
+        out.push(secret ? `--${flag[1]}=${REDACTED}` : quoteWord(redactWord(w.text)));
+      else out.push(w.text);
+      afterSecretFlag = secret && flag[2] === undefined;
+      continue;
+    }
+    out.push(afterSecretFlag ? REDACTED : quoteWord(redactWord(w.text)));
+    afterSecretFlag = false;
+  }
+  return out.join(" ");
+}
+
+/** `--v2c-community` names the field v2c.community: secret when the name or any tail of it is a secret key. */
+function secretFlag(name: string): boolean {
+  const parts = name.split(/[-_.]/);
+  return parts.some((_, i) => isSecretKey(parts.slice(i).join("_")));
+}
+
+/** A plain word: credentials in a URL masked, `key=value` pairs (query strings) by key. */
+function redactWord(word: string): string {
+  const url = redactUrlCredentials(word);
+  const q = url.indexOf("?");
+  if (q < 0) return url;
+  const pairs = url
+    .slice(q + 1)
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      return eq > 0 && isSecretKey(decodeURIComponentSafe(pair.slice(0, eq)))
+        ? `${pair.slice(0, eq)}=${REDACTED}`
+        : pair;
+    });
+  return `${url.slice(0, q)}?${pairs.join("&")}`;
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** A table cell's column path ("v2c.community", "a.x|b.x") names a secret when any of its keys does. */
+function secretColumn(key: string): boolean {
+  return key.split(/[.|]/).some(isSecretKey);
+}
+
+function richOrText<T extends Rich | string>(v: T): T {
+  return (v instanceof Rich ? new Rich(redactUrlCredentials(v.markup)) : redactUrlCredentials(v)) as T;
+}
+
+function redactBlock(b: Block): Block {
+  switch (b.type) {
+    case "header":
+    case "code":
+      return { ...b, text: redactUrlCredentials(b.text) };
+    case "section":
+    case "context":
+      return { ...b, text: richOrText(b.text) };
+    case "fields":
+      return { ...b, fields: b.fields.map((f) => ({ ...f, value: richOrText(f.value) })) };
+    case "table":
+      return {
+        ...b,
+        rows: b.rows.map((row) =>
+          Object.fromEntries(
+            Object.entries(row).map(([k, v]) => [
+              k,
+              secretColumn(k) && v !== "" && v !== "–" ? REDACTED : redactUrlCredentials(v),
+            ]),
+          ),
+        ),
+      };
+    case "actions":
+      return {
+        ...b,
+        buttons: b.buttons.map((x) =>
+          x.confirm ? { ...x, confirm: { ...x.confirm, text: redactUrlCredentials(x.confirm.text) } } : x,
+        ),
+      };
+    default:
+      return b;
+  }
+}
+
+function redactAttachment(a: Attachment): Attachment {
+  return typeof a.content === "string" ? { ...a, content: redactUrlCredentials(a.content) } : a;
+}
+
+/**
+ * The last step before a message leaves the pipeline (cards and their approvals-channel copies, dry runs, answers):
+ * its values were redacted by key where they were parsed (planned requests, catalogue cells, the raw JSON view);
+ * here every text, cell and text attachment loses URL credentials, and a cell under a secret column its value.
+ */
+export function redactMessage(m: Message): Message {
+  return {
+    ...m,
+    text: redactUrlCredentials(m.text),
+    blocks: m.blocks.map(redactBlock),
+    ...(m.attachments ? { attachments: m.attachments.map(redactAttachment) } : {}),
+  };
+}
+
+/** Every message an effect carries, through `redactMessage`. */
+export function redactEffect(e: Effect): Effect {
+  switch (e.kind) {
+    case "reply":
+      return {
+        ...e,
+        message: redactMessage(e.message),
+        ...(e.later ? { later: e.later.then(redactMessage) } : {}),
+      };
+    case "post":
+    case "update":
+      return { ...e, message: redactMessage(e.message) };
+    default:
+      return e;
+  }
 }

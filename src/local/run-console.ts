@@ -7,6 +7,7 @@ import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { Attachment, Message } from "../core/message.js";
 import type { Pipeline } from "../core/pipeline-types.js";
+import { redactCommandLine } from "../core/redact.js";
 import { CONSOLE_HELP, createConsoleSession, type OutcomeLog } from "./console-session.js";
 
 export interface RunConsoleOptions {
@@ -114,7 +115,8 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
       if (line === undefined) break;
       if (!opts.interactive) {
         if (line.trim() === "") continue;
-        write(`${session.user}> ${line}`);
+        // The echo is output like any other: the line as the audit keeps it (secrets and URL passwords masked).
+        write(`${session.user}> ${redactCommandLine(line)}`);
         await session.show(await opts.pipeline.sweepExpired());
       }
       const result = await session.handleLine(line);

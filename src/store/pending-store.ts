@@ -10,6 +10,7 @@ import {
   type PendingStore,
 } from "../core/pending-store.js";
 import { InternalError } from "../errors.js";
+import { pendingCodec, type StoredPending } from "./pending-codec.js";
 import type { Store } from "./types.js";
 
 const NS = "pending";
@@ -18,11 +19,32 @@ const KEEP_AFTER_EXPIRY_MS = 7 * 24 * 3600_000;
 
 export function createStorePendingStore(store: Store): PendingStore {
   const keepUntil = (r: PendingRecord): number => r.expiresAt + KEEP_AFTER_EXPIRY_MS;
+  // Records are written redacted and read back with what this process holds (see pending-codec.ts).
+  const codec = pendingCodec();
+  type Step = (cur: PendingRecord | undefined, lost: boolean) => PendingRecord | undefined;
+  const change = async (id: string, step: Step, opts?: { expiresAt?: number }) => {
+    const after = await store.update<StoredPending>(
+      NS,
+      id,
+      (cur) => {
+        const next = step(cur && codec.open(cur), codec.lost(cur));
+        return next && codec.seal(next);
+      },
+      opts,
+    );
+    return after && codec.open(after);
+  };
+  const all = async () => (await store.list<StoredPending>(NS)).map((e) => codec.open(e.value));
+  /** A request whose typed arguments this process does not hold cannot run: it fails, nothing is sent. */
+  const notKept = (cur: PendingRecord): PendingRecord => ({
+    ...cur,
+    status: "failed",
+    outcome: "SECRET_NOT_KEPT",
+  });
 
   return {
     async create(record) {
-      await store.update<PendingRecord>(
-        NS,
+      await change(
         record.id,
         (cur) => {
           if (cur) throw new InternalError("PENDING_EXISTS", `pending record ${record.id} already exists`);
@@ -32,12 +54,14 @@ export function createStorePendingStore(store: Store): PendingStore {
       );
     },
     async get(id) {
-      return store.get<PendingRecord>(NS, id);
+      const stored = await store.get<StoredPending>(NS, id);
+      return stored && codec.open(stored);
     },
     async claim(id, expectedStatus) {
       let won = false;
-      const after = await store.update<PendingRecord>(NS, id, (cur) => {
+      const after = await change(id, (cur, lost) => {
         if (!cur || cur.status !== expectedStatus) return cur;
+        if (lost) return notKept(cur);
         won = true;
         return { ...cur, status: "claimed" };
       });
@@ -45,29 +69,31 @@ export function createStorePendingStore(store: Store): PendingStore {
     },
     async approve(id, approval) {
       let outcome: ApprovalOutcome = { kind: "closed", record: undefined };
-      await store.update<PendingRecord>(NS, id, (cur) => {
+      await change(id, (cur, lost) => {
         const step = applyApproval(cur, approval);
         outcome = step.outcome;
-        return step.next;
+        if (!lost || step.outcome.kind !== "claimed" || !step.next) return step.next;
+        const failed = notKept(step.next);
+        outcome = { kind: "closed", record: failed };
+        return failed;
       });
       return outcome;
     },
     async update(id, patch) {
       const opts = patch.expiresAt === undefined ? {} : { expiresAt: patch.expiresAt + KEEP_AFTER_EXPIRY_MS };
-      return store.update<PendingRecord>(NS, id, (c) => (c ? { ...c, ...patch } : undefined), opts);
+      return change(id, (c) => (c ? { ...c, ...patch } : undefined), opts);
     },
     async listOpen() {
-      const all = await store.list<PendingRecord>(NS);
-      return all.map((e) => e.value).filter((r) => OPEN_STATUSES.includes(r.status));
+      return (await all()).filter((r) => OPEN_STATUSES.includes(r.status));
     },
     async interruptClaimed(now, keep) {
       const out: PendingRecord[] = [];
-      for (const { value } of await store.list<PendingRecord>(NS)) {
+      for (const value of await all()) {
         if (value.status !== "claimed") continue;
         // Still being carried out by a live executor: not ours to end.
         if (keep && (await keep(value))) continue;
         let won = false;
-        const after = await store.update<PendingRecord>(NS, value.id, (c) => {
+        const after = await change(value.id, (c) => {
           if (c?.status !== "claimed") return c;
           won = true;
           return { ...c, status: "interrupted", outcome: "INTERRUPTED", updatedAt: now };
@@ -78,10 +104,10 @@ export function createStorePendingStore(store: Store): PendingStore {
     },
     async expireBefore(now) {
       const out: PendingRecord[] = [];
-      for (const { value } of await store.list<PendingRecord>(NS)) {
+      for (const value of await all()) {
         if (value.status !== "pending" || value.expiresAt > now) continue;
         let won = false;
-        const after = await store.update<PendingRecord>(NS, value.id, (c) => {
+        const after = await change(value.id, (c) => {
           if (c?.status !== "pending" || c.expiresAt > now) return c;
           won = true;
           return { ...c, status: "expired", updatedAt: now };

@@ -77,7 +77,7 @@ arrays:
       { T: "t" },
     );
     expect(err.message).toContain("carries credentials");
-    expect(err.message).toContain("https://[redacted]@lab-1.example.net");
+    expect(err.message).toContain("https://admin:***@lab-1.example.net");
     expect(err.message).not.toContain("hunter2");
     expect(JSON.stringify(err.details)).not.toContain("hunter2");
   });
@@ -97,7 +97,7 @@ arrays:
     );
     log.error({ err: new Error("fetch https://admin:hunter2@x.example.net failed") }, "boom");
     const all = lines.join("");
-    expect(all).toContain("https://[redacted]@fb.example.net:8443");
+    expect(all).toContain("https://admin:***@fb.example.net:8443");
     expect(all).not.toContain("hunter2");
     expect(all).not.toContain("p4ss");
   });
@@ -139,7 +139,7 @@ describe("start-up output", () => {
         interactive: false,
       });
       expect(code).toBe(2);
-      expect(err).toContain("https://[redacted]@lab-1.example.net");
+      expect(err).toContain("https://root:***@lab-1.example.net");
       expect(err).not.toContain("s3cr3t-pw");
     } finally {
       rmSync(dir, { recursive: true, force: true });

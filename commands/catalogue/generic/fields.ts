@@ -1,14 +1,14 @@
 /**
  * Writable fields of a catalogue verb, read from the body model the endpoint table names and the model facts
  * in src/rest-spec: each becomes an option (`--relay-host`, `--v2c-user`) validated by a zod schema built from
- * its SDK type, its unit and its bounds. Secrets (text fields matching SECRET_FIELD) are never taken from chat,
+ * its SDK type, its unit and its bounds. Secrets (text fields src/rest-spec/secrets.ts lists) are never taken from chat,
  * where they would stay in Slack's history and in the audit log: create and update verbs offer them as flags
  * (`--password`) whose value the pipeline asks for in a private dialog (see secret-fields.ts).
  */
 import { z } from "zod";
 import { count, duration, flag, objectName, size } from "../../../src/core/arg-types.js";
-import { SECRET_FIELD } from "../../../src/core/redact.js";
 import { MODELS, type ModelField } from "../../../src/rest-spec/models.js";
+import { isSecretKey, mintsSecret } from "../../../src/rest-spec/secrets.js";
 import type { NounSpec, Unit } from "../spec.js";
 import { normalisePem, PEM_FIELD, PEM_MAX } from "./pem.js";
 
@@ -34,8 +34,6 @@ export interface FieldDef {
   /** A secret: its option is a flag and its value is asked privately, never typed in chat. */
   secret?: true;
 }
-
-export { SECRET_FIELD };
 
 const IDENTITY = new Set(["name", "id"]);
 const SCALARS = new Set(["str", "int", "float", "bool", "list[str]"]);
@@ -68,7 +66,9 @@ function def(path: string[], model: ModelField, unit: Unit | undefined): FieldDe
  * array create a token and answer with it, a token object) is left to `/array api`.
  */
 function secretOrSkip(path: string[], f: ModelField): FieldDef | "skip" | undefined {
-  if (!SECRET_FIELD.test(path.at(-1) ?? "")) return undefined;
+  const name = path.at(-1) ?? "";
+  if (mintsSecret(name)) return "skip";
+  if (!isSecretKey(name)) return undefined;
   return f.type === "str" ? { ...def(path, f, undefined), secret: true } : "skip";
 }
 

@@ -2,8 +2,9 @@
 import { formatTimestamp } from "../../../src/core/format-time.js";
 import type { TableColumn } from "../../../src/core/message.js";
 import { formatBytes, formatDuration, formatPercent } from "../../../src/core/units.js";
+import { REDACTED, redactUrlValue } from "../../../src/redact.js";
+import { isSecretKey } from "../../../src/rest-spec/secrets.js";
 import type { Unit } from "../spec.js";
-import { SECRET_FIELD } from "./fields.js";
 
 export type Item = Record<string, unknown>;
 
@@ -51,7 +52,8 @@ export function formatValue(
   unit: Unit | undefined,
   ctx: { now: number; timeZone: string },
 ): string {
-  if (SECRET_FIELD.test(path) && v !== undefined && v !== null && v !== "") return "(hidden)";
+  // A column path ("v2c.community", "api_token.token"): secret when any of its keys is, as the one redaction rules.
+  if (path.split(/[.|]/).some(isSecretKey) && v !== undefined && v !== null && v !== "") return REDACTED;
   if (v === undefined || v === null || v === "") return "–";
   const n = asNumber(v);
   switch (unit) {
@@ -79,13 +81,14 @@ export function formatValue(
   if (Array.isArray(v))
     return v.map((x) => (x && typeof x === "object" ? nameOf(x as Item) : String(x))).join(", ") || "–";
   if (typeof v === "object") return nameOf(v as Item);
-  return String(v);
+  // A URL cell (a proxy) shows its credentials as `user:***@`.
+  return typeof v === "string" ? redactUrlValue(v) : String(v);
 }
 
 function nameOf(o: Item): string {
   if (typeof o["name"] === "string") return o["name"];
   const parts = Object.entries(o)
-    .filter(([k, x]) => x !== null && typeof x !== "object" && !SECRET_FIELD.test(k))
+    .filter(([k, x]) => x !== null && typeof x !== "object" && !isSecretKey(k))
     .map(([k, x]) => `${k}=${String(x)}`);
   return parts.join(" ") || "–";
 }

@@ -32,7 +32,14 @@ export interface SecretBot {
   stop(): Promise<void>;
 }
 
-export async function startSecretBot(tmpPrefix: string): Promise<SecretBot> {
+export interface SecretBotOptions {
+  /** Admins (alice, dave) besides bob the operator and carol the viewer. */
+  admins?: readonly string[];
+  /** Where approval requests are also posted. */
+  approvalsChannel?: string;
+}
+
+export async function startSecretBot(tmpPrefix: string, opts: SecretBotOptions = {}): Promise<SecretBot> {
   const audit = memoryAuditSink();
   const log = memoryLogger("trace");
   const sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
@@ -42,10 +49,12 @@ export async function startSecretBot(tmpPrefix: string): Promise<SecretBot> {
     arrays: [{ name: "lab-1", address: sim.url, api_token_env: "T" }],
     access: {
       default_role: "none",
+      ...(opts.admins ? { admin: { users: [...opts.admins], groups: [] } } : {}),
       operator: { users: ["UBOB"], groups: [] },
       viewer: { users: ["UCAROL"], groups: [] },
     },
     channels: { default_array: "lab-1" },
+    ...(opts.approvalsChannel ? { destructive: { approvals_channel: opts.approvalsChannel } } : {}),
   });
   const pool: ArrayPool = createArrayPool([simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING)], {
     logger: log.logger,
