@@ -16,6 +16,7 @@ import { parseCommandLine, validateArgs } from "./parse.js";
 import type { CommandInput, Effect } from "./pipeline-types.js";
 import { redactSecrets } from "./redact.js";
 import type { CommandEntry } from "./registry.js";
+import { assertPlannedAllowed } from "./request-guard.js";
 import { type Role, roleAtLeast } from "./roles.js";
 import { runFanOut, runOnArray } from "./run-command.js";
 import type { Runtime } from "./runtime.js";
@@ -152,6 +153,8 @@ async function dispatch(
   if (!cmd.impact) return { effects: [reply(await runOnArray(rt, entry, args, ctx, undefined))] };
 
   const impact = await cmd.impact(args, ctx);
+  // What the card will show must be allowed to the requester before it is shown, not only when it is sent.
+  assertPlannedAllowed(impact.requests, first.actor.role, first.client.name);
   const cls = cmd.destructive?.(args, impact) ?? null;
   if (cls && !cmd.gateClasses?.includes(cls))
     throw new InternalError(

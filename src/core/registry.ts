@@ -11,6 +11,7 @@ import { InternalError, UserFacingError } from "../errors.js";
 import { RESERVED_KEYS } from "./bind-args.js";
 import { commandId, commandPath } from "./command-path.js";
 import type { CommandDefinition, ResourceDefinition } from "./define-command.js";
+import { checkEndpoints } from "./endpoint-checks.js";
 import { checkGateClasses } from "./gate-classes.js";
 import { userText } from "./message.js";
 import { didYouMean, suggest } from "./suggest.js";
@@ -55,7 +56,11 @@ export function createRegistry(
   const classProblems = checkGateClasses(resources).filter(
     (p) => !(opts.partial && p.includes("protects nothing")),
   );
-  const problems = [...checkDefinitions(resources), ...classProblems];
+  // A test's own registry may hold commands that send nothing real; what they do declare is still checked.
+  const endpointProblems = checkEndpoints(resources).filter(
+    (p) => !(opts.partial && p.includes("declares no endpoints")),
+  );
+  const problems = [...checkDefinitions(resources), ...classProblems, ...endpointProblems];
   if (problems.length > 0) {
     throw new InternalError("REGISTRY_INVALID", `Invalid command definitions:\n- ${problems.join("\n- ")}`, {
       details: { problems },
