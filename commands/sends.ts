@@ -110,12 +110,14 @@ export const HAND_WRITTEN_SENDS: Readonly<Record<string, readonly string[]>> = {
   "remote-credentials.create": [
     "GET /object-store-remote-credentials",
     "POST /object-store-remote-credentials",
+    "POST /object-store-access-keys {on the remote array}",
   ],
   "remote-credentials.delete": ["DELETE /object-store-remote-credentials"],
   "remote-credentials.list": ["GET /object-store-remote-credentials"],
   "remote-credentials.rotate": [
     "GET /object-store-remote-credentials",
     "PATCH /object-store-remote-credentials {secret_access_key}",
+    "POST /object-store-access-keys {on the remote array, rotating}",
   ],
   "replica-link.bucket.create": ["POST /bucket-replica-links"],
   "replica-link.bucket.credentials": ["PATCH /bucket-replica-links {remote_credentials}"],

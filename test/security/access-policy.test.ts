@@ -135,6 +135,9 @@ describe("the registry's start-up checks", () => {
   });
 });
 
+/** What the sweeps saw, so a sweep that checks nothing fails (the last test of the file). */
+const seen = { refused: 0, plannedChecked: 0, apiRefused: 0, declaredChecked: 0 };
+
 /** Every changing verb's every help example, read from the registry. */
 const changing = registry
   .all()
@@ -152,15 +155,16 @@ describe("sweep: every help example of every changing verb, as a viewer and as a
         if (!REFUSED.test(text)) {
           for (const line of text.split("\n")) {
             const m = /^(POST|PATCH|DELETE) \/api\/\d+\.\d+(\/[^?\s]*)/.exec(line.trim());
-            if (m)
-              expect(policyAllows(who, requestRule(m[1] as "POST", m[2] as string)?.role ?? "refuse")).toBe(
-                true,
-              );
+            if (!m) continue;
+            seen.plannedChecked++;
+            const need = requestRule(m[1] as "POST", m[2] as string)?.role ?? "refuse";
+            expect(policyAllows(who, need), `${who}: ${line}`).toBe(true);
           }
         }
       } else {
         const text = textOf(await h.run(USERS[who], example));
         expect(text, `${who}: ${example}`).toMatch(REFUSED);
+        seen.refused++;
       }
       expect(changes(), `${who}: ${example}`).toEqual([]);
     }
@@ -178,6 +182,7 @@ describe("sweep: `/array api` for every METHOD + path of the table, as a viewer 
       const effects = await h.run(USERS[who], `api ${method} ${path}${body} --array fb-lab-01`);
       if (!policyAllows(who, need)) {
         expect(textOf(effects), `${who}: ${method} ${path}`).toMatch(REFUSED);
+        seen.apiRefused++;
         expect(received().filter((r) => r.path === path)).toEqual([]);
       }
       // A change allowed to the role waits for the raw_api gate; nothing changes at the array either way.
@@ -202,7 +207,16 @@ describe("what each command's examples send is within what it declares", () => {
     });
     // Changes must be declared; so must any read the policy gives more than a viewer.
     const reads = received().filter((r) => requestRule("GET", r.path)?.role !== "viewer");
+    seen.declaredChecked += planned.length + reads.length;
     for (const r of [...planned, ...reads])
       expect(covers(r.method, r.path), `${r.method} ${r.path}`).toBe(true);
   });
+});
+
+test("the sweeps checked something", () => {
+  expect(seen.refused).toBeGreaterThan(100);
+  expect(seen.plannedChecked).toBeGreaterThan(50);
+  expect(seen.apiRefused).toBeGreaterThan(150);
+  expect(seen.declaredChecked).toBeGreaterThan(50);
+  console.log(JSON.stringify(seen));
 });
