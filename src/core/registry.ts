@@ -75,6 +75,10 @@ export function createRegistry(
     }),
   );
   const byId = new Map(entries.map((e) => [e.id, e]));
+  // The words of a verb another one replaced (`virtual-host create` for `add`) still reach the one that stays.
+  const replacedBy = new Map(
+    entries.flatMap((e) => (e.command.replaces ?? []).map((id) => [id, e] as const)),
+  );
 
   const match = (words: readonly string[]) => {
     for (let n = Math.min(MAX_WORDS, words.length); n > 0; n--) {
@@ -101,7 +105,8 @@ export function createRegistry(
           `What should I do with ${resource.name}? One of: ${verbs.join(", ")}. Example: \`/array ${resource.name} ${verbs[0] ?? ""}\``,
         );
       }
-      const entry = byId.get(commandId(resource.name, verb.toLowerCase()));
+      const id = commandId(resource.name, verb.toLowerCase());
+      const entry = byId.get(id) ?? replacedBy.get(id);
       if (!entry) {
         // "snmp managr": the typo may be in the second word of a longer noun rather than in a verb.
         const longer = [...byPhrase.keys()].filter((p) => p.startsWith(`${resource.name} `));

@@ -84,6 +84,9 @@ describe("the issue's findings", () => {
     expect(ids).not.toContain("virtual-host.delete");
     expect(ids).not.toContain("bucket.delete");
     expect(registry.byId("virtual-host.add")?.command.role).toBe("admin");
+    // The replaced verbs' words reach the verb that stayed.
+    expect(registry.find("virtual-host", "create").id).toBe("virtual-host.add");
+    expect(registry.find("bucket", "delete").id).toBe("bucket.eradicate");
     expect(registry.byId("bucket.eradicate")?.command.role).toBe(requestRule("DELETE", "/buckets")?.role);
   });
 });
