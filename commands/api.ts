@@ -1,7 +1,11 @@
 /**
  * `/array api <METHOD> <path>[?query] [json-body]`: the raw call for anything the catalogue does not phrase,
- * checked against the endpoint table and the array's negotiated version before anything is sent. GET needs
- * viewer; every other method needs admin and goes through the gate as `raw_api` with the exact request shown.
+ * checked against the endpoint table and the array's negotiated version before anything is sent. Roles come from
+ * the access policy (src/rest-spec/policy.ts) alone: each verb is open to the least role its method needs
+ * anywhere, and the request itself is checked against its own row, query parameters included, where every
+ * request passes (src/core/request-guard.ts), so a raw call never needs less than the strictest command on the
+ * same endpoint. A change goes through the gate as `raw_api` (the bot cannot tell what a typed body does) with
+ * the exact request shown and the class the policy gives the endpoint named on the card.
  */
 
 import { z } from "zod";
@@ -17,6 +21,7 @@ import { truncatedTable } from "../src/core/table.js";
 import { countOf } from "../src/core/units.js";
 import { redact } from "../src/redact.js";
 import type { HttpMethod } from "../src/rest-spec/endpoints.js";
+import { leastRole, requestRule } from "../src/rest-spec/policy.js";
 import { checkVersion, parseRaw, plannedOf } from "./api-request.js";
 import { formatValue, type Item } from "./catalogue/generic/values.js";
 
@@ -93,7 +98,8 @@ function readVerb(): CommandDefinition {
       "api GET /arrays/eula",
       "api GET /policies/members?policy_names=daily",
     ],
-    role: "viewer",
+    role: leastRole("GET"),
+    endpoints: ["GET *"],
     // A path, not an object of one array: the same GET means the same thing everywhere, so it may fan out.
     fanOut: "safe",
     args,
@@ -120,19 +126,26 @@ function readVerb(): CommandDefinition {
 function writeVerb(method: Exclude<HttpMethod, "GET">, example: string): CommandDefinition {
   return defineCommand({
     verb: method.toLowerCase(),
-    summary: `Send a ${method} exactly as typed (admin; needs approval by default)`,
+    summary: `Send a ${method} exactly as typed (the role its endpoint needs; approval by default)`,
     examples: [example],
-    role: "admin",
+    role: leastRole(method),
+    endpoints: [`${method} *`],
     visibility: "in_channel",
     args,
     positional: ["target", "body"],
     async impact(a, ctx): Promise<Impact> {
       const req = parseRaw(method, a.target, a.body);
       checkVersion(req, ctx.arrayName, await ctx.array.version());
+      const rule = requestRule(method, req.path, req.query);
       return {
         target: `${method} ${req.path}`,
         summary: rich`Sends this ${method} to ${ctx.arrayName} exactly as shown. The bot cannot tell what it will change.`,
-        facts: [],
+        facts: [
+          {
+            label: "Access policy",
+            value: rich`needs ${rule?.role ?? "?"}; class ${rule?.cls ?? "none"}${rule?.reason ? ` (${rule.reason})` : ""}`,
+          },
+        ],
         warnings: [],
         state: {},
         requests: [plannedOf(req)],

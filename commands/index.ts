@@ -13,11 +13,12 @@ import { perfResource } from "./perf.js";
 import { policyResource } from "./policy/index.js";
 import { quotaResource } from "./quota/index.js";
 import { replicationResource } from "./replication/index.js";
+import { withDeclaredSends } from "./sends.js";
 import { snapshotResource } from "./snapshot/index.js";
 import { spaceResource } from "./space.js";
 import { usageResource } from "./usage.js";
 
-export const RESOURCES: readonly ResourceDefinition[] = [
+export const RESOURCES: readonly ResourceDefinition[] = withDeclaredSends([
   fsResource,
   snapshotResource,
   arraysResource,
@@ -33,4 +34,4 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   // Replication status is a noun of its own; the other hand-written replication and object-store resources join
   // the catalogue's nouns (HAND_WRITTEN in commands/catalogue).
   replicationResource,
-];
+]);

@@ -20,7 +20,7 @@ import {
   remoteCredentialsResource,
   targetResource,
 } from "../replication/index.js";
-import { resourceOf } from "./generic/build.js";
+import { replacedVerbs, resourceOf } from "./generic/build.js";
 import { type VerbPlan, verbPlans } from "./generic/derive.js";
 import { IDENTITY } from "./identity.js";
 import { INSIGHT } from "./insight.js";
@@ -71,6 +71,6 @@ export const CATALOGUE_RESOURCES: readonly ResourceDefinition[] = CATALOGUE.map(
 export const CATALOGUE_VERBS: readonly VerbPlan[] = CATALOGUE.flatMap((s) => {
   // A verb a hand-written command replaces is not generic any more: the coverage and per-verb tests reach its
   // endpoint through the hand-written command's own tests or through `api`.
-  const replaced = new Set((HAND_WRITTEN[s.noun]?.commands ?? []).map((c) => c.verb));
+  const replaced = replacedVerbs(s, HAND_WRITTEN[s.noun]);
   return verbPlans(s).filter((p) => !replaced.has(p.verb));
 });

@@ -9,7 +9,8 @@ export const OPERATIONS: readonly NounSpec[] = [
     summary: "The array's name, NTP servers, time zone, login banner, idle timeout",
     path: "/arrays",
     columns: ["name", "os", "version", "time_zone", "ntp_servers"],
-    writable: ["name", "ntp_servers", "time_zone", "banner", "idle_timeout"],
+    // The banner is `banner set`'s: one verb per endpoint and field.
+    writable: ["name", "ntp_servers", "time_zone", "idle_timeout"],
     units: { idle_timeout: "ms" },
     examples: { show: "", set: "--ntp-servers time1.example.com,time2.example.com" },
   },

@@ -217,7 +217,10 @@ export const bucketEradicate = defineCommand({
   verb: "eradicate",
   summary: "Eradicate a destroyed bucket and its objects for good; needs approval",
   examples: ["bucket eradicate tmp-export"],
-  role: "operator",
+  // The access policy's role for DELETE /buckets, as for fs and snapshot eradicate; the generic `bucket delete`
+  // sent the same DELETE as an operator without the destroyed-first check.
+  role: "admin",
+  replaces: ["bucket.delete"],
   visibility: "in_channel",
   positional: ["name"],
   args: nameArgs,

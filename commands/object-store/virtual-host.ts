@@ -68,6 +68,8 @@ export const virtualHostAdd = defineCommand({
   summary: "Let S3 clients address buckets as <bucket>.<host>",
   examples: ["virtual-host add s3.lab.example.com"],
   role: "admin",
+  // One verb per endpoint: the generic `create` sent the same POST as an operator.
+  replaces: ["virtual-host.create"],
   visibility: "in_channel",
   positional: ["host"],
   args: hostArg,
@@ -100,6 +102,7 @@ export const virtualHostRemove = defineCommand({
   summary: "Stop answering S3 requests under a virtual host name; gated",
   examples: ["virtual-host remove s3.example.com"],
   role: "admin",
+  replaces: ["virtual-host.delete"],
   visibility: "in_channel",
   positional: ["host"],
   args: hostArg,

@@ -16,6 +16,7 @@ import { parseCommandLine, validateArgs } from "./parse.js";
 import type { CommandInput, Effect } from "./pipeline-types.js";
 import { redact, redactCommandLine } from "./redact.js";
 import type { CommandEntry } from "./registry.js";
+import { assertPlannedAllowed } from "./request-guard.js";
 import { type Role, roleAtLeast } from "./roles.js";
 import { runFanOut, runOnArray } from "./run-command.js";
 import type { Runtime } from "./runtime.js";
@@ -160,6 +161,8 @@ async function dispatch(
   }
 
   const impact = await cmd.impact(args, ctx);
+  // What the card will show must be allowed to the requester before it is shown, not only when it is sent.
+  assertPlannedAllowed(impact.requests, first.actor.role, first.client.name);
   const cls = cmd.destructive?.(args, impact) ?? null;
   if (cls && !cmd.gateClasses?.includes(cls))
     throw new InternalError(

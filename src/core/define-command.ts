@@ -117,8 +117,16 @@ export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unkn
   args: S;
   /** Keys of `args` taken from bare words, in order. */
   positional?: readonly (keyof z.input<S> & string)[];
-  /** Minimum role to run it. */
+  /** Minimum role to run it: at least what the access policy needs for every endpoint in `endpoints`. */
   role: Role;
+  /**
+   * The requests it sends, `METHOD /path` (with ` {facet}` when verbs share a changing endpoint for different
+   * purposes; `METHOD *` for the raw call, checked per request). Catalogue verbs declare theirs from their data,
+   * hand-written ones in commands/sends.ts; the registry checks `role` against the policy for each.
+   */
+  endpoints?: readonly string[];
+  /** Ids of commands this one replaces on the same endpoint ("bucket.delete"): the registry drops those. */
+  replaces?: readonly string[];
   /** "global" commands do not target an array (pool health). */
   scope?: "array" | "global";
   /**

@@ -11,6 +11,7 @@ import { InternalError, UserFacingError } from "../errors.js";
 import { RESERVED_KEYS } from "./bind-args.js";
 import { commandId, commandPath } from "./command-path.js";
 import type { CommandDefinition, ResourceDefinition } from "./define-command.js";
+import { checkEndpoints } from "./endpoint-checks.js";
 import { checkGateClasses } from "./gate-classes.js";
 import { userText } from "./message.js";
 import { didYouMean, suggest } from "./suggest.js";
@@ -55,7 +56,11 @@ export function createRegistry(
   const classProblems = checkGateClasses(resources).filter(
     (p) => !(opts.partial && p.includes("protects nothing")),
   );
-  const problems = [...checkDefinitions(resources), ...classProblems];
+  // A test's own registry may hold commands that send nothing real; what they do declare is still checked.
+  const endpointProblems = checkEndpoints(resources).filter(
+    (p) => !(opts.partial && p.includes("declares no endpoints")),
+  );
+  const problems = [...checkDefinitions(resources), ...classProblems, ...endpointProblems];
   if (problems.length > 0) {
     throw new InternalError("REGISTRY_INVALID", `Invalid command definitions:\n- ${problems.join("\n- ")}`, {
       details: { problems },
@@ -70,6 +75,10 @@ export function createRegistry(
     }),
   );
   const byId = new Map(entries.map((e) => [e.id, e]));
+  // The words of a verb another one replaced (`virtual-host create` for `add`) still reach the one that stays.
+  const replacedBy = new Map(
+    entries.flatMap((e) => (e.command.replaces ?? []).map((id) => [id, e] as const)),
+  );
 
   const match = (words: readonly string[]) => {
     for (let n = Math.min(MAX_WORDS, words.length); n > 0; n--) {
@@ -96,7 +105,8 @@ export function createRegistry(
           `What should I do with ${resource.name}? One of: ${verbs.join(", ")}. Example: \`/array ${resource.name} ${verbs[0] ?? ""}\``,
         );
       }
-      const entry = byId.get(commandId(resource.name, verb.toLowerCase()));
+      const id = commandId(resource.name, verb.toLowerCase());
+      const entry = byId.get(id) ?? replacedBy.get(id);
       if (!entry) {
         // "snmp managr": the typo may be in the second word of a longer noun rather than in a verb.
         const longer = [...byPhrase.keys()].filter((p) => p.startsWith(`${resource.name} `));

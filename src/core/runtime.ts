@@ -10,6 +10,7 @@ import { botText, type Message, message } from "./message.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import type { Effect } from "./pipeline-types.js";
 import { type RequestBudgets, requestBudgets } from "./request-budget.js";
+import { guardClient, guardPool, type RoleOn } from "./request-guard.js";
 import { createTargetResolver, type TargetResolver } from "./targets.js";
 
 /** `fan_out_deadline` when a configuration built in code leaves it out. */
@@ -38,22 +39,28 @@ export interface Runtime {
 export function createRuntime(deps: PipelineDeps): Runtime {
   const log = deps.logger;
   const budgets = requestBudgets(deps.limits?.array_requests_per_command, () => deps.onLimited?.("budget"));
+  const access = createAccessResolver(deps.config.access, deps.identity);
   return {
     deps,
-    access: createAccessResolver(deps.config.access, deps.identity),
+    access,
     targets: createTargetResolver(deps.pool, deps.config.channels),
     auditor: createAuditor(log, deps.audit),
     newId: deps.newId ?? (() => randomUUID()),
     log,
     budgets,
-    contextFor(client, actor, requestId, reqLog) {
+    contextFor(rawClient, actor, requestId, reqLog) {
+      // Every request the command sends passes the access policy for the actor's role on its array, then
+      // counts against the command's request budget.
+      const roleOn: RoleOn = async (c) =>
+        c.name === rawClient?.name ? actor.role : access.roleOn(actor.userId, c);
+      const client = rawClient && guardClient(rawClient, roleOn);
       return budgets.apply(requestId, {
         get array(): ArrayClient {
           if (!client) throw new InternalError("NO_ARRAY_CONTEXT", "a global command asked for ctx.array");
           return client;
         },
         arrayName: client?.name ?? "",
-        pool: deps.pool,
+        pool: guardPool(deps.pool, roleOn),
         actor,
         logger: reqLog,
         requestId,

@@ -11,6 +11,7 @@ import { paginate } from "./paging.js";
 import { alertsApi } from "./resources/alerts.js";
 import { arraysApi } from "./resources/arrays.js";
 import { bucketsApi } from "./resources/buckets.js";
+import type { ClientCore } from "./resources/core.js";
 import { fileSystemsApi } from "./resources/file-systems.js";
 import { quotasApi } from "./resources/quotas.js";
 import { replicaLinksApi } from "./resources/replication.js";
@@ -34,6 +35,22 @@ import type {
 } from "./types.js";
 import { adaptListQuery, totalsAllowed } from "./wire.js";
 
+/**
+ * The typed resource functions over any core: the client's own, or a wrapper's (src/core/request-guard.ts), so
+ * that what they send passes through the wrapper's generic calls too.
+ */
+export function typedApis(core: ClientCore) {
+  return {
+    fileSystems: fileSystemsApi(core),
+    snapshots: snapshotsApi(core),
+    alerts: alertsApi(core),
+    arrays: arraysApi(core),
+    replicaLinks: replicaLinksApi(core),
+    buckets: bucketsApi(core),
+    quotas: quotasApi(core),
+  };
+}
+
 export class FlashBladeClient implements ArrayClient {
   readonly name: string;
   readonly tags: readonly string[];
@@ -50,13 +67,14 @@ export class FlashBladeClient implements ArrayClient {
     this.name = conn.name;
     this.tags = conn.tags;
     this.host = conn.host;
-    this.fileSystems = fileSystemsApi(this);
-    this.snapshots = snapshotsApi(this);
-    this.alerts = alertsApi(this);
-    this.arrays = arraysApi(this);
-    this.replicaLinks = replicaLinksApi(this);
-    this.buckets = bucketsApi(this);
-    this.quotas = quotasApi(this);
+    const apis = typedApis(this);
+    this.fileSystems = apis.fileSystems;
+    this.snapshots = apis.snapshots;
+    this.alerts = apis.alerts;
+    this.arrays = apis.arrays;
+    this.replicaLinks = apis.replicaLinks;
+    this.buckets = apis.buckets;
+    this.quotas = apis.quotas;
   }
 
   version(): Promise<string> {

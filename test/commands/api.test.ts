@@ -83,7 +83,10 @@ describe("api writes", () => {
     const text = textOf(
       await h.run("carol", `api PATCH /smtp '{"relay_host":"x.example.com"}' --array lab-1`),
     );
-    expect(text).toMatch(/needs the admin role/);
+    expect(text).toMatch(/needs the operator role/);
+    // An operator may send a raw change only where the policy table lets an operator: /smtp needs admin.
+    const op = textOf(await h.run("bob", `api PATCH /smtp '{"relay_host":"x.example.com"}' --array lab-1`));
+    expect(op).toMatch(/PATCH \/smtp needs the admin role/);
     expect(sent("lab-1")).toEqual([]);
   });
 

@@ -50,14 +50,17 @@ describe("buckets", () => {
     expect(sim().state.buckets.get("veeam-repo")?.destroyed).toBe(false);
   });
 
-  test("eradicate needs a destroyed bucket and an admin's approval with the name typed", async () => {
-    expect(textOf(await h.run("bob", "bucket eradicate veeam-repo --array lab-1"))).toContain(
+  test("eradicate needs an admin (as DELETE /buckets does), a destroyed bucket and a second admin's approval", async () => {
+    expect(textOf(await h.run("bob", "bucket eradicate tmp-export --array lab-1"))).toMatch(
+      /needs the admin role/,
+    );
+    expect(textOf(await h.run("alice", "bucket eradicate veeam-repo --array lab-1"))).toContain(
       "veeam-repo is not destroyed",
     );
     const m = requestMark(sim());
-    const effects = await h.run("bob", "bucket eradicate tmp-export --array lab-1");
+    const effects = await h.run("alice", "bucket eradicate tmp-export --array lab-1");
     expect(textOf(effects)).toContain("Approval requested");
-    await h.click("alice", effects, "Approve", "tmp-export");
+    await h.click("dave", effects, "Approve", "tmp-export");
     expect(writesSince(sim(), m, "/buckets").map((r) => r.method)).toEqual(["DELETE"]);
     expect(sim().state.buckets.has("tmp-export")).toBe(false);
   });

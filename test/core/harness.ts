@@ -7,6 +7,7 @@ import { RESOURCES } from "../../commands/index.js";
 import type { ResolvedArrayConfig } from "../../src/config/arrays.js";
 import { type AppConfigInput, configSchema } from "../../src/config/schema.js";
 import { type AuditRecord, memoryAuditSink } from "../../src/core/audit.js";
+import type { ResourceDefinition } from "../../src/core/define-command.js";
 import type { Button, Message } from "../../src/core/message.js";
 import { createMemoryPendingStore, type PendingStore } from "../../src/core/pending-store.js";
 import { createPipeline } from "../../src/core/pipeline.js";
@@ -51,6 +52,8 @@ export interface HarnessOptions {
   shareClock?: boolean;
   /** Overrides of TEST_ARRAY_TUNING (time-outs, when an array is marked down). */
   tuning?: Partial<typeof TEST_ARRAY_TUNING>;
+  /** A registry of the test's own (a partial one) instead of the real command list. */
+  resources?: readonly ResourceDefinition[];
   /** The simulators run on the test's clock too (replication lag, snapshot times), not the wall clock. */
   simulatorClock?: boolean;
   /** Applies the configuration's per-person limits (off by default: most tests send many commands at once). */
@@ -115,7 +118,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const sink = memoryAuditSink();
   let seq = 0;
   const pipeline = createPipeline({
-    registry: createRegistry(RESOURCES),
+    registry: opts.resources ? createRegistry(opts.resources, { partial: true }) : createRegistry(RESOURCES),
     pool,
     config,
     identity: opts.identity ?? {

@@ -6,10 +6,26 @@ import { type VerbPlan, verbPlans } from "./derive.js";
 import { listCommand, readActionCommand, showCommand } from "./reads.js";
 
 export function commandOf(p: VerbPlan): CommandDefinition {
-  if (p.kind === "list") return listCommand(p);
-  if (p.kind === "show") return showCommand(p);
-  if (p.kind === "action" && p.method === "GET") return readActionCommand(p);
-  return changeCommand(p);
+  // Two singletons over one path (`array set`, `banner set`: PATCH /arrays) own different fields of it.
+  const facet = p.kind === "set" && p.spec.writable ? ` {${p.spec.writable.join(", ")}}` : "";
+  const endpoints = [`${p.method} ${p.path}${facet}`];
+  if (p.kind === "list") return { ...listCommand(p), endpoints };
+  if (p.kind === "show") return { ...showCommand(p), endpoints };
+  if (p.kind === "action" && p.method === "GET") return { ...readActionCommand(p), endpoints };
+  return { ...changeCommand(p), endpoints };
+}
+
+/** Generic verbs a hand-written command takes over: the same verb, or one it says it `replaces`. */
+export function replacedVerbs(spec: NounSpec, hand?: ResourceDefinition): Set<string> {
+  const out = new Set<string>();
+  for (const c of hand?.commands ?? []) {
+    out.add(c.verb);
+    for (const id of c.replaces ?? []) {
+      const prefix = `${spec.noun.split(" ").join(".")}.`;
+      if (id.startsWith(prefix)) out.add(id.slice(prefix.length));
+    }
+  }
+  return out;
 }
 
 /**
@@ -19,7 +35,7 @@ export function commandOf(p: VerbPlan): CommandDefinition {
  */
 export function resourceOf(spec: NounSpec, hand?: ResourceDefinition): ResourceDefinition {
   const overrides = hand?.commands ?? [];
-  const replaced = new Set(overrides.map((c) => c.verb));
+  const replaced = replacedVerbs(spec, hand);
   const generic = verbPlans(spec)
     .filter((p) => !replaced.has(p.verb))
     .map(commandOf);

@@ -1,0 +1,143 @@
+/**
+ * The access policy (src/rest-spec/policy.ts) enforced where every request passes: the array clients a command
+ * is handed (`ctx.array`, and every client reached through `ctx.pool`) are wrapped for the acting person's role
+ * on that array, so any request a command, the raw `api` call, a button or a future face sends is checked
+ * against the one table before it leaves, not by care in each command. A refused request sends nothing.
+ */
+import type { z } from "zod";
+import { UserFacingError } from "../errors.js";
+import { typedApis } from "../flashblade/client.js";
+import type {
+  ArrayClient,
+  ArrayPool,
+  Page,
+  PlannedCall,
+  Query,
+  RequestOptions,
+  WriteOptions,
+} from "../flashblade/types.js";
+import type { HttpMethod } from "../rest-spec/endpoints.js";
+import { policyAllows, requestRule } from "../rest-spec/policy.js";
+import { forbidden } from "./authz.js";
+import type { Role } from "./roles.js";
+
+/** The actor's role on one array (undefined: none there). */
+export type RoleOn = (array: ArrayClient) => Promise<Role | undefined>;
+
+/** Throws unless `role` may send this request on `array` by the policy table. */
+export function assertRequestAllowed(
+  method: HttpMethod,
+  path: string,
+  query: Readonly<Record<string, unknown>> | undefined,
+  role: Role | undefined,
+  array: string,
+): void {
+  const verdict = requestRule(method, path, query ?? {});
+  if (!verdict) {
+    throw new UserFacingError(
+      "REQUEST_NOT_IN_POLICY",
+      `${method} ${path} is not in the interface table, so nothing was sent to ${array}.`,
+    );
+  }
+  if (verdict.role === "refuse") {
+    throw new UserFacingError(
+      "FORBIDDEN",
+      `${method} ${path} with ${verdict.reason ?? "these parameters"}: the bot never sends it. Nothing was sent.`,
+      { details: { need: "refused", have: role ?? "none", array } },
+    );
+  }
+  if (!policyAllows(role, verdict.role)) {
+    const why = verdict.reason ? ` (${verdict.reason})` : "";
+    throw forbidden(`${method} ${path}${why}`, verdict.role, role, array);
+  }
+}
+
+/** A planned request for another array names it after its path for the card: "/x (on fb-dr-01)". */
+const ON_OTHER = /^(\S+) \(on ([^)]+)\)$/;
+
+/**
+ * Every planned request of an impact, checked before the card is shown. One meant for another array is checked
+ * here against the role on this one and again, for the role there, by that array's guarded client when sent.
+ */
+export function assertPlannedAllowed(
+  requests: readonly PlannedCall[],
+  role: Role | undefined,
+  array: string,
+): void {
+  for (const r of requests) {
+    const other = ON_OTHER.exec(r.path);
+    const path = other?.[1] ?? r.path;
+    assertRequestAllowed(r.method, path, r.query, role, other?.[2] ?? array);
+  }
+}
+
+/** `client` as seen by someone whose role on it `roleOn` tells: every request checked before it is sent. */
+export function guardClient(client: ArrayClient, roleOn: RoleOn): ArrayClient {
+  const check = async (method: HttpMethod, path: string, query?: Query | PlannedCall["query"]) =>
+    assertRequestAllowed(method, path, query, await roleOn(client), client.name);
+  const core = {
+    name: client.name,
+    version: () => client.version(),
+    supports: (v: string) => client.supports(v),
+    async get<T>(path: string, opts?: RequestOptions<T>): Promise<Page<T>> {
+      await check("GET", path, opts?.query);
+      return client.get(path, opts);
+    },
+    iterate<T>(path: string, opts?: RequestOptions<T> & { pageSize?: number }): AsyncIterable<T> {
+      return {
+        async *[Symbol.asyncIterator]() {
+          await check("GET", path, opts?.query);
+          yield* client.iterate(path, opts);
+        },
+      };
+    },
+    async count(path: string, query?: Query): Promise<number> {
+      await check("GET", path, query);
+      return client.count(path, query);
+    },
+    async post<T>(path: string, opts?: WriteOptions<T>): Promise<T[]> {
+      await check("POST", path, opts?.query);
+      return client.post(path, opts);
+    },
+    async patch<T>(path: string, opts?: WriteOptions<T>): Promise<T[]> {
+      await check("PATCH", path, opts?.query);
+      return client.patch(path, opts);
+    },
+    async delete(path: string, opts?: { query?: Query }): Promise<void> {
+      await check("DELETE", path, opts?.query);
+      return client.delete(path, opts);
+    },
+    async send<T>(plan: PlannedCall, schema?: z.ZodType<T>): Promise<T[]> {
+      await check(plan.method, plan.path, plan.query);
+      return client.send(plan, schema);
+    },
+  };
+  return {
+    ...core,
+    tags: client.tags,
+    ...(client.host === undefined ? {} : { host: client.host }),
+    health: () => client.health(),
+    close: () => client.close(),
+    ...typedApis(core),
+  };
+}
+
+/** The pool with every client it hands out guarded for the actor's role on that client's array. */
+export function guardPool(pool: ArrayPool, roleOn: RoleOn): ArrayPool {
+  const guarded = new Map<ArrayClient, ArrayClient>();
+  const wrap = (c: ArrayClient): ArrayClient => {
+    let g = guarded.get(c);
+    if (!g) {
+      g = guardClient(c, roleOn);
+      guarded.set(c, g);
+    }
+    return g;
+  };
+  return {
+    list: () => pool.list().map(wrap),
+    get: (name) => wrap(pool.get(name)),
+    select: (spec) => pool.select(spec).map(wrap),
+    health: () => pool.health(),
+    close: () => pool.close(),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The access policy holds by construction: a command that declares less than it sends (here, written to cheat)
+ * still cannot get a request past the policy, whether it sends through `ctx.array`, a typed resource API or a
+ * client reached through `ctx.pool`. Real pipeline, real simulators over HTTPS.
+ */
+import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
+import { z } from "zod";
+import { defineCommand, defineResource } from "../../src/core/define-command.js";
+import { type Harness, startHarness, textOf } from "../core/harness.js";
+
+const quiet = {
+  summary: "x",
+  args: z.object({}),
+  role: "viewer" as const,
+  endpoints: [],
+  render: (r: unknown) => ({ text: String(r), blocks: [], visibility: "ephemeral" as const }),
+};
+
+const sneaky = defineResource({
+  name: "sneaky",
+  summary: "commands that send more than they declare",
+  commands: [
+    defineCommand({
+      ...quiet,
+      verb: "raw",
+      examples: ["sneaky raw"],
+      run: async (_a, ctx) => {
+        await ctx.array.delete("/file-systems", { query: { names: "home" } });
+        return "SENT!";
+      },
+    }),
+    defineCommand({
+      ...quiet,
+      verb: "typed",
+      examples: ["sneaky typed"],
+      run: async (_a, ctx) => {
+        await ctx.array.fileSystems.eradicate("home");
+        return "SENT!";
+      },
+    }),
+    defineCommand({
+      ...quiet,
+      verb: "pool",
+      examples: ["sneaky pool"],
+      run: async (_a, ctx) => {
+        await ctx.pool.get("lab-2").get("/admins", { query: { expose: "True" } });
+        return "SENT!";
+      },
+    }),
+    defineCommand({
+      ...quiet,
+      verb: "key",
+      examples: ["sneaky key"],
+      run: async (_a, ctx) => {
+        const page = await ctx.array.get("/array-connections/connection-key");
+        return `got ${page.items.length}`;
+      },
+    }),
+  ],
+});
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ arrays: [{ name: "lab-1" }, { name: "lab-2" }], resources: [sneaky] });
+});
+afterAll(async () => h.close());
+beforeEach(() => {
+  for (const s of h.sims.values()) s.control.resetStats();
+});
+
+const sent = () =>
+  [...h.sims.values()].flatMap((s) =>
+    Object.keys(s.control.stats().requests).filter((k) => /^\w+ \/api\/\d/.test(k)),
+  );
+
+test.each([
+  ["sneaky raw", "carol", /DELETE \/file-systems.* needs the admin role/],
+  ["sneaky raw", "bob", /DELETE \/file-systems.* needs the admin role/],
+  ["sneaky typed", "bob", /DELETE \/file-systems.* needs the admin role/],
+  ["sneaky pool", "alice", /the bot never sends it/],
+  ["sneaky key", "bob", /GET \/array-connections\/connection-key.* needs the admin role/],
+])("%s as %s is refused at the guard; nothing reaches an array", async (line, user, why) => {
+  const text = textOf(await h.run(user, `${line} --array lab-1`));
+  expect(text).toMatch(why);
+  expect(text).not.toContain("SENT!");
+  expect(sent()).toEqual([]);
+});
+
+test("an admin's request that the table allows goes through the same guard", async () => {
+  expect(textOf(await h.run("alice", "sneaky key --array lab-1"))).toMatch(/got \d/);
+  expect(sent()).toEqual(["GET /api/1.12/array-connections/connection-key"]);
+});
