@@ -11,7 +11,7 @@ import { forbidden } from "./authz.js";
 import { commandPath } from "./command-path.js";
 import type { CommandContext, Impact } from "./define-command.js";
 import { describeStateChange, fingerprintOf } from "./fingerprint.js";
-import { closedCard, doneLine, who, withDecisionLine } from "./gate-messages.js";
+import { closedCard, doneLine, requestCard, who, withDecisionLine } from "./gate-messages.js";
 import { type Message, rich } from "./message.js";
 import type { PendingRecord } from "./pending-store.js";
 import type { Effect, MessageRef } from "./pipeline-types.js";
@@ -159,6 +159,8 @@ async function execute(
     log.info({ code: err.code }, "requester lost the role before execution");
     return { effects, decision: "denied", ok: false, code: "FORBIDDEN" };
   }
+  const lapsed = await lapsedApprovals(rt, rec);
+  if (lapsed.length > 0) return reopen(rt, rec, lapsed, clickRef, log);
   try {
     const checked = await recheckImpact(rt, rec, ctx);
     if ("stale" in checked) {
@@ -214,6 +216,55 @@ async function execute(
     );
     return { effects, decision, ok: false, code: errorCode(err), approvedBy };
   }
+}
+
+/**
+ * The approvals that no longer count: an approver whose role on the array fell below the approver role since
+ * they clicked (demoted, or removed from the mapping). Approvals are checked when they are given and again here,
+ * when the last one carries the request out, so a change of mapping in between cannot let a request through.
+ */
+async function lapsedApprovals(rt: Runtime, rec: PendingRecord): Promise<PendingRecord["approvals"]> {
+  if (rec.policy !== "approve") return [];
+  const client = rt.deps.pool.get(rec.array);
+  const out: PendingRecord["approvals"] = [];
+  for (const a of rec.approvals) {
+    if (!roleAtLeast(await rt.access.roleOn(a.userId, client), rec.approverRole)) out.push(a);
+  }
+  return out;
+}
+
+/** Puts the request back to pending without the lapsed approvals; the card says whose no longer count. */
+async function reopen(
+  rt: Runtime,
+  rec: PendingRecord,
+  lapsed: PendingRecord["approvals"],
+  clickRef: MessageRef | undefined,
+  log: Logger,
+): Promise<Outcome> {
+  const gone = new Set(lapsed.map((a) => a.userId));
+  const approvals = rec.approvals.filter((a) => !gone.has(a.userId));
+  const now = rt.deps.now();
+  const next = (await rt.deps.store.update(rec.id, { status: "pending", approvals, updatedAt: now })) ?? {
+    ...rec,
+    approvals,
+  };
+  const card = requestCard(next, next.display, now, rt.deps.config.time_zone);
+  const names = lapsed.map(who).join(", ");
+  const line = rich`Not run yet: the approval of ${names} no longer counts (no longer ${rec.approverRole} on ${rec.array}). Nothing was changed; it needs ${rec.approvalsRequired - approvals.length} more.`;
+  const at = card.blocks.findIndex((b) => b.type === "actions");
+  const cut = at === -1 ? card.blocks.length : at;
+  const blocks = [
+    ...card.blocks.slice(0, cut),
+    { type: "section" as const, text: line },
+    ...card.blocks.slice(cut),
+  ];
+  log.info({ lapsed: [...gone] }, "approvals lapsed before execution");
+  return {
+    effects: cardEffects(next, clickRef, { ...card, blocks }),
+    decision: "approval_recorded",
+    ok: false,
+    code: "APPROVAL_LAPSED",
+  };
 }
 
 function nameOf(p: { displayName?: string }): { displayName?: string } {
