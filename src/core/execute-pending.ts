@@ -18,6 +18,7 @@ import type { Effect, MessageRef } from "./pipeline-types.js";
 import { type Role, roleAtLeast } from "./roles.js";
 import { runOnArray } from "./run-command.js";
 import type { Runtime } from "./runtime.js";
+import { canonicalPlan, describePlanChange } from "./send-plan.js";
 
 export interface Outcome {
   effects: Effect[];
@@ -60,7 +61,7 @@ export async function executePending(
 
 /** Why a request made earlier may not run now, read from the array again: what changed, or why it cannot. */
 export interface Stale {
-  code: "STATE_CHANGED" | "PRECONDITION_CHANGED";
+  code: "STATE_CHANGED" | "PRECONDITION_CHANGED" | "PLAN_CHANGED";
   details: string[];
 }
 
@@ -84,6 +85,10 @@ export async function recheckImpact(
     if (isUserFacing(err)) return { stale: { code: "PRECONDITION_CHANGED", details: [err.message] } };
     throw err;
   }
+  // What is sent is what the card showed: any planned request that differs voids it (a record without a stored
+  // plan, from before plans were kept, compares as planning nothing).
+  const plan = describePlanChange(rec.planned ?? [], canonicalPlan(impact, ctx.arrayName));
+  if (plan.length > 0) return { stale: { code: "PLAN_CHANGED", details: plan } };
   if (fingerprintOf(impact.state) === rec.fingerprint) return { impact };
   return { stale: { code: "STATE_CHANGED", details: describeStateChange(rec.state, impact.state) } };
 }
@@ -93,8 +98,10 @@ export function staleCard(rec: PendingRecord, stale: Stale): Message {
   const headline =
     stale.code === "STATE_CHANGED"
       ? rich`Not run: the array ${rec.array} changed since this was requested. Nothing was changed; run the command again to see the current impact.`
-      : rich`Not run: ${stale.details[0] ?? "the array changed since this was requested"} Nothing was changed.`;
-  return closedCard(rec, rec.display, headline, stale.code === "STATE_CHANGED" ? stale.details : []);
+      : stale.code === "PLAN_CHANGED"
+        ? rich`Not run: the requests it would send now differ from those shown here. Nothing was changed; run the command again to see the current requests.`
+        : rich`Not run: ${stale.details[0] ?? "the array changed since this was requested"} Nothing was changed.`;
+  return closedCard(rec, rec.display, headline, stale.code === "PRECONDITION_CHANGED" ? [] : stale.details);
 }
 
 /** The requester's context for carrying out `rec`, or undefined when they lost the role. */
