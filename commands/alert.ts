@@ -166,7 +166,7 @@ function flagCommand(flagged: boolean) {
   return defineCommand({
     verb,
     summary: flagged ? "Flag (acknowledge) an alert on the array" : "Remove an alert's flag on the array",
-    examples: [`alert ${verb} 12`, `alert ${verb} 12 --array fb-lab-01`],
+    examples: [`alert ${verb} 5`, `alert ${verb} 5 --array fb-lab-01`],
     role: "operator",
     visibility: "in_channel",
     positional: ["index"],

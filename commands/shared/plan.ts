@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { CommandContext } from "../../src/core/define-command.js";
 import type { Responses } from "../../src/core/send-plan.js";
 import { contract } from "../../src/flashblade/errors.js";
+import { validateItems } from "../../src/flashblade/response.js";
 
 /**
  * A planned call built in the command from the client's wire helpers (snapshot commands still do this; file
@@ -21,17 +22,7 @@ export function itemsOf<T>(
   schema: z.ZodType<T>,
   index = responses.length - 1,
 ): T[] {
-  return (responses[index] ?? []).map((item, i) => {
-    const parsed = schema.safeParse(item);
-    if (!parsed.success)
-      throw contract(
-        ctx.arrayName,
-        "(planned request)",
-        `items[${i}]`,
-        parsed.error.issues[0]?.message ?? "",
-      );
-    return parsed.data;
-  });
+  return validateItems(ctx.arrayName, "the planned request", responses[index] ?? [], schema);
 }
 
 /** The one item a write answers with. */
