@@ -85,12 +85,13 @@ export async function recheckImpact(
     if (isUserFacing(err)) return { stale: { code: "PRECONDITION_CHANGED", details: [err.message] } };
     throw err;
   }
-  // What is sent is what the card showed: any planned request that differs voids it (a record without a stored
-  // plan, from before plans were kept, compares as planning nothing).
+  if (fingerprintOf(impact.state) !== rec.fingerprint)
+    return { stale: { code: "STATE_CHANGED", details: describeStateChange(rec.state, impact.state) } };
+  // What is sent is what the card showed: any planned request that differs voids it, even where the state is
+  // equal (a record without a stored plan, from before plans were kept, compares as planning nothing).
   const plan = describePlanChange(rec.planned ?? [], canonicalPlan(impact, ctx.arrayName));
   if (plan.length > 0) return { stale: { code: "PLAN_CHANGED", details: plan } };
-  if (fingerprintOf(impact.state) === rec.fingerprint) return { impact };
-  return { stale: { code: "STATE_CHANGED", details: describeStateChange(rec.state, impact.state) } };
+  return { impact };
 }
 
 /** The card of a request that was not run because the array changed under it. */

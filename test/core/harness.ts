@@ -7,6 +7,7 @@ import { RESOURCES } from "../../commands/index.js";
 import type { ResolvedArrayConfig } from "../../src/config/arrays.js";
 import { type AppConfigInput, configSchema } from "../../src/config/schema.js";
 import { type AuditRecord, memoryAuditSink } from "../../src/core/audit.js";
+import type { ResourceDefinition } from "../../src/core/define-command.js";
 import type { Button, Message } from "../../src/core/message.js";
 import { createMemoryPendingStore, type PendingStore } from "../../src/core/pending-store.js";
 import { createPipeline } from "../../src/core/pipeline.js";
@@ -53,6 +54,8 @@ export interface HarnessOptions {
   tuning?: Partial<typeof TEST_ARRAY_TUNING>;
   /** The simulators run on the test's clock too (replication lag, snapshot times), not the wall clock. */
   simulatorClock?: boolean;
+  /** Extra resources registered beside commands/index.ts (a command shaped for one test). */
+  extraResources?: readonly ResourceDefinition[];
 }
 
 export interface Harness {
@@ -111,7 +114,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const sink = memoryAuditSink();
   let seq = 0;
   const pipeline = createPipeline({
-    registry: createRegistry(RESOURCES),
+    registry: createRegistry([...RESOURCES, ...(opts.extraResources ?? [])]),
     pool,
     config,
     identity: opts.identity ?? {
