@@ -4,7 +4,12 @@
  */
 import { z } from "zod";
 import { count } from "../src/core/arg-types.js";
-import { type CommandContext, defineCommand, defineResource } from "../src/core/define-command.js";
+import {
+  type CommandContext,
+  defineCommand,
+  defineResource,
+  type Impact,
+} from "../src/core/define-command.js";
 import { formatWhen } from "../src/core/format-time.js";
 import { type Field, message, plain, Rich, rich } from "../src/core/message.js";
 import type { MessageRef } from "../src/core/pipeline-types.js";
@@ -13,6 +18,7 @@ import { countOf } from "../src/core/units.js";
 import { UserFacingError } from "../src/errors.js";
 import { and, eq, type Filter, ne } from "../src/flashblade/filter.js";
 import { type Alert, alertSchema } from "../src/flashblade/schemas.js";
+import { itemsOf, planned } from "./shared/plan.js";
 
 const SEVERITIES = ["info", "warning", "critical"] as const;
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,30}$/;
@@ -165,10 +171,22 @@ function flagCommand(flagged: boolean) {
     visibility: "in_channel",
     positional: ["index"],
     args: z.object({ index }),
-    async run(args, ctx): Promise<AlertRow> {
+    // A change like any other: the impact plans the PATCH, the pipeline sends it.
+    async impact(args, ctx): Promise<Impact> {
       const before = await getAlert(ctx, args.index);
-      const after = await ctx.array.alerts.setFlagged(before.name, flagged);
-      return { ...before, ...after, array: ctx.arrayName };
+      return {
+        target: `alert ${before.index ?? before.name}`,
+        summary: rich`${flagged ? "Flags" : "Unflags"} alert ${before.index ?? before.name} on ${ctx.arrayName}${before.subject ? rich` (${before.subject})` : ""}.`,
+        facts: [],
+        warnings: [],
+        state: { flagged: before.flagged ?? null },
+        requests: [planned("PATCH", "/alerts", { names: [before.name] }, { flagged })],
+        read: before,
+      };
+    },
+    result(responses, _args, ctx, impact): AlertRow {
+      const [after] = itemsOf(ctx, responses, alertSchema);
+      return { ...(impact.read as AlertRow), ...after, array: ctx.arrayName };
     },
     render(a, _args, rctx) {
       const text = `${flagged ? "Flagged" : "Unflagged"} alert ${a.index ?? a.name} on ${rctx.arrays[0] ?? a.array}${a.subject ? ` (${a.subject})` : ""}.`;

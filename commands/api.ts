@@ -153,18 +153,10 @@ function writeVerb(method: Exclude<HttpMethod, "GET">, example: string): Command
     },
     destructive: () => "raw_api",
     gateClasses: ["raw_api"],
-    async run(_a, ctx, impact): Promise<ApiResult> {
-      const request = impact?.requests[0];
-      if (!request) throw new Error("api: run without an impact");
-      const opts = {
-        ...(request.query ? { query: request.query } : {}),
-        ...(request.body === undefined ? {} : { body: request.body }),
-      };
-      let items: Item[] = [];
-      if (method === "DELETE") await ctx.array.delete(request.path, opts);
-      else if (method === "POST") items = await ctx.array.post<Item>(request.path, opts);
-      else items = await ctx.array.patch<Item>(request.path, opts);
-      return { method, path: request.path, items: items.map((i) => ({ ...i, _array: ctx.arrayName })) };
+    result(responses, _a, ctx, impact): ApiResult {
+      const items = (responses[0] ?? []) as Item[];
+      const path = impact.requests[0]?.path ?? "";
+      return { method, path, items: items.map((i) => ({ ...i, _array: ctx.arrayName })) };
     },
     render: (result, _a, rctx) => ({ ...render(result, rctx), visibility: "in_channel" }),
   });

@@ -6,7 +6,7 @@ import { UserFacingError } from "../../src/errors.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystemCreate } from "../../src/flashblade/types.js";
 import { protocolsOf, sizeText } from "../shared/file-system-facts.js";
-import { onlyItem, sendPlanned } from "../shared/plan.js";
+import { itemsOf, onlyItem } from "../shared/plan.js";
 
 const args = z.object({
   name: objectName("file system name", "file-system").describe("name of the new file system"),
@@ -57,8 +57,8 @@ export const fsCreate = defineCommand({
       requests: [await ctx.array.fileSystems.planCreate(bodyOf(a))],
     };
   },
-  async run(_a, ctx, impact) {
-    return onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
+  result(responses, _a, ctx, _impact) {
+    return onlyItem(ctx, "/file-systems", itemsOf(ctx, responses, fileSystemSchema));
   },
   render(fs, _a, rctx) {
     // From the file system the array returned, like every other setting shown here.

@@ -23,7 +23,7 @@ import {
   surroundings,
   usedBytes,
 } from "../shared/file-system-facts.js";
-import { onlyItem, sendPlanned } from "../shared/plan.js";
+import { itemsOf, onlyItem } from "../shared/plan.js";
 
 const nameArgs = z.object({ name: objectName("file system name").describe("the file system") });
 
@@ -62,8 +62,8 @@ export const fsDestroy = defineCommand({
   },
   destructive: () => "destroy",
   gateClasses: ["destroy"],
-  async run(_a, ctx, impact) {
-    return onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
+  result(responses, _a, ctx, _impact) {
+    return onlyItem(ctx, "/file-systems", itemsOf(ctx, responses, fileSystemSchema));
   },
   followUp: (fs) => recoverOffer("fs.recover", fs),
   render(fs, _a, rctx) {
@@ -103,8 +103,8 @@ export const fsRecover = defineCommand({
       requests: [await ctx.array.fileSystems.planUpdate(a.name, { destroyed: false })],
     };
   },
-  async run(_a, ctx, impact) {
-    return onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
+  result(responses, _a, ctx, _impact) {
+    return onlyItem(ctx, "/file-systems", itemsOf(ctx, responses, fileSystemSchema));
   },
   render(fs, _a, rctx) {
     return done(
@@ -147,8 +147,7 @@ export const fsEradicate = defineCommand({
   },
   destructive: () => "eradicate",
   gateClasses: ["eradicate"],
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return { name: a.name };
   },
   render({ name }, _a, rctx) {

@@ -6,7 +6,7 @@ import { formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import { fingerprintState, requireLiveFileSystem, sizeText, usedBytes } from "../shared/file-system-facts.js";
-import { onlyItem, sendPlanned } from "../shared/plan.js";
+import { itemsOf, onlyItem } from "../shared/plan.js";
 
 export const fsResize = defineCommand({
   verb: "resize",
@@ -67,9 +67,9 @@ export const fsResize = defineCommand({
     return impact.state["used_over_new_size"] === true ? "shrink_below_usage" : null;
   },
   gateClasses: ["shrink_below_usage"],
-  async run(_a, ctx, impact) {
+  result(responses, _a, ctx, impact) {
     const before = impact?.state["provisioned_bytes"];
-    const fs = onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
+    const fs = onlyItem(ctx, "/file-systems", itemsOf(ctx, responses, fileSystemSchema));
     return { fs, before: typeof before === "number" ? before : undefined };
   },
   render({ fs, before }, _a, rctx) {

@@ -9,11 +9,10 @@ import {
   fingerprintState,
   linksText,
   protocolsOf,
-  requireFileSystem,
   requireLiveFileSystem,
   usedBytes,
 } from "../shared/file-system-facts.js";
-import { onlyItem, sendPlanned } from "../shared/plan.js";
+import { itemsOf, onlyItem } from "../shared/plan.js";
 import { args, diff, intended, PROTOCOL_SWITCHES } from "./update-settings.js";
 
 /** "NFS: on → off" from the state read back; a setting the array did not take says so. */
@@ -126,6 +125,7 @@ export const fsUpdate = defineCommand({
         ...(demote ? { demotes: true, replica_links: links.length } : {}),
       },
       requests: [request],
+      read: fs,
     };
   },
   destructive(_a, impact) {
@@ -135,10 +135,10 @@ export const fsUpdate = defineCommand({
     return impact.state["turns_protocol_off"] === true ? "disable_protocol" : null;
   },
   gateClasses: ["demote_file_system", "shrink_below_usage", "disable_protocol"],
-  async run(a, ctx, impact) {
-    const before = await requireFileSystem(ctx, a.name);
+  result(responses, a, ctx, impact) {
+    const before = impact.read as FileSystem;
     const { changes } = diff(before, a);
-    const after = onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
+    const after = onlyItem(ctx, "/file-systems", itemsOf(ctx, responses, fileSystemSchema));
     // Reported from what the array returned, so a setting it did not take is not announced as done.
     const lines = changes.map((c) =>
       appliedLine({

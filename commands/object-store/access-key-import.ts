@@ -2,7 +2,7 @@
  * `access-key import <user> --key-id <id>` (REST 1.10+): moves an S3 access key from another FlashBlade, so
  * applications keep their credentials. The key id is typed in chat, its secret never is: the command declares
  * it in `secrets`, the pipeline asks the requester in a private dialog (Slack) or an unechoed line (console),
- * and `run` gets it in memory for this one request. The card, the answer, the audit and the pending store hold
+ * and `fill` gets it in memory for this one request. The card, the answer, the audit and the pending store hold
  * the id and the user only.
  */
 import { z } from "zod";
@@ -10,13 +10,13 @@ import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";
 import { InternalError, UserFacingError } from "../../src/errors.js";
 import { atLeast } from "../../src/rest-spec/versions.js";
-import { planned } from "../shared/plan.js";
+import { itemsOf, planned } from "../shared/plan.js";
 import { keyName, keySchema, keysOf, MAX_KEYS, PATH, requireUser, userName } from "./access-key.js";
 
 /** The first version whose POST takes `names` with a `secret_access_key` body (ObjectStoreAccessKeyPost). */
 const IMPORT_SINCE = "1.10";
 const SECRET = "secret_access_key";
-/** Shown in the card and --dry-run where the secret will go; the real body is built in `run`. */
+/** Shown in the card and --dry-run where the secret will go; the pipeline fills it from `fill`. */
 const SECRET_PLACEHOLDER = "(typed in a private dialog)";
 
 export const accessKeyImport = defineCommand({
@@ -62,9 +62,10 @@ export const accessKeyImport = defineCommand({
       requests: [
         planned("POST", PATH, { names: [a.keyId] }, { user: { name: a.user }, [SECRET]: SECRET_PLACEHOLDER }),
       ],
+      placeholders: [SECRET_PLACEHOLDER],
     };
   },
-  async run(a, ctx, impact) {
+  async fill(_a, ctx) {
     const typed = ctx.secrets?.[SECRET];
     if (typed === undefined)
       throw new InternalError("SECRET_MISSING", "access-key import ran without its secret");
@@ -76,15 +77,11 @@ export const accessKeyImport = defineCommand({
         "The secret you typed has spaces in it or is longer than 256 characters; an access key's secret has neither. Nothing was sent: run the command again.",
       );
     }
-    // The planned request as shown, its placeholder swapped for the typed secret here and nowhere else.
-    const shown = impact?.requests[0];
-    const body = shown?.body as Record<string, unknown> | undefined;
-    if (!shown || body?.[SECRET] !== SECRET_PLACEHOLDER)
-      throw new InternalError(
-        "NO_PLANNED_REQUEST",
-        "access-key import ran without the request its impact planned",
-      );
-    const [key] = await ctx.array.send({ ...shown, body: { ...body, [SECRET]: secret } }, keySchema);
+    // The typed secret takes the placeholder's place in the planned request, and nowhere else.
+    return { [SECRET_PLACEHOLDER]: secret };
+  },
+  result(responses, a, ctx) {
+    const [key] = itemsOf(ctx, responses, keySchema);
     // Only the id and the user leave this function: the array echoes the secret back in its answer.
     return { user: a.user, name: key?.name ?? a.keyId };
   },

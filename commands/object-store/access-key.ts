@@ -15,7 +15,7 @@ import { eq } from "../../src/flashblade/filter.js";
 import { done } from "../shared/done.js";
 import { requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned, sendPlanned } from "../shared/plan.js";
+import { itemsOf, planned } from "../shared/plan.js";
 
 export const PATH = "/object-store-access-keys";
 /** The array's limit per user. */
@@ -137,8 +137,8 @@ export const accessKeyCreate = defineCommand({
       requests: [planned("POST", PATH, {}, { user: { name: a.user } })],
     };
   },
-  async run(a, ctx, impact) {
-    const [key] = await sendPlanned(ctx, impact, createdSchema);
+  result(responses, a, ctx, _impact) {
+    const [key] = itemsOf(ctx, responses, createdSchema);
     if (!key?.secret_access_key) {
       throw new UserFacingError(
         "NO_SECRET",
@@ -199,8 +199,7 @@ function toggle(enabled: boolean) {
         requests: [planned("PATCH", PATH, { names: [a.key] }, { enabled })],
       };
     },
-    async run(a, ctx, impact) {
-      await sendPlanned(ctx, impact);
+    result(_responses, a, _ctx, _impact) {
       return a.key;
     },
     render: (key, _a, rctx) => {
@@ -240,8 +239,7 @@ export const accessKeyDelete = defineCommand({
   },
   destructive: () => "delete",
   gateClasses: ["delete"],
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return a.key;
   },
   render: (key, _a, rctx) => {

@@ -12,7 +12,7 @@ import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned, sendPlanned } from "../shared/plan.js";
+import { planned } from "../shared/plan.js";
 import { bucketsOf } from "./bucket.js";
 
 const PATH = "/object-store-accounts";
@@ -98,8 +98,7 @@ export const accountCreate = defineCommand({
       requests: [planned("POST", PATH, { names: [a.name] })],
     };
   },
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return a.name;
   },
   render: (name, _a, rctx) => {
@@ -152,8 +151,7 @@ export const accountDelete = defineCommand({
   },
   destructive: () => "delete",
   gateClasses: ["delete"],
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return a.name;
   },
   render: (name, _a, rctx) => {

@@ -4,7 +4,7 @@ import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { done } from "../shared/done.js";
-import { planned, sendPlanned } from "../shared/plan.js";
+import { planned } from "../shared/plan.js";
 import { nameArgs, PATH, requireBucket } from "./bucket.js";
 
 export const bucketUpdate = defineCommand({
@@ -51,8 +51,7 @@ export const bucketUpdate = defineCommand({
       requests: [planned("PATCH", PATH, { names: [a.name] }, { versioning: a.versioning })],
     };
   },
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return a.name;
   },
   render: (name, a, rctx) =>

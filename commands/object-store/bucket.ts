@@ -17,7 +17,7 @@ import { eradicationNote, recoverOffer, refuseAlreadyDestroyed } from "../shared
 import { done } from "../shared/done.js";
 import { requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { onlyItem, planned, sendPlanned } from "../shared/plan.js";
+import { itemsOf, onlyItem, planned } from "../shared/plan.js";
 
 export const PATH = "/buckets";
 export const bucketRowSchema = z.looseObject({
@@ -142,8 +142,8 @@ export const bucketCreateCommand = defineCommand({
       requests: [planned("POST", PATH, query, body)],
     };
   },
-  async run(_a, ctx, impact) {
-    return onlyItem(ctx, PATH, await sendPlanned(ctx, impact, bucketRowSchema));
+  result(responses, _a, ctx, _impact) {
+    return onlyItem(ctx, PATH, itemsOf(ctx, responses, bucketRowSchema));
   },
   render: (b, a, rctx) => {
     const text = `Created bucket ${b.name} in account ${a.account} on ${rctx.arrays[0] ?? "?"}.`;
@@ -174,8 +174,8 @@ export const bucketDestroy = defineCommand({
   },
   destructive: () => "destroy",
   gateClasses: ["destroy"],
-  async run(a, ctx, impact) {
-    const [b] = await sendPlanned(ctx, impact, bucketRowSchema);
+  result(responses, a, ctx, _impact) {
+    const [b] = itemsOf(ctx, responses, bucketRowSchema);
     return { name: a.name, time_remaining: b?.time_remaining ?? undefined };
   },
   followUp: (b) => recoverOffer("bucket.recover", b),
@@ -206,8 +206,7 @@ export const bucketRecover = defineCommand({
       requests: [planned("PATCH", PATH, { names: [a.name] }, { destroyed: false })],
     };
   },
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return a.name;
   },
   render: (name, _a, rctx) => done(`Recovered bucket ${name} on ${rctx.arrays[0] ?? "?"}.`),
@@ -245,8 +244,7 @@ export const bucketEradicate = defineCommand({
   },
   destructive: () => "eradicate",
   gateClasses: ["eradicate"],
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return a.name;
   },
   render: (name, _a, rctx) => done(`Eradicated bucket ${name} on ${rctx.arrays[0] ?? "?"}.`),

@@ -13,7 +13,7 @@ import { UserFacingError } from "../../src/errors.js";
 import type { Query } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned, sendFirstPlanned, sendPlanned } from "../shared/plan.js";
+import { itemsOf, planned } from "../shared/plan.js";
 
 const PATH = "/lifecycle-rules";
 const ruleSchema = z.looseObject({
@@ -150,8 +150,8 @@ export const lifecycleCreate = defineCommand({
       requests: [planned("POST", PATH, {}, body)],
     };
   },
-  async run(a, ctx, impact) {
-    const [made] = await sendPlanned(ctx, impact, ruleSchema);
+  result(responses, a, ctx, _impact) {
+    const [made] = itemsOf(ctx, responses, ruleSchema);
     return { bucket: a.bucket, rule: made?.rule_id ?? a.rule ?? "?" };
   },
   render: (r, _a, rctx) =>
@@ -205,8 +205,7 @@ export const lifecycleUpdate = defineCommand({
       requests: [planned("PATCH", PATH, query, body)],
     };
   },
-  async run(_a, ctx, impact) {
-    await sendFirstPlanned(ctx, impact);
+  result(_responses, _a, _ctx, impact) {
     return impact?.target ?? "";
   },
   render: (target, _a, rctx) => done(`Updated ${target} on ${rctx.arrays[0] ?? "?"}.`),
@@ -235,8 +234,7 @@ export const lifecycleDelete = defineCommand({
   },
   destructive: () => "delete",
   gateClasses: ["delete"],
-  async run(_a, ctx, impact) {
-    await sendFirstPlanned(ctx, impact);
+  result(_responses, _a, _ctx, impact) {
     return impact?.target ?? "";
   },
   render: (target, _a, rctx) => done(`Deleted ${target} on ${rctx.arrays[0] ?? "?"}.`),

@@ -11,7 +11,7 @@ import { countOf } from "../../src/core/units.js";
 import { done } from "../shared/done.js";
 import { refuseNamed, requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned, sendPlanned } from "../shared/plan.js";
+import { planned } from "../shared/plan.js";
 
 const PATH = "/object-store-users";
 const userSchema = z.looseObject({
@@ -87,8 +87,7 @@ export const objectUserCreate = defineCommand({
       requests: [planned("POST", PATH, { names: [a.name] })],
     };
   },
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return a.name;
   },
   render: (name, _a, rctx) =>
@@ -123,8 +122,7 @@ export const objectUserDelete = defineCommand({
   },
   destructive: () => "delete",
   gateClasses: ["delete"],
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return a.name;
   },
   render: (name, _a, rctx) => done(`Deleted object store user ${name} on ${rctx.arrays[0] ?? "?"}.`),

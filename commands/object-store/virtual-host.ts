@@ -12,7 +12,7 @@ import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned, sendPlanned } from "../shared/plan.js";
+import { planned } from "../shared/plan.js";
 
 const PATH = "/object-store-virtual-hosts";
 const hostSchema = z.looseObject({ name: z.string() });
@@ -90,8 +90,7 @@ export const virtualHostAdd = defineCommand({
       requests: [planned("POST", PATH, { names: [a.host] })],
     };
   },
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return a.host;
   },
   render: (host, _a, rctx) => done(`Added virtual host ${host} on ${rctx.arrays[0] ?? "?"}.`),
@@ -122,8 +121,7 @@ export const virtualHostRemove = defineCommand({
   },
   destructive: () => "delete",
   gateClasses: ["delete"],
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return a.host;
   },
   render: (host, _a, rctx) => done(`Removed virtual host ${host} from ${rctx.arrays[0] ?? "?"}.`),

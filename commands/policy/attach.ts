@@ -10,7 +10,7 @@ import { message, type Rich, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemList } from "../quota/kinds.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
-import { planned, sendPlanned } from "../shared/plan.js";
+import { planned } from "../shared/plan.js";
 import { onlyProtectedBy, policyFacts } from "./read.js";
 
 const args = z.object({
@@ -101,8 +101,7 @@ export const policyAttach = defineCommand({
       requests: [request],
     };
   },
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, impact) {
     return { policy: a.policy, what: impact?.target ?? "" };
   },
   render: (r, _a, rctx) => done(`Attached policy ${r.policy} to`, r.policy, r.what, rctx.arrays[0]),
@@ -133,8 +132,7 @@ export const policyDetach = defineCommand({
       requests: [request],
     };
   },
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  async result(_responses, a, ctx, impact) {
     const bare = a.remote === undefined ? await onlyProtectedBy(ctx, a.fs, "") : [];
     return { policy: a.policy, what: impact?.target ?? "", bare };
   },

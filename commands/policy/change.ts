@@ -11,7 +11,7 @@ import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { refuseNamed } from "../shared/found.js";
-import { planned, sendPlanned } from "../shared/plan.js";
+import { itemsOf, planned } from "../shared/plan.js";
 import {
   onlyProtectedBy,
   perFileSystem,
@@ -71,8 +71,8 @@ export const policyCreate = defineCommand({
       ],
     };
   },
-  async run(a, ctx, impact) {
-    const [p] = await sendPlanned(ctx, impact, policySchema);
+  result(responses, a, ctx, _impact) {
+    const [p] = itemsOf(ctx, responses, policySchema);
     return { name: p?.name ?? a.name, rules: p ? rulesText(rulesOf(p)) : rulesText(a.rules) };
   },
   render(r, _a, rctx) {
@@ -183,8 +183,8 @@ export const policyUpdate = defineCommand({
       : null;
   },
   gateClasses: ["remove_snapshot_rules"],
-  async run(a, ctx, impact) {
-    const [p] = await sendPlanned(ctx, impact, policySchema);
+  result(responses, a, ctx, impact) {
+    const [p] = itemsOf(ctx, responses, policySchema);
     return {
       name: a.name,
       rules: p ? rulesText(rulesOf(p)) : "?",
@@ -256,8 +256,7 @@ export const policyDelete = defineCommand({
   },
   destructive: () => "delete",
   gateClasses: ["delete"],
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return { name: a.name };
   },
   render(r, _a, rctx) {

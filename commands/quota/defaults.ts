@@ -14,7 +14,7 @@ import type { FileSystemPatch } from "../../src/flashblade/types.js";
 import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
 import { done } from "../shared/done.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
-import { onlyItem, planned, sendPlanned } from "../shared/plan.js";
+import { itemsOf, onlyItem, planned } from "../shared/plan.js";
 import { KINDS, type KindSpec, readQuotas, readUsage, requireQuotaApi, subjectOf } from "./kinds.js";
 
 /** A default quota: a size, or `none` to remove it (the array stores 0). */
@@ -97,8 +97,8 @@ export const quotaDefaults = defineCommand({
       : null;
   },
   gateClasses: ["quota_below_usage"],
-  async run(_a, ctx, impact) {
-    const fs = onlyItem(ctx, "/file-systems", await sendPlanned(ctx, impact, fileSystemSchema));
+  result(responses, _a, ctx, _impact) {
+    const fs = onlyItem(ctx, "/file-systems", itemsOf(ctx, responses, fileSystemSchema));
     return { name: fs.name, user: fs.default_user_quota ?? 0, group: fs.default_group_quota ?? 0 };
   },
   render(r, _a, rctx) {
@@ -223,8 +223,8 @@ export const quotaNotify = defineCommand({
       requests: [planned("PATCH", "/quotas/settings", {}, body)],
     };
   },
-  async run(_a, ctx, impact) {
-    const [s] = await sendPlanned(ctx, impact, settingsSchema);
+  result(responses, _a, ctx, _impact) {
+    const [s] = itemsOf(ctx, responses, settingsSchema);
     return { direct: s?.direct_notifications_enabled ?? false, contact: s?.contact ?? "" };
   },
   render(r, _a, rctx) {

@@ -7,7 +7,7 @@ import { defineCommand, type Impact, type StateValue } from "../../src/core/defi
 import { type Field, message, type Rich, rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
-import { planned, sendPlanned } from "../shared/plan.js";
+import { planned } from "../shared/plan.js";
 import {
   fileSystemList,
   quotaKind,
@@ -81,8 +81,7 @@ export const quotaDelete = defineCommand({
   },
   destructive: () => "delete",
   gateClasses: ["delete"],
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return { kind: a.kind.kind, who: subjectsText(a.who), fs: a.fs };
   },
   render({ kind, who, fs }, _a, rctx) {

@@ -17,7 +17,7 @@ import { type Field, message, type Rich, rich } from "../../src/core/message.js"
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
-import { planned, sendPlanned } from "../shared/plan.js";
+import { planned } from "../shared/plan.js";
 import {
   fileSystemList,
   type KindSpec,
@@ -202,8 +202,7 @@ export const quotaSet = defineCommand({
       : null;
   },
   gateClasses: ["quota_below_usage"],
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  async result(_responses, a, ctx, _impact) {
     const rows = await readQuotas(ctx, a.kind, a.fs, a.who);
     return { kind: a.kind.kind, rows, fs: a.fs };
   },

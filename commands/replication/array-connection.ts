@@ -17,7 +17,7 @@ import { fileSystemReplicaLinkSchema } from "../../src/flashblade/schemas.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned, sendPlanned, sendPlannedFilled } from "../shared/plan.js";
+import { itemsOf, planned } from "../shared/plan.js";
 import { bucketLinkSchema, requireReplicationApi } from "./read.js";
 
 const PATH = "/array-connections";
@@ -97,6 +97,8 @@ function managedRemote(ctx: CommandContext, remote: string): ArrayClient {
   }
 }
 
+const KEY_PLACEHOLDER = "(fetched from the remote)";
+
 export const arrayConnectionCreate = defineCommand({
   verb: "create",
   summary: "Connect this array to another array this bot manages (it fetches the connection key itself)",
@@ -131,7 +133,7 @@ export const arrayConnectionCreate = defineCommand({
     }
     const body = {
       management_address: a.address,
-      connection_key: "(fetched from the remote)",
+      connection_key: KEY_PLACEHOLDER,
       encrypted: a.encrypted === true,
       remote: { name: a.remote },
     };
@@ -146,23 +148,19 @@ export const arrayConnectionCreate = defineCommand({
       ],
       warnings: [rich`Creating a key on ${a.remote} replaces any connection key outstanding there.`],
       state: { connections: existing.length },
-      requests: [planned("POST", `${KEY_PATH} (on ${a.remote})`), planned("POST", PATH, {}, body)],
+      // The key is made on the remote (the first request, sent there) and fills the second's placeholder.
+      requests: [{ ...planned("POST", KEY_PATH), on: a.remote }, planned("POST", PATH, {}, body)],
+      placeholders: [KEY_PLACEHOLDER],
     };
   },
-  async run(a, ctx, impact) {
-    // The second planned request as shown, its placeholder swapped for the key fetched from the remote (the
-    // first planned request, sent there: its path only names the remote for the card).
-    const remote = managedRemote(ctx, a.remote);
-    const [key] = await remote.post(KEY_PATH, { schema: keySchema });
+  async fill(a, ctx, responses) {
+    const [key] = itemsOf(ctx, responses, keySchema, 0);
     if (!key)
       throw new UserFacingError("NO_KEY", `${a.remote} returned no connection key. Nothing was changed.`);
-    const [c] = await sendPlannedFilled(
-      ctx,
-      impact,
-      1,
-      { connection_key: key.connection_key },
-      connectionSchema,
-    );
+    return { [KEY_PLACEHOLDER]: key.connection_key };
+  },
+  result(responses, a, ctx) {
+    const [c] = itemsOf(ctx, responses, connectionSchema);
     return { remote: a.remote, status: c?.status ?? "?" };
   },
   render: (r, _a, rctx) =>
@@ -210,8 +208,7 @@ export const arrayConnectionDelete = defineCommand({
   },
   destructive: () => "delete_replication",
   gateClasses: ["delete_replication"],
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return a.remote;
   },
   render: (remote, _a, rctx) => done(`Disconnected ${rctx.arrays[0] ?? "?"} from ${remote}.`),
@@ -235,8 +232,8 @@ export const connectionKeyCreate = defineCommand({
       requests: [planned("POST", KEY_PATH)],
     };
   },
-  async run(_a, ctx, impact) {
-    const [key] = await sendPlanned(ctx, impact, keySchema);
+  result(responses, _a, ctx, _impact) {
+    const [key] = itemsOf(ctx, responses, keySchema);
     if (!key) throw new UserFacingError("NO_KEY", `${ctx.arrayName} returned no connection key.`);
     return { key: key.connection_key, expires: key.expires ?? undefined };
   },

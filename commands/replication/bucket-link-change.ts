@@ -8,7 +8,7 @@ import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { type Rich, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { done } from "../shared/done.js";
-import { planned, sendFirstPlanned } from "../shared/plan.js";
+import { planned } from "../shared/plan.js";
 import { selectArgs } from "./bucket-link.js";
 import {
   bucketLinksOf,
@@ -53,8 +53,7 @@ export const bucketLinkCredentials = defineCommand({
       requests: [patchRequest(f, { remote_credentials: { name: a.credentials } })],
     };
   },
-  async run(_a, ctx, impact) {
-    await sendFirstPlanned(ctx, impact);
+  result(_responses, _a, _ctx, impact) {
     return { text: impact?.target ?? "" };
   },
   render: (r, a, rctx) => done(`${r.text} on ${rctx.arrays[0] ?? "?"} now uses ${a.credentials}.`),
@@ -96,8 +95,7 @@ export const bucketLinkDelete = defineCommand({
   },
   destructive: () => "delete_replication",
   gateClasses: ["delete_replication"],
-  async run(_a, ctx, impact) {
-    await sendFirstPlanned(ctx, impact);
+  result(_responses, _a, _ctx, impact) {
     return { text: impact?.target ?? "" };
   },
   render: (r, _a, rctx) => done(`Deleted ${r.text} on ${rctx.arrays[0] ?? "?"}.`),

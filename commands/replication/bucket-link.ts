@@ -14,7 +14,7 @@ import { UserFacingError } from "../../src/errors.js";
 import { requireBucket } from "../object-store/bucket.js";
 import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned, sendFirstPlanned } from "../shared/plan.js";
+import { planned } from "../shared/plan.js";
 import {
   bucketLinksOf,
   findBucketLink,
@@ -160,8 +160,7 @@ export const bucketLinkCreate = defineCommand({
       requests: [planned("POST", PATH, query, a.paused ? { paused: true } : {})],
     };
   },
-  async run(a, ctx, impact) {
-    await sendFirstPlanned(ctx, impact);
+  result(_responses, a, _ctx, impact) {
     return { text: impact?.target ?? a.bucket, paused: a.paused === true };
   },
   render: (r, _a, rctx) =>
@@ -203,8 +202,7 @@ export const bucketLinkPause = defineCommand({
   },
   destructive: () => "pause_replication",
   gateClasses: ["pause_replication"],
-  async run(_a, ctx, impact) {
-    await sendFirstPlanned(ctx, impact);
+  result(_responses, _a, _ctx, impact) {
     return { text: impact?.target ?? "" };
   },
   render: (r, _a, rctx) => done(`Paused ${r.text} on ${rctx.arrays[0] ?? "?"}.`),
@@ -239,8 +237,7 @@ export const bucketLinkResume = defineCommand({
       requests: [patchRequest(f, { paused: false })],
     };
   },
-  async run(_a, ctx, impact) {
-    await sendFirstPlanned(ctx, impact);
+  result(_responses, _a, _ctx, impact) {
     return { text: impact?.target ?? "" };
   },
   render: (r, _a, rctx) => done(`Resumed ${r.text} on ${rctx.arrays[0] ?? "?"}.`),

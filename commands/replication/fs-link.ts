@@ -15,7 +15,7 @@ import { requirePolicy } from "../policy/read.js";
 import { done } from "../shared/done.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned, sendFirstPlanned } from "../shared/plan.js";
+import { planned } from "../shared/plan.js";
 import { requireReplicationApi } from "./read.js";
 
 const PATH = "/file-system-replica-links";
@@ -154,8 +154,7 @@ export const fsLinkCreate = defineCommand({
       requests: [planned("POST", PATH, query, a.policy ? { policies: [{ name: a.policy }] } : {})],
     };
   },
-  async run(a, ctx, impact) {
-    await sendFirstPlanned(ctx, impact);
+  result(_responses, a, _ctx, impact) {
     return impact?.target ?? a.fs;
   },
   render: (target, _a, rctx) =>

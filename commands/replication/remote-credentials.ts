@@ -7,6 +7,7 @@ import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";
+import type { Responses } from "../../src/core/send-plan.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
@@ -14,7 +15,7 @@ import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
 import { refuseNamed, requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned, sendPlanned, sendPlannedFilled } from "../shared/plan.js";
+import { itemsOf, planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
 import { requireReplicationApi } from "./read.js";
 
@@ -58,19 +59,24 @@ function remoteOf(ctx: CommandContext, name: string): { remote: string; client: 
   }
 }
 
-/** A new access key for `user` on the remote; the secret lives only in this call's memory. */
-async function newRemoteKey(client: ArrayClient, user: string) {
-  const [key] = await client.post("/object-store-access-keys", {
-    body: { user: { name: user } },
-    schema: newKeySchema,
-  });
+const KEYS_PATH = "/object-store-access-keys";
+const NEW_KEY = "(new key)";
+const NEVER_SHOWN = "(never shown)";
+
+/** The access key the remote made for `user` (its secret lives only in this run's memory), as placeholder values. */
+function newRemoteKey(ctx: CommandContext, user: string, remote: string, responses: Responses) {
+  const [key] = itemsOf(ctx, responses, newKeySchema, 0);
   if (!key?.secret_access_key) {
     throw new UserFacingError(
       "NO_SECRET",
-      `${client.name} made no usable access key for ${user}. Nothing was changed here.`,
+      `${remote} made no usable access key for ${user}. Nothing was changed on ${ctx.arrayName}.`,
     );
   }
-  return { access_key_id: key.name, secret_access_key: key.secret_access_key };
+  return Promise.resolve({ [NEW_KEY]: key.name, [NEVER_SHOWN]: key.secret_access_key });
+}
+
+function keyIdOf(ctx: CommandContext, responses: Responses): string {
+  return itemsOf(ctx, responses, newKeySchema, 0)[0]?.name ?? "?";
 }
 
 export const remoteCredentialsList = defineCommand({
@@ -130,24 +136,20 @@ export const remoteCredentialsCreate = defineCommand({
       warnings: [],
       state: { credentials: existing.length },
       requests: [
-        planned("POST", `/object-store-access-keys (on ${remote})`, {}, { user: { name: a.user } }),
+        { ...planned("POST", KEYS_PATH, {}, { user: { name: a.user } }), on: remote },
         planned(
           "POST",
           PATH,
           { names: [a.name] },
-          { access_key_id: "(new key)", secret_access_key: "(never shown)" },
+          { access_key_id: NEW_KEY, secret_access_key: NEVER_SHOWN },
         ),
       ],
+      placeholders: [NEW_KEY, NEVER_SHOWN],
     };
   },
-  async run(a, ctx, impact) {
-    const { client } = remoteOf(ctx, a.name);
-    // The second planned request as shown, the new key in place of its placeholders (the first, sent to the
-    // remote, only names it for the card).
-    const body = await newRemoteKey(client, a.user);
-    await sendPlannedFilled(ctx, impact, 1, body);
-    return { name: a.name, key: body.access_key_id };
-  },
+  // The new key, made on the remote by the first request, fills the second's placeholders.
+  fill: async (a, ctx, responses) => newRemoteKey(ctx, a.user, remoteOf(ctx, a.name).remote, responses),
+  result: (responses, a, ctx) => ({ name: a.name, key: keyIdOf(ctx, responses) }),
   render: (r, _a, rctx) =>
     done(`Created remote credentials ${r.name} on ${rctx.arrays[0] ?? "?"} (access key ${r.key}).`),
 });
@@ -177,22 +179,20 @@ export const remoteCredentialsRotate = defineCommand({
       ],
       state: { key: cred.access_key_id ?? null },
       requests: [
-        planned("POST", `/object-store-access-keys (on ${remote})`, {}, { user: { name: a.user } }),
+        { ...planned("POST", KEYS_PATH, {}, { user: { name: a.user } }), on: remote },
         planned(
           "PATCH",
           PATH,
           { names: [a.name] },
-          { access_key_id: "(new key)", secret_access_key: "(never shown)" },
+          { access_key_id: NEW_KEY, secret_access_key: NEVER_SHOWN },
         ),
       ],
+      placeholders: [NEW_KEY, NEVER_SHOWN],
     };
   },
-  async run(a, ctx, impact) {
-    const { client } = remoteOf(ctx, a.name);
-    const body = await newRemoteKey(client, a.user);
-    await sendPlannedFilled(ctx, impact, 1, body);
-    return { name: a.name, key: body.access_key_id };
-  },
+  // The new key, made on the remote by the first request, fills the second's placeholders.
+  fill: async (a, ctx, responses) => newRemoteKey(ctx, a.user, remoteOf(ctx, a.name).remote, responses),
+  result: (responses, a, ctx) => ({ name: a.name, key: keyIdOf(ctx, responses) }),
   render: (r, _a, rctx) =>
     done(`Remote credentials ${r.name} on ${rctx.arrays[0] ?? "?"} now use access key ${r.key}.`),
 });
@@ -229,8 +229,7 @@ export const remoteCredentialsDelete = defineCommand({
   },
   destructive: () => "delete",
   gateClasses: ["delete"],
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return a.name;
   },
   render: (name, _a, rctx) => done(`Deleted remote credentials ${name} on ${rctx.arrays[0] ?? "?"}.`),

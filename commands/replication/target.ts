@@ -12,7 +12,7 @@ import { UserFacingError } from "../../src/errors.js";
 import { done } from "../shared/done.js";
 import { refuseNamed, requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned, sendPlanned } from "../shared/plan.js";
+import { planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
 import { requireReplicationApi } from "./read.js";
 
@@ -100,8 +100,7 @@ export const targetCreate = defineCommand({
       requests: [planned("POST", PATH, { names: [a.name] }, { address: a.address })],
     };
   },
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return a.name;
   },
   render: (name, a, rctx) => done(`Added S3 target ${name} (${a.address}) on ${rctx.arrays[0] ?? "?"}.`),
@@ -126,8 +125,7 @@ export const targetUpdate = defineCommand({
       requests: [planned("PATCH", PATH, { names: [a.name] }, { address: a.address })],
     };
   },
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return a.name;
   },
   render: (name, a, rctx) =>
@@ -162,8 +160,7 @@ export const targetDelete = defineCommand({
   },
   destructive: () => "delete_replication",
   gateClasses: ["delete_replication"],
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return a.name;
   },
   render: (name, _a, rctx) => done(`Removed S3 target ${name} from ${rctx.arrays[0] ?? "?"}.`),

@@ -1,11 +1,13 @@
 /**
- * The requests a command shows are the requests it sends: impacts plan them with the client
- * (`ctx.array.fileSystems.planUpdate`…, where every version difference lives) and `run` sends exactly those.
+ * A change is the requests its impact plans (impacts ask the client for them: `ctx.array.fileSystems.planUpdate`…,
+ * where every version difference lives); the pipeline sends exactly those (src/core/send-plan.ts) and the
+ * command's `result` reads what they answered, with the helpers here.
  */
 import type { z } from "zod";
-import type { CommandContext, Impact } from "../../src/core/define-command.js";
-import { InternalError } from "../../src/errors.js";
+import type { CommandContext } from "../../src/core/define-command.js";
+import type { Responses } from "../../src/core/send-plan.js";
 import { contract } from "../../src/flashblade/errors.js";
+import { validateItems } from "../../src/flashblade/response.js";
 
 /**
  * A planned call built in the command from the client's wire helpers (snapshot commands still do this; file
@@ -13,17 +15,14 @@ import { contract } from "../../src/flashblade/errors.js";
  */
 export { plan as planned } from "../../src/flashblade/resources/core.js";
 
-/** Sends the impact's planned requests in order, as shown; returns the items the last one answered with. */
-export async function sendPlanned<T>(
+/** The items request `index` (the last by default) answered with, checked against `schema`. */
+export function itemsOf<T>(
   ctx: CommandContext,
-  impact: Impact | undefined,
-  schema?: z.ZodType<T>,
-): Promise<T[]> {
-  if (!impact || impact.requests.length === 0)
-    throw new InternalError("NO_PLANNED_REQUEST", "a write ran without the requests its impact planned");
-  let out: T[] = [];
-  for (const r of impact.requests) out = await ctx.array.send(r, schema);
-  return out;
+  responses: Responses,
+  schema: z.ZodType<T>,
+  index = responses.length - 1,
+): T[] {
+  return validateItems(ctx.arrayName, "the planned request", responses[index] ?? [], schema);
 }
 
 /** The one item a write answers with. */
@@ -31,34 +30,4 @@ export function onlyItem<T>(ctx: CommandContext, path: string, items: readonly T
   const first = items[0];
   if (first === undefined) throw contract(ctx.arrayName, path, "items", "expected one item, got none");
   return first;
-}
-
-/**
- * Sends the impact's one planned request as shown, when there is one (link and lifecycle-rule writes plan
- * exactly one; their result is what the impact named, not what the array answers).
- */
-/**
- * Sends planned request `index` as shown on the card, with `filled` merged into its body: the values only the
- * run can know (a key fetched from another array, a typed secret) replace their placeholders there and
- * nowhere else, so what was confirmed is what is sent.
- */
-export async function sendPlannedFilled<T>(
-  ctx: CommandContext,
-  impact: Impact | undefined,
-  index: number,
-  filled: Record<string, unknown>,
-  schema?: z.ZodType<T>,
-): Promise<T[]> {
-  const shown = impact?.requests[index];
-  if (!shown)
-    throw new InternalError("NO_PLANNED_REQUEST", "a write ran without the requests its impact planned");
-  return ctx.array.send(
-    { ...shown, body: { ...(shown.body as Record<string, unknown>), ...filled } },
-    schema,
-  );
-}
-
-export async function sendFirstPlanned(ctx: CommandContext, impact: Impact | undefined): Promise<void> {
-  const r = impact?.requests[0];
-  if (r) await ctx.array.send(r);
 }

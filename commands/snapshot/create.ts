@@ -3,9 +3,10 @@ import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
+import { snapshotSchema } from "../../src/flashblade/schemas.js";
 import { snapshotCreate } from "../../src/flashblade/wire.js";
 import { requireFileSystem } from "../shared/file-system-facts.js";
-import { planned } from "../shared/plan.js";
+import { itemsOf, planned } from "../shared/plan.js";
 
 export const snapshotCreateCommand = defineCommand({
   verb: "create",
@@ -41,9 +42,7 @@ export const snapshotCreateCommand = defineCommand({
       requests: [planned("POST", "/file-system-snapshots", query, body)],
     };
   },
-  async run(a, ctx) {
-    return ctx.array.snapshots.create([a.fs], a.suffix);
-  },
+  result: (responses, _a, ctx) => itemsOf(ctx, responses, snapshotSchema),
   render(snaps, _a, rctx) {
     const names = snaps.map((s) => s.name).join(", ");
     return message(

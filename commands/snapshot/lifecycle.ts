@@ -12,7 +12,7 @@ import {
   requireDestroyedToEradicate,
 } from "../shared/destroyed.js";
 import { done } from "../shared/done.js";
-import { onlyItem, sendPlanned } from "../shared/plan.js";
+import { itemsOf, onlyItem } from "../shared/plan.js";
 import { requireSnapshot, snapshotFacts, snapshotState } from "../shared/snapshot-facts.js";
 
 const PATH = "/file-system-snapshots";
@@ -42,8 +42,8 @@ export const snapshotDestroy = defineCommand({
   },
   destructive: () => "destroy",
   gateClasses: ["destroy"],
-  async run(_a, ctx, impact) {
-    return onlyItem(ctx, PATH, await sendPlanned(ctx, impact, snapshotSchema));
+  result(responses, _a, ctx, _impact) {
+    return onlyItem(ctx, PATH, itemsOf(ctx, responses, snapshotSchema));
   },
   followUp: (s) => recoverOffer("snapshot.recover", s),
   render(s, _a, rctx) {
@@ -80,8 +80,8 @@ export const snapshotRecover = defineCommand({
       requests: [await ctx.array.snapshots.planRecover(a.name)],
     };
   },
-  async run(_a, ctx, impact) {
-    return onlyItem(ctx, PATH, await sendPlanned(ctx, impact, snapshotSchema));
+  result(responses, _a, ctx, _impact) {
+    return onlyItem(ctx, PATH, itemsOf(ctx, responses, snapshotSchema));
   },
   render(s, _a, rctx) {
     return done(
@@ -119,8 +119,7 @@ export const snapshotEradicate = defineCommand({
   },
   destructive: () => "eradicate",
   gateClasses: ["eradicate"],
-  async run(a, ctx, impact) {
-    await sendPlanned(ctx, impact);
+  result(_responses, a, _ctx, _impact) {
     return { name: a.name };
   },
   render({ name }, _a, rctx) {

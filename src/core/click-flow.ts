@@ -165,9 +165,10 @@ async function approve(
   const role = await rt.access.roleOn(input.actor.userId, rt.deps.pool.get(rec.array));
   assertRole("Approving this request", rec.approverRole, role, rec.array);
   // Early answers from the record read before the (possibly slow) identity lookup; the store's approval
-  // compare-and-set below decides for real, against the record as it is now.
-  if (rec.approvals.some((a) => a.userId === input.actor.userId)) throw duplicateApproval();
+  // compare-and-set below decides for real, against the record as it is now. A request that is no longer
+  // pending says so first: the one approval it needed may be this person's, being carried out right now.
   assertOpen(rec, rt.deps.config.time_zone);
+  if (rec.approvals.some((a) => a.userId === input.actor.userId)) throw duplicateApproval();
   if (!typedOk(rec, input)) return promptUnlessStale(rt, rec, input, log);
   const step = await rt.deps.store.approve(rec.id, {
     userId: input.actor.userId,

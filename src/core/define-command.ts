@@ -10,6 +10,7 @@ import type { AlertCommandPort } from "./alert-port.js";
 import type { Field, Message, Rich } from "./message.js";
 import type { SecretField } from "./pipeline-types.js";
 import type { Role } from "./roles.js";
+import type { Responses } from "./send-plan.js";
 
 export type DestructiveClass =
   | "eradicate"
@@ -28,8 +29,11 @@ export type DestructiveClass =
   /** Deleting a bucket replica link, an array connection or a replication target: what it protected stops being copied. */
   | "delete_replication";
 
-/** One HTTP call exactly as it will be sent (shown by --dry-run and in confirmations), planned by the client. */
-export type PlannedRequest = PlannedCall;
+/**
+ * One HTTP call exactly as it will be sent (shown by --dry-run and in confirmations), planned by the client.
+ * `on` names the array it goes to when that is not the command's array (a key made on the other array).
+ */
+export type PlannedRequest = PlannedCall & { on?: string };
 
 /** A state value that goes into the fingerprint; plain JSON so pending requests stay serialisable. */
 export type StateValue = string | number | boolean | null;
@@ -46,8 +50,18 @@ export interface Impact {
   warnings: Rich[];
   /** The fields the decision rests on; a change between request and execution voids the request. */
   state: Record<string, StateValue>;
-  /** The calls `run` will make. */
+  /** The whole change: the pipeline sends exactly these, in order (src/core/send-plan.ts). */
   requests: PlannedRequest[];
+  /**
+   * Body values of `requests` that stand for what only the run knows (a typed secret, a key made on another
+   * array); the command's `fill` gives their values, and nothing else of a request can change.
+   */
+  placeholders?: readonly string[];
+  /**
+   * What the impact read from the array, for `result` to say "before → after" (in memory only: at execution
+   * the impact is recomputed just before its requests are sent, so this is the state they were sent against).
+   */
+  read?: unknown;
   /** When set, whoever confirms or approves must type this text (eradication: the object's name). */
   typeToConfirm?: string;
 }
@@ -149,7 +163,15 @@ export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unkn
    * asks for secrets needs `impact`.
    */
   secrets?(args: z.output<S>): readonly SecretField[];
-  run(args: z.output<S>, ctx: CommandContext, impact: Impact | undefined): Promise<R>;
+  /** What a command without `impact` does (reads). A command with an impact plans; the pipeline sends. */
+  run?(args: z.output<S>, ctx: CommandContext, impact: Impact | undefined): Promise<R>;
+  /**
+   * Values for the impact's placeholders, asked just before the first request holding one is sent; `responses`
+   * holds what the requests before it answered.
+   */
+  fill?(args: z.output<S>, ctx: CommandContext, responses: Responses): Promise<Record<string, unknown>>;
+  /** What a change says after its planned requests were sent: built from their answers, in order. */
+  result?(responses: Responses, args: z.output<S>, ctx: CommandContext, impact: Impact): R | Promise<R>;
   /** Pure: data in, message out. */
   render(result: R, args: z.output<S>, rctx: RenderContext): Message;
   /** Combines per-array results of a fan-out into one (e.g. one table with an array column). */

@@ -11,7 +11,7 @@ import { forbidden } from "./authz.js";
 import { commandPath } from "./command-path.js";
 import type { CommandContext, Impact } from "./define-command.js";
 import { describeStateChange, fingerprintOf } from "./fingerprint.js";
-import { closedCard, doneLine, who, withDecisionLine } from "./gate-messages.js";
+import { closedCard, doneLine, requestCard, who, withDecisionLine } from "./gate-messages.js";
 import { type Message, rich } from "./message.js";
 import type { PendingRecord } from "./pending-store.js";
 import type { Effect, MessageRef } from "./pipeline-types.js";
@@ -19,6 +19,7 @@ import { withExecutionLease } from "./recovery.js";
 import { type Role, roleAtLeast } from "./roles.js";
 import { runOnArray } from "./run-command.js";
 import type { Runtime } from "./runtime.js";
+import { canonicalPlan, describePlanChange } from "./send-plan.js";
 
 export interface Outcome {
   effects: Effect[];
@@ -64,7 +65,7 @@ export async function executePending(
 
 /** Why a request made earlier may not run now, read from the array again: what changed, or why it cannot. */
 export interface Stale {
-  code: "STATE_CHANGED" | "PRECONDITION_CHANGED";
+  code: "STATE_CHANGED" | "PRECONDITION_CHANGED" | "PLAN_CHANGED";
   details: string[];
 }
 
@@ -88,8 +89,13 @@ export async function recheckImpact(
     if (isUserFacing(err)) return { stale: { code: "PRECONDITION_CHANGED", details: [err.message] } };
     throw err;
   }
-  if (fingerprintOf(impact.state) === rec.fingerprint) return { impact };
-  return { stale: { code: "STATE_CHANGED", details: describeStateChange(rec.state, impact.state) } };
+  if (fingerprintOf(impact.state) !== rec.fingerprint)
+    return { stale: { code: "STATE_CHANGED", details: describeStateChange(rec.state, impact.state) } };
+  // What is sent is what the card showed: any planned request that differs voids it, even where the state is
+  // equal (a record without a stored plan, from before plans were kept, compares as planning nothing).
+  const plan = describePlanChange(rec.planned ?? [], canonicalPlan(impact, ctx.arrayName));
+  if (plan.length > 0) return { stale: { code: "PLAN_CHANGED", details: plan } };
+  return { impact };
 }
 
 /** The card of a request that was not run because the array changed under it. */
@@ -97,8 +103,10 @@ export function staleCard(rec: PendingRecord, stale: Stale): Message {
   const headline =
     stale.code === "STATE_CHANGED"
       ? rich`Not run: the array ${rec.array} changed since this was requested. Nothing was changed; run the command again to see the current impact.`
-      : rich`Not run: ${stale.details[0] ?? "the array changed since this was requested"} Nothing was changed.`;
-  return closedCard(rec, rec.display, headline, stale.code === "STATE_CHANGED" ? stale.details : []);
+      : stale.code === "PLAN_CHANGED"
+        ? rich`Not run: the requests it would send now differ from those shown here. Nothing was changed; run the command again to see the current requests.`
+        : rich`Not run: ${stale.details[0] ?? "the array changed since this was requested"} Nothing was changed.`;
+  return closedCard(rec, rec.display, headline, stale.code === "PRECONDITION_CHANGED" ? [] : stale.details);
 }
 
 /** The requester's context for carrying out `rec`, or undefined when they lost the role. */
@@ -163,6 +171,8 @@ async function execute(
     log.info({ code: err.code }, "requester lost the role before execution");
     return { effects, decision: "denied", ok: false, code: "FORBIDDEN" };
   }
+  const lapsed = await lapsedApprovals(rt, rec);
+  if (lapsed.length > 0) return reopen(rt, rec, lapsed, clickRef, log);
   try {
     const checked = await recheckImpact(rt, rec, ctx);
     if ("stale" in checked) {
@@ -218,6 +228,55 @@ async function execute(
     );
     return { effects, decision, ok: false, code: errorCode(err), approvedBy };
   }
+}
+
+/**
+ * The approvals that no longer count: an approver whose role on the array fell below the approver role since
+ * they clicked (demoted, or removed from the mapping). Approvals are checked when they are given and again here,
+ * when the last one carries the request out, so a change of mapping in between cannot let a request through.
+ */
+async function lapsedApprovals(rt: Runtime, rec: PendingRecord): Promise<PendingRecord["approvals"]> {
+  if (rec.policy !== "approve") return [];
+  const client = rt.deps.pool.get(rec.array);
+  const out: PendingRecord["approvals"] = [];
+  for (const a of rec.approvals) {
+    if (!roleAtLeast(await rt.access.roleOn(a.userId, client), rec.approverRole)) out.push(a);
+  }
+  return out;
+}
+
+/** Puts the request back to pending without the lapsed approvals; the card says whose no longer count. */
+async function reopen(
+  rt: Runtime,
+  rec: PendingRecord,
+  lapsed: PendingRecord["approvals"],
+  clickRef: MessageRef | undefined,
+  log: Logger,
+): Promise<Outcome> {
+  const gone = new Set(lapsed.map((a) => a.userId));
+  const approvals = rec.approvals.filter((a) => !gone.has(a.userId));
+  const now = rt.deps.now();
+  const next = (await rt.deps.store.update(rec.id, { status: "pending", approvals, updatedAt: now })) ?? {
+    ...rec,
+    approvals,
+  };
+  const card = requestCard(next, next.display, now, rt.deps.config.time_zone);
+  const names = lapsed.map(who).join(", ");
+  const line = rich`Not run yet: the approval of ${names} no longer counts (no longer ${rec.approverRole} on ${rec.array}). Nothing was changed; it needs ${rec.approvalsRequired - approvals.length} more.`;
+  const at = card.blocks.findIndex((b) => b.type === "actions");
+  const cut = at === -1 ? card.blocks.length : at;
+  const blocks = [
+    ...card.blocks.slice(0, cut),
+    { type: "section" as const, text: line },
+    ...card.blocks.slice(cut),
+  ];
+  log.info({ lapsed: [...gone] }, "approvals lapsed before execution");
+  return {
+    effects: cardEffects(next, clickRef, { ...card, blocks }),
+    decision: "approval_recorded",
+    ok: false,
+    code: "APPROVAL_LAPSED",
+  };
 }
 
 function nameOf(p: { displayName?: string }): { displayName?: string } {

@@ -24,7 +24,8 @@ export function formatPlannedRequest(r: PlannedRequest, version: string): string
   for (const [k, v] of Object.entries(redact(r.query ?? {}))) q.set(k, String(v));
   const qs = q.toString();
   const body = r.body === undefined ? "" : ` ${JSON.stringify(redact(r.body))}`;
-  return `${r.method} /api/${version}${r.path}${qs ? `?${qs}` : ""}${body}`;
+  const on = r.on === undefined ? "" : ` (on ${r.on})`;
+  return `${r.method} /api/${version}${r.path}${qs ? `?${qs}` : ""}${on}${body}`;
 }
 
 function impactBlocks(d: PendingDisplay): Block[] {

@@ -15,6 +15,7 @@ import type { PendingDisplay, PendingRecord } from "./pending-store.js";
 import type { Actor, Effect, SecretField } from "./pipeline-types.js";
 import type { CommandEntry } from "./registry.js";
 import type { Runtime } from "./runtime.js";
+import { canonicalPlan } from "./send-plan.js";
 
 export function policyFor(rt: Runtime, cls: DestructiveClass): GatePolicy {
   return rt.deps.config.destructive[cls];
@@ -110,6 +111,7 @@ export async function openGate(
     approvals: [],
     fingerprint: fingerprintOf(req.impact.state),
     state: req.impact.state,
+    planned: canonicalPlan(req.impact, req.client.name),
     display,
     ...(req.impact.typeToConfirm === undefined ? {} : { typeToConfirm: req.impact.typeToConfirm }),
     ...(req.secrets?.length ? { secrets: req.secrets.map((f) => ({ ...f })) } : {}),

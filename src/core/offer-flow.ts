@@ -25,6 +25,10 @@ export async function runOffer(
   input: ClickInput,
   log: Logger,
 ): Promise<Outcome> {
+  // The offer button acts on offer records only: a payload naming a gated request's id (its Confirm or Approve
+  // is another button) must not run it, nor open a new gate in the clicker's name.
+  if (rec.kind !== "offer" || rec.policy !== "offer")
+    throw new UserFacingError("NOT_AN_OFFER", "This button is not one the bot offers; nothing was done.");
   const entry = rt.deps.registry.byId(rec.commandId);
   if (!entry)
     throw new InternalError("PENDING_COMMAND_UNKNOWN", `offer ${rec.id} names unknown ${rec.commandId}`);

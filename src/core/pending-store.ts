@@ -70,6 +70,11 @@ export interface PendingRecord {
   /** Hash of `state`; recomputed from the array before running. */
   fingerprint: string;
   state: Record<string, StateValue>;
+  /**
+   * The planned requests in canonical form (send-plan.ts), placeholders as placeholders: at execution the
+   * recomputed plan must equal them, request by request.
+   */
+  planned?: string[];
   display: PendingDisplay;
   /** Text whoever confirms or approves must type (eradication). */
   typeToConfirm?: string;

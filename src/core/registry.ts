@@ -209,6 +209,10 @@ function checkCommand(resource: string, c: CommandDefinition, verbs: Set<string>
     if (key in shape) problems.push(`${id}: argument "${key}" clashes with the global --${key} option`);
   }
   if (c.destructive && !c.impact) problems.push(`${id}: a destructive command needs an impact function`);
+  // One send path: a change plans and the pipeline sends its plan; only reads run code of their own.
+  if (c.impact && c.run) problems.push(`${id}: a command with an impact plans its change; it has no run`);
+  if (!c.impact && !c.run) problems.push(`${id}: a read needs a run`);
+  if (!c.impact && (c.result || c.fill)) problems.push(`${id}: result and fill belong to a change's impact`);
   if (c.examples.length === 0) problems.push(`${id}: needs at least one example`);
   const prefix = `${resource} ${c.verb}`;
   for (const ex of c.examples) {

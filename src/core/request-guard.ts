@@ -52,23 +52,17 @@ export function assertRequestAllowed(
   }
 }
 
-/** A planned request for another array names it after its path for the card: "/x (on fb-dr-01)". */
-const ON_OTHER = /^(\S+) \(on ([^)]+)\)$/;
-
 /**
- * Every planned request of an impact, checked before the card is shown. One meant for another array is checked
- * here against the role on this one and again, for the role there, by that array's guarded client when sent.
+ * Every planned request of an impact, checked before the card is shown. One meant for another array (`on`) is
+ * checked here against the role on this one and again, for the role there, by that array's guarded client when
+ * sent.
  */
 export function assertPlannedAllowed(
-  requests: readonly PlannedCall[],
+  requests: readonly (PlannedCall & { on?: string })[],
   role: Role | undefined,
   array: string,
 ): void {
-  for (const r of requests) {
-    const other = ON_OTHER.exec(r.path);
-    const path = other?.[1] ?? r.path;
-    assertRequestAllowed(r.method, path, r.query, role, other?.[2] ?? array);
-  }
+  for (const r of requests) assertRequestAllowed(r.method, r.path, r.query, role, r.on ?? array);
 }
 
 /** `client` as seen by someone whose role on it `roleOn` tells: every request checked before it is sent. */

@@ -3,7 +3,7 @@
  * answer and a line per array that failed. Results render through the command's pure `render`.
  */
 
-import { errorCode, isUserFacing } from "../errors.js";
+import { errorCode, InternalError, isUserFacing } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
 import { commandPath } from "./command-path.js";
@@ -13,6 +13,7 @@ import type { PendingRecord } from "./pending-store.js";
 import { ACTIONS } from "./pipeline-deps.js";
 import type { CommandEntry } from "./registry.js";
 import { DEFAULT_FAN_OUT_DEADLINE_MS, type Runtime } from "./runtime.js";
+import { nothingPlanned, sendPlan } from "./send-plan.js";
 
 export interface Ran {
   message: Message;
@@ -30,7 +31,7 @@ export async function runOnArray(
   ctx: CommandContext,
   impact: Impact | undefined,
 ): Promise<Message> {
-  const result = await entry.command.run(args, ctx, impact);
+  const result = await produce(entry, args, ctx, impact);
   const rendered = entry.command.render(result, args, rt.renderContext([ctx.arrayName]));
   const offered = entry.command.followUp?.(result, args);
   const offers = offered === undefined ? [] : "commandId" in offered ? [offered] : offered;
@@ -52,6 +53,31 @@ export async function runOnArray(
   for (let i = 0; i < buttons.length; i += 24)
     blocks.push({ type: "actions", buttons: buttons.slice(i, i + 24) });
   return { ...rendered, blocks: [...rendered.blocks, ...blocks] };
+}
+
+/**
+ * The command's result: a change is its impact's planned requests, sent here and nowhere else; a read runs.
+ */
+async function produce(
+  entry: CommandEntry,
+  args: Record<string, unknown>,
+  ctx: CommandContext,
+  impact: Impact | undefined,
+): Promise<unknown> {
+  const cmd = entry.command;
+  if (!cmd.impact) return readOf(entry)(args, ctx, undefined);
+  if (!impact) throw new InternalError("NO_IMPACT", `${entry.id} ran without its impact`);
+  if (impact.requests.length === 0) throw nothingPlanned(impact, ctx.arrayName);
+  const fill = cmd.fill;
+  const responses = await sendPlan(ctx, impact, fill && ((sent) => fill(args, ctx, sent)));
+  return cmd.result ? cmd.result(responses, args, ctx, impact) : responses;
+}
+
+/** The `run` of a read; the registry guarantees every command without an impact has one. */
+function readOf(entry: CommandEntry): NonNullable<CommandEntry["command"]["run"]> {
+  const run = entry.command.run;
+  if (!run) throw new InternalError("NO_RUN", `${entry.id} has neither an impact nor a run`);
+  return run;
 }
 
 function offerRecord(rt: Runtime, ctx: CommandContext, offer: FollowUp, now: number): PendingRecord {
@@ -116,7 +142,7 @@ export async function runFanOut(
         settled.set(client.name, {
           array: client.name,
           ok: true,
-          result: await entry.command.run(args, ctx, undefined),
+          result: await readOf(entry)(args, ctx, undefined),
         });
       } catch (err) {
         if (!isUserFacing(err))

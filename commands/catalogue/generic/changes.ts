@@ -1,6 +1,6 @@
 /**
  * The generic changing verbs: create, update, set (before → after), delete, add/remove membership, and
- * changing actions. The impact reads the object first, shows the exact request, and `run` sends that request,
+ * changing actions. The impact reads the object first and plans the exact request; the pipeline sends that request,
  * so what was shown (dry run, confirmation, approval card) is what is sent.
  */
 import {
@@ -21,10 +21,10 @@ import { bodyOf, type FieldDef } from "./fields.js";
 import { reachWarning } from "./reach.js";
 import {
   askedSecrets,
-  SECRET_PLACEHOLDER,
+  placeholderOf,
   secretPrompts,
+  secretValues,
   withPlaceholders,
-  withSecrets,
 } from "./secret-fields.js";
 import { fieldsOf, formatValue, type Item, labelOf, valueAt } from "./values.js";
 
@@ -75,7 +75,7 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   const target = targetOf(p, args);
   const body = bodyOf(p.fields, args);
   const asked = askedSecrets(p, args);
-  withPlaceholders(body, asked);
+  const placeholders = withPlaceholders(body, asked);
   const request: PlannedRequest = { method: p.method as PlannedRequest["method"], path: p.path };
   const query = selectorQuery(p, args);
   if (Object.keys(query).length) request.query = query;
@@ -136,7 +136,8 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
       if (before && typeof before["id"] === "string") state["id"] = before["id"];
     }
   }
-  for (const f of asked) facts.push({ label: labelOf(fieldPath(f)), value: rich`${SECRET_PLACEHOLDER}` });
+  for (const f of asked)
+    facts.push({ label: labelOf(fieldPath(f)), value: rich`${placeholderOf(f, asked)}` });
   // Creating something new cannot cut the bot off; changing or removing what exists can.
   if (p.kind !== "create" && p.kind !== "add") {
     const before = p.spec.reach ? (await current(p, args, ctx, version)).item : undefined;
@@ -151,22 +152,8 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
     warnings,
     state,
     requests: [request],
+    ...(placeholders.length > 0 ? { placeholders } : {}),
   };
-}
-
-async function send(ctx: CommandContext, r: PlannedRequest): Promise<Item[]> {
-  const opts = { ...(r.query ? { query: r.query } : {}), ...(r.body === undefined ? {} : { body: r.body }) };
-  switch (r.method) {
-    case "POST":
-      return ctx.array.post<Item>(r.path, opts);
-    case "PATCH":
-      return ctx.array.patch<Item>(r.path, opts);
-    case "DELETE":
-      await ctx.array.delete(r.path, r.query ? { query: r.query } : {});
-      return [];
-    default:
-      return (await ctx.array.get<Item>(r.path, r.query ? { query: r.query } : {})).items;
-  }
 }
 
 export function changeCommand(p: VerbPlan): CommandDefinition {
@@ -182,16 +169,13 @@ export function changeCommand(p: VerbPlan): CommandDefinition {
     ...(p.fields.some((f) => f.secret) ? { secrets: (args: Args) => secretPrompts(p, args) } : {}),
     // A change with no class is never gated, so it declares no destructive function at all.
     ...(p.cls ? { destructive: () => p.cls, gateClasses: [p.cls] } : {}),
-    async run(args: Args, ctx, impact): Promise<{ target: string; items: Item[]; facts: Field[] }> {
-      const plan = impact ?? (await impactOf(p, args, ctx));
-      const items: Item[] = [];
-      const asked = askedSecrets(p, args);
-      for (const r of plan.requests) {
-        const sent = r.body === undefined ? r : { ...r, body: withSecrets(r.body, asked, ctx.secrets) };
-        items.push(...(await send(ctx, sent)));
-      }
-      return { target: plan.target, items, facts: plan.facts };
-    },
+    // Typed secrets fill their placeholders in the planned request; nothing else of it changes.
+    fill: async (args: Args, ctx) => secretValues(askedSecrets(p, args), ctx.secrets),
+    result: (responses, _args: Args, _ctx, impact) => ({
+      target: impact.target,
+      items: responses.flat() as Item[],
+      facts: impact.facts,
+    }),
     render(result, _args, rctx) {
       const done = `${PAST[p.kind] ?? `Ran ${p.verb} on`} ${result.target} on ${rctx.arrays.join(", ")}.`;
       const blocks: Block[] = [{ type: "section", text: rich`${done}` }];

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { count, duration, namePattern } from "../../../src/core/arg-types.js";
 import {
+  type CommandContext,
   type CommandDefinition,
   defineCommand,
   type RenderContext,
@@ -76,7 +77,7 @@ function filterOf(p: VerbPlan, args: Args, now: number): string | undefined {
 
 /** Every item of a GET (paged where the endpoint pages), up to `cap`. */
 export async function fetchAll(
-  ctx: Parameters<CommandDefinition["run"]>[1],
+  ctx: CommandContext,
   p: VerbPlan,
   query: Query,
   cap: number,

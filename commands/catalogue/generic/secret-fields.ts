@@ -1,7 +1,7 @@
 /**
  * Secret fields of the generic create and update verbs (an AD account's password, a directory's bind password,
  * an SNMP community): their option is a flag, the pipeline asks the requester for the value in a private dialog
- * (the command's `secrets`), and the value joins the request body only in `run`, in memory. The card and
+ * (the command's `secrets`), and the value fills its placeholder in the planned request only as the pipeline sends it, in memory. The card and
  * --dry-run show a placeholder where it goes; the args, the pending record and the audit hold `true` at most.
  */
 import type { SecretField } from "../../../src/core/pipeline-types.js";
@@ -38,29 +38,33 @@ function setAt(body: Record<string, unknown>, path: readonly string[], value: un
   at[path.at(-1) as string] = value;
 }
 
-/** The planned body with a placeholder where each asked secret goes. */
-export function withPlaceholders(body: Record<string, unknown>, asked: readonly FieldDef[]): void {
-  for (const f of asked) setAt(body, f.path, SECRET_PLACEHOLDER);
+/**
+ * The placeholder of one asked secret: the plain one when it is the only secret, else one naming its field, so
+ * every placeholder stands for exactly one value.
+ */
+export function placeholderOf(f: FieldDef, asked: readonly FieldDef[]): string {
+  return asked.length === 1
+    ? SECRET_PLACEHOLDER
+    : `(${labelOf(f.path.join("."))}, typed in a private dialog)`;
 }
 
-/**
- * A copy of the planned body with the typed secrets in place of their placeholders, for sending only. Refuses
- * to send a placeholder: a body the client renamed for an older version would otherwise carry it to the array.
- */
-export function withSecrets(
-  body: unknown,
+/** The planned body with a placeholder where each asked secret goes; returns the placeholders. */
+export function withPlaceholders(body: Record<string, unknown>, asked: readonly FieldDef[]): string[] {
+  for (const f of asked) setAt(body, f.path, placeholderOf(f, asked));
+  return asked.map((f) => placeholderOf(f, asked));
+}
+
+/** The typed secrets by their placeholders, for the pipeline to fill the planned request with (in memory only). */
+export function secretValues(
   asked: readonly FieldDef[],
   secrets: Readonly<Record<string, string>> | undefined,
-): unknown {
-  if (asked.length === 0) return body;
-  const out = structuredClone(body) as Record<string, unknown>;
+): Record<string, string> {
+  const out: Record<string, string> = {};
   for (const f of asked) {
     const value = secrets?.[f.key];
     if (value === undefined)
       throw new InternalError("SECRET_MISSING", `--${f.option} ran without its secret`);
-    setAt(out, f.path, value);
+    out[placeholderOf(f, asked)] = value;
   }
-  if (JSON.stringify(out).includes(SECRET_PLACEHOLDER))
-    throw new InternalError("SECRET_PLACEHOLDER_LEFT", "a secret's placeholder is still in the body");
   return out;
 }
