@@ -4,7 +4,9 @@
  * on the other array) fill the placeholders the card named and nothing else; a request for another array names
  * it as data (`on`). At approval the plan is compared request by request in its canonical form.
  */
+
 import { InternalError, UserFacingError } from "../errors.js";
+import { redact } from "../redact.js";
 import type { CommandContext, Impact, PlannedRequest } from "./define-command.js";
 
 /** What each planned request answered with, in order (items as the array sent them). */
@@ -28,14 +30,16 @@ function canonicalJson(v: unknown): string {
 
 /**
  * One planned request as a line that is equal for equal requests: target array, method, path, query pairs
- * sorted, body as canonical JSON. Placeholders stay placeholders, so no run-time value (secret) is in it.
+ * sorted, body as canonical JSON. Placeholders stay placeholders, so no run-time value (secret) is in it, and
+ * query and body pass the one redaction: the line is what the card showed and what the store keeps, so a
+ * credential typed into a value (a proxy's password) is compared as the card showed it, `user:***@`.
  */
 export function canonicalRequest(r: PlannedRequest, home: string): string {
-  const query = Object.entries(r.query ?? {})
+  const query = Object.entries(redact(r.query ?? {}))
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
     .sort()
     .join("&");
-  const body = r.body === undefined ? "" : ` ${canonicalJson(r.body)}`;
+  const body = r.body === undefined ? "" : ` ${canonicalJson(redact(r.body))}`;
   return `${r.on ?? home}: ${r.method} ${r.path}${query ? `?${query}` : ""}${body}`;
 }
 

@@ -60,8 +60,6 @@ export interface HarnessOptions {
   limited?: boolean;
   /** Hears each refusal by a limit, as the metrics do. */
   onLimited?: (reason: "rate" | "concurrency" | "budget") => void;
-  /** Extra resources registered beside commands/index.ts (a command shaped for one test). */
-  extraResources?: readonly ResourceDefinition[];
 }
 
 export interface Harness {
@@ -120,9 +118,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const sink = memoryAuditSink();
   let seq = 0;
   const pipeline = createPipeline({
-    registry: opts.resources
-      ? createRegistry(opts.resources, { partial: true })
-      : createRegistry([...RESOURCES, ...(opts.extraResources ?? [])]),
+    registry: opts.resources ? createRegistry(opts.resources, { partial: true }) : createRegistry(RESOURCES),
     pool,
     config,
     identity: opts.identity ?? {

@@ -36,6 +36,7 @@ const probe = defineResource({
       summary: "plans no request",
       examples: ["probe nothing"],
       role: "operator",
+      endpoints: [],
       args: z.object({}),
       impact: async () => impactOf([]),
       render: () => said("done"),
@@ -45,10 +46,11 @@ const probe = defineResource({
       summary: "fills a value the card did not name",
       examples: ["probe stray"],
       role: "operator",
+      endpoints: ["POST /file-systems"],
       args: z.object({}),
       impact: async () =>
         impactOf(
-          [{ method: "POST", path: "/object-store-accounts", query: { names: "x" }, body: { k: KEY } }],
+          [{ method: "POST", path: "/file-systems", query: { names: "x" }, body: { k: KEY } }],
           [KEY],
         ),
       fill: async () => ({ [KEY]: "k", "(not named)": "sneaked in" }),
@@ -58,7 +60,9 @@ const probe = defineResource({
       verb: "paired",
       summary: "a key made on lab-2 fills the request sent to lab-1",
       examples: ["probe paired"],
-      role: "operator",
+      // PATCH /smtp is an array setting: admin, by the access policy.
+      role: "admin",
+      endpoints: ["POST /object-store-accounts", "PATCH /smtp"],
       args: z.object({}),
       impact: async () =>
         impactOf(
@@ -81,12 +85,13 @@ const probe = defineResource({
 let h: Harness | undefined;
 afterEach(async () => h?.close());
 
-const accounts = (harness: Harness, array: string) =>
-  harness.sims.get(array)?.control.stats().requests["POST /api/1.12/object-store-accounts"] ?? 0;
+const sent = (harness: Harness, array: string, path: string) =>
+  harness.sims.get(array)?.control.stats().requests[`POST /api/1.12${path}`] ?? 0;
+const accounts = (harness: Harness, array: string) => sent(harness, array, "/object-store-accounts");
 
 describe("the pipeline sends the plan", () => {
   test("an impact that plans no request sends nothing and says so, never 'done'", async () => {
-    h = await startHarness({ extraResources: [probe] });
+    h = await startHarness({ resources: [probe] });
     const text = textOf(await h.run("bob", "probe nothing"));
     expect(text).toContain("Nothing was sent: the probe on lab-1 needs no request, so nothing was changed.");
     expect(text).not.toContain("done");
@@ -94,24 +99,24 @@ describe("the pipeline sends the plan", () => {
   });
 
   test("a fill that brings a value for anything the card did not name sends nothing", async () => {
-    h = await startHarness({ extraResources: [probe] });
+    h = await startHarness({ resources: [probe] });
     await h.run("bob", "probe stray");
-    expect(accounts(h, "lab-1")).toBe(0);
+    expect(sent(h, "lab-1", "/file-systems")).toBe(0);
     expect(h.audits.at(-1)).toMatchObject({ outcome: "error", errorCode: "PLACEHOLDER_MISMATCH" });
   });
 
   test("a request naming another array is sent there; its answer fills the next request's placeholder", async () => {
-    h = await startHarness({ arrays: [{ name: "lab-1" }, { name: "lab-2" }], extraResources: [probe] });
-    const dry = textOf(await h.run("bob", "probe paired --array lab-1 --dry-run"));
+    h = await startHarness({ arrays: [{ name: "lab-1" }, { name: "lab-2" }], resources: [probe] });
+    const dry = textOf(await h.run("alice", "probe paired --array lab-1 --dry-run"));
     expect(dry).toContain("POST /api/1.12/object-store-accounts?names=made-on-2 (on lab-2)");
     expect(dry).toContain(`PATCH /api/1.12/smtp {"relay_host":"${KEY}"}`);
-    expect(textOf(await h.run("bob", "probe paired --array lab-1"))).toContain("sent 2");
+    expect(textOf(await h.run("alice", "probe paired --array lab-1"))).toContain("sent 2");
     expect(accounts(h, "lab-2")).toBe(1);
     expect(accounts(h, "lab-1")).toBe(0);
-    const sent = h.sims
+    const patch = h.sims
       .get("lab-1")
       ?.control.stats()
       .recent.find((r) => r.method === "PATCH");
-    expect(sent).toMatchObject({ path: "/api/1.12/smtp", body: '{"relay_host":"made-on-2"}', outcome: 200 });
+    expect(patch).toMatchObject({ path: "/api/1.12/smtp", body: '{"relay_host":"made-on-2"}', outcome: 200 });
   });
 });
