@@ -13,6 +13,7 @@ export const NETWORK: readonly NounSpec[] = [
     path: "/subnets",
     columns: ["name", "prefix", "gateway", "vlan", "mtu", "enabled", "interfaces"],
     writable: ["gateway", "mtu", "prefix", "vlan", "enabled", "link_aggregation_group"],
+    values: { prefix: "cidr" },
     reach: "prefix",
     examples: {
       list: "",
@@ -30,6 +31,7 @@ export const NETWORK: readonly NounSpec[] = [
     path: "/network-interfaces",
     columns: ["name", "address", "subnet.name", "services", "type", "enabled"],
     writable: ["address", "services"],
+    values: { address: "ip" },
     createOnly: ["type"],
     reach: "address",
     examples: {
@@ -66,6 +68,7 @@ export const NETWORK: readonly NounSpec[] = [
     summary: "DNS domain, name servers and search list",
     path: "/dns",
     columns: ["domain", "nameservers", "search"],
+    values: { domain: "host", search: "host" },
     reach: "hostname",
     examples: { show: "", set: "--nameservers 10.21.0.53,10.21.2.53" },
   },

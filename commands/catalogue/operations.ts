@@ -96,6 +96,7 @@ export const OPERATIONS: readonly NounSpec[] = [
     summary: "E-mail addresses the array sends alerts to",
     path: "/alert-watchers",
     columns: ["name", "enabled", "minimum_notification_severity"],
+    values: { name: "email" },
     examples: {
       list: "",
       show: "storage-team@example.com",
@@ -152,6 +153,7 @@ export const OPERATIONS: readonly NounSpec[] = [
     summary: "SNMP managers the array sends traps or informs to",
     path: "/snmp-managers",
     columns: ["name", "host", "notification", "version"],
+    values: { host: "host" },
     examples: {
       list: "",
       show: "nms",

@@ -4,6 +4,7 @@
  * unit, who may run each verb and how a change is gated). The verbs themselves come from the endpoint table:
  * a resource has `create` because the table has POST on its path, and from the version the table says.
  */
+import type { ValueType } from "../../src/core/arg-types.js";
 import type { Area, DestructiveClass } from "../../src/core/define-command.js";
 import type { Role } from "../../src/core/roles.js";
 import type { HttpMethod } from "../../src/rest-spec/endpoints.js";
@@ -106,6 +107,8 @@ export interface NounSpec {
    */
   secrets?: readonly string[];
   units?: Readonly<Record<string, Unit>>;
+  /** What kind of value a writable field holds where its name alone does not say (a subnet's prefix). */
+  values?: Readonly<Record<string, ValueType>>;
   /** Minimum role per verb; defaults: reads viewer, changes operator, identity/security/network admin. */
   roles?: Readonly<Partial<Record<VerbName, Role>>>;
   /** Destructive class per mutating verb; defaults in generic/policy.ts. */
