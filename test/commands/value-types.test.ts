@@ -25,7 +25,6 @@ const carded = async (line: string) => {
 
 describe("refused before any card", () => {
   test("a name server that is no IP address, with what is wrong with it", async () => {
-    const before = JSON.stringify(h.sims.get("lab-1")?.state.dns);
     await refused(
       "dns set --nameservers 10.21.0.999",
       "`10.21.0.999` is not an IP address: 999 is not a number from 0 to 255",
@@ -34,7 +33,7 @@ describe("refused before any card", () => {
       "dns set --nameservers 10.21.0.53,ns1.example.com",
       "`ns1.example.com` is not an IP address",
     );
-    expect(JSON.stringify(h.sims.get("lab-1")?.state.dns)).toBe(before);
+    expect(textOf(await h.run("alice", "dns show"))).toContain("10.21.0.53, 10.21.1.53");
   });
 
   test("CIDR prefixes, gateways, VLAN and MTU ranges", async () => {
