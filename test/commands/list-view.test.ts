@@ -78,3 +78,15 @@ describe("catalogue lists get the same", () => {
     expect(table.rows.map((r) => r["name"])).toEqual(["CH1.FB4", "CH1.FB2"]);
   });
 });
+
+describe("unhealthy components over several arrays", () => {
+  test("hardware list --array all names the array of each unhealthy component", async () => {
+    const text = textOf(await h.run("carol", "hardware list --array all"));
+    expect(text).toContain("✗ 2 items not healthy: CH1.FB5 on lab-1, CH1.FB5 on lab-2");
+  });
+
+  test("on one array the line stays short", async () => {
+    const text = textOf(await h.run("carol", "hardware list --array lab-2"));
+    expect(text).toMatch(/✗ 1 item not healthy: CH1\.FB5$/m);
+  });
+});

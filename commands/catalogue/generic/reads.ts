@@ -104,6 +104,9 @@ function nameOf(p: VerbPlan, i: Item): string {
 /** Lines calling out expiry and unhealthy status, so they are not lost in a long table. */
 function callouts(p: VerbPlan, items: readonly Item[], rctx: RenderContext): Block[] {
   const out: Block[] = [];
+  // Over several arrays the same name is on each (both demo arrays have a CH1.FB5): say whose it is.
+  const named = (i: Item) =>
+    rctx.arrays.length > 1 && i["_array"] ? `${nameOf(p, i)} on ${String(i["_array"])}` : nameOf(p, i);
   for (const [path, unit] of Object.entries(p.spec.units ?? {})) {
     if (unit === "expiry") {
       const soon = items.filter((i) => {
@@ -113,7 +116,7 @@ function callouts(p: VerbPlan, items: readonly Item[], rctx: RenderContext): Blo
       if (soon.length)
         out.push({
           type: "context",
-          text: rich`⚠ ${countNoun(p, soon.length)} expired or expiring within 30 days: ${soon.map((i) => nameOf(p, i)).join(", ")}`,
+          text: rich`⚠ ${countNoun(p, soon.length)} expired or expiring within 30 days: ${soon.map(named).join(", ")}`,
         });
     }
     if (unit === "status") {
@@ -126,7 +129,7 @@ function callouts(p: VerbPlan, items: readonly Item[], rctx: RenderContext): Blo
       if (bad.length)
         out.push({
           type: "context",
-          text: rich`✗ ${countOf(bad.length, "item")} not healthy: ${bad.map((i) => nameOf(p, i)).join(", ")}`,
+          text: rich`✗ ${countOf(bad.length, "item")} not healthy: ${bad.map(named).join(", ")}`,
         });
     }
   }
