@@ -16,6 +16,7 @@ export type Unit =
   | "s" // a duration in seconds
   | "timestamp" // ms since the epoch, shown as a date
   | "expiry" // a timestamp that warns when it is under 30 days away
+  | "days-left" // a timestamp shown as whole days from now, marked under 30 and under 90
   | "status" // healthy vs not, marked in tables
   | "percent"; // a ratio 0..1
 

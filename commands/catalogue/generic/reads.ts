@@ -17,6 +17,7 @@ import { type Args, argsSchema, positionalOf, requireVersion, selectorQuery, tar
 import type { VerbPlan } from "./derive.js";
 import {
   columnsOf,
+  EXPIRY_NOTICE_MS,
   EXPIRY_WARNING_MS,
   fieldsOf,
   formatValue,
@@ -109,14 +110,24 @@ function callouts(p: VerbPlan, items: readonly Item[], rctx: RenderContext): Blo
     rctx.arrays.length > 1 && i["_array"] ? `${nameOf(p, i)} on ${String(i["_array"])}` : nameOf(p, i);
   for (const [path, unit] of Object.entries(p.spec.units ?? {})) {
     if (unit === "expiry") {
-      const soon = items.filter((i) => {
+      const left = (i: Item) => {
         const v = Number(valueAt(i, path));
-        return Number.isFinite(v) && v > 0 && v - rctx.now < EXPIRY_WARNING_MS;
+        return Number.isFinite(v) && v > 0 ? v - rctx.now : undefined;
+      };
+      const soon = items.filter((i) => (left(i) ?? Number.POSITIVE_INFINITY) < EXPIRY_WARNING_MS);
+      const later = items.filter((i) => {
+        const l = left(i);
+        return l !== undefined && l >= EXPIRY_WARNING_MS && l < EXPIRY_NOTICE_MS;
       });
       if (soon.length)
         out.push({
           type: "context",
           text: rich`⚠ ${countNoun(p, soon.length)} expired or expiring within 30 days: ${soon.map(named).join(", ")}`,
+        });
+      if (later.length)
+        out.push({
+          type: "context",
+          text: rich`${countNoun(p, later.length)} expiring within 90 days: ${later.map(named).join(", ")}`,
         });
     }
     if (unit === "status") {
@@ -249,7 +260,7 @@ export function showCommand(p: VerbPlan): CommandDefinition {
       const title = `${target.charAt(0).toUpperCase()}${target.slice(1)} on ${rctx.arrays.join(", ")}`;
       const blocks: Block[] = [{ type: "header", text: title }];
       const pairs = fields.map((f) => ({
-        label: labelOf(f),
+        label: p.spec.labels?.[f] ?? labelOf(f),
         value: rich`${formatValue(f, valueAt(item, f), unitOf(p, f), rctx)}`,
       }));
       for (let i = 0; i < pairs.length; i += 10)

@@ -10,6 +10,8 @@ export type Item = Record<string, unknown>;
 const DAY = 86_400_000;
 /** Certificates closer than this to their end are called out. */
 export const EXPIRY_WARNING_MS = 30 * DAY;
+/** …and those closer than this are marked, to plan the renewal. */
+export const EXPIRY_NOTICE_MS = 90 * DAY;
 const HEALTHY = new Set(["healthy", "ok", "connected", "enabled", "running", "success", "true"]);
 
 /**
@@ -17,6 +19,9 @@ const HEALTHY = new Set(["healthy", "ok", "connected", "enabled", "running", "su
  * e.g. replication's `async` became `periodic` in 1.12).
  */
 export function valueAt(item: Item, path: string): unknown {
+  // "valid_to:days": a second column computed from the same field (its unit says how).
+  const colon = path.indexOf(":");
+  if (colon !== -1) return valueAt(item, path.slice(0, colon));
   if (path.includes("|")) {
     for (const alt of path.split("|")) {
       const v = valueAt(item, alt);
@@ -34,7 +39,10 @@ export function valueAt(item: Item, path: string): unknown {
 
 /** "remote.name" → "Remote name"; "valid_to" → "Valid to". */
 export function labelOf(path: string): string {
-  const words = path.replace(/\.name$/, "").replace(/[._]/g, " ");
+  const words = path
+    .replace(/:.*$/, "")
+    .replace(/\.name$/, "")
+    .replace(/[._]/g, " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -71,6 +79,15 @@ export function formatValue(
       const when = formatTimestamp(n, ctx.timeZone);
       if (left < 0) return `${when} ⚠ expired`;
       return left < EXPIRY_WARNING_MS ? `${when} ⚠ in ${formatDuration(left)}` : when;
+    }
+    case "days-left": {
+      if (n === undefined || n === 0) return String(v);
+      // Whole days, rounded down: "0" is the last day. Numbers first, so --where "days left < 30" reads them.
+      const days = Math.floor((n - ctx.now) / DAY);
+      const left = n - ctx.now;
+      if (left < 0) return `${days} ✗ expired`;
+      if (left < EXPIRY_WARNING_MS) return `${days} ⚠ under 30`;
+      return left < EXPIRY_NOTICE_MS ? `${days} ⚠ under 90` : String(days);
     }
     case "status":
       return HEALTHY.has(String(v).toLowerCase()) ? `✓ ${String(v)}` : `✗ ${String(v)}`;
