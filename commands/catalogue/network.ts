@@ -69,6 +69,10 @@ export const NETWORK: readonly NounSpec[] = [
     path: "/dns",
     columns: ["domain", "nameservers", "search"],
     values: { domain: "host", search: "host" },
+    lastServer: {
+      nameservers:
+        "the array resolves no host names: directory (LDAP/AD) logins, NTP and SMTP by name, and replication to arrays named by host stop working",
+    },
     reach: "hostname",
     examples: { show: "", set: "--nameservers 10.21.0.53,10.21.2.53" },
   },
@@ -79,6 +83,7 @@ export const NETWORK: readonly NounSpec[] = [
     summary: "The SMTP relay alert e-mails go through",
     path: "/smtp",
     columns: ["relay_host", "sender_domain"],
+    lastServer: { relay_host: "the array sends no e-mail: alert watchers get no alert e-mails" },
     examples: { show: "", set: "--relay-host smtp2.example.com" },
   },
 ];

@@ -10,6 +10,10 @@ export const OPERATIONS: readonly NounSpec[] = [
     path: "/arrays",
     columns: ["name", "os", "version", "time_zone", "ntp_servers"],
     writable: ["name", "ntp_servers", "time_zone", "banner", "idle_timeout"],
+    lastServer: {
+      ntp_servers:
+        "the array's clock is kept by no server and drifts: Kerberos and AD logins fail beyond 5 minutes of skew, and log and snapshot times stop matching other systems",
+    },
     units: { idle_timeout: "ms" },
     examples: { show: "", set: "--ntp-servers time1.example.com,time2.example.com" },
   },

@@ -108,6 +108,11 @@ export interface NounSpec {
    */
   secrets?: readonly string[];
   units?: Readonly<Record<string, Unit>>;
+  /**
+   * Fields whose emptying stops a service of the array (every name server, the NTP servers, the SMTP relay), with
+   * what stops working: such a change is its own class, `remove_last_server`, and its card says it.
+   */
+  lastServer?: Readonly<Record<string, string>>;
   /** What kind of value a writable field holds where its name alone does not say (a subnet's prefix). */
   values?: Readonly<Record<string, ValueType>>;
   /** Minimum role per verb; defaults: reads viewer, changes operator, identity/security/network admin. */

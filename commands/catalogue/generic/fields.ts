@@ -44,6 +44,8 @@ export interface FieldDef {
   secret?: true;
   /** What kind of value it holds (an IP address, a port…), checked before any card is shown. */
   value?: ValueType;
+  /** May be emptied (`--relay-host ""`): a service's last server, removed through its own gate class. */
+  clearable?: true;
 }
 
 /**
@@ -104,6 +106,8 @@ export function modelFields(modelName: string | undefined, spec: NounSpec): Fiel
   const model = modelName ? MODELS[modelName] : undefined;
   if (!model) return [];
   const out: FieldDef[] = [];
+  const clearable = (f: FieldDef): FieldDef =>
+    spec.lastServer?.[f.path.join(".")] === undefined ? f : { ...f, clearable: true };
   for (const [name, f] of Object.entries(model.fields)) {
     if (IDENTITY.has(name)) continue;
     const secret = secretOrSkip([name], f);
@@ -112,7 +116,7 @@ export function modelFields(modelName: string | undefined, spec: NounSpec): Fiel
       continue;
     }
     if (SCALARS.has(f.type) || REFERENCES.test(f.type) || REFERENCE_LISTS.test(f.type)) {
-      out.push(def([name], f, spec.units?.[name], spec.values?.[name] ?? VALUE_BY_FIELD[name]));
+      out.push(clearable(def([name], f, spec.units?.[name], spec.values?.[name] ?? VALUE_BY_FIELD[name])));
       continue;
     }
     const nested = MODELS[f.type];
@@ -199,6 +203,7 @@ export function fieldSchema(f: FieldDef): z.ZodType {
   } else {
     s = text(m.maxLength ?? 1024);
   }
+  if (f.clearable && f.type === "str") s = z.union([z.literal(""), s]);
   return s.optional().describe(describe(f));
 }
 
