@@ -12,6 +12,9 @@ const DAY = 86_400_000;
 export const EXPIRY_WARNING_MS = 30 * DAY;
 /** …and those closer than this are marked, to plan the renewal. */
 export const EXPIRY_NOTICE_MS = 90 * DAY;
+/** Field names that hold a time in epoch milliseconds (REST 1.x: created, time, *_time, …_opened, …_expires). */
+const TIME_FIELD =
+  /^(created|updated|time|destroyed_time|.*_time|.*_opened|.*_expires|expires|valid_from|valid_to|started|completed|last_.*)$/;
 const HEALTHY = new Set(["healthy", "ok", "connected", "enabled", "running", "success", "true"]);
 
 /**
@@ -92,6 +95,9 @@ export function formatValue(
     case "status":
       return HEALTHY.has(String(v).toLowerCase()) ? `✓ ${String(v)}` : `✗ ${String(v)}`;
   }
+  // A time the catalogue gave no unit for is still a time: never raw epoch milliseconds.
+  if (n !== undefined && TIME_FIELD.test(path.split(".").at(-1) ?? "") && n > 1e11 && n < 1e14)
+    return formatTimestamp(n, ctx.timeZone);
   if (typeof v === "boolean") return v ? "yes" : "no";
   if (Array.isArray(v))
     return v.map((x) => (x && typeof x === "object" ? nameOf(x as Item) : String(x))).join(", ") || "–";
