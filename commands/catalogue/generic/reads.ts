@@ -9,11 +9,20 @@ import {
 import { type Block, type Message, message, rich } from "../../../src/core/message.js";
 import { truncatedTable } from "../../../src/core/table.js";
 import { countOf } from "../../../src/core/units.js";
-import { UserFacingError } from "../../../src/errors.js";
+import { errorCode, UserFacingError } from "../../../src/errors.js";
 import { and, contains, eq, type Filter, ge, like } from "../../../src/flashblade/filter.js";
 import type { Query } from "../../../src/flashblade/types.js";
+import { notFoundError } from "../../shared/found.js";
 import type { Unit } from "../spec.js";
-import { type Args, argsSchema, positionalOf, requireVersion, selectorQuery, targetOf } from "./common.js";
+import {
+  type Args,
+  argsSchema,
+  positionalOf,
+  requireVersion,
+  selectorKey,
+  selectorQuery,
+  targetOf,
+} from "./common.js";
 import type { VerbPlan } from "./derive.js";
 import {
   columnsOf,
@@ -249,10 +258,26 @@ export function showCommand(p: VerbPlan): CommandDefinition {
     positional: positionalOf(p),
     async run(args: Args, ctx): Promise<{ item: Item; target: string }> {
       await requireVersion(p, args, ctx);
-      const page = await ctx.array.get<Item>(p.path, { query: selectorQuery(p, args) });
+      // An array answers a name it does not have with a refusal ("… does not exist"), not an empty list.
+      const page = await ctx.array
+        .get<Item>(p.path, { query: selectorQuery(p, args) })
+        .catch((err: unknown) => {
+          if (
+            errorCode(err) === "ARRAY_REJECTED" &&
+            /does not exist|not found/i.test(String((err as Error).message))
+          )
+            return { items: [] as Item[] };
+          throw err;
+        });
       const item = page.items[0];
       const target = targetOf(p, args);
-      if (!item) throw new UserFacingError("NOT_FOUND", `There is no ${target} on array ${ctx.arrayName}.`);
+      if (!item) {
+        const notFound = `There is no ${target} on array ${ctx.arrayName}.`;
+        const named = p.select[0] && args[selectorKey(p.select[0].label)];
+        if (typeof named !== "string" || p.select.length !== 1)
+          throw new UserFacingError("NOT_FOUND", notFound);
+        throw await notFoundError(ctx, p.path, named, notFound);
+      }
       return { item, target };
     },
     render({ item, target }, _args, rctx) {
