@@ -256,6 +256,13 @@ export function takeListView(
   const sort = bound.view.sort ?? typedSort;
   const commandSorts = typedSort !== undefined && shape["sort"]?.safeParse(typedSort).success === true;
   if (typedSort !== undefined && !commandSorts) delete bound.raw["sort"];
+  // No column is named after an Object member: refuse before anything is read from the array.
+  const word = sort?.replace(/-$/, "");
+  if (word !== undefined && (word in Object.prototype || word === "__proto__"))
+    throw new UserFacingError(
+      "LIST_UNKNOWN_COLUMN",
+      `--sort: this list has no column \`${userText(word)}\`.`,
+    );
   const limitText =
     bound.view.limit ?? (typeof bound.raw["limit"] === "string" ? bound.raw["limit"] : undefined);
   const where = bound.view.where;
