@@ -41,7 +41,8 @@ export function commandsMarkdown(
       for (const c of r.commands) {
         const id = commandId(r.name, c.verb);
         const p = plans.get(id);
-        const cls = p ? (p.cls ?? "–") : c.destructive ? "by impact" : "–";
+        // A catalogue verb that may return another class by impact (remove_last_server) names both.
+        const cls = p ? c.gateClasses?.join(" / ") || (p.cls ?? "–") : c.destructive ? "by impact" : "–";
         const since = p ? p.since : "–";
         const sends = p ? `${p.method} ${p.path}` : (observed.get(id)?.join(", ") ?? "–");
         out.push(

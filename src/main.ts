@@ -80,6 +80,10 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
       banner,
       saveAttachment: attachmentSaver(),
       waiting,
+      stillWaiting: async () =>
+        (await core.pending.listOpen())
+          .filter((r) => r.kind === "request" && r.status === "pending" && r.expiresAt > Date.now())
+          .map((r) => r.display.title),
     });
   } finally {
     await core.close();

@@ -169,7 +169,8 @@ export const IDENTITY: readonly NounSpec[] = [
     area: "Identity and security",
     summary: "TLS certificates and when they expire",
     path: "/certificates",
-    columns: ["name", "certificate_type", "common_name", "issued_by", "status", "valid_to"],
+    columns: ["name", "certificate_type", "common_name", "issued_by", "status", "valid_to", "valid_to:days"],
+    labels: { "valid_to:days": "Days left" },
     show: [
       "name",
       "certificate_type",
@@ -180,8 +181,9 @@ export const IDENTITY: readonly NounSpec[] = [
       "status",
       "valid_from",
       "valid_to",
+      "valid_to:days",
     ],
-    units: { valid_from: "timestamp", valid_to: "expiry" },
+    units: { valid_from: "timestamp", valid_to: "expiry", "valid_to:days": "days-left" },
     writable: ["certificate", "intermediate_certificate"],
     createOnly: ["certificate_type"],
     examples: {

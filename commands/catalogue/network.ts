@@ -13,6 +13,7 @@ export const NETWORK: readonly NounSpec[] = [
     path: "/subnets",
     columns: ["name", "prefix", "gateway", "vlan", "mtu", "enabled", "interfaces"],
     writable: ["gateway", "mtu", "prefix", "vlan", "enabled", "link_aggregation_group"],
+    values: { prefix: "cidr" },
     reach: "prefix",
     examples: {
       list: "",
@@ -30,6 +31,7 @@ export const NETWORK: readonly NounSpec[] = [
     path: "/network-interfaces",
     columns: ["name", "address", "subnet.name", "services", "type", "enabled"],
     writable: ["address", "services"],
+    values: { address: "ip" },
     createOnly: ["type"],
     reach: "address",
     examples: {
@@ -68,6 +70,11 @@ export const NETWORK: readonly NounSpec[] = [
     summary: "DNS domain, name servers and search list",
     path: "/dns",
     columns: ["domain", "nameservers", "search"],
+    values: { domain: "host", search: "host" },
+    lastServer: {
+      nameservers:
+        "the array resolves no host names: directory (LDAP/AD) logins, NTP and SMTP by name, and replication to arrays named by host stop working",
+    },
     reach: "hostname",
     examples: { show: "", set: "--nameservers 10.21.0.53,10.21.2.53" },
   },
@@ -78,6 +85,7 @@ export const NETWORK: readonly NounSpec[] = [
     summary: "The SMTP relay alert e-mails go through",
     path: "/smtp",
     columns: ["relay_host", "sender_domain"],
+    lastServer: { relay_host: "the array sends no e-mail: alert watchers get no alert e-mails" },
     examples: { show: "", set: "--relay-host smtp2.example.com" },
   },
 ];

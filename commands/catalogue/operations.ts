@@ -11,6 +11,10 @@ export const OPERATIONS: readonly NounSpec[] = [
     columns: ["name", "os", "version", "time_zone", "ntp_servers"],
     // The banner is `banner set`'s: one verb per endpoint and field.
     writable: ["name", "ntp_servers", "time_zone", "idle_timeout"],
+    lastServer: {
+      ntp_servers:
+        "the array's clock is kept by no server and drifts: Kerberos and AD logins fail beyond 5 minutes of skew, and log and snapshot times stop matching other systems",
+    },
     units: { idle_timeout: "ms" },
     examples: { show: "", set: "--ntp-servers time1.example.com,time2.example.com" },
   },
@@ -97,6 +101,7 @@ export const OPERATIONS: readonly NounSpec[] = [
     summary: "E-mail addresses the array sends alerts to",
     path: "/alert-watchers",
     columns: ["name", "enabled", "minimum_notification_severity"],
+    values: { name: "email" },
     examples: {
       list: "",
       show: "storage-team@example.com",
@@ -153,6 +158,7 @@ export const OPERATIONS: readonly NounSpec[] = [
     summary: "SNMP managers the array sends traps or informs to",
     path: "/snmp-managers",
     columns: ["name", "host", "notification", "version"],
+    values: { host: "host" },
     examples: {
       list: "",
       show: "nms",

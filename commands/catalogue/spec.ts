@@ -4,6 +4,7 @@
  * unit, who may run each verb and how a change is gated). The verbs themselves come from the endpoint table:
  * a resource has `create` because the table has POST on its path, and from the version the table says.
  */
+import type { ValueType } from "../../src/core/arg-types.js";
 import type { Area, DestructiveClass } from "../../src/core/define-command.js";
 import type { Role } from "../../src/core/roles.js";
 import type { HttpMethod } from "../../src/rest-spec/endpoints.js";
@@ -15,6 +16,7 @@ export type Unit =
   | "s" // a duration in seconds
   | "timestamp" // ms since the epoch, shown as a date
   | "expiry" // a timestamp that warns when it is under 30 days away
+  | "days-left" // a timestamp shown as whole days from now, marked under 30 and under 90
   | "status" // healthy vs not, marked in tables
   | "percent"; // a ratio 0..1
 
@@ -106,6 +108,13 @@ export interface NounSpec {
    */
   secrets?: readonly string[];
   units?: Readonly<Record<string, Unit>>;
+  /**
+   * Fields whose emptying stops a service of the array (every name server, the NTP servers, the SMTP relay), with
+   * what stops working: such a change is its own class, `remove_last_server`, and its card says it.
+   */
+  lastServer?: Readonly<Record<string, string>>;
+  /** What kind of value a writable field holds where its name alone does not say (a subnet's prefix). */
+  values?: Readonly<Record<string, ValueType>>;
   /** Minimum role per verb; defaults: reads viewer, changes operator, identity/security/network admin. */
   roles?: Readonly<Partial<Record<VerbName, Role>>>;
   /** Destructive class per mutating verb; defaults in generic/policy.ts. */

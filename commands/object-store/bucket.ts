@@ -15,7 +15,7 @@ import { bucketCreate } from "../../src/flashblade/wire.js";
 import { bucketLinksOf } from "../replication/bucket-link-facts.js";
 import { eradicationNote, recoverOffer, refuseAlreadyDestroyed } from "../shared/destroyed.js";
 import { done } from "../shared/done.js";
-import { requireNamed } from "../shared/found.js";
+import { notFoundError } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { itemsOf, onlyItem, planned } from "../shared/plan.js";
 
@@ -42,8 +42,11 @@ export async function bucketsOf(ctx: CommandContext, filter?: string): Promise<B
 }
 
 export async function requireBucket(ctx: CommandContext, name: string): Promise<Bucket> {
-  return requireNamed(
-    await bucketsOf(ctx, eq("name", name)),
+  const found = (await bucketsOf(ctx, eq("name", name))).find((b) => b.name === name);
+  if (found) return found;
+  throw await notFoundError(
+    ctx,
+    PATH,
     name,
     `There is no bucket ${name} on ${ctx.arrayName}. List them with \`/array bucket list --array ${ctx.arrayName}\`.`,
   );

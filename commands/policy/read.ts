@@ -7,7 +7,7 @@ import type { CommandContext } from "../../src/core/define-command.js";
 import { UserFacingError } from "../../src/errors.js";
 import { and, eq } from "../../src/flashblade/filter.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
-import { requireNamed } from "../shared/found.js";
+import { notFoundError } from "../shared/found.js";
 import type { Rule } from "./rules.js";
 
 const ref = z.looseObject({ name: z.string().optional(), id: z.string().optional() });
@@ -80,8 +80,11 @@ export async function requirePolicy(ctx: CommandContext, name: string): Promise<
     query: { filter: eq("name", name) },
     schema: policySchema,
   });
-  return requireNamed(
-    page.items,
+  const found = page.items.find((p) => p.name === name);
+  if (found) return found;
+  throw await notFoundError(
+    ctx,
+    "/policies",
     name,
     `There is no snapshot policy named "${name}" on ${ctx.arrayName}. List them with /array policy list --array ${ctx.arrayName}.`,
   );

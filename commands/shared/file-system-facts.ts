@@ -6,13 +6,16 @@ import { formatBytes, formatCount, formatDuration, formatPercent } from "../../s
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import type { FileSystem, FileSystemReplicaLink } from "../../src/flashblade/types.js";
+import { notFoundError } from "./found.js";
 
 /** The file system, or a NOT_FOUND error that says where to look. */
 export async function requireFileSystem(ctx: CommandContext, name: string): Promise<FileSystem> {
   const fs = await ctx.array.fileSystems.get(name);
   if (!fs) {
-    throw new UserFacingError(
-      "NOT_FOUND",
+    throw await notFoundError(
+      ctx,
+      "/file-systems",
+      name,
       `There is no file system named "${name}" on array ${ctx.arrayName}. List them with /array fs list --array ${ctx.arrayName}.`,
     );
   }

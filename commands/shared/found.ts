@@ -1,4 +1,6 @@
 /** Looking an object up by name before changing or showing it. */
+import type { CommandContext } from "../../src/core/define-command.js";
+import { didYouMean, suggest } from "../../src/core/suggest.js";
 import { UserFacingError } from "../../src/errors.js";
 
 /**
@@ -22,4 +24,36 @@ export function refuseNamed(
   exists: string,
 ): void {
   if (items.some((x) => x.name === name)) throw new UserFacingError("ALREADY_EXISTS", exists);
+}
+
+/** Names read at most when looking for a near one: enough for any real array's objects of one kind. */
+const MAX_NAMES = 10_000;
+
+/**
+ * " Did you mean `home`?" for a name that is not there, from the names the array has at `path` (the same
+ * distance as nouns and verbs); "" when none is near, or when the names cannot be read.
+ */
+export async function nearNames(ctx: CommandContext, path: string, name: string): Promise<string> {
+  try {
+    const names: string[] = [];
+    for await (const item of ctx.array.iterate<{ name?: unknown }>(path, {})) {
+      if (typeof item.name === "string") names.push(item.name);
+      if (names.length >= MAX_NAMES) break;
+    }
+    return didYouMean(suggest(name, names));
+  } catch {
+    // The suggestion is a courtesy: a failed read leaves the plain "there is no …".
+    return "";
+  }
+}
+
+/** NOT_FOUND saying `notFound`, with the nearest names of `path` when there are some. */
+export async function notFoundError(
+  ctx: CommandContext,
+  path: string,
+  name: string,
+  notFound: string,
+): Promise<UserFacingError> {
+  const near = await nearNames(ctx, path, name);
+  return new UserFacingError("NOT_FOUND", `${notFound}${near}`);
 }

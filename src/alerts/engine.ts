@@ -14,6 +14,7 @@ import type { Store } from "../store/types.js";
 import { handleAlertClick, isAlertAction } from "./actions.js";
 import { alertKey, isClosed } from "./alert-model.js";
 import { forecastCheck } from "./capacity-rule.js";
+import { certificateCheck } from "./certificate-rule.js";
 import { systemClock } from "./clock.js";
 import { createDeliveryPolicy } from "./delivery.js";
 import { type FetchMode, failureReason, fetchChanges } from "./fetch.js";
@@ -157,6 +158,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   const gate = pollGate(cfg.max_concurrent_polls);
   let started = false;
   const forecastAlert = forecastCheck({ cfg, source: deps.source, store, clock });
+  const certificateAlerts = certificateCheck({ cfg, source: deps.source, store, clock });
 
   const targetOf = (name: string): ArrayTarget =>
     deps.source.arrays().find((a) => a.name === name) ?? { name, tags: [] };
@@ -201,6 +203,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
       return report;
     }
     const forecast = failure === undefined ? await forecastAlert(array, log) : undefined;
+    const certificates = failure === undefined ? await certificateAlerts(array, log) : [];
     await lock.run(async () => {
       const uow = new UnitOfWork(store);
       const ctx = planCtx();
@@ -212,6 +215,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
         if (fetched) {
           Object.assign(report, await planPoll(uow, ctx, target, fetched.alerts), { mode: fetched.mode });
           if (forecast) addOutcome(report, await planPoll(uow, ctx, target, [forecast]));
+          if (certificates.length) addOutcome(report, await planPoll(uow, ctx, target, certificates));
           if (fetched.mode === "reconcile") {
             report.pruned = await pruneArray(uow, array, fetched.cursor.maxUpdated, cfg.retention);
           }

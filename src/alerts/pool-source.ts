@@ -24,6 +24,14 @@ export function poolAlertSource(pool: ArrayPool): AlertSource {
       await pool.get(array).alerts.setFlagged(name, flagged);
     },
     supportsAlerts: (array) => pool.get(array).supports(ALERTS_SINCE),
+    async certificates(array) {
+      const out: { name: string; validTo: number }[] = [];
+      for await (const c of pool.get(array).iterate<Record<string, unknown>>("/certificates", {})) {
+        const validTo = Number(c["valid_to"]);
+        if (typeof c["name"] === "string" && validTo > 0) out.push({ name: c["name"], validTo });
+      }
+      return out;
+    },
     capacityForecast: (array, windowMs) => capacityForecast(pool.get(array), { windowMs, now: Date.now }),
     async probe(array) {
       // Every version serves /file-systems; one item is enough to prove the array answers.

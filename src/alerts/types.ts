@@ -66,6 +66,8 @@ export interface AlertSource {
   setFlagged(array: string, name: string, flagged: boolean): Promise<void>;
   /** The array's capacity forecast (src/core/forecast), for the capacity_forecast rule; absent in replays. */
   capacityForecast?(array: string, windowMs: number): Promise<CapacityForecast>;
+  /** Each certificate's end (GET /certificates), for the certificate_expiry rule; absent in replays. */
+  certificates?(array: string): Promise<{ name: string; validTo: number }[]>;
   /** False when the array's API predates /alerts (REST < 1.2); such arrays are only probed for reachability. */
   supportsAlerts(array: string): Promise<boolean>;
   /** A cheap call that succeeds when the array answers (reachability of arrays without /alerts). */

@@ -136,6 +136,17 @@ export const alertsConfigSchema = z
         severity: severity.default("warning"),
       })
       .optional(),
+    /**
+     * Warn when a certificate on an array ends within `days` days (30 unless set): one alert per certificate,
+     * posted once, closed when it is renewed or removed. Checked at most every `check_every`.
+     */
+    certificate_expiry: z
+      .strictObject({
+        days: z.int().min(1).max(365).default(30),
+        check_every: duration("1h").default(3600_000),
+        severity: severity.default("warning"),
+      })
+      .optional(),
   })
   .superRefine((c, ctx) => {
     const names = new Set<string>();

@@ -125,6 +125,8 @@ export const destructiveSchema = z.strictObject({
   demote_file_system: policySchema.default({ policy: "approve", approvers: 1, approver_role: "operator" }),
   /** Deleting replication (a bucket replica link, an array connection, a target): the copies stop being kept current. */
   delete_replication: policySchema.default({ policy: "approve", approvers: 1, approver_role: "operator" }),
+  /** Removing every name server, the only NTP server or the SMTP relay: name lookups, time or alert e-mail stop. */
+  remove_last_server: policySchema.default({ policy: "approve", approvers: 1, approver_role: "admin" }),
 });
 export type DestructiveConfig = z.output<typeof destructiveSchema>;
 

@@ -2,6 +2,7 @@
  * zod building blocks for command arguments. The parser hands over strings (and booleans for flags); these
  * schemas turn them into typed values with messages a person can act on.
  */
+import { isIP } from "node:net";
 import { z } from "zod";
 import { type NameKind, nameProblem } from "../rest-spec/names.js";
 import { userText } from "./message.js";
@@ -136,4 +137,122 @@ export function namePattern() {
     .min(1, "the pattern is empty")
     .max(255, "the pattern is longer than 255 characters")
     .refine((s) => !hasControlChars(s), "the pattern contains control characters");
+}
+
+/**
+ * The kinds of value an array setting holds, checked before any card is shown (a name server of 10.21.0.999
+ * never reaches a confirmation). The catalogue names them per field (commands/catalogue/generic/fields.ts).
+ */
+export type ValueType = "ip" | "cidr" | "host" | "email" | "port" | "vlan" | "mtu";
+
+/** Whole-number kinds: their bounds. */
+export const VALUE_RANGES: Readonly<Partial<Record<ValueType, { min: number; max: number }>>> = {
+  port: { min: 1, max: 65_535 },
+  vlan: { min: 0, max: 4094 },
+  mtu: { min: 1280, max: 9216 },
+};
+
+export const VALUE_HELP: Readonly<Record<ValueType, string>> = {
+  ip: "an IP address (10.21.0.53 or 2001:db8::53)",
+  cidr: "an address prefix (10.21.0.0/24)",
+  host: "a host name or IP address, :port optional (smtp.example.com, 10.21.0.25:25)",
+  email: "an e-mail address (storage-oncall@example.com)",
+  port: "a port from 1 to 65535",
+  vlan: "a VLAN id from 0 (none) to 4094",
+  mtu: "an MTU from 1280 to 9216",
+};
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
+
+function ipProblem(v: string): string | undefined {
+  if (isIP(v) !== 0) return undefined;
+  if (/^\d+(\.\d+){3}$/.test(v)) {
+    const bad = v.split(".").find((o) => Number(o) > 255 || (o.length > 1 && o.startsWith("0")));
+    return bad === undefined
+      ? "is not an IP address"
+      : `is not an IP address: ${bad} is not a number from 0 to 255`;
+  }
+  return "is not an IP address";
+}
+
+function hostProblem(text: string): string | undefined {
+  // host, host:port, [v6]:port, or a bare IPv6 address (two colons or more, no port).
+  let host = text;
+  let port: string | undefined;
+  const bracketed = /^\[([^\]]+)\](?::(\d*))?$/.exec(text);
+  if (bracketed) {
+    host = bracketed[1] ?? "";
+    port = bracketed[2];
+  } else if (text.split(":").length === 2) {
+    [host = "", port] = text.split(":");
+  }
+  if (port !== undefined && !/^\d+$/.test(port)) return `has port \`${userText(port)}\`, not a number`;
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65_535))
+    return `has port ${port}, not from 1 to 65535`;
+  if (isIP(host) !== 0) return undefined;
+  // All digits and dots is meant as an IPv4 address: say what is wrong with it rather than take it as a name.
+  if (/^[\d.]+$/.test(host)) return ipProblem(host);
+  if (
+    host.length > 253 ||
+    !host
+      .replace(/\.$/, "")
+      .split(".")
+      .every((l) => LABEL.test(l))
+  )
+    return "is not a host name (letters, digits and -, between dots) or IP address";
+  return undefined;
+}
+
+function problemOf(type: ValueType, v: string): string | undefined {
+  switch (type) {
+    case "ip":
+      return ipProblem(v);
+    case "cidr": {
+      const [addr = "", bits, ...more] = v.split("/");
+      if (bits === undefined || more.length)
+        return "is not an address prefix; write address/bits (10.21.0.0/24)";
+      const ip = ipProblem(addr);
+      if (ip) return `has an address that ${ip}`;
+      const max = isIP(addr) === 6 ? 128 : 32;
+      if (!/^\d+$/.test(bits) || Number(bits) > max)
+        return `has /${bits}, not a prefix length from 0 to ${max}`;
+      return undefined;
+    }
+    case "host":
+      return hostProblem(v);
+    case "email": {
+      const at = v.lastIndexOf("@");
+      const local = v.slice(0, at);
+      if (at < 1 || !/^[^\s@"(),:;<>[\]\\]+$/.test(local) || local.length > 64)
+        return "is not an e-mail address (name@example.com)";
+      const domain = v.slice(at + 1);
+      return hostProblem(domain) || !domain.includes(".")
+        ? "is not an e-mail address (name@example.com)"
+        : undefined;
+    }
+    default: {
+      const range = VALUE_RANGES[type];
+      if (!range) return undefined;
+      const n = /^\d+$/.test(v) ? Number(v) : Number.NaN;
+      return Number.isSafeInteger(n) && n >= range.min && n <= range.max
+        ? undefined
+        : `is not ${VALUE_HELP[type]}`;
+    }
+  }
+}
+
+/** A value of one of the kinds above: text trimmed (and numbers for the whole-number kinds), or a clear refusal. */
+export function typedValue(type: ValueType): z.ZodType<string | number> {
+  return z.union([z.number(), z.string()]).transform((raw, ctx) => {
+    const v = String(raw).trim();
+    const problem = problemOf(type, v);
+    if (problem !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: `\`${userText(v)}\` ${problem}; expected ${VALUE_HELP[type]}`,
+      });
+      return z.NEVER;
+    }
+    return VALUE_RANGES[type] ? Number(v) : v;
+  });
 }

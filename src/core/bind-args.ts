@@ -15,8 +15,8 @@ import type { Token } from "./tokenize.js";
 import { usageLine } from "./usage.js";
 
 /** Options every command understands; command schemas may not reuse these keys. */
-export const GLOBAL_OPTIONS = ["array", "dry-run", "public", "help"] as const;
-export const RESERVED_KEYS = ["array", "dryRun", "public", "help"] as const;
+export const GLOBAL_OPTIONS = ["array", "dry-run", "public", "help", "where"] as const;
+export const RESERVED_KEYS = ["array", "dryRun", "public", "help", "where"] as const;
 
 export interface BoundArgs {
   /** Input for the command's zod schema. */
@@ -27,6 +27,8 @@ export interface BoundArgs {
   /** `--public`: answer a lookup in the channel instead of only to the asker. */
   public: boolean;
   help: boolean;
+  /** `--where`, and `--sort`/`--limit` for a command without its own: applied to the list it answers with. */
+  view: { where?: string; sort?: string; limit?: string };
 }
 
 const TRUE_WORDS = new Set(["true", "yes", "on", "1"]);
@@ -37,7 +39,7 @@ export function bindArguments(id: string, cmd: CommandDefinition, tokens: readon
   const shape = new Map(Object.entries(cmd.args.shape as Record<string, z.ZodType>));
   const keys = [...shape.keys()];
   const positional = [...(cmd.positional ?? [])];
-  const out: BoundArgs = { raw: {}, dryRun: false, public: false, help: false };
+  const out: BoundArgs = { raw: {}, dryRun: false, public: false, help: false, view: {} };
   const seen = new Set<string>();
   const usage = () => `Usage: ${usageLine(id, cmd)}`;
   const fail = (code: string, msg: string, suggestions: string[] = []): never => {
@@ -83,6 +85,15 @@ export function bindArguments(id: string, cmd: CommandDefinition, tokens: readon
       if (inline === undefined) i++;
       if (out.array !== undefined) fail("PARSE_DUPLICATE_OPTION", "--array is given more than once.");
       out.array = value;
+      continue;
+    }
+    const viewOption = name === "where" || ((name === "sort" || name === "limit") && !shape.has(name));
+    if (viewOption) {
+      const value = inline ?? takeValue(tokens, i, `--${name}`, fail);
+      if (inline === undefined) i++;
+      const key = name as keyof BoundArgs["view"];
+      if (out.view[key] !== undefined) fail("PARSE_DUPLICATE_OPTION", `--${name} is given more than once.`);
+      out.view[key] = value;
       continue;
     }
     const negated = name.startsWith("no-") && isSwitch(shape.get(optionToKey(name.slice(3))));

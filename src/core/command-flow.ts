@@ -11,6 +11,7 @@ import { type CommandActor, fanOutSafe } from "./define-command.js";
 import { dryRunMessage } from "./dry-run.js";
 import { openGate } from "./gate.js";
 import { helpMessage } from "./help.js";
+import { applyListView, takeListView } from "./list-view.js";
 import type { Message } from "./message.js";
 import { parseCommandLine, validateArgs } from "./parse.js";
 import type { CommandInput, Effect } from "./pipeline-types.js";
@@ -96,6 +97,7 @@ async function dispatch(
   const { entry, bound } = parsed;
   trail.command = entry.id;
   trail.args = bound.raw;
+  const view = takeListView(entry.command, bound, isMultiSpec(bound.array));
   const args = validateArgs(entry, bound.raw);
   trail.args = bound.public ? { ...args, public: true } : args;
   const cmd = entry.command;
@@ -109,7 +111,7 @@ async function dispatch(
   if (bound.public) checkPublic(rt, entry, actor.channelId);
   // --public turns a lookup's private answer into one the whole channel sees.
   const shown = (message: Message): Message =>
-    bound.public ? { ...message, visibility: "in_channel" } : message;
+    applyListView(bound.public ? { ...message, visibility: "in_channel" } : message, view);
   const reply = (message: Message): Effect => answer(shown(message));
 
   if ((cmd.scope ?? "array") === "global") {

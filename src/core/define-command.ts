@@ -27,7 +27,9 @@ export type DestructiveClass =
   /** Demoting a file system: data not yet in a replicated snapshot is discarded and it turns read-only. */
   | "demote_file_system"
   /** Deleting a bucket replica link, an array connection or a replication target: what it protected stops being copied. */
-  | "delete_replication";
+  | "delete_replication"
+  /** Removing every name server, the only NTP server or the SMTP relay: a service of the array stops working. */
+  | "remove_last_server";
 
 /**
  * One HTTP call exactly as it will be sent (shown by --dry-run and in confirmations), planned by the client.

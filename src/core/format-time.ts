@@ -49,11 +49,27 @@ export function formatTimestamp(ms: number, timeZone = "UTC"): string {
   return `${parts["year"]}-${parts["month"]}-${parts["day"]} ${parts["hour"]}:${parts["minute"]} ${parts["timeZoneName"]}`;
 }
 
-/** "3h 5m ago", "in 15m", "just now". */
+const DAY = 86_400_000;
+
+/**
+ * "3h 5m ago", "in 15m", "just now"; past two days the precision a reader can use: "12 days ago",
+ * "5 months ago", "2 years ago" (never "900d 37s ago").
+ */
 export function formatRelative(ms: number, now: number): string {
   const d = ms - now;
+  if (!Number.isFinite(d)) return "at an unknown time";
   if (Math.abs(d) < 60_000) return "just now";
-  return d < 0 ? `${formatDuration(-d)} ago` : `in ${formatDuration(d)}`;
+  const span = Math.abs(d);
+  const text = span < 2 * DAY ? formatDuration(span) : roughly(span);
+  return d < 0 ? `${text} ago` : `in ${text}`;
+}
+
+function roughly(span: number): string {
+  const days = Math.floor(span / DAY);
+  if (days < 60) return `${days} days`;
+  const months = Math.floor(days / 30.44);
+  if (months < 24) return `${months} months`;
+  return `${Math.floor(days / 365.25)} years`;
 }
 
 /** "2026-11-22 14:02 UTC (3h ago)". */

@@ -27,8 +27,11 @@ export async function displayOf(
   client: ArrayClient,
 ): Promise<PendingDisplay> {
   const version = await client.version();
+  // A target that already starts with the verb (the raw API's "PATCH /arrays") is not said twice.
+  const verb = entry.command.verb;
+  const said = impact.target.toLowerCase().startsWith(`${verb.toLowerCase()} `);
   return {
-    title: `${entry.command.verb} ${impact.target} on ${client.name}`,
+    title: `${said ? "" : `${verb} `}${impact.target} on ${client.name}`,
     summary: impact.summary.markup,
     facts: impact.facts.map((f) => ({ label: f.label, markup: f.value.markup })),
     warnings: impact.warnings.map((w) => w.markup),

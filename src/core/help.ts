@@ -12,7 +12,8 @@ import { argHelp, usageLine } from "./usage.js";
 
 const FOOTER =
   `Options for every command: --array <name>, --array a,b, --array all, --array tag:<tag> (several arrays run in parallel); ` +
-  `--dry-run on a command that changes something shows what it would do; --public on a lookup answers in the channel. ` +
+  `--dry-run on a command that changes something shows what it would do; --public on a lookup answers in the channel; ` +
+  `on a list, --where "used% > 90" keeps matching rows (any column shown, ops > >= < <= = != ~), --sort <column>[-] and --limit N apply to the rows of every array together. ` +
   `Note: ${SIZE_HELP}.`;
 
 function allowed(entries: readonly CommandEntry[], role: Role | undefined): CommandEntry[] {

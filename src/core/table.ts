@@ -44,7 +44,23 @@ export function truncatedTable(
           },
         ]
       : [];
+  sources.set(block, { columns, rows, filename: opts.filename, title: opts.title });
   return { block, attachments, csvRows: attachments.length > 0 ? rows.length : 0, totalRows: total };
+}
+
+/** Every row a table block was made from (the block holds only the first ones), for --where/--sort/--limit. */
+export interface TableSource {
+  columns: TableColumn[];
+  rows: Record<string, string>[];
+  filename: string;
+  title: string;
+}
+
+// Keyed by the block object, so the message model stays what the renderers see.
+const sources = new WeakMap<Block, TableSource>();
+
+export function tableSource(block: Block): TableSource | undefined {
+  return sources.get(block);
 }
 
 /**

@@ -25,6 +25,8 @@ export interface RunConsoleOptions {
   sweepMs?: number;
   /** Shown (with their buttons) before the first line: requests still waiting from before a restart. */
   waiting?: readonly Message[];
+  /** Titles of the changes still waiting for a confirmation or approval (piped input ending with one fails). */
+  stillWaiting?: () => Promise<string[]>;
 }
 
 interface LineSource {
@@ -90,6 +92,8 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
   });
 
   let failed = 0;
+  let lineNo = 0;
+  const failures: string[] = [];
   let timer: NodeJS.Timeout | undefined;
   if (opts.waiting && opts.waiting.length > 0) {
     write(`${opts.waiting.length} request(s) made before the restart still wait for an answer:`);
@@ -113,6 +117,7 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
       }
       const line = await lines.next();
       if (line === undefined) break;
+      lineNo++;
       if (!opts.interactive) {
         if (line.trim() === "") continue;
         // The echo is output like any other: the line as the audit keeps it (secrets and URL passwords masked).
@@ -122,11 +127,28 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
       const result = await session.handleLine(line);
       // Piped: a late answer is printed before the next line runs, so output reads in order.
       if (!opts.interactive) await session.settled();
-      if (!result.ok) failed++;
+      if (!result.ok) {
+        failed++;
+        failures.push(`line ${lineNo}: ${line.trim()}`);
+      }
       if (!opts.interactive) write("");
       if (result.quit) break;
     }
     await session.settled();
+    if (!opts.interactive) {
+      // A script that ends while a change waits for its click has changed nothing: say so, and fail.
+      const waiting = (await opts.stillWaiting?.()) ?? [];
+      if (waiting.length > 0) {
+        failed++;
+        write(
+          `Nothing was done for ${waiting.length === 1 ? "this change, which waits" : `these ${waiting.length} changes, which wait`} for a confirmation or approval that the input never gave: ${waiting.join("; ")}.`,
+        );
+      }
+      if (failures.length > 0)
+        write(
+          `${failures.length} ${failures.length === 1 ? "line" : "lines"} failed:\n${failures.map((f) => `  ${f}`).join("\n")}`,
+        );
+    }
   } finally {
     clearInterval(timer);
     rl.close();

@@ -16,6 +16,11 @@ describe("times", () => {
     expect(formatRelative(T + 15 * 60_000, T)).toBe("in 15m");
     expect(formatRelative(T + 10_000, T)).toBe("just now");
     expect(formatWhen(T, T + 86_400_000)).toBe("2026-11-22 14:02 UTC (1d ago)");
+    // Past two days, the precision a reader uses: never "900d 37s ago".
+    expect(formatRelative(T - 900 * 86_400_000 - 37_000, T)).toBe("2 years ago");
+    expect(formatRelative(T - 12 * 86_400_000 - 5 * 3_600_000, T)).toBe("12 days ago");
+    expect(formatRelative(T - 150 * 86_400_000, T)).toBe("4 months ago");
+    expect(formatRelative(T + 40 * 86_400_000, T)).toBe("in 40 days");
   });
   test("values no Date can hold (an array's odd `created`, a forecast centuries out) are shown, not thrown", () => {
     // 8.64e15 + 1 is one past the last instant a Date holds; the array-responses fuzz found it in `fs list`.

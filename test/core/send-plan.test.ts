@@ -49,10 +49,7 @@ const probe = defineResource({
       endpoints: ["POST /file-systems"],
       args: z.object({}),
       impact: async () =>
-        impactOf(
-          [{ method: "POST", path: "/file-systems", query: { names: "x" }, body: { k: KEY } }],
-          [KEY],
-        ),
+        impactOf([{ method: "POST", path: "/file-systems", query: { names: "x" }, body: { k: KEY } }], [KEY]),
       fill: async () => ({ [KEY]: "k", "(not named)": "sneaked in" }),
       render: () => said("done"),
     }),

@@ -102,6 +102,26 @@ describe("non-interactive console (piped stdin)", () => {
     expect(r.code).toBe(1);
   }, 60_000);
 
+  test("failing lines end with a summary naming each by line number and command", async () => {
+    const r = await runPiped("/array fs lsit\n/array fs list\n\n/array fs shwo home\n");
+    expect(r.stdout).toContain("2 lines failed:\n  line 1: /array fs lsit\n  line 4: /array fs shwo home");
+    expect(r.code).toBe(1);
+  }, 60_000);
+
+  test("a pipe ending with a change that waits for its confirmation exits non-zero and says nothing was done", async () => {
+    const r = await runPiped("/array fs destroy db-dumps\n");
+    expect(r.stdout).toContain("Confirm");
+    expect(r.stdout).toContain(
+      "Nothing was done for this change, which waits for a confirmation or approval",
+    );
+    expect(r.stdout).toMatch(/Nothing was done for this change.*db-dumps on fb-lab-01/);
+    expect(r.code).toBe(1);
+    // Confirmed in the script: done, exit 0.
+    const ok = await runPiped("/array fs destroy db-dumps\n1\n");
+    expect(ok.stdout).not.toContain("Nothing was done");
+    expect(ok.code).toBe(0);
+  }, 60_000);
+
   test("a bad --config is reported in one message, without a stack trace", async () => {
     const r = await runPiped("", ["--config", "/nonexistent/bot.yml"]);
     expect(r.code).toBe(2);

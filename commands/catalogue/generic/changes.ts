@@ -6,6 +6,7 @@
 import {
   type CommandContext,
   type CommandDefinition,
+  type DestructiveClass,
   defineCommand,
   type Impact,
   type PlannedRequest,
@@ -105,6 +106,11 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
       const next = args[f.key];
       const same = JSON.stringify(was) === JSON.stringify(next);
       if (!same) changed++;
+      const stops = p.spec.lastServer?.[path];
+      if (stops && !same && !isEmpty(was) && isEmpty(next)) {
+        state["removes_last_server"] = path;
+        warnings.push(rich`This removes ${lastServerText(path, was)}: ${stops}.`);
+      }
       state[path] = before ? show(was) : null;
       facts.push({
         label: labelOf(path),
@@ -156,6 +162,36 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   };
 }
 
+const isEmpty = (v: unknown) =>
+  v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0);
+
+/** "every name server (10.21.0.53, 10.21.1.53)", "the only NTP server (time1)", "the SMTP relay (smtp1)". */
+function lastServerText(path: string, was: unknown): string {
+  const list = Array.isArray(was) ? was.map(String) : [String(was)];
+  const what =
+    path === "nameservers"
+      ? "every name server"
+      : path === "ntp_servers"
+        ? list.length === 1
+          ? "the only NTP server"
+          : "every NTP server"
+        : path === "relay_host"
+          ? "the SMTP relay"
+          : `every ${labelOf(path).toLowerCase()}`;
+  return `${what} (${list.join(", ")})`;
+}
+
+/** Emptying a service's last server is its own class; anything else is the verb's. */
+function classOf(p: VerbPlan, impact: Impact): DestructiveClass | null {
+  return impact.state["removes_last_server"] ? "remove_last_server" : p.cls;
+}
+
+function classesOf(p: VerbPlan): DestructiveClass[] {
+  const own = p.cls ? [p.cls] : [];
+  const canEmpty = (p.kind === "set" || p.kind === "update") && p.fields.some((f) => f.clearable);
+  return canEmpty ? [...own, "remove_last_server"] : own;
+}
+
 export function changeCommand(p: VerbPlan): CommandDefinition {
   return defineCommand({
     verb: p.verb,
@@ -168,7 +204,9 @@ export function changeCommand(p: VerbPlan): CommandDefinition {
     impact: (args: Args, ctx) => impactOf(p, args, ctx),
     ...(p.fields.some((f) => f.secret) ? { secrets: (args: Args) => secretPrompts(p, args) } : {}),
     // A change with no class is never gated, so it declares no destructive function at all.
-    ...(p.cls ? { destructive: () => p.cls, gateClasses: [p.cls] } : {}),
+    ...(p.cls
+      ? { destructive: (_args: Args, impact: Impact) => classOf(p, impact), gateClasses: classesOf(p) }
+      : {}),
     // Typed secrets fill their placeholders in the planned request; nothing else of it changes.
     fill: async (args: Args, ctx) => secretValues(askedSecrets(p, args), ctx.secrets),
     result: (responses, _args: Args, _ctx, impact) => ({

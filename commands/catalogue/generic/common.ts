@@ -1,6 +1,6 @@
 /** What every generic verb shares: its argument schema, the query its words select, and the version gate. */
 import { z } from "zod";
-import { objectName } from "../../../src/core/arg-types.js";
+import { objectName, typedValue } from "../../../src/core/arg-types.js";
 import type { CommandContext } from "../../../src/core/define-command.js";
 import { UserFacingError } from "../../../src/errors.js";
 import { and, eq, type Filter } from "../../../src/flashblade/filter.js";
@@ -19,9 +19,13 @@ export function selectorKey(label: string): string {
 export function argsSchema(p: VerbPlan, extra: Record<string, z.ZodType> = {}): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   for (const s of p.select) {
-    // A POST's `names` name new objects: refused before sending when no array would take them.
+    // A POST's `names` name new objects: refused before sending when no array would take them. A new object's
+    // name may also be a value of a kind (a watcher is an e-mail address): checked like any field.
     const isNew = p.method === "POST" && s.param === "names";
-    const name = objectName(s.label, isNew ? "any" : undefined).describe(`the ${s.label}`);
+    const kind = p.verb === "create" && s.param === "names" ? p.spec.values?.["name"] : undefined;
+    const name = (kind ? typedValue(kind) : objectName(s.label, isNew ? "any" : undefined)).describe(
+      `the ${s.label}`,
+    );
     shape[selectorKey(s.label)] = s.optional ? name.optional() : name;
   }
   for (const f of p.fields) shape[f.key] = fieldSchema(f);

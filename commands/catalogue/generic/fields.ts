@@ -6,7 +6,16 @@
  * (`--password`) whose value the pipeline asks for in a private dialog (see secret-fields.ts).
  */
 import { z } from "zod";
-import { count, duration, flag, objectName, size } from "../../../src/core/arg-types.js";
+import {
+  count,
+  duration,
+  flag,
+  objectName,
+  size,
+  typedValue,
+  VALUE_HELP,
+  type ValueType,
+} from "../../../src/core/arg-types.js";
 import { MODELS, type ModelField } from "../../../src/rest-spec/models.js";
 import { isSecretKey, mintsSecret } from "../../../src/rest-spec/secrets.js";
 import type { NounSpec, Unit } from "../spec.js";
@@ -33,7 +42,26 @@ export interface FieldDef {
   model: ModelField;
   /** A secret: its option is a flag and its value is asked privately, never typed in chat. */
   secret?: true;
+  /** What kind of value it holds (an IP address, a port…), checked before any card is shown. */
+  value?: ValueType;
+  /** May be emptied (`--relay-host ""`): a service's last server, removed through its own gate class. */
+  clearable?: true;
 }
+
+/**
+ * Value kinds by field name, wherever the name means one thing in every model; a noun's `values` adds the
+ * ones that depend on the model (a subnet's `prefix` is a CIDR prefix, a keytab's is not).
+ */
+const VALUE_BY_FIELD: Readonly<Record<string, ValueType>> = {
+  nameservers: "ip",
+  gateway: "ip",
+  ntp_servers: "host",
+  relay_host: "host",
+  sender_domain: "host",
+  vlan: "vlan",
+  mtu: "mtu",
+  port: "port",
+};
 
 const IDENTITY = new Set(["name", "id"]);
 const SCALARS = new Set(["str", "int", "float", "bool", "list[str]"]);
@@ -48,9 +76,10 @@ function camel(parts: readonly string[]): string {
     .replace(/^[A-Z]/, (c) => c.toLowerCase());
 }
 
-function def(path: string[], model: ModelField, unit: Unit | undefined): FieldDef {
+function def(path: string[], model: ModelField, unit: Unit | undefined, value?: ValueType): FieldDef {
   const key = camel(path);
   return {
+    ...(value ? { value } : {}),
     path,
     key,
     option: key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
@@ -77,6 +106,8 @@ export function modelFields(modelName: string | undefined, spec: NounSpec): Fiel
   const model = modelName ? MODELS[modelName] : undefined;
   if (!model) return [];
   const out: FieldDef[] = [];
+  const clearable = (f: FieldDef): FieldDef =>
+    spec.lastServer?.[f.path.join(".")] === undefined ? f : { ...f, clearable: true };
   for (const [name, f] of Object.entries(model.fields)) {
     if (IDENTITY.has(name)) continue;
     const secret = secretOrSkip([name], f);
@@ -85,7 +116,7 @@ export function modelFields(modelName: string | undefined, spec: NounSpec): Fiel
       continue;
     }
     if (SCALARS.has(f.type) || REFERENCES.test(f.type) || REFERENCE_LISTS.test(f.type)) {
-      out.push(def([name], f, spec.units?.[name]));
+      out.push(clearable(def([name], f, spec.units?.[name], spec.values?.[name] ?? VALUE_BY_FIELD[name])));
       continue;
     }
     const nested = MODELS[f.type];
@@ -98,7 +129,8 @@ export function modelFields(modelName: string | undefined, spec: NounSpec): Fiel
         continue;
       }
       if (!SCALARS.has(sf.type)) continue;
-      out.push(def([name, sub], sf, spec.units?.[`${name}.${sub}`]));
+      const path = `${name}.${sub}`;
+      out.push(def([name, sub], sf, spec.units?.[path], spec.values?.[path] ?? VALUE_BY_FIELD[sub]));
     }
   }
   return out;
@@ -145,7 +177,13 @@ export function fieldSchema(f: FieldDef): z.ZodType {
       `a flag: the value is asked in a private dialog, never typed in chat${f.since ? ` (REST ${f.since}+)` : ""}`,
     );
   if (f.type === "bool") return flag();
-  if (f.type === "int" || f.type === "float") {
+  if (f.value) {
+    const one = typedValue(f.value);
+    s =
+      f.type === "list[str]"
+        ? commaList.pipe(z.array(one as z.ZodType<string | number, string>).max(64))
+        : one;
+  } else if (f.type === "int" || f.type === "float") {
     if (f.unit === "size") s = size({ min: m.min ?? 0 });
     else if (f.unit === "ms") s = duration();
     else if (f.unit === "s") s = duration().transform((ms) => Math.round(ms / 1000));
@@ -165,12 +203,14 @@ export function fieldSchema(f: FieldDef): z.ZodType {
   } else {
     s = text(m.maxLength ?? 1024);
   }
+  if (f.clearable && f.type === "str") s = z.union([z.literal(""), s]);
   return s.optional().describe(describe(f));
 }
 
 function describe(f: FieldDef): string {
-  const unit =
-    f.unit === "size"
+  const unit = f.value
+    ? `${VALUE_HELP[f.value]}${f.type === "list[str]" ? ", comma-separated" : ""}`
+    : f.unit === "size"
       ? "a size (500G, 2T)"
       : f.unit === "ms" || f.unit === "s"
         ? "a duration (30m, 24h, 7d)"

@@ -10,14 +10,24 @@ import {
 import { type Block, type Message, message, rich } from "../../../src/core/message.js";
 import { truncatedTable } from "../../../src/core/table.js";
 import { countOf } from "../../../src/core/units.js";
-import { UserFacingError } from "../../../src/errors.js";
+import { errorCode, UserFacingError } from "../../../src/errors.js";
 import { and, contains, eq, type Filter, ge, like } from "../../../src/flashblade/filter.js";
 import type { Query } from "../../../src/flashblade/types.js";
+import { notFoundError } from "../../shared/found.js";
 import type { Unit } from "../spec.js";
-import { type Args, argsSchema, positionalOf, requireVersion, selectorQuery, targetOf } from "./common.js";
+import {
+  type Args,
+  argsSchema,
+  positionalOf,
+  requireVersion,
+  selectorKey,
+  selectorQuery,
+  targetOf,
+} from "./common.js";
 import type { VerbPlan } from "./derive.js";
 import {
   columnsOf,
+  EXPIRY_NOTICE_MS,
   EXPIRY_WARNING_MS,
   fieldsOf,
   formatValue,
@@ -105,16 +115,29 @@ function nameOf(p: VerbPlan, i: Item): string {
 /** Lines calling out expiry and unhealthy status, so they are not lost in a long table. */
 function callouts(p: VerbPlan, items: readonly Item[], rctx: RenderContext): Block[] {
   const out: Block[] = [];
+  // Over several arrays the same name is on each (both demo arrays have a CH1.FB5): say whose it is.
+  const named = (i: Item) =>
+    rctx.arrays.length > 1 && i["_array"] ? `${nameOf(p, i)} on ${String(i["_array"])}` : nameOf(p, i);
   for (const [path, unit] of Object.entries(p.spec.units ?? {})) {
     if (unit === "expiry") {
-      const soon = items.filter((i) => {
+      const left = (i: Item) => {
         const v = Number(valueAt(i, path));
-        return Number.isFinite(v) && v > 0 && v - rctx.now < EXPIRY_WARNING_MS;
+        return Number.isFinite(v) && v > 0 ? v - rctx.now : undefined;
+      };
+      const soon = items.filter((i) => (left(i) ?? Number.POSITIVE_INFINITY) < EXPIRY_WARNING_MS);
+      const later = items.filter((i) => {
+        const l = left(i);
+        return l !== undefined && l >= EXPIRY_WARNING_MS && l < EXPIRY_NOTICE_MS;
       });
       if (soon.length)
         out.push({
           type: "context",
-          text: rich`⚠ ${countNoun(p, soon.length)} expired or expiring within 30 days: ${soon.map((i) => nameOf(p, i)).join(", ")}`,
+          text: rich`⚠ ${countNoun(p, soon.length)} expired or expiring within 30 days: ${soon.map(named).join(", ")}`,
+        });
+      if (later.length)
+        out.push({
+          type: "context",
+          text: rich`${countNoun(p, later.length)} expiring within 90 days: ${later.map(named).join(", ")}`,
         });
     }
     if (unit === "status") {
@@ -127,7 +150,7 @@ function callouts(p: VerbPlan, items: readonly Item[], rctx: RenderContext): Blo
       if (bad.length)
         out.push({
           type: "context",
-          text: rich`✗ ${countOf(bad.length, "item")} not healthy: ${bad.map((i) => nameOf(p, i)).join(", ")}`,
+          text: rich`✗ ${countOf(bad.length, "item")} not healthy: ${bad.map(named).join(", ")}`,
         });
     }
   }
@@ -236,10 +259,26 @@ export function showCommand(p: VerbPlan): CommandDefinition {
     positional: positionalOf(p),
     async run(args: Args, ctx): Promise<{ item: Item; target: string }> {
       await requireVersion(p, args, ctx);
-      const page = await ctx.array.get<Item>(p.path, { query: selectorQuery(p, args) });
+      // An array answers a name it does not have with a refusal ("… does not exist"), not an empty list.
+      const page = await ctx.array
+        .get<Item>(p.path, { query: selectorQuery(p, args) })
+        .catch((err: unknown) => {
+          if (
+            errorCode(err) === "ARRAY_REJECTED" &&
+            /does not exist|not found/i.test(String((err as Error).message))
+          )
+            return { items: [] as Item[] };
+          throw err;
+        });
       const item = page.items[0];
       const target = targetOf(p, args);
-      if (!item) throw new UserFacingError("NOT_FOUND", `There is no ${target} on array ${ctx.arrayName}.`);
+      if (!item) {
+        const notFound = `There is no ${target} on array ${ctx.arrayName}.`;
+        const named = p.select[0] && args[selectorKey(p.select[0].label)];
+        if (typeof named !== "string" || p.select.length !== 1)
+          throw new UserFacingError("NOT_FOUND", notFound);
+        throw await notFoundError(ctx, p.path, named, notFound);
+      }
       return { item, target };
     },
     render({ item, target }, _args, rctx) {
@@ -247,7 +286,7 @@ export function showCommand(p: VerbPlan): CommandDefinition {
       const title = `${target.charAt(0).toUpperCase()}${target.slice(1)} on ${rctx.arrays.join(", ")}`;
       const blocks: Block[] = [{ type: "header", text: title }];
       const pairs = fields.map((f) => ({
-        label: labelOf(f),
+        label: p.spec.labels?.[f] ?? labelOf(f),
         value: rich`${formatValue(f, valueAt(item, f), unitOf(p, f), rctx)}`,
       }));
       for (let i = 0; i < pairs.length; i += 10)

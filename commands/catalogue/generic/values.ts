@@ -11,6 +11,11 @@ export type Item = Record<string, unknown>;
 const DAY = 86_400_000;
 /** Certificates closer than this to their end are called out. */
 export const EXPIRY_WARNING_MS = 30 * DAY;
+/** …and those closer than this are marked, to plan the renewal. */
+export const EXPIRY_NOTICE_MS = 90 * DAY;
+/** Field names that hold a time in epoch milliseconds (REST 1.x: created, time, *_time, …_opened, …_expires). */
+const TIME_FIELD =
+  /^(created|updated|time|destroyed_time|.*_time|.*_opened|.*_expires|expires|valid_from|valid_to|started|completed|last_.*)$/;
 const HEALTHY = new Set(["healthy", "ok", "connected", "enabled", "running", "success", "true"]);
 
 /**
@@ -18,6 +23,9 @@ const HEALTHY = new Set(["healthy", "ok", "connected", "enabled", "running", "su
  * e.g. replication's `async` became `periodic` in 1.12).
  */
 export function valueAt(item: Item, path: string): unknown {
+  // "valid_to:days": a second column computed from the same field (its unit says how).
+  const colon = path.indexOf(":");
+  if (colon !== -1) return valueAt(item, path.slice(0, colon));
   if (path.includes("|")) {
     for (const alt of path.split("|")) {
       const v = valueAt(item, alt);
@@ -35,7 +43,10 @@ export function valueAt(item: Item, path: string): unknown {
 
 /** "remote.name" → "Remote name"; "valid_to" → "Valid to". */
 export function labelOf(path: string): string {
-  const words = path.replace(/\.name$/, "").replace(/[._]/g, " ");
+  const words = path
+    .replace(/:.*$/, "")
+    .replace(/\.name$/, "")
+    .replace(/[._]/g, " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -74,9 +85,21 @@ export function formatValue(
       if (left < 0) return `${when} ⚠ expired`;
       return left < EXPIRY_WARNING_MS ? `${when} ⚠ in ${formatDuration(left)}` : when;
     }
+    case "days-left": {
+      if (n === undefined || n === 0) return String(v);
+      // Whole days, rounded down: "0" is the last day. Numbers first, so --where "days left < 30" reads them.
+      const days = Math.floor((n - ctx.now) / DAY);
+      const left = n - ctx.now;
+      if (left < 0) return `${days} ✗ expired`;
+      if (left < EXPIRY_WARNING_MS) return `${days} ⚠ under 30`;
+      return left < EXPIRY_NOTICE_MS ? `${days} ⚠ under 90` : String(days);
+    }
     case "status":
       return HEALTHY.has(String(v).toLowerCase()) ? `✓ ${String(v)}` : `✗ ${String(v)}`;
   }
+  // A time the catalogue gave no unit for is still a time: never raw epoch milliseconds.
+  if (n !== undefined && TIME_FIELD.test(path.split(".").at(-1) ?? "") && n > 1e11 && n < 1e14)
+    return formatTimestamp(n, ctx.timeZone);
   if (typeof v === "boolean") return v ? "yes" : "no";
   if (Array.isArray(v))
     return v.map((x) => (x && typeof x === "object" ? nameOf(x as Item) : String(x))).join(", ") || "–";
