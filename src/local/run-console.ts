@@ -129,7 +129,8 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
       if (!opts.interactive) await session.settled();
       if (!result.ok) {
         failed++;
-        failures.push(`line ${lineNo}: ${line.trim()}`);
+        // Listed as the echo showed it: secrets and URL passwords masked.
+        failures.push(`line ${lineNo}: ${redactCommandLine(line.trim())}`);
       }
       if (!opts.interactive) write("");
       if (result.quit) break;

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { isSecretKey, isSecretObjectKey } from "../rest-spec/secrets.js";
 
 /** Header and query names whose values are secrets: they never reach the request log. */
 const SECRET_HEADERS = new Set(["api-token", "x-auth-token", "authorization", "cookie", "set-cookie"]);
@@ -51,12 +52,16 @@ export function redactQuery(query: string): string {
     .join("&");
 }
 
-const SECRET_FIELD = /key|secret|password|token/i;
-
-/** A JSON body with the values of secret-looking fields blanked; anything else is kept only as its length. */
+/**
+ * A JSON body with the values of the interface's secret fields blanked (the one rule of src/rest-spec/secrets.ts,
+ * so `access_key_id` or `public_key` stay readable and any case of `password` goes); anything else is kept
+ * only as its length.
+ */
 export function redactBody(body: string): string {
   try {
-    return JSON.stringify(JSON.parse(body), (k, v: unknown) => (SECRET_FIELD.test(k) ? REDACTED : v));
+    return JSON.stringify(JSON.parse(body), (k, v: unknown) =>
+      isSecretKey(k) && !(isSecretObjectKey(k) && v !== null && typeof v === "object") ? REDACTED : v,
+    );
   } catch {
     return `[${body.length} bytes, not JSON]`;
   }

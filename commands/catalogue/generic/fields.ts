@@ -203,8 +203,22 @@ export function fieldSchema(f: FieldDef): z.ZodType {
   } else {
     s = text(m.maxLength ?? 1024);
   }
-  if (f.clearable && f.type === "str") s = z.union([z.literal(""), s]);
+  if (f.clearable && f.type === "str") s = emptyOr(s);
   return s.optional().describe(describe(f));
+}
+
+/**
+ * `""` (empty the field) or a value `inner` takes, with `inner`'s own message when it is neither: a union would
+ * answer only "Invalid input".
+ */
+function emptyOr(inner: z.ZodType): z.ZodType {
+  return z.string().transform((v, ctx) => {
+    if (v === "") return v;
+    const r = inner.safeParse(v);
+    if (r.success) return r.data;
+    for (const issue of r.error.issues) ctx.addIssue({ code: "custom", message: issue.message });
+    return z.NEVER;
+  });
 }
 
 function describe(f: FieldDef): string {
