@@ -17,7 +17,10 @@ export function closedState(rec: PendingRecord, timeZone = "UTC"): string {
     case "executed":
       return `already carried out${by(rec.decidedBy)}${at}`;
     case "failed":
-      return `already failed${at}`;
+      // The store fails a request typed with a credential that only the process it was typed to kept in memory.
+      return rec.outcome === "SECRET_NOT_KEPT"
+        ? "not run: it was typed with a credential (a password in a URL) that only the bot instance it was typed to kept, in memory, and that instance has restarted or another one answered. Nothing was sent; run the command again"
+        : `already failed${at}`;
     case "vetoed":
       return `already denied${by(rec.decidedBy)}${at}`;
     case "cancelled":

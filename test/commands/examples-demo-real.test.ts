@@ -94,11 +94,23 @@ const sortedPairs = (qs: string): [string, string][] =>
   [...new URLSearchParams(qs)].sort(([a, x], [b, y]) => a.localeCompare(b) || x.localeCompare(y));
 
 /**
- * The body as the simulator's log keeps it: fields that look secret blanked (the typed secret, the fetched
+ * The body as the simulator's log keeps it: the interface's secret fields blanked (the typed secret, the fetched
  * connection key, and their placeholders on the card), so those compare by presence only.
  */
 const asLogged = (body: string | undefined): unknown =>
   body === undefined ? undefined : JSON.parse(redactBody(body));
+
+/**
+ * A planned body with each placeholder the card named (a quoted "(new key)", filled from another request's answer
+ * at run time) standing for any string: the value is known only when it is sent, everything else is as shown.
+ */
+const withHoles = (v: unknown): unknown => {
+  if (typeof v === "string" && /^\(.+\)$/.test(v)) return expect.any(String);
+  if (Array.isArray(v)) return v.map(withHoles);
+  if (v && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withHoles(x)]));
+  return v;
+};
 
 /**
  * The requests the dry run shows, as data. Its code block holds one `formatPlannedRequest` line per request:
@@ -114,7 +126,7 @@ function plannedRequests(effects: readonly Effect[]): WireRequest[] {
     const m = /^(\w+) (\/api\/\d+\.\d+\/[^\s?]*)(?: \(on ([^)]+)\))?(?:\?(\S*))?(?: (.*))?$/.exec(line);
     if (!m) throw new Error(`not a planned request: ${line}`);
     const [, method = "", path = "", on, qs = "", body] = m;
-    return { ...(on ? { on } : {}), method, path, query: sortedPairs(qs), body: asLogged(body) };
+    return { ...(on ? { on } : {}), method, path, query: sortedPairs(qs), body: withHoles(asLogged(body)) };
   });
 }
 

@@ -3,10 +3,12 @@
  * secret in any case or escape refused before anything is kept (the refusal's audit record and log lines without
  * the secret), the raw JSON view of an answer holding a token, and the pending store's files.
  */
+
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { assertOpen } from "../../src/core/pending-checks.js";
 import type { PendingRecord } from "../../src/core/pending-store.js";
 import { createStorePendingStore } from "../../src/store/pending-store.js";
 import { openSqliteStore } from "../../src/store/sqlite.js";
@@ -150,7 +152,13 @@ describe("the pending store's files", () => {
     const other = createStorePendingStore(store);
     expect((await other.get("p1"))?.args).toEqual({ proxy: "http://user:***@proxy:3128" });
     expect(await other.claim("p1", "pending")).toBeUndefined();
-    expect(await other.get("p1")).toMatchObject({ status: "failed", outcome: "SECRET_NOT_KEPT" });
+    const failed = await other.get("p1");
+    expect(failed).toMatchObject({ status: "failed", outcome: "SECRET_NOT_KEPT" });
+    // A click on its card says why and what to do, not a bare "already failed".
+    if (failed)
+      expect(() => assertOpen(failed)).toThrow(
+        /typed with a credential.*Nothing was sent; run the command again/,
+      );
     await store.close();
   });
 });
