@@ -15,7 +15,7 @@ import { configSchema } from "../src/config/schema.js";
 import { memoryAuditSink } from "../src/core/audit.js";
 import { helpMessage } from "../src/core/help.js";
 import { parseCommandLine, validateArgs } from "../src/core/parse.js";
-import { createMemoryPendingStore } from "../src/core/pending-store.js";
+import { createMemoryPendingStore } from "../src/core/pending-store-memory.js";
 import { createPipeline } from "../src/core/pipeline.js";
 import { createRegistry } from "../src/core/registry.js";
 import { eq } from "../src/flashblade/filter.js";

@@ -21,7 +21,7 @@ import { configSchema } from "../src/config/schema.js";
 import { parseSlackSection } from "../src/config/slack.js";
 import { memoryAuditSink } from "../src/core/audit.js";
 import { isSpooled, type SpooledFile } from "../src/core/message.js";
-import { createMemoryPendingStore } from "../src/core/pending-store.js";
+import { createMemoryPendingStore } from "../src/core/pending-store-memory.js";
 import { createPipeline } from "../src/core/pipeline.js";
 import type { Effect, Pipeline } from "../src/core/pipeline-types.js";
 import { createRegistry } from "../src/core/registry.js";

@@ -20,7 +20,7 @@ import { RESOURCES } from "../commands/index.js";
 import { Secret } from "../src/config/arrays.js";
 import { configSchema } from "../src/config/schema.js";
 import { parseSlackSection } from "../src/config/slack.js";
-import { createMemoryPendingStore } from "../src/core/pending-store.js";
+import { createMemoryPendingStore } from "../src/core/pending-store-memory.js";
 import { createPipeline } from "../src/core/pipeline.js";
 import { createRegistry } from "../src/core/registry.js";
 import { createArrayPool } from "../src/flashblade/pool.js";

@@ -15,8 +15,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { PendingRecord } from "../src/core/pending-store.js";
+import { createDurablePendingStore } from "../src/core/pending-store-durable.js";
 import { createMemoryStore } from "../src/store/memory.js";
-import { createStorePendingStore } from "../src/store/pending-store.js";
 import { openRedisStore } from "../src/store/redis.js";
 import { openSqliteStore } from "../src/store/sqlite.js";
 import type { Store } from "../src/store/types.js";
@@ -153,7 +153,7 @@ const samples = new Map<string, { claim: number[]; record: number[] }>();
 async function measure(name: string, store: Store, round: number): Promise<void> {
   const s = samples.get(name) ?? { claim: [], record: [] };
   samples.set(name, s);
-  const pending = createStorePendingStore(store);
+  const pending = createDurablePendingStore(store);
   const now = Date.now();
   const ids = Array.from({ length: OPS }, (_, i) => `r${round}-${i}`);
   for (const id of ids) await pending.create(pendingRecord(id, now));

@@ -16,6 +16,7 @@ import type { AlertChat, Clock } from "./alerts/types.js";
 import type { LoadedConfig } from "./config/load.js";
 import type { AuditSink } from "./core/audit.js";
 import type { PendingStore } from "./core/pending-store.js";
+import { createDurablePendingStore } from "./core/pending-store-durable.js";
 import { createPipeline } from "./core/pipeline.js";
 import type { IdentityPort, Pipeline } from "./core/pipeline-types.js";
 import { createRegistry, type Registry } from "./core/registry.js";
@@ -26,7 +27,6 @@ import type { Logger } from "./logger.js";
 import type { Metrics } from "./ops/metrics.js";
 import { createExecutionLeases } from "./store/execution-lease.js";
 import { openStore, storeHealth } from "./store/index.js";
-import { createStorePendingStore } from "./store/pending-store.js";
 import type { Store, StoreOptions } from "./store/types.js";
 
 export interface Faces {
@@ -81,7 +81,7 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
   });
   // A Redis store reports itself up once connected; the embedded stores are up from the start.
   m?.storeUp.set(options.kind === "redis" ? 0 : 1);
-  const pending = createStorePendingStore(store);
+  const pending = createDurablePendingStore(store);
   const pool = createArrayPool(loaded.arrays, {
     logger,
     now,

@@ -10,7 +10,7 @@ import { CATALOGUE_VERBS } from "../commands/catalogue/index.js";
 import { RESOURCES } from "../commands/index.js";
 import { memoryAuditSink } from "../src/core/audit.js";
 import type { Message } from "../src/core/message.js";
-import { createMemoryPendingStore } from "../src/core/pending-store.js";
+import { createMemoryPendingStore } from "../src/core/pending-store-memory.js";
 import { createPipeline } from "../src/core/pipeline.js";
 import type { Effect } from "../src/core/pipeline-types.js";
 import { commandId, createRegistry, type Registry } from "../src/core/registry.js";

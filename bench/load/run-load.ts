@@ -10,7 +10,7 @@ import { RESOURCES } from "../../commands/index.js";
 import { configSchema } from "../../src/config/schema.js";
 import { parseSlackSection } from "../../src/config/slack.js";
 import { type AuditRecord, memoryAuditSink } from "../../src/core/audit.js";
-import { createMemoryPendingStore } from "../../src/core/pending-store.js";
+import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
 import { createPipeline } from "../../src/core/pipeline.js";
 import { ACTIONS } from "../../src/core/pipeline-deps.js";
 import { createRegistry } from "../../src/core/registry.js";

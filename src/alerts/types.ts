@@ -2,36 +2,13 @@
  * Alert notification engine: the shapes it works on and the narrow ports it talks through. The engine never
  * imports Slack or the array client; the composition root hands it adapters (pool-source.ts, a chat port).
  */
+import type { AlertSnapshot } from "../core/alert-port.js";
 import type { CapacityForecast } from "../core/forecast/capacity.js";
 import type { Message } from "../core/message.js";
 import type { Effect, MessageRef } from "../core/pipeline-types.js";
 
-export const SEVERITIES = ["info", "warning", "critical"] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-export function severityRank(s: Severity): number {
-  return SEVERITIES.indexOf(s);
-}
-
-/** One array alert as the engine keeps it (REST 1.x Alert, normalised). */
-export interface AlertSnapshot {
-  /** The alert index as a string; the key on the array. */
-  name: string;
-  index: number;
-  code: number;
-  severity: Severity;
-  component: string;
-  /** open | closing | closed | waiting to downgrade (as the array says it). */
-  state: string;
-  flagged: boolean;
-  /** Array time, ms. */
-  created: number;
-  updated: number;
-  subject: string;
-  description: string;
-  knowledgeBaseUrl?: string;
-  action?: string;
-}
+// The alert shape commands see is core's (src/core/alert-port.ts): the engine builds on it, core never reaches here.
+export { type AlertSnapshot, SEVERITIES, type Severity, severityRank } from "../core/alert-port.js";
 
 /** What the engine remembers per alert. */
 export interface AlertRecord extends AlertSnapshot {

@@ -3,8 +3,34 @@
  * channel, where an alert was posted, and a test post. Commands get it as `ctx.alerts`; it is absent when
  * the engine does not run (the console), and the commands say so.
  */
-import type { AlertSnapshot } from "../alerts/types.js";
 import type { MessageRef } from "./pipeline-types.js";
+
+export const SEVERITIES = ["info", "warning", "critical"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export function severityRank(s: Severity): number {
+  return SEVERITIES.indexOf(s);
+}
+
+/** One array alert as the engine keeps it (REST 1.x Alert, normalised). */
+export interface AlertSnapshot {
+  /** The alert index as a string; the key on the array. */
+  name: string;
+  index: number;
+  code: number;
+  severity: Severity;
+  component: string;
+  /** open | closing | closed | waiting to downgrade (as the array says it). */
+  state: string;
+  flagged: boolean;
+  /** Array time, ms. */
+  created: number;
+  updated: number;
+  subject: string;
+  description: string;
+  knowledgeBaseUrl?: string;
+  action?: string;
+}
 
 export interface AlertCommandPort {
   /** Routes that send anything to `channel`, plus "default" when it is a default channel. */

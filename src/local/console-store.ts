@@ -6,9 +6,10 @@ import { storeOptions } from "../alerts/start.js";
 import type { LoadedConfig } from "../config/load.js";
 import { requestCard } from "../core/gate-messages.js";
 import type { Message } from "../core/message.js";
-import { createMemoryPendingStore, type PendingStore } from "../core/pending-store.js";
+import type { PendingStore } from "../core/pending-store.js";
+import { createDurablePendingStore } from "../core/pending-store-durable.js";
+import { createMemoryPendingStore } from "../core/pending-store-memory.js";
 import { openStore } from "../store/index.js";
-import { createStorePendingStore } from "../store/pending-store.js";
 
 export interface ConsoleStore {
   pending: PendingStore;
@@ -22,7 +23,7 @@ export function openConsoleStore(
 ): ConsoleStore {
   if (loaded === undefined) return { pending: createMemoryPendingStore(), close: async () => {} };
   const store = openStore(storeOptions(loaded), now);
-  return { pending: createStorePendingStore(store), close: () => store.close() };
+  return { pending: createDurablePendingStore(store), close: () => store.close() };
 }
 
 /** The cards of requests still waiting (made before a restart), with their buttons, oldest first. */

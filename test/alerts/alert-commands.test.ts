@@ -5,7 +5,7 @@ import { RecordingChat } from "../../src/alerts/replay/recording-chat.js";
 import { defaultAlertsConfig } from "../../src/config/alerts.js";
 import { configSchema } from "../../src/config/schema.js";
 import { memoryAuditSink } from "../../src/core/audit.js";
-import { createMemoryPendingStore } from "../../src/core/pending-store.js";
+import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
 import { createPipeline } from "../../src/core/pipeline.js";
 import { createRegistry } from "../../src/core/registry.js";
 import { silentLogger } from "../../src/logger.js";

@@ -11,11 +11,8 @@
  * alerts expire or are pruned), and the simulator's request log, cursors and audits (bounded).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createMemoryPendingStore,
-  KEEP_FINISHED_MS,
-  type PendingRecord,
-} from "../../src/core/pending-store.js";
+import { KEEP_FINISHED_MS, type PendingRecord } from "../../src/core/pending-store.js";
+import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
 import { silentLogger } from "../../src/logger.js";
 import { DeliveryDedupe } from "../../src/slack/dedupe.js";
 import { SlackIdentity } from "../../src/slack/identity.js";

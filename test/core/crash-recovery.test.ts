@@ -11,12 +11,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
 import { configSchema } from "../../src/config/schema.js";
 import { type AuditRecord, memoryAuditSink } from "../../src/core/audit.js";
+import { createDurablePendingStore } from "../../src/core/pending-store-durable.js";
 import { createPipeline } from "../../src/core/pipeline.js";
 import { createRegistry } from "../../src/core/registry.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import { silentLogger } from "../../src/logger.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
-import { createStorePendingStore } from "../../src/store/pending-store.js";
 import { openSqliteStore } from "../../src/store/sqlite.js";
 import { compileFixture } from "../helpers/compile-fixture.js";
 import { textOf } from "./harness.js";
@@ -67,7 +67,7 @@ function runUntil(child: ChildProcess, point: string): Promise<string[]> {
 /** The bot starting again on the same data file: recovery, with its own audit sink. */
 async function restart(dataDir: string, s: Simulator) {
   const store = openSqliteStore({ dataDir });
-  const pending = createStorePendingStore(store);
+  const pending = createDurablePendingStore(store);
   const pool = createArrayPool([simulatedArrayConfig("lab-1", s)], { logger: silentLogger() });
   const audit = memoryAuditSink();
   const pipeline = createPipeline({

@@ -12,7 +12,7 @@ import { RESOURCES } from "../../commands/index.js";
 import { Secret } from "../../src/config/arrays.js";
 import { configSchema } from "../../src/config/schema.js";
 import { memoryAuditSink } from "../../src/core/audit.js";
-import { createMemoryPendingStore } from "../../src/core/pending-store.js";
+import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
 import { createPipeline } from "../../src/core/pipeline.js";
 import type { Pipeline } from "../../src/core/pipeline-types.js";
 import { createRegistry } from "../../src/core/registry.js";

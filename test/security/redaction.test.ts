@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { assertOpen } from "../../src/core/pending-checks.js";
 import type { PendingRecord } from "../../src/core/pending-store.js";
-import { createStorePendingStore } from "../../src/store/pending-store.js";
+import { createDurablePendingStore } from "../../src/core/pending-store-durable.js";
 import { openSqliteStore } from "../../src/store/sqlite.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 import { type MemoryLogger, memoryLogger } from "../fakes/memory-logger.js";
@@ -136,7 +136,7 @@ describe("the pending store's files", () => {
 
   test("hold no secret; the arguments as typed stay in this process only, and elsewhere the request fails unsent", async () => {
     const store = openSqliteStore({ dataDir: dir });
-    const pending = createStorePendingStore(store);
+    const pending = createDurablePendingStore(store);
     const args = { proxy: "http://user:St0re-pw-9a@proxy:3128" };
     await pending.create(rec(args));
     const files = readdirSync(dir)
@@ -149,7 +149,7 @@ describe("the pending store's files", () => {
     expect((await pending.get("p1"))?.secrets).toEqual([{ key: "bindPassword", label: "Bind password" }]);
 
     // Another replica (or this one after a restart) reads the same file: it cannot send the masked value.
-    const other = createStorePendingStore(store);
+    const other = createDurablePendingStore(store);
     expect((await other.get("p1"))?.args).toEqual({ proxy: "http://user:***@proxy:3128" });
     expect(await other.claim("p1", "pending")).toBeUndefined();
     const failed = await other.get("p1");

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { storeOptions } from "../../src/alerts/start.js";
 import type { PendingRecord } from "../../src/core/pending-store.js";
+import { createDurablePendingStore } from "../../src/core/pending-store-durable.js";
 import { openStore } from "../../src/store/index.js";
-import { createStorePendingStore } from "../../src/store/pending-store.js";
 import { slashCommand } from "../fakes/payloads.js";
 import { commandBody, signedPost } from "../fakes/signed-request.js";
 import { loadRunSlackConfig, RUN_SECRET, startRunSlack, useRunSlackWorld } from "./helpers/run-slack.js";
@@ -86,7 +86,7 @@ describe("runSlack (the process's Slack branch)", () => {
       updatedAt: now,
       messages: [{ channelId: "C1", ts }],
     };
-    await createStorePendingStore(store).create(rec);
+    await createDurablePendingStore(store).create(rec);
     await store.close();
 
     const app = await startRunSlack(loaded);
@@ -96,7 +96,7 @@ describe("runSlack (the process's Slack branch)", () => {
     );
     expect(await app.stop()).toBe(0);
     const after = openStore(storeOptions(loaded));
-    expect((await createStorePendingStore(after).get("p-crashed"))?.status).toBe("interrupted");
+    expect((await createDurablePendingStore(after).get("p-crashed"))?.status).toBe("interrupted");
     await after.close();
   });
 });

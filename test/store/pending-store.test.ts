@@ -2,13 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, test } from "vitest";
-import {
-  createMemoryPendingStore,
-  type PendingRecord,
-  type PendingStore,
-} from "../../src/core/pending-store.js";
+import type { PendingRecord, PendingStore } from "../../src/core/pending-store.js";
+import { createDurablePendingStore } from "../../src/core/pending-store-durable.js";
+import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
 import { createMemoryStore } from "../../src/store/memory.js";
-import { createStorePendingStore } from "../../src/store/pending-store.js";
 import { openSqliteStore } from "../../src/store/sqlite.js";
 import type { Store } from "../../src/store/types.js";
 
@@ -56,7 +53,7 @@ function record(id: string, over: Partial<PendingRecord> = {}): PendingRecord {
 /** Every PendingStore must behave the same; each case runs against each. The durable stores' clock stays at 0. */
 const impls: [string, () => PendingStore][] = [
   ["in-memory", () => createMemoryPendingStore()],
-  ["memory Store", () => createStorePendingStore(createMemoryStore({ now: () => 0 }))],
+  ["memory Store", () => createDurablePendingStore(createMemoryStore({ now: () => 0 }))],
   [
     "SQLite Store",
     () => {
@@ -64,7 +61,7 @@ const impls: [string, () => PendingStore][] = [
       dirs.push(dir);
       const store = openSqliteStore({ dataDir: dir, now: () => 0 });
       opened.push(store);
-      return createStorePendingStore(store);
+      return createDurablePendingStore(store);
     },
   ],
 ];
@@ -144,7 +141,7 @@ describe("pending store on SQLite", () => {
     dirs.push(dir);
     let t = 1000;
     const s1 = openSqliteStore({ dataDir: dir, now: () => t });
-    const p1 = createStorePendingStore(s1);
+    const p1 = createDurablePendingStore(s1);
     await p1.create(record("a"));
     await p1.create(record("b", { expiresAt: 2000 }));
     await expect(p1.create(record("a"))).rejects.toMatchObject({ code: "PENDING_EXISTS" });
@@ -155,7 +152,7 @@ describe("pending store on SQLite", () => {
     await s1.close();
 
     const s2 = openSqliteStore({ dataDir: dir, now: () => t });
-    const p2 = createStorePendingStore(s2);
+    const p2 = createDurablePendingStore(s2);
     expect(await p2.get("a")).toMatchObject({ approvals: [{ userId: "U2" }], messages: [{ ts: "1.2" }] });
     expect((await p2.listOpen()).map((r) => r.id).sort()).toEqual(["a", "b"]);
 

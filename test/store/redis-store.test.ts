@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDurablePendingStore } from "../../src/core/pending-store-durable.js";
 import { selfSignedCertificate } from "../../src/simulator/tls.js";
-import { createStorePendingStore } from "../../src/store/pending-store.js";
 import { openRedisStore } from "../../src/store/redis.js";
 import { type RedisServer, startRedis } from "./redis-server.js";
 
@@ -57,7 +57,7 @@ describe("the Redis store", () => {
       keyPrefix: "down:",
       events: { state: (up, detail) => events.push({ up, detail }), error: (op) => errors.push(op) },
     });
-    const pending = createStorePendingStore(s);
+    const pending = createDurablePendingStore(s);
     const at = Date.now();
     await pending.create({
       id: "req-1",

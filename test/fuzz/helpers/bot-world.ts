@@ -6,7 +6,8 @@
 import { RESOURCES } from "../../../commands/index.js";
 import { configSchema } from "../../../src/config/schema.js";
 import { type AuditRecord, memoryAuditSink } from "../../../src/core/audit.js";
-import { createMemoryPendingStore, type PendingStore } from "../../../src/core/pending-store.js";
+import type { PendingStore } from "../../../src/core/pending-store.js";
+import { createMemoryPendingStore } from "../../../src/core/pending-store-memory.js";
 import { createPipeline } from "../../../src/core/pipeline.js";
 import { createRegistry } from "../../../src/core/registry.js";
 import { createArrayPool } from "../../../src/flashblade/pool.js";

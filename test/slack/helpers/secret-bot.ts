@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { RESOURCES } from "../../../commands/index.js";
 import { configSchema } from "../../../src/config/schema.js";
 import { memoryAuditSink } from "../../../src/core/audit.js";
+import { createDurablePendingStore } from "../../../src/core/pending-store-durable.js";
 import { createPipeline } from "../../../src/core/pipeline.js";
 import { createRegistry } from "../../../src/core/registry.js";
 import { createArrayPool } from "../../../src/flashblade/pool.js";
@@ -16,7 +17,6 @@ import type { ArrayPool } from "../../../src/flashblade/types.js";
 import { commandLabeler } from "../../../src/ops/command-label.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../../../src/simulator/index.js";
 import { openStore } from "../../../src/store/index.js";
-import { createStorePendingStore } from "../../../src/store/pending-store.js";
 import type { Store } from "../../../src/store/types.js";
 import { TEST_ARRAY_TUNING } from "../../core/harness.js";
 import { type MemoryLogger, memoryLogger } from "../../fakes/memory-logger.js";
@@ -68,7 +68,7 @@ export async function startSecretBot(tmpPrefix: string, opts: SecretBotOptions =
         pool,
         config,
         identity,
-        store: createStorePendingStore(store),
+        store: createDurablePendingStore(store),
         audit,
         logger: log.logger,
         now: Date.now,

@@ -6,8 +6,9 @@
  * replica without them (another replica, a restart) cannot run it: the request fails with SECRET_NOT_KEPT and
  * nothing is sent, rather than sending the masked value.
  */
-import { OPEN_STATUSES, type PendingRecord } from "../core/pending-store.js";
+
 import { redact } from "../redact.js";
+import { OPEN_STATUSES, type PendingRecord } from "./pending-store.js";
 
 export type StoredPending = PendingRecord & { heldInMemory?: true };
 

@@ -1,24 +1,24 @@
 /**
  * The command layer's pending requests (confirmations, approvals, offers) on the durable store, so a restart
- * between "requested" and "approved" loses nothing. Implements `PendingStore` from src/core/pending-store.ts.
+ * between "requested" and "approved" loses nothing. Implements `PendingStore` (pending-store.ts); the memory twin for tests is pending-store-memory.ts.
  */
+
+import { InternalError } from "../errors.js";
+import type { Store } from "../store/types.js";
+import { pendingCodec, type StoredPending } from "./pending-codec.js";
 import {
   type ApprovalOutcome,
   applyApproval,
+  KEEP_FINISHED_MS,
   OPEN_STATUSES,
   type PendingRecord,
   type PendingStore,
-} from "../core/pending-store.js";
-import { InternalError } from "../errors.js";
-import { pendingCodec, type StoredPending } from "./pending-codec.js";
-import type { Store } from "./types.js";
+} from "./pending-store.js";
 
 const NS = "pending";
-/** Finished records stay readable this long after their expiry (late clicks get a clear answer), then go. */
-const KEEP_AFTER_EXPIRY_MS = 7 * 24 * 3600_000;
 
-export function createStorePendingStore(store: Store): PendingStore {
-  const keepUntil = (r: PendingRecord): number => r.expiresAt + KEEP_AFTER_EXPIRY_MS;
+export function createDurablePendingStore(store: Store): PendingStore {
+  const keepUntil = (r: PendingRecord): number => r.expiresAt + KEEP_FINISHED_MS;
   // Records are written redacted and read back with what this process holds (see pending-codec.ts).
   const codec = pendingCodec();
   type Step = (cur: PendingRecord | undefined, lost: boolean) => PendingRecord | undefined;
@@ -80,7 +80,7 @@ export function createStorePendingStore(store: Store): PendingStore {
       return outcome;
     },
     async update(id, patch) {
-      const opts = patch.expiresAt === undefined ? {} : { expiresAt: patch.expiresAt + KEEP_AFTER_EXPIRY_MS };
+      const opts = patch.expiresAt === undefined ? {} : { expiresAt: patch.expiresAt + KEEP_FINISHED_MS };
       return change(id, (c) => (c ? { ...c, ...patch } : undefined), opts);
     },
     async listOpen() {
