@@ -5,7 +5,7 @@
  */
 import type { PlannedRequest } from "../src/core/define-command.js";
 import { editDistance } from "../src/core/suggest.js";
-import { UserFacingError } from "../src/errors.js";
+import { type ErrorCode, UserFacingError } from "../src/errors.js";
 import { totalsAllowed } from "../src/flashblade/wire.js";
 import { findSecretKey } from "../src/redact.js";
 import { ENDPOINTS, type EndpointSpec, type HttpMethod } from "../src/rest-spec/endpoints.js";
@@ -30,7 +30,7 @@ export interface RawRequest {
   endpoint: EndpointSpec;
 }
 
-function fail(code: string, msg: string): never {
+function fail(code: ErrorCode, msg: string): never {
   throw new UserFacingError(code, msg);
 }
 

@@ -5,7 +5,7 @@
  */
 
 import type { z } from "zod";
-import { UserFacingError } from "../errors.js";
+import { type ErrorCode, UserFacingError } from "../errors.js";
 import { commandPath } from "./command-path.js";
 import type { CommandDefinition } from "./define-command.js";
 import { userText } from "./message.js";
@@ -42,7 +42,7 @@ export function bindArguments(id: string, cmd: CommandDefinition, tokens: readon
   const out: BoundArgs = { raw: {}, dryRun: false, public: false, help: false, view: {} };
   const seen = new Set<string>();
   const usage = () => `Usage: ${usageLine(id, cmd)}`;
-  const fail = (code: string, msg: string, suggestions: string[] = []): never => {
+  const fail = (code: ErrorCode, msg: string, suggestions: string[] = []): never => {
     throw new UserFacingError(code, `${msg}\n${usage()}`, { suggestions });
   };
   const set = (key: string, value: unknown, shown: string) => {
@@ -146,7 +146,7 @@ function takeValue(
   tokens: readonly Token[],
   i: number,
   shown: string,
-  fail: (code: string, msg: string) => never,
+  fail: (code: ErrorCode, msg: string) => never,
 ): string {
   const next = tokens[i + 1];
   if (next === undefined || (!next.quoted && next.text.startsWith("--"))) {

@@ -4,7 +4,7 @@
  * follow-up offer (Recover). A click acts only after winning the store's atomic claim, so two clicks at the
  * same moment carry a request out once.
  */
-import { errorCode, UserFacingError } from "../errors.js";
+import { type ErrorCode, errorCode, UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type AuditDecision, roleTrail, withRole } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
@@ -37,7 +37,7 @@ export async function handleClickInput(base: Runtime, input: ClickInput, clickId
   });
   let rec: PendingRecord | undefined;
   let decision: AuditDecision = "denied";
-  const audit = (outcome: "ok" | "error", code?: string, approvedBy?: string[]) =>
+  const audit = (outcome: "ok" | "error", code?: ErrorCode, approvedBy?: string[]) =>
     rt.auditor.record({
       id: clickId,
       at: new Date(started).toISOString(),

@@ -2,7 +2,7 @@
  * One typed command, start to finish: parse → find → validate → resolve arrays → authorize → impact and gate
  * (or dry run) → run → render → audit. Every path ends in exactly one audit record.
  */
-import { errorCode, InternalError, UserFacingError } from "../errors.js";
+import { BotError, type ErrorCode, errorCode, InternalError, UserFacingError } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import { type AuditDecision, type AuditRecord, roleTrail, withRole } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
@@ -44,7 +44,7 @@ export async function handleCommandText(
   const started = rt.deps.now();
   const log = rt.log.child({ reqId: requestId, user: actor.userId, channel: actor.channelId });
   const trail: Trail = { command: "unknown", arrays: [], args: {}, decision: "invalid" };
-  const audit = (outcome: "ok" | "error", code?: string) => {
+  const audit = (outcome: "ok" | "error", code?: ErrorCode) => {
     const rec: AuditRecord = {
       id: requestId,
       at: new Date(started).toISOString(),
@@ -70,9 +70,7 @@ export async function handleCommandText(
     return effects;
   } catch (err) {
     const code = errorCode(err);
-    if (code === "FORBIDDEN" || code.startsWith("CHANNEL_") || code === "ACTION_DENIED_BY_POLICY") {
-      trail.decision = "denied";
-    }
+    if (err instanceof BotError && err.denied) trail.decision = "denied";
     await audit("error", code);
     return rt.errorEffects(err, requestId, log);
   }
@@ -84,7 +82,7 @@ async function dispatch(
   requestId: string,
   trail: Trail,
   log: Runtime["log"],
-): Promise<{ effects: Effect[]; failedCode?: string }> {
+): Promise<{ effects: Effect[]; failedCode?: ErrorCode }> {
   const { actor } = input;
   const parsed = parseCommandLine(input.text, rt.deps.registry);
   if (parsed.kind === "help") {

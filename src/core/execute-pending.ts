@@ -4,7 +4,7 @@
  * voids it and says what changed), and only then does the command run.
  */
 
-import { errorCode, InternalError, isUserFacing, toUserMessage } from "../errors.js";
+import { type ErrorCode, errorCode, InternalError, isUserFacing, toUserMessage } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { AuditDecision } from "./audit.js";
 import { forbidden } from "./authz.js";
@@ -25,7 +25,7 @@ export interface Outcome {
   effects: Effect[];
   decision: AuditDecision;
   ok: boolean;
-  code?: string;
+  code?: ErrorCode;
   /** Who let an executed request through, from the record that ran (the audit's `approvedBy`). */
   approvedBy?: string[];
 }

@@ -3,7 +3,7 @@
  * answer and a line per array that failed. Results render through the command's pure `render`.
  */
 
-import { errorCode, InternalError, isUserFacing } from "../errors.js";
+import { type ErrorCode, errorCode, InternalError, isUserFacing } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
 import { commandPath } from "./command-path.js";
@@ -18,7 +18,7 @@ import { nothingPlanned, sendPlan } from "./send-plan.js";
 export interface Ran {
   message: Message;
   /** Error code of the first failed array, when any failed. */
-  failedCode?: string;
+  failedCode?: ErrorCode;
   /** True when every array failed. */
   allFailed: boolean;
 }
