@@ -15,13 +15,11 @@
  * half-applied because every write is one script.
  */
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { Redis, type RedisOptions } from "ioredis";
-import { BotError, InternalError, UserFacingError } from "../errors.js";
+import { InternalError } from "../errors.js";
 import { LEASE_NS } from "./lease.js";
 import { serialise } from "./memory.js";
-import { type PingTimers, startPingMonitor } from "./redis-health.js";
-import { WRITE_SCRIPT } from "./redis-scripts.js";
+import { connectRedis } from "./redis-connection.js";
+import type { PingTimers } from "./redis-health.js";
 import type { ListOptions, Store, StoreEntry, StoreOp, WriteGuard } from "./types.js";
 
 export interface RedisStoreOptions {
@@ -71,112 +69,7 @@ type Hm = [string | null, string | null, string | null];
 export function openRedisStore(opts: RedisStoreOptions): RedisStore {
   const now = opts.now ?? Date.now;
   const p = opts.keyPrefix ?? DEFAULT_KEY_PREFIX;
-  const ro: RedisOptions = {
-    host: opts.host,
-    port: opts.port,
-    db: opts.db ?? 0,
-    lazyConnect: false,
-    // Calls made while disconnected fail at once (see `ready` below) rather than waiting in a queue.
-    maxRetriesPerRequest: 0,
-    commandTimeout: opts.commandTimeoutMs ?? 2_000,
-    connectTimeout: opts.connectTimeoutMs ?? 5_000,
-    retryStrategy: (times) => Math.min(times * 100, 1_000),
-    // Never resend a write whose answer was lost: the script may have run, and sending it again is not safe.
-    autoResendUnfulfilledCommands: false,
-    // TCP keepalive lets the kernel notice a peer that vanished (node lost, silent partition) on an idle socket.
-    keepAlive: 10_000,
-  };
-  if (opts.username !== undefined) ro.username = opts.username;
-  if (opts.password !== undefined) ro.password = opts.password;
-  if (opts.tls) {
-    ro.tls = {
-      rejectUnauthorized: opts.tls.insecure !== true,
-      ...(opts.tls.caFile ? { ca: readFileSync(opts.tls.caFile) } : {}),
-      ...(opts.tls.servername ? { servername: opts.tls.servername } : {}),
-    };
-  }
-  const client = new Redis(ro);
-  client.defineCommand("acWrite", { lua: WRITE_SCRIPT });
-  const acWrite = (
-    client as unknown as { acWrite(...args: (string | number)[]): Promise<string> }
-  ).acWrite.bind(client);
-
-  let closed = false;
-  let up = false;
-  let toldNeverUp = false;
-  let lastError = "connecting";
-  const setUp = (next: boolean, detail: string) => {
-    lastError = detail;
-    if (next === up) return;
-    up = next;
-    opts.events?.state?.(next, detail);
-  };
-  // A hang keeps the connection open: the PING monitor sees it, and a command timeout reports it at once.
-  const pings = startPingMonitor({
-    ping: () => client.ping(),
-    connected: () => !closed && client.status === "ready",
-    intervalMs: opts.healthCheck?.intervalMs ?? 1_000,
-    timeoutMs: opts.healthCheck?.timeoutMs ?? 1_000,
-    ...(opts.healthCheck?.timers ? { timers: opts.healthCheck.timers } : {}),
-    verdict: (ok, detail) => setUp(ok && client.status === "ready", detail),
-  });
-  client.on("ready", () => {
-    toldNeverUp = true;
-    pings.reset();
-    setUp(true, "ready");
-  });
-  client.on("error", (err: Error) => {
-    lastError = err.message;
-    // Never connected yet (wrong address or password): say so once, rather than wait for a change of state.
-    if (!up && !toldNeverUp) {
-      toldNeverUp = true;
-      opts.events?.state?.(false, err.message);
-    }
-  });
-  for (const ev of ["close", "reconnecting", "end"]) {
-    client.on(ev, () => setUp(false, lastError === "ready" ? `connection ${ev}` : lastError));
-  }
-  const firstReady = new Promise<void>((resolve) => client.once("ready", () => resolve()));
-  firstReady.catch(() => undefined);
-
-  const unavailable = (cause?: unknown) =>
-    new UserFacingError(
-      "STORE_UNAVAILABLE",
-      "Paused: the bot's shared state store (Redis) is unreachable, so approvals and alert posts wait. Nothing was changed; read-only commands still work. Try again in a moment.",
-      cause === undefined ? {} : { cause },
-    );
-
-  /** Waits for the first connection (bounded), then refuses at once whenever the connection is not ready. */
-  async function ready(): Promise<void> {
-    if (closed) throw new InternalError("STORE_CLOSED", "the store was used after close()");
-    // Hung: fail at once rather than make every caller wait out the command timeout.
-    if (pings.hung) throw unavailable();
-    const isReady = () => client.status === "ready";
-    if (isReady()) return;
-    if (!up && lastError === "connecting") {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((r) => {
-        timer = setTimeout(r, opts.connectTimeoutMs ?? 5_000);
-      });
-      await Promise.race([firstReady, timeout]);
-      clearTimeout(timer);
-      if (isReady()) return;
-    }
-    throw unavailable();
-  }
-
-  async function run<T>(op: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      await ready();
-      return await fn();
-    } catch (err) {
-      // Fenced writes, contention and misuse are answers, not store failures: only outages are counted.
-      if (err instanceof BotError && err.code !== "STORE_UNAVAILABLE") throw err;
-      if (err instanceof Error && /timed out/i.test(err.message)) pings.markHung(`${op}: ${err.message}`);
-      opts.events?.error?.(op, err);
-      throw err instanceof BotError ? err : unavailable(err);
-    }
-  }
+  const { client, acWrite, run, health, close } = connectRedis(opts);
 
   const checkNs = (ns: string) => {
     if (!NS_PATTERN.test(ns)) throw new InternalError("STORE_BAD_NS", `bad store namespace "${ns}"`);
@@ -219,10 +112,7 @@ export function openRedisStore(opts: RedisStoreOptions): RedisStore {
 
   return {
     kind: "redis",
-    health: () => ({
-      up: up && !pings.hung && client.status === "ready",
-      detail: closed ? "closed" : lastError,
-    }),
+    health,
     get<T>(ns: string, key: string): Promise<T | undefined> {
       return run("read", async () => {
         const [v, e] = await read(ns, key);
@@ -358,15 +248,6 @@ export function openRedisStore(opts: RedisStoreOptions): RedisStore {
         return n;
       });
     },
-    async close(): Promise<void> {
-      if (closed) return;
-      closed = true;
-      pings.stop();
-      try {
-        await client.quit();
-      } catch {
-        client.disconnect();
-      }
-    },
+    close,
   };
 }
