@@ -124,45 +124,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
   const routes = opsRoutes({ metrics, readiness, logger });
   const inflight = new InFlight();
 
-  let receiver: Receiver;
-  let socket: SocketModeReceiver | undefined;
-  if (config.mode === "http") {
-    const http = new HTTPReceiver({
-      signingSecret: config.signingSecret ?? "",
-      endpoints: config.eventsPath,
-      customRoutes: routes,
-      logger: bl,
-      logLevel: LogLevel.INFO,
-      bodyLimit: SLACK_BODY_LIMIT,
-    });
-    guardReceiver(http, { endpoints: [config.eventsPath], limit: SLACK_BODY_LIMIT, logger });
-    receiver = http;
-  } else {
-    socket = new SocketModeReceiver({
-      appToken: config.appToken ?? "",
-      logger: bl,
-      logLevel: LogLevel.INFO,
-      // Longer than the defaults: short ones cause spurious pong timeouts (bolt-js #2496).
-      clientPingTimeout: config.pingTimeoutMs,
-      serverPingTimeout: 60_000,
-      // apps.connections.open keeps the socket client's own generous retry policy.
-      installerOptions: {
-        clientOptions: config.apiUrl === undefined ? {} : { slackApiUrl: config.apiUrl },
-      },
-    });
-    receiver = socket;
-    socket.client.on("connected", () => {
-      readiness.slackConnected = true;
-      logger.info("socket mode connected");
-    });
-    for (const state of ["disconnected", "reconnecting"]) {
-      socket.client.on(state, () => {
-        readiness.slackConnected = false;
-        if (readiness.shuttingDown) logger.info({ state }, "socket mode disconnected");
-        else logger.warn({ state }, "socket mode connection lost");
-      });
-    }
-  }
+  const receiver = createReceiver(config, { readiness, routes, boltLogger: bl, logger });
 
   const bolt = new App({
     receiver,
@@ -222,31 +184,9 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
       await bolt.init().catch((err: unknown) => {
         throw startError(err, "SLACK_BOT_TOKEN", "the bot token check (auth.test)");
       });
-      let port: number;
-      if (config.mode === "http") {
-        const server = (await bolt.start({ port: config.port, host: deps.host })) as Server;
-        port = (server.address() as AddressInfo).port;
-        readiness.slackConnected = true;
-        // The routes are on the receiver too; a METRICS_PORT also gets its own server, as in Socket Mode.
-        if (config.metricsPort !== undefined) {
-          opsServer = await startOpsServer(routes, { port: config.metricsPort, host: deps.host });
-          port = opsServer.port;
-        }
-      } else {
-        opsServer = await startOpsServer(routes, {
-          port: config.metricsPort ?? config.port,
-          host: deps.host,
-        });
-        port = opsServer.port;
-        await bolt.start().catch(async (err: unknown) => {
-          await opsServer?.close();
-          throw startError(
-            err,
-            "SLACK_APP_TOKEN",
-            "opening the Socket Mode connection (apps.connections.open)",
-          );
-        });
-      }
+      const listening = await listen(bolt, config, { routes, readiness, host: deps.host });
+      opsServer = listening.opsServer;
+      const port = listening.port;
       readiness.configLoaded = true;
       identity.start();
       // Requests a stopped process left half-done end now, with their cards saying so (no click can take them:
@@ -277,4 +217,93 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
       logger.info("slack app stopped");
     },
   };
+}
+
+/**
+ * The receiver for the configured mode: HTTP (signed requests, body limit, the ops routes beside Slack's) or
+ * Socket Mode (whose connection state is the readiness's Slack state).
+ */
+function createReceiver(
+  config: SlackConfig,
+  o: {
+    readiness: Readiness;
+    routes: ReturnType<typeof opsRoutes>;
+    boltLogger: ReturnType<typeof boltLogger>;
+    logger: Logger;
+  },
+): Receiver {
+  const { readiness, routes, logger } = o;
+  const bl = o.boltLogger;
+  if (config.mode === "http") {
+    const http = new HTTPReceiver({
+      signingSecret: config.signingSecret ?? "",
+      endpoints: config.eventsPath,
+      customRoutes: routes,
+      logger: bl,
+      logLevel: LogLevel.INFO,
+      bodyLimit: SLACK_BODY_LIMIT,
+    });
+    guardReceiver(http, { endpoints: [config.eventsPath], limit: SLACK_BODY_LIMIT, logger });
+    return http;
+  } else {
+    const socket = new SocketModeReceiver({
+      appToken: config.appToken ?? "",
+      logger: bl,
+      logLevel: LogLevel.INFO,
+      // Longer than the defaults: short ones cause spurious pong timeouts (bolt-js #2496).
+      clientPingTimeout: config.pingTimeoutMs,
+      serverPingTimeout: 60_000,
+      // apps.connections.open keeps the socket client's own generous retry policy.
+      installerOptions: {
+        clientOptions: config.apiUrl === undefined ? {} : { slackApiUrl: config.apiUrl },
+      },
+    });
+    socket.client.on("connected", () => {
+      readiness.slackConnected = true;
+      logger.info("socket mode connected");
+    });
+    for (const state of ["disconnected", "reconnecting"]) {
+      socket.client.on(state, () => {
+        readiness.slackConnected = false;
+        if (readiness.shuttingDown) logger.info({ state }, "socket mode disconnected");
+        else logger.warn({ state }, "socket mode connection lost");
+      });
+    }
+    return socket;
+  }
+}
+
+/**
+ * Starts serving: in HTTP mode Bolt's server (the ops routes on it, or on METRICS_PORT's own server), in Socket
+ * Mode the ops server first, then the socket. Returns the port health answers on.
+ */
+async function listen(
+  bolt: App,
+  config: SlackConfig,
+  o: { routes: ReturnType<typeof opsRoutes>; readiness: Readiness; host: string | undefined },
+): Promise<{ port: number; opsServer: OpsServer | undefined }> {
+  const { routes, readiness } = o;
+  let opsServer: OpsServer | undefined;
+  let port: number;
+  if (config.mode === "http") {
+    const server = (await bolt.start({ port: config.port, host: o.host })) as Server;
+    port = (server.address() as AddressInfo).port;
+    readiness.slackConnected = true;
+    // The routes are on the receiver too; a METRICS_PORT also gets its own server, as in Socket Mode.
+    if (config.metricsPort !== undefined) {
+      opsServer = await startOpsServer(routes, { port: config.metricsPort, host: o.host });
+      port = opsServer.port;
+    }
+  } else {
+    opsServer = await startOpsServer(routes, {
+      port: config.metricsPort ?? config.port,
+      host: o.host,
+    });
+    port = opsServer.port;
+    await bolt.start().catch(async (err: unknown) => {
+      await opsServer?.close();
+      throw startError(err, "SLACK_APP_TOKEN", "opening the Socket Mode connection (apps.connections.open)");
+    });
+  }
+  return { port, opsServer };
 }
