@@ -12,29 +12,28 @@ import { type Logger, silentLogger } from "../logger.js";
 import { keyPrefix } from "../store/keys.js";
 import type { Store } from "../store/types.js";
 import { handleAlertClick, isAlertAction } from "./actions.js";
-import { alertKey, isClosed } from "./alert-model.js";
+import { isClosed } from "./alert-model.js";
 import { forecastCheck } from "./capacity-rule.js";
 import { certificateCheck } from "./certificate-rule.js";
 import { systemClock } from "./clock.js";
+import { commandPort } from "./command-port.js";
 import { createDeliveryPolicy } from "./delivery.js";
-import { type FetchMode, failureReason, fetchChanges } from "./fetch.js";
+import { type FetchMode, failureReason, readArray } from "./fetch.js";
 import { Leadership, type LeaseChange } from "./leadership.js";
 import { Mutex, pollGate } from "./mutex.js";
 import { Notifier, type NotifierStats } from "./notifier.js";
 import { emptyOutcome, type PlanContext, type PollOutcome, planPoll } from "./planner.js";
 import { pruneArray } from "./prune.js";
 import { recordPollFailure, recordPollSuccess } from "./reachability.js";
-import { type Cursor, NS, UnitOfWork } from "./repo.js";
+import { NS, UnitOfWork } from "./repo.js";
 import { createRouter, type Router } from "./router.js";
 import { SharedMutex } from "./shared-mutex.js";
-import { testCardMessage } from "./test-card.js";
 import type {
   AlertAuthorizer,
   AlertChat,
   AlertRecord,
   AlertSource,
   ArrayTarget,
-  Card,
   Clock,
   FollowUpRunner,
   TimerHandle,
@@ -183,21 +182,13 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     };
     const lease = leadership?.holds(array);
     if (leadership && !lease) return { ...report, mode: "standby" };
-    let fetched: Awaited<ReturnType<typeof fetchChanges>> | undefined;
-    let failure: unknown;
-    try {
-      if (await deps.source.supportsAlerts(array)) {
-        const cursor = await store.get<Cursor>(NS.cursor, array);
-        const f = { source: deps.source, logger: log, knownOpen: () => knownOpen(array) };
-        fetched = await fetchChanges(f, array, cursor, clock.now(), cfg.reconcile_every);
-        report.mode = fetched.mode;
-      } else {
-        await deps.source.probe(array);
-        report.mode = "probe";
-      }
-    } catch (err) {
-      failure = err;
-    }
+    const read = await readArray(
+      { source: deps.source, store, log, now: clock.now(), reconcileEvery: cfg.reconcile_every },
+      array,
+      () => knownOpen(array),
+    );
+    const { fetched, failure } = read;
+    if (!("failure" in read)) report.mode = read.mode;
     if (errorCode(failure) === "STORE_UNAVAILABLE") {
       log.warn("alert poll skipped: the shared store is unreachable"); // not the array; the next poll catches up
       return report;
@@ -277,23 +268,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     );
   }
 
-  const commands: AlertCommandPort = {
-    routesFor: (channel) => router.routesFor(channel),
-    async postedIn(array, name) {
-      const rec = await store.get<AlertRecord>(NS.alert, alertKey(array, name));
-      if (!rec) return [];
-      const cards = await store.getMany<Card>(NS.card, rec.cardIds);
-      return [...cards.values()].flatMap((c) => (c.ref ? [c.ref] : []));
-    },
-    async alertsSince(array, since) {
-      const list = await store.list<AlertRecord>(NS.alert, { prefix: keyPrefix(array) });
-      return list.map((e) => e.value).filter((r) => !isClosed(r) || r.updated >= since);
-    },
-    async postTest(channel, requestedBy) {
-      const ref = await deps.chat.post(channel, testCardMessage(requestedBy, clock.now(), timeZone));
-      return { channelId: ref.channelId, ts: ref.ts };
-    },
-  };
+  const commands = commandPort({ store, router, chat: deps.chat, now: () => clock.now(), timeZone });
 
   return {
     router,

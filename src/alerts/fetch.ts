@@ -8,9 +8,10 @@
 import { BotError, isUserFacing } from "../errors.js";
 import { anyOf, ge, ne } from "../flashblade/filter.js";
 import type { Logger } from "../logger.js";
+import type { Store } from "../store/types.js";
 import { alertKey, isClosed, parseAlert } from "./alert-model.js";
 import { isBotAlert } from "./capacity-rule.js";
-import type { Cursor } from "./repo.js";
+import { type Cursor, NS } from "./repo.js";
 import type { AlertRecord, AlertSnapshot, AlertSource, RawAlert } from "./types.js";
 
 export type FetchMode = "first" | "incremental" | "reconcile";
@@ -119,4 +120,36 @@ export function failureReason(err: unknown): string {
   if (isUserFacing(err)) return err.message;
   if (err instanceof BotError) return `internal error ${err.code} (see the bot's log)`;
   return "unexpected error (see the bot's log)";
+}
+
+/**
+ * Reads what changed on one array since its cursor (or, for an array without alerts, only whether it answers).
+ * A failure is returned, not thrown: an unreachable array is itself news the poll records.
+ */
+export async function readArray(
+  o: { source: AlertSource; store: Store; log: Logger; now: number; reconcileEvery: number },
+  array: string,
+  knownOpen: () => Promise<AlertRecord[]>,
+): Promise<{
+  fetched?: Awaited<ReturnType<typeof fetchChanges>>;
+  mode: FetchMode | "probe";
+  failure?: unknown;
+}> {
+  try {
+    if (await o.source.supportsAlerts(array)) {
+      const cursor = await o.store.get<Cursor>(NS.cursor, array);
+      const fetched = await fetchChanges(
+        { source: o.source, logger: o.log, knownOpen },
+        array,
+        cursor,
+        o.now,
+        o.reconcileEvery,
+      );
+      return { fetched, mode: fetched.mode };
+    }
+    await o.source.probe(array);
+    return { mode: "probe" };
+  } catch (failure) {
+    return { mode: "probe", failure };
+  }
 }
