@@ -49,6 +49,13 @@ export const slackSectionSchema = z
     pingTimeoutMs: z.number().int().min(50).default(10_000),
     /** Grace period for in-flight commands on shutdown. */
     drainSeconds: z.number().int().min(0).default(20),
+    /**
+     * Lists in messages: `data_table` (Slack's sortable, paged table, May 2026) or `table` (the plain table
+     * block, for workspaces that do not have data tables yet).
+     */
+    tables: z.enum(["data_table", "table"]).default("data_table"),
+    /** Rows per page of a data table (Slack takes 1 to 100). */
+    tablePageSize: z.number().int().min(1).max(100).default(20),
   })
   .superRefine((s, ctx) => {
     if (s.mode === "socket" && s.appToken === undefined) {

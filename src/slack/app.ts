@@ -144,7 +144,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
   const ctx: ListenerContext = {
     pipeline,
     clickRoutes: deps.clickRoutes ? built(deps.clickRoutes, ports) : [],
-    effects: { client, uploader, pipeline },
+    effects: { client, uploader, pipeline, tables: { kind: config.tables, pageSize: config.tablePageSize } },
     client,
     identity,
     home,

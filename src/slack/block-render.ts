@@ -2,6 +2,8 @@
  * One model block → Slack Block Kit blocks, each within Slack's per-block limits. Budgets across the whole
  * message (block count, total size) are applied by `toSlack` in blocks.ts.
  */
+
+import { columnNumbers } from "../core/list-view.js";
 import type { Attachment, Block, Button, TableColumn } from "../core/message.js";
 import { escapeText, rich, singleLine, singleLineRows } from "../core/message.js";
 import { InternalError } from "../errors.js";
@@ -28,8 +30,17 @@ export interface Piece {
   essential: boolean;
 }
 
+/** How lists show in messages: Slack's data table (sortable, paged) or the plain table block. */
+export interface TableStyle {
+  kind: "data_table" | "table";
+  pageSize: number;
+}
+
+export const DEFAULT_TABLE_STYLE: TableStyle = { kind: "data_table", pageSize: 20 };
+
 export interface RenderState {
   surface: Surface;
+  tables: TableStyle;
   tableUsed: boolean;
   lastHeader: string;
   files: OutgoingFile[];
@@ -134,6 +145,41 @@ function gridFitting(columns: readonly TableColumn[], rows: readonly Record<stri
   return lo;
 }
 
+/**
+ * Slack's data table: the header row as text, then each cell as `raw_number` where its whole column stands for
+ * numbers (sizes, percentages, durations, counts), so sorting in the client orders `1.5 TiB` above `900 GiB`,
+ * else as `raw_text`; a caption that says what the rows are; the configured page size.
+ */
+function dataTable(
+  columns: readonly TableColumn[],
+  rows: readonly Record<string, string>[],
+  total: number,
+  state: RenderState,
+): SlackBlock {
+  const numeric = columns.map((c) => columnNumbers(rows.map((r) => r[c.key] ?? "")));
+  const text = (v: string) => ({ type: "raw_text", text: v === "" ? "-" : v });
+  // The header says what and where ("11 file systems on fb-lab-01"); the count is added when it does not.
+  const what = singleLine(state.lastHeader.trim());
+  const n = total.toLocaleString("en-US");
+  const count = `${n} ${total === 1 ? "row" : "rows"}`;
+  const caption = what === "" ? count : new RegExp(`(^|\\s)${n}\\s+\\p{L}`, "u").test(what) ? what : `${what} (${count})`;
+  return {
+    type: "data_table",
+    caption: truncate(caption, LIMITS.headerText),
+    page_size: Math.min(state.tables.pageSize, Math.max(1, rows.length)),
+    rows: [
+      columns.map((c) => text(c.label)),
+      ...rows.map((r, i) =>
+        columns.map((c, j) => {
+          const value = numeric[j]?.[i];
+          const shown = r[c.key] ?? "";
+          return value === undefined ? text(shown) : { type: "raw_number", value, text: shown };
+        }),
+      ),
+    ],
+  };
+}
+
 function tablePieces(table: Extract<Block, { type: "table" }>, state: RenderState): Piece[] {
   // Cells are shown one line each; the CSV keeps them as they are (quoted).
   const b = { ...table, rows: singleLineRows(table.rows) };
@@ -148,16 +194,23 @@ function tablePieces(table: Extract<Block, { type: "table" }>, state: RenderStat
   let chars: number;
   if (useTable) {
     state.tableUsed = true;
-    ({ n: shown, chars } = rowsFitting(b.columns, b.rows, LIMITS.tableRows - 1));
+    // A data table takes a header and 100 rows; the plain table 100 rows with its header among them.
+    const most = state.tables.kind === "data_table" ? LIMITS.tableRows : LIMITS.tableRows - 1;
+    ({ n: shown, chars } = rowsFitting(b.columns, b.rows, most));
     const cellOf = (v: string) => ({ type: "raw_text", text: v === "" ? "-" : v });
-    blocks.push({
-      type: "table",
-      column_settings: b.columns.map((c) => ({ align: c.align ?? "left", is_wrapped: false })),
-      rows: [
-        b.columns.map((c) => cellOf(c.label)),
-        ...b.rows.slice(0, shown).map((r) => b.columns.map((c) => cellOf(r[c.key] ?? ""))),
-      ],
-    });
+    const rows = b.rows.slice(0, shown);
+    // A data table needs a header and at least one row; an empty listing keeps the plain table.
+    if (state.tables.kind === "data_table" && rows.length > 0)
+      blocks.push(dataTable(b.columns, rows, total, state));
+    else
+      blocks.push({
+        type: "table",
+        column_settings: b.columns.map((c) => ({ align: c.align ?? "left", is_wrapped: false })),
+        rows: [
+          b.columns.map((c) => cellOf(c.label)),
+          ...rows.map((r) => b.columns.map((c) => cellOf(r[c.key] ?? ""))),
+        ],
+      });
   } else {
     shown = gridFitting(b.columns, b.rows);
     const grid = formatGrid(b.columns, b.rows.slice(0, shown));

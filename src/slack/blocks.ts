@@ -6,17 +6,19 @@
  */
 import { escapeText, type Message, visibleControls } from "../core/message.js";
 import {
+  DEFAULT_TABLE_STYLE,
   type OutgoingFile,
   type Piece,
   type RenderState,
   renderBlock,
   type SlackBlock,
   type Surface,
+  type TableStyle,
 } from "./block-render.js";
 import { LIMITS, safeCut } from "./limits.js";
 import { messageToPlainText } from "./plain-text.js";
 
-export type { OutgoingFile, SlackBlock, Surface } from "./block-render.js";
+export type { OutgoingFile, SlackBlock, Surface, TableStyle } from "./block-render.js";
 export { baseActionId } from "./block-render.js";
 
 export interface SlackPayload {
@@ -80,11 +82,16 @@ function shorten(
   return { kept, dropped };
 }
 
-export function toSlack(msg: Message, surface: Surface = "message"): SlackPayload {
+export function toSlack(
+  msg: Message,
+  surface: Surface = "message",
+  tables: TableStyle = DEFAULT_TABLE_STYLE,
+): SlackPayload {
   const maxBlocks = surface === "message" ? LIMITS.blocksPerMessage : LIMITS.blocksPerView;
   const budget = surface === "message" ? LIMITS.messageTextBudget : LIMITS.viewTextBudget;
   const state: RenderState = {
     surface,
+    tables,
     tableUsed: false,
     lastHeader: "",
     files: (msg.attachments ?? []).map((a) => ({ ...a })),

@@ -8,7 +8,7 @@
 import { type Message, Rich, rich } from "../core/message.js";
 import type { Actor, Effect, MessageRef, Pipeline } from "../core/pipeline-types.js";
 import type { Logger } from "../logger.js";
-import { type SlackBlock, toSlack } from "./blocks.js";
+import { type SlackBlock, type TableStyle, toSlack } from "./blocks.js";
 import type { FileUploader } from "./file-upload.js";
 import { LIMITS } from "./limits.js";
 import { type PacedSlackClient, slackErrorCode } from "./paced-client.js";
@@ -37,6 +37,8 @@ export interface EffectDeps {
   client: PacedSlackClient;
   uploader: FileUploader;
   pipeline: Pipeline;
+  /** How lists show (the `slack.tables` settings); Slack's data table when absent. */
+  tables?: TableStyle;
 }
 
 const CHANNEL_ACCESS_ERRORS = new Set(["not_in_channel", "channel_not_found", "is_archived"]);
@@ -59,7 +61,7 @@ async function dmChannel(deps: EffectDeps, userId: string): Promise<string> {
  * request body would carry the secret.
  */
 async function sendSecret(msg: Message, scope: EffectScope, deps: EffectDeps): Promise<void> {
-  const p = toSlack({ ...msg, attachments: [] });
+  const p = toSlack({ ...msg, attachments: [] }, "message", deps.tables);
   const { channelId, userId } = scope.actor;
   const tries: [string, () => Promise<unknown>][] = [
     ...(scope.respond
@@ -113,7 +115,7 @@ async function sendSecret(msg: Message, scope: EffectScope, deps: EffectDeps): P
 async function sendReply(msg: Message, scope: EffectScope, deps: EffectDeps): Promise<void> {
   if (msg.secret) return sendSecret(msg, scope, deps);
   const visibility = msg.visibility ?? "ephemeral";
-  const p = toSlack(msg);
+  const p = toSlack(msg, "message", deps.tables);
   const blocks =
     p.files.length > 0 && visibility === "ephemeral"
       ? withNote(p.blocks, "The attached files are in your direct messages with the bot.")
@@ -164,7 +166,7 @@ async function replaceLater(later: Promise<Message>, scope: EffectScope, deps: E
   try {
     const msg = await later;
     if (scope.respond !== undefined) {
-      const p = toSlack(msg);
+      const p = toSlack(msg, "message", deps.tables);
       await scope.respond({
         response_type: msg.visibility ?? "ephemeral",
         replace_original: true,
@@ -184,7 +186,7 @@ async function sendPost(
   scope: EffectScope,
   deps: EffectDeps,
 ): Promise<void> {
-  const p = toSlack(effect.message);
+  const p = toSlack(effect.message, "message", deps.tables);
   let ts: string;
   try {
     const res = await deps.client.call<{ ts?: string; channel?: string }>("chat.postMessage", {
@@ -220,7 +222,7 @@ async function sendUpdate(
   scope: EffectScope,
   deps: EffectDeps,
 ): Promise<void> {
-  const p = toSlack(msg);
+  const p = toSlack(msg, "message", deps.tables);
   const src = scope.source;
   if (src?.ephemeral && src.ref.ts === ref.ts && src.ref.channelId === ref.channelId) {
     if (scope.respond) {

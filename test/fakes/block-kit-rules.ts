@@ -95,6 +95,45 @@ export function blockKitViolations(blocks: unknown, surface: "message" | "view" 
           }
         break;
       }
+      case "data_table": {
+        // As Slack documents it (changelog 2026-05-20): a caption, a header row and 1 to 100 data rows, every
+        // row with as many cells as the header, no rich_text in the header, page_size 1 to 100.
+        tables++;
+        const rows = b["rows"];
+        if (surface !== "message") out.push(`${at} data_table outside a message`);
+        if (typeof b["caption"] !== "string" || b["caption"].trim() === "")
+          out.push(`${at} data_table caption`);
+        const size = b["page_size"];
+        if (
+          size !== undefined &&
+          (typeof size !== "number" || !Number.isInteger(size) || size < 1 || size > 100)
+        )
+          out.push(`${at} data_table page_size`);
+        if (!Array.isArray(rows) || rows.length < 2 || rows.length > 101) {
+          out.push(`${at} data_table rows`);
+          break;
+        }
+        const width = Array.isArray(rows[0]) ? rows[0].length : -1;
+        rows.forEach((r: unknown, ri: number) => {
+          if (!Array.isArray(r) || r.length === 0 || r.length > 20 || r.length !== width) {
+            out.push(`${at} data_table row ${ri} cells`);
+            return;
+          }
+          for (const c of r as Record<string, unknown>[]) {
+            if (ri === 0 && c["type"] === "rich_text") out.push(`${at} rich_text in the header row`);
+            if (c["type"] === "raw_number") {
+              if (typeof c["value"] !== "number" || !Number.isFinite(c["value"]))
+                out.push(`${at} raw_number value`);
+              if (typeof c["text"] !== "string" || c["text"].length === 0) out.push(`${at} raw_number text`);
+            } else if (c["type"] === "raw_text") {
+              if (typeof c["text"] !== "string" || c["text"].length === 0)
+                out.push(`${at} empty raw_text cell`);
+            } else if (c["type"] !== "rich_text") out.push(`${at} data_table cell type ${String(c["type"])}`);
+            chars += textOf(c).length;
+          }
+        });
+        break;
+      }
       case "rich_text": {
         chars += JSON.stringify(b).length;
         break;

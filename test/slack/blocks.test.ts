@@ -13,8 +13,34 @@ import { listing } from "./helpers/test-pipeline.js";
 const text = (blocks: unknown) => JSON.stringify(blocks);
 
 describe("toSlack: the largest answers stay within Slack's limits", () => {
-  it("a listing of 10,000 file systems: one table of 99 rows, a note, and the full CSV", () => {
+  it("a listing of 10,000 file systems: one data table of 100 rows, a note, and the full CSV", () => {
     const p = toSlack(listing(10_000));
+    expect(blockKitViolations(p.blocks)).toEqual([]);
+    const table = p.blocks.find((b) => b.type === "data_table") as unknown as {
+      rows: Record<string, unknown>[][];
+      caption: string;
+      page_size: number;
+    };
+    expect(table.rows).toHaveLength(101);
+    expect(table.caption).toBe("File systems (10,000 rows)");
+    expect(table.page_size).toBe(20);
+    // Sizes and percentages are numbers Slack sorts as numbers; names stay text.
+    expect(table.rows[0]?.map((c) => c["text"])).toEqual(["Name", "Size", "Used"]);
+    expect(table.rows[2]).toEqual([
+      { type: "raw_text", text: "fs-00001" },
+      { type: "raw_number", value: 2 * 2 ** 40, text: "2 TiB" },
+      { type: "raw_number", value: 1, text: "1%" },
+    ]);
+    expect(text(p.blocks)).toContain(
+      "Showing 100 of 10,000 rows. The full list is attached as file-systems.csv.",
+    );
+    expect(p.files).toHaveLength(1);
+    expect(String(p.files[0]?.content).split("\r\n")).toHaveLength(10_002);
+    expect(p.shortened).toBe(false);
+  });
+
+  it("a workspace without data tables gets the plain table block: 99 rows, a note, and the full CSV", () => {
+    const p = toSlack(listing(10_000), "message", { kind: "table", pageSize: 20 });
     expect(blockKitViolations(p.blocks)).toEqual([]);
     const table = p.blocks.find((b) => b.type === "table") as unknown as { rows: unknown[] };
     expect(table.rows).toHaveLength(100);
@@ -131,9 +157,50 @@ describe("toSlack: content", () => {
       text: "t",
       blocks: [listing(3).blocks[1] as Block, listing(2).blocks[1] as Block, wide],
     });
-    expect(p.blocks.map((b) => b.type)).toEqual(["table", "rich_text", "rich_text"]);
+    expect(p.blocks.map((b) => b.type)).toEqual(["data_table", "rich_text", "rich_text"]);
     expect(text(p.blocks[1])).toContain("fs-00001");
     expect(p.files).toEqual([]);
+  });
+
+  it("a data table sorts sizes by bytes, keeps a text column as text, and pages as configured", () => {
+    const p = toSlack(
+      {
+        text: "t",
+        blocks: [
+          { type: "header", text: "File systems on fb-lab-01" },
+          {
+            type: "table",
+            columns: [
+              { key: "name", label: "Name" },
+              { key: "size", label: "Size" },
+              { key: "state", label: "State" },
+            ],
+            rows: [
+              { name: "a", size: "1.5 TiB", state: "ok" },
+              { name: "b", size: "900 GiB", state: "–" },
+              { name: "c", size: "–", state: "degraded" },
+            ],
+          },
+        ],
+      },
+      "message",
+      { kind: "data_table", pageSize: 50 },
+    );
+    expect(blockKitViolations(p.blocks)).toEqual([]);
+    const t = p.blocks[1] as unknown as {
+      rows: Record<string, unknown>[][];
+      page_size: number;
+      caption: string;
+    };
+    expect(t.caption).toBe("File systems on fb-lab-01 (3 rows)");
+    expect(t.page_size).toBe(3);
+    const sizes = t.rows.slice(1).map((r) => r[1]);
+    expect(sizes).toEqual([
+      { type: "raw_number", value: 1.5 * 2 ** 40, text: "1.5 TiB" },
+      { type: "raw_number", value: 900 * 2 ** 30, text: "900 GiB" },
+      { type: "raw_text", text: "–" },
+    ]);
+    expect(t.rows.slice(1).map((r) => r[2]?.["type"])).toEqual(["raw_text", "raw_text", "raw_text"]);
   });
 
   it("renders buttons within limits, with danger confirm dialogs and unique action ids", () => {

@@ -41,7 +41,7 @@ describe.each<Mode>(["http", "socket"])("files and App Home over %s", (mode) => 
     expect(complete.args["channel_id"]).toBe("DU5");
     const reply = await h.fake.waitForResponse((r) => r.id === "long");
     const blocks = JSON.stringify(reply.body["blocks"]);
-    expect(blocks).toContain("Showing 99 of 10,000 rows");
+    expect(blocks).toContain("Showing 100 of 10,000 rows");
     expect(blocks).toContain("in your direct messages");
 
     const get = h.fake.callsOf("files.getUploadURLExternal")[0];

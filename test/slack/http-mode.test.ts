@@ -79,7 +79,7 @@ describe("HTTP mode", () => {
     const b = await h.fake.waitForResponse((r) => loud.response_url?.endsWith(r.id) ?? false);
     expect(a.body["response_type"]).toBe("ephemeral");
     expect(b.body["response_type"]).toBe("in_channel");
-    expect(JSON.stringify(a.body["blocks"])).toContain('"type":"table"');
+    expect(JSON.stringify(a.body["blocks"])).toContain('"type":"data_table"');
   });
 
   it("runs a retried delivery of the same command once", async () => {
