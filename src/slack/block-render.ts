@@ -162,7 +162,8 @@ function dataTable(
   const what = singleLine(state.lastHeader.trim());
   const n = total.toLocaleString("en-US");
   const count = `${n} ${total === 1 ? "row" : "rows"}`;
-  const caption = what === "" ? count : new RegExp(`(^|\\s)${n}\\s+\\p{L}`, "u").test(what) ? what : `${what} (${count})`;
+  const caption =
+    what === "" ? count : new RegExp(`(^|\\s)${n}\\s+\\p{L}`, "u").test(what) ? what : `${what} (${count})`;
   return {
     type: "data_table",
     caption: truncate(caption, LIMITS.headerText),
