@@ -4,10 +4,13 @@
  * their role allows (the registry).
  */
 import type { AccessResolver } from "../core/authz.js";
+import { type FleetOptions, readFleet } from "../core/fleet.js";
 import { areaIndex } from "../core/help.js";
 import type { PendingRecord, PendingStore } from "../core/pending-store.js";
 import type { CommandEntry } from "../core/registry.js";
+import { guardClient } from "../core/request-guard.js";
 import { type Role, roleAtLeast } from "../core/roles.js";
+import type { ArrayClient } from "../flashblade/types.js";
 import type { HomeData, HomePending, HomePort } from "./home.js";
 
 export interface HomeArraySource {
@@ -23,6 +26,11 @@ export interface HomeSources {
   arrays: () => readonly HomeArraySource[];
   pending?: PendingStore;
   commands?: () => readonly CommandEntry[];
+  /**
+   * The array clients the fleet view reads through (the pool's); each is guarded by the viewer's role on its
+   * array, like any command's. Absent: no fleet section.
+   */
+  fleet?: { clientFor(array: string): ArrayClient; options: FleetOptions };
 }
 
 function canDecide(rec: PendingRecord, userId: string, role: Role | undefined): boolean {
@@ -66,7 +74,18 @@ export function createHomePort(src: HomeSources): HomePort {
           .join(", "),
       }));
 
+      // The fleet, read as this person: only arrays they have a role on, every request through the policy.
+      const readable = arrays.filter((a) => roles.get(a.name) !== undefined);
+      const fl = src.fleet;
+      const fleet = fl
+        ? await readFleet(
+            readable.map((a) => guardClient(fl.clientFor(a.name), async () => roles.get(a.name))),
+            fl.options,
+          )
+        : undefined;
+
       return {
+        ...(fleet ? { fleet } : {}),
         role: best ?? "none yet: ask an admin to add you or one of your user groups",
         arrays: arrays
           .filter((a) => roles.get(a.name) !== undefined)

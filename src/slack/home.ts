@@ -3,7 +3,10 @@
  * act on, and the command index. Data comes through `HomePort` (the pipeline and pool fill it); building
  * the view is pure.
  */
+
+import type { FleetArray } from "../core/fleet.js";
 import { type Block, type Message, Rich, rich } from "../core/message.js";
+import { formatBytes } from "../core/units.js";
 import { type SlackBlock, toSlack } from "./blocks.js";
 
 export interface HomeArray {
@@ -27,6 +30,8 @@ export interface HomePending {
 export interface HomeData {
   role: string;
   arrays: readonly HomeArray[];
+  /** The fleet at a glance (src/core/fleet.ts), for the arrays this person may read; absent when not read. */
+  fleet?: readonly FleetArray[];
   pending: readonly HomePending[];
   help: readonly { usage: string; summary: string }[];
 }
@@ -51,6 +56,60 @@ function lines(items: readonly Rich[], more: number): Rich {
   return new Rich(more > 0 ? `${text}\n_…and ${more} more_` : text);
 }
 
+const days = (d: number) => (d < 1 ? "today" : d < 2 ? "in 1 day" : `in ${Math.round(d)} days`);
+
+/** One array: capacity and forecast, alerts, replication, certificates, and the commands that go deeper. */
+function fleetLine(f: FleetArray): Rich {
+  if (f.error !== undefined)
+    return rich`:red_circle: *${f.array}*: not read (${f.error}). Its other parts are unknown; \`/array arrays\` shows its state.`;
+  const parts: Rich[] = [];
+  const c = f.capacity;
+  if (c && c.total > 0) {
+    const pct = Math.round((100 * c.used) / c.total);
+    const when = c.daysTo
+      .filter((d) => d.days !== undefined)
+      .map((d) => rich`${Math.round(d.level * 100)} % ${d.days === 0 ? "reached" : days(d.days ?? 0)}`);
+    const forecast =
+      when.length > 0
+        ? rich` (${new Rich(when.map((w) => w.markup).join(", "))})`
+        : c.noForecast
+          ? rich` (no forecast yet)`
+          : rich` (not growing)`;
+    parts.push(rich`${pct} % used of ${formatBytes(c.total)}${forecast}`);
+  }
+  const a = f.alerts;
+  if (a) {
+    const open = (["critical", "warning", "info"] as const)
+      .filter((s) => a[s] > 0)
+      .map((s) => `${a[s]} ${s}`);
+    parts.push(open.length > 0 ? rich`alerts: ${open.join(", ")}` : rich`no open alerts`);
+  }
+  const l = f.links;
+  if (l && l.total > 0) {
+    const bad = [l.unhealthy > 0 ? `${l.unhealthy} unhealthy` : "", l.paused > 0 ? `${l.paused} paused` : ""]
+      .filter((x) => x !== "")
+      .join(", ");
+    parts.push(rich`${l.total} replica ${l.total === 1 ? "link" : "links"}${bad ? rich` (${bad})` : rich``}`);
+  }
+  if (f.certificates && f.certificates.length > 0) {
+    const first = f.certificates[0];
+    if (first)
+      parts.push(
+        first.daysLeft < 0
+          ? rich`certificate ${first.name} has expired`
+          : rich`certificate ${first.name} ends ${days(first.daysLeft)}${f.certificates.length > 1 ? rich` (+${f.certificates.length - 1} more)` : rich``}`,
+      );
+  }
+  const worry =
+    (a?.critical ?? 0) > 0 ||
+    (l?.unhealthy ?? 0) > 0 ||
+    (l?.paused ?? 0) > 0 ||
+    (f.certificates?.length ?? 0) > 0
+      ? ":large_orange_circle:"
+      : ":large_green_circle:";
+  return rich`${new Rich(worry)} *${f.array}*: ${new Rich(parts.map((p) => p.markup).join(" · "))}\nMore: \`/array space forecast --array ${f.array}\`, \`/array alert list --array ${f.array}\`, \`/array replication status --array ${f.array}\``;
+}
+
 export function homeMessage(data: HomeData, now: Date = new Date()): Message {
   const blocks: Block[] = [
     { type: "header", text: "Array Ops" },
@@ -64,6 +123,14 @@ export function homeMessage(data: HomeData, now: Date = new Date()): Message {
   ];
   if (data.arrays.length === 0) {
     blocks.push({ type: "section", text: rich`No arrays are configured for you.` });
+  } else if (data.fleet !== undefined && data.fleet.length > 0) {
+    // The fleet at a glance: one section per array, each read as this person within the deadline.
+    for (const f of data.fleet.slice(0, MAX_LINES)) blocks.push({ type: "section", text: fleetLine(f) });
+    if (data.fleet.length > MAX_LINES)
+      blocks.push({
+        type: "context",
+        text: rich`…and ${data.fleet.length - MAX_LINES} more arrays: \`/array space --array all\``,
+      });
   } else {
     const shown = data.arrays.slice(0, MAX_LINES).map((a) => {
       const icon = new Rich(a.reachable ? ":large_green_circle:" : ":red_circle:");

@@ -89,6 +89,11 @@ export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promis
       arrays: health,
       pending: parts.pending,
       commands: () => parts.registry.all(),
+      // One array that does not answer within the fan-out deadline is a line saying so, not a blank page.
+      fleet: {
+        clientFor: (name) => parts.pool.get(name),
+        options: { now: Date.now, deadlineMs: loaded.config.fan_out_deadline ?? 5_000 },
+      },
     }),
     clickRoutes: parts.clickRoutes,
     arrays: arrayHealthFrom(health),
