@@ -6,14 +6,11 @@
  * message allowed to hold a secret is a new access key's answer to its requester, which is taken out of the scan
  * after checking it went to that person alone. The array itself does get the secrets: the scan is not vacuous.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/main.js";
-import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../../src/simulator/index.js";
 import { blockAction, slashCommand, viewSubmission } from "../fakes/payloads.js";
+import { type ConsoleWorld, startConsoleWorld } from "../local/console-world.js";
 import { type SecretBot, startSecretBot } from "../slack/helpers/secret-bot.js";
 
 /** Every secret the tests type, each distinct so a hit names its path. */
@@ -198,35 +195,11 @@ describe("the secret scan: Slack", () => {
 });
 
 describe("the secret scan: console", () => {
-  let dir: string;
-  let sim: Simulator;
-
+  let world: ConsoleWorld;
   beforeAll(async () => {
-    sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
-    dir = mkdtempSync(join(tmpdir(), "secret-scan-console-"));
-    writeFileSync(join(dir, "ca.pem"), sim.ca);
-    writeFileSync(
-      join(dir, "bot.yml"),
-      [
-        "arrays:",
-        "  - name: lab-1",
-        `    address: ${sim.url}`,
-        "    api_token_env: LAB_TOKEN",
-        "    ca_file: ca.pem",
-        "access:",
-        "  admin: { users: [alice] }",
-        "  operator: { users: [bob] }",
-        "store:",
-        "  kind: sqlite",
-        "  data_dir: state",
-        "",
-      ].join("\n"),
-    );
+    world = await startConsoleWorld("secret-scan-console-");
   });
-  afterAll(async () => {
-    await sim?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => world.close());
 
   it("the secret prompt, proxies and raw bodies: stdout, stderr and the store's files hold no secret", async () => {
     const proxy = `http://cuser:${S.consoleProxyPw}@proxy3.example.com:3128`;
@@ -244,24 +217,8 @@ describe("the secret scan: console", () => {
       "1",
       S.consoleImport,
     ];
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = "";
-    let err = "";
-    stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    stderr.on("data", (d: Buffer) => {
-      err += d.toString();
-    });
-    await main({
-      argv: ["--config", join(dir, "bot.yml")],
-      env: { LAB_TOKEN: DEFAULT_API_TOKEN },
-      stdin: Readable.from([`${lines.join("\n")}\n`]),
-      stdout,
-      stderr,
-      interactive: false,
-    });
+    const { out, err } = await world.run(lines);
+    const { sim, dir } = world;
     expect(out).toContain("cuser:***@proxy3.example.com");
     expect(out).toContain("`BIND_PASSWORD` is a secret");
     const support = sim.state.generic.get("/support")?.items.values().next().value as Record<string, unknown>;
