@@ -8,7 +8,7 @@ import { blockAction, eventCallback, slashCommand } from "../fakes/payloads.js";
 import type { FakeSlackApi } from "../fakes/slack-api-server.js";
 import { type RunSlackWorld, startRunSlackWorld } from "../slack/helpers/run-slack.js";
 import { type RedisServer, startRedis } from "../store/redis-server.js";
-import { type Replica, replicaConfig, SharedTime, startReplica } from "./harness.js";
+import { type Replica, replicaConfig, requestShrink, SharedTime, startReplica } from "./harness.js";
 
 let world: RunSlackWorld;
 let redis: RedisServer;
@@ -32,27 +32,6 @@ afterAll(async () => {
 
 const replica = (i: number): Replica => replicas[i % replicas.length] as Replica;
 const patches = () => world.sim.control.stats().requests["PATCH /api/1.12/file-systems"] ?? 0;
-
-/** Asks for a shrink below usage (needs one approval) on replica `on`; returns the card's ts and Approve button. */
-async function requestShrink(fake: FakeSlackApi, size: string, on: Replica) {
-  const inC1 = (c: { args: Record<string, unknown> }) => c.args["channel"] === "C1";
-  const before = fake.callsOf("chat.postMessage").filter(inC1).length;
-  await on.driver.command(
-    slashCommand({
-      text: `fs resize builds ${size}`,
-      userId: "UBOB",
-      responseUrl: fake.responseUrl(`req-${++seq}`),
-    }),
-  );
-  const card = await fake.waitForCall("chat.postMessage", inC1, before + 1);
-  const ts = [...fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
-  const blocks = card.args["blocks"] as { type: string; elements?: { action_id: string; value: string }[] }[];
-  const approve = blocks
-    .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
-    .find((e) => e.action_id.endsWith("approve"));
-  if (!approve) throw new Error("the request card has no Approve button");
-  return { ts, approve };
-}
 
 function click(
   on: Replica,

@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadedConfig } from "../../src/config/load.js";
 import type { PendingRecord } from "../../src/core/pending-store.js";
-import { blockAction, slashCommand } from "../fakes/payloads.js";
+import { blockAction } from "../fakes/payloads.js";
 import { type RunSlackWorld, startRunSlackWorld } from "../slack/helpers/run-slack.js";
 import { type RedisServer, startRedis } from "../store/redis-server.js";
-import { type Replica, replicaConfig, SharedTime, startReplica } from "./harness.js";
+import { type Replica, replicaConfig, requestShrink, SharedTime, startReplica } from "./harness.js";
 
 let world: RunSlackWorld;
 let redis: RedisServer;
@@ -39,24 +39,9 @@ const patches = () => world.sim.control.stats().requests["PATCH /api/1.12/file-s
 const blocksOf = (c: { args: Record<string, unknown> }) => JSON.stringify(c.args["blocks"]);
 
 /** Asks on `on` for a shrink that needs one approval; returns the card's ts, the record id and an approver. */
-async function requestShrink(size: string, on: Replica) {
+async function shrinkToApprove(size: string, on: Replica) {
   const { fake } = world;
-  const inC1 = (c: { args: Record<string, unknown> }) => c.args["channel"] === "C1";
-  const before = fake.callsOf("chat.postMessage").filter(inC1).length;
-  await on.driver.command(
-    slashCommand({
-      text: `fs resize builds ${size}`,
-      userId: "UBOB",
-      responseUrl: fake.responseUrl(`x-${++seq}`),
-    }),
-  );
-  const card = await fake.waitForCall("chat.postMessage", inC1, before + 1);
-  const ts = [...fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
-  const blocks = card.args["blocks"] as { type: string; elements?: { action_id: string; value: string }[] }[];
-  const approve = blocks
-    .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
-    .find((e) => e.action_id.endsWith("approve"));
-  if (!approve) throw new Error("the request card has no Approve button");
+  const { ts, approve } = await requestShrink(fake, size, on);
   const approveOn = (r: Replica, user: string) =>
     r.driver.interactive(
       blockAction({
@@ -76,7 +61,7 @@ describe("executions have owners", () => {
   it("a fourth replica started while another carries out an approved change leaves it alone", async () => {
     const { fake } = world;
     const [r1] = replicas as [Replica];
-    const { ts, id, approveOn } = await requestShrink("9T", r1);
+    const { ts, id, approveOn } = await shrinkToApprove("9T", r1);
     // The array takes its time over the change, so the execution is still running when r4 starts.
     const slow = world.sim.control.addLatency({ path: "/file-systems", method: "PATCH", ms: 3_000 });
     const before = patches();
@@ -105,7 +90,7 @@ describe("executions have owners", () => {
   it("a replica killed during an execution has it marked interrupted, with what the array shows on the card", async () => {
     const { fake } = world;
     const r2 = replicas[1] as Replica;
-    const { ts, id, approveOn } = await requestShrink("8T", r2);
+    const { ts, id, approveOn } = await shrinkToApprove("8T", r2);
     // The PATCH waits, then its connection is reset: it never reaches the file system.
     const slow = world.sim.control.addLatency({ path: "/file-systems", method: "PATCH", ms: 2_000 });
     const lost = world.sim.control.resetConnections({ path: "/file-systems", method: "PATCH", count: 1 });

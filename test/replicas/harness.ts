@@ -15,6 +15,8 @@ import { openRequestCount } from "../../src/slack/run.js";
 import type { Store } from "../../src/store/types.js";
 import { httpDriver, type SlackDriver } from "../fakes/drivers.js";
 import type { MemoryLogger } from "../fakes/memory-logger.js";
+import { slashCommand } from "../fakes/payloads.js";
+import type { FakeSlackApi } from "../fakes/slack-api-server.js";
 import {
   loadRunSlackConfig,
   RUN_SECRET,
@@ -198,4 +200,30 @@ export function settleLive(replicas: () => readonly Replica[]): () => Promise<vo
 async function nextLine(log: MemoryLogger, msg: RegExp): Promise<void> {
   const from = log.lines.length;
   await log.waitFor((l) => log.lines.indexOf(l) >= from && msg.test(String(l["msg"])));
+}
+
+let requestSeq = 0;
+
+/**
+ * Asks bob on replica `on` for a shrink of `builds` below its usage (a change that needs one approval) and waits
+ * for the request card in C1; returns the card's ts and its Approve button.
+ */
+export async function requestShrink(fake: FakeSlackApi, size: string, on: Replica) {
+  const inC1 = (c: { args: Record<string, unknown> }) => c.args["channel"] === "C1";
+  const before = fake.callsOf("chat.postMessage").filter(inC1).length;
+  await on.driver.command(
+    slashCommand({
+      text: `fs resize builds ${size}`,
+      userId: "UBOB",
+      responseUrl: fake.responseUrl(`shrink-${++requestSeq}`),
+    }),
+  );
+  const card = await fake.waitForCall("chat.postMessage", inC1, before + 1);
+  const ts = [...fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
+  const blocks = card.args["blocks"] as { type: string; elements?: { action_id: string; value: string }[] }[];
+  const approve = blocks
+    .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
+    .find((e) => e.action_id.endsWith("approve"));
+  if (!approve) throw new Error("the request card has no Approve button");
+  return { ts, approve };
 }
