@@ -28,7 +28,7 @@ describe("late answers in Slack", () => {
     const resolved = [...sims].map(([name, sim]) =>
       simulatedArrayConfig(name, sim, {
         ...TEST_ARRAY_TUNING,
-        timeouts: { connectMs: 2000, readMs: 1000 },
+        timeouts: { connectMs: 2000, readMs: 3000 },
         downAfterFailures: 2,
       }),
     );
@@ -84,5 +84,29 @@ describe("late answers in Slack", () => {
     expect(blocks).not.toContain("did not answer within");
     expect(blocks).toContain("array lab-2 failed");
     expect(blocks).not.toMatch(/UND_ERR|ECONN/);
+  });
+
+  it("a single-array read past the deadline says the array is slow, then the real answer replaces it", async () => {
+    const warm = h.fake.responseUrl("slow-warm");
+    await h.driver.command(
+      slashCommand({ text: "fs list --array lab-1", userId: "UCAROL", responseUrl: warm }),
+    );
+    await h.fake.waitForResponse((r) => warm.endsWith(`/${r.id}`));
+    // Slower than the fan-out deadline (0.5 s), well within the read time-out (3 s): slow, not down.
+    sims.get("lab-1")?.control.addLatency({ path: "/file-systems", ms: 1500 });
+
+    const url = h.fake.responseUrl("slow-1");
+    const mine = (r: { id: string }) => url.endsWith(`/${r.id}`);
+    await h.driver.command(
+      slashCommand({ text: "fs list --array lab-1", userId: "UCAROL", responseUrl: url }),
+    );
+    const first = await h.fake.waitForResponse(mine);
+    expect(JSON.stringify(first.body["blocks"])).toContain("lab-1 is slow: no answer within 0.5 s");
+
+    const second = await h.fake.waitForResponse(mine, 2);
+    expect(second.body["replace_original"]).toBe(true);
+    const blocks = JSON.stringify(second.body["blocks"]);
+    expect(blocks).not.toContain("is slow");
+    expect(blocks).toContain("home");
   });
 });
