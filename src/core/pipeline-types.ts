@@ -3,6 +3,7 @@
  * Transports turn their events into these calls and carry out the returned effects; the pipeline never
  * knows which transport it serves.
  */
+import type { FormSpec } from "./forms.js";
 import type { Message } from "./message.js";
 
 /** Who is acting, as the transport knows it. Roles are resolved by the pipeline, never by the transport. */
@@ -89,4 +90,6 @@ export interface Pipeline {
    * cards. Called once at start-up, after the data file is locked and before clicks are taken.
    */
   recoverInterrupted(): Promise<Effect[]>;
+  /** The form of a changing command typed as its path alone ("fs create"), for faces that show forms. */
+  form?(path: string): FormSpec | undefined;
 }

@@ -5,6 +5,7 @@
 
 import { handleClickInput } from "./click-flow.js";
 import { handleCommandText } from "./command-flow.js";
+import { formFor } from "./forms.js";
 import { closedCard } from "./gate-messages.js";
 import { rich } from "./message.js";
 import { createPersonLimiter } from "./person-limits.js";
@@ -83,6 +84,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       if (input.requestId !== undefined) remember(input.requestId, effects);
       return effects;
     },
+
+    form: (path) => formFor(deps.registry, path),
 
     handleClick(input) {
       const clickId = rt.newId();

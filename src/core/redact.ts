@@ -26,7 +26,8 @@ function parsedJson(word: string): unknown {
   }
 }
 
-function quoteWord(word: string): string {
+/** A word as the tokenizer reads it back: quoted when it holds blanks or quotes. */
+export function quoteWord(word: string): string {
   if (word === "") return "''";
   if (!/[\s'"]/.test(word)) return word;
   return word.includes("'") ? `"${word.replace(/"/g, '\\"')}"` : `'${word}'`;

@@ -21,6 +21,15 @@ export function isSwitch(schema: z.ZodType | undefined): boolean {
   return false;
 }
 
+/** The values of an enum argument (under optional/default wrappers), or undefined for anything else. */
+export function enumValues(schema: z.ZodType | undefined): readonly string[] | undefined {
+  for (const s of layers(schema)) {
+    const def = s._zod.def as WrapperDef & { entries?: Record<string, string | number> };
+    if (def.type === "enum" && def.entries) return Object.values(def.entries).map(String);
+  }
+  return undefined;
+}
+
 export function isOptional(schema: z.ZodType): boolean {
   return schema.safeParse(undefined).success;
 }

@@ -25,6 +25,7 @@ import type { HomePort } from "./home.js";
 import { registerCommand } from "./listeners/command.js";
 import type { ClickRoute, ListenerContext } from "./listeners/context.js";
 import { registerEvents } from "./listeners/events.js";
+import { registerForms } from "./listeners/forms.js";
 import { registerInteractions } from "./listeners/interactions.js";
 import { slackErrorCode } from "./paced-client.js";
 import { createSlackPorts, type SlackPorts, webClientOptions } from "./ports.js";
@@ -162,6 +163,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
   };
   registerCommand(bolt, config.command, ctx);
   registerInteractions(bolt, ctx);
+  registerForms(bolt, ctx);
   registerEvents(bolt, ctx);
 
   const sweep = async () => {

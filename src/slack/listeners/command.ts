@@ -7,6 +7,7 @@ import type { Actor } from "../../core/pipeline-types.js";
 import { toUserMessage } from "../../errors.js";
 import { runEffects } from "../effects.js";
 import { type ListenerContext, responder } from "./context.js";
+import { openFormFor } from "./forms.js";
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -32,6 +33,11 @@ export function registerCommand(app: App, name: string, ctx: ListenerContext): v
     if (!(await ctx.dedupe.firstTime(`command:${requestId}`))) {
       log.info("duplicate delivery of a command ignored");
       ctx.metrics.commands.inc({ command: label, outcome: "duplicate" });
+      return;
+    }
+    // A change typed with nothing after it ("fs create") opens its form instead of an "invalid arguments".
+    if (await openFormFor(ctx, command.text, command.trigger_id, command.channel_id).catch(() => false)) {
+      ctx.metrics.commands.inc({ command: label, outcome: "form" });
       return;
     }
     const actor: Actor = { userId: command.user_id, channelId: command.channel_id };

@@ -1,0 +1,90 @@
+/**
+ * A form for a change: its fields read from the command's argument schema (data, not a form per command), and
+ * the command line a filled form stands for. A submitted form runs that line through the pipeline like a typed
+ * command, so the access policy, validation, the impact, the gate and the audit are the same ones.
+ */
+import type { z } from "zod";
+import { quoteWord } from "./redact.js";
+import type { Registry } from "./registry.js";
+import { describeArg, enumValues, isOptional, isSwitch, keyToOption } from "./schema-introspect.js";
+
+export interface FormField {
+  /** The argument's key; also the input's block id. */
+  key: string;
+  /** `--hard-limit`; absent for a positional argument. */
+  option?: string;
+  label: string;
+  kind: "text" | "switch" | "choice";
+  choices?: readonly string[];
+  optional: boolean;
+  hint?: string;
+}
+
+export interface FormSpec {
+  /** "fs create": what the line starts with. */
+  path: string;
+  title: string;
+  summary: string;
+  fields: FormField[];
+}
+
+const MAX_FIELDS = 20;
+
+const labelOf = (key: string) => {
+  const words = keyToOption(key).replace(/-/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** The form of a changing command typed as `path` ("fs create"), or undefined when it has none. */
+export function formFor(registry: Registry, path: string): FormSpec | undefined {
+  const entry = registry.all().find((e) => e.path === path.trim().toLowerCase());
+  if (!entry?.command.impact) return undefined;
+  const shape = entry.command.args.shape as Record<string, z.ZodType>;
+  const positional = new Set<string>(entry.command.positional ?? []);
+  const fields: FormField[] = [];
+  for (const [key, schema] of Object.entries(shape)) {
+    const choices = enumValues(schema);
+    const hint = describeArg(schema);
+    fields.push({
+      key,
+      ...(positional.has(key) ? {} : { option: `--${keyToOption(key)}` }),
+      label: labelOf(key),
+      kind: isSwitch(schema) ? "switch" : choices ? "choice" : "text",
+      ...(choices ? { choices } : {}),
+      optional: isOptional(schema),
+      ...(hint ? { hint } : {}),
+    });
+  }
+  if (fields.length === 0 || fields.length > MAX_FIELDS) return undefined;
+  // Positional arguments first, in their order: the line reads as a person would type it.
+  const order = [...(entry.command.positional ?? [])];
+  fields.sort((a, b) => {
+    const ia = order.indexOf(a.key);
+    const ib = order.indexOf(b.key);
+    return (ia < 0 ? order.length : ia) - (ib < 0 ? order.length : ib);
+  });
+  return { path: entry.path, title: entry.path, summary: entry.command.summary, fields };
+}
+
+/**
+ * The command line a filled form stands for: positional values in order, then `--option value` for each
+ * filled field and `--switch` for each ticked one. Values are quoted as the parser reads them.
+ */
+export function formLine(
+  form: FormSpec,
+  values: Readonly<Record<string, string | boolean | undefined>>,
+): string {
+  const words = [form.path];
+  for (const f of form.fields) {
+    const v = values[f.key];
+    if (v === undefined || v === false || v === "") continue;
+    if (f.kind === "switch") {
+      if (v === true && f.option) words.push(f.option);
+      continue;
+    }
+    const text = String(v).trim();
+    if (text === "") continue;
+    words.push(...(f.option ? [f.option, quoteWord(text)] : [quoteWord(text)]));
+  }
+  return words.join(" ");
+}

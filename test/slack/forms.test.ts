@@ -1,0 +1,150 @@
+/**
+ * Forms for changes, through Bolt's real HTTP receiver, the fake Slack Web API (which checks views as Slack
+ * documents them) and the simulator: `/array fs create` alone opens a form built from the command's arguments;
+ * the first submit shows the dry run's impact and exact request in the modal; the second runs the same line
+ * through the same gate as a typed command; bad values come back beside their field; a closed form leaves
+ * nothing behind; the form holds a viewer to the same policy.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RESOURCES } from "../../commands/index.js";
+import { configSchema } from "../../src/config/schema.js";
+import { memoryAuditSink } from "../../src/core/audit.js";
+import type { PendingStore } from "../../src/core/pending-store.js";
+import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
+import { createPipeline } from "../../src/core/pipeline.js";
+import { createRegistry } from "../../src/core/registry.js";
+import { createArrayPool } from "../../src/flashblade/pool.js";
+import type { ArrayPool } from "../../src/flashblade/types.js";
+import { silentLogger } from "../../src/logger.js";
+import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
+import { TEST_ARRAY_TUNING } from "../core/harness.js";
+import { blockKitViolations } from "../fakes/block-kit-rules.js";
+import { slashCommand, viewSubmission } from "../fakes/payloads.js";
+import { type Harness, startHarness } from "./helpers/harness.js";
+
+describe("forms for changes", () => {
+  let sim: Simulator;
+  let pool: ArrayPool;
+  let store: PendingStore;
+  let h: Harness;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
+    pool = createArrayPool([simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING)], {
+      logger: silentLogger(),
+    });
+    store = createMemoryPendingStore();
+    const config = configSchema.parse({
+      arrays: [{ name: "lab-1", address: sim.url, api_token_env: "T" }],
+      access: { default_role: "viewer", operator: { users: ["UBOB"] } },
+      channels: { default_array: "lab-1" },
+    });
+    const registry = createRegistry(RESOURCES);
+    h = await startHarness("http", {
+      pipeline: ({ identity }) =>
+        createPipeline({
+          registry,
+          pool,
+          config,
+          identity,
+          store,
+          audit: memoryAuditSink(),
+          logger: silentLogger(),
+          now: Date.now,
+        }),
+    });
+  });
+
+  afterAll(async () => {
+    await h?.stop();
+    await pool?.close();
+    await sim?.close();
+  });
+
+  const posts = () => sim.control.stats().requests["POST /api/1.12/file-systems"] ?? 0;
+
+  /** Opens the fs create form as `user`; returns the view Slack was asked to open. */
+  async function openForm(user: string) {
+    const before = h.fake.callsOf("views.open").length;
+    await h.driver.command(
+      slashCommand({
+        text: "fs create",
+        userId: user,
+        responseUrl: h.fake.responseUrl(`f-${Math.random()}`),
+      }),
+    );
+    const call = await h.fake.waitForCall("views.open", () => true, before + 1);
+    return call.args["view"] as {
+      callback_id: string;
+      private_metadata: string;
+      blocks: Record<string, unknown>[];
+    };
+  }
+
+  /** A submission of the form with text inputs and the NFS box ticked. */
+  function submission(user: string, meta: string, values: Record<string, string>, nfs: boolean) {
+    const p = viewSubmission({
+      userId: user,
+      callbackId: "array_form",
+      privateMetadata: meta,
+      values: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, { value: v }])),
+    });
+    const view = p["view"] as { state: { values: Record<string, unknown> } };
+    view.state.values["nfs"] = {
+      value: { type: "checkboxes", selected_options: nfs ? [{ value: "on" }] : [] },
+    };
+    return p;
+  }
+
+  it("opens a form, previews the exact request, then requests it through the same gate", async () => {
+    const view = await openForm("UBOB");
+    expect(view.callback_id).toBe("array_form");
+    expect(view.blocks.map((b) => b["block_id"]).filter(Boolean)).toEqual(
+      expect.arrayContaining(["name", "size", "nfs", "hardLimit"]),
+    );
+    expect(blockKitViolations(view.blocks, "view")).toEqual([]);
+
+    const preview = await h.driver.interactive(
+      submission("UBOB", view.private_metadata, { name: "from-form", size: "2T" }, true),
+    );
+    const body = preview.body as {
+      response_action: string;
+      view: { blocks: unknown[]; private_metadata: string };
+    };
+    expect(body.response_action).toBe("update");
+    const shown = JSON.stringify(body.view.blocks);
+    expect(shown).toContain('POST /api/1.12/file-systems {\\"name\\":\\"from-form\\"');
+    expect(shown).toContain("fs create from-form 2T --nfs");
+    expect(blockKitViolations(body.view.blocks, "view")).toEqual([]);
+    expect(posts()).toBe(0);
+
+    const done = await h.driver.interactive(submission("UBOB", body.view.private_metadata, {}, false));
+    expect((done.body as { response_action: string }).response_action).toBe("clear");
+    await h.fake.waitForCall("chat.postMessage", (c) => JSON.stringify(c.args).includes("from-form"));
+    expect(sim.state.fileSystems.get("from-form")?.provisioned).toBe(2 * 2 ** 40);
+  });
+
+  it("a bad value comes back beside its field and nothing is sent", async () => {
+    const view = await openForm("UBOB");
+    const before = posts();
+    const answer = await h.driver.interactive(
+      submission("UBOB", view.private_metadata, { name: "bad-size", size: "lots" }, false),
+    );
+    const body = answer.body as { response_action: string; errors: Record<string, string> };
+    expect(body.response_action).toBe("errors");
+    expect(Object.keys(body.errors)).toContain("size");
+    expect(posts()).toBe(before);
+  });
+
+  it("a viewer's preview is refused by the same policy, and a closed form leaves nothing pending", async () => {
+    const view = await openForm("UCAROL");
+    const answer = await h.driver.interactive(
+      submission("UCAROL", view.private_metadata, { name: "viewer-fs", size: "1T" }, false),
+    );
+    const body = answer.body as { response_action: string; errors: Record<string, string> };
+    expect(body.response_action).toBe("errors");
+    expect(Object.values(body.errors).join(" ")).toMatch(/operator/);
+    expect(await store.listOpen()).toEqual([]);
+    expect(sim.state.fileSystems.has("viewer-fs")).toBe(false);
+  });
+});
