@@ -5,6 +5,7 @@
  */
 import type { FormSpec } from "./forms.js";
 import type { Message } from "./message.js";
+import type { PendingStatus } from "./pending-store.js";
 
 /** Who is acting, as the transport knows it. Roles are resolved by the pipeline, never by the transport. */
 export interface Actor {
@@ -27,7 +28,13 @@ export type Effect =
    * incomplete (a fan-out past its deadline): the transport replaces it with the message `later` resolves to
    * (Slack edits it through the response URL; the console prints it as a follow-up). `later` never rejects.
    */
-  | { kind: "reply"; message: Message; later?: Promise<Message> }
+  | {
+      kind: "reply";
+      message: Message;
+      later?: Promise<Message>;
+      /** The command was refused or failed; the message says why (a workflow step fails on it). */
+      failed?: true;
+    }
   /** Post a new message in a channel; if `trackPending` is set the transport calls `attachMessage` with its ref. */
   | { kind: "post"; channelId: string; message: Message; trackPending?: string }
   /** Replace a previously posted message. */
@@ -92,4 +99,17 @@ export interface Pipeline {
   recoverInterrupted(): Promise<Effect[]>;
   /** The form of a changing command typed as its path alone ("fs create"), for faces that show forms. */
   form?(path: string): FormSpec | undefined;
+  /**
+   * Where a request stands (a workflow step waits on it): its status, its title and, once decided, its outcome.
+   * Undefined for an id the store does not hold.
+   */
+  requestStatus?(id: string): Promise<RequestStatus | undefined>;
+}
+
+export interface RequestStatus {
+  id: string;
+  status: PendingStatus;
+  title: string;
+  /** The outcome once decided ("ok", an error code, why it was voided). */
+  outcome?: string;
 }

@@ -87,6 +87,17 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
 
     form: (path) => formFor(deps.registry, path),
 
+    async requestStatus(id) {
+      const rec = await deps.store.get(id);
+      if (!rec) return undefined;
+      return {
+        id,
+        status: rec.status,
+        title: rec.display.title,
+        ...(rec.outcome === undefined ? {} : { outcome: rec.outcome }),
+      };
+    },
+
     handleClick(input) {
       const clickId = rt.newId();
       return out(limited(input.actor.userId, clickId, () => handleClickInput(rt, input, clickId)));

@@ -76,7 +76,7 @@ export function createRuntime(deps: PipelineDeps): Runtime {
     errorEffects(err, requestId, reqLog) {
       if (isUserFacing(err)) reqLog.info({ code: err.code }, "request refused");
       else reqLog.error({ err, requestId }, "request failed");
-      return [{ kind: "reply", message: errorMessage(toUserMessage(err, requestId)) }];
+      return [{ kind: "reply", message: errorMessage(toUserMessage(err, requestId)), failed: true }];
     },
   };
 }

@@ -27,6 +27,7 @@ import type { ClickRoute, ListenerContext } from "./listeners/context.js";
 import { registerEvents } from "./listeners/events.js";
 import { registerForms } from "./listeners/forms.js";
 import { registerInteractions } from "./listeners/interactions.js";
+import { registerWorkflow } from "./listeners/workflow.js";
 import { slackErrorCode } from "./paced-client.js";
 import { createSlackPorts, type SlackPorts, webClientOptions } from "./ports.js";
 
@@ -164,6 +165,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
   registerCommand(bolt, config.command, ctx);
   registerInteractions(bolt, ctx);
   registerForms(bolt, ctx);
+  registerWorkflow(bolt, ctx);
   registerEvents(bolt, ctx);
 
   const sweep = async () => {

@@ -296,6 +296,17 @@ export class FakeSlackApi {
       }
       case "files.completeUploadExternal":
         return { ok: true, files: args["files"] };
+      // Workflow steps, as Slack documents them: the execution id, and outputs (an object) or an error (a string).
+      case "functions.completeSuccess": {
+        const outputs = typeof args["outputs"] === "string" ? JSON.parse(args["outputs"]) : args["outputs"];
+        if (str("function_execution_id") === "" || outputs === null || typeof outputs !== "object")
+          return { ok: false, error: "invalid_arguments" };
+        return { ok: true };
+      }
+      case "functions.completeError":
+        if (str("function_execution_id") === "" || str("error") === "")
+          return { ok: false, error: "invalid_arguments" };
+        return { ok: true };
       default:
         this.unexpected.push(call);
         return { ok: false, error: "unknown_method" };

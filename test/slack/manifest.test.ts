@@ -7,6 +7,7 @@ import { registerCommand } from "../../src/slack/listeners/command.js";
 import type { ListenerContext } from "../../src/slack/listeners/context.js";
 import { registerEvents } from "../../src/slack/listeners/events.js";
 import { registerInteractions } from "../../src/slack/listeners/interactions.js";
+import { registerWorkflow } from "../../src/slack/listeners/workflow.js";
 import { BOT_SCOPES } from "../../src/slack/scopes.js";
 
 interface Manifest {
@@ -17,7 +18,12 @@ interface Manifest {
     slash_commands: { command: string; description: string; usage_hint?: string; url?: string }[];
   };
   oauth_config: { scopes: { bot: string[]; user?: string[] } };
+  functions?: Record<
+    string,
+    { title: string; input_parameters: Record<string, unknown>; output_parameters: Record<string, unknown> }
+  >;
   settings: {
+    org_deploy_enabled?: boolean;
     event_subscriptions: { bot_events: string[]; request_url?: string };
     interactivity: { is_enabled: boolean; request_url?: string };
     socket_mode_enabled: boolean;
@@ -28,18 +34,26 @@ const manifest = parse(readFileSync(new URL("../../manifest.yml", import.meta.ur
 
 /** Records what the listeners register on a Bolt app (a stand-in for App's registration methods). */
 function registrations() {
-  const seen = { commands: [] as string[], events: [] as string[], actions: 0, views: [] as string[] };
+  const seen = {
+    commands: [] as string[],
+    events: [] as string[],
+    actions: 0,
+    views: [] as string[],
+    functions: [] as string[],
+  };
   const app = {
     command: (name: string) => void seen.commands.push(name),
     event: (name: string) => void seen.events.push(name),
     action: () => void seen.actions++,
     view: (id: string) => void seen.views.push(id),
+    function: (id: string) => void seen.functions.push(id),
   } as unknown as App;
   const ctx = {} as ListenerContext;
   const defaults = slackSectionSchema.parse({ mode: "socket", botToken: "xoxb-x", appToken: "xapp-x" });
   registerCommand(app, defaults.command, ctx);
   registerInteractions(app, ctx);
   registerEvents(app, ctx);
+  registerWorkflow(app, ctx);
   return seen;
 }
 
@@ -51,6 +65,14 @@ describe("manifest.yml", () => {
     const cmd = manifest.features.slash_commands[0];
     expect(cmd?.description.length).toBeGreaterThan(10);
     expect(cmd?.usage_hint).toContain("help");
+  });
+
+  it("declares exactly the workflow steps the app handles, on an org-ready app", () => {
+    expect(Object.keys(manifest.functions ?? {})).toEqual(seen.functions);
+    expect(manifest.settings.org_deploy_enabled).toBe(true);
+    const step = manifest.functions?.["run_array_command"];
+    expect(Object.keys(step?.input_parameters ?? {})).toEqual(["command", "user", "channel"]);
+    expect(Object.keys(step?.output_parameters ?? {})).toEqual(["status", "result", "request_id"]);
   });
 
   it("subscribes to exactly the events the app listens to", () => {

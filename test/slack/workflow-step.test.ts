@@ -1,0 +1,169 @@
+/**
+ * The Workflow Builder step "Run an /array command", through Bolt's real HTTP receiver (a signed
+ * function_executed event), the fake Slack Web API (which checks functions.completeSuccess/completeError as Slack
+ * documents them) and the simulator: a read completes at once with its answer; a refused command fails the step;
+ * a change that needs approval posts its card, and the step completes only when another person approves it and
+ * it is carried out, or fails when it is denied.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RESOURCES } from "../../commands/index.js";
+import { configSchema } from "../../src/config/schema.js";
+import { memoryAuditSink } from "../../src/core/audit.js";
+import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
+import { createPipeline } from "../../src/core/pipeline.js";
+import { createRegistry } from "../../src/core/registry.js";
+import { createArrayPool } from "../../src/flashblade/pool.js";
+import type { ArrayPool } from "../../src/flashblade/types.js";
+import { silentLogger } from "../../src/logger.js";
+import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
+import { TEST_ARRAY_TUNING } from "../core/harness.js";
+import { blockAction, eventCallback } from "../fakes/payloads.js";
+import { type Harness, startHarness } from "./helpers/harness.js";
+
+describe("Workflow Builder step: run an /array command", () => {
+  let sim: Simulator;
+  let pool: ArrayPool;
+  let h: Harness;
+  let seq = 0;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
+    pool = createArrayPool([simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING)], {
+      logger: silentLogger(),
+    });
+    const config = configSchema.parse({
+      arrays: [{ name: "lab-1", address: sim.url, api_token_env: "T" }],
+      access: { default_role: "viewer", operator: { users: ["UBOB", "UOLGA"] } },
+      channels: { default_array: "lab-1" },
+    });
+    const registry = createRegistry(RESOURCES);
+    h = await startHarness("http", {
+      pipeline: ({ identity }) =>
+        createPipeline({
+          registry,
+          pool,
+          config,
+          identity,
+          store: createMemoryPendingStore(),
+          audit: memoryAuditSink(),
+          logger: silentLogger(),
+          now: Date.now,
+        }),
+    });
+  });
+
+  afterAll(async () => {
+    await h?.stop();
+    await pool?.close();
+    await sim?.close();
+  });
+
+  /** Runs the step as a workflow would; returns its execution id. */
+  async function runStep(command: string, user: string): Promise<string> {
+    const id = `Fx${++seq}`;
+    const acked = await h.driver.event(
+      eventCallback({
+        type: "function_executed",
+        function: {
+          id: "Fn1",
+          callback_id: "run_array_command",
+          title: "Run an /array command",
+          type: "app",
+          input_parameters: [],
+          output_parameters: [],
+          app_id: "A1",
+          date_created: 0,
+          date_updated: 0,
+          date_deleted: 0,
+        },
+        inputs: { command, user, channel: "C1" },
+        function_execution_id: id,
+        workflow_execution_id: `Wx${seq}`,
+        event_ts: `${Date.now() / 1000}`,
+        bot_access_token: "xwfp-test-token",
+      }),
+    );
+    expect(acked.status).toBe(200);
+    return id;
+  }
+
+  const completed = (id: string, method: "functions.completeSuccess" | "functions.completeError") =>
+    h.fake.waitForCall(method, (c) => c.args["function_execution_id"] === id);
+
+  const outputsOf = (c: { args: Record<string, unknown> }) =>
+    (typeof c.args["outputs"] === "string" ? JSON.parse(c.args["outputs"]) : c.args["outputs"]) as Record<
+      string,
+      string
+    >;
+
+  it("a read completes at once with its answer", async () => {
+    const id = await runStep("/array fs list", "UBOB");
+    const done = await completed(id, "functions.completeSuccess");
+    expect(outputsOf(done)).toMatchObject({ status: "done" });
+    expect(outputsOf(done)["result"]).toContain("scratch");
+  });
+
+  it("a command the person may not run fails the step, and nothing changes", async () => {
+    const id = await runStep("fs create wf-viewer 1T --nfs", "UCAROL");
+    const failed = await completed(id, "functions.completeError");
+    expect(String(failed.args["error"])).toMatch(/operator/);
+    expect(sim.state.fileSystems.has("wf-viewer")).toBe(false);
+  });
+
+  it("a change that needs approval completes only once another person approves it and it is carried out", async () => {
+    const before = h.fake.callsOf("chat.postMessage").length;
+    const id = await runStep("fs resize scratch 4T", "UBOB");
+    const card = await h.fake.waitForCall("chat.postMessage", () => true, before + 1);
+    const blocks = card.args["blocks"] as {
+      type: string;
+      elements?: { action_id: string; value: string }[];
+    }[];
+    const approve = blocks
+      .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
+      .find((e) => e.action_id.endsWith("approve"));
+    if (!approve) throw new Error("no Approve button on the card");
+    expect(
+      h.fake.callsOf("functions.completeSuccess").some((c) => c.args["function_execution_id"] === id),
+    ).toBe(false);
+    const ts = [...h.fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
+    await h.driver.interactive(
+      blockAction({
+        actionId: approve.action_id,
+        value: approve.value,
+        userId: "UOLGA",
+        messageTs: ts,
+        responseUrl: h.fake.responseUrl(`wf-click-${seq}`),
+      }),
+    );
+    const done = await completed(id, "functions.completeSuccess");
+    expect(outputsOf(done)).toMatchObject({ status: "executed", request_id: approve.value });
+    expect(sim.state.fileSystems.get("scratch")?.provisioned).toBe(4 * 2 ** 40);
+  });
+
+  it("a denied change fails the step", async () => {
+    const before = h.fake.callsOf("chat.postMessage").length;
+    const id = await runStep("fs resize scratch 3T", "UBOB");
+    const card = await h.fake.waitForCall("chat.postMessage", () => true, before + 1);
+    const blocks = card.args["blocks"] as {
+      type: string;
+      elements?: { action_id: string; value: string }[];
+    }[];
+    const deny = blocks
+      .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
+      .find((e) => e.action_id.endsWith("deny"));
+    if (!deny) throw new Error("no Deny button on the card");
+    const ts = [...h.fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
+    await h.driver.interactive(
+      blockAction({
+        actionId: deny.action_id,
+        value: deny.value,
+        userId: "UOLGA",
+        messageTs: ts,
+        responseUrl: h.fake.responseUrl(`wf-deny-${seq}`),
+      }),
+    );
+    const failed = await completed(id, "functions.completeError");
+    expect(String(failed.args["error"])).toMatch(/not carried out, the request is vetoed/);
+    expect(sim.state.fileSystems.get("scratch")?.provisioned).toBe(4 * 2 ** 40);
+  });
+});
