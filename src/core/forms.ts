@@ -4,6 +4,7 @@
  * command, so the access policy, validation, the impact, the gate and the audit are the same ones.
  */
 import type { z } from "zod";
+import { ENDPOINTS } from "../rest-spec/endpoints.js";
 import { quoteWord } from "./redact.js";
 import type { Registry } from "./registry.js";
 import { describeArg, enumValues, isOptional, isSwitch, keyToOption } from "./schema-introspect.js";
@@ -18,6 +19,8 @@ export interface FormField {
   choices?: readonly string[];
   optional: boolean;
   hint?: string;
+  /** An existing object's name: the GET path that lists what may be picked (a menu that searches the array). */
+  lookup?: string;
 }
 
 export interface FormSpec {
@@ -36,9 +39,29 @@ const labelOf = (key: string) => {
 };
 
 /** The form of a changing command typed as `path` ("fs create"), or undefined when it has none. */
-export function formFor(registry: Registry, path: string): FormSpec | undefined {
+/** Verbs whose `name` is a new object's: typed, not picked. */
+const NEW_OBJECT_VERBS = new Set(["create", "add", "import"]);
+const LISTABLE = new Set(ENDPOINTS.filter((e) => e.method === "GET").map((e) => e.path));
+
+/** The list an existing object's name is picked from: the GET of the path the command changes. */
+function lookupOf(verb: string, endpoints: readonly string[] | undefined): string | undefined {
+  if (NEW_OBJECT_VERBS.has(verb)) return undefined;
+  const path = /^(?:PATCH|DELETE|POST) (\/\S+)/.exec(endpoints?.[0] ?? "")?.[1];
+  return path !== undefined && LISTABLE.has(path) ? path : undefined;
+}
+
+/**
+ * The form of a changing command typed as `path` ("fs create"), or undefined when it has none. `arrays`, when
+ * there is more than one, adds a menu of the arrays the form may run on (the channel's default when left empty).
+ */
+export function formFor(
+  registry: Registry,
+  path: string,
+  arrays: readonly string[] = [],
+): FormSpec | undefined {
   const entry = registry.all().find((e) => e.path === path.trim().toLowerCase());
   if (!entry?.command.impact) return undefined;
+  const lookup = lookupOf(entry.command.verb, entry.command.endpoints);
   const shape = entry.command.args.shape as Record<string, z.ZodType>;
   const positional = new Set<string>(entry.command.positional ?? []);
   const fields: FormField[] = [];
@@ -47,6 +70,7 @@ export function formFor(registry: Registry, path: string): FormSpec | undefined 
     const hint = describeArg(schema);
     fields.push({
       key,
+      ...(key === "name" && positional.has(key) && lookup !== undefined && !choices ? { lookup } : {}),
       ...(positional.has(key) ? {} : { option: `--${keyToOption(key)}` }),
       label: labelOf(key),
       kind: isSwitch(schema) ? "switch" : choices ? "choice" : "text",
@@ -63,6 +87,15 @@ export function formFor(registry: Registry, path: string): FormSpec | undefined 
     const ib = order.indexOf(b.key);
     return (ia < 0 ? order.length : ia) - (ib < 0 ? order.length : ib);
   });
+  if (arrays.length > 1 && !Object.hasOwn(shape, "array"))
+    fields.push({
+      key: "array",
+      option: "--array",
+      label: "Array",
+      kind: "choice",
+      choices: arrays,
+      optional: true,
+    });
   return { path: entry.path, title: entry.path, summary: entry.command.summary, fields };
 }
 

@@ -98,7 +98,18 @@ export interface Pipeline {
    */
   recoverInterrupted(): Promise<Effect[]>;
   /** The form of a changing command typed as its path alone ("fs create"), for faces that show forms. */
-  form?(path: string): FormSpec | undefined;
+  form?(path: string, channelId?: string): FormSpec | undefined;
+  /**
+   * Names a form's field may pick, read from the array as the person would read them (their role, the access
+   * policy): at most 100, those containing `query` first. Empty when the field lists nothing.
+   */
+  lookup?(input: {
+    actor: Actor;
+    path: string;
+    field: string;
+    query: string;
+    array?: string;
+  }): Promise<string[]>;
   /**
    * Where a request stands (a workflow step waits on it): its status, its title and, once decided, its outcome.
    * Undefined for an id the store does not hold.

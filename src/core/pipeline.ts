@@ -13,6 +13,7 @@ import type { PipelineDeps } from "./pipeline-deps.js";
 import type { Effect, Pipeline } from "./pipeline-types.js";
 import { recoverInterrupted } from "./recovery.js";
 import { redactEffect } from "./redact.js";
+import { guardClient } from "./request-guard.js";
 import { createRuntime } from "./runtime.js";
 
 /** How long a transport request id is remembered, so a retried delivery is answered without running twice. */
@@ -85,7 +86,40 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       return effects;
     },
 
-    form: (path) => formFor(deps.registry, path),
+    form: (path, channelId) =>
+      formFor(
+        deps.registry,
+        path,
+        channelId === undefined ? [] : rt.targets.allowed(channelId).map((c) => c.name),
+      ),
+
+    async lookup({ actor, path, field, query, array }) {
+      const f = formFor(deps.registry, path)?.fields.find((x) => x.key === field);
+      if (f?.lookup === undefined) return [];
+      try {
+        const [client] = rt.targets.resolve(array, actor.channelId);
+        if (!client) return [];
+        // Read as the person: their role on that array, every request through the access policy.
+        const role = await rt.access.roleOn(actor.userId, client);
+        const page = await guardClient(client, async () => role).get<{ name?: unknown }>(f.lookup, {
+          query: { limit: 1000 },
+        });
+        const q = query.trim().toLowerCase();
+        return page.items
+          .flatMap((i) => (typeof i.name === "string" ? [i.name] : []))
+          .filter((n) => n.toLowerCase().includes(q))
+          .sort(
+            (a, b) =>
+              Number(!a.toLowerCase().startsWith(q)) - Number(!b.toLowerCase().startsWith(q)) ||
+              a.localeCompare(b),
+          )
+          .slice(0, 100);
+      } catch (err) {
+        // A menu that cannot be filled is empty; the person can still type the name into the command.
+        rt.log.info({ err, path, field }, "form lookup failed");
+        return [];
+      }
+    },
 
     async requestStatus(id) {
       const rec = await deps.store.get(id);

@@ -10,7 +10,9 @@ import { type SlackBlock, toSlack } from "./blocks.js";
 import { LIMITS, truncate } from "./limits.js";
 
 export const FORM_CALLBACK_ID = "array_form";
-const INPUT = "value";
+/** The action id of every input of a form (the block id says which argument it is). */
+export const FORM_INPUT = "array_form_value";
+const INPUT = FORM_INPUT;
 /** Slack shows at most this much of an input's error. */
 const ERROR_CHARS = 150;
 
@@ -30,6 +32,14 @@ function element(f: FormField): Record<string, unknown> {
       type: "checkboxes",
       action_id: INPUT,
       options: [{ text: plain(truncate(f.label, 75)), value: "on" }],
+    };
+  if (f.lookup !== undefined)
+    // Picked from the array, searched as the person types (block_suggestion, answered by the pipeline's lookup).
+    return {
+      type: "external_select",
+      action_id: INPUT,
+      min_query_length: 0,
+      placeholder: plain("Search the array"),
     };
   if (f.kind === "choice")
     return {
@@ -117,7 +127,7 @@ export interface SubmittedForm {
 }
 
 /** The submission's metadata, or undefined when it is not a form of ours. */
-export function readFormMeta(view: SubmittedForm): FormMeta | undefined {
+export function readFormMeta(view: Pick<SubmittedForm, "private_metadata">): FormMeta | undefined {
   try {
     const m = JSON.parse(view.private_metadata ?? "") as Partial<FormMeta>;
     if (typeof m.path !== "string" || typeof m.channelId !== "string") return undefined;
@@ -136,7 +146,8 @@ export function readFormValues(
   for (const f of form.fields) {
     const v = view.state?.values?.[f.key]?.[INPUT];
     if (f.kind === "switch") out[f.key] = (v?.selected_options ?? []).length > 0;
-    else if (f.kind === "choice") out[f.key] = v?.selected_option?.value ?? undefined;
+    else if (f.kind === "choice" || f.lookup !== undefined)
+      out[f.key] = v?.selected_option?.value ?? undefined;
     else out[f.key] = v?.value ?? undefined;
   }
   return out;

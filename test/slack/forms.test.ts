@@ -87,11 +87,11 @@ describe("forms for changes", () => {
       userId: user,
       callbackId: "array_form",
       privateMetadata: meta,
-      values: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, { value: v }])),
+      values: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, { array_form_value: v }])),
     });
     const view = p["view"] as { state: { values: Record<string, unknown> } };
     view.state.values["nfs"] = {
-      value: { type: "checkboxes", selected_options: nfs ? [{ value: "on" }] : [] },
+      array_form_value: { type: "checkboxes", selected_options: nfs ? [{ value: "on" }] : [] },
     };
     return p;
   }
@@ -146,5 +146,47 @@ describe("forms for changes", () => {
     expect(Object.values(body.errors).join(" ")).toMatch(/operator/);
     expect(await store.listOpen()).toEqual([]);
     expect(sim.state.fileSystems.has("viewer-fs")).toBe(false);
+  });
+
+  it("a change on an existing object picks its name from a menu that searches the array, as the person", async () => {
+    const before = h.fake.callsOf("views.open").length;
+    await h.driver.command(
+      slashCommand({
+        text: "fs resize",
+        userId: "UBOB",
+        responseUrl: h.fake.responseUrl(`f-${Math.random()}`),
+      }),
+    );
+    const call = await h.fake.waitForCall("views.open", () => true, before + 1);
+    const view = call.args["view"] as { private_metadata: string; blocks: Record<string, unknown>[] };
+    const nameBlock = view.blocks.find((b) => b["block_id"] === "name") as {
+      element: Record<string, unknown>;
+    };
+    expect(nameBlock.element["type"]).toBe("external_select");
+    expect(blockKitViolations(view.blocks, "view")).toEqual([]);
+
+    const suggest = (user: string, value: string) =>
+      h.driver.interactive({
+        type: "block_suggestion",
+        team: { id: "T1", domain: "test" },
+        user: { id: user, name: user.toLowerCase(), team_id: "T1" },
+        api_app_id: "A1",
+        token: "deprecated-verification-token",
+        container: { type: "view", view_id: "V1" },
+        block_id: "name",
+        action_id: nameBlock.element["action_id"],
+        value,
+        view: {
+          id: "V1",
+          type: "modal",
+          callback_id: "array_form",
+          private_metadata: view.private_metadata,
+          state: { values: {} },
+        },
+      });
+    const answer = await suggest("UBOB", "scr");
+    const options = (answer.body as { options: { value: string }[] }).options.map((o) => o.value);
+    expect(options[0]).toBe("scratch");
+    expect(options.every((o) => o.includes("scr"))).toBe(true);
   });
 });

@@ -9,11 +9,13 @@ import type { Actor } from "../../core/pipeline-types.js";
 import { runEffects } from "../effects.js";
 import {
   FORM_CALLBACK_ID,
+  FORM_INPUT,
   fieldErrors,
   formView,
   previewView,
   readFormMeta,
   readFormValues,
+  type SubmittedForm,
 } from "../form-modal.js";
 import type { ListenerContext } from "./context.js";
 
@@ -24,16 +26,47 @@ export async function openFormFor(
   triggerId: string | undefined,
   channelId: string,
 ): Promise<boolean> {
-  const form = ctx.pipeline.form?.(text);
+  const form = ctx.pipeline.form?.(text, channelId);
   if (!form || !triggerId) return false;
   await ctx.client.call("views.open", { trigger_id: triggerId, view: formView(form, channelId) });
   return true;
 }
 
 export function registerForms(app: App, ctx: ListenerContext): void {
+  // A menu that searches the array: names read as the person typing, through the pipeline and its policy.
+  app.options<"block_suggestion">(
+    { type: "block_suggestion", action_id: FORM_INPUT },
+    async ({ ack, body }) => {
+      const view =
+        "view" in body
+          ? (body.view as { private_metadata?: string; state?: SubmittedForm["state"] })
+          : undefined;
+      const meta = view ? readFormMeta(view) : undefined;
+      const field = "block_id" in body ? String(body.block_id) : "";
+      if (!meta || !ctx.pipeline.lookup) {
+        await ack({ options: [] });
+        return;
+      }
+      const array = view?.state?.values?.["array"]?.[FORM_INPUT]?.selected_option?.value ?? undefined;
+      const names = await ctx.pipeline.lookup({
+        actor: { userId: body.user.id, channelId: meta.channelId },
+        path: meta.path,
+        field,
+        query: "value" in body ? String(body.value ?? "") : "",
+        ...(array ? { array } : {}),
+      });
+      await ack({
+        options: names.map((n) => ({
+          text: { type: "plain_text", text: n.slice(0, 75) },
+          value: n.slice(0, 150),
+        })),
+      });
+    },
+  );
+
   app.view(FORM_CALLBACK_ID, async ({ ack, body, view }) => {
     const meta = readFormMeta(view);
-    const form = meta && ctx.pipeline.form?.(meta.path);
+    const form = meta && ctx.pipeline.form?.(meta.path, meta.channelId);
     if (!meta || !form) {
       await ack();
       ctx.logger.warn({ user: body.user.id }, "form submission with unreadable metadata ignored");
