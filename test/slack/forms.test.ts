@@ -82,8 +82,15 @@ describe("forms for changes", () => {
   }
 
   /** A submission of the form with text inputs and the NFS box ticked. */
-  function submission(user: string, meta: string, values: Record<string, string>, nfs: boolean) {
+  function submission(
+    user: string,
+    meta: string,
+    values: Record<string, string>,
+    nfs: boolean,
+    viewId?: string,
+  ) {
     const p = viewSubmission({
+      ...(viewId ? { viewId } : {}),
       userId: user,
       callbackId: "array_form",
       privateMetadata: meta,
@@ -188,5 +195,21 @@ describe("forms for changes", () => {
     const options = (answer.body as { options: { value: string }[] }).options.map((o) => o.value);
     expect(options[0]).toBe("scratch");
     expect(options.every((o) => o.includes("scr"))).toBe(true);
+  });
+
+  it("a Request submitted twice (a retry, a double click) makes one change", async () => {
+    const view = await openForm("UBOB");
+    const preview = await h.driver.interactive(
+      submission("UBOB", view.private_metadata, { name: "twice-fs", size: "1T" }, false, "VTWICE"),
+    );
+    const meta = (preview.body as { view: { private_metadata: string } }).view.private_metadata;
+    const before = posts();
+    await Promise.all([
+      h.driver.interactive(submission("UBOB", meta, {}, false, "VTWICE")),
+      h.driver.interactive(submission("UBOB", meta, {}, false, "VTWICE")),
+    ]);
+    await h.fake.waitForCall("chat.postMessage", (c) => JSON.stringify(c.args).includes("twice-fs"));
+    expect(posts()).toBe(before + 1);
+    expect(sim.state.fileSystems.has("twice-fs")).toBe(true);
   });
 });
