@@ -71,10 +71,7 @@ test("a list as a data table, the fs create form and its errors, App Home: golde
   const parts = [
     ["A list: `/array fs list --sort used- --limit 6`, a data table", golden("surface-list", list)],
     ["A form: `/array fs create` with nothing after it", golden("surface-form", view)],
-    [
-      "A form's errors, beside its fields (`lots` typed as the size)",
-      golden("surface-form-errors", errors),
-    ],
+    ["A form's errors, beside its fields (`lots` typed as the size)", golden("surface-form-errors", errors)],
     ["App Home: the fleet at a glance, as carol (viewer)", golden("surface-home", homeBlocks)],
   ] as const;
   const doc = [
