@@ -20,6 +20,10 @@ export interface Change {
   requestedBy: string;
   /** "Confirmed by alice", "Approved by bob, carol", "Vetoed by bob"; undefined for a change sent at once. */
   decidedBy?: string;
+  /** Who approved it, when it was approved. */
+  approvedBy?: string[];
+  /** When its last record was written (for a change carried out: when it was sent). */
+  lastAt: number;
   sent: string[];
   /** "done", "failed: FS_NOT_FOUND", "waiting for approval", "expired". */
   outcome: string;
@@ -76,6 +80,8 @@ export function changesOf(records: readonly AuditRecord[]): Change[] {
       command: last.command,
       requestedBy: requester,
       ...(decidedBy ? { decidedBy } : {}),
+      ...(verdict?.decision === "approved" ? { approvedBy: who } : {}),
+      lastAt: Date.parse(last.at),
       sent,
       outcome: outcomeOf(last),
     };

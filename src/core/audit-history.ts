@@ -35,11 +35,13 @@ export interface AuditHistoryOptions {
 
 export function createAuditHistory(store: Store, o: AuditHistoryOptions): AuditHistory {
   const prefixOf = (x: ObjectRef) => keyPrefix(x.array, x.kind, x.name);
+  let written = 0;
   return {
     async add(object, rec) {
       const prefix = prefixOf(object);
-      // ISO times sort as text, so the store's key order is time order.
-      const key = prefix + joinKey(rec.at, rec.id);
+      // ISO times sort as text, so the store's key order is time order; records of one millisecond keep the
+      // order they were written in (a request, then its confirmation) by this process's count.
+      const key = prefix + joinKey(rec.at, String(++written).padStart(12, "0"), rec.id);
       const expiresAt = Date.parse(rec.at) + o.days * DAY_MS;
       await store.write([{ op: "put", ns: NS, key, value: rec, expiresAt }]);
       const kept = await store.list(NS, { prefix });

@@ -7,7 +7,8 @@ import { type Harness, startHarness } from "../core/harness.js";
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  // The arrays' clock is the bot's: their audit log and the bot's records are compared by time.
+  h = await startHarness({ shareClock: true });
 });
 afterAll(async () => h.close());
 
@@ -49,6 +50,29 @@ describe("/array history", () => {
     const bad = out.length;
     expect(await s.handleLine("/array history nonsense x")).toEqual({ ok: false });
     expect(since(bad)).toContain("`nonsense` is not something the bot changes");
+  });
+});
+
+describe("destroyed through the bot", () => {
+  test("space trash and fs list --destroyed name the chat user, not only the array's API user", async () => {
+    const { s, out, since } = session();
+    await s.handleLine("/as bob");
+    expect(await s.handleLine("/array fs destroy scratch")).toEqual({ ok: true });
+    expect(await s.handleLine("1")).toEqual({ ok: true });
+    await s.handleLine("/as carol");
+    const trash = out.length;
+    expect(await s.handleLine("/array space trash")).toEqual({ ok: true });
+    expect(since(trash)).toMatch(/scratch .*bob \(via the bot\), just now/);
+    const listed = out.length;
+    expect(await s.handleLine(`/array fs list --destroyed --where "name ~ scratch"`)).toEqual({ ok: true });
+    expect(since(listed)).toMatch(/Destroyed by/);
+    expect(since(listed)).toMatch(/scratch \(destroyed\) .*bob \(via the bot\)/);
+    // Recovered, it is no longer in the trash; the history keeps both changes.
+    await s.handleLine("/as alice");
+    expect(await s.handleLine("/array fs recover scratch")).toEqual({ ok: true });
+    const hist = out.length;
+    expect(await s.handleLine("/array history fs scratch")).toEqual({ ok: true });
+    expect(since(hist)).toContain("`fs destroy` requested by bob · Confirmed by bob — done");
   });
 });
 
