@@ -83,16 +83,18 @@ export function changesOf(records: readonly AuditRecord[]): Change[] {
       ...(verdict?.decision === "approved" ? { approvedBy: who } : {}),
       lastAt: Date.parse(last.at),
       sent,
-      outcome: outcomeOf(last),
+      outcome: outcomeOf(last, sent.length > 0),
     };
   });
 }
 
-function outcomeOf(r: AuditRecord): string {
+function outcomeOf(r: AuditRecord, planned: boolean): string {
   const closed = CLOSED[r.decision];
   if (closed) return closed;
   if (r.decision === "pending") return "waiting for confirmation or approval; nothing sent yet";
-  return r.outcome === "ok" ? "done" : `failed: ${r.errorCode ?? "error"}`;
+  if (r.outcome === "ok") return "done";
+  // Refused while planning (already destroyed, not found): nothing reached the array.
+  return planned ? `failed: ${r.errorCode ?? "error"}` : `refused, nothing sent: ${r.errorCode ?? "error"}`;
 }
 
 const historyShow = defineCommand({

@@ -47,6 +47,13 @@ describe("/array history", () => {
     const none = out.length;
     expect(await s.handleLine("/array history fs home")).toEqual({ ok: true });
     expect(since(none)).toContain("No change to fs home on lab-1 through this bot is on record.");
+    // A change refused before anything was planned is on record as refused, with nothing sent.
+    await s.handleLine("/as alice");
+    expect(await s.handleLine("/array fs recover builds")).toEqual({ ok: false });
+    await s.handleLine("/as carol");
+    const refused = out.length;
+    expect(await s.handleLine("/array history fs builds")).toEqual({ ok: true });
+    expect(since(refused)).toContain("`fs recover` requested by alice — refused, nothing sent:");
     const bad = out.length;
     expect(await s.handleLine("/array history nonsense x")).toEqual({ ok: false });
     expect(since(bad)).toContain("`nonsense` is not something the bot changes");
