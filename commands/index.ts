@@ -9,6 +9,7 @@ import { arraysResource } from "./arrays.js";
 import { CATALOGUE_RESOURCES } from "./catalogue/index.js";
 import { diagnoseResource } from "./diagnose/index.js";
 import { fsResource } from "./fs/index.js";
+import { historyResource } from "./history.js";
 import { perfResource } from "./perf.js";
 import { policyResource } from "./policy/index.js";
 import { quotaResource } from "./quota/index.js";
@@ -29,6 +30,7 @@ export const RESOURCES: readonly ResourceDefinition[] = withDeclaredSends([
   usageResource,
   policyResource,
   diagnoseResource,
+  historyResource,
   ...CATALOGUE_RESOURCES,
   apiResource,
   // Replication status is a noun of its own; the other hand-written replication and object-store resources join

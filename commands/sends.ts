@@ -66,6 +66,7 @@ export const HAND_WRITTEN_SENDS: Readonly<Record<string, readonly string[]>> = {
   ],
   "fs.top": ["GET /buckets", "GET /file-systems"],
   "fs.update": ["PATCH /file-systems"],
+  "history.show": [],
   "lifecycle-rule.create": ["POST /lifecycle-rules"],
   "lifecycle-rule.delete": ["DELETE /lifecycle-rules"],
   "lifecycle-rule.list": ["GET /lifecycle-rules"],

@@ -12,6 +12,7 @@ import { truncatedTable } from "../src/core/table.js";
 import { countOf, formatBytes, formatCount, formatDuration } from "../src/core/units.js";
 import { eq } from "../src/flashblade/filter.js";
 import { bucketSchema, fileSystemSchema, snapshotSchema } from "../src/flashblade/schemas.js";
+import { destroyedThroughBot, newerOf } from "./shared/destroyed-by.js";
 
 type Kind = "file system" | "snapshot" | "bucket";
 
@@ -25,8 +26,11 @@ export interface TrashItem {
   /** What it is besides its size: source file system, object count, account. */
   detail: string;
   timeRemaining?: number;
-  /** Who destroyed it and when, from the array's audit log (REST 1.9+), when it still holds the entry. */
-  destroyedBy?: { user: string; at: number };
+  /**
+   * Who destroyed it and when: the chat person when it went through the bot (its kept records), else the array's
+   * audit log (REST 1.9+), when it still holds the entry.
+   */
+  destroyedBy?: { user: string; at: number; viaBot?: boolean };
 }
 
 export interface TrashResult {
@@ -42,6 +46,26 @@ const COMMANDS: Record<Kind, { recover: string; eradicate: string } | undefined>
   snapshot: { recover: "snapshot.recover", eradicate: "snapshot.eradicate" },
   bucket: undefined,
 };
+
+/** The resource whose `destroy` verb destroys each kind, as the bot's records name it. */
+const RESOURCE: Record<Kind, string> = { "file system": "fs", snapshot: "snapshot", bucket: "bucket" };
+
+/** The chat people behind destroys that went through the bot, where the array's log names only its API user. */
+async function attachChatDestroyers(ctx: CommandContext, items: TrashItem[]): Promise<void> {
+  for (const kind of Object.keys(RESOURCE) as Kind[]) {
+    const mine = items.filter((i) => i.kind === kind);
+    if (mine.length === 0) continue;
+    const chat = await destroyedThroughBot(
+      ctx,
+      RESOURCE[kind],
+      mine.map((i) => i.name),
+    );
+    for (const item of mine) {
+      const by = newerOf(chat.get(item.name), item.destroyedBy);
+      if (by) item.destroyedBy = by;
+    }
+  }
+}
 
 const AUDIT_COMMAND: Record<Kind, string> = {
   "file system": "file-systems",
@@ -126,6 +150,7 @@ export const spaceTrash = defineCommand({
       }
     }
     await attachDestroyers(ctx, items);
+    await attachChatDestroyers(ctx, items);
     items.sort(
       (a, b) => (a.timeRemaining ?? Number.MAX_SAFE_INTEGER) - (b.timeRemaining ?? Number.MAX_SAFE_INTEGER),
     );
@@ -179,7 +204,9 @@ export const spaceTrash = defineCommand({
       logical: i.logical === undefined ? "–" : formatBytes(i.logical),
       detail: i.detail || "–",
       left: i.timeRemaining === undefined ? "–" : formatDuration(i.timeRemaining),
-      by: i.destroyedBy ? `${i.destroyedBy.user}, ${formatRelative(i.destroyedBy.at, rctx.now)}` : "–",
+      by: i.destroyedBy
+        ? `${i.destroyedBy.user}${i.destroyedBy.viaBot ? " (via the bot)" : ""}, ${formatRelative(i.destroyedBy.at, rctx.now)}`
+        : "–",
     }));
     const table = truncatedTable(
       [

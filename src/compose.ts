@@ -15,6 +15,7 @@ import { openAlerting, storeOptions } from "./alerts/start.js";
 import type { AlertChat, Clock } from "./alerts/types.js";
 import type { LoadedConfig } from "./config/load.js";
 import type { AuditSink } from "./core/audit.js";
+import { createAuditHistory } from "./core/audit-history.js";
 import type { PendingStore } from "./core/pending-store.js";
 import { createDurablePendingStore } from "./core/pending-store-durable.js";
 import { createPipeline } from "./core/pipeline.js";
@@ -128,6 +129,7 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
     identity: faces.identity,
     store: pending,
     audit: faces.audit,
+    history: createAuditHistory(store, loaded.config.audit_history),
     logger,
     now,
     ...(alerting ? { alerts: alerting.commands } : {}),

@@ -7,6 +7,7 @@ import { truncatedTable } from "../../src/core/table.js";
 import { countOf, formatBytes, formatPercent } from "../../src/core/units.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
+import { destroyedThroughBot } from "../shared/destroyed-by.js";
 import { protocolsOf, sizeText, usedBytes } from "../shared/file-system-facts.js";
 import {
   arraysCovered,
@@ -37,6 +38,8 @@ export interface FsRow {
   protocols: string[];
   destroyed: boolean;
   created?: number;
+  /** For a file system destroyed through the bot: who asked (and approved), from the bot's records. */
+  destroyedBy?: string;
 }
 
 export type FsListResult = Listing<FsRow>;
@@ -68,8 +71,12 @@ function cells(r: FsRow, timeZone: string): Record<string, string> {
     reduction: r.reduction === undefined ? "–" : `${r.reduction.toFixed(1)}:1`,
     protocols: r.protocols.join(", ") || "none",
     created: r.created === undefined ? "–" : formatTimestamp(r.created, timeZone),
+    destroyedBy: r.destroyedBy ?? "–",
   };
 }
+
+/** With --destroyed, a column names the chat people behind destroys that went through the bot. */
+const DESTROYED_BY = { key: "destroyedBy", label: "Destroyed by" };
 
 function toRow(array: string, fs: FileSystem): FsRow {
   return {
@@ -104,7 +111,7 @@ export const fsList = defineCommand({
   }),
   async run(args, ctx): Promise<FsListResult> {
     const query = await listQuery(args, ctx);
-    return fetchListing(ctx, "/file-systems", {
+    const listing = await fetchListing(ctx, "/file-systems", {
       query: args.start ? { ...query, start: args.start } : query,
       schema: fileSystemSchema,
       limit: args.limit,
@@ -112,6 +119,18 @@ export const fsList = defineCommand({
       countQuery: { filter: query.filter },
       spool: { columns: COLUMNS, cells: (r) => cells(r, ctx.timeZone), filename: "file-systems.csv" },
     });
+    const gone = listing.rows.filter((r) => r.destroyed);
+    if (gone.length === 0) return listing;
+    const chat = await destroyedThroughBot(
+      ctx,
+      "fs",
+      gone.map((r) => r.name),
+    );
+    for (const r of gone) {
+      const who = chat.get(r.name)?.who;
+      if (who) r.destroyedBy = `${who} (via the bot)`;
+    }
+    return listing;
   },
   merge: mergeListings,
   render(result, args, rctx) {
@@ -122,7 +141,11 @@ export const fsList = defineCommand({
         { type: "section", text: rich`No file systems${pattern} on ${where}.` },
       ]);
     }
-    const columns = [...(many ? [{ key: "array", label: "Array" }] : []), ...COLUMNS];
+    const columns = [
+      ...(many ? [{ key: "array", label: "Array" }] : []),
+      ...COLUMNS,
+      ...(args.destroyed ? [DESTROYED_BY] : []),
+    ];
     const rows = result.rows.map((r) => cells(r, rctx.timeZone));
     const table = truncatedTable(columns, rows, {
       totalRows: result.total,

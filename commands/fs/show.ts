@@ -25,7 +25,8 @@ export interface FsShowResult {
 
 export const fsShow = defineCommand({
   verb: "show",
-  summary: "Show one file system: space, data reduction, protocols, hard limit, snapshots, replica links",
+  summary:
+    "Show one file system: space, data reduction, NFSv3/NFSv4.1, export rules, SMB/HTTP, snapshot directory, policies, replica links",
   examples: ["fs show home", "fs show home --array fb-dr-01"],
   role: "viewer",
   positional: ["name"],
@@ -54,6 +55,13 @@ export const fsShow = defineCommand({
         value: rich`${fs.space?.total_physical === undefined ? "–" : formatBytes(fs.space.total_physical)}`,
       },
       { label: "Protocols", value: rich`${protocols.length ? protocols.join(", ") : "none"}` },
+      ...protocolFields(fs),
+      { label: "Snapshot directory", value: rich`${onOff(fs.snapshot_directory_enabled)}` },
+      // Attached policies come from the array's policy-member endpoint (REST 1.5+); "–" before it.
+      {
+        label: "Policies",
+        value: rich`${policies === undefined ? "–" : policies.length ? policies.join(", ") : "none"}`,
+      },
       { label: "Hard limit", value: rich`${fs.hard_limit_enabled ? "on" : "off"}` },
       { label: "Snapshots", value: rich`${formatCount(snapshots)}` },
       { label: "Replica links", value: rich`${linksText(links)}` },
@@ -89,6 +97,28 @@ export const fsShow = defineCommand({
     return message(`${title}: ${usageText(fs)}`, blocks);
   },
 });
+
+/** "on", "off", or "–" when the array's version does not report the field. */
+function onOff(v: boolean | undefined): string {
+  return v === undefined ? "–" : v ? "on" : "off";
+}
+
+/** NFSv3 and NFSv4.1 apart (before REST 1.6 `nfs.enabled` is NFSv3 and v4.1 is not reported), rules, SMB, HTTP. */
+function protocolFields(fs: FileSystem): Field[] {
+  const nfs = fs.nfs;
+  const acl = fs.smb?.acl_mode ?? fs.smb?.["acl-mode"];
+  const smb = onOff(fs.smb?.enabled);
+  return [
+    { label: "NFSv3", value: rich`${onOff(nfs?.v3_enabled ?? nfs?.enabled)}` },
+    { label: "NFSv4.1", value: rich`${onOff(nfs?.v4_1_enabled)}` },
+    {
+      label: "Export rules",
+      value: rich`${nfs?.rules === undefined ? "–" : nfs.rules.trim() || "none (the array's default)"}`,
+    },
+    { label: "SMB", value: rich`${fs.smb?.enabled && acl ? `${smb} (ACL mode ${acl})` : smb}` },
+    { label: "HTTP", value: rich`${onOff(fs.http?.enabled)}` },
+  ];
+}
 
 /** "policy daily; replica link to fb-dr-01 (policy daily)", or a plain warning when nothing protects it. */
 function protectionText(policies: readonly string[], links: readonly FileSystemReplicaLink[]): string {

@@ -157,6 +157,13 @@ export const configSections = {
   destructive: destructiveSchema.default(destructiveSchema.parse({})),
   /** Channel ID that receives one line per audited request. */
   audit_channel: slackId.optional(),
+  /** Records of changes kept in the store for `/array history`: the last `keep` per object, for `days` days. */
+  audit_history: z
+    .strictObject({
+      keep: z.number().int().min(1).max(1000).default(50),
+      days: z.number().int().min(1).max(3650).default(90),
+    })
+    .default({ keep: 50, days: 90 }),
   time_zone: timeZone,
   /**
    * How long `--array all` waits before answering with the arrays that answered; the rest are named as late

@@ -50,6 +50,13 @@ export interface AuditRecord {
   /** Everyone who approved or confirmed, for decisions that carry out a gated request. */
   approvedBy?: string[];
   pendingId?: string;
+  /** Who asked for a gated request, on the records of the clicks that decide it (history names them). */
+  requester?: { userId: string; displayName?: string };
+  /**
+   * A change's planned requests as lines (send-plan.ts canonical form, placeholders kept, redacted): what the
+   * card showed and the pipeline sends.
+   */
+  sent?: string[];
   outcome: "ok" | "error";
   errorCode?: string;
   durationMs: number;

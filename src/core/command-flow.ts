@@ -22,6 +22,7 @@ import { type Role, roleAtLeast } from "./roles.js";
 import { runFanOut, runOnArray } from "./run-command.js";
 import type { Runtime } from "./runtime.js";
 import { keyToOption } from "./schema-introspect.js";
+import { canonicalPlan } from "./send-plan.js";
 import { withSlowNotice } from "./slow-array.js";
 import { isMultiSpec } from "./targets.js";
 
@@ -31,6 +32,7 @@ interface Trail {
   args: Record<string, unknown>;
   decision: AuditDecision;
   pendingId?: string;
+  sent?: string[];
 }
 
 export async function handleCommandText(
@@ -58,6 +60,7 @@ export async function handleCommandText(
       text: redactCommandLine(input.text),
       decision: trail.decision,
       ...(trail.pendingId ? { pendingId: trail.pendingId } : {}),
+      ...(trail.sent ? { sent: trail.sent } : {}),
       outcome,
       ...(code ? { errorCode: code } : {}),
       durationMs: rt.deps.now() - started,
@@ -163,6 +166,7 @@ async function dispatch(
   const impact = await cmd.impact(args, ctx);
   // What the card will show must be allowed to the requester before it is shown, not only when it is sent.
   assertPlannedAllowed(impact.requests, first.actor.role, first.client.name);
+  trail.sent = canonicalPlan(impact, first.client.name);
   const cls = cmd.destructive?.(args, impact) ?? null;
   if (cls && !cmd.gateClasses?.includes(cls))
     throw new InternalError(

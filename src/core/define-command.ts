@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { ArrayClient, ArrayPool, PlannedCall } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
 import type { AlertCommandPort } from "./alert-port.js";
+import type { HistoryReader } from "./audit-history.js";
 import type { Field, Message, Rich } from "./message.js";
 import type { SecretField } from "./pipeline-types.js";
 import type { Role } from "./roles.js";
@@ -89,6 +90,8 @@ export interface CommandContext {
   readonly fanOutDeadlineMs: number;
   /** The alert engine, for `alert routes|test` (absent where it does not run). */
   readonly alerts?: AlertCommandPort;
+  /** The bot's kept records of changes, by object (`/array history`; absent where no store keeps them). */
+  readonly history?: HistoryReader;
   /**
    * True when `impact` runs again for a request made earlier (at the last click, before it is carried out), so a
    * precondition that fails can say what changed ("not destroyed any more") rather than what to do first.
@@ -207,6 +210,8 @@ export interface ResourceDefinition {
   summary: string;
   /** The verb run when none is given (`/array arrays`). */
   defaultVerb?: string;
+  /** The words after the name are the default verb's arguments unless one is a verb (`history fs builds`). */
+  argsAfterNoun?: boolean;
   commands: readonly CommandDefinition[];
 }
 

@@ -46,7 +46,13 @@ export function parseCommandLine(text: string, registry: Registry): ParsedLine {
   const resource = matched?.resource;
   const used = matched?.words ?? 1;
   const second = tokens[used];
-  const verbGiven = second !== undefined && !second.quoted && !second.text.startsWith("--");
+  // A resource whose next words are its arguments (`history fs builds`) takes a verb only when it is its own.
+  const ownVerb = resource?.commands.some((c) => c.verb === second?.text.toLowerCase()) ?? false;
+  const verbGiven =
+    second !== undefined &&
+    !second.quoted &&
+    !second.text.startsWith("--") &&
+    (resource?.argsAfterNoun !== true || ownVerb);
   if (resource && !verbGiven && resource.defaultVerb === undefined)
     return { kind: "help", topic: resource.name };
   if (resource && second?.text.toLowerCase() === "help") return { kind: "help", topic: resource.name };

@@ -7,6 +7,7 @@ import type { Logger } from "../logger.js";
 import type { ExecutionLeases } from "../store/execution-lease.js";
 import type { AlertCommandPort } from "./alert-port.js";
 import type { AuditSink } from "./audit.js";
+import type { AuditHistory } from "./audit-history.js";
 import type { PendingStore } from "./pending-store.js";
 import type { LimitReason } from "./person-limits.js";
 import type { IdentityPort } from "./pipeline-types.js";
@@ -22,6 +23,8 @@ export interface PipelineDeps {
   identity: IdentityPort;
   store: PendingStore;
   audit: AuditSink;
+  /** Where records of changes are kept for `/array history` (the store, so every replica reads them). */
+  history?: AuditHistory;
   logger: Logger;
   /** Milliseconds since the epoch. */
   now: () => number;

@@ -172,7 +172,7 @@ export function checkDefinitions(resources: readonly ResourceDefinition[]): stri
       phrases.set(phrase, r.name);
     }
     const verbs = new Set<string>();
-    for (const c of r.commands) problems.push(...checkCommand(r.name, c, verbs));
+    for (const c of r.commands) problems.push(...checkCommand(r.name, c, verbs, r.argsAfterNoun === true));
     if (r.defaultVerb !== undefined && !verbs.has(r.defaultVerb)) {
       problems.push(`${r.name}: default verb "${r.defaultVerb}" is not one of its commands`);
     }
@@ -190,7 +190,12 @@ export function checkDefinitions(resources: readonly ResourceDefinition[]): stri
   return problems;
 }
 
-function checkCommand(resource: string, c: CommandDefinition, verbs: Set<string>): string[] {
+function checkCommand(
+  resource: string,
+  c: CommandDefinition,
+  verbs: Set<string>,
+  argsAfterNoun = false,
+): string[] {
   const problems: string[] = [];
   const id = commandId(resource, c.verb);
   if (!WORD_RE.test(c.verb)) problems.push(`${id}: verb must be lower-case letters, digits and dashes`);
@@ -215,9 +220,11 @@ function checkCommand(resource: string, c: CommandDefinition, verbs: Set<string>
   if (!c.impact && (c.result || c.fill)) problems.push(`${id}: result and fill belong to a change's impact`);
   if (c.examples.length === 0) problems.push(`${id}: needs at least one example`);
   const prefix = `${resource} ${c.verb}`;
+  // `history fs builds`: a resource whose next words are its arguments is shown without its verb.
+  const starts = argsAfterNoun ? [prefix, resource] : [prefix];
   for (const ex of c.examples) {
     const words = ex.trim().split(/\s+/).join(" ").toLowerCase();
-    if (words !== prefix && !words.startsWith(`${prefix} `))
+    if (!starts.some((p) => words === p || words.startsWith(`${p} `)))
       problems.push(`${id}: example "${ex}" does not start with "${prefix}"`);
   }
   return problems;

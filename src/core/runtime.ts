@@ -4,6 +4,7 @@ import { InternalError, isUserFacing, toUserMessage } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
 import { type Auditor, createAuditor } from "./audit.js";
+import { historyReader, withHistory } from "./audit-history.js";
 import { type AccessResolver, createAccessResolver } from "./authz.js";
 import type { CommandActor, CommandContext, RenderContext } from "./define-command.js";
 import { botText, type Message, message } from "./message.js";
@@ -40,11 +41,15 @@ export function createRuntime(deps: PipelineDeps): Runtime {
   const log = deps.logger;
   const budgets = requestBudgets(deps.limits?.array_requests_per_command, () => deps.onLimited?.("budget"));
   const access = createAccessResolver(deps.config.access, deps.identity);
+  const history = deps.history && historyReader(deps.history, deps.registry);
   return {
     deps,
     access,
     targets: createTargetResolver(deps.pool, deps.config.channels),
-    auditor: createAuditor(log, deps.audit),
+    auditor: createAuditor(
+      log,
+      deps.history ? withHistory(deps.audit, deps.history, deps.registry) : deps.audit,
+    ),
     newId: deps.newId ?? (() => randomUUID()),
     log,
     budgets,
@@ -67,6 +72,7 @@ export function createRuntime(deps: PipelineDeps): Runtime {
         timeZone: deps.config.time_zone,
         fanOutDeadlineMs: deps.config.fan_out_deadline ?? DEFAULT_FAN_OUT_DEADLINE_MS,
         ...(deps.alerts ? { alerts: deps.alerts } : {}),
+        ...(history ? { history } : {}),
         now: deps.now,
       });
     },

@@ -44,6 +44,8 @@ test("every hand-written command that reaches an array has a sends entry", () =>
   const catalogued = new Set(CATALOGUE_VERBS.map((p) => commandId(p.spec.noun, p.verb)));
   const missing = registry
     .all()
+    // A command that declares it sends nothing (`history show` reads the bot's own records) reaches no array.
+    .filter((e) => e.command.endpoints?.length !== 0)
     .filter((e) => !catalogued.has(e.id) && e.command.scope !== "global" && !observed.has(e.id))
     .map((e) => e.id);
   // Changes every example of which the demo refuses (its two arrays are connected already): the exception list

@@ -33,7 +33,11 @@ describe("did-you-mean", () => {
     ).toBe(true);
   });
 
-  const verbs = registry.all().map((e) => [e.path, e.resource.name, e.command.verb] as const);
+  // A resource whose next words are its arguments (`history fs builds`) reads a misspelt verb as an argument.
+  const verbs = registry
+    .all()
+    .filter((e) => e.resource.argsAfterNoun !== true)
+    .map((e) => [e.path, e.resource.name, e.command.verb] as const);
   test.each(verbs)("verb %s", (_path, noun, verb) => {
     expect(suggestionsFor(`${noun} ${typo(verb)}`)).toContain(`${noun} ${verb}`);
   });

@@ -7,6 +7,7 @@ import { RESOURCES } from "../../commands/index.js";
 import type { ResolvedArrayConfig } from "../../src/config/arrays.js";
 import { type AppConfigInput, configSchema } from "../../src/config/schema.js";
 import { type AuditRecord, memoryAuditSink } from "../../src/core/audit.js";
+import { createAuditHistory } from "../../src/core/audit-history.js";
 import type { ResourceDefinition } from "../../src/core/define-command.js";
 import type { Button, Message } from "../../src/core/message.js";
 import type { PendingStore } from "../../src/core/pending-store.js";
@@ -19,6 +20,7 @@ import type { ArrayPool } from "../../src/flashblade/types.js";
 import { type Logger, silentLogger } from "../../src/logger.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
 import type { ScenarioName } from "../../src/simulator/state.js";
+import { createMemoryStore } from "../../src/store/memory.js";
 
 export const DEMO_ACCESS = {
   default_role: "none" as const,
@@ -128,6 +130,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     },
     store,
     audit: sink,
+    history: createAuditHistory(createMemoryStore({ now: () => clock.now }), { keep: 50, days: 90 }),
     logger: opts.logger ?? silentLogger(),
     now: () => clock.now,
     newId: () => `id-${++seq}`,

@@ -77,6 +77,24 @@ describe("approvals across three replicas on Redis", () => {
     expect(world.sim.state.fileSystems.get("builds")?.provisioned).toBe(9 * 2 ** 40);
   });
 
+  it("the change approved above is in the history every replica reads: requester, approver, request sent", async () => {
+    const { fake } = world;
+    for (const [i, on] of replicas.entries()) {
+      await on.driver.command(
+        slashCommand({
+          text: "history fs builds",
+          userId: "UVIEW",
+          responseUrl: fake.responseUrl(`hist-${i}`),
+        }),
+      );
+      const answer = await fake.waitForResponse((r) => r.id === `hist-${i}`);
+      const text = JSON.stringify(answer.body);
+      expect(text).toContain("1 change to fs builds on lab-1 through this bot");
+      expect(text).toMatch(/requested by alice · Approved by uops\d+ — done/);
+      expect(text).toContain(`lab-1: PATCH /file-systems?`);
+    }
+  });
+
   it("a Slack retry of a command or an event delivered to another replica is dropped", async () => {
     const { fake } = world;
     const cmd = slashCommand({

@@ -1,0 +1,155 @@
+/**
+ * `/array history <noun> <name>`: the bot's own record of the changes it made to one object — who asked, who
+ * confirmed or approved, when, the request lines it sent (as the card showed them, redacted) and what the array
+ * answered. Read from the store (src/core/audit-history.ts), so every replica answers the same; sends nothing to
+ * the array.
+ */
+import { z } from "zod";
+import type { AuditRecord } from "../src/core/audit.js";
+import { commandPath } from "../src/core/command-path.js";
+import { defineCommand, defineResource } from "../src/core/define-command.js";
+import { formatWhen } from "../src/core/format-time.js";
+import { type Block, message, rich } from "../src/core/message.js";
+import { countOf } from "../src/core/units.js";
+import { UserFacingError } from "../src/errors.js";
+
+/** One change: the records of one request (typed, then its clicks), joined by its pending id. */
+export interface Change {
+  at: number;
+  command: string;
+  requestedBy: string;
+  /** "Confirmed by alice", "Approved by bob, carol", "Vetoed by bob"; undefined for a change sent at once. */
+  decidedBy?: string;
+  /** Who approved it, when it was approved. */
+  approvedBy?: string[];
+  /** When its last record was written (for a change carried out: when it was sent). */
+  lastAt: number;
+  sent: string[];
+  /** "done", "failed: FS_NOT_FOUND", "waiting for approval", "expired". */
+  outcome: string;
+}
+
+export interface HistoryResult {
+  array: string;
+  kind: string;
+  name: string;
+  changes: Change[];
+}
+
+const DECIDED: Partial<Record<AuditRecord["decision"], string>> = {
+  confirmed: "Confirmed by",
+  approved: "Approved by",
+  vetoed: "Vetoed by",
+  cancelled: "Cancelled by",
+};
+
+const CLOSED: Partial<Record<AuditRecord["decision"], string>> = {
+  expired: "expired without a decision; nothing was sent",
+  voided: "voided: the array changed since the card was shown; nothing was sent",
+  interrupted: "interrupted: the bot stopped while sending it",
+  vetoed: "vetoed; nothing was sent",
+  cancelled: "cancelled; nothing was sent",
+};
+
+function nameOf(p: { userId: string; displayName?: string }): string {
+  return p.displayName ?? p.userId;
+}
+
+/** The records of one object, oldest first, as one change per request. */
+export function changesOf(records: readonly AuditRecord[]): Change[] {
+  const groups = new Map<string, AuditRecord[]>();
+  for (const r of records) {
+    const key = r.pendingId ?? r.id;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const names = new Map<string, string>();
+  for (const r of records) if (r.displayName) names.set(r.userId, r.displayName);
+  const person = (id: string) => names.get(id) ?? id;
+  return [...groups.values()].map((g) => {
+    const asked = g.find((r) => r.decision === "pending" || r.decision === "allowed");
+    const last = g.at(-1) as AuditRecord;
+    const requester = asked ? nameOf(asked) : last.requester ? nameOf(last.requester) : "unknown";
+    const verdict = [...g].reverse().find((r) => DECIDED[r.decision] !== undefined);
+    const who = verdict?.decision === "approved" ? (verdict.approvedBy ?? [verdict.userId]).map(person) : [];
+    const decidedBy = verdict
+      ? `${DECIDED[verdict.decision]} ${who.length > 0 ? who.join(", ") : nameOf(verdict)}`
+      : undefined;
+    const sent = g.find((r) => r.sent)?.sent ?? [];
+    return {
+      at: Date.parse((asked ?? g[0] ?? last).at),
+      command: last.command,
+      requestedBy: requester,
+      ...(decidedBy ? { decidedBy } : {}),
+      ...(verdict?.decision === "approved" ? { approvedBy: who } : {}),
+      lastAt: Date.parse(last.at),
+      sent,
+      outcome: outcomeOf(last, sent.length > 0),
+    };
+  });
+}
+
+function outcomeOf(r: AuditRecord, planned: boolean): string {
+  const closed = CLOSED[r.decision];
+  if (closed) return closed;
+  if (r.decision === "pending") return "waiting for confirmation or approval; nothing sent yet";
+  if (r.outcome === "ok") return "done";
+  // Refused while planning (already destroyed, not found): nothing reached the array.
+  return planned ? `failed: ${r.errorCode ?? "error"}` : `refused, nothing sent: ${r.errorCode ?? "error"}`;
+}
+
+const historyShow = defineCommand({
+  verb: "show",
+  summary:
+    "Who changed an object through the bot: requester, approvers, time, requests sent, the array's answer",
+  examples: ["history fs builds", "history bucket media-archive --array fb-dr-01"],
+  role: "viewer",
+  args: z.object({
+    noun: z.string().min(1).max(64),
+    name: z.string().max(256).optional(),
+  }),
+  positional: ["noun", "name"],
+  async run(args, ctx): Promise<HistoryResult> {
+    const history = ctx.history;
+    if (!history)
+      throw new UserFacingError("HISTORY_UNAVAILABLE", "This bot keeps no history of changes here.");
+    const kind = history.kind(args.noun);
+    if (!kind)
+      throw new UserFacingError(
+        "HISTORY_NOUN_UNKNOWN",
+        `\`${args.noun}\` is not something the bot changes; try a noun from \`/array help\`, e.g. \`/array history fs builds\`.`,
+      );
+    const object = { array: ctx.arrayName, kind, name: args.name ?? "" };
+    return { ...object, changes: changesOf(await history.of(object)) };
+  },
+  render(res, _args, rctx) {
+    const what = `${res.kind}${res.name ? ` ${res.name}` : ""}`;
+    const headline = `${countOf(res.changes.length, "change")} to ${what} on ${res.array} through this bot`;
+    if (res.changes.length === 0)
+      return message(headline, [
+        { type: "section", text: rich`No change to ${what} on ${res.array} through this bot is on record.` },
+        {
+          type: "context",
+          text: rich`Only changes made through the bot are kept (the last ones per object, for a limited time: \`audit_history\` in the configuration).`,
+        },
+      ]);
+    const blocks: Block[] = [{ type: "header", text: headline }];
+    for (const c of [...res.changes].reverse()) {
+      const who = c.decidedBy ? `${c.requestedBy} · ${c.decidedBy}` : c.requestedBy;
+      blocks.push({
+        type: "section",
+        text: rich`*${formatWhen(c.at, rctx.now, rctx.timeZone)}* \`${commandPath(c.command)}\` requested by ${who} — ${c.outcome}`,
+      });
+      if (c.sent.length > 0) blocks.push({ type: "code", text: c.sent.join("\n") });
+    }
+    return message(headline, blocks);
+  },
+});
+
+export const historyResource = defineResource({
+  name: "history",
+  area: "Operations",
+  summary: "The bot's record of who changed an object, when, and what was sent",
+  defaultVerb: "show",
+  argsAfterNoun: true,
+  commands: [historyShow],
+});

@@ -1,0 +1,52 @@
+/**
+ * Who destroyed an object through the bot, from its kept records (`/array history`): the array's own audit log
+ * names only the API user the bot signs in as (`pureuser`), the bot's records name the chat people.
+ */
+import { commandId } from "../../src/core/command-path.js";
+import type { CommandContext } from "../../src/core/define-command.js";
+import { changesOf } from "../history.js";
+
+export interface ChatDestroyer {
+  /** "bob", or "bob, approved by alice". */
+  who: string;
+  /** When the destroy was sent (ms). */
+  at: number;
+}
+
+/** The newest destroy of each named object (resource `kind`: "fs", "snapshot", "bucket") that the array took. */
+export async function destroyedThroughBot(
+  ctx: CommandContext,
+  kind: string,
+  names: readonly string[],
+): Promise<Map<string, ChatDestroyer>> {
+  const out = new Map<string, ChatDestroyer>();
+  const history = ctx.history;
+  if (!history) return out;
+  const destroy = commandId(kind, "destroy");
+  const found = await Promise.all(
+    names.map(async (name) => {
+      const changes = changesOf(await history.of({ array: ctx.arrayName, kind, name }));
+      // Only when the bot's last change to it was that destroy (not recovered through the bot since).
+      const last = changes.filter((c) => c.outcome === "done").at(-1);
+      return [name, last?.command === destroy ? last : undefined] as const;
+    }),
+  );
+  for (const [name, c] of found) {
+    if (!c) continue;
+    const approved = c.approvedBy?.length ? `, approved by ${c.approvedBy.join(", ")}` : "";
+    out.set(name, { who: `${c.requestedBy}${approved}`, at: c.lastAt });
+  }
+  return out;
+}
+
+/**
+ * The chat destroyer unless the array's own log shows a destroy of it well after (made outside the bot since):
+ * the bot's destroy is logged by the array moments after the bot sent it; ten minutes allow for clock skew.
+ */
+export function newerOf(
+  chat: ChatDestroyer | undefined,
+  array: { user: string; at: number } | undefined,
+): { user: string; at: number; viaBot: boolean } | undefined {
+  if (chat && (!array || array.at <= chat.at + 600_000)) return { user: chat.who, at: chat.at, viaBot: true };
+  return array ? { ...array, viaBot: false } : undefined;
+}

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { AuditRecord } from "../../src/core/audit.js";
+import { createAuditHistory } from "../../src/core/audit-history.js";
+import { createConsoleSession } from "../../src/local/console-session.js";
+import { createMemoryStore } from "../../src/store/memory.js";
+import { type Harness, startHarness } from "../core/harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  // The arrays' clock is the bot's: their audit log and the bot's records are compared by time.
+  h = await startHarness({ shareClock: true });
+});
+afterAll(async () => h.close());
+
+function session() {
+  const out: string[] = [];
+  const s = createConsoleSession({
+    pipeline: h.pipeline,
+    outcomes: { records: h.audits },
+    initialUser: "alice",
+    knownUsers: { alice: "admin", bob: "operator", carol: "viewer", dave: "admin" },
+    io: { write: (t) => out.push(t), ask: async () => undefined },
+  });
+  return { s, all: () => out.join("\n"), since: (n: number) => out.slice(n).join("\n"), out };
+}
+
+describe("/array history", () => {
+  test("a viewer sees who asked, who approved, when, what was sent and what the array answered", async () => {
+    const { s, out, since } = session();
+    await s.handleLine("/as bob");
+    expect(await s.handleLine("/array fs resize scratch 4T")).toEqual({ ok: true });
+    await s.handleLine("/as alice");
+    expect(await s.handleLine("1")).toEqual({ ok: true });
+
+    await s.handleLine("/as carol");
+    const mark = out.length;
+    expect(await s.handleLine("/array history fs scratch")).toEqual({ ok: true });
+    const shown = since(mark);
+    expect(shown).toContain("1 change to fs scratch on lab-1 through this bot");
+    expect(shown).toContain("`fs resize` requested by bob · Approved by alice — done");
+    expect(shown).toMatch(/lab-1: PATCH \/file-systems\?\S*name=scratch \{"provisioned":4398046511104\}/);
+    expect(shown).toContain("2026-11-22");
+    // `show` may be typed too.
+    const again = out.length;
+    expect(await s.handleLine("/array history show fs scratch")).toEqual({ ok: true });
+    expect(since(again)).toContain("requested by bob · Approved by alice — done");
+    const none = out.length;
+    expect(await s.handleLine("/array history fs home")).toEqual({ ok: true });
+    expect(since(none)).toContain("No change to fs home on lab-1 through this bot is on record.");
+    // A change refused before anything was planned is on record as refused, with nothing sent.
+    await s.handleLine("/as alice");
+    expect(await s.handleLine("/array fs recover builds")).toEqual({ ok: false });
+    await s.handleLine("/as carol");
+    const refused = out.length;
+    expect(await s.handleLine("/array history fs builds")).toEqual({ ok: true });
+    expect(since(refused)).toContain("`fs recover` requested by alice — refused, nothing sent:");
+    const bad = out.length;
+    expect(await s.handleLine("/array history nonsense x")).toEqual({ ok: false });
+    expect(since(bad)).toContain("`nonsense` is not something the bot changes");
+  });
+});
+
+describe("destroyed through the bot", () => {
+  test("space trash and fs list --destroyed name the chat user, not only the array's API user", async () => {
+    const { s, out, since } = session();
+    await s.handleLine("/as bob");
+    expect(await s.handleLine("/array fs destroy scratch")).toEqual({ ok: true });
+    expect(await s.handleLine("1")).toEqual({ ok: true });
+    await s.handleLine("/as carol");
+    const trash = out.length;
+    expect(await s.handleLine("/array space trash")).toEqual({ ok: true });
+    expect(since(trash)).toMatch(/scratch .*bob \(via the bot\), just now/);
+    const listed = out.length;
+    expect(await s.handleLine(`/array fs list --destroyed --where "name ~ scratch"`)).toEqual({ ok: true });
+    expect(since(listed)).toMatch(/Destroyed by/);
+    expect(since(listed)).toMatch(/scratch \(destroyed\) .*bob \(via the bot\)/);
+    // Recovered, it is no longer in the trash; the history keeps both changes.
+    await s.handleLine("/as alice");
+    expect(await s.handleLine("/array fs recover scratch")).toEqual({ ok: true });
+    const hist = out.length;
+    expect(await s.handleLine("/array history fs scratch")).toEqual({ ok: true });
+    expect(since(hist)).toContain("`fs destroy` requested by bob · Confirmed by bob — done");
+  });
+});
+
+describe("audit history in the store", () => {
+  const rec = (i: number): AuditRecord => ({
+    id: `r${i}`,
+    at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+    userId: "U1",
+    channelId: "C1",
+    arrays: ["a"],
+    command: "fs.resize",
+    args: { name: "x" },
+    decision: "allowed",
+    outcome: "ok",
+    durationMs: 1,
+  });
+
+  test("keeps the last `keep` records per object, oldest gone first, each object apart", async () => {
+    const history = createAuditHistory(createMemoryStore({ now: () => Date.UTC(2026, 0, 2) }), {
+      keep: 3,
+      days: 90,
+    });
+    for (let i = 0; i < 5; i++) await history.add({ array: "a", kind: "fs", name: "x" }, rec(i));
+    await history.add({ array: "b", kind: "fs", name: "x" }, rec(9));
+    const kept = await history.of({ array: "a", kind: "fs", name: "x" });
+    expect(kept.map((r) => r.id)).toEqual(["r2", "r3", "r4"]);
+    expect((await history.of({ array: "b", kind: "fs", name: "x" })).map((r) => r.id)).toEqual(["r9"]);
+  });
+
+  test("a record older than `days` is gone", async () => {
+    let now = Date.UTC(2026, 0, 2);
+    const history = createAuditHistory(createMemoryStore({ now: () => now }), { keep: 50, days: 30 });
+    await history.add({ array: "a", kind: "fs", name: "x" }, rec(0));
+    expect(await history.of({ array: "a", kind: "fs", name: "x" })).toHaveLength(1);
+    now = Date.UTC(2026, 1, 1);
+    expect(await history.of({ array: "a", kind: "fs", name: "x" })).toHaveLength(0);
+  });
+});
