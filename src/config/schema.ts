@@ -10,6 +10,7 @@ import { parseDuration } from "../core/units.js";
 import { alertsConfigSchema, storeConfigSchema, unknownAlertSelectors } from "./alerts.js";
 import { arraysConfigSchema } from "./arrays.js";
 import { DEFAULT_LIMITS, limitsConfigSchema } from "./limits.js";
+import { mcpConfigSchema } from "./mcp.js";
 
 const slackId = z
   .string()
@@ -172,6 +173,8 @@ export const configSections = {
   store: storeConfigSchema.default({ kind: "sqlite", synchronous: "full" }),
   /** Non-secret Slack settings; the slack config module merges them with the environment's secrets. */
   slack: z.record(z.string(), z.unknown()).optional(),
+  /** The MCP face for AI assistants (src/config/mcp.ts); off by default. */
+  mcp: mcpConfigSchema.default(mcpConfigSchema.parse({})),
 };
 
 /** What the reference checks read; each section is absent when it did not pass its own schema. */
