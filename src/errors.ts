@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   "API_UNKNOWN_PARAMETER",
   "API_UNKNOWN_PATH",
   "APPROVAL_BY_REQUESTER",
+  "ASSISTANT_CANNOT_DECIDE",
+  "ASSISTANT_NO_SECRETS",
   "APPROVAL_DUPLICATE",
   "APPROVAL_LAPSED",
   "ARRAY_AUTH_FAILED",
@@ -150,6 +152,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 /** Codes that mean "you may not" (a role, a channel, a policy): the audit records the request as denied. */
 const DENIED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "ACTION_DENIED_BY_POLICY",
+  "ASSISTANT_CANNOT_DECIDE",
   "FORBIDDEN",
   "CHANNEL_FORBIDDEN",
   "CHANNEL_NOT_BOUND",

@@ -16,6 +16,7 @@ import { type Message, rich } from "./message.js";
 import type { PendingRecord } from "./pending-store.js";
 import type { Effect, MessageRef } from "./pipeline-types.js";
 import { withExecutionLease } from "./recovery.js";
+import { redactMessage } from "./redact.js";
 import { type Role, roleAtLeast } from "./roles.js";
 import { runOnArray } from "./run-command.js";
 import type { Runtime } from "./runtime.js";
@@ -206,6 +207,7 @@ async function execute(
     await rt.deps.store.update(rec.id, {
       status: "executed",
       outcome: "ok",
+      result: redactMessage(result).text,
       updatedAt: rt.deps.now(),
       ...(decidedBy ? { decidedBy: { userId: decidedBy.userId, ...nameOf(decidedBy) } } : {}),
     });
