@@ -244,6 +244,13 @@ export const configBaseSchema = z.strictObject(configSections);
 
 export const configSchema = configBaseSchema.superRefine((c, ctx) => {
   for (const issue of referenceIssues(c)) ctx.addIssue({ code: "custom", ...issue });
+  if (c.mcp.enabled && c.mcp.channel === undefined && c.destructive.approvals_channel === undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["mcp", "channel"],
+      message:
+        "assistants' changes wait for people's approval in a channel: set mcp.channel or destructive.approvals_channel",
+    });
 });
 
 export type AppConfig = z.output<typeof configSchema>;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseConfigText } from "../../src/config/load.js";
 import { mcpConfigSchema, resolveMcpTokens } from "../../src/config/mcp.js";
 import { configSchema } from "../../src/config/schema.js";
 
@@ -47,5 +48,44 @@ describe("mcp config", () => {
     expect(tokens.get("a-token-of-enough-length")?.name).toBe("env-one");
     expect(tokens.get("another-token-long-enough")?.name).toBe("file-one");
     expect(problems).toEqual(["mcp.clients[2].token_env: environment variable TOK_UNSET is not set"]);
+  });
+});
+
+describe("mcp config against the rest", () => {
+  it("an enabled face needs a channel where people approve", () => {
+    const mcp = { enabled: true, clients: [{ name: "a", token_env: "A", role: "viewer" }] };
+    const r = configSchema.safeParse({ arrays, mcp });
+    expect(JSON.stringify(r.error?.issues)).toContain("set mcp.channel or destructive.approvals_channel");
+    expect(configSchema.safeParse({ arrays, mcp: { ...mcp, channel: "C0AI" } }).success).toBe(true);
+  });
+});
+
+describe("loading the mcp section", () => {
+  const yaml = (extra = "") => `
+arrays:
+  - name: lab-1
+    address: https://lab-1.example
+    api_token_env: T
+destructive:
+  approvals_channel: C0APPROVE
+mcp:
+  enabled: true
+  clients:
+    - name: claude
+      token_env: MCP_CLAUDE
+      role: viewer
+${extra}`;
+  it("resolves the tokens from the environment with the rest of the file", () => {
+    const loaded = parseConfigText(yaml(), {
+      source: "t.yaml",
+      env: { T: "array-token", MCP_CLAUDE: "claude-token-0123456789" },
+      readFile: () => "",
+    });
+    expect(loaded.mcpTokens?.get("claude-token-0123456789")?.name).toBe("claude");
+  });
+  it("names a missing token's variable in the one report", () => {
+    expect(() =>
+      parseConfigText(yaml(), { source: "t.yaml", env: { T: "array-token" }, readFile: () => "" }),
+    ).toThrow(/MCP_CLAUDE is not set/);
   });
 });

@@ -14,7 +14,11 @@ afterEach(async () => {
 
 const start = async (destructive: Record<string, unknown> = {}) => {
   h = await startHarness({
-    config: { mcp: MCP, access: { ...DEMO_ACCESS, default_role: "viewer" as const }, destructive },
+    config: {
+      mcp: MCP,
+      access: { ...DEMO_ACCESS, default_role: "viewer" as const },
+      destructive: { approvals_channel: "CAPPROVE", ...destructive },
+    },
   });
   return h;
 };
