@@ -53,8 +53,20 @@ function inputSchemaOf(e: CommandEntry): ToolSpec["inputSchema"] {
         : "The array (its configured name). The configured default when absent.",
     };
   }
+  if (!e.command.impact) {
+    // The list view every listing takes in Slack (--where, --sort, --limit), unless the command has its own.
+    const own = e.command.args.shape as Record<string, unknown>;
+    for (const [key, description] of Object.entries(VIEW_OPTIONS))
+      if (!Object.hasOwn(own, key)) properties[key] = { type: "string", description };
+  }
   return { ...rest, type: "object", properties };
 }
+
+const VIEW_OPTIONS: Record<string, string> = {
+  where: 'For a list: keep rows matching a filter on its columns, e.g. "used% > 90 and name ~ prod".',
+  sort: "For a list: the column to sort by; append - for descending.",
+  limit: "For a list: at most this many rows.",
+};
 
 export function buildTools(registry: Registry): ToolSpec[] {
   const tools: ToolSpec[] = registry.all().map((e) => ({
@@ -101,6 +113,10 @@ export function commandLine(e: CommandEntry, input: Record<string, unknown>): st
     if (value === undefined || value === null) continue;
     if (key === "array") {
       parts.push("--array", word(key, value));
+      continue;
+    }
+    if (!Object.hasOwn(shape, key) && Object.hasOwn(VIEW_OPTIONS, key) && !e.command.impact) {
+      parts.push(`--${key}`, word(key, value));
       continue;
     }
     if (!Object.hasOwn(shape, key)) {

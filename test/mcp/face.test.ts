@@ -47,6 +47,13 @@ describe("the MCP face", () => {
     const nameKey = table?.columns.find((c) => c.label === "Name")?.key ?? "";
     expect(table?.rows.map((row) => row[nameKey])).toContain("projects");
     expect(textOfResult(r)).toContain("projects");
+    // The list view Slack offers (--where, --sort) is part of every list tool's input.
+    const full = await client.callTool({
+      name: "fs_list",
+      arguments: { where: "name ~ proj", sort: "name" },
+    });
+    const kept = ((full.structuredContent as Structured).tables as { rows: Record<string, string>[] }[])[0];
+    expect(kept?.rows.map((row) => row[nameKey])).toEqual(["projects"]);
     // The read is audited with the principal.
     expect(w.h.audits.some((a) => a.userId === "mcp:reader" && a.command === "fs.list")).toBe(true);
   });
