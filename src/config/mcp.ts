@@ -59,6 +59,8 @@ export const mcpConfigSchema = z
       .regex(/^[CG][A-Z0-9]+$/, "use the channel ID (C…), not its #name")
       .optional(),
     clients: z.array(clientSchema).default([]),
+    /** Destructive classes assistants may not even propose (eradicate, raw_api…); checked against `destructive`. */
+    forbid_classes: z.array(z.string().min(1)).default([]),
   })
   .superRefine((m, ctx) => {
     const seen = new Set<string>();

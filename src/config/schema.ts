@@ -244,6 +244,15 @@ export const configBaseSchema = z.strictObject(configSections);
 
 export const configSchema = configBaseSchema.superRefine((c, ctx) => {
   for (const issue of referenceIssues(c)) ctx.addIssue({ code: "custom", ...issue });
+  const classes = Object.keys(c.destructive).filter((k) => k !== "expiry" && k !== "approvals_channel");
+  c.mcp.forbid_classes.forEach((cls, i) => {
+    if (!classes.includes(cls))
+      ctx.addIssue({
+        code: "custom",
+        path: ["mcp", "forbid_classes", i],
+        message: `"${cls}" is not a destructive class (one of ${classes.join(", ")})`,
+      });
+  });
   if (c.mcp.enabled && c.mcp.channel === undefined && c.destructive.approvals_channel === undefined)
     ctx.addIssue({
       code: "custom",

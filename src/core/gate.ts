@@ -80,6 +80,12 @@ function gatePolicy(rt: Runtime, req: GateRequest): Exclude<GatePolicy, { policy
   if (!cls) return assistant ? byPerson : { policy: "confirm" };
   const policy = policyFor(rt, cls);
   const what = cls.replace(/_/g, " ");
+  if (assistant && rt.deps.config.mcp?.forbid_classes.includes(cls)) {
+    throw new UserFacingError(
+      "ACTION_DENIED_BY_POLICY",
+      `Assistants may not propose ${what} actions (mcp.forbid_classes); a person can ask for it in Slack. Nothing was changed.`,
+    );
+  }
   if (policy.policy === "deny") {
     throw new UserFacingError(
       "ACTION_DENIED_BY_POLICY",

@@ -89,3 +89,11 @@ ${extra}`;
     ).toThrow(/MCP_CLAUDE is not set/);
   });
 });
+
+describe("mcp.forbid_classes", () => {
+  it("names destructive classes only", () => {
+    const r = configSchema.safeParse({ arrays, mcp: { forbid_classes: ["eradicate", "nuke"] } });
+    expect(JSON.stringify(r.error?.issues)).toContain('\\"nuke\\" is not a destructive class');
+    expect(configSchema.safeParse({ arrays, mcp: { forbid_classes: ["eradicate"] } }).success).toBe(true);
+  });
+});

@@ -52,6 +52,20 @@ describe("assistants in the core", () => {
     expect(textOf(out)).toContain("turned off");
   });
 
+  test("a class in mcp.forbid_classes cannot even be proposed by an assistant; a person still can", async () => {
+    h = await startHarness({
+      config: {
+        mcp: { ...MCP, forbid_classes: ["destroy"] },
+        destructive: { approvals_channel: "CAPPROVE" },
+      },
+    });
+    expect(textOf(await h.run("mcp:ops", "fs destroy scratch"))).toContain(
+      "Assistants may not propose destroy",
+    );
+    expect(await h.store.listOpen()).toEqual([]);
+    expect(textOf(await h.run("bob", "fs destroy scratch"))).toContain("Confirm");
+  });
+
   test("an assistant's role is its client entry's: never default_role, never a person's mapping", async () => {
     const a = await start();
     // default_role viewer lets any person look, but an unknown assistant principal has no role.
