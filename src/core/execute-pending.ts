@@ -207,7 +207,8 @@ async function execute(
     await rt.deps.store.update(rec.id, {
       status: "executed",
       outcome: "ok",
-      result: redactMessage(result).text,
+      // A secret shown once (a new access key) is never kept, not even for the requester's later status question.
+      result: result.secret ? "The answer held a secret, shown once and not kept." : redactMessage(result).text,
       updatedAt: rt.deps.now(),
       ...(decidedBy ? { decidedBy: { userId: decidedBy.userId, ...nameOf(decidedBy) } } : {}),
     });

@@ -83,3 +83,16 @@ describe("assistants in the core", () => {
     expect(a.sims.get("lab-1")?.state.fileSystems.get("scratch")?.destroyed).toBe(false);
   });
 });
+
+describe("what request_status may keep", () => {
+  test("a result holding a secret (a new access key) is not kept for later status questions", async () => {
+    const a = await start();
+    const out = await a.run("mcp:ops", "access-key create analytics/etl");
+    const id = out.flatMap((e) => (e.kind === "post" && e.trackPending ? [e.trackPending] : []))[0] ?? "";
+    const done = await a.click("bob", out, "Approve");
+    expect(done.length).toBeGreaterThan(0);
+    const rec = await a.store.get(id);
+    expect(rec?.status).toBe("executed");
+    expect(rec?.result).toBe("The answer held a secret, shown once and not kept.");
+  });
+});
