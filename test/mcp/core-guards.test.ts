@@ -91,6 +91,11 @@ describe("what request_status may keep", () => {
     const id = out.flatMap((e) => (e.kind === "post" && e.trackPending ? [e.trackPending] : []))[0] ?? "";
     const done = await a.click("bob", out, "Approve");
     expect(done.length).toBeGreaterThan(0);
+    // Approved by a person for an assistant: the card in the channel never shows the secret.
+    expect(
+      done.some((e) => (e.kind === "update" || e.kind === "post" || e.kind === "reply") && e.message.secret),
+    ).toBe(false);
+    expect(textOf(done)).toContain("Its answer held a secret");
     const rec = await a.store.get(id);
     expect(rec?.status).toBe("executed");
     expect(rec?.result).toBe("The answer held a secret, shown once and not kept.");
