@@ -44,6 +44,8 @@ export const ERROR_CODES = [
   "ARRAY_UNREACHABLE",
   "ARRAY_VERSION_TOO_OLD",
   "ARRAY_VERSION_UNSUPPORTED",
+  "ASSISTANT_CANNOT_DECIDE",
+  "ASSISTANT_NO_SECRETS",
   "BUCKET_DESTROYED",
   "CATALOGUE_INVALID",
   "CHANNEL_FORBIDDEN",
@@ -152,6 +154,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 /** Codes that mean "you may not" (a role, a channel, a policy): the audit records the request as denied. */
 const DENIED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "ACTION_DENIED_BY_POLICY",
+  "ASSISTANT_CANNOT_DECIDE",
   "FORBIDDEN",
   "CHANNEL_FORBIDDEN",
   "CHANNEL_NOT_BOUND",

@@ -129,16 +129,25 @@ export async function runSlackMode(loaded: LoadedConfig, opts: SlackModeOptions)
   });
   opts.onComposed?.(core);
   const parts = { ...core, clickRoutes: core.alertClicks ? [core.alertClicks] : [] };
+  let mcp: { close(): Promise<void> } | undefined;
   try {
+    // Assistants' approval cards go to people in Slack (issue 29; docs/mcp.md).
+    const { startMcpFace } = await import("./mcp/start.js");
+    mcp = await startMcpFace(loaded, core, { logger, chat: ports.chat });
     const { replica: _replica, onComposed: _onComposed, ...runOpts } = opts;
     return await runSlack(loaded, {
       ...runOpts,
+      onStop: async () => {
+        await mcp?.close();
+        await opts.onStop?.();
+      },
       metrics,
       ports,
       parts,
       ...(core.shared ? { sharedStore: core.shared } : {}),
     });
   } catch (err) {
+    await mcp?.close();
     await core.close();
     throw err;
   }

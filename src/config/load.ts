@@ -4,7 +4,7 @@
  * directory made absolute (data-dir.ts). This module and the section modules it calls are the only readers of
  * the environment.
  */
-import { dirname } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { type Document, isMap, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { UserFacingError } from "../errors.js";
@@ -12,6 +12,7 @@ import { redactUrlCredentials } from "../redact.js";
 import type { StoreConfig } from "./alerts.js";
 import { type ArrayConfig, arrayConfigSchema, collectArrays, type ResolvedArrayConfig } from "./arrays.js";
 import { resolveDataDir } from "./data-dir.js";
+import { type McpClientConfig, type McpConfig, resolveMcpTokens } from "./mcp.js";
 import {
   type AppConfig,
   type ConfigIssue,
@@ -42,6 +43,8 @@ export interface LoadedConfig {
   source: string;
   /** The Redis store's password and CA file, when `store.kind` is redis. */
   storeSecrets?: StoreSecrets;
+  /** MCP bearer token → client, when `mcp.enabled` (src/config/mcp.ts). */
+  mcpTokens?: Map<string, McpClientConfig>;
 }
 
 export const CONFIG_ENV = "ARRAY_CHATOPS_CONFIG";
@@ -126,6 +129,14 @@ export function parseConfigText(text: string, deps: ParseDeps): LoadedConfig {
     store?.kind === "redis"
       ? collect(problems, () => resolveStoreSecrets(store, { ...deps, baseDir: deps.baseDir ?? "." }))
       : undefined;
+  // MCP clients' tokens come from the environment or files, like array tokens; only when the face is on.
+  const mcp = sections.mcp?.enabled
+    ? resolveMcpTokens(sections.mcp, {
+        env: deps.env,
+        readFile: (p) => deps.readFile(isAbsolute(p) || !deps.baseDir ? p : join(deps.baseDir, p)),
+      })
+    : undefined;
+  if (mcp) problems.push(...mcp.problems);
   if (problems.length > 0 || config === undefined)
     throw invalid(deps.source, withLines(problems, doc, counter));
   if (store !== undefined) config.store = store;
@@ -135,6 +146,7 @@ export function parseConfigText(text: string, deps: ParseDeps): LoadedConfig {
     ...(slack === undefined ? {} : { slack }),
     source: deps.source,
     ...(storeSecrets === undefined ? {} : { storeSecrets }),
+    ...(mcp ? { mcpTokens: mcp.tokens } : {}),
   };
 }
 
@@ -151,7 +163,7 @@ function collect<T>(problems: string[], step: () => T): T | undefined {
   }
 }
 
-type Sections = ReferencedSections & { slack?: unknown; store?: StoreConfig };
+type Sections = ReferencedSections & { slack?: unknown; store?: StoreConfig; mcp?: McpConfig };
 
 /** Schema and reference problems in one pass; `sections` holds every section that passed its own schema. */
 function checkConfig(raw: unknown): {

@@ -10,6 +10,7 @@ import { parseDuration } from "../core/units.js";
 import { alertsConfigSchema, storeConfigSchema, unknownAlertSelectors } from "./alerts.js";
 import { arraysConfigSchema } from "./arrays.js";
 import { DEFAULT_LIMITS, limitsConfigSchema } from "./limits.js";
+import { mcpConfigSchema } from "./mcp.js";
 
 const slackId = z
   .string()
@@ -179,6 +180,8 @@ export const configSections = {
   store: storeConfigSchema.default({ kind: "sqlite", synchronous: "full" }),
   /** Non-secret Slack settings; the slack config module merges them with the environment's secrets. */
   slack: z.record(z.string(), z.unknown()).optional(),
+  /** The MCP face for AI assistants (src/config/mcp.ts); off by default. */
+  mcp: mcpConfigSchema.default(mcpConfigSchema.parse({})),
 };
 
 /** What the reference checks read; each section is absent when it did not pass its own schema. */
@@ -248,6 +251,22 @@ export const configBaseSchema = z.strictObject(configSections);
 
 export const configSchema = configBaseSchema.superRefine((c, ctx) => {
   for (const issue of referenceIssues(c)) ctx.addIssue({ code: "custom", ...issue });
+  const classes = Object.keys(c.destructive).filter((k) => k !== "expiry" && k !== "approvals_channel");
+  c.mcp.forbid_classes.forEach((cls, i) => {
+    if (!classes.includes(cls))
+      ctx.addIssue({
+        code: "custom",
+        path: ["mcp", "forbid_classes", i],
+        message: `"${cls}" is not a destructive class (one of ${classes.join(", ")})`,
+      });
+  });
+  if (c.mcp.enabled && c.mcp.channel === undefined && c.destructive.approvals_channel === undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["mcp", "channel"],
+      message:
+        "assistants' changes wait for people's approval in a channel: set mcp.channel or destructive.approvals_channel",
+    });
 });
 
 export type AppConfig = z.output<typeof configSchema>;

@@ -4,6 +4,7 @@
  * matching role counts. Unmapped users get `default_role` ("none" denies). Guests and deactivated accounts are
  * capped at viewer.
  */
+import { clientRole, isAssistant, type McpClientConfig } from "../config/mcp.js";
 import type { AccessConfig, Members } from "../config/schema.js";
 import { UserFacingError } from "../errors.js";
 import type { IdentityPort } from "./pipeline-types.js";
@@ -38,7 +39,19 @@ export interface AccessResolver {
   bestRole(userId: string, arrays: readonly ArrayRef[]): Promise<Role | undefined>;
 }
 
-export function createAccessResolver(access: AccessConfig, identity: IdentityPort): AccessResolver {
+/**
+ * `assistants`: the MCP clients (src/config/mcp.ts). An assistant's principal (`mcp:<name>`) has only the role its
+ * client entry gives: never `default_role`, never a Slack group, and no identity lookup.
+ */
+export function createAccessResolver(
+  access: AccessConfig,
+  identity: IdentityPort,
+  assistants: readonly McpClientConfig[] = [],
+): AccessResolver {
+  const assistantRole = (userId: string, array: ArrayRef): Role | undefined => {
+    const c = assistants.find((a) => `mcp:${a.name}` === userId);
+    return c ? clientRole(c, array.name) : undefined;
+  };
   const who = async (userId: string): Promise<Who & { restricted: boolean }> => {
     const [groups, restricted] = await Promise.all([
       identity.groupsOf(userId),
@@ -59,11 +72,16 @@ export function createAccessResolver(access: AccessConfig, identity: IdentityPor
   };
   return {
     async roleOn(userId, array) {
+      if (isAssistant(userId)) return assistantRole(userId, array);
       return resolve(await who(userId), array);
     },
     async bestRole(userId, arrays) {
-      const w = await who(userId);
       let best: Role | undefined;
+      if (isAssistant(userId)) {
+        for (const a of arrays) best = maxRole(best, assistantRole(userId, a));
+        return best;
+      }
+      const w = await who(userId);
       for (const a of arrays) best = maxRole(best, resolve(w, a));
       return best;
     },

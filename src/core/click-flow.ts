@@ -4,6 +4,7 @@
  * follow-up offer (Recover). A click acts only after winning the store's atomic claim, so two clicks at the
  * same moment carry a request out once.
  */
+import { isAssistant } from "../config/mcp.js";
 import { type ErrorCode, errorCode, UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type AuditDecision, roleTrail, withRole } from "./audit.js";
@@ -77,6 +78,12 @@ async function route(
   input: ClickInput,
   log: Logger,
 ): Promise<Outcome | "prompt"> {
+  // An assistant's principal decides nothing: not its own requests, not anyone's (its clicks never exist).
+  if (isAssistant(input.actor.userId))
+    throw new UserFacingError(
+      "ASSISTANT_CANNOT_DECIDE",
+      "An assistant cannot confirm, approve, deny or run offers; a person must decide. Nothing was done.",
+    );
   switch (input.actionId) {
     case ACTIONS.confirm:
       return confirm(rt, rec, input, log);

@@ -12,10 +12,11 @@ import { commandPath } from "./command-path.js";
 import type { CommandContext, Impact } from "./define-command.js";
 import { describeStateChange, fingerprintOf } from "./fingerprint.js";
 import { closedCard, doneLine, requestCard, who, withDecisionLine } from "./gate-messages.js";
-import { type Message, rich } from "./message.js";
+import { type Message, message, rich } from "./message.js";
 import type { PendingRecord } from "./pending-store.js";
 import type { Effect, MessageRef } from "./pipeline-types.js";
 import { withExecutionLease } from "./recovery.js";
+import { redactMessage } from "./redact.js";
 import { type Role, roleAtLeast } from "./roles.js";
 import { runOnArray } from "./run-command.js";
 import type { Runtime } from "./runtime.js";
@@ -206,12 +207,20 @@ async function execute(
     await rt.deps.store.update(rec.id, {
       status: "executed",
       outcome: "ok",
+      // A secret shown once (a new access key) is never kept, not even for the requester's later status question.
+      result: result.secret
+        ? "The answer held a secret, shown once and not kept."
+        : redactMessage(result).text,
       updatedAt: rt.deps.now(),
       ...(decidedBy ? { decidedBy: { userId: decidedBy.userId, ...nameOf(decidedBy) } } : {}),
     });
     // A change is announced in the channel: an approval card is there already and becomes the result; a
     // confirmation prompt was private, so it shrinks to a "done" line and the result is answered in channel.
     const announced: Message = { ...withDecisionLine(result, rec), visibility: "in_channel" };
+    // A secret shown once never lands on a channel card: an approved request's requester is not the clicker (an
+    // assistant's never can be), so the card says it was withheld and the secret is not kept anywhere.
+    if (rec.policy === "approve" && result.secret)
+      return { effects: cardEffects(rec, clickRef, withheldLine(rec)), decision, ok: true, approvedBy };
     if (rec.policy === "approve")
       return { effects: cardEffects(rec, clickRef, announced), decision, ok: true, approvedBy };
     const effects: Effect[] = [
@@ -281,4 +290,10 @@ async function reopen(
 
 function nameOf(p: { displayName?: string }): { displayName?: string } {
   return p.displayName ? { displayName: p.displayName } : {};
+}
+
+/** The card of an approved request whose answer held a secret: done, the secret withheld. */
+function withheldLine(rec: PendingRecord): Message {
+  const text = rich`Done: ${rec.display.title}. Requested by ${who(rec.requester)}, approved by ${rec.approvals.map(who).join(", ")}. Its answer held a secret, which is shown to no one in a channel and not kept; make a new one in person if it is needed.`;
+  return { ...message(`Done: ${rec.display.title}`, [{ type: "section", text }]), visibility: "in_channel" };
 }

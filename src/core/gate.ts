@@ -3,6 +3,7 @@
  * running after the requester's confirmation, after N approvals by other people, or never. A request that
  * passes the gate becomes a pending record bound to its exact arguments and to the array state it was shown.
  */
+import { isAssistant } from "../config/mcp.js";
 import type { GatePolicy } from "../config/schema.js";
 import { InternalError, UserFacingError } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
@@ -67,9 +68,24 @@ function gatePolicy(rt: Runtime, req: GateRequest): Exclude<GatePolicy, { policy
     throw new InternalError("SECRET_WITH_TYPED_NAME", `${req.entry.id} asks for secrets and a typed name`);
   }
   const { cls } = req;
-  if (!cls) return { policy: "confirm" };
+  const assistant = isAssistant(req.actor.userId);
+  if (assistant && secrets) {
+    throw new UserFacingError(
+      "ASSISTANT_NO_SECRETS",
+      `\`${commandPath(req.entry.id)}\` takes a secret that only a person types, in a private dialog; an assistant cannot propose it. Nothing was changed.`,
+    );
+  }
+  // An assistant confirms nothing: what a person would confirm needs another person's Approve.
+  const byPerson: GatePolicy = { policy: "approve", approvers: 1, approver_role: req.entry.command.role };
+  if (!cls) return assistant ? byPerson : { policy: "confirm" };
   const policy = policyFor(rt, cls);
   const what = cls.replace(/_/g, " ");
+  if (assistant && rt.deps.config.mcp?.forbid_classes.includes(cls)) {
+    throw new UserFacingError(
+      "ACTION_DENIED_BY_POLICY",
+      `Assistants may not propose ${what} actions (mcp.forbid_classes); a person can ask for it in Slack. Nothing was changed.`,
+    );
+  }
   if (policy.policy === "deny") {
     throw new UserFacingError(
       "ACTION_DENIED_BY_POLICY",
@@ -82,7 +98,7 @@ function gatePolicy(rt: Runtime, req: GateRequest): Exclude<GatePolicy, { policy
       `\`${commandPath(req.entry.id)}\` takes a secret that only you type, in a private dialog, so it cannot wait for someone else's approval; this bot asks approvals for ${what} actions (destructive.${cls}: approve). Run it on the array itself, or ask whoever runs the bot to set destructive.${cls}: confirm. Nothing was changed.`,
     );
   }
-  return policy;
+  return assistant && policy.policy === "confirm" ? byPerson : policy;
 }
 
 /** Stores the pending request and returns the card(s) to show; throws when the policy is "deny". */

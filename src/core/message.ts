@@ -210,6 +210,8 @@ export interface Message {
    * announced in the channel, attached as a file, logged, or kept. Transports answer it privately or not at all.
    */
   secret?: true;
+  /** The error code when the message answers a refused or failed request (the MCP face reports it as an error). */
+  error?: string;
 }
 
 export function message(

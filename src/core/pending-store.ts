@@ -90,6 +90,8 @@ export interface PendingRecord {
   /** Who ended it (veto, cancel) and why it ended (error code, void reason). */
   decidedBy?: PendingPerson;
   outcome?: string;
+  /** What a carried-out request answered, as plain text (redacted), for faces that ask later (MCP request_status). */
+  result?: string;
 }
 
 export type PendingPatch = Partial<Omit<PendingRecord, "id" | "kind" | "createdAt">>;

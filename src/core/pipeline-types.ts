@@ -28,13 +28,7 @@ export type Effect =
    * incomplete (a fan-out past its deadline): the transport replaces it with the message `later` resolves to
    * (Slack edits it through the response URL; the console prints it as a follow-up). `later` never rejects.
    */
-  | {
-      kind: "reply";
-      message: Message;
-      later?: Promise<Message>;
-      /** The command was refused or failed; the message says why (a workflow step fails on it). */
-      failed?: true;
-    }
+  | { kind: "reply"; message: Message; later?: Promise<Message> }
   /** Post a new message in a channel; if `trackPending` is set the transport calls `attachMessage` with its ref. */
   | { kind: "post"; channelId: string; message: Message; trackPending?: string }
   /** Replace a previously posted message. */

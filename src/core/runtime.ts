@@ -1,6 +1,6 @@
 /** The pipeline's working parts, built once from its dependencies and shared by the command and click flows. */
 import { randomUUID } from "node:crypto";
-import { InternalError, isUserFacing, toUserMessage } from "../errors.js";
+import { errorCode, InternalError, isUserFacing, toUserMessage } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
 import { type Auditor, createAuditor } from "./audit.js";
@@ -40,7 +40,7 @@ export interface Runtime {
 export function createRuntime(deps: PipelineDeps): Runtime {
   const log = deps.logger;
   const budgets = requestBudgets(deps.limits?.array_requests_per_command, () => deps.onLimited?.("budget"));
-  const access = createAccessResolver(deps.config.access, deps.identity);
+  const access = createAccessResolver(deps.config.access, deps.identity, deps.config.mcp?.clients);
   const history = deps.history && historyReader(deps.history, deps.registry);
   return {
     deps,
@@ -82,7 +82,9 @@ export function createRuntime(deps: PipelineDeps): Runtime {
     errorEffects(err, requestId, reqLog) {
       if (isUserFacing(err)) reqLog.info({ code: err.code }, "request refused");
       else reqLog.error({ err, requestId }, "request failed");
-      return [{ kind: "reply", message: errorMessage(toUserMessage(err, requestId)), failed: true }];
+      return [
+        { kind: "reply", message: { ...errorMessage(toUserMessage(err, requestId)), error: errorCode(err) } },
+      ];
     },
   };
 }

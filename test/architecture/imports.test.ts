@@ -57,6 +57,13 @@ describe("architecture", () => {
     );
   });
 
+  test("the MCP face is a face: src/core, src/flashblade and the other faces never import it", () => {
+    const mcp = /^(src\/mcp\/|@modelcontextprotocol\/)/;
+    const from = ["src/core/", "src/flashblade/", "src/slack/", "src/local/", "commands/"];
+    expect(from.flatMap((f) => offending(edges, f, mcp))).toEqual([]);
+    expect(offending(edges, "src/mcp/", /^src\/(slack|local)\//)).toEqual([]);
+  });
+
   test("the simulator never imports the array client", () => {
     expect(offending(runtime, "src/simulator/", /^src\/flashblade\//)).toEqual([]);
     expect(offending(edges, "src/simulator/", /^src\/flashblade\//)).toEqual([]);

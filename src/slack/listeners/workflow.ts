@@ -79,7 +79,8 @@ export function registerWorkflow(app: App, ctx: ListenerContext, sleep = realSle
         const pending = pendingIdOf(effects);
         if (pending === undefined) {
           // Answered at once: a read, an ungated change, or a refusal (the answer is then an error).
-          if (effects.some((e) => e.kind === "reply" && e.failed))
+          // An error answer carries its code (runtime.errorEffects): the command was refused or failed.
+          if (effects.some((e) => e.kind === "reply" && e.message.error !== undefined))
             await fail({ error: said.slice(0, 2000) || "The command was refused." });
           else await complete({ outputs: { status: "done", result: said.slice(0, 4000), request_id: "" } });
           return;

@@ -1,0 +1,83 @@
+/**
+ * A pipeline message as an MCP tool result: plain text for the model to read, and structured content (headings,
+ * facts, and every table as its rows keyed by column with the column labels) for a client to use as data. The
+ * message already passed the pipeline's one redaction; it is redacted again here because this face also builds
+ * results of its own (request_status), and the redaction is idempotent.
+ */
+import type { Block, Message, TableColumn } from "../core/message.js";
+import { unescapeText } from "../core/message.js";
+import { redactMessage } from "../core/redact.js";
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: "text"; text: string }[];
+  structuredContent: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface StructuredTable {
+  columns: TableColumn[];
+  rows: Record<string, string>[];
+  totalRows: number;
+}
+
+const plain = (markup: string) => unescapeText(markup);
+
+function blockText(b: Block): string | undefined {
+  switch (b.type) {
+    case "header":
+      return b.text;
+    case "section":
+    case "context":
+      return plain(b.text.markup);
+    case "fields":
+      return b.fields.map((f) => `${f.label}: ${plain(f.value.markup)}`).join("\n");
+    case "code":
+      return b.text;
+    case "table": {
+      const head = b.columns.map((c) => c.label).join(" | ");
+      const rows = b.rows.map((r) => b.columns.map((c) => r[c.key] ?? "").join(" | "));
+      const more =
+        b.totalRows !== undefined && b.totalRows > b.rows.length
+          ? [`(${b.rows.length} of ${b.totalRows} rows)`]
+          : [];
+      return [head, ...rows, ...more].join("\n");
+    }
+    case "image":
+      return `[chart: ${b.title}]`;
+    default:
+      // Buttons belong to people in Slack: an assistant gets none.
+      return undefined;
+  }
+}
+
+export function toolResult(raw: Message, extra: Record<string, unknown> = {}): ToolResult {
+  const m = redactMessage(raw);
+  const text =
+    m.blocks.length > 0
+      ? m.blocks
+          .map(blockText)
+          .filter((t) => t !== undefined)
+          .join("\n")
+      : m.text;
+  const tables: StructuredTable[] = [];
+  const facts: Record<string, string> = {};
+  for (const b of m.blocks) {
+    if (b.type === "table")
+      tables.push({ columns: b.columns, rows: b.rows, totalRows: b.totalRows ?? b.rows.length });
+    if (b.type === "fields") for (const f of b.fields) facts[f.label] = plain(f.value.markup);
+  }
+  const title = m.blocks.find((b) => b.type === "header");
+  return {
+    content: [{ type: "text", text }],
+    structuredContent: {
+      ...(title?.type === "header" ? { title: title.text } : {}),
+      summary: plain(m.text),
+      ...(Object.keys(facts).length > 0 ? { facts } : {}),
+      ...(tables.length > 0 ? { tables } : {}),
+      ...(m.error ? { error: m.error } : {}),
+      ...extra,
+    },
+    ...(m.error ? { isError: true } : {}),
+  };
+}

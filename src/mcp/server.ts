@@ -1,0 +1,232 @@
+/**
+ * The MCP face: a Streamable HTTP MCP server (the official SDK) on its own port. Each client authenticates with a
+ * bearer token mapped to a principal `mcp:<name>` (src/config/mcp.ts); an unknown token gets 401 before any MCP
+ * is spoken. Every tool call is the command line a person would type, run by the one pipeline as that principal:
+ * the access policy, per-person limits, gates and audit apply unchanged. A change never runs from here: the gate
+ * makes it wait for a person's Approve (src/core/gate.ts), its card goes to people through the chat port, and
+ * the assistant gets the impact and the pending id to follow with `request_status`.
+ */
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { isAssistant, type McpClientConfig, type McpConfig, principalId } from "../config/mcp.js";
+import type { Message } from "../core/message.js";
+import type { PendingStore } from "../core/pending-store.js";
+import type { Actor, Effect, MessageRef, Pipeline } from "../core/pipeline-types.js";
+import type { Registry } from "../core/registry.js";
+import type { Logger } from "../logger.js";
+import { toolResult } from "./output.js";
+import { requestStatus } from "./status.js";
+import { buildTools, commandLine, STATUS_TOOL } from "./tools.js";
+
+/** Where approval cards reach people: the Slack chat port (or any port that posts a message and says where). */
+export interface CardPoster {
+  post(channelId: string, message: Message): Promise<MessageRef>;
+}
+
+export interface McpFaceDeps {
+  pipeline: Pipeline;
+  registry: Registry;
+  pending: PendingStore;
+  config: McpConfig;
+  /** destructive.approvals_channel: where assistants' requests belong when mcp.channel is not set. */
+  approvalsChannel?: string;
+  /** Token → client, from resolveMcpTokens. */
+  tokens: ReadonlyMap<string, McpClientConfig>;
+  chat?: CardPoster;
+  logger: Logger;
+  version?: string;
+  /** The pipeline's clock (whether a pending request has expired). */
+  now?: () => number;
+}
+
+export interface McpFace {
+  url: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 1024 * 1024;
+const digest = (s: string) => createHash("sha256").update(s).digest();
+
+/** The client a bearer token belongs to; every known token is compared in constant time. */
+function authenticate(
+  header: string | undefined,
+  tokens: ReadonlyMap<string, McpClientConfig>,
+): McpClientConfig | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  if (!m?.[1]) return undefined;
+  const given = digest(m[1]);
+  let found: McpClientConfig | undefined;
+  for (const [token, client] of tokens) if (timingSafeEqual(digest(token), given)) found = client;
+  return found;
+}
+
+/** The person an assistant says it acts for: one line of plain words, or nothing. */
+function actsFor(req: IncomingMessage, client: McpClientConfig): string | undefined {
+  if (!client.acts_for_header) return undefined;
+  const v = req.headers[client.acts_for_header.toLowerCase()];
+  const s = (Array.isArray(v) ? v[0] : v)?.trim();
+  return s && /^[\p{L}\p{N} ._@-]{1,64}$/u.test(s) ? s : undefined;
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new Error("body too large");
+    chunks.push(chunk as Buffer);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+}
+
+function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message }, id: null }));
+}
+
+export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
+  const tools = buildTools(deps.registry);
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const listed = tools.map(({ entry: _e, ...t }) => t);
+  const channelId = deps.config.channel ?? deps.approvalsChannel ?? "mcp";
+  const log = deps.logger.child({ component: "mcp" });
+
+  /** Carries the effects a person would see: cards are posted to people, the answer goes back to the assistant. */
+  const carry = async (effects: Effect[]): Promise<{ answer?: Message; pendingId?: string }> => {
+    let answer: Message | undefined;
+    let pendingId: string | undefined;
+    for (const e of effects) {
+      if (e.kind === "reply") answer = e.later ? await e.later : e.message;
+      if (e.kind === "post") {
+        pendingId = e.trackPending ?? pendingId;
+        if (!deps.chat) continue;
+        try {
+          const ref = await deps.chat.post(e.channelId, e.message);
+          if (e.trackPending) await deps.pipeline.attachMessage(e.trackPending, ref);
+        } catch (err) {
+          log.warn({ err, channel: e.channelId }, "could not post an assistant's approval card");
+        }
+      }
+    }
+    return { ...(answer ? { answer } : {}), ...(pendingId ? { pendingId } : {}) };
+  };
+
+  const serverFor = (actor: Actor) => {
+    const server = new Server(
+      { name: "array-chatops", version: deps.version ?? "0" },
+      { capabilities: { tools: {} } },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const tool = byName.get(request.params.name);
+      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      if (!tool) return toolResult(errorText(`No tool named ${request.params.name}.`, "UNKNOWN_TOOL"));
+      if (tool.name === STATUS_TOOL)
+        return requestStatus(deps.pending, actor.userId, String(args.id ?? ""), deps.now);
+      const entry = tool.entry;
+      if (!entry) return toolResult(errorText("This tool has no command.", "UNKNOWN_TOOL"));
+      let text: string;
+      try {
+        text = commandLine(entry, args);
+      } catch (err) {
+        return toolResult(errorText(err instanceof Error ? err.message : String(err), "PARSE_BAD_VALUE"));
+      }
+      const effects = await deps.pipeline.handleCommand({
+        text,
+        actor,
+        requestId: `mcp-${randomUUID()}`,
+      });
+      const { answer, pendingId } = await carry(effects);
+      const reply = answer ?? errorText("The command gave no answer.", "NO_ANSWER");
+      if (!pendingId) return toolResult(reply);
+      const rec = await deps.pending.get(pendingId);
+      return toolResult(reply, {
+        pendingId,
+        status: "pending",
+        ...(rec
+          ? {
+              impact: {
+                title: rec.display.title,
+                summary: rec.display.summary,
+                facts: rec.display.facts,
+                warnings: rec.display.warnings,
+                requests: rec.display.requests,
+              },
+              approvalsRequired: rec.approvalsRequired,
+              approverRole: rec.approverRole,
+              expiresAt: new Date(rec.expiresAt).toISOString(),
+            }
+          : {}),
+      });
+    });
+    return server;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    if (path !== "/mcp") return refuse(res, 404, "Not found: the MCP endpoint is /mcp.");
+    const client = authenticate(req.headers.authorization, deps.tokens);
+    if (!client)
+      return refuse(res, 401, "Unknown or missing bearer token.", {
+        "www-authenticate": 'Bearer realm="array-chatops"',
+      });
+    if (req.method !== "POST")
+      return refuse(res, 405, "Only POST: this server keeps no sessions.", { allow: "POST" });
+    let body: unknown;
+    try {
+      body = await readBody(req);
+    } catch {
+      return refuse(res, 400, "The body is not JSON of at most 1 MiB.");
+    }
+    const person = actsFor(req, client);
+    const actor: Actor = {
+      userId: principalId(client.name),
+      channelId,
+      displayName: `assistant ${client.name}${person ? ` for ${person}` : ""}`,
+    };
+    if (!isAssistant(actor.userId)) throw new Error("an MCP principal must be an assistant");
+    // Stateless: one server and transport per request, so nothing of one client's call lingers for another.
+    const server = serverFor(actor);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      log.error({ err }, "MCP request failed");
+      if (!res.headersSent) refuse(res, 500, "Internal error.");
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(deps.config.port, deps.config.host, () => resolve());
+  });
+  const addr = http.address() as AddressInfo;
+  const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+  log.info({ port: addr.port }, "MCP face listening");
+  return {
+    url: `http://${host}:${addr.port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
+function errorText(text: string, code: string): Message {
+  return { text, blocks: [], error: code };
+}
