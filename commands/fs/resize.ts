@@ -13,7 +13,8 @@ const UNIT_POWER: Readonly<Record<string, number>> = { M: 20, G: 30, T: 40, P: 5
 export const fsResize = defineCommand({
   verb: "resize",
   summary: "Change a file system's provisioned size (shrinking below its usage needs approval)",
-  examples: ["fs resize projects 3T", "fs resize scratch 200G --dry-run"],
+  // Both grow what the demo has (projects is 50 TiB, scratch 5 TiB): an example run verbatim must not shrink.
+  examples: ["fs resize projects 60T", "fs resize scratch 8T --dry-run"],
   role: "operator",
   visibility: "in_channel",
   positional: ["name", "size"],

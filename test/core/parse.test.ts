@@ -131,6 +131,6 @@ describe("failures are user errors with suggestions and the usage line", () => {
   test("argument errors carry the usage line and an example", () => {
     const err = failure("fs resize home");
     expect(err.message).toContain("Usage: /array fs resize <name> <size> [--dry-run] [--array <name>]");
-    expect(err.message).toContain("Example: /array fs resize projects 3T");
+    expect(err.message).toContain("Example: /array fs resize projects 60T");
   });
 });
