@@ -16,7 +16,7 @@ import { isUserFacing } from "./errors.js";
 import { attachmentSaver } from "./local/attachments.js";
 import { consoleLogSink } from "./local/console-log.js";
 import { waitingCards } from "./local/console-store.js";
-import { DEMO_USERS, startDemo } from "./local/demo.js";
+import { DEMO_USERS, demoIncidentFrom, startDemo } from "./local/demo.js";
 import { runConsole } from "./local/run-console.js";
 import { createLogger, type Logger } from "./logger.js";
 import type { Metrics } from "./ops/metrics.js";
@@ -40,7 +40,7 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
   // Warnings and errors only, in the console's short form: above its prompt while it runs, else on stderr.
   const logLines = consoleLogSink(io.stderr);
   const logger = createLogger({ level: "warn", destination: logLines.stream });
-  const demo = loaded ? undefined : await startDemo(logger);
+  const demo = loaded ? undefined : await startDemo(logger, demoIncidentFrom(io.argv));
   const config = loaded ?? demo?.loaded;
   if (!config) throw new Error("no configuration");
   const audit = memoryAuditSink();
