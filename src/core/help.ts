@@ -5,7 +5,7 @@ import { SIZE_HELP } from "./arg-types.js";
 import { commandPath } from "./command-path.js";
 import { AREAS, type Area, type CommandDefinition } from "./define-command.js";
 import { type Block, joinRich, type Message, message, rich } from "./message.js";
-import type { CommandEntry, Registry } from "./registry.js";
+import { type CommandEntry, type Registry, verbAlone } from "./registry.js";
 import { type Role, roleAtLeast } from "./roles.js";
 import { didYouMean, suggest } from "./suggest.js";
 import { argHelp, usageLine } from "./usage.js";
@@ -59,9 +59,15 @@ export function helpMessage(registry: Registry, role: Role | undefined, topic?: 
       { type: "section", text: rich`Nothing under *${resource.name}* is open to the ${role} role.` },
     ]);
   }
+  // The verb the resource alone runs comes first: the most useful example is the one typed most.
+  const alone = verbAlone(resource);
+  const ordered = [
+    ...entries.filter((e) => e.command.verb === alone),
+    ...entries.filter((e) => e.command.verb !== alone),
+  ];
   const blocks: Block[] = [
     { type: "header", text: `/array ${resource.name}: ${resource.summary}` },
-    ...entries.map(
+    ...ordered.map(
       (e): Block => ({
         type: "section",
         text: rich`*${e.command.verb}*: ${e.command.summary}\n\`${usageLine(e.id, e.command)}\`\nExample: \`/array ${elidePem(e.command.examples[0] ?? e.path)}\``,

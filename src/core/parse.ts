@@ -5,7 +5,7 @@
  */
 import { UserFacingError } from "../errors.js";
 import { type BoundArgs, bindArguments } from "./bind-args.js";
-import type { CommandEntry, Registry } from "./registry.js";
+import { type CommandEntry, type Registry, verbAlone } from "./registry.js";
 import { keyToOption } from "./schema-introspect.js";
 import { stripSlackMarkup, tokenize } from "./tokenize.js";
 import { usageLine } from "./usage.js";
@@ -47,7 +47,7 @@ export function parseCommandLine(text: string, registry: Registry): ParsedLine {
   const used = matched?.words ?? 1;
   const second = tokens[used];
   const verbGiven = second !== undefined && !second.quoted && !second.text.startsWith("--");
-  if (resource && !verbGiven && resource.defaultVerb === undefined)
+  if (resource && !verbGiven && verbAlone(resource) === undefined)
     return { kind: "help", topic: resource.name };
   if (resource && second?.text.toLowerCase() === "help") return { kind: "help", topic: resource.name };
   const phrase = resource ? resource.name : unknownPhrase(leading);

@@ -102,7 +102,9 @@ describe("binding words to arguments", () => {
   test("help forms", () => {
     expect(parseCommandLine("", registry)).toEqual({ kind: "help" });
     expect(parseCommandLine("help fs", registry)).toEqual({ kind: "help", topic: "fs" });
-    expect(parseCommandLine("fs", registry)).toEqual({ kind: "help", topic: "fs" });
+    // A resource alone runs its everyday read when it has one (test/core/noun-alone.test.ts), else its help.
+    expect(parsed("fs").id).toBe("fs.list");
+    expect(parseCommandLine("api", registry)).toEqual({ kind: "help", topic: "api" });
     expect(parseCommandLine("fs resize --help", registry)).toEqual({ kind: "help", topic: "fs.resize" });
     expect(parsed("arrays").id).toBe("arrays.list");
   });
