@@ -33,7 +33,7 @@ export const HAND_WRITTEN_SENDS: Readonly<Record<string, readonly string[]>> = {
   "array-connection.key.create": ["POST /array-connections/connection-key"],
   "array-connection.list": ["GET /array-connections"],
   "arrays.list": [],
-  "bucket.create": ["POST /buckets"],
+  "bucket.create": ["POST /buckets", "PATCH /buckets {versioning: on create}"],
   "bucket.destroy": ["PATCH /buckets {destroyed: true}"],
   "bucket.eradicate": ["DELETE /buckets"],
   "bucket.list": ["GET /buckets"],

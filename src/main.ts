@@ -5,7 +5,6 @@
  */
 import { readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
-import { pino } from "pino";
 import type { Clock } from "./alerts/types.js";
 import { type Composed, compose } from "./compose.js";
 import { type LoadedConfig, loadConfig } from "./config/load.js";
@@ -15,8 +14,9 @@ import type { IdentityPort } from "./core/pipeline-types.js";
 import { isEntryPoint } from "./entry-point.js";
 import { isUserFacing } from "./errors.js";
 import { attachmentSaver } from "./local/attachments.js";
+import { consoleLogSink } from "./local/console-log.js";
 import { waitingCards } from "./local/console-store.js";
-import { DEMO_USERS, startDemo } from "./local/demo.js";
+import { DEMO_USERS, demoIncidentFrom, startDemo } from "./local/demo.js";
 import { runConsole } from "./local/run-console.js";
 import { createLogger, type Logger } from "./logger.js";
 import type { Metrics } from "./ops/metrics.js";
@@ -37,9 +37,10 @@ export interface MainIO {
 const consoleIdentity: IdentityPort = { groupsOf: async () => [], isRestricted: async () => false };
 
 async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Promise<number> {
-  // Logs go to stderr so they never mix with answers; the console shows warnings and errors only.
-  const logger = createLogger({ level: "warn", destination: pino.destination({ dest: 2, sync: true }) });
-  const demo = loaded ? undefined : await startDemo(logger);
+  // Warnings and errors only, in the console's short form: above its prompt while it runs, else on stderr.
+  const logLines = consoleLogSink(io.stderr);
+  const logger = createLogger({ level: "warn", destination: logLines.stream });
+  const demo = loaded ? undefined : await startDemo(logger, demoIncidentFrom(io.argv));
   const config = loaded ?? demo?.loaded;
   if (!config) throw new Error("no configuration");
   const audit = memoryAuditSink();
@@ -80,6 +81,7 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
       banner,
       saveAttachment: attachmentSaver(),
       waiting,
+      logLines,
       stillWaiting: async () =>
         (await core.pending.listOpen())
           .filter((r) => r.kind === "request" && r.status === "pending" && r.expiresAt > Date.now())

@@ -159,6 +159,8 @@ export const OPERATIONS: readonly NounSpec[] = [
     path: "/snmp-managers",
     columns: ["name", "host", "notification", "version"],
     values: { host: "host" },
+    // A v2c manager is nothing without its community, and the community is a password: never typed in chat.
+    secretWhen: { "v2c.community": { version: "v2c" } },
     examples: {
       list: "",
       show: "nms",

@@ -107,6 +107,11 @@ export interface NounSpec {
    * takes none, e.g. an access key's secret).
    */
   secrets?: readonly string[];
+  /**
+   * Secrets the array needs once another field takes a value (an SNMP v2c manager's community): create, or an
+   * update setting that value, asks for them in the private dialog without their flag.
+   */
+  secretWhen?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   units?: Readonly<Record<string, Unit>>;
   /**
    * Fields whose emptying stops a service of the array (every name server, the NTP servers, the SMTP relay), with

@@ -1,28 +1,42 @@
 import { z } from "zod";
-import { objectName, size } from "../../src/core/arg-types.js";
+import { objectName, sizeNear } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { type Field, message, rich } from "../../src/core/message.js";
-import { formatBytes } from "../../src/core/units.js";
+import { formatBytes, formatCount, nearestUnit } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import { fingerprintState, requireLiveFileSystem, sizeText, usedBytes } from "../shared/file-system-facts.js";
 import { itemsOf, onlyItem } from "../shared/plan.js";
 
+const UNIT_POWER: Readonly<Record<string, number>> = { M: 20, G: 30, T: 40, P: 50 };
+
 export const fsResize = defineCommand({
   verb: "resize",
   summary: "Change a file system's provisioned size (shrinking below its usage needs approval)",
-  examples: ["fs resize projects 3T", "fs resize scratch 200G --dry-run"],
+  // Both grow what the demo has (projects is 50 TiB, scratch 5 TiB): an example run verbatim must not shrink.
+  examples: ["fs resize projects 60T", "fs resize scratch 8T --dry-run"],
   role: "operator",
   visibility: "in_channel",
   positional: ["name", "size"],
   args: z.object({
     name: objectName("file system name").describe("the file system"),
-    size: size({ min: 1 }).describe("the new provisioned size, e.g. 3T (binary units)"),
+    size: sizeNear({ min: 1 }).describe(
+      "the new provisioned size, e.g. 3T (binary units: T = TiB = 2^40 bytes)",
+    ),
   }),
-  async impact(a, ctx): Promise<Impact> {
-    const fs = await requireLiveFileSystem(ctx, a.name);
+  async impact(args, ctx): Promise<Impact> {
+    const fs = await requireLiveFileSystem(ctx, args.name);
     const used = usedBytes(fs);
     const current = fs.provisioned ?? 0;
+    if (typeof args.size !== "number") {
+      const n = args.size.unitless;
+      const unit = nearestUnit(n, current || used);
+      throw new UserFacingError(
+        "INVALID_ARGUMENTS",
+        `\`${n}\` has no unit. ${args.name} is ${sizeText(current)} now, so you probably mean ${n}${unit} (${formatBytes(n * 2 ** (UNIT_POWER[unit] ?? 30))}): \`/array fs resize ${args.name} ${n}${unit}\`. Nothing was changed.`,
+      );
+    }
+    const a = { name: args.name, size: args.size };
     // On a recheck the size may be the new one already; the state comparison then says what changed.
     if (a.size === current && !ctx.recheck) {
       throw new UserFacingError(
@@ -39,7 +53,7 @@ export const fsResize = defineCommand({
     );
     const facts: Field[] = [
       { label: "Current size", value: rich`${sizeText(current)}` },
-      { label: "New size", value: rich`${formatBytes(a.size)}` },
+      { label: "New size", value: rich`${formatBytes(a.size)} (${formatCount(a.size)} bytes)` },
       { label: "Used", value: rich`${formatBytes(used)}` },
       { label: "Hard limit", value: rich`${hard ? "on" : "off"}` },
     ];

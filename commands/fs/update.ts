@@ -53,7 +53,7 @@ export const fsUpdate = defineCommand({
     "fs update projects --no-nfs-v3 --nfs-v4",
     'fs update projects --nfs-rules "10.21.0.0/16(rw,no_root_squash) 10.30.0.0/16(ro)"',
     "fs update media --smb-acl-mode shared",
-    "fs update scratch --hard-limit",
+    "fs update home --hard-limit",
     "fs update home --default-user-quota 100G",
     "fs update home --promotion demoted",
   ],

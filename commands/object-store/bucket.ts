@@ -118,14 +118,21 @@ export const bucketList = defineCommand({
 
 export const bucketCreateCommand = defineCommand({
   verb: "create",
-  summary: "Create a bucket in an object store account",
-  examples: ["bucket create media-assets --account analytics"],
+  summary: "Create a bucket in an object store account, versioned from the start if asked (REST 1.9+)",
+  examples: [
+    "bucket create media-assets --account analytics",
+    "bucket create media-assets --account analytics --versioning enabled",
+  ],
   role: "operator",
   visibility: "in_channel",
   positional: ["name"],
   args: z.object({
     name: objectName("bucket name", "bucket").describe("the bucket"),
     account: objectName("account name").describe("the account that owns it"),
+    versioning: z
+      .enum(["enabled", "suspended"])
+      .optional()
+      .describe("enabled (needed to replicate it) or suspended; set right after creating it"),
   }),
   async impact(a, ctx): Promise<Impact> {
     const existing = (await bucketsOf(ctx, eq("name", a.name))).find((b) => b.name === a.name);
@@ -135,21 +142,35 @@ export const bucketCreateCommand = defineCommand({
         `Bucket ${a.name} already exists on ${ctx.arrayName}${existing.destroyed ? " (destroyed: recover or eradicate it first)" : ""}. Nothing was changed.`,
       );
     }
+    // BucketPost carries only the account: versioning is a PATCH of the new bucket (BucketPatch, 1.9+).
+    if (a.versioning !== undefined && !(await ctx.array.supports("1.9"))) {
+      throw new UserFacingError(
+        "NOT_SUPPORTED",
+        `Versioning needs REST 1.9 or newer; ${ctx.arrayName} speaks ${await ctx.array.version()}. Create the bucket without --versioning. Nothing was changed.`,
+      );
+    }
     const { query, body } = bucketCreate(await ctx.array.version(), a.name, a.account);
+    const versioned = a.versioning === undefined ? "" : `, with versioning ${a.versioning}`;
     return {
       target: `bucket ${a.name}`,
-      summary: rich`Creates bucket *${a.name}* in account ${a.account} on ${ctx.arrayName}.`,
+      summary: rich`Creates bucket *${a.name}* in account ${a.account} on ${ctx.arrayName}${versioned}.`,
       facts: [],
       warnings: [],
       state: { exists: false },
-      requests: [planned("POST", PATH, query, body)],
+      requests: [
+        planned("POST", PATH, query, body),
+        ...(a.versioning === undefined
+          ? []
+          : [planned("PATCH", PATH, { names: [a.name] }, { versioning: a.versioning })]),
+      ],
     };
   },
   result(responses, _a, ctx, _impact) {
     return onlyItem(ctx, PATH, itemsOf(ctx, responses, bucketRowSchema));
   },
   render: (b, a, rctx) => {
-    const text = `Created bucket ${b.name} in account ${a.account} on ${rctx.arrays[0] ?? "?"}.`;
+    const versioned = b.versioning && b.versioning !== "none" ? `, versioning ${b.versioning}` : "";
+    const text = `Created bucket ${b.name} in account ${a.account} on ${rctx.arrays[0] ?? "?"}${versioned}.`;
     return done(text);
   },
 });

@@ -23,6 +23,7 @@ import {
   PATH,
   patchRequest,
 } from "./bucket-link-facts.js";
+import { requireRemoteBucket } from "./bucket-link-remote.js";
 
 const bucket = () => objectName("bucket name").describe("the local bucket");
 const remote = () =>
@@ -101,8 +102,8 @@ export const bucketLinkCreate = defineCommand({
   verb: "create",
   summary: "Replicate a bucket to a bucket on a connected array or S3 target, with remote credentials",
   examples: [
-    "replica-link bucket create analytics-raw --remote fb-dr-01 --credentials fb-dr-01/repl-creds",
     "replica-link bucket create analytics-raw --remote fb-dr-01 --credentials fb-dr-01/repl-creds --remote-bucket analytics-raw-dr",
+    "replica-link bucket create analytics-raw --remote fb-dr-01 --credentials fb-dr-01/repl-creds --remote-bucket analytics-raw-dr --paused",
   ],
   role: "operator",
   visibility: "in_channel",
@@ -143,6 +144,7 @@ export const bucketLinkCreate = defineCommand({
         `Bucket ${a.bucket} already replicates to ${a.remote}:${remoteBucket}. See it with \`/array replica-link bucket list --array ${ctx.arrayName}\`. Nothing was changed.`,
       );
     }
+    await requireRemoteBucket(ctx, a.remote, remoteBucket, local.account?.name ?? undefined);
     const query = {
       local_bucket_names: [a.bucket],
       remote_bucket_names: [remoteBucket],

@@ -54,7 +54,6 @@ export const connectionKeyResource = defineResource({
   area: "Replication",
   aliases: ["connection-keys"],
   summary: "The key another array needs to connect to this one, shown once",
-  defaultVerb: "create",
   commands: [connectionKeyCreate],
 });
 

@@ -6,10 +6,10 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { type NameKind, nameProblem } from "../rest-spec/names.js";
 import { userText } from "./message.js";
-import { countOf, parseDuration, parseSize } from "./units.js";
+import { countOf, LARGEST_SIZE_TEXT, parseDuration, parseSize, sizeTooLarge } from "./units.js";
 
 export const SIZE_HELP =
-  "sizes take binary units: 500G, 1.5T, 2TiB, 10GB (G = GiB = 2^30 bytes), or B for bytes (4096B)";
+  "sizes take binary units: 500G, 1.5T, 2TiB, 10GB (G = GiB = 2^30 bytes: 10GB is 10,737,418,240 bytes, not 10^10), or B for bytes (4096B)";
 
 /** A typed number with no unit: almost always someone who meant gigabytes, never silently bytes. */
 const BARE_NUMBER = /^\s*(\d+(?:\.\d+)?)\s*$/;
@@ -42,6 +42,27 @@ export function objectName(what = "name", kind?: NameKind) {
   });
 }
 
+/** The checks of a typed size once it has a unit (or is a number of bytes from the bot itself). */
+function checkedSize(v: string | number, min: number, ctx: z.RefinementCtx): number {
+  const bytes = typeof v === "number" ? v : parseSize(v);
+  if (bytes === undefined || !Number.isSafeInteger(bytes)) {
+    const text = `\`${userText(String(v))}\``;
+    ctx.addIssue({
+      code: "custom",
+      message:
+        typeof v === "string" && sizeTooLarge(v)
+          ? `${text} is too large: the largest size is ${LARGEST_SIZE_TEXT} (2^53 bytes)`
+          : `${text} is not a size; ${SIZE_HELP}`,
+    });
+    return z.NEVER;
+  }
+  if (bytes < min) {
+    ctx.addIssue({ code: "custom", message: `the size must be at least ${countOf(min, "byte")}` });
+    return z.NEVER;
+  }
+  return bytes;
+}
+
 /**
  * A size in bytes from "500G", "1.5T", "2TiB", "10GB" or "4096B". Typed text needs a unit: `500` is refused
  * with "did you mean 500G?" (only 0 needs none). Numbers (not text) are bytes: they come from the bot itself.
@@ -58,16 +79,25 @@ export function size(opts: { min?: number } = {}) {
       });
       return z.NEVER;
     }
-    const bytes = typeof v === "number" ? v : parseSize(v);
-    if (bytes === undefined || !Number.isSafeInteger(bytes)) {
-      ctx.addIssue({ code: "custom", message: `\`${userText(String(v))}\` is not a size; ${SIZE_HELP}` });
-      return z.NEVER;
-    }
-    if (bytes < min) {
-      ctx.addIssue({ code: "custom", message: `the size must be at least ${countOf(min, "byte")}` });
-      return z.NEVER;
-    }
-    return bytes;
+    return checkedSize(v, min, ctx);
+  });
+}
+
+/** A number typed without a unit, left for the command to answer beside the size it would change. */
+export interface UnitlessSize {
+  unitless: number;
+}
+
+/**
+ * As `size`, but a unitless number passes as `{ unitless }`, so a command that knows the current size can
+ * suggest the unit that keeps it near (`fs resize home 30` on a 20 TiB file system → 30T), never guess one.
+ */
+export function sizeNear(opts: { min?: number } = {}) {
+  const min = opts.min ?? 0;
+  return z.union([z.number(), z.string()]).transform((v, ctx): number | UnitlessSize => {
+    const bare = typeof v === "string" ? BARE_NUMBER.exec(v) : null;
+    if (bare && Number(bare[1]) !== 0) return { unitless: Number(bare[1]) };
+    return checkedSize(v, min, ctx);
   });
 }
 

@@ -5,7 +5,7 @@ import { SIZE_HELP } from "./arg-types.js";
 import { commandPath } from "./command-path.js";
 import { AREAS, type Area, type CommandDefinition } from "./define-command.js";
 import { type Block, joinRich, type Message, message, rich } from "./message.js";
-import type { CommandEntry, Registry } from "./registry.js";
+import { type CommandEntry, type Registry, verbAlone } from "./registry.js";
 import { type Role, roleAtLeast } from "./roles.js";
 import { didYouMean, suggest } from "./suggest.js";
 import { argHelp, usageLine } from "./usage.js";
@@ -59,12 +59,18 @@ export function helpMessage(registry: Registry, role: Role | undefined, topic?: 
       { type: "section", text: rich`Nothing under *${resource.name}* is open to the ${role} role.` },
     ]);
   }
+  // The verb the resource alone runs comes first: the most useful example is the one typed most.
+  const alone = verbAlone(resource);
+  const ordered = [
+    ...entries.filter((e) => e.command.verb === alone),
+    ...entries.filter((e) => e.command.verb !== alone),
+  ];
   const blocks: Block[] = [
     { type: "header", text: `/array ${resource.name}: ${resource.summary}` },
-    ...entries.map(
+    ...ordered.map(
       (e): Block => ({
         type: "section",
-        text: rich`*${e.command.verb}*: ${e.command.summary}\n\`${usageLine(e.id, e.command)}\`\nExample: \`/array ${e.command.examples[0] ?? e.path}\``,
+        text: rich`*${e.command.verb}*: ${e.command.summary}\n\`${usageLine(e.id, e.command)}\`\nExample: \`/array ${elidePem(e.command.examples[0] ?? e.path)}\``,
       }),
     ),
     { type: "context", text: rich`${FOOTER}` },
@@ -118,6 +124,15 @@ function overview(registry: Registry, role: Role): Message {
   return message("/array commands you can run", blocks);
 }
 
+const PEM = /-----BEGIN ([A-Z0-9 ]+)-----[A-Za-z0-9+/=\s]*?-----END \1-----/g;
+export const PEM_NOTE =
+  "A PEM is shortened here to -----BEGIN …-----…-----END …-----: paste the whole PEM in its place, from its BEGIN line to its END line (line breaks may stay or become spaces).";
+
+/** An example as help shows it: a PEM block shortened to its BEGIN and END lines (a key is screens long). */
+export function elidePem(example: string): string {
+  return example.replace(PEM, (_all, label: string) => `-----BEGIN ${label}-----…-----END ${label}-----`);
+}
+
 function commandHelp(entry: CommandEntry, role: Role): Message {
   const c: CommandDefinition = entry.command;
   const args = argHelp(c);
@@ -136,7 +151,9 @@ function commandHelp(entry: CommandEntry, role: Role): Message {
   }
   // A code block: examples hold characters like * that must reach the reader exactly, ready to copy.
   blocks.push({ type: "section", text: rich`Examples:` });
-  blocks.push({ type: "code", text: c.examples.map((e) => `/array ${e}`).join("\n") });
+  const shown = c.examples.map(elidePem);
+  blocks.push({ type: "code", text: shown.map((e) => `/array ${e}`).join("\n") });
+  if (shown.some((e, i) => e !== c.examples[i])) blocks.push({ type: "context", text: rich`${PEM_NOTE}` });
   blocks.push({ type: "context", text: rich`Needs the ${c.role} role (you are ${role}). ${FOOTER}` });
   return message(`Help for /array ${commandPath(entry.id)}`, blocks);
 }

@@ -5,7 +5,7 @@
  */
 import { UserFacingError } from "../errors.js";
 import { type BoundArgs, bindArguments } from "./bind-args.js";
-import type { CommandEntry, Registry } from "./registry.js";
+import { type CommandEntry, type Registry, verbAlone } from "./registry.js";
 import { keyToOption } from "./schema-introspect.js";
 import { stripSlackMarkup, tokenize } from "./tokenize.js";
 import { usageLine } from "./usage.js";
@@ -46,14 +46,20 @@ export function parseCommandLine(text: string, registry: Registry): ParsedLine {
   const resource = matched?.resource;
   const used = matched?.words ?? 1;
   const second = tokens[used];
-  // A resource whose next words are its arguments (`history fs builds`) takes a verb only when it is its own.
+  // A resource whose next words are its arguments (`history fs builds`) takes a verb only when it is its own,
+  // and runs its default verb with those words.
   const ownVerb = resource?.commands.some((c) => c.verb === second?.text.toLowerCase()) ?? false;
   const verbGiven =
     second !== undefined &&
     !second.quoted &&
     !second.text.startsWith("--") &&
     (resource?.argsAfterNoun !== true || ownVerb);
-  if (resource && !verbGiven && resource.defaultVerb === undefined)
+  const argsFollow =
+    resource?.argsAfterNoun === true &&
+    !verbGiven &&
+    second !== undefined &&
+    resource.defaultVerb !== undefined;
+  if (resource && !verbGiven && !argsFollow && verbAlone(resource) === undefined)
     return { kind: "help", topic: resource.name };
   if (resource && second?.text.toLowerCase() === "help") return { kind: "help", topic: resource.name };
   const phrase = resource ? resource.name : unknownPhrase(leading);
@@ -64,7 +70,7 @@ export function parseCommandLine(text: string, registry: Registry): ParsedLine {
           .map((t) => t.text)
           .join(" ")
       : phrase,
-    verbGiven ? second.text : undefined,
+    verbGiven ? second.text : argsFollow ? resource?.defaultVerb : undefined,
   );
   const rest = tokens.slice(verbGiven ? used + 1 : used);
   const bound = bindArguments(entry.id, entry.command, rest);

@@ -46,6 +46,20 @@ const MAX_WORDS = 4;
 export { commandId, commandPath };
 
 /**
+ * What a resource typed with no verb runs, the same rule for every resource: its everyday read (its declared
+ * default, else list, show or status) when that read changes nothing and needs no argument; otherwise nothing,
+ * and the person gets the resource's help, listing its verbs.
+ */
+export function verbAlone(resource: ResourceDefinition): string | undefined {
+  const runsBare = (verb: string) => {
+    const c = resource.commands.find((x) => x.verb === verb);
+    return c !== undefined && c.impact === undefined && c.args.safeParse({}).success;
+  };
+  const candidates = [...(resource.defaultVerb ? [resource.defaultVerb] : []), "list", "show", "status"];
+  return candidates.find(runsBare);
+}
+
+/**
  * `partial`: the resources are a subset of the catalogue (a test's own registry), so a configured class that none
  * of them uses is not a defect; every other check still runs.
  */
@@ -98,7 +112,7 @@ export function createRegistry(
       const resource = byPhrase.get(resourcePhrase.toLowerCase());
       if (!resource) throw unknownResource(resourcePhrase, byPhrase, resources);
       const verbs = resource.commands.map((c) => c.verb);
-      if (verb === undefined && resource.defaultVerb !== undefined) verb = resource.defaultVerb;
+      if (verb === undefined) verb = verbAlone(resource);
       if (verb === undefined) {
         throw new UserFacingError(
           "MISSING_VERB",

@@ -29,6 +29,34 @@ export function parseSize(text: string): number | undefined {
   return bytes;
 }
 
+/** The largest size a number holds exactly (2^53 - 1 bytes), as the largest whole T people may type. */
+export const LARGEST_SIZE_TEXT = `${Math.floor(Number.MAX_SAFE_INTEGER / 2 ** 40)}T`;
+
+/** Text shaped like a size whose value no byte count can hold exactly ("99999999T"). */
+export function sizeTooLarge(text: string): boolean {
+  const m = SIZE_RE.exec(text.trim());
+  const factor = SIZE_UNITS[(m?.[2] ?? "").toUpperCase()];
+  return m !== null && factor !== undefined && !Number.isSafeInteger(Math.round(Number(m[1]) * factor));
+}
+
+/**
+ * The unit that makes a unitless number nearest an existing size (`30` beside a 20 TiB file system → "T"); G
+ * when there is nothing to be near.
+ */
+export function nearestUnit(n: number, current: number): string {
+  if (!(current > 0) || !(n > 0)) return "G";
+  let best = "G";
+  let bestGap = Number.POSITIVE_INFINITY;
+  for (const unit of ["M", "G", "T", "P"]) {
+    const gap = Math.abs(Math.log(n * (SIZE_UNITS[unit] as number)) - Math.log(current));
+    if (gap < bestGap) {
+      best = unit;
+      bestGap = gap;
+    }
+  }
+  return best;
+}
+
 const DURATION_UNITS: Record<string, number> = {
   s: 1000,
   m: 60_000,

@@ -5,6 +5,7 @@
 import type { ResolvedArrayConfig } from "../config/arrays.js";
 import type { LoadedConfig } from "../config/load.js";
 import { configSchema } from "../config/schema.js";
+import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../simulator/index.js";
 
@@ -22,20 +23,42 @@ export const DEMO_ARRAYS = [
   { name: "fb-dr-01", tags: ["dr"], scenario: "demo-dr" },
 ] as const;
 
+/** What `npm start -- --demo <incident>` may put on fb-lab-01: the demo itself, or the demo with an incident. */
+export const DEMO_INCIDENTS = ["slow-nfs", "growth"] as const;
+export type DemoIncident = (typeof DEMO_INCIDENTS)[number];
+
+/**
+ * `--demo slow-nfs` (the README's diagnose excerpt) or `--demo growth` (its forecast): fb-lab-01 starts with that
+ * incident seeded on the demo. Undefined without the option; a clear refusal for an unknown incident.
+ */
+export function demoIncidentFrom(argv: readonly string[]): DemoIncident | undefined {
+  const i = argv.indexOf("--demo");
+  if (i < 0) return undefined;
+  const name = argv[i + 1];
+  const known = DEMO_INCIDENTS.find((d) => d === name);
+  if (known === undefined) {
+    throw new UserFacingError(
+      "INVALID_ARGUMENTS",
+      `--demo takes one of ${DEMO_INCIDENTS.join(", ")} (an incident on fb-lab-01), e.g. \`npm start -- --demo slow-nfs\`.`,
+    );
+  }
+  return known;
+}
+
 export interface Demo {
   loaded: LoadedConfig;
   close(): Promise<void>;
 }
 
 /** Starts the simulators and returns a configuration pointing at them. */
-export async function startDemo(logger: Logger): Promise<Demo> {
+export async function startDemo(logger: Logger, incident?: DemoIncident): Promise<Demo> {
   const sims: Simulator[] = [];
   try {
     for (const a of DEMO_ARRAYS) {
       sims.push(
         await startSimulator({
           arrayName: a.name,
-          scenario: a.scenario,
+          scenario: a.scenario === "demo" && incident !== undefined ? incident : a.scenario,
           logger: logger.child({ sim: a.name }),
         }),
       );

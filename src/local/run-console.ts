@@ -8,6 +8,7 @@ import type { Readable, Writable } from "node:stream";
 import type { Attachment, Message } from "../core/message.js";
 import type { Pipeline } from "../core/pipeline-types.js";
 import { redactCommandLine } from "../core/redact.js";
+import type { ConsoleLogSink } from "./console-log.js";
 import { CONSOLE_HELP, createConsoleSession, type OutcomeLog } from "./console-session.js";
 
 export interface RunConsoleOptions {
@@ -27,6 +28,8 @@ export interface RunConsoleOptions {
   waiting?: readonly Message[];
   /** Titles of the changes still waiting for a confirmation or approval (piped input ending with one fails). */
   stillWaiting?: () => Promise<string[]>;
+  /** The logger's lines, written by the console in its own short form above the prompt (console-log.ts). */
+  logLines?: ConsoleLogSink;
 }
 
 interface LineSource {
@@ -69,6 +72,14 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
     if (outputFailed) return;
     opts.output.write(`${text}\n`);
   };
+  // A log line while the person types: clear the prompt line, print the line, redraw the prompt and what was typed.
+  let atPrompt = false;
+  const detachLog = opts.logLines?.attach((text) => {
+    if (!opts.interactive || !atPrompt) return write(text);
+    if (outputFailed) return;
+    opts.output.write(`\r\x1b[2K${text}\n`);
+    rl.prompt(true);
+  });
   const session = createConsoleSession({
     pipeline: opts.pipeline,
     outcomes: opts.outcomes,
@@ -115,7 +126,9 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
         rl.setPrompt(`${session.user}> `);
         rl.prompt();
       }
+      atPrompt = true;
       const line = await lines.next();
+      atPrompt = false;
       if (line === undefined) break;
       lineNo++;
       if (!opts.interactive) {
@@ -152,6 +165,7 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
     }
   } finally {
     clearInterval(timer);
+    detachLog?.();
     rl.close();
   }
   // Everything written must reach the reader before the process exits, however slowly it reads.

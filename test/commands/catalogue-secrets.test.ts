@@ -69,6 +69,42 @@ describe("catalogue secret fields", () => {
     expect(h.audits.at(-1)).toMatchObject({ command: "ad.create", decision: "confirmed", outcome: "ok" });
   });
 
+  test("snmp manager create --version v2c asks for the community privately; it never travels in chat", async () => {
+    const m = requestMark(sim());
+    const line = "snmp manager create trap9 --host 10.21.0.99 --notification trap --version v2c";
+    const card = await h.run("alice", line);
+    expect(textOf(card)).toContain('"v2c":{"community":"(typed in a private dialog)"}');
+    const button = findButton(card, "Enter secret…");
+    const prompt = promptOf(
+      await h.pipeline.handleClick({ actionId: button.actionId, value: button.value, actor: asAlice }),
+    );
+    expect(prompt.fields.map((f) => f.key)).toEqual(["v2cCommunity"]);
+    expect(writesSince(sim(), m, "/snmp-managers")).toHaveLength(0);
+    const done = await h.pipeline.handleClick({
+      actionId: prompt.actionId,
+      value: prompt.pendingId,
+      actor: asAlice,
+      secrets: { v2cCommunity: "n0t-public" },
+    });
+    expect(textOf(done)).toContain("trap9");
+    const [post] = writesSince(sim(), m, "/snmp-managers");
+    expect(post?.method).toBe("POST");
+    expect(sim().state.generic.get("/snmp-managers")?.items.get("trap9")?.["v2c"]).toMatchObject({
+      community: "n0t-public",
+    });
+    const kept = JSON.stringify([card, done, h.audits, await h.store.get(prompt.pendingId)]);
+    expect(kept).not.toContain("n0t-public");
+    // A v3 manager has no community to ask for.
+    expect(
+      textOf(
+        await h.run(
+          "alice",
+          "snmp manager create trap8 --host 10.21.0.98 --notification trap --version v3 --dry-run",
+        ),
+      ),
+    ).not.toContain("community");
+  });
+
   test("directory update --bind-password: one confirmation card, the value asked privately, kept nowhere", async () => {
     const m = requestMark(sim());
     const dry = textOf(await h.run("alice", "directory update management --bind-password --dry-run"));

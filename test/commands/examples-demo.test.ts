@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
+import { PEM_NOTE } from "../../src/core/help.js";
 import { type CommandEntry, createRegistry } from "../../src/core/registry.js";
 import { type Harness, messagesOf, textOf } from "../core/harness.js";
 import { DONE_ON_DEMO, startDemoHarness } from "./demo-examples.js";
@@ -23,6 +24,9 @@ const BROKEN =
  * still be an example and still fail: once fixed, it fails this test until it is taken off the list.
  */
 const KNOWN_WRONG: ReadonlySet<string> = new Set([]);
+
+/** What a dry run says when the example, typed as shown, would shrink or overfill what the demo has. */
+const SURPRISES = /\bShrinks\b|more than 100% full|every write will fail|over the new size/;
 
 const registry = createRegistry(RESOURCES);
 const rows = registry.all().flatMap((e) => e.command.examples.map((ex) => [ex, e] as const));
@@ -89,11 +93,27 @@ describe("every example in /array help runs on the demo arrays", () => {
     }
     expect(headline).not.toMatch(BROKEN);
     if (entry.command.impact) expect(headline).toMatch(/^Dry run:/);
+    // Run verbatim, an example must not surprise: no resize that shrinks, nothing pushed past its size.
+    expect(text).not.toMatch(SURPRISES);
   });
 
   test("the exception lists name live examples only", () => {
     const all = new Set(rows.map(([ex]) => ex));
     expect([...KNOWN_WRONG, ...Object.keys(DONE_ON_DEMO)].filter((ex) => !all.has(ex))).toEqual([]);
+  });
+
+  test("a shrinking example is caught", async () => {
+    const { text } = await answer("fs resize projects 3T", registry.find("fs", "resize"));
+    expect(text).toMatch(SURPRISES);
+  });
+
+  test("help shortens a PEM in an example and says how to paste one", async () => {
+    for (const topic of ["help certificate create", "help certificate update", "help api-client create"]) {
+      const text = textOf(await h.run("alice", topic));
+      expect(text).toContain("-----BEGIN ");
+      expect(text).not.toMatch(/-----BEGIN [A-Z ]+----- ?MII/);
+      expect(text).toContain(PEM_NOTE);
+    }
   });
 
   test("an example naming an object the demo lacks is caught", async () => {

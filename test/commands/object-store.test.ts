@@ -31,6 +31,26 @@ describe("buckets", () => {
     ).toContain("Bucket media-assets already exists on lab-1");
   });
 
+  test("create --versioning enabled: the dry run shows POST then PATCH, and both are sent in that order", async () => {
+    const line = "bucket create media-versioned --account analytics --versioning enabled --array lab-1";
+    const dry = textOf(await h.run("bob", `${line} --dry-run`));
+    expect(dry).toContain(
+      'POST /api/1.12/buckets?names=media-versioned {"account":{"name":"analytics"}}\nPATCH /api/1.12/buckets?names=media-versioned {"versioning":"enabled"}',
+    );
+    const m = requestMark(sim());
+    expect(textOf(await h.run("bob", line))).toContain(
+      "Created bucket media-versioned in account analytics on lab-1, versioning enabled.",
+    );
+    expect(writesSince(sim(), m, "/buckets").map((r) => r.method)).toEqual(["POST", "PATCH"]);
+    expect(sim().state.buckets.get("media-versioned")?.versioning).toBe("enabled");
+    expect(
+      textOf(
+        await h.run("bob", "bucket create media-v --account analytics --versioning enabled --array old-1"),
+      ),
+    ).toContain("Versioning needs REST 1.9 or newer");
+    expect(sim("old-1").state.buckets.has("media-v")).toBe(false);
+  });
+
   test("list: largest first, with account, objects and versioning", async () => {
     const text = textOf(await h.run("carol", "bucket list --account backup --array lab-1"));
     expect(text).toContain("2 buckets in backup on array lab-1");

@@ -102,7 +102,9 @@ describe("binding words to arguments", () => {
   test("help forms", () => {
     expect(parseCommandLine("", registry)).toEqual({ kind: "help" });
     expect(parseCommandLine("help fs", registry)).toEqual({ kind: "help", topic: "fs" });
-    expect(parseCommandLine("fs", registry)).toEqual({ kind: "help", topic: "fs" });
+    // A resource alone runs its everyday read when it has one (test/core/noun-alone.test.ts), else its help.
+    expect(parsed("fs").id).toBe("fs.list");
+    expect(parseCommandLine("api", registry)).toEqual({ kind: "help", topic: "api" });
     expect(parseCommandLine("fs resize --help", registry)).toEqual({ kind: "help", topic: "fs.resize" });
     expect(parsed("arrays").id).toBe("arrays.list");
   });
@@ -131,6 +133,6 @@ describe("failures are user errors with suggestions and the usage line", () => {
   test("argument errors carry the usage line and an example", () => {
     const err = failure("fs resize home");
     expect(err.message).toContain("Usage: /array fs resize <name> <size> [--dry-run] [--array <name>]");
-    expect(err.message).toContain("Example: /array fs resize projects 3T");
+    expect(err.message).toContain("Example: /array fs resize projects 60T");
   });
 });

@@ -136,6 +136,6 @@ describe("help is generated and filtered by role", () => {
   test("command help shows usage, arguments and examples", () => {
     const t = unescapeText(text(helpMessage(registry, "operator", "fs.resize")));
     expect(t).toContain("/array fs resize <name> <size> [--dry-run] [--array <name>]");
-    expect(t).toContain("/array fs resize projects 3T");
+    expect(t).toContain("/array fs resize projects 60T");
   });
 });

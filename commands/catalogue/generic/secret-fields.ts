@@ -13,10 +13,20 @@ import { labelOf } from "./values.js";
 
 export const SECRET_PLACEHOLDER = "(typed in a private dialog)";
 
-/** The secrets a run asks for: those whose flag was given and, on create, those the array requires. */
+/**
+ * The secrets a run asks for: those whose flag was given, on create those the array requires, and those the
+ * values typed make necessary (the spec's `secretWhen`: `--version v2c` needs the community).
+ */
 export function askedSecrets(p: VerbPlan, args: Args): FieldDef[] {
+  const keyOf = (path: string) => p.fields.find((f) => f.path.join(".") === path)?.key;
+  const implied = (f: FieldDef) =>
+    Object.entries(p.spec.secretWhen?.[f.path.join(".")] ?? {}).some(([path, value]) => {
+      const key = keyOf(path);
+      return key !== undefined && args[key] === value;
+    });
   return p.fields.filter(
-    (f) => f.secret && (args[f.key] === true || (p.kind === "create" && f.model.required === true)),
+    (f) =>
+      f.secret && (args[f.key] === true || (p.kind === "create" && f.model.required === true) || implied(f)),
   );
 }
 

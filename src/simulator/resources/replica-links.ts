@@ -3,6 +3,7 @@ import { z } from "zod";
 import { bodyObject, parseBody, referenceByName } from "../models/body.js";
 import { type BucketReplicaLinkRec, freshLinkHealth, resume } from "../models/replication.js";
 import { credentialRemote, linkRemote } from "../models/replication-rules.js";
+import { findPeer } from "../peers.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { EMPTY, exclusive, type Handler, listing, ok, resolveAll } from "./common.js";
@@ -81,6 +82,7 @@ export const createBucketReplicaLinks: Handler = (req, state) => {
       );
     }
   }
+  remoteBucketStands(state, remote.key, remoteBucket);
   const now = state.clock();
   const paused = body.paused ?? false;
   const link: BucketReplicaLinkRec = {
@@ -94,6 +96,24 @@ export const createBucketReplicaLinks: Handler = (req, state) => {
   state.bucketReplicaLinks.set(link.id, link);
   return ok([renderBucketLink(state, link)]);
 };
+
+/**
+ * A link to a connected array this process also simulates: the remote bucket must exist there, live, with
+ * versioning enabled, as a real array checks over the connection before it creates the link.
+ */
+function remoteBucketStands(state: SimState, connectionId: string, name: string): void {
+  const address = state.arrayConnections.get(connectionId)?.management_address;
+  const peer = address === undefined ? undefined : findPeer(address);
+  if (peer === undefined) return;
+  const b = peer.buckets.get(name);
+  if (!b || b.destroyed)
+    throw badRequest(`Remote bucket '${name}' does not exist on '${peer.array.name}'.`, name);
+  if (b.versioning !== "enabled")
+    throw badRequest(
+      `Remote bucket '${name}' on '${peer.array.name}' does not have versioning enabled.`,
+      name,
+    );
+}
 
 const patchBody = z.strictObject({ paused: z.boolean(), remote_credentials: referenceByName }).partial();
 

@@ -25,6 +25,8 @@ const BUCKETS = [
   { name: "analytics-curated", account: "analytics", usedTiB: 11.9, objects: 2_050_000 },
   { name: "veeam-repo", account: "backup", usedTiB: 58.2, objects: 905_000 },
 ];
+/** Made ready (empty, versioned) for fb-lab-01's analytics-raw to replicate into: nothing links to it yet. */
+const READY_BUCKETS = [{ name: "analytics-raw-dr", account: "analytics", usedTiB: 0, objects: 0 }];
 
 function source(state: SimState): ArrayConnectionRec {
   const c: ArrayConnectionRec = {
@@ -66,7 +68,7 @@ export function seedDemoDr(state: SimState): void {
       full_access: false,
     });
   }
-  for (const b of BUCKETS) {
+  for (const b of [...BUCKETS, ...READY_BUCKETS]) {
     const virtual = Math.round(b.usedTiB * TIB);
     state.buckets.set(b.name, {
       id: state.newId(),
