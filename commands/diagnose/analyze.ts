@@ -47,6 +47,8 @@ export type Finding =
       kind: "alert";
       score: number;
       severity: string;
+      /** The number \`alert list\` shows and \`alert show\` takes. */
+      index: number;
       code: number;
       subject: string;
       component: string;
@@ -167,6 +169,7 @@ export function analyze(data: DiagnoseData): Diagnosis {
       kind: "alert",
       score,
       severity: a.severity,
+      index: a.index,
       code: a.code,
       subject: a.subject,
       component: a.component,

@@ -52,7 +52,8 @@ export function findingText(f: Finding, now: number): Rich {
     case "client":
       return rich`*One client dominates*: ${clientText(f.client)}.`;
     case "alert":
-      return rich`*${f.severity} alert ${f.code}* open: ${f.subject || "(no subject)"}${f.component ? ` (${f.component})` : ""}, raised ${f.inWindow ? "in this window" : formatRelative(f.created, now)}.`;
+      // The index is the number `alert list` shows and `alert show` takes; the code only names the kind.
+      return rich`*${f.severity} alert ${f.index}* (code ${f.code}) open: ${f.subject || "(no subject)"}${f.component ? ` (${f.component})` : ""}, raised ${f.inWindow ? "in this window" : formatRelative(f.created, now)}.`;
     case "link": {
       const l = f.link;
       return rich`*Replication behind*: ${l.kind} ${l.name}${l.remote ? ` → ${l.remote}` : ""} lags ${formatDuration(l.lag)} (${l.status}${l.details ? `: ${l.details}` : ""}).`;

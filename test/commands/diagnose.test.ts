@@ -44,8 +44,21 @@ describe("diagnose", () => {
     const lines = await findings("diagnose --array demo-1 --since 30m");
     const all = lines.join("\n");
     expect(all).toMatch(/Replication behind\*: bucket veeam-repo → fb-dr-01 lags 1d/);
-    expect(all).toMatch(/\*critical alert 1000\* open/);
     expect(all).not.toContain("latency");
+  });
+
+  test("alerts are numbered as `alert list` numbers them, the number `alert show` takes", async () => {
+    const all = (await findings("diagnose --array demo-1 --since 30m")).join("\n");
+    const m = /\*critical alert (\d+)\* \(code 1000\) open: Blade CH1\.FB5 is unhealthy/.exec(all);
+    expect(m).not.toBeNull();
+    const n = m![1]!;
+    // The same alert, by that number, in the list and in show.
+    expect(textOf(await h.run("carol", "alert list --array demo-1"))).toMatch(
+      new RegExp(`\\b${n}\\b[^\\n]*critical[^\\n]*CH1\\.FB5`),
+    );
+    expect(textOf(await h.run("carol", `alert show ${n} --array demo-1`))).toContain(
+      "Blade CH1.FB5 is unhealthy",
+    );
   });
 
   test("an array above 80 % full is a finding, ranked by how full it is", async () => {
