@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { hashString } from "../../src/simulator/models/random.js";
 import { SLOW_NFS_CLIENT } from "../../src/simulator/scenarios/slow-nfs.js";
 import { decodePng } from "../core/chart-decode.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
@@ -32,6 +33,42 @@ describe("diagnose", () => {
     expect(lines[1]).toContain(SLOW_NFS_CLIENT);
     // Other protocols are as usual: none of them is a finding.
     expect(lines.join("\n")).not.toMatch(/\*(SMB|S3|HTTP) /);
+  });
+
+  test("a dominant client's share is of the NFS operations, the NFS IOPS the answer shows for the same window", async () => {
+    const effects = await h.run("carol", "diagnose --array slow-1");
+    const table = messagesOf(effects)[0]!.blocks.find((b) => b.type === "table");
+    if (table?.type !== "table") throw new Error("no evidence table");
+    const nfs = table.rows.find((r) => r["protocol"] === "NFS");
+    const nfsOps = /^([\d,]+) ops\/s/.exec(String(nfs?.["iops"]))?.[1];
+    expect(nfsOps).toBeDefined();
+    const text = textOf(effects);
+    const share = new RegExp(
+      `client \`${SLOW_NFS_CLIENT.replace(/\./g, "\\.")}\` does ([\\d.]+)% of NFS operations \\(([\\d,]+) of ${nfsOps} ops/s`,
+    ).exec(text);
+    expect(share).not.toBeNull();
+    const [pct, ops] = [Number(share![1]), Number(share![2]!.replace(/,/g, ""))];
+    expect(pct).toBeCloseTo((100 * ops) / Number(nfsOps!.replace(/,/g, "")), 0);
+    expect(text).not.toContain("of all operations");
+  });
+
+  test("a file system created a minute ago with no data is not among the busiest", async () => {
+    // A name the simulator would give one of its heaviest loads, were the file system in use.
+    const name = [
+      "fresh-a",
+      "fresh-b",
+      "fresh-c",
+      "fresh-d",
+      "fresh-e",
+      "fresh-f",
+      "fresh-g",
+      "fresh-h",
+    ].reduce((a, b) => (hashString(b) % 100 > hashString(a) % 100 ? b : a));
+    expect(textOf(await h.run("bob", `fs create ${name} 1T --array demo-1`))).not.toMatch(/error|refused/i);
+    const text = textOf(await h.run("carol", "diagnose --array demo-1"));
+    const busiest = /Busiest file systems: ([^\n]*)/.exec(text)?.[1] ?? "";
+    expect(busiest).not.toBe("");
+    expect(busiest).not.toContain(name);
   });
 
   test("a quiet array is said plainly to have nothing abnormal", async () => {

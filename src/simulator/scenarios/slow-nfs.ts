@@ -10,7 +10,7 @@ import { HOUR } from "./units.js";
 /** The client that floods the array (an NFS client: port 2049). */
 export const SLOW_NFS_CLIENT = "10.21.40.23:2049";
 const LATENCY_FACTOR = 6;
-const CLIENT_LOAD = 40;
+const CLIENT_LOAD = 100;
 
 export function seedSlowNfs(state: SimState): void {
   seedDemo(state);
@@ -27,7 +27,7 @@ export function seedSlowNfs(state: SimState): void {
   state.effects = {
     performance(protocol, t) {
       if (!during(t)) return undefined;
-      if (protocol === "nfs") return { latency: LATENCY_FACTOR, ops: 1.3 };
+      if (protocol === "nfs") return { latency: LATENCY_FACTOR, ops: 1.5 };
       if (protocol === "all") return { latency: allFactor, ops: 1.15 };
       return undefined;
     },
