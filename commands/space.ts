@@ -114,6 +114,11 @@ const spaceShow = defineCommand({
         type: "context" as const,
         text: rich`${r.array}: ${formatBytes(r.destroyed)} is held by ${countOf(r.destroyedCount, "destroyed file system")} until eradicated (\`/array space trash --array ${r.array}\` to recover or eradicate).`,
       })),
+      // fs top and fs list count what clients wrote; this table what the array stores: say which is which.
+      {
+        type: "context" as const,
+        text: rich`Physical space: what the array stores, after data reduction, snapshots included. \`fs top\` and \`fs list\` show logical sizes (what clients wrote), so their file systems add up to more.`,
+      },
     ];
     const headline = `Space on ${where}`;
     const summary = result.rows.map((r) => `${r.array} ${formatPercent(ratio(r))} full`).join(", ");

@@ -16,8 +16,8 @@ export const ABNORMAL = 3;
 const MIN_RELATIVE_CHANGE = 0.25;
 /** Floor of the baseline's spread, as a share of its level: day-to-day noise a quiet array always has. */
 const MIN_RELATIVE_SPREAD = 0.05;
-/** A client doing more than this share of all operations dominates the array. */
-const DOMINANT_SHARE = 0.4;
+/** A client doing this share of the NFS operations or more (nearly a third) dominates the array. */
+const DOMINANT_SHARE = 0.3;
 /** A replica link lagging more than this is behind (a 1-hour policy missed once and a bit). */
 const LAG_BEHIND = 90 * 60_000;
 
@@ -41,12 +41,14 @@ export interface MetricCheck {
 }
 
 export type Finding =
-  | { kind: "metric"; score: number; check: MetricCheck; cause?: Load & { share: number } }
-  | { kind: "client"; score: number; client: Load & { share: number } }
+  | { kind: "metric"; score: number; check: MetricCheck; cause?: ClientShare }
+  | { kind: "client"; score: number; client: ClientShare }
   | {
       kind: "alert";
       score: number;
       severity: string;
+      /** The number \`alert list\` shows and \`alert show\` takes. */
+      index: number;
       code: number;
       subject: string;
       component: string;
@@ -55,6 +57,12 @@ export type Finding =
     }
   | { kind: "link"; score: number; link: DiagnoseData["links"][number] }
   | { kind: "capacity"; score: number; ratio: number };
+
+/**
+ * A client's load against the total it belongs to: array clients are NFS clients, so the whole is the NFS
+ * IOPS the evidence table shows for the same window (the clients' own sum when the array gave no NFS series).
+ */
+export type ClientShare = Load & { share: number; of: number; basis: "nfs" | "clients" };
 
 export interface Diagnosis {
   data: DiagnoseData;
@@ -116,13 +124,19 @@ export function scoreOf(c: MetricCheck): number {
   return Math.abs(c.z);
 }
 
-function dominantClient(clients: readonly Load[] | undefined): (Load & { share: number }) | undefined {
+function dominantClient(
+  clients: readonly Load[] | undefined,
+  nfsOps: number | undefined,
+): ClientShare | undefined {
   if (!clients || clients.length < 2) return undefined;
-  const total = clients.reduce((a, c) => a + c.ops, 0);
+  const sum = clients.reduce((a, c) => a + c.ops, 0);
   const top = [...clients].sort((a, b) => b.ops - a.ops)[0];
-  if (!top || total <= 0) return undefined;
-  const share = top.ops / total;
-  return share >= DOMINANT_SHARE ? { ...top, share } : undefined;
+  const basis = nfsOps !== undefined && nfsOps > 0 ? "nfs" : "clients";
+  // A sample taken a moment later can exceed the window's mean: never more than the whole.
+  const of = basis === "nfs" ? Math.max(nfsOps ?? 0, top?.ops ?? 0) : sum;
+  if (!top || of <= 0) return undefined;
+  const share = top.ops / of;
+  return share >= DOMINANT_SHARE ? { ...top, share, of, basis } : undefined;
 }
 
 export function analyze(data: DiagnoseData): Diagnosis {
@@ -138,7 +152,8 @@ export function analyze(data: DiagnoseData): Diagnosis {
     if (score >= ABNORMAL) findings.push({ kind: "metric", score, check: c });
   }
   findings.sort((a, b) => b.score - a.score);
-  const dominant = dominantClient(data.clients);
+  const nfsOps = checks.find((c) => c.protocol === "nfs" && c.kind === "iops")?.now;
+  const dominant = dominantClient(data.clients, nfsOps);
   if (dominant) {
     // A client that dominates is the likely cause of the worst latency finding: it is named there and
     // listed right after it, ahead of findings that are further from normal but not explained by it.
@@ -167,6 +182,7 @@ export function analyze(data: DiagnoseData): Diagnosis {
       kind: "alert",
       score,
       severity: a.severity,
+      index: a.index,
       code: a.code,
       subject: a.subject,
       component: a.component,

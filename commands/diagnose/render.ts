@@ -9,7 +9,7 @@ import {
   formatLatencyMs,
   formatPercent,
 } from "../../src/core/units.js";
-import { type Diagnosis, type Finding, type MetricCheck, scoreOf } from "./analyze.js";
+import { type ClientShare, type Diagnosis, type Finding, type MetricCheck, scoreOf } from "./analyze.js";
 import type { DiagProtocol, Load } from "./collect.js";
 
 const PROTOCOL_NAMES: Record<DiagProtocol, string> = {
@@ -29,8 +29,9 @@ export function valueText(kind: MetricCheck["kind"], v: number | undefined): str
 
 const KIND_NAMES = { latency: "latency", iops: "IOPS", bandwidth: "bandwidth" } as const;
 
-function clientText(c: Load & { share: number }): Rich {
-  return rich`client \`${c.name}\` does ${formatPercent(c.share)} of all operations (${formatCount(Math.round(c.ops))} ops/s${c.ms === undefined ? "" : `, ${formatLatencyMs(c.ms)} per operation`})`;
+function clientText(c: ClientShare): Rich {
+  const whole = c.basis === "nfs" ? "NFS operations" : "client operations";
+  return rich`client \`${c.name}\` does ${formatPercent(c.share)} of ${whole} (${formatCount(Math.round(c.ops))} of ${formatCount(Math.round(c.of))} ops/s${c.ms === undefined ? "" : `, ${formatLatencyMs(c.ms)} per operation`})`;
 }
 
 /** One finding as a line: what, how far from usual, and the likely cause when known. */
@@ -52,7 +53,8 @@ export function findingText(f: Finding, now: number): Rich {
     case "client":
       return rich`*One client dominates*: ${clientText(f.client)}.`;
     case "alert":
-      return rich`*${f.severity} alert ${f.code}* open: ${f.subject || "(no subject)"}${f.component ? ` (${f.component})` : ""}, raised ${f.inWindow ? "in this window" : formatRelative(f.created, now)}.`;
+      // The index is the number `alert list` shows and `alert show` takes; the code only names the kind.
+      return rich`*${f.severity} alert ${f.index}* (code ${f.code}) open: ${f.subject || "(no subject)"}${f.component ? ` (${f.component})` : ""}, raised ${f.inWindow ? "in this window" : formatRelative(f.created, now)}.`;
     case "link": {
       const l = f.link;
       return rich`*Replication behind*: ${l.kind} ${l.name}${l.remote ? ` → ${l.remote}` : ""} lags ${formatDuration(l.lag)} (${l.status}${l.details ? `: ${l.details}` : ""}).`;
@@ -82,8 +84,10 @@ export function summaryOf(d: Diagnosis): string {
 }
 
 function loadsLine(title: string, loads: readonly Load[] | undefined, strip = ""): Rich | undefined {
-  if (!loads || loads.length === 0) return undefined;
-  const items = loads
+  // An object doing nothing (a file system created a minute ago, with no data) is never among the busiest.
+  const busy = loads?.filter((l) => l.ops > 0) ?? [];
+  if (busy.length === 0) return undefined;
+  const items = busy
     .slice(0, 3)
     .map(
       (l) =>

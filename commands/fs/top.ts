@@ -157,7 +157,8 @@ export const fsTop = defineCommand({
         columns: [
           { key: "name", label: "Name" },
           { key: "kind", label: "Kind" },
-          { key: "used", label: "Used", align: "right" },
+          // Logical, before data reduction: `/array space` shows physical, and says so.
+          { key: "used", label: "Used (logical)", align: "right" },
           { key: "share", label: r.fs ? "Share of the file system" : "vs largest", align: "right" },
         ],
         rows: (r.fs ? r.rows : r.rows.slice(0, a.limit ?? DEFAULT_LIMIT)).map((x) => ({

@@ -8,7 +8,7 @@ import { defineCommand } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { formatBytes, formatCount, formatLatencyMs } from "../../src/core/units.js";
-import { UserFacingError } from "../../src/errors.js";
+import { versionTooOld } from "../../src/flashblade/errors.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 
 const num = z.number().nullish();
@@ -57,10 +57,7 @@ export const bucketPerf = defineCommand({
   }),
   async run(a, ctx): Promise<{ array: string; p: Perf; s3?: S3 }[]> {
     if (!(await ctx.array.supports("1.8"))) {
-      throw new UserFacingError(
-        "NOT_SUPPORTED",
-        `Bucket performance needs REST 1.8 or newer; ${ctx.arrayName} speaks ${await ctx.array.version()}.`,
-      );
+      throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.8", "The bucket performance API");
     }
     const query = a.bucket === undefined ? {} : { names: [a.bucket] };
     const items: Perf[] = [];

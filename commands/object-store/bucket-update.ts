@@ -3,6 +3,7 @@ import { z } from "zod";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
+import { versionTooOld } from "../../src/flashblade/errors.js";
 import { done } from "../shared/done.js";
 import { planned } from "../shared/plan.js";
 import { nameArgs, PATH, requireBucket } from "./bucket.js";
@@ -24,10 +25,7 @@ export const bucketUpdate = defineCommand({
   }),
   async impact(a, ctx): Promise<Impact> {
     if (!(await ctx.array.supports("1.9"))) {
-      throw new UserFacingError(
-        "NOT_SUPPORTED",
-        `Changing versioning needs REST 1.9 or newer; ${ctx.arrayName} speaks ${await ctx.array.version()}.`,
-      );
+      throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.9", "Changing versioning");
     }
     const b = await requireBucket(ctx, a.name);
     if (b.destroyed) throw new UserFacingError("DESTROYED", `${a.name} is destroyed; recover it first.`);

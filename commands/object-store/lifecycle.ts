@@ -10,6 +10,7 @@ import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf, formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import { versionTooOld } from "../../src/flashblade/errors.js";
 import type { Query } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
@@ -29,10 +30,7 @@ type Rule = z.output<typeof ruleSchema>;
 
 async function requireLifecycleApi(ctx: CommandContext): Promise<void> {
   if (!(await ctx.array.supports("1.10"))) {
-    throw new UserFacingError(
-      "NOT_SUPPORTED",
-      `Lifecycle rules need REST 1.10 or newer; ${ctx.arrayName} speaks ${await ctx.array.version()}.`,
-    );
+    throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.10", "The lifecycle rule API");
   }
 }
 

@@ -8,6 +8,7 @@ import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { message, type Rich, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
+import { versionTooOld } from "../../src/flashblade/errors.js";
 import { fileSystemList } from "../quota/kinds.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
 import { planned } from "../shared/plan.js";
@@ -35,10 +36,7 @@ async function prepare(a: Args, ctx: CommandContext, attach: boolean) {
       );
     const fs = a.fs[0] as string;
     if (!(await ctx.array.supports("1.9"))) {
-      throw new UserFacingError(
-        "NOT_SUPPORTED",
-        `Replica links need REST 1.9 or newer; ${ctx.arrayName} speaks ${await ctx.array.version()}.`,
-      );
+      throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.9", "The replica link API");
     }
     const links = await ctx.array.replicaLinks.forFileSystem(fs);
     if (!links.some((l) => l.remote?.name === a.remote)) {

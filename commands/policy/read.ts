@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../src/core/define-command.js";
-import { UserFacingError } from "../../src/errors.js";
+import { versionTooOld } from "../../src/flashblade/errors.js";
 import { and, eq } from "../../src/flashblade/filter.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
 import { notFoundError } from "../shared/found.js";
@@ -52,10 +52,7 @@ export interface PolicyFacts {
 
 export async function requirePolicyApi(ctx: CommandContext): Promise<void> {
   if (!(await ctx.array.supports("1.5"))) {
-    throw new UserFacingError(
-      "NOT_SUPPORTED",
-      `Snapshot policies need REST 1.5 or newer; ${ctx.arrayName} speaks ${await ctx.array.version()}.`,
-    );
+    throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.5", "The snapshot policy API");
   }
 }
 

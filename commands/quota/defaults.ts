@@ -9,6 +9,7 @@ import { defineCommand, type Impact, type StateValue } from "../../src/core/defi
 import { type Field, message, type Rich, rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import { versionTooOld } from "../../src/flashblade/errors.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystemPatch } from "../../src/flashblade/types.js";
 import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
@@ -192,10 +193,7 @@ export const quotaNotify = defineCommand({
   }),
   async impact(a, ctx): Promise<Impact> {
     if (!(await ctx.array.supports("1.8"))) {
-      throw new UserFacingError(
-        "NOT_SUPPORTED",
-        `Quota settings need REST 1.8 or newer; ${ctx.arrayName} speaks ${await ctx.array.version()}.`,
-      );
+      throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.8", "Changing quota settings");
     }
     const now = (await ctx.array.get("/quotas/settings", { schema: settingsSchema })).items[0];
     const body: Record<string, unknown> = {};

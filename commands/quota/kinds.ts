@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { CommandContext } from "../../src/core/define-command.js";
 import { formatBytes, formatPercent } from "../../src/core/units.js";
-import { UserFacingError } from "../../src/errors.js";
+import { versionTooOld } from "../../src/flashblade/errors.js";
 import { and, anyOf, type Filter } from "../../src/flashblade/filter.js";
 import { groupQuotaSchema, userQuotaSchema } from "../../src/flashblade/schemas.js";
 import type { GroupQuota, UserQuota } from "../../src/flashblade/types.js";
@@ -206,10 +206,7 @@ export async function readUsage(
 /** Quota support arrived in REST 1.6; say so instead of a bare "not supported". */
 export async function requireQuotaApi(ctx: CommandContext, what = "User and group quotas"): Promise<void> {
   if (!(await ctx.array.supports("1.6"))) {
-    throw new UserFacingError(
-      "NOT_SUPPORTED",
-      `${what} need REST 1.6 or newer; ${ctx.arrayName} speaks ${await ctx.array.version()}.`,
-    );
+    throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.6", `The API for ${what.toLowerCase()}`);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../src/core/define-command.js";
-import { UserFacingError } from "../../src/errors.js";
+import { versionTooOld } from "../../src/flashblade/errors.js";
 import { fileSystemReplicaLinkSchema, referenceSchema } from "../../src/flashblade/schemas.js";
 import { listPolicies, rulesOf } from "../policy/read.js";
 import { detailHints } from "./hints.js";
@@ -96,10 +96,7 @@ export interface ArrayReplication {
 
 export async function requireReplicationApi(ctx: CommandContext): Promise<void> {
   if (!(await ctx.array.supports("1.9"))) {
-    throw new UserFacingError(
-      "NOT_SUPPORTED",
-      `Replication needs REST 1.9 or newer; ${ctx.arrayName} speaks ${await ctx.array.version()}.`,
-    );
+    throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.9", "The replication API");
   }
 }
 

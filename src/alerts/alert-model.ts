@@ -68,8 +68,11 @@ export function familyKey(array: string, a: Pick<AlertSnapshot, "code" | "compon
   return joinKey(array, a.code, a.component);
 }
 
-/** A short title: the array's subject when it sent one, else code and component. */
+/**
+ * A short title: the array's subject when it sent one, else code and component. The code is labelled as a
+ * code: "alert N" always means the index people type into `alert show`.
+ */
 export function alertTitle(a: Pick<AlertSnapshot, "subject" | "code" | "component">): string {
   if (a.subject) return a.subject;
-  return a.component ? `Alert ${a.code} on ${a.component}` : `Alert ${a.code}`;
+  return a.component ? `Code ${a.code} on ${a.component}` : `Code ${a.code}`;
 }

@@ -51,7 +51,7 @@ describe("diagnose with the alert engine running", () => {
       actor: { userId: "carol", channelId: "C1" },
     });
     const text = textOf(effects);
-    expect(text).toMatch(/1\. \*critical alert 1001\* open: Blade CH1\.FB3 is unreachable/);
+    expect(text).toMatch(/1\. \*critical alert \d+\* \(code 1001\) open: Blade CH1\.FB3 is unreachable/);
     expect(text).toContain("alerts from the alert engine");
   });
 });

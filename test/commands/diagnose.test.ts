@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { hashString } from "../../src/simulator/models/random.js";
 import { SLOW_NFS_CLIENT } from "../../src/simulator/scenarios/slow-nfs.js";
 import { decodePng } from "../core/chart-decode.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
@@ -34,6 +35,44 @@ describe("diagnose", () => {
     expect(lines.join("\n")).not.toMatch(/\*(SMB|S3|HTTP) /);
   });
 
+  test("a dominant client's share is of the NFS operations, the NFS IOPS the answer shows for the same window", async () => {
+    const effects = await h.run("carol", "diagnose --array slow-1");
+    const table = messagesOf(effects)[0]!.blocks.find((b) => b.type === "table");
+    if (table?.type !== "table") throw new Error("no evidence table");
+    const nfs = table.rows.find((r) => r["protocol"] === "NFS");
+    const nfsOps = /^([\d,]+) ops\/s/.exec(String(nfs?.["iops"]))?.[1];
+    expect(nfsOps).toBeDefined();
+    const text = textOf(effects);
+    const share = new RegExp(
+      `client \`${SLOW_NFS_CLIENT.replace(/\./g, "\\.")}\` does ([\\d.]+)% of NFS operations \\(([\\d,]+) of ${nfsOps} ops/s`,
+    ).exec(text);
+    expect(share).not.toBeNull();
+    const [pct, ops] = [Number(share![1]), Number(share![2]!.replace(/,/g, ""))];
+    expect(pct).toBeCloseTo((100 * ops) / Number(nfsOps!.replace(/,/g, "")), 0);
+    // The client is part of the NFS total, never more than all of it.
+    expect(ops).toBeLessThan(Number(nfsOps!.replace(/,/g, "")));
+    expect(text).not.toContain("of all operations");
+  });
+
+  test("a file system created a minute ago with no data is not among the busiest", async () => {
+    // A name the simulator would give one of its heaviest loads, were the file system in use.
+    const name = [
+      "fresh-a",
+      "fresh-b",
+      "fresh-c",
+      "fresh-d",
+      "fresh-e",
+      "fresh-f",
+      "fresh-g",
+      "fresh-h",
+    ].reduce((a, b) => (hashString(b) % 100 > hashString(a) % 100 ? b : a));
+    expect(textOf(await h.run("bob", `fs create ${name} 1T --array demo-1`))).not.toMatch(/error|refused/i);
+    const text = textOf(await h.run("carol", "diagnose --array demo-1"));
+    const busiest = /Busiest file systems: ([^\n]*)/.exec(text)?.[1] ?? "";
+    expect(busiest).not.toBe("");
+    expect(busiest).not.toContain(name);
+  });
+
   test("a quiet array is said plainly to have nothing abnormal", async () => {
     const effects = await h.run("carol", "diagnose --array quiet-1");
     expect(textOf(effects)).toContain("*Nothing abnormal* on quiet-1 in the last 1h");
@@ -44,8 +83,21 @@ describe("diagnose", () => {
     const lines = await findings("diagnose --array demo-1 --since 30m");
     const all = lines.join("\n");
     expect(all).toMatch(/Replication behind\*: bucket veeam-repo → fb-dr-01 lags 1d/);
-    expect(all).toMatch(/\*critical alert 1000\* open/);
     expect(all).not.toContain("latency");
+  });
+
+  test("alerts are numbered as `alert list` numbers them, the number `alert show` takes", async () => {
+    const all = (await findings("diagnose --array demo-1 --since 30m")).join("\n");
+    const m = /\*critical alert (\d+)\* \(code 1000\) open: Blade CH1\.FB5 is unhealthy/.exec(all);
+    expect(m).not.toBeNull();
+    const n = m![1]!;
+    // The same alert, by that number, in the list and in show.
+    expect(textOf(await h.run("carol", "alert list --array demo-1"))).toMatch(
+      new RegExp(`\\b${n}\\b[^\\n]*critical[^\\n]*CH1\\.FB5`),
+    );
+    expect(textOf(await h.run("carol", `alert show ${n} --array demo-1`))).toContain(
+      "Blade CH1.FB5 is unhealthy",
+    );
   });
 
   test("an array above 80 % full is a finding, ranked by how full it is", async () => {

@@ -58,6 +58,8 @@ describe("lifecycle rules", () => {
     expect(textOf(await h.run("bob", "lifecycle create veeam-repo --keep 14d --array lab-1"))).toContain(
       "Created lifecycle rule fbRule1 on veeam-repo (lab-1).",
     );
-    expect(textOf(await h.run("carol", "lifecycle list --array old-1"))).toContain("need REST 1.10");
+    expect(textOf(await h.run("carol", "lifecycle list --array old-1"))).toContain(
+      "needs REST 1.10, old-1 runs 1.9. Nothing was sent.",
+    );
   });
 });

@@ -193,7 +193,7 @@ describe("arrays without policies", () => {
       expect(gaps).toContain("11 file systems on array old-1 with no snapshot policy and no replica link");
       expect(gaps).toContain("Arrays older than REST 1.5 have no snapshot policies");
       expect(textOf(await old.run("carol", "policy list"))).toContain(
-        "Snapshot policies need REST 1.5 or newer; old-1 speaks 1.4.",
+        "The snapshot policy API needs REST 1.5, old-1 runs 1.4. Nothing was sent.",
       );
     } finally {
       await old.close();

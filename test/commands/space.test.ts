@@ -51,3 +51,15 @@ describe("space", () => {
     }
   });
 });
+
+describe("space and fs top say which figure is which", () => {
+  test("fs top's file-system sizes are labelled logical, space's physical, on the same array", async () => {
+    const top = messagesOf(await h.run("carol", "fs top --array lab-1"))[0]!;
+    const table = top.blocks.find((b) => b.type === "table");
+    if (table?.type !== "table") throw new Error("no table");
+    expect(table.columns.map((c) => c.label)).toContain("Used (logical)");
+    const space = textOf(await h.run("carol", "space --array lab-1"));
+    expect(space).toMatch(/Physical space: what the array stores, after data reduction/);
+    expect(space).toMatch(/`fs top` and `fs list` show logical sizes/);
+  });
+});

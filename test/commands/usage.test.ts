@@ -77,7 +77,7 @@ describe("usage users|groups", () => {
     const old = await startHarness({ arrays: [{ name: "old-1", versions: "1.0-1.5" }] });
     try {
       expect(textOf(await old.run("carol", "usage users home"))).toContain(
-        "Per-user and per-group usage need REST 1.6 or newer; old-1 speaks 1.5.",
+        "The API for per-user and per-group usage needs REST 1.6, old-1 runs 1.5. Nothing was sent.",
       );
     } finally {
       await old.close();

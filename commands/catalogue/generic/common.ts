@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { objectName, typedValue } from "../../../src/core/arg-types.js";
 import type { CommandContext } from "../../../src/core/define-command.js";
-import { UserFacingError } from "../../../src/errors.js";
+import { versionTooOld } from "../../../src/flashblade/errors.js";
 import { and, eq, type Filter } from "../../../src/flashblade/filter.js";
 import { atLeast } from "../../../src/rest-spec/versions.js";
 import type { VerbPlan } from "./derive.js";
@@ -67,19 +67,11 @@ export async function requireVersion(p: VerbPlan, args: Args, ctx: CommandContex
   const version = await ctx.array.version();
   const what = `\`${p.spec.noun} ${p.verb}\``;
   if (!atLeast(version, p.since)) {
-    throw new UserFacingError(
-      "ARRAY_VERSION_TOO_OLD",
-      `${what} needs REST ${p.since}, ${ctx.arrayName} runs ${version}. Nothing was sent.`,
-      { details: { array: ctx.arrayName, arrayVersion: version, needed: p.since } },
-    );
+    throw versionTooOld(ctx.arrayName, version, p.since, what);
   }
   for (const f of p.fields) {
     if (args[f.key] !== undefined && f.since && !atLeast(version, f.since)) {
-      throw new UserFacingError(
-        "ARRAY_VERSION_TOO_OLD",
-        `--${f.option} needs REST ${f.since}, ${ctx.arrayName} runs ${version}. Nothing was sent.`,
-        { details: { array: ctx.arrayName, arrayVersion: version, needed: f.since } },
-      );
+      throw versionTooOld(ctx.arrayName, version, f.since, `--${f.option}`);
     }
   }
   return version;

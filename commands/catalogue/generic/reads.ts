@@ -157,9 +157,14 @@ function callouts(p: VerbPlan, items: readonly Item[], rctx: RenderContext): Blo
   return out;
 }
 
-/** "3 snmp managers", "1 policy", "2 policies". */
+/**
+ * "3 snmp managers", "1 policy", "2 policies". A relation's rows are memberships, not objects: "54 snapshot
+ * policy memberships", never "54 snapshot policies" where the array has 3.
+ */
 export function countNoun(p: VerbPlan, n: number): string {
   const noun = p.spec.noun;
+  if (p.spec.kind === "relation" && !/member(ship)?$/.test(noun))
+    return `${n} ${noun} ${n === 1 ? "membership" : "memberships"}`;
   const plural =
     p.spec.plural ??
     (/[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : /s$/.test(noun) ? noun : `${noun}s`);

@@ -108,10 +108,13 @@ export function formatValue(
   return typeof v === "string" ? redactUrlValue(v) : String(v);
 }
 
+/** An array's internal field (`_as_of`): bookkeeping of the REST layer, never an answer to show. */
+const internal = (k: string) => k.startsWith("_");
+
 function nameOf(o: Item): string {
   if (typeof o["name"] === "string") return o["name"];
   const parts = Object.entries(o)
-    .filter(([k, x]) => x !== null && typeof x !== "object" && !isSecretKey(k))
+    .filter(([k, x]) => x !== null && typeof x !== "object" && !isSecretKey(k) && !internal(k))
     .map(([k, x]) => `${k}=${String(x)}`);
   return parts.join(" ") || "–";
 }
@@ -125,14 +128,15 @@ export function columnsOf(
   return withArray ? [{ key: "_array", label: "Array" }, ...cols] : cols;
 }
 
-/** Scalar fields of an item, in order, for `show` when the catalogue names none. */
+/** Scalar fields of an item, in order, for `show` when the catalogue names none; internal ones left out. */
 export function fieldsOf(item: Item): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(item)) {
+    if (internal(k)) continue;
     if (v !== null && typeof v === "object" && !Array.isArray(v)) {
       const inner = v as Item;
       if ("name" in inner) out.push(k);
-      else for (const sub of Object.keys(inner)) out.push(`${k}.${sub}`);
+      else for (const sub of Object.keys(inner).filter((x) => !internal(x))) out.push(`${k}.${sub}`);
     } else out.push(k);
   }
   return out;

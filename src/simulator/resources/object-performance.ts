@@ -39,6 +39,11 @@ function perObject(
 
 const FS_PROTOCOLS: Record<string, number> = { all: 1, nfs: 0.8, smb: 0.2, http: 0.05 };
 
+/** A sample of an object nobody uses: every rate, size per operation and latency zero. */
+function idlePerformance(): Record<string, number> {
+  return Object.fromEntries(Object.keys(standardPerformance(0, "idle", 0, 0, true)).map((k) => [k, 0]));
+}
+
 export const listFileSystemPerformance: Handler = (req, state) => {
   const protocol = (req.query.string("protocol") ?? "all").toLowerCase();
   const scale = Object.hasOwn(FS_PROTOCOLS, protocol) ? FS_PROTOCOLS[protocol] : undefined;
@@ -46,13 +51,19 @@ export const listFileSystemPerformance: Handler = (req, state) => {
     throw badRequest(`'protocol' must be one of ${Object.keys(FS_PROTOCOLS).join(", ")}.`, protocol);
   const v18 = at(req, "1.8");
   const subjects: Subject[] = [];
+  const created = new Map<string, number>();
   for (const fs of preselect(req, state.fileSystems, () => state.fileSystems.values())) {
-    if (!fs.destroyed)
-      subjects.push({ name: fs.name, id: fs.id, weight: 0.02 + (hashString(fs.name) % 100) / 100 });
+    if (fs.destroyed) continue;
+    // A file system with no data has no clients working on it, and none before it existed.
+    const weight = fs.space.virtual > 0 ? 0.02 + (hashString(fs.name) % 100) / 100 : 0;
+    subjects.push({ name: fs.name, id: fs.id, weight });
+    created.set(fs.name, fs.created);
   }
   const items = perObject(req, state, subjects, (s, t) => ({
     name: s.name,
-    ...standardPerformance(state.seed, `fs:${s.name}:${protocol}`, t, s.weight * scale, true),
+    ...(s.weight > 0 && t >= (created.get(s.name) ?? 0)
+      ? standardPerformance(state.seed, `fs:${s.name}:${protocol}`, t, s.weight * scale, true)
+      : idlePerformance()),
     time: t,
     ...(v18 ? { id: s.id } : {}),
   }));
