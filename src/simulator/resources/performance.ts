@@ -109,15 +109,6 @@ const NFS_META = [
 ];
 /** Rates use the plural (`accesses_per_sec`, `readdirpluses_per_sec`), latencies the singular. */
 const plural = (op: string) => (op === "access" || op === "readdirplus" ? `${op}es` : `${op}s`);
-const NFS_FIELDS = [
-  ...NFS_OPS.map((o) => `${plural(o)}_per_sec`),
-  ...NFS_OPS.map((o) => `usec_per_${o}_op`),
-  ...NFS_META.map(
-    (f) =>
-      `aggregate_${f.replace(/(create|modify|read)$/, (m) => (m === "modify" ? "modifies" : `${m}s`))}_per_sec`,
-  ),
-  ...NFS_META.map((f) => `aggregate_usec_per_${f}_op`),
-];
 
 function protocolSpecific(fields: readonly string[], protocol: string, withId: boolean): Handler {
   return (req, state) =>
@@ -131,7 +122,59 @@ function protocolSpecific(fields: readonly string[], protocol: string, withId: b
 
 export const listHttpPerformance = protocolSpecific(HTTP_FIELDS, "http", false);
 export const listS3Performance = protocolSpecific(S3_FIELDS, "s3", false);
-export const listNfsPerformance = protocolSpecific(NFS_FIELDS, "nfs", true);
+/**
+ * NFS operations by kind, from the same sample `/arrays/performance?protocol=nfs` answers (scenario included): reads
+ * and writes are its reads and writes, every other kind a fixed share of its other operations, so the kinds add
+ * up to the NFS total `diagnose` and `perf` show. Latencies follow the sample's per-kind latencies.
+ */
+const OTHER_NFS_OPS = NFS_OPS.filter((o) => o !== "read" && o !== "write");
+const OTHER_WEIGHTS = (() => {
+  const raw = OTHER_NFS_OPS.map(
+    (o) =>
+      1 + (hashString(`nfs-op:${o}`) % 20) * (o === "getattr" || o === "lookup" || o === "access" ? 5 : 1),
+  );
+  const sum = raw.reduce((a, b) => a + b, 0);
+  return raw.map((w) => w / sum);
+})();
+
+export const listNfsPerformance: Handler = (req, state) =>
+  series(req, state, (t) => {
+    const m = bend(
+      standardPerformance(state.seed, "array:nfs", t, (PROTOCOL_SCALE["nfs"] ?? 1) * 10, false),
+      state.effects?.performance?.("nfs", t),
+    );
+    const reads = m["reads_per_sec"] ?? 0;
+    const writes = m["writes_per_sec"] ?? 0;
+    const others = m["others_per_sec"] ?? 0;
+    // Whole operations per kind; the rounding remainder goes to the largest kind so the sum stays exact.
+    const shares = OTHER_WEIGHTS.map((w) => Math.floor(others * w));
+    const left = others - shares.reduce((a, b) => a + b, 0);
+    const biggest = shares.indexOf(Math.max(...shares));
+    if (biggest >= 0) shares[biggest] = (shares[biggest] ?? 0) + left;
+    const out: Record<string, unknown> = { id: state.array.id, name: state.array.name };
+    OTHER_NFS_OPS.forEach((o, i) => {
+      out[`${plural(o)}_per_sec`] = shares[i] ?? 0;
+      out[`usec_per_${o}_op`] = Math.round(
+        (m["usec_per_other_op"] ?? 0) * (0.6 + (OTHER_WEIGHTS[i] ?? 0) * 4),
+      );
+    });
+    out["reads_per_sec"] = reads;
+    out["writes_per_sec"] = writes;
+    out["usec_per_read_op"] = m["usec_per_read_op"] ?? 0;
+    out["usec_per_write_op"] = m["usec_per_write_op"] ?? 0;
+    // Metadata aggregates: what the kinds above amount to, never a rate of their own.
+    const rate = (op: string) => Number(out[`${plural(op)}_per_sec`] ?? 0);
+    out["aggregate_file_metadata_creates_per_sec"] =
+      rate("create") + rate("mkdir") + rate("symlink") + rate("link");
+    out["aggregate_file_metadata_modifies_per_sec"] =
+      rate("setattr") + rate("rename") + rate("remove") + rate("rmdir");
+    out["aggregate_file_metadata_reads_per_sec"] =
+      rate("getattr") + rate("lookup") + rate("access") + rate("readlink");
+    out["aggregate_share_metadata_reads_per_sec"] = rate("fsstat") + rate("fsinfo") + rate("pathconf");
+    for (const f of NFS_META) out[`aggregate_usec_per_${f}_op`] = m["usec_per_other_op"] ?? 0;
+    out["time"] = t;
+    return out;
+  });
 
 const REPLICATION_TYPES = ["all", "file-system", "object-store"];
 
