@@ -6,60 +6,25 @@
  * nothing behind; the form holds a viewer to the same policy.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESOURCES } from "../../commands/index.js";
-import { configSchema } from "../../src/config/schema.js";
-import { memoryAuditSink } from "../../src/core/audit.js";
 import type { PendingStore } from "../../src/core/pending-store.js";
-import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
-import { createPipeline } from "../../src/core/pipeline.js";
-import { createRegistry } from "../../src/core/registry.js";
-import { createArrayPool } from "../../src/flashblade/pool.js";
-import type { ArrayPool } from "../../src/flashblade/types.js";
-import { silentLogger } from "../../src/logger.js";
-import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
-import { TEST_ARRAY_TUNING } from "../core/harness.js";
+import type { Simulator } from "../../src/simulator/index.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";
 import { slashCommand, viewSubmission } from "../fakes/payloads.js";
-import { type Harness, startHarness } from "./helpers/harness.js";
+import type { Harness } from "./helpers/harness.js";
+import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
 
 describe("forms for changes", () => {
+  let world: PipelineWorld;
   let sim: Simulator;
-  let pool: ArrayPool;
   let store: PendingStore;
   let h: Harness;
 
   beforeAll(async () => {
-    sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
-    pool = createArrayPool([simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING)], {
-      logger: silentLogger(),
-    });
-    store = createMemoryPendingStore();
-    const config = configSchema.parse({
-      arrays: [{ name: "lab-1", address: sim.url, api_token_env: "T" }],
-      access: { default_role: "viewer", operator: { users: ["UBOB"] } },
-      channels: { default_array: "lab-1" },
-    });
-    const registry = createRegistry(RESOURCES);
-    h = await startHarness("http", {
-      pipeline: ({ identity }) =>
-        createPipeline({
-          registry,
-          pool,
-          config,
-          identity,
-          store,
-          audit: memoryAuditSink(),
-          logger: silentLogger(),
-          now: Date.now,
-        }),
-    });
+    world = await startPipelineWorld(["UBOB"]);
+    ({ h, sim, store } = world);
   });
 
-  afterAll(async () => {
-    await h?.stop();
-    await pool?.close();
-    await sim?.close();
-  });
+  afterAll(async () => world?.close());
 
   const posts = () => sim.control.stats().requests["POST /api/1.12/file-systems"] ?? 0;
 

@@ -6,57 +6,23 @@
  * it is carried out, or fails when it is denied.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESOURCES } from "../../commands/index.js";
-import { configSchema } from "../../src/config/schema.js";
-import { memoryAuditSink } from "../../src/core/audit.js";
-import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
-import { createPipeline } from "../../src/core/pipeline.js";
-import { createRegistry } from "../../src/core/registry.js";
-import { createArrayPool } from "../../src/flashblade/pool.js";
-import type { ArrayPool } from "../../src/flashblade/types.js";
-import { silentLogger } from "../../src/logger.js";
-import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
-import { TEST_ARRAY_TUNING } from "../core/harness.js";
+import type { Simulator } from "../../src/simulator/index.js";
 import { blockAction, eventCallback } from "../fakes/payloads.js";
-import { type Harness, startHarness } from "./helpers/harness.js";
+import type { Harness } from "./helpers/harness.js";
+import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
 
 describe("Workflow Builder step: run an /array command", () => {
+  let world: PipelineWorld;
   let sim: Simulator;
-  let pool: ArrayPool;
   let h: Harness;
   let seq = 0;
 
   beforeAll(async () => {
-    sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
-    pool = createArrayPool([simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING)], {
-      logger: silentLogger(),
-    });
-    const config = configSchema.parse({
-      arrays: [{ name: "lab-1", address: sim.url, api_token_env: "T" }],
-      access: { default_role: "viewer", operator: { users: ["UBOB", "UOLGA"] } },
-      channels: { default_array: "lab-1" },
-    });
-    const registry = createRegistry(RESOURCES);
-    h = await startHarness("http", {
-      pipeline: ({ identity }) =>
-        createPipeline({
-          registry,
-          pool,
-          config,
-          identity,
-          store: createMemoryPendingStore(),
-          audit: memoryAuditSink(),
-          logger: silentLogger(),
-          now: Date.now,
-        }),
-    });
+    world = await startPipelineWorld(["UBOB", "UOLGA"]);
+    ({ h, sim } = world);
   });
 
-  afterAll(async () => {
-    await h?.stop();
-    await pool?.close();
-    await sim?.close();
-  });
+  afterAll(async () => world?.close());
 
   /** Runs the step as a workflow would; returns its execution id. */
   async function runStep(command: string, user: string): Promise<string> {

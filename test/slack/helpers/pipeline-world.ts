@@ -1,0 +1,63 @@
+/**
+ * A Slack app (Bolt's real HTTP receiver, the fake Web API) in front of the real pipeline over one demo simulator
+ * `lab-1`: viewers by default, the given operators, a memory pending store the test can read.
+ */
+import { RESOURCES } from "../../../commands/index.js";
+import { configSchema } from "../../../src/config/schema.js";
+import { memoryAuditSink } from "../../../src/core/audit.js";
+import type { PendingStore } from "../../../src/core/pending-store.js";
+import { createMemoryPendingStore } from "../../../src/core/pending-store-memory.js";
+import { createPipeline } from "../../../src/core/pipeline.js";
+import { createRegistry } from "../../../src/core/registry.js";
+import { createArrayPool } from "../../../src/flashblade/pool.js";
+import type { ArrayPool } from "../../../src/flashblade/types.js";
+import { silentLogger } from "../../../src/logger.js";
+import { type Simulator, simulatedArrayConfig, startSimulator } from "../../../src/simulator/index.js";
+import { TEST_ARRAY_TUNING } from "../../core/harness.js";
+import { type Harness, startHarness } from "./harness.js";
+
+export interface PipelineWorld {
+  h: Harness;
+  sim: Simulator;
+  pool: ArrayPool;
+  store: PendingStore;
+  close(): Promise<void>;
+}
+
+export async function startPipelineWorld(operators: readonly string[]): Promise<PipelineWorld> {
+  const sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
+  const pool = createArrayPool([simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING)], {
+    logger: silentLogger(),
+  });
+  const store = createMemoryPendingStore();
+  const config = configSchema.parse({
+    arrays: [{ name: "lab-1", address: sim.url, api_token_env: "T" }],
+    access: { default_role: "viewer", operator: { users: [...operators] } },
+    channels: { default_array: "lab-1" },
+  });
+  const registry = createRegistry(RESOURCES);
+  const h = await startHarness("http", {
+    pipeline: ({ identity }) =>
+      createPipeline({
+        registry,
+        pool,
+        config,
+        identity,
+        store,
+        audit: memoryAuditSink(),
+        logger: silentLogger(),
+        now: Date.now,
+      }),
+  });
+  return {
+    h,
+    sim,
+    pool,
+    store,
+    async close() {
+      await h.stop();
+      await pool.close();
+      await sim.close();
+    },
+  };
+}
