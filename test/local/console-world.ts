@@ -18,6 +18,33 @@ export interface ConsoleWorld {
   close(): Promise<void>;
 }
 
+/** `main()` as `npm start` runs it, with `lines` piped in: its exit code and what it wrote to each stream. */
+export async function runMain(
+  argv: readonly string[],
+  lines: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<{ code: number; out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  stderr.on("data", (d: Buffer) => {
+    err += d.toString();
+  });
+  const code = await main({
+    argv: [...argv],
+    env: { ...env },
+    stdin: Readable.from([`${lines.join("\n")}\n`]),
+    stdout,
+    stderr,
+    interactive: false,
+  });
+  return { code, out, err };
+}
+
 export async function startConsoleWorld(prefix: string): Promise<ConsoleWorld> {
   const sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -42,27 +69,7 @@ export async function startConsoleWorld(prefix: string): Promise<ConsoleWorld> {
   return {
     sim,
     dir,
-    async run(lines) {
-      const stdout = new PassThrough();
-      const stderr = new PassThrough();
-      let out = "";
-      let err = "";
-      stdout.on("data", (d: Buffer) => {
-        out += d.toString();
-      });
-      stderr.on("data", (d: Buffer) => {
-        err += d.toString();
-      });
-      const code = await main({
-        argv: ["--config", join(dir, "bot.yml")],
-        env: { LAB_TOKEN: DEFAULT_API_TOKEN },
-        stdin: Readable.from([`${lines.join("\n")}\n`]),
-        stdout,
-        stderr,
-        interactive: false,
-      });
-      return { code, out, err };
-    },
+    run: (lines) => runMain(["--config", join(dir, "bot.yml")], lines, { LAB_TOKEN: DEFAULT_API_TOKEN }),
     async close() {
       await sim.close();
       rmSync(dir, { recursive: true, force: true });

@@ -4,33 +4,12 @@
  * the hour of day, so digits are compared as digits).
  */
 import { readFileSync } from "node:fs";
-import { PassThrough, Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
-import { main } from "../../src/main.js";
+import { runMain } from "./console-world.js";
 
 const README = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
 
-async function npmStart(argv: string[], line: string): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (d: Buffer) => {
-    out += d.toString();
-  });
-  stderr.on("data", (d: Buffer) => {
-    err += d.toString();
-  });
-  const code = await main({
-    argv,
-    env: {},
-    stdin: Readable.from([`${line}\n`]),
-    stdout,
-    stderr,
-    interactive: false,
-  });
-  return { code, out, err };
-}
+const npmStart = (argv: string[], line: string) => runMain(argv, [line]);
 
 /** Digits and the figures they make stand for any figure: "2.55 ms" and "2.72 ms" read alike. */
 const shape = (line: string) => line.replace(/[\d.,]+/g, "#");
