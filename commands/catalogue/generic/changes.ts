@@ -217,13 +217,22 @@ export function changeCommand(p: VerbPlan): CommandDefinition {
     render(result, _args, rctx) {
       const done = `${PAST[p.kind] ?? `Ran ${p.verb} on`} ${result.target} on ${rctx.arrays.join(", ")}.`;
       const blocks: Block[] = [{ type: "section", text: rich`${done}` }];
-      if (result.facts.length) blocks.push({ type: "fields", fields: result.facts });
       const item = result.items[0];
-      if (item && p.kind === "create") {
-        const fields = fieldsOf(item).slice(0, 10);
+      // A create answers with what the array made, once: the headline names it, the object's fields follow, and
+      // a planned fact is shown only when the object does not show the same field.
+      const shown =
+        item && p.kind === "create"
+          ? fieldsOf(item)
+              .filter((f) => f !== "name")
+              .slice(0, 10)
+          : [];
+      const labels = new Set(shown.map((f) => labelOf(f).toLowerCase()));
+      const facts = result.facts.filter((f) => !labels.has(f.label.toLowerCase()));
+      if (facts.length) blocks.push({ type: "fields", fields: facts });
+      if (item && shown.length > 0) {
         blocks.push({
           type: "fields",
-          fields: fields.map((f) => ({
+          fields: shown.map((f) => ({
             label: labelOf(f),
             value: rich`${formatValue(f, valueAt(item, f), p.spec.units?.[f], rctx)}`,
           })),
