@@ -13,6 +13,7 @@ import type { LoadedConfig } from "../../src/config/load.js";
 import { createMetrics, type Metrics } from "../../src/ops/metrics.js";
 import { openRequestCount } from "../../src/slack/run.js";
 import type { Store } from "../../src/store/types.js";
+import { cardButton } from "../fakes/card-buttons.js";
 import { httpDriver, type SlackDriver } from "../fakes/drivers.js";
 import type { MemoryLogger } from "../fakes/memory-logger.js";
 import { slashCommand } from "../fakes/payloads.js";
@@ -220,10 +221,6 @@ export async function requestShrink(fake: FakeSlackApi, size: string, on: Replic
   );
   const card = await fake.waitForCall("chat.postMessage", inC1, before + 1);
   const ts = [...fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
-  const blocks = card.args["blocks"] as { type: string; elements?: { action_id: string; value: string }[] }[];
-  const approve = blocks
-    .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
-    .find((e) => e.action_id.endsWith("approve"));
-  if (!approve) throw new Error("the request card has no Approve button");
+  const approve = cardButton(card, "approve");
   return { ts, approve };
 }

@@ -3,7 +3,9 @@
  * replica's /readyz turns 503 and its store gauge 0 within a few seconds, and both come back once Redis answers
  * again. An approval clicked during the hang pauses; clicked again afterwards it runs once.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cardButton } from "../fakes/card-buttons.js";
 import { blockAction, slashCommand } from "../fakes/payloads.js";
 import { type RunSlackWorld, startRunSlackWorld } from "../slack/helpers/run-slack.js";
 import { type RedisServer, startRedis } from "../store/redis-server.js";
@@ -62,14 +64,7 @@ describe("three replicas when Redis hangs", () => {
     );
     const card = await fake.waitForCall("chat.postMessage", inC1, before + 1);
     const ts = [...fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
-    const blocks = card.args["blocks"] as {
-      type: string;
-      elements?: { action_id: string; value: string }[];
-    }[];
-    const approve = blocks
-      .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
-      .find((e) => e.action_id.endsWith("approve"));
-    if (!approve) throw new Error("the request card has no Approve button");
+    const approve = cardButton(card, "approve");
     const click = (on: Replica, id: string, user: string) =>
       on.driver.interactive(
         blockAction({

@@ -5,8 +5,10 @@
  * a change that needs approval posts its card, and the step completes only when another person approves it and
  * it is carried out, or fails when it is denied.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Simulator } from "../../src/simulator/index.js";
+import { cardButton } from "../fakes/card-buttons.js";
 import { blockAction, eventCallback } from "../fakes/payloads.js";
 import type { Harness } from "./helpers/harness.js";
 import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
@@ -80,14 +82,7 @@ describe("Workflow Builder step: run an /array command", () => {
     const before = h.fake.callsOf("chat.postMessage").length;
     const id = await runStep("fs resize scratch 4T", "UBOB");
     const card = await h.fake.waitForCall("chat.postMessage", () => true, before + 1);
-    const blocks = card.args["blocks"] as {
-      type: string;
-      elements?: { action_id: string; value: string }[];
-    }[];
-    const approve = blocks
-      .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
-      .find((e) => e.action_id.endsWith("approve"));
-    if (!approve) throw new Error("no Approve button on the card");
+    const approve = cardButton(card, "approve");
     expect(
       h.fake.callsOf("functions.completeSuccess").some((c) => c.args["function_execution_id"] === id),
     ).toBe(false);
@@ -110,14 +105,7 @@ describe("Workflow Builder step: run an /array command", () => {
     const before = h.fake.callsOf("chat.postMessage").length;
     const id = await runStep("fs resize scratch 3T", "UBOB");
     const card = await h.fake.waitForCall("chat.postMessage", () => true, before + 1);
-    const blocks = card.args["blocks"] as {
-      type: string;
-      elements?: { action_id: string; value: string }[];
-    }[];
-    const deny = blocks
-      .flatMap((b) => (b.type === "actions" ? (b.elements ?? []) : []))
-      .find((e) => e.action_id.endsWith("deny"));
-    if (!deny) throw new Error("no Deny button on the card");
+    const deny = cardButton(card, "deny");
     const ts = [...h.fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
     await h.driver.interactive(
       blockAction({
