@@ -115,7 +115,7 @@ export const REPLICATION: readonly NounSpec[] = [
     columns: ["name", "direction", "progress", "started", "completed", "remote.name"],
     select: [{ param: "names", label: "snapshot" }, REMOTE],
     units: { started: "timestamp", completed: "timestamp", progress: "percent" },
-    examples: { list: "", delete: "projects.daily.1 fb-dr-01" },
+    examples: { list: "", delete: "home.before-upgrade fb-dr-01" },
   },
   {
     noun: "target",

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
-import { formatWhen } from "../../src/core/format-time.js";
+import { formatTimestamp, formatWhen } from "../../src/core/format-time.js";
 import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf, formatDuration } from "../../src/core/units.js";
@@ -33,7 +33,8 @@ interface FsLinkRow {
   status: string;
   policies: string;
   lag: number | undefined;
-  lastDone: { name: string; at: number } | undefined;
+  /** The newest snapshot sent, and when it was taken (the link's recovery point) or else when it arrived. */
+  lastDone: { name: string; at: number; taken: boolean } | undefined;
   sending: string | undefined;
 }
 
@@ -65,7 +66,11 @@ export const fsLinkList = defineCommand({
         status: `${l.status ?? "?"}${l.direction === "inbound" ? " (inbound)" : ""}`,
         policies: (l.policies ?? []).map((p) => p.name ?? "?").join(", ") || "none",
         lag: l.lag ?? undefined,
-        lastDone: last?.name ? { name: last.name, at: last.completed ?? 0 } : undefined,
+        lastDone: last?.name
+          ? typeof l.recovery_point === "number"
+            ? { name: last.name, at: l.recovery_point, taken: true }
+            : { name: last.name, at: last.completed ?? 0, taken: false }
+          : undefined,
         sending: sending?.name
           ? `${sending.name} (${Math.round((sending.progress ?? 0) * 100)}%)`
           : undefined,
@@ -97,7 +102,12 @@ export const fsLinkList = defineCommand({
         status: r.status,
         policies: r.policies,
         lag: r.lag === undefined ? "–" : formatDuration(r.lag),
-        last: r.lastDone ? `${r.lastDone.name}, ${formatWhen(r.lastDone.at, rctx.now, rctx.timeZone)}` : "–",
+        // "taken" is the link's recovery point: the lag beside it is measured from that same moment.
+        last: r.lastDone
+          ? r.lastDone.taken
+            ? `${r.lastDone.name}, taken ${formatTimestamp(r.lastDone.at, rctx.timeZone)}`
+            : `${r.lastDone.name}, sent ${formatWhen(r.lastDone.at, rctx.now, rctx.timeZone)}`
+          : "–",
         sending: r.sending ?? "–",
       })),
       { filename: "file-system-replica-links.csv", title: headline },

@@ -6,10 +6,10 @@ import type { AlertRec, AlertState, Severity } from "./models/alert.js";
 import { ERADICATION_DELAY_MS, setLogicalUsage } from "./models/file-system.js";
 import { ruleKey } from "./models/policy.js";
 import { quotaKey } from "./models/quota.js";
-import { type LinkHealth, resume } from "./models/replication.js";
+import { type FileSystemReplicaLinkRec, type LinkHealth, resume } from "./models/replication.js";
 import { addSnapshot, type SnapshotRec } from "./models/snapshot.js";
 import { eradicateFileSystem } from "./resources/file-system-removal.js";
-import { currentLag, linkSchedule } from "./resources/link-common.js";
+import { currentLag, fsLinkLag } from "./resources/link-common.js";
 import type { SimState } from "./state.js";
 import { SimHttpError } from "./types.js";
 
@@ -129,7 +129,7 @@ export function setReplicaLinkStatus(
   status: LinkStatus,
   details = "",
 ): void {
-  const links: (LinkHealth & { id: string; policies?: string[] })[] =
+  const links: (LinkHealth & { id: string } & Partial<FileSystemReplicaLinkRec>)[] =
     "bucket" in link
       ? [...state.bucketReplicaLinks.values()].filter((l) => l.localBucket === link.bucket)
       : [...state.fileSystemReplicaLinks.values()].filter((l) => l.localFileSystem === link.fileSystem);
@@ -139,7 +139,9 @@ export function setReplicaLinkStatus(
   for (const l of links) {
     const wasStalled = l.paused || l.unhealthy;
     if (wasStalled && status === "replicating") {
-      resume(l, now, currentLag(state, l, l.id, linkSchedule(state, l.policies)));
+      const lagNow =
+        "localFileSystem" in l ? fsLinkLag(state, l as FileSystemReplicaLinkRec) : currentLag(state, l, l.id);
+      resume(l, now, lagNow);
     }
     l.paused = status === "paused";
     l.pausedAt = l.paused ? (l.pausedAt ?? now) : null;
@@ -178,14 +180,20 @@ export function setHardwareStatus(
   if (!found) throw notFound(`Hardware component '${name}'`);
 }
 
-/** Takes the snapshots a policy's rule would take now, on every member; returns them. */
+/**
+ * Takes the snapshots a policy's rule would take now, on every member and on the source of every replica link
+ * that carries the policy (the link sends what the policy takes); returns them.
+ */
 export function runPolicy(state: SimState, policyName: string, ruleIndex = 0): SnapshotRec[] {
   const p = state.policies.get(policyName);
   const rule = p?.rules[ruleIndex];
   if (!p || !rule) throw notFound(`Policy '${policyName}' rule ${ruleIndex}`);
   const now = state.clock();
   const out: SnapshotRec[] = [];
-  for (const member of p.members) {
+  const linked = [...state.fileSystemReplicaLinks.values()]
+    .filter((l) => l.direction === "outbound" && l.policies.includes(p.name))
+    .map((l) => l.localFileSystem);
+  for (const member of new Set([...p.members, ...linked])) {
     const fs = state.fileSystems.get(member);
     if (!fs || fs.destroyed) continue;
     state.snapshotSeq += 1;

@@ -54,7 +54,7 @@ describe("seeded state obeys the array's rules", () => {
     const conn = [...state.arrayConnections.values()][0];
     if (!conn) throw new Error("demo has connections");
     conn.ca_certificate_group = null;
-    const transfer = state.generic.get("/file-system-snapshots/transfer")?.items.get("projects.daily.1");
+    const transfer = state.generic.get("/file-system-snapshots/transfer")?.items.get("home.before-upgrade");
     if (transfer) transfer["progress"] = 35;
     const id = state.newId();
     state.bucketReplicaLinks.set(id, {
@@ -72,7 +72,7 @@ describe("seeded state obeys the array's rules", () => {
       expect.stringMatching(
         /^replica link of bucket 'analytics-raw': Remote credentials 'fb-dr-01\/nothing' do not exist/,
       ),
-      expect.stringMatching(/^transfer 'projects.daily.1': .*progress 35/),
+      expect.stringMatching(/^transfer 'home.before-upgrade': .*progress 35/),
     ]);
   });
 });

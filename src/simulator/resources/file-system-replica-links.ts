@@ -6,13 +6,21 @@ import { checkOneFsLinkPerRemote } from "../models/replication-rules.js";
 import type { SimState } from "../state.js";
 import { badRequest } from "../types.js";
 import { byId, exclusive, type Handler, listing, ok, resolveAll } from "./common.js";
-import { health, linkSchedule, remoteRef, remoteSelectors, selectLinks, single } from "./link-common.js";
+import {
+  fsLinkLag,
+  health,
+  linkSchedule,
+  remoteRef,
+  remoteSelectors,
+  selectLinks,
+  single,
+} from "./link-common.js";
 
 function renderFsLink(state: SimState, l: FileSystemReplicaLinkRec): Record<string, unknown> {
   const policies = state.policies;
   return {
     id: l.id,
-    ...health(state, l, l.id, linkSchedule(state, l.policies)),
+    ...health(state, l, l.id, linkSchedule(state, l.policies), fsLinkLag(state, l)),
     local_file_system: {
       id: state.fileSystems.get(l.localFileSystem)?.id ?? "",
       name: l.localFileSystem,

@@ -2,15 +2,19 @@
  * What bucket and file system replica links share: the remote reference, health fields, one-name parameters,
  * and selecting links by query parameters.
  */
+import { type LinkTransfer, linkTransfers } from "../models/link-transfers.js";
 import { hashString } from "../models/random.js";
 import {
   type ArrayConnectionRec,
+  type FileSystemReplicaLinkRec,
   type LinkHealth,
   linkLag,
   linkStatus,
   type Schedule,
+  transferTime,
 } from "../models/replication.js";
 import { linkRemote } from "../models/replication-rules.js";
+import { findPeer } from "../peers.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 
@@ -28,13 +32,64 @@ export function linkSchedule(state: SimState, policies: readonly string[] | unde
   return r ? { every: r.every, at: (r.at ?? 0) % r.every } : undefined;
 }
 
+/**
+ * What a file system link has sent of its policies' snapshots (live snapshots of its file system that one of its
+ * policies took), on the shortest schedule among them; none for an inbound link (the source sends).
+ */
+export function fsLinkTransfers(
+  state: SimState,
+  l: FileSystemReplicaLinkRec,
+): { lag: number | undefined; transfers: LinkTransfer[] } {
+  const schedule = linkSchedule(state, l.policies);
+  if (schedule === undefined || l.direction === "inbound") return { lag: undefined, transfers: [] };
+  const ids = new Set(l.policies.map((p) => state.policies.get(p)?.id).filter((id) => id !== undefined));
+  const snaps = [...state.snapshots.values()].filter(
+    (s) => s.source === l.localFileSystem && !s.destroyed && s.policy !== null && ids.has(s.policy.id),
+  );
+  const { lag, transfers } = linkTransfers(l, snaps, transferTime(schedule.every), state.clock());
+  return { lag, transfers };
+}
+
+/**
+ * How far behind a link is: for a file system link that has sent a snapshot, since that snapshot was taken
+ * (so the lag and the last snapshot sent agree); otherwise on the link's model (linkLag).
+ */
 export function currentLag(state: SimState, h: LinkHealth, id: string, schedule?: Schedule): number {
   return linkLag(h, state.clock(), state.seed, hashString(id), schedule);
 }
 
-export function health(state: SimState, h: LinkHealth, id: string, schedule?: Schedule) {
+export function fsLinkLag(state: SimState, l: FileSystemReplicaLinkRec): number {
+  const source = l.direction === "inbound" ? sourceLink(state, l) : undefined;
+  if (source !== undefined) return fsLinkLag(source.peer, source.link);
+  return fsLinkTransfers(state, l).lag ?? currentLag(state, l, l.id, linkSchedule(state, l.policies));
+}
+
+/**
+ * The source end of an inbound link, when its array runs in this process (peers.ts): the target lags exactly as
+ * far as the source has sent, so both ends report one lag.
+ */
+function sourceLink(
+  state: SimState,
+  l: FileSystemReplicaLinkRec,
+): { peer: SimState; link: FileSystemReplicaLinkRec } | undefined {
+  const address = state.arrayConnections.get(l.remoteId)?.management_address;
+  const peer = address === undefined ? undefined : findPeer(address);
+  if (peer === undefined) return undefined;
+  for (const link of peer.fileSystemReplicaLinks.values()) {
+    if (
+      link.direction === "outbound" &&
+      link.localFileSystem === l.remoteFileSystem &&
+      link.remoteFileSystem === l.localFileSystem &&
+      linkRemote(peer, link.remoteId)?.name === state.array.name
+    )
+      return { peer, link };
+  }
+  return undefined;
+}
+
+export function health(state: SimState, h: LinkHealth, id: string, schedule?: Schedule, lagNow?: number) {
   const now = state.clock();
-  const lag = linkLag(h, now, state.seed, hashString(id), schedule);
+  const lag = lagNow ?? linkLag(h, now, state.seed, hashString(id), schedule);
   return {
     direction: h.direction,
     lag,

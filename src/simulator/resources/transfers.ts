@@ -1,64 +1,43 @@
 /**
  * /file-system-replica-links/transfer and /file-system-snapshots/transfer (1.9+): the snapshot transfers of
- * file system replica links with a policy, made up from the policy's schedule on the simulator's clock. Each
- * link shows its last three scheduled snapshots: completed, or in progress while within the transfer time.
- * A stalled (paused or broken) link completes nothing after it stopped; its next transfer waits, queued.
+ * file system replica links with a policy: the snapshots its policies took, sent one after another
+ * (models/link-transfers.ts), so a transfer names a snapshot `snapshot list` shows and the link's lag is
+ * measured from the newest one sent. A stalled (paused or broken) link sends nothing after it stopped.
  * Transfers a scenario stores (a one-off snapshot being sent) are listed too. DELETE cancels transfers that
  * have not completed, by snapshot name and remote.
  */
 import { atLeast } from "../../rest-spec/versions.js";
-import {
-  type FileSystemReplicaLinkRec,
-  newestSnapshot,
-  stalledSince,
-  transferTime,
-} from "../models/replication.js";
+import type { FileSystemReplicaLinkRec } from "../models/replication.js";
 import type { SimState } from "../state.js";
 import { badRequest } from "../types.js";
 import { EMPTY, type Handler, listing, requireList } from "./common.js";
 import { collection } from "./generic.js";
-import { linkSchedule, remoteRef } from "./link-common.js";
+import { fsLinkTransfers, remoteRef } from "./link-common.js";
 
-const SHOWN = 3;
 /** Bytes a transfer sends per millisecond of its duration (about 200 MB/s), for data_transferred. */
 const BYTES_PER_MS = 200_000;
 
-function stamp(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 16).replace(/[-:T]/g, "_");
-}
-
+/** A link's transfers as the array lists them: the snapshot's own name here, the same suffix on the target. */
 function transfersOf(state: SimState, l: FileSystemReplicaLinkRec): Record<string, unknown>[] {
-  const schedule = linkSchedule(state, l.policies);
-  if (schedule === undefined || l.direction === "inbound") return [];
-  const every = schedule.every;
-  const policy = l.policies.find((p) => state.policies.get(p)?.rules.some((r) => r.every === every)) ?? "";
   const now = state.clock();
-  const stalled = stalledSince(l);
-  const took = transferTime(every);
-  const newest = newestSnapshot(schedule, now);
-  const out: Record<string, unknown>[] = [];
-  for (let k = 0; k < SHOWN; k++) {
-    const started = newest - k * every;
-    const done = started + took;
-    const finished = done <= now && (stalled === null || done <= stalled);
-    const running = !finished && stalled === null;
-    // A fraction in [0, 1] (the SDK's FileSystemSnapshotsTransfer refuses anything above 1).
-    const progress = finished ? 1 : running ? Math.floor(((now - started) / took) * 100) / 100 : 0;
-    const name = `${l.localFileSystem}.${policy}.${stamp(started)}`;
-    out.push({
-      id: `${l.id}-${started}`,
-      name,
+  return fsLinkTransfers(state, l).transfers.map((t) => {
+    const suffix = t.snapshot.name.slice(l.localFileSystem.length + 1);
+    const from = t.started ?? now;
+    const sending = t.status === "completed" ? (t.completed ?? now) - from : Math.max(0, now - from);
+    return {
+      id: `${l.id}-${t.snapshot.name}`,
+      name: t.snapshot.name,
       direction: "outbound",
-      started,
-      completed: finished ? done : null,
-      progress,
-      status: finished ? "completed" : running ? "in-progress" : "queued",
-      data_transferred: (finished ? took : running ? now - started : 0) * BYTES_PER_MS,
+      started: t.started,
+      completed: t.completed,
+      // A fraction in [0, 1] (the SDK's FileSystemSnapshotsTransfer refuses anything above 1).
+      progress: t.progress,
+      status: t.status,
+      data_transferred: t.status === "queued" ? 0 : sending * BYTES_PER_MS,
       remote: remoteRef(state.arrayConnections.get(l.remoteId)),
-      remote_snapshot: { name: `${l.remoteFileSystem}.${policy}.${stamp(started)}`, id: null },
-    });
-  }
-  return out;
+      remote_snapshot: { name: `${l.remoteFileSystem}.${suffix}`, id: null },
+    };
+  });
 }
 
 /** A stored transfer as arrays list it: `progress` a fraction in [0, 1] (the SDK refuses anything else). */

@@ -200,13 +200,13 @@ function replication(state: SimState, now: number): void {
       status_details: "Connection timed out",
     },
   ]);
-  // A snapshot sent again by hand after the link's pause, still on its way (a transfer no schedule makes, so
-  // its name is stable: `snapshot transfer delete projects.daily.1 fb-dr-01` cancels it).
+  // A snapshot no policy took, sent by hand and still on its way (no schedule makes it, so its name is stable:
+  // `snapshot transfer delete home.before-upgrade fb-dr-01` cancels it).
   const started = now - 40 * 60_000;
   put(state, "/file-system-snapshots/transfer", [
     {
-      id: "transfer-projects-daily-1",
-      name: "projects.daily.1",
+      id: "transfer-home-before-upgrade",
+      name: "home.before-upgrade",
       direction: "outbound",
       started,
       completed: null,
@@ -214,7 +214,7 @@ function replication(state: SimState, now: number): void {
       status: "in-progress",
       data_transferred: 480 * 1024 ** 3,
       remote: { id: dr.remote.id, name: dr.remote.name, resource_type: "array-connections" },
-      remote_snapshot: { name: "projects.daily.1", id: null },
+      remote_snapshot: { name: "home.before-upgrade", id: null },
     },
   ]);
 }

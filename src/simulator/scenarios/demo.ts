@@ -7,7 +7,8 @@ import { blankFileSystem, type FileSystemRec } from "../models/file-system.js";
 import { checkDestroy } from "../models/file-system-rules.js";
 import { type PolicyRuleRec, ruleKey } from "../models/policy.js";
 import { quotaKey } from "../models/quota.js";
-import { addSnapshot } from "../models/snapshot.js";
+import { newestSnapshot } from "../models/replication.js";
+import { addSnapshot, type SnapshotRec } from "../models/snapshot.js";
 import type { SimState } from "../state.js";
 import { seedDemoAdmin } from "./demo-admin.js";
 import { seedDemoAlerts } from "./demo-alerts.js";
@@ -113,26 +114,36 @@ function snapshots(state: SimState, now: number): void {
     [{ every: 28 * DAY, keep_for: 365 * DAY, at: 4 * HOUR, time_zone: "UTC" }],
     [],
   );
-  const add = (
-    fs: string,
-    suffix: string,
-    ageHours: number,
-    policy?: { p: typeof daily; rule: PolicyRuleRec },
-  ) => {
+  const add = (fs: string, suffix: string, created: number, made: SnapshotRec["policy"] = null) => {
     const src = state.fileSystems.get(fs);
-    if (!src) return;
-    const made = policy ? { id: policy.p.id, name: policy.p.name, ruleKey: ruleKey(policy.rule) } : null;
-    addSnapshot(state, src, suffix, now - ageHours * HOUR, made);
+    if (src) addSnapshot(state, src, suffix, created, made);
   };
+  // A policy's snapshots are taken on its rule's schedule: the k-th newest `every` before the newest. A weekly
+  // rule's day is the one the policy started on: a week before the latest daily snapshot, an hour later.
+  const taken = (
+    fs: string,
+    p: typeof daily,
+    rule: PolicyRuleRec,
+    word: string,
+    count: number,
+    newest: number,
+  ) => {
+    for (let k = 1; k <= count; k++) {
+      const made = { id: p.id, name: p.name, ruleKey: ruleKey(rule) };
+      add(fs, `${word}.${k}`, newest - (k - 1) * rule.every, made);
+    }
+  };
+  const onSchedule = (rule: PolicyRuleRec) =>
+    newestSnapshot({ every: rule.every, at: (rule.at ?? 0) % rule.every }, now);
   for (const fs of ["home", "projects", "finance"]) {
-    for (let d = 1; d <= 7; d++) add(fs, `daily.${d}`, 24 * d - 2, { p: daily, rule: DAILY });
-    for (let w = 1; w <= 3; w++) add(fs, `weekly.${w}`, 24 * 7 * w, { p: daily, rule: WEEKLY });
+    taken(fs, daily, DAILY, "daily", 7, onSchedule(DAILY));
+    taken(fs, daily, WEEKLY, "weekly", 3, onSchedule(DAILY) + HOUR - 7 * DAY);
   }
-  for (let h = 1; h <= 24; h++) add("builds", `hourly.${h}`, h, { p: hourly, rule: HOURLY });
-  add("home", "before-upgrade", 24 * 40);
-  add("projects", "q3-close", 24 * 75);
-  add("ml-datasets", "v2-frozen", 24 * 20);
-  add("old-share", "final", 24 * 5);
+  taken("builds", hourly, HOURLY, "hourly", 24, onSchedule(HOURLY));
+  add("home", "before-upgrade", now - 24 * 40 * HOUR);
+  add("projects", "q3-close", now - 24 * 75 * HOUR);
+  add("ml-datasets", "v2-frozen", now - 24 * 20 * HOUR);
+  add("old-share", "final", now - 24 * 5 * HOUR);
   const destroyed = state.snapshots.get("projects.q3-close");
   if (destroyed) {
     destroyed.destroyed = true;
