@@ -1,7 +1,8 @@
 import { defineResource } from "../../src/core/define-command.js";
+import { lifecycleCommands } from "../catalogue/generic/lifecycle.js";
 import { snapshotCount } from "./count.js";
 import { snapshotCreateCommand } from "./create.js";
-import { snapshotDestroy, snapshotEradicate, snapshotRecover } from "./lifecycle.js";
+import { SNAPSHOT_LIFECYCLE } from "./lifecycle.js";
 import { snapshotList } from "./list.js";
 
 export const snapshotResource = defineResource({
@@ -12,9 +13,11 @@ export const snapshotResource = defineResource({
   commands: [
     snapshotList,
     snapshotCreateCommand,
-    snapshotDestroy,
-    snapshotRecover,
-    snapshotEradicate,
+    ...lifecycleCommands({
+      noun: "snapshot",
+      path: "/file-system-snapshots",
+      lifecycle: SNAPSHOT_LIFECYCLE,
+    }),
     snapshotCount,
   ],
 });
