@@ -1,3 +1,8 @@
+/**
+ * The `fs` resource: hand-written verbs where file systems differ from the catalogue's generic ones (see each
+ * file's first comment), and destroy / recover / eradicate from the catalogue's lifecycle trait (lifecycle.ts).
+ * It is not a catalogue noun because its help order and words are its own (test/slack/golden).
+ */
 import { defineResource } from "../../src/core/define-command.js";
 import { lifecycleCommands } from "../catalogue/generic/lifecycle.js";
 import { fsCreate } from "./create.js";
