@@ -192,8 +192,6 @@ export interface Lifecycle {
   read?(ctx: CommandContext, name: string): Promise<LifecycleItem | undefined>;
   /** Facts, state, warnings and what is lost, read before a destroy or an eradication. */
   view(ctx: CommandContext, item: LifecycleItem): Promise<LifecycleView>;
-  /** The state a recover rests on (default: exists and destroyed). */
-  recoverState?(item: LifecycleItem): Record<string, StateValue>;
   /** What recovering brings back, after "Recovers *x* on <array>" (impact) and "Recovered *x* on <array>" (answer). */
   recovers?(item: LifecycleItem): { impact: string; done: string };
 }

@@ -58,7 +58,6 @@ export const FS_LIFECYCLE: Lifecycle = {
       }),
     };
   },
-  recoverState: (item) => fingerprintState(asFs(item)),
   recovers(item) {
     const fs = asFs(item);
     const serving = protocolsOf(fs);

@@ -2,9 +2,11 @@
  * The lifecycle trait of snapshots (destroy, recover, eradicate come from catalogue/generic/lifecycle.ts): a
  * snapshot is read by name or source, and its facts are its file system, age and policy.
  */
+import { formatWhen } from "../../src/core/format-time.js";
+import { type Field, rich } from "../../src/core/message.js";
+import { formatDuration } from "../../src/core/units.js";
 import type { Snapshot } from "../../src/flashblade/types.js";
 import type { Lifecycle, LifecycleItem } from "../catalogue/spec.js";
-import { snapshotFacts, snapshotState } from "../shared/snapshot-facts.js";
 
 const asSnapshot = (item: LifecycleItem) => item as unknown as Snapshot;
 
@@ -25,11 +27,23 @@ export const SNAPSHOT_LIFECYCLE: Lifecycle = {
   read: async (ctx, name) => (await ctx.array.snapshots.get(name)) as LifecycleItem | undefined,
   async view(ctx, item) {
     const s = asSnapshot(item);
+    const created = s.created === undefined ? "–" : formatWhen(s.created, ctx.now(), ctx.timeZone);
+    const facts: Field[] = [
+      { label: "File system", value: rich`${s.source ?? s.owner?.name ?? "?"}` },
+      { label: "Created", value: rich`${created}` },
+    ];
+    if (s.policy?.name) facts.push({ label: "Made by policy", value: rich`${s.policy.name}` });
+    if (s.destroyed && s.time_remaining !== undefined)
+      facts.push({ label: "Eradicated automatically in", value: rich`${formatDuration(s.time_remaining)}` });
     return {
-      facts: snapshotFacts(s, ctx.now(), ctx.timeZone),
-      state: snapshotState(s),
+      facts,
+      state: {
+        exists: true,
+        destroyed: s.destroyed ?? false,
+        source: s.source ?? null,
+        created: s.created ?? null,
+      },
       lost: `the point-in-time copy ${s.name} cannot be recovered afterwards.`,
     };
   },
-  recoverState: (item) => snapshotState(asSnapshot(item)),
 };

@@ -21,12 +21,11 @@ import { UserFacingError } from "../../../src/errors.js";
 import { versionTooOld } from "../../../src/flashblade/errors.js";
 import { eq } from "../../../src/flashblade/filter.js";
 import { plan } from "../../../src/flashblade/resources/core.js";
-import type { HttpMethod } from "../../../src/rest-spec/endpoints.js";
 import { atLeast, findEndpoint } from "../../../src/rest-spec/versions.js";
 import { done } from "../../shared/done.js";
 import { notFoundError } from "../../shared/found.js";
 import { itemsOf } from "../../shared/plan.js";
-import type { Lifecycle, LifecycleItem, NounSpec } from "../spec.js";
+import type { Lifecycle, LifecycleItem, LifecycleVerb, NounSpec } from "../spec.js";
 
 /** A noun with the trait: a catalogue entry, or a hand-written resource's (fs, snapshot) in the same shape. */
 export type LifecycleNoun = Pick<NounSpec, "noun" | "path"> & { lifecycle: Lifecycle };
@@ -42,97 +41,81 @@ function eradicationNote(obj: Answered): string {
   return obj.time_remaining == null ? "" : ` It will be eradicated in ${formatDuration(obj.time_remaining)}.`;
 }
 
-/** The words of one noun: its kind in targets ("file system") and the word before a name in answers. */
-function wordsOf(n: LifecycleNoun) {
-  const title = n.lifecycle.title ?? n.noun;
-  const called = n.lifecycle.called ?? title;
-  return { title, called: called ? `${called} ` : "" };
-}
-
-/** The query that selects one object: `names=[x]`, or `name=x` where the endpoint takes one (file systems). */
-function selectOne(method: HttpMethod, path: string, name: string): Record<string, string | string[]> {
-  const params = findEndpoint(method, path)?.params ?? {};
-  return "names" in params ? { names: [name] } : { name };
-}
-
-/** The first version with both the PATCH and the DELETE of the path, i.e. with `destroyed` (fs: 1.1). */
-async function requireLifecycle(n: LifecycleNoun, verb: string, ctx: CommandContext): Promise<void> {
+/**
+ * destroy, recover and eradicate of a noun with the trait, in the order help lists them. Each reads the object
+ * first (the trait's `read`), refuses what its state does not allow, and plans one request on the noun's path.
+ */
+export function lifecycleCommands(n: LifecycleNoun): CommandDefinition[] {
+  const { lifecycle: l, noun, path } = n;
+  const title = l.title ?? noun;
+  const word = l.called ?? title;
+  const called = word ? `${word} ` : "";
+  // The first version with both the PATCH and the DELETE of the path, i.e. with `destroyed` (fs: 1.1).
   const since = (["PATCH", "DELETE"] as const)
-    .map((m) => findEndpoint(m, n.path)?.since ?? "1.0")
+    .map((m) => findEndpoint(m, path)?.since ?? "1.0")
     .reduce((a, b) => (atLeast(a, b) ? a : b));
-  const version = await ctx.array.version();
-  if (!atLeast(version, since)) throw versionTooOld(ctx.arrayName, version, since, `\`${n.noun} ${verb}\``);
-}
-
-async function readOne(n: LifecycleNoun, ctx: CommandContext, name: string) {
-  if (n.lifecycle.read) return n.lifecycle.read(ctx, name);
-  const page = await ctx.array.get<LifecycleItem>(n.path, { query: { filter: eq("name", name) } });
-  // Names compare case-insensitively on the array: the exact one is picked here.
-  return page.items.find((x) => x.name === name);
-}
-
-/** The object, or NOT_FOUND saying where to look, with the nearest names. */
-async function requireOne(n: LifecycleNoun, ctx: CommandContext, name: string): Promise<LifecycleItem> {
-  const found = await readOne(n, ctx, name);
-  if (found) return found;
-  const hint = n.lifecycle.notFoundHint ?? `List them with /array ${n.noun} list --array ${ctx.arrayName}.`;
-  throw await notFoundError(
-    ctx,
-    n.path,
-    name,
-    `There is no ${wordsOf(n).title} named "${name}" on array ${ctx.arrayName}. ${hint}`,
-  );
-}
-
-const nameArgs = (n: LifecycleNoun) =>
-  z.object({ name: objectName(`${wordsOf(n).title} name`).describe(`the ${wordsOf(n).title}`) });
-
-function common(n: LifecycleNoun, verb: "destroy" | "recover" | "eradicate") {
-  return {
+  /** The object as it is now, after the version check; undefined when the array has none by that name. */
+  async function read(ctx: CommandContext, verb: string, name: string): Promise<LifecycleItem | undefined> {
+    const version = await ctx.array.version();
+    if (!atLeast(version, since)) throw versionTooOld(ctx.arrayName, version, since, `\`${noun} ${verb}\``);
+    if (l.read) return l.read(ctx, name);
+    const page = await ctx.array.get<LifecycleItem>(path, { query: { filter: eq("name", name) } });
+    // Names compare case-insensitively on the array: the exact one is picked here.
+    return page.items.find((x) => x.name === name);
+  }
+  /** The object, or NOT_FOUND saying where to look, with the nearest names. */
+  async function requireOne(ctx: CommandContext, verb: string, name: string): Promise<LifecycleItem> {
+    const found = await read(ctx, verb, name);
+    if (found) return found;
+    const hint = l.notFoundHint ?? `List them with /array ${noun} list --array ${ctx.arrayName}.`;
+    const text = `There is no ${title} named "${name}" on array ${ctx.arrayName}. ${hint}`;
+    throw await notFoundError(ctx, path, name, text);
+  }
+  /** The request on one object: `names=[x]`, or `name=x` where the endpoint takes one (file systems). */
+  const request = (method: "PATCH" | "DELETE", name: string, body?: unknown): PlannedRequest =>
+    plan(
+      method,
+      path,
+      "names" in (findEndpoint(method, path)?.params ?? {}) ? { names: [name] } : { name },
+      body,
+    );
+  const base = (verb: LifecycleVerb) => ({
     verb,
-    summary: n.lifecycle.summaries[verb],
-    examples: n.lifecycle.examples[verb].map((e) => `${n.noun} ${verb} ${e}`),
+    summary: l.summaries[verb],
+    examples: l.examples[verb].map((e) => `${noun} ${verb} ${e}`),
     visibility: "in_channel" as const,
     positional: ["name"] as const,
-    args: nameArgs(n),
-  };
-}
+    args: z.object({ name: objectName(`${title} name`).describe(`the ${title}`) }),
+  });
 
-function destroyCommand(n: LifecycleNoun): CommandDefinition {
-  const { title, called } = wordsOf(n);
-  return defineCommand({
-    ...common(n, "destroy"),
+  const destroy = defineCommand({
+    ...base("destroy"),
     role: "operator",
-    endpoints: [`PATCH ${n.path} {destroyed: true}`],
+    endpoints: [`PATCH ${path} {destroyed: true}`],
     async impact(a, ctx): Promise<Impact> {
-      await requireLifecycle(n, "destroy", ctx);
-      const item = await requireOne(n, ctx, a.name);
+      const item = await requireOne(ctx, "destroy", a.name);
       if (item.destroyed)
         throw new UserFacingError(
           "ALREADY_DESTROYED",
-          `${a.name} is already destroyed. Recover it with /array ${n.noun} recover ${a.name}, or eradicate it with /array ${n.noun} eradicate ${a.name}.`,
+          `${a.name} is already destroyed. Recover it with /array ${noun} recover ${a.name}, or eradicate it with /array ${noun} eradicate ${a.name}.`,
         );
-      const view = await n.lifecycle.view(ctx, item);
-      const stops = n.lifecycle.stops ? `: ${n.lifecycle.stops}` : "";
-      const request: PlannedRequest =
-        view.destroy ?? plan("PATCH", n.path, selectOne("PATCH", n.path, a.name), { destroyed: true });
+      const view = await l.view(ctx, item);
       return {
         target: `${title} ${a.name}`,
-        summary: rich`Destroys ${called}*${a.name}* on ${ctx.arrayName}${stops}. It can be recovered until the array eradicates it.`,
+        summary: rich`Destroys ${called}*${a.name}* on ${ctx.arrayName}${l.stops ? `: ${l.stops}` : ""}. It can be recovered until the array eradicates it.`,
         facts: view.facts,
         warnings: view.warnings ?? [],
         state: view.state,
-        requests: [request],
+        requests: [view.destroy ?? request("PATCH", a.name, { destroyed: true })],
       };
     },
     destructive: () => "destroy",
     gateClasses: ["destroy"],
-    result: (responses, a, ctx): Answered =>
-      itemsOf(ctx, responses, answered)[0] ?? { name: a.name, time_remaining: undefined },
+    result: (responses, a, ctx): Answered => itemsOf(ctx, responses, answered)[0] ?? { name: a.name },
     // The Recover button runs the recover verb for as long as the array keeps the object.
     followUp: (obj): FollowUp => ({
       label: `Recover ${obj.name}`,
-      commandId: commandId(n.noun, "recover"),
+      commandId: commandId(noun, "recover"),
       args: { name: obj.name },
       validForMs: obj.time_remaining ?? RECOVER_OFFER_MS,
     }),
@@ -145,17 +128,13 @@ function destroyCommand(n: LifecycleNoun): CommandDefinition {
       );
     },
   });
-}
 
-function recoverCommand(n: LifecycleNoun): CommandDefinition {
-  const { title, called } = wordsOf(n);
-  return defineCommand({
-    ...common(n, "recover"),
+  const recover = defineCommand({
+    ...base("recover"),
     role: "operator",
-    endpoints: [`PATCH ${n.path} {destroyed: false}`],
+    endpoints: [`PATCH ${path} {destroyed: false}`],
     async impact(a, ctx): Promise<Impact> {
-      await requireLifecycle(n, "recover", ctx);
-      const item = await readOne(n, ctx, a.name);
+      const item = await read(ctx, "recover", a.name);
       if (!item)
         throw new UserFacingError(
           "NOT_FOUND",
@@ -166,63 +145,57 @@ function recoverCommand(n: LifecycleNoun): CommandDefinition {
           "NOT_DESTROYED",
           `${a.name} is not destroyed; there is nothing to recover.`,
         );
-      const back = n.lifecycle.recovers?.(item).impact ?? "";
       return {
         target: `${title} ${a.name}`,
-        summary: rich`Recovers ${called}*${a.name}* on ${ctx.arrayName}${back}.`,
+        summary: rich`Recovers ${called}*${a.name}* on ${ctx.arrayName}${l.recovers?.(item).impact ?? ""}.`,
         facts: [],
         warnings: [],
-        state: n.lifecycle.recoverState?.(item) ?? { exists: true, destroyed: true },
-        requests: [plan("PATCH", n.path, selectOne("PATCH", n.path, a.name), { destroyed: false })],
+        state: { exists: true, destroyed: true },
+        requests: [request("PATCH", a.name, { destroyed: false })],
       };
     },
-    result: (responses, a, ctx): LifecycleItem =>
-      (itemsOf(ctx, responses, answered)[0] as LifecycleItem | undefined) ?? { name: a.name },
+    result: (responses, a, ctx) =>
+      (itemsOf(ctx, responses, answered)[0] ?? { name: a.name }) as LifecycleItem,
     render(item, _a, rctx) {
       const on = rctx.arrays[0] ?? "?";
-      const back = n.lifecycle.recovers?.(item).done ?? "";
+      const back = l.recovers?.(item).done ?? "";
       return done(
         `Recovered ${called}${item.name} on ${on}.`,
         rich`Recovered ${called}*${item.name}* on ${on}${back}.`,
       );
     },
   });
-}
 
-function eradicateCommand(n: LifecycleNoun): CommandDefinition {
-  const { title, called } = wordsOf(n);
-  return defineCommand({
-    ...common(n, "eradicate"),
+  const eradicate = defineCommand({
+    ...base("eradicate"),
     // The access policy's role for a DELETE of these paths.
     role: "admin",
-    endpoints: [`DELETE ${n.path}`],
+    endpoints: [`DELETE ${path}`],
     async impact(a, ctx): Promise<Impact> {
-      await requireLifecycle(n, "eradicate", ctx);
-      const item = await requireOne(n, ctx, a.name);
-      // On the recheck after an approval, an object recovered in the meantime is a different story from
-      // asking too early.
+      const item = await requireOne(ctx, "eradicate", a.name);
+      // On the recheck after an approval, an object recovered in the meantime is another story than asking early.
       if (!item.destroyed)
         throw new UserFacingError(
           "NOT_DESTROYED",
           ctx.recheck
             ? `${a.name} is not destroyed any more: it was recovered since this was requested, so it was not eradicated.`
-            : `${a.name} is not destroyed. Destroy it first with /array ${n.noun} destroy ${a.name}; it can be eradicated afterwards.`,
+            : `${a.name} is not destroyed. Destroy it first with /array ${noun} destroy ${a.name}; it can be eradicated afterwards.`,
         );
-      const view = await n.lifecycle.view(ctx, item);
+      const view = await l.view(ctx, item);
       return {
         target: `${title} ${a.name}`,
         summary: rich`Eradicates ${called}*${a.name}* on ${ctx.arrayName}. This is permanent: it cannot be recovered afterwards.`,
         facts: view.facts,
         warnings: [rich`Permanent: ${view.lost}`],
         state: view.state,
-        requests: [plan("DELETE", n.path, selectOne("DELETE", n.path, a.name))],
+        requests: [request("DELETE", a.name)],
         typeToConfirm: a.name,
       };
     },
     destructive: () => "eradicate",
     gateClasses: ["eradicate"],
-    result: (_responses, a) => ({ name: a.name }),
-    render({ name }, _a, rctx) {
+    result: (_responses, a) => a.name,
+    render(name, _a, rctx) {
       const on = rctx.arrays[0] ?? "?";
       return done(
         `Eradicated ${called}${name} on ${on}.`,
@@ -230,9 +203,5 @@ function eradicateCommand(n: LifecycleNoun): CommandDefinition {
       );
     },
   });
-}
-
-/** destroy, recover and eradicate of a noun with the trait, in the order help lists them. */
-export function lifecycleCommands(n: LifecycleNoun): CommandDefinition[] {
-  return [destroyCommand(n), recoverCommand(n), eradicateCommand(n)];
+  return [destroy, recover, eradicate];
 }
