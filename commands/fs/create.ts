@@ -1,8 +1,3 @@
-/**
- * `fs create <name> <size> [--nfs] [--smb] [--http] [--hard-limit]`: hand-written, not catalogue data, because
- * its words are not the body's fields (a positional size, protocol switches that become nested objects whose
- * names differ by version, wire.ts) and an existing name, destroyed or not, is refused with the way on.
- */
 import { z } from "zod";
 import { flag, objectName, size } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";

@@ -1,8 +1,4 @@
-/**
- * `bucket update --versioning`: turning object versioning on or suspending it (REST 1.9+). Hand-written, not the
- * catalogue's generic update, because a destroyed bucket is refused, each value has its own warning (suspending
- * stops keeping versions; enabling makes them count against space) and the answer names the new state.
- */
+/** `bucket update --versioning`: turning object versioning on or suspending it (REST 1.9+). */
 import { z } from "zod";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { rich } from "../../src/core/message.js";
