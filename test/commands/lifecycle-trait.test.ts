@@ -59,7 +59,7 @@ describe("which resources have the trait", () => {
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ arrays: [{ name: "lab-1" }, { name: "old-1", versions: "1.0-1.4" }] });
 });
 afterAll(async () => h.close());
 
@@ -72,27 +72,37 @@ const NOUNS = [
 
 describe.each(NOUNS)("%s: the generic lifecycle verbs", (noun, title, gone, live, path) => {
   test("destroying what is destroyed names the two ways on", async () => {
-    expect(textOf(await h.run("bob", `${noun} destroy ${gone}`))).toContain(
+    expect(textOf(await h.run("bob", `${noun} destroy ${gone} --array lab-1`))).toContain(
       `${gone} is already destroyed. Recover it with /array ${noun} recover ${gone}, or eradicate it with /array ${noun} eradicate ${gone}.`,
     );
   });
 
   test("recovering what is live, or what is not there, is refused alike", async () => {
-    expect(textOf(await h.run("bob", `${noun} recover ${live}`))).toContain(
+    expect(textOf(await h.run("bob", `${noun} recover ${live} --array lab-1`))).toContain(
       `${live} is not destroyed; there is nothing to recover.`,
     );
-    expect(textOf(await h.run("bob", `${noun} recover no-such-${noun}`))).toContain(
+    expect(textOf(await h.run("bob", `${noun} recover no-such-${noun} --array lab-1`))).toContain(
       `There is no ${title} named "no-such-${noun}" on lab-1 any more; if it was eradicated it cannot be recovered.`,
     );
   });
 
   test("eradicating needs a destroyed object; its dry run says what is lost and plans one DELETE", async () => {
-    expect(textOf(await h.run("alice", `${noun} eradicate ${live}`))).toContain(
+    expect(textOf(await h.run("alice", `${noun} eradicate ${live} --array lab-1`))).toContain(
       `${live} is not destroyed. Destroy it first with /array ${noun} destroy ${live}; it can be eradicated afterwards.`,
     );
-    const dry = textOf(await h.run("alice", `${noun} eradicate ${gone} --dry-run`));
+    const dry = textOf(await h.run("alice", `${noun} eradicate ${gone} --dry-run --array lab-1`));
     expect(dry).toContain("This is permanent: it cannot be recovered afterwards.");
     expect(dry).toContain("Permanent: ");
     expect(dry).toContain(`DELETE /api/1.12${path}?`);
   });
+});
+
+test("an array older than the path's PATCH and DELETE is told which version the verb needs; nothing is sent", async () => {
+  // Buckets are read from 1.3 but destroyed, recovered and eradicated from 1.5; file systems from 1.1.
+  for (const verb of ["destroy", "recover", "eradicate"]) {
+    expect(textOf(await h.run("alice", `bucket ${verb} veeam-repo --array old-1`))).toContain(
+      `needs REST 1.5, old-1 runs 1.4`,
+    );
+  }
+  expect(textOf(await h.run("alice", "fs destroy home --array old-1"))).toContain("Confirm");
 });
