@@ -1,4 +1,5 @@
 /** Catalogue: Object store — buckets, accounts, users, access keys, access policies, virtual hosts, lifecycle rules. */
+import { BUCKET_LIFECYCLE } from "../object-store/bucket.js";
 import type { NounSpec } from "./spec.js";
 
 export const OBJECT_STORE: readonly NounSpec[] = [
@@ -13,13 +14,12 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     writable: ["versioning"],
     createOnly: ["account"],
     // DELETE /buckets eradicates a destroyed bucket: its objects are gone for good.
-    classes: { delete: "eradicate" },
+    lifecycle: BUCKET_LIFECYCLE,
     examples: {
       list: "",
       show: "veeam-repo",
       create: "scratch-bucket --account analytics",
       update: "scratch-bucket --versioning enabled",
-      delete: "tmp-export",
     },
   },
   {

@@ -5,7 +5,14 @@
  * a resource has `create` because the table has POST on its path, and from the version the table says.
  */
 import type { ValueType } from "../../src/core/arg-types.js";
-import type { Area, DestructiveClass } from "../../src/core/define-command.js";
+import type {
+  Area,
+  CommandContext,
+  DestructiveClass,
+  PlannedRequest,
+  StateValue,
+} from "../../src/core/define-command.js";
+import type { Field, Rich } from "../../src/core/message.js";
 import type { Role } from "../../src/core/roles.js";
 import type { HttpMethod } from "../../src/rest-spec/endpoints.js";
 
@@ -137,4 +144,54 @@ export interface NounSpec {
   reach?: "address" | "prefix" | "hostname";
   /** Said in the impact of any change: how this change can cut the bot off from the array. */
   cutsOff?: string;
+  /**
+   * Objects that are destroyed before they are gone (their items have `destroyed`): `destroy` (PATCH
+   * destroyed=true, recoverable), `recover` (PATCH destroyed=false) and `eradicate` (DELETE of a destroyed
+   * object, permanent, with the typed name) come from generic/lifecycle.ts; `eradicate` takes the DELETE's verb.
+   */
+  lifecycle?: Lifecycle;
+}
+
+export type LifecycleVerb = "destroy" | "recover" | "eradicate";
+
+/** An object in the words of the array: the item its GET answers with. */
+export type LifecycleItem = Record<string, unknown> & { name: string; destroyed?: boolean | null };
+
+/** What a resource's hooks read about one object and what surrounds it, before a destroy or an eradication. */
+export interface LifecycleView {
+  facts: Field[];
+  /** The state the gated change rests on: any difference when it runs voids it. */
+  state: Record<string, StateValue>;
+  /** Said before a destroy: what stops with it (replica links, protocols still served). */
+  warnings?: Rich[];
+  /** What an eradication loses for good, said after "Permanent: " ("12 GiB of data in home will be lost for good."). */
+  lost: string;
+  /** The destroying request where it is more than PATCH destroyed=true (a file system turns its protocols off). */
+  destroy?: PlannedRequest;
+}
+
+/**
+ * The lifecycle trait: the words, examples and named hooks of a resource's destroy / recover / eradicate. The
+ * refusals (already destroyed, not destroyed: destroy first, recovered since the request), the classes
+ * (destroy, eradicate; recover ungated), the roles (operator, operator, admin), the Recover offer and the
+ * eradication note are the generic verbs' own.
+ */
+export interface Lifecycle {
+  /** The object's kind in targets and refusals: "file system" (default: the noun). */
+  title?: string;
+  /** The word before a name in answers ("Destroyed snapshot *x*"); "" where the name stands alone (default: title). */
+  called?: string;
+  summaries: Readonly<Record<LifecycleVerb, string>>;
+  /** Words after `<noun> <verb>` that work against the demo array, per verb. */
+  examples: Readonly<Record<LifecycleVerb, readonly string[]>>;
+  /** What destroying does at once, in its impact: "it stops serving clients at once". */
+  stops?: string;
+  /** Where a NOT_FOUND answer points (default: "List them with /array <noun> list --array <array>."). */
+  notFoundHint?: string;
+  /** The precondition read: the object called `name` as it is now (default: its GET filtered by name). */
+  read?(ctx: CommandContext, name: string): Promise<LifecycleItem | undefined>;
+  /** Facts, state, warnings and what is lost, read before a destroy or an eradication. */
+  view(ctx: CommandContext, item: LifecycleItem): Promise<LifecycleView>;
+  /** What recovering brings back, after "Recovers *x* on <array>" (impact) and "Recovered *x* on <array>" (answer). */
+  recovers?(item: LifecycleItem): { impact: string; done: string };
 }

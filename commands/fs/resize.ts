@@ -1,3 +1,8 @@
+/**
+ * `fs resize <name> <size>`: hand-written, not catalogue data, because its class is decided from the array's
+ * state: growing is a plain change, shrinking below the live usage needs approval (and ignore_usage), with the
+ * overshoot said on the card.
+ */
 import { z } from "zod";
 import { objectName, sizeNear } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";

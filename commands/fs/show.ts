@@ -1,3 +1,8 @@
+/**
+ * `fs show <name>`: hand-written, not the catalogue's generic show, because one file system is shown with what
+ * surrounds it (snapshot count, replica links, policies, the destroyed state with its way back) read from four
+ * endpoints, in words rather than the item's raw fields.
+ */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";

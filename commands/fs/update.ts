@@ -1,3 +1,8 @@
+/**
+ * `fs update`: hand-written, not catalogue data, because its settings (update-settings.ts) are switches over
+ * nested, version-renamed protocol fields, a destroyed file system is refused, and demoting needs a replica link
+ * and the discard acknowledgement in the query.
+ */
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { type Field, message, rich } from "../../src/core/message.js";
 import { formatBytes } from "../../src/core/units.js";

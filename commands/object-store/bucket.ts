@@ -1,7 +1,8 @@
 /**
- * `bucket list|create|destroy|recover|eradicate`: buckets in object store accounts. Destroying and eradicating
- * are gated like file systems (classes destroy and eradicate); their impacts count the objects and bytes, and
- * name the replica links that stop. Create sends the account under the version's parameter name (wire.ts).
+ * `bucket list|create` and the bucket's lifecycle trait: hand-written because the list filters by account and
+ * destroyed and sorts by space, and create sets versioning in a second request on arrays that take it; destroy,
+ * recover and eradicate are the trait's, whose facts count the objects and bytes and name the replica links that
+ * stop. Create sends the account under the version's parameter name (wire.ts).
  */
 import { z } from "zod";
 import { flag, objectName } from "../../src/core/arg-types.js";
@@ -12,8 +13,8 @@ import { countOf, formatBytes, formatCount } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { bucketCreate } from "../../src/flashblade/wire.js";
+import type { Lifecycle } from "../catalogue/spec.js";
 import { bucketLinksOf } from "../replication/bucket-link-facts.js";
-import { eradicationNote, recoverOffer, refuseAlreadyDestroyed } from "../shared/destroyed.js";
 import { done } from "../shared/done.js";
 import { notFoundError } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
@@ -51,6 +52,35 @@ export async function requireBucket(ctx: CommandContext, name: string): Promise<
     `There is no bucket ${name} on ${ctx.arrayName}. List them with \`/array bucket list --array ${ctx.arrayName}\`.`,
   );
 }
+
+/**
+ * The lifecycle trait of buckets (destroy, recover, eradicate come from catalogue/generic/lifecycle.ts, through
+ * the bucket's catalogue entry): the facts are the account, objects, space and the replica links that stop.
+ */
+export const BUCKET_LIFECYCLE: Lifecycle = {
+  summaries: {
+    destroy: "Destroy a bucket (S3 requests to it fail; recoverable until eradicated)",
+    recover: "Recover a destroyed bucket",
+    eradicate: "Eradicate a destroyed bucket and its objects for good; needs approval",
+  },
+  examples: {
+    destroy: ["analytics-raw", "analytics-raw --dry-run"],
+    recover: ["tmp-export"],
+    eradicate: ["tmp-export"],
+  },
+  stops: "S3 requests to it fail at once",
+  async view(ctx, item) {
+    const b = bucketRowSchema.parse(item);
+    const { facts, links } = await bucketImpact(ctx, b);
+    return {
+      facts,
+      state: { destroyed: b.destroyed ?? false, objects: b.object_count ?? 0, links: links.length },
+      warnings: links.length ? [rich`Its replica links (${links.join(", ")}) stop replicating.`] : [],
+      lost: `${formatCount(b.object_count ?? 0)} objects (${formatBytes(used(b))}) in ${b.name} will be lost for good.`,
+    };
+  },
+  recovers: () => ({ impact: "; S3 requests to it work again", done: "" }),
+};
 
 async function bucketImpact(ctx: CommandContext, b: Bucket): Promise<{ facts: Field[]; links: string[] }> {
   const links = (await ctx.array.supports("1.9"))
@@ -173,103 +203,4 @@ export const bucketCreateCommand = defineCommand({
     const text = `Created bucket ${b.name} in account ${a.account} on ${rctx.arrays[0] ?? "?"}${versioned}.`;
     return done(text);
   },
-});
-
-export const bucketDestroy = defineCommand({
-  verb: "destroy",
-  summary: "Destroy a bucket (S3 requests to it fail; recoverable until eradicated)",
-  examples: ["bucket destroy analytics-raw", "bucket destroy analytics-raw --dry-run"],
-  role: "operator",
-  visibility: "in_channel",
-  positional: ["name"],
-  args: nameArgs,
-  async impact(a, ctx): Promise<Impact> {
-    const b = await requireBucket(ctx, a.name);
-    refuseAlreadyDestroyed(b, a.name, "bucket");
-    const { facts, links } = await bucketImpact(ctx, b);
-    return {
-      target: `bucket ${a.name}`,
-      summary: rich`Destroys bucket *${a.name}* on ${ctx.arrayName}: S3 requests to it fail at once. It can be recovered until the array eradicates it.`,
-      facts,
-      warnings: links.length ? [rich`Its replica links (${links.join(", ")}) stop replicating.`] : [],
-      state: { destroyed: false, objects: b.object_count ?? 0, links: links.length },
-      requests: [planned("PATCH", PATH, { names: [a.name] }, { destroyed: true })],
-    };
-  },
-  destructive: () => "destroy",
-  gateClasses: ["destroy"],
-  result(responses, a, ctx, _impact) {
-    const [b] = itemsOf(ctx, responses, bucketRowSchema);
-    return { name: a.name, time_remaining: b?.time_remaining ?? undefined };
-  },
-  followUp: (b) => recoverOffer("bucket.recover", b),
-  render: (b, _a, rctx) =>
-    done(
-      `Destroyed bucket ${b.name} on ${rctx.arrays[0] ?? "?"}.${eradicationNote(b)} It can be recovered until then.`,
-    ),
-});
-
-export const bucketRecover = defineCommand({
-  verb: "recover",
-  summary: "Recover a destroyed bucket",
-  examples: ["bucket recover tmp-export"],
-  role: "operator",
-  visibility: "in_channel",
-  positional: ["name"],
-  args: nameArgs,
-  async impact(a, ctx): Promise<Impact> {
-    const b = await requireBucket(ctx, a.name);
-    if (!b.destroyed)
-      throw new UserFacingError("NOT_DESTROYED", `${a.name} is not destroyed. Nothing was changed.`);
-    return {
-      target: `bucket ${a.name}`,
-      summary: rich`Recovers bucket *${a.name}* on ${ctx.arrayName}; S3 requests to it work again.`,
-      facts: [],
-      warnings: [],
-      state: { destroyed: true },
-      requests: [planned("PATCH", PATH, { names: [a.name] }, { destroyed: false })],
-    };
-  },
-  result(_responses, a, _ctx, _impact) {
-    return a.name;
-  },
-  render: (name, _a, rctx) => done(`Recovered bucket ${name} on ${rctx.arrays[0] ?? "?"}.`),
-});
-
-export const bucketEradicate = defineCommand({
-  verb: "eradicate",
-  summary: "Eradicate a destroyed bucket and its objects for good; needs approval",
-  examples: ["bucket eradicate tmp-export"],
-  // The access policy's role for DELETE /buckets, as for fs and snapshot eradicate; the generic `bucket delete`
-  // sent the same DELETE as an operator without the destroyed-first check.
-  role: "admin",
-  replaces: ["bucket.delete"],
-  visibility: "in_channel",
-  positional: ["name"],
-  args: nameArgs,
-  async impact(a, ctx): Promise<Impact> {
-    const b = await requireBucket(ctx, a.name);
-    if (!b.destroyed) {
-      throw new UserFacingError(
-        "NOT_DESTROYED",
-        `${a.name} is not destroyed; destroy it first with /array bucket destroy ${a.name}. Nothing was changed.`,
-      );
-    }
-    const { facts } = await bucketImpact(ctx, b);
-    return {
-      target: `bucket ${a.name}`,
-      summary: rich`Eradicates bucket *${a.name}* on ${ctx.arrayName}: its ${formatCount(b.object_count ?? 0)} objects (${formatBytes(used(b))}) are gone for good.`,
-      facts,
-      warnings: [rich`This cannot be undone.`],
-      state: { destroyed: true, objects: b.object_count ?? 0 },
-      requests: [planned("DELETE", PATH, { names: [a.name] })],
-      typeToConfirm: a.name,
-    };
-  },
-  destructive: () => "eradicate",
-  gateClasses: ["eradicate"],
-  result(_responses, a, _ctx, _impact) {
-    return a.name;
-  },
-  render: (name, _a, rctx) => done(`Eradicated bucket ${name} on ${rctx.arrays[0] ?? "?"}.`),
 });

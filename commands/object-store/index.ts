@@ -8,7 +8,7 @@ import {
 } from "./access-key.js";
 import { accessKeyImport } from "./access-key-import.js";
 import { accountCreate, accountDelete, accountList } from "./account.js";
-import { bucketCreateCommand, bucketDestroy, bucketEradicate, bucketList, bucketRecover } from "./bucket.js";
+import { bucketCreateCommand, bucketList } from "./bucket.js";
 import { bucketPerf } from "./bucket-perf.js";
 import { bucketUpdate } from "./bucket-update.js";
 import { lifecycleCreate, lifecycleDelete, lifecycleList, lifecycleUpdate } from "./lifecycle.js";
@@ -33,15 +33,7 @@ export const bucketResource = defineResource({
   name: "bucket",
   aliases: ["buckets"],
   summary: "S3 buckets: size, objects, versioning; destroying and eradicating are gated",
-  commands: [
-    bucketList,
-    bucketCreateCommand,
-    bucketUpdate,
-    bucketDestroy,
-    bucketRecover,
-    bucketEradicate,
-    bucketPerf,
-  ],
+  commands: [bucketList, bucketCreateCommand, bucketUpdate, bucketPerf],
 });
 
 export const accountResource = defineResource({

@@ -1,3 +1,8 @@
+/**
+ * `snapshot create <fs> [--suffix s]`: hand-written, not catalogue data, because the POST selects the file system
+ * by `sources` and the suffix goes in the body, a destroyed file system is refused, and an existing
+ * `<fs>.<suffix>` is refused before anything is sent.
+ */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";

@@ -1,131 +1,49 @@
-/** Destroy (recoverable), recover and eradicate (permanent) of a snapshot. */
-import { z } from "zod";
-import { objectName } from "../../src/core/arg-types.js";
-import { defineCommand, type Impact } from "../../src/core/define-command.js";
-import { rich } from "../../src/core/message.js";
-import { UserFacingError } from "../../src/errors.js";
-import { snapshotSchema } from "../../src/flashblade/schemas.js";
-import {
-  eradicationNote,
-  recoverOffer,
-  refuseNotDestroyed,
-  requireDestroyedToEradicate,
-} from "../shared/destroyed.js";
-import { done } from "../shared/done.js";
-import { itemsOf, onlyItem } from "../shared/plan.js";
-import { requireSnapshot, snapshotFacts, snapshotState } from "../shared/snapshot-facts.js";
+/**
+ * The lifecycle trait of snapshots (destroy, recover, eradicate come from catalogue/generic/lifecycle.ts): a
+ * snapshot is read by name or source, and its facts are its file system, age and policy.
+ */
+import { formatWhen } from "../../src/core/format-time.js";
+import { type Field, rich } from "../../src/core/message.js";
+import { formatDuration } from "../../src/core/units.js";
+import type { Snapshot } from "../../src/flashblade/types.js";
+import type { Lifecycle, LifecycleItem } from "../catalogue/spec.js";
 
-const PATH = "/file-system-snapshots";
-const nameArgs = z.object({
-  name: objectName("snapshot name").describe("the snapshot, <file system>.<suffix>"),
-});
+const asSnapshot = (item: LifecycleItem) => item as unknown as Snapshot;
 
-export const snapshotDestroy = defineCommand({
-  verb: "destroy",
-  summary: "Destroy a snapshot (recoverable until eradicated)",
-  examples: ["snapshot destroy home.daily.1"],
-  role: "operator",
-  visibility: "in_channel",
-  positional: ["name"],
-  args: nameArgs,
-  async impact(a, ctx): Promise<Impact> {
-    const s = await requireSnapshot(ctx, a.name);
-    if (s.destroyed) throw new UserFacingError("ALREADY_DESTROYED", `${a.name} is already destroyed.`);
+export const SNAPSHOT_LIFECYCLE: Lifecycle = {
+  summaries: {
+    destroy: "Destroy a snapshot (recoverable until eradicated)",
+    recover: "Recover a destroyed snapshot",
+    eradicate: "Eradicate a destroyed snapshot: permanent, needs approval",
+  },
+  examples: {
+    destroy: ["home.daily.1"],
+    recover: ["projects.q3-close"],
+    eradicate: ["projects.q3-close"],
+  },
+  notFoundHint:
+    "Snapshot names look like <file system>.<suffix>; list them with /array snapshot list --fs <file system>.",
+  // Snapshots have no `names` parameter: the client selects them by name or source.
+  read: async (ctx, name) => (await ctx.array.snapshots.get(name)) as LifecycleItem | undefined,
+  async view(ctx, item) {
+    const s = asSnapshot(item);
+    const created = s.created === undefined ? "–" : formatWhen(s.created, ctx.now(), ctx.timeZone);
+    const facts: Field[] = [
+      { label: "File system", value: rich`${s.source ?? s.owner?.name ?? "?"}` },
+      { label: "Created", value: rich`${created}` },
+    ];
+    if (s.policy?.name) facts.push({ label: "Made by policy", value: rich`${s.policy.name}` });
+    if (s.destroyed && s.time_remaining !== undefined)
+      facts.push({ label: "Eradicated automatically in", value: rich`${formatDuration(s.time_remaining)}` });
     return {
-      target: `snapshot ${a.name}`,
-      summary: rich`Destroys snapshot *${a.name}* on ${ctx.arrayName}. It can be recovered until the array eradicates it.`,
-      facts: snapshotFacts(s, ctx.now(), ctx.timeZone),
-      warnings: [],
-      state: snapshotState(s),
-      requests: [await ctx.array.snapshots.planDestroy(a.name)],
+      facts,
+      state: {
+        exists: true,
+        destroyed: s.destroyed ?? false,
+        source: s.source ?? null,
+        created: s.created ?? null,
+      },
+      lost: `the point-in-time copy ${s.name} cannot be recovered afterwards.`,
     };
   },
-  destructive: () => "destroy",
-  gateClasses: ["destroy"],
-  result(responses, _a, ctx, _impact) {
-    return onlyItem(ctx, PATH, itemsOf(ctx, responses, snapshotSchema));
-  },
-  followUp: (s) => recoverOffer("snapshot.recover", s),
-  render(s, _a, rctx) {
-    const left = eradicationNote(s);
-    return done(
-      `Destroyed snapshot ${s.name} on ${rctx.arrays[0] ?? "?"}.${left}`,
-      rich`Destroyed snapshot *${s.name}* on ${rctx.arrays[0] ?? "?"}.${left}`,
-    );
-  },
-});
-
-export const snapshotRecover = defineCommand({
-  verb: "recover",
-  summary: "Recover a destroyed snapshot",
-  examples: ["snapshot recover projects.q3-close"],
-  role: "operator",
-  visibility: "in_channel",
-  positional: ["name"],
-  args: nameArgs,
-  async impact(a, ctx): Promise<Impact> {
-    const s = await ctx.array.snapshots.get(a.name);
-    if (!s)
-      throw new UserFacingError(
-        "NOT_FOUND",
-        `There is no snapshot named "${a.name}" on ${ctx.arrayName} any more.`,
-      );
-    refuseNotDestroyed(s, a.name);
-    return {
-      target: `snapshot ${a.name}`,
-      summary: rich`Recovers snapshot *${a.name}* on ${ctx.arrayName}.`,
-      facts: [],
-      warnings: [],
-      state: snapshotState(s),
-      requests: [await ctx.array.snapshots.planRecover(a.name)],
-    };
-  },
-  result(responses, _a, ctx, _impact) {
-    return onlyItem(ctx, PATH, itemsOf(ctx, responses, snapshotSchema));
-  },
-  render(s, _a, rctx) {
-    return done(
-      `Recovered snapshot ${s.name} on ${rctx.arrays[0] ?? "?"}.`,
-      rich`Recovered snapshot *${s.name}* on ${rctx.arrays[0] ?? "?"}.`,
-    );
-  },
-});
-
-export const snapshotEradicate = defineCommand({
-  verb: "eradicate",
-  summary: "Eradicate a destroyed snapshot: permanent, needs approval",
-  examples: ["snapshot eradicate projects.q3-close"],
-  role: "admin",
-  visibility: "in_channel",
-  positional: ["name"],
-  args: nameArgs,
-  async impact(a, ctx): Promise<Impact> {
-    const s = await requireSnapshot(ctx, a.name);
-    requireDestroyedToEradicate(
-      s,
-      a.name,
-      ctx.recheck,
-      `${a.name} is not destroyed. Destroy it first with /array snapshot destroy ${a.name}.`,
-    );
-    return {
-      target: `snapshot ${a.name}`,
-      summary: rich`Eradicates snapshot *${a.name}* on ${ctx.arrayName}. This is permanent.`,
-      facts: snapshotFacts(s, ctx.now(), ctx.timeZone),
-      warnings: [rich`Permanent: the point-in-time copy ${a.name} cannot be recovered afterwards.`],
-      state: snapshotState(s),
-      requests: [await ctx.array.snapshots.planEradicate(a.name)],
-      typeToConfirm: a.name,
-    };
-  },
-  destructive: () => "eradicate",
-  gateClasses: ["eradicate"],
-  result(_responses, a, _ctx, _impact) {
-    return { name: a.name };
-  },
-  render({ name }, _a, rctx) {
-    return done(
-      `Eradicated snapshot ${name} on ${rctx.arrays[0] ?? "?"}.`,
-      rich`Eradicated snapshot *${name}* on ${rctx.arrays[0] ?? "?"}. It is gone for good.`,
-    );
-  },
-});
+};

@@ -105,7 +105,6 @@ export interface FileSystemsApi {
   planUpdate(name: string, patch: FileSystemPatch, opts?: FileSystemUpdateOptions): Promise<PlannedCall>;
   /** Destroying turns the protocols off too (arrays refuse otherwise); see wire.ts fileSystemDestroy. */
   planDestroy(name: string, opts?: { deleteLinkOnEradication?: boolean }): Promise<PlannedCall>;
-  planEradicate(name: string): Promise<PlannedCall>;
   create(body: FileSystemCreate): Promise<FileSystem>;
   update(name: string, patch: FileSystemPatch, opts?: FileSystemUpdateOptions): Promise<FileSystem>;
   /** Turns the file system's protocols off in the same request (arrays refuse otherwise). */
@@ -120,10 +119,6 @@ export interface SnapshotsApi {
   ): Promise<Page<Snapshot>>;
   get(name: string): Promise<Snapshot | undefined>;
   create(sources: readonly string[], suffix?: string): Promise<Snapshot[]>;
-  /** The exact requests destroy, recover and eradicate send, for this array's version. */
-  planDestroy(name: string): Promise<PlannedCall>;
-  planRecover(name: string): Promise<PlannedCall>;
-  planEradicate(name: string): Promise<PlannedCall>;
   destroy(name: string): Promise<Snapshot>;
   recover(name: string): Promise<Snapshot>;
   eradicate(name: string): Promise<void>;

@@ -3,6 +3,7 @@ import type { CommandDefinition, ResourceDefinition } from "../../../src/core/de
 import type { NounSpec } from "../spec.js";
 import { changeCommand } from "./changes.js";
 import { type VerbPlan, verbPlans } from "./derive.js";
+import { lifecycleCommands } from "./lifecycle.js";
 import { listCommand, readActionCommand, showCommand } from "./reads.js";
 
 export function commandOf(p: VerbPlan): CommandDefinition {
@@ -15,9 +16,21 @@ export function commandOf(p: VerbPlan): CommandDefinition {
   return { ...changeCommand(p), endpoints };
 }
 
-/** Generic verbs a hand-written command takes over: the same verb, or one it says it `replaces`. */
+/**
+ * The lifecycle trait's verbs of a catalogue entry; `eradicate` is its DELETE, so it replaces `delete` and
+ * keeps its words (`bucket delete x` is `bucket eradicate x`).
+ */
+function lifecycleOf(spec: NounSpec): CommandDefinition[] {
+  if (!spec.lifecycle) return [];
+  const commands = lifecycleCommands({ noun: spec.noun, path: spec.path, lifecycle: spec.lifecycle });
+  const deleteId = `${spec.noun.split(" ").join(".")}.delete`;
+  return commands.map((c) => (c.verb === "eradicate" ? { ...c, replaces: [deleteId] } : c));
+}
+
+/** Generic verbs a hand-written command or the lifecycle trait takes over: the same verb, or one it `replaces`. */
 export function replacedVerbs(spec: NounSpec, hand?: ResourceDefinition): Set<string> {
   const out = new Set<string>();
+  if (spec.lifecycle) out.add("delete");
   for (const c of hand?.commands ?? []) {
     out.add(c.verb);
     for (const id of c.replaces ?? []) {
@@ -38,7 +51,8 @@ export function resourceOf(spec: NounSpec, hand?: ResourceDefinition): ResourceD
   const replaced = replacedVerbs(spec, hand);
   const generic = verbPlans(spec)
     .filter((p) => !replaced.has(p.verb))
-    .map(commandOf);
+    .map(commandOf)
+    .concat(lifecycleOf(spec).filter((c) => !replaced.has(c.verb)));
   const aliases = [
     ...new Set([...(spec.aliases ?? []), ...(hand ? [hand.name, ...(hand.aliases ?? [])] : [])]),
   ].filter((a) => a !== spec.noun);

@@ -57,7 +57,6 @@ export function fileSystemsApi(c: ClientCore): FileSystemsApi {
     planCreate,
     planUpdate,
     planDestroy,
-    planEradicate,
     async create(create: FileSystemCreate) {
       return single(c.name, PATH, await c.send(await planCreate(create), schema));
     },

@@ -36,9 +36,6 @@ export function snapshotsApi(c: ClientCore): SnapshotsApi {
       const { query, body } = snapshotCreate(sources, suffix);
       return c.post(PATH, { query, body, schema });
     },
-    planDestroy: (name) => planSetDestroyed(name, true),
-    planRecover: (name) => planSetDestroyed(name, false),
-    planEradicate,
     destroy: (name) => setDestroyed(name, true),
     recover: (name) => setDestroyed(name, false),
     async eradicate(name) {
