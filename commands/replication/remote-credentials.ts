@@ -15,6 +15,7 @@ import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
 import { refuseNamed, requireNamed } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { namedChange } from "../shared/named-change.js";
 import { itemsOf, planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
 import { requireReplicationApi } from "./read.js";
@@ -75,9 +76,30 @@ function newRemoteKey(ctx: CommandContext, user: string, remote: string, respons
   return Promise.resolve({ [NEW_KEY]: key.name, [NEVER_SHOWN]: key.secret_access_key });
 }
 
-function keyIdOf(ctx: CommandContext, responses: Responses): string {
-  return itemsOf(ctx, responses, newKeySchema, 0)[0]?.name ?? "?";
+const keyArgs = z.object({ name: credName(), user: userName() });
+type KeyArgs = z.output<typeof keyArgs>;
+
+/** Create's and rotate's requests: the remote makes a key for the user, then `method` stores it here. */
+function keyHandOver(method: "POST" | "PATCH", a: KeyArgs, remote: string) {
+  return {
+    requests: [
+      { ...planned("POST", KEYS_PATH, {}, { user: { name: a.user } }), on: remote },
+      planned(method, PATH, { names: [a.name] }, { access_key_id: NEW_KEY, secret_access_key: NEVER_SHOWN }),
+    ],
+    placeholders: [NEW_KEY, NEVER_SHOWN],
+  };
 }
+
+/** What create and rotate share after the impact: filling the placeholders and naming the key made. */
+const keyHandOverRun = {
+  // The new key, made on the remote by the first request, fills the second's placeholders.
+  fill: async (a: KeyArgs, ctx: CommandContext, responses: Responses) =>
+    newRemoteKey(ctx, a.user, remoteOf(ctx, a.name).remote, responses),
+  result: (responses: Responses, a: KeyArgs, ctx: CommandContext) => ({
+    name: a.name,
+    key: itemsOf(ctx, responses, newKeySchema, 0)[0]?.name ?? "?",
+  }),
+};
 
 export const remoteCredentialsList = defineCommand({
   verb: "list",
@@ -120,7 +142,7 @@ export const remoteCredentialsCreate = defineCommand({
   role: "admin",
   visibility: "in_channel",
   positional: ["name"],
-  args: z.object({ name: credName(), user: userName() }),
+  args: keyArgs,
   async impact(a, ctx): Promise<Impact> {
     const existing = await credentials(ctx);
     refuseNamed(
@@ -135,21 +157,10 @@ export const remoteCredentialsCreate = defineCommand({
       facts: [],
       warnings: [],
       state: { credentials: existing.length },
-      requests: [
-        { ...planned("POST", KEYS_PATH, {}, { user: { name: a.user } }), on: remote },
-        planned(
-          "POST",
-          PATH,
-          { names: [a.name] },
-          { access_key_id: NEW_KEY, secret_access_key: NEVER_SHOWN },
-        ),
-      ],
-      placeholders: [NEW_KEY, NEVER_SHOWN],
+      ...keyHandOver("POST", a, remote),
     };
   },
-  // The new key, made on the remote by the first request, fills the second's placeholders.
-  fill: async (a, ctx, responses) => newRemoteKey(ctx, a.user, remoteOf(ctx, a.name).remote, responses),
-  result: (responses, a, ctx) => ({ name: a.name, key: keyIdOf(ctx, responses) }),
+  ...keyHandOverRun,
   render: (r, _a, rctx) =>
     done(`Created remote credentials ${r.name} on ${rctx.arrays[0] ?? "?"} (access key ${r.key}).`),
 });
@@ -162,7 +173,7 @@ export const remoteCredentialsRotate = defineCommand({
   role: "admin",
   visibility: "in_channel",
   positional: ["name"],
-  args: z.object({ name: credName(), user: userName() }),
+  args: keyArgs,
   async impact(a, ctx): Promise<Impact> {
     const cred = requireNamed(
       await credentials(ctx),
@@ -178,34 +189,25 @@ export const remoteCredentialsRotate = defineCommand({
         rich`Delete the old key on ${remote} afterwards with \`/array access-key delete ${cred.access_key_id ?? "<key>"} --array ${remote}\`.`,
       ],
       state: { key: cred.access_key_id ?? null },
-      requests: [
-        { ...planned("POST", KEYS_PATH, {}, { user: { name: a.user } }), on: remote },
-        planned(
-          "PATCH",
-          PATH,
-          { names: [a.name] },
-          { access_key_id: NEW_KEY, secret_access_key: NEVER_SHOWN },
-        ),
-      ],
-      placeholders: [NEW_KEY, NEVER_SHOWN],
+      ...keyHandOver("PATCH", a, remote),
     };
   },
-  // The new key, made on the remote by the first request, fills the second's placeholders.
-  fill: async (a, ctx, responses) => newRemoteKey(ctx, a.user, remoteOf(ctx, a.name).remote, responses),
-  result: (responses, a, ctx) => ({ name: a.name, key: keyIdOf(ctx, responses) }),
+  ...keyHandOverRun,
   render: (r, _a, rctx) =>
     done(`Remote credentials ${r.name} on ${rctx.arrays[0] ?? "?"} now use access key ${r.key}.`),
 });
 
-export const remoteCredentialsDelete = defineCommand({
+export const remoteCredentialsDelete = namedChange({
   verb: "delete",
   summary: "Delete remote credentials no bucket replica link uses; gated",
   examples: ["remote-credentials delete fb-dr-01/old-creds"],
   role: "admin",
-  visibility: "in_channel",
-  positional: ["name"],
   args: z.object({ name: credName() }),
-  async impact(a, ctx): Promise<Impact> {
+  key: "name",
+  method: "DELETE",
+  path: PATH,
+  what: "remote credentials",
+  async plan(a, ctx) {
     const cred = requireNamed(
       await credentials(ctx),
       a.name,
@@ -219,18 +221,11 @@ export const remoteCredentialsDelete = defineCommand({
       );
     }
     return {
-      target: `remote credentials ${a.name}`,
       summary: rich`Deletes remote credentials ${a.name} from ${ctx.arrayName}.`,
       facts: [{ label: "Access key", value: rich`${cred.access_key_id ?? "?"}` }],
-      warnings: [],
       state: { key: cred.access_key_id ?? null },
-      requests: [planned("DELETE", PATH, { names: [a.name] })],
     };
   },
-  destructive: () => "delete",
-  gateClasses: ["delete"],
-  result(_responses, a, _ctx, _impact) {
-    return a.name;
-  },
-  render: (name, _a, rctx) => done(`Deleted remote credentials ${name} on ${rctx.arrays[0] ?? "?"}.`),
+  cls: "delete",
+  answer: (name, array) => `Deleted remote credentials ${name} on ${array}.`,
 });
