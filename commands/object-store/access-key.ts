@@ -11,12 +11,11 @@ import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { formatWhen } from "../../src/core/format-time.js";
 import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { requireNamed } from "../shared/found.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListing } from "../shared/listing.js";
 import { namedChange } from "../shared/named-change.js";
 import { itemsOf, planned } from "../shared/plan.js";
 
@@ -86,21 +85,9 @@ export const accessKeyList = defineCommand({
     }));
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No access keys${a.user ? ` for ${a.user}` : ""} on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "access key")}${a.user ? ` of ${a.user}` : ""} on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
-        { key: "user", label: "User" },
-        { key: "name", label: "Access key id" },
-        { key: "enabled", label: "Enabled" },
-        { key: "created", label: "Created" },
-      ],
+  render: (rows, a, rctx) =>
+    rowsListing(
+      rctx,
       rows.map((r) => ({
         array: r.array,
         user: r.user,
@@ -108,10 +95,19 @@ export const accessKeyList = defineCommand({
         enabled: r.enabled ? "yes" : "no (disabled)",
         created: r.created === undefined ? "–" : formatWhen(r.created, rctx.now, rctx.timeZone),
       })),
-      { filename: "access-keys.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+      {
+        empty: (where) => `No access keys${a.user ? ` for ${a.user}` : ""} on ${where}.`,
+        headline: (where) =>
+          `${countOf(rows.length, "access key")}${a.user ? ` of ${a.user}` : ""} on ${where}`,
+        columns: [
+          { key: "user", label: "User" },
+          { key: "name", label: "Access key id" },
+          { key: "enabled", label: "Enabled" },
+          { key: "created", label: "Created" },
+        ],
+        filename: "access-keys.csv",
+      },
+    ),
 });
 
 export const accessKeyCreate = defineCommand({

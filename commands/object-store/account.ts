@@ -7,11 +7,10 @@
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
+import { rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListing } from "../shared/listing.js";
 import { namedChange } from "../shared/named-change.js";
 import { bucketsOf } from "./bucket.js";
 
@@ -53,31 +52,27 @@ export const accountList = defineCommand({
     return out;
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, _a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No object store accounts on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "object store account")} on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
-        { key: "name", label: "Account" },
-        { key: "buckets", label: "Buckets", align: "right" as const },
-        { key: "users", label: "Users", align: "right" as const },
-        { key: "used", label: "Used", align: "right" as const },
-      ],
+  render: (rows, _a, rctx) =>
+    rowsListing(
+      rctx,
       rows.map((r) => ({
         ...r,
         buckets: String(r.buckets),
         users: String(r.users),
         used: formatBytes(r.used),
       })),
-      { filename: "object-store-accounts.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+      {
+        empty: (where) => `No object store accounts on ${where}.`,
+        headline: (where) => `${countOf(rows.length, "object store account")} on ${where}`,
+        columns: [
+          { key: "name", label: "Account" },
+          { key: "buckets", label: "Buckets", align: "right" },
+          { key: "users", label: "Users", align: "right" },
+          { key: "used", label: "Used", align: "right" },
+        ],
+        filename: "object-store-accounts.csv",
+      },
+    ),
 });
 
 export const accountCreate = namedChange({

@@ -6,11 +6,10 @@
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
+import { rich } from "../../src/core/message.js";
 import { countOf } from "../../src/core/units.js";
 import { refuseNamed, requireNamed } from "../shared/found.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListing } from "../shared/listing.js";
 import { namedChange } from "../shared/named-change.js";
 
 const PATH = "/object-store-users";
@@ -44,24 +43,20 @@ export const objectUserList = defineCommand({
       .map((u) => ({ array: ctx.arrayName, name: u.name, keys: keysOf(u).length }));
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No object store users${a.account ? ` in ${a.account}` : ""} on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "object store user")} on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
-        { key: "name", label: "User" },
-        { key: "keys", label: "Access keys", align: "right" as const },
-      ],
+  render: (rows, a, rctx) =>
+    rowsListing(
+      rctx,
       rows.map((r) => ({ ...r, keys: String(r.keys) })),
-      { filename: "object-store-users.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+      {
+        empty: (where) => `No object store users${a.account ? ` in ${a.account}` : ""} on ${where}.`,
+        headline: (where) => `${countOf(rows.length, "object store user")} on ${where}`,
+        columns: [
+          { key: "name", label: "User" },
+          { key: "keys", label: "Access keys", align: "right" },
+        ],
+        filename: "object-store-users.csv",
+      },
+    ),
 });
 
 export const objectUserCreate = namedChange({

@@ -7,11 +7,10 @@
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
+import { rich } from "../../src/core/message.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListing } from "../shared/listing.js";
 import { namedChange } from "../shared/named-change.js";
 
 const PATH = "/object-store-virtual-hosts";
@@ -47,20 +46,13 @@ export const virtualHostList = defineCommand({
     return (await hostsOf(ctx)).map((name) => ({ array: ctx.arrayName, name }));
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, _a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No virtual hosts on ${where}: clients address buckets by path.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "virtual host")} on ${where}`;
-    const table = truncatedTable(
-      [...(many ? [{ key: "array", label: "Array" }] : []), { key: "name", label: "Host name" }],
-      rows,
-      { filename: "virtual-hosts.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+  render: (rows, _a, rctx) =>
+    rowsListing(rctx, rows, {
+      empty: (where) => `No virtual hosts on ${where}: clients address buckets by path.`,
+      headline: (where) => `${countOf(rows.length, "virtual host")} on ${where}`,
+      columns: [{ key: "name", label: "Host name" }],
+      filename: "virtual-hosts.csv",
+    }),
 });
 
 export const virtualHostAdd = namedChange({

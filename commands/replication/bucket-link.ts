@@ -8,13 +8,12 @@ import { z } from "zod";
 import { flag, objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { formatWhen } from "../../src/core/format-time.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
+import { rich } from "../../src/core/message.js";
 import { countOf, formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { requireBucket } from "../object-store/bucket.js";
 import { done } from "../shared/done.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListing } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import {
   bucketLinksOf,
@@ -69,22 +68,9 @@ export const bucketLinkList = defineCommand({
     }));
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No bucket replica links${a.bucket ? ` for ${a.bucket}` : ""} on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "bucket replica link")} on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
-        { key: "link", label: "Link" },
-        { key: "status", label: "Status" },
-        { key: "lag", label: "Lag", align: "right" as const },
-        { key: "rp", label: "Recovery point" },
-        { key: "credentials", label: "Remote credentials" },
-      ],
+  render: (rows, a, rctx) =>
+    rowsListing(
+      rctx,
       rows.map((r) => ({
         array: r.array,
         link: r.link,
@@ -93,10 +79,19 @@ export const bucketLinkList = defineCommand({
         rp: r.recoveryPoint === undefined ? "–" : formatWhen(r.recoveryPoint, rctx.now, rctx.timeZone),
         credentials: r.credentials,
       })),
-      { filename: "bucket-replica-links.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+      {
+        empty: (where) => `No bucket replica links${a.bucket ? ` for ${a.bucket}` : ""} on ${where}.`,
+        headline: (where) => `${countOf(rows.length, "bucket replica link")} on ${where}`,
+        columns: [
+          { key: "link", label: "Link" },
+          { key: "status", label: "Status" },
+          { key: "lag", label: "Lag", align: "right" },
+          { key: "rp", label: "Recovery point" },
+          { key: "credentials", label: "Remote credentials" },
+        ],
+        filename: "bucket-replica-links.csv",
+      },
+    ),
 });
 
 export const bucketLinkCreate = defineCommand({

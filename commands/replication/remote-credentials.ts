@@ -6,15 +6,14 @@
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
+import { rich } from "../../src/core/message.js";
 import type { Responses } from "../../src/core/send-plan.js";
-import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
 import { refuseNamed, requireNamed } from "../shared/found.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListing } from "../shared/listing.js";
 import { namedChange } from "../shared/named-change.js";
 import { itemsOf, planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
@@ -115,24 +114,16 @@ export const remoteCredentialsList = defineCommand({
     }));
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, _a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No remote credentials on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "remote credential")} on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
+  render: (rows, _a, rctx) =>
+    rowsListing(rctx, rows, {
+      empty: (where) => `No remote credentials on ${where}.`,
+      headline: (where) => `${countOf(rows.length, "remote credential")} on ${where}`,
+      columns: [
         { key: "name", label: "Name" },
         { key: "key", label: "Access key id" },
       ],
-      rows,
-      { filename: "remote-credentials.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+      filename: "remote-credentials.csv",
+    }),
 });
 
 export const remoteCredentialsCreate = defineCommand({
