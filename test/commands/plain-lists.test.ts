@@ -1,6 +1,6 @@
 /**
  * The plain lists (accounts, users, virtual hosts, access keys, lifecycle rules, replica links, connections,
- * remote credentials, replication throughput) answer alike: a sentence when no array has any, else a headline
+ * remote credentials, bucket activity, snapshot counts, replication throughput) answer alike: a sentence when no array has any, else a headline
  * over a table that gains an Array column first when several arrays answered.
  */
 import { describe, expect, test } from "vitest";
@@ -26,6 +26,8 @@ const LISTS: readonly { line: string; empty?: string; column: string }[] = [
   { line: "replica-link bucket list", empty: "No bucket replica links on array bare-1.", column: "Link" },
   { line: "array-connection list", empty: "No array connections on array bare-1.", column: "Remote" },
   { line: "remote-credentials list", empty: "No remote credentials on array bare-1.", column: "Name" },
+  { line: "bucket perf", empty: "No bucket activity on array bare-1.", column: "Bucket" },
+  { line: "snapshot count", empty: "No snapshots on array bare-1.", column: "File system" },
   // Every array has a row per kind of replication, so this list is never empty.
   { line: "replication perf", column: "Where" },
 ];
