@@ -2,6 +2,8 @@
  * `remote-credentials list|create|rotate|delete` (REST 1.9+): the S3 keys a bucket replica link uses to write
  * into the remote bucket. When the remote is an array this bot manages, `create` and `rotate` make a new access
  * key for a user there and hand it straight to the local array: nobody sees, types, logs or stores the secret.
+ * Not catalogue data: that hand-over between two arrays, and delete's refusal while a link uses them, are beyond
+ * the generic verbs.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
