@@ -23,6 +23,9 @@ export function fileHarness(opts?: HarnessOptions): FileHarness {
   beforeAll(async () => {
     Object.assign(h, await startHarness(opts));
   });
-  afterAll(async () => h.close());
+  // A harness that failed to start has nothing to close; its own error is the one to see.
+  afterAll(async () => {
+    if ("close" in h) await h.close();
+  });
   return h;
 }
