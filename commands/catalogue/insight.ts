@@ -20,6 +20,19 @@ const RECEIVED = "periodic.received_bytes_per_sec|async.received_bytes_per_sec";
 const REPLICATION_UNITS = { [SENT]: "size", [RECEIVED]: "size" } as const;
 const REPLICATION_LABELS = { [SENT]: "Sent per second", [RECEIVED]: "Received per second" };
 
+/** `perf fs-user` and `perf fs-group`: one file system's rates per user or per group. */
+const perFileSystem = (who: "user" | "group"): NounSpec => ({
+  noun: `perf fs-${who}`,
+  area: "Insight",
+  kind: "view",
+  summary: `Performance per ${who} of a file system`,
+  path: `/file-systems/${who}s/performance`,
+  columns: ["file_system.name", `${who}.name`, ...RATES.slice(1, 5)],
+  select: [{ param: "file_system_names", label: "file-system" }],
+  units: BYTES,
+  examples: { list: "home" },
+});
+
 export const INSIGHT: readonly NounSpec[] = [
   {
     noun: "perf http",
@@ -96,42 +109,8 @@ export const INSIGHT: readonly NounSpec[] = [
     units: BYTES,
     examples: { list: "--name 'proj*'" },
   },
-  {
-    noun: "perf fs-user",
-    area: "Insight",
-    kind: "view",
-    summary: "Performance per user of a file system",
-    path: "/file-systems/users/performance",
-    columns: [
-      "file_system.name",
-      "user.name",
-      "reads_per_sec",
-      "writes_per_sec",
-      "read_bytes_per_sec",
-      "write_bytes_per_sec",
-    ],
-    select: [{ param: "file_system_names", label: "file-system" }],
-    units: BYTES,
-    examples: { list: "home" },
-  },
-  {
-    noun: "perf fs-group",
-    area: "Insight",
-    kind: "view",
-    summary: "Performance per group of a file system",
-    path: "/file-systems/groups/performance",
-    columns: [
-      "file_system.name",
-      "group.name",
-      "reads_per_sec",
-      "writes_per_sec",
-      "read_bytes_per_sec",
-      "write_bytes_per_sec",
-    ],
-    select: [{ param: "file_system_names", label: "file-system" }],
-    units: BYTES,
-    examples: { list: "home" },
-  },
+  perFileSystem("user"),
+  perFileSystem("group"),
   {
     noun: "perf bucket",
     area: "Insight",

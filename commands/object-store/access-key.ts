@@ -1,20 +1,22 @@
 /**
- * `access-key list|create|enable|disable|delete` (import: access-key-import.ts): S3 access keys of object store users. A new key's secret is
- * the array's to give once: it goes into a `secret` answer (the requester alone sees it, nothing logs, stores
- * or announces it) and the command keeps it nowhere else. Listings never carry secrets.
+ * `access-key list|create|enable|disable|delete` (import: access-key-import.ts): S3 access keys of object store
+ * users. A new key's secret is the array's to give once: it goes into a `secret` answer (the requester alone
+ * sees it, nothing logs, stores or announces it) and the command keeps it nowhere else. Listings never carry
+ * secrets. Not catalogue data: create checks the user and the per-user limit and answers with the secret,
+ * enable/disable refuse a key already so, and delete names the user's other keys, which the generic verbs
+ * cannot.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { formatWhen } from "../../src/core/format-time.js";
 import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
-import { done } from "../shared/done.js";
 import { requireNamed } from "../shared/found.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListing } from "../shared/listing.js";
+import { namedChange } from "../shared/named-change.js";
 import { itemsOf, planned } from "../shared/plan.js";
 
 export const PATH = "/object-store-access-keys";
@@ -83,21 +85,9 @@ export const accessKeyList = defineCommand({
     }));
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No access keys${a.user ? ` for ${a.user}` : ""} on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "access key")}${a.user ? ` of ${a.user}` : ""} on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
-        { key: "user", label: "User" },
-        { key: "name", label: "Access key id" },
-        { key: "enabled", label: "Enabled" },
-        { key: "created", label: "Created" },
-      ],
+  render: (rows, a, rctx) =>
+    rowsListing(
+      rctx,
       rows.map((r) => ({
         array: r.array,
         user: r.user,
@@ -105,10 +95,19 @@ export const accessKeyList = defineCommand({
         enabled: r.enabled ? "yes" : "no (disabled)",
         created: r.created === undefined ? "–" : formatWhen(r.created, rctx.now, rctx.timeZone),
       })),
-      { filename: "access-keys.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+      {
+        empty: (where) => `No access keys${a.user ? ` for ${a.user}` : ""} on ${where}.`,
+        headline: (where) =>
+          `${countOf(rows.length, "access key")}${a.user ? ` of ${a.user}` : ""} on ${where}`,
+        columns: [
+          { key: "user", label: "User" },
+          { key: "name", label: "Access key id" },
+          { key: "enabled", label: "Enabled" },
+          { key: "created", label: "Created" },
+        ],
+        filename: "access-keys.csv",
+      },
+    ),
 });
 
 export const accessKeyCreate = defineCommand({
@@ -170,17 +169,19 @@ const DEMO_ETL_KEY = "PSFBQEHLWOYJJNHJPLMDHOBDGPJBYBCWEDTPTFRJYTGG";
 
 function toggle(enabled: boolean) {
   const verb = enabled ? "enable" : "disable";
-  return defineCommand({
+  return namedChange({
     verb,
     summary: enabled
       ? "Enable an access key again"
       : "Disable an access key (applications using it lose access)",
     examples: [`access-key ${verb} ${enabled ? DEMO_READER_KEY : DEMO_ETL_KEY}`],
     role: "operator",
-    visibility: "in_channel",
-    positional: ["key"],
     args: z.object({ key: keyName() }),
-    async impact(a, ctx): Promise<Impact> {
+    key: "key",
+    method: "PATCH",
+    path: PATH,
+    what: "access key",
+    async plan(a, ctx) {
       const key = await requireKey(ctx, a.key);
       if ((key.enabled !== false) === enabled) {
         throw new UserFacingError(
@@ -189,42 +190,35 @@ function toggle(enabled: boolean) {
         );
       }
       return {
-        target: `access key ${a.key}`,
         summary: rich`${enabled ? "Enables" : "Disables"} access key ${a.key} of ${key.user?.name ?? "?"}.`,
-        facts: [],
         warnings: enabled
           ? []
           : [rich`Applications signing requests with this key get Access Denied until it is enabled again.`],
         state: { enabled: key.enabled ?? null },
-        requests: [planned("PATCH", PATH, { names: [a.key] }, { enabled })],
       };
     },
-    result(_responses, a, _ctx, _impact) {
-      return a.key;
-    },
-    render: (key, _a, rctx) => {
-      const text = `${enabled ? "Enabled" : "Disabled"} access key ${key} on ${rctx.arrays[0] ?? "?"}.`;
-      return done(text);
-    },
+    body: () => ({ enabled }),
+    answer: (key, array) => `${enabled ? "Enabled" : "Disabled"} access key ${key} on ${array}.`,
   });
 }
 export const accessKeyEnable = toggle(true);
 export const accessKeyDisable = toggle(false);
 
-export const accessKeyDelete = defineCommand({
+export const accessKeyDelete = namedChange({
   verb: "delete",
   summary: "Delete an access key for good (applications using it lose access); gated",
   examples: [`access-key delete ${DEMO_READER_KEY}`],
   role: "operator",
-  visibility: "in_channel",
-  positional: ["key"],
   args: z.object({ key: keyName() }),
-  async impact(a, ctx): Promise<Impact> {
+  key: "key",
+  method: "DELETE",
+  path: PATH,
+  what: "access key",
+  async plan(a, ctx) {
     const key = await requireKey(ctx, a.key);
     const user = key.user?.name ?? "?";
     const others = (await keysOf(ctx, user)).filter((k) => k.name !== a.key);
     return {
-      target: `access key ${a.key}`,
       summary: rich`Deletes access key ${a.key} of *${user}* on ${ctx.arrayName}.`,
       facts: [
         { label: "Enabled", value: rich`${key.enabled === false ? "no" : "yes"}` },
@@ -234,16 +228,8 @@ export const accessKeyDelete = defineCommand({
         rich`Applications signing with this key get Access Denied; a deleted key cannot be recovered.${others.length === 0 ? ` ${user} will have no access key left.` : ""}`,
       ],
       state: { enabled: key.enabled ?? null, other_keys: others.length },
-      requests: [planned("DELETE", PATH, { names: [a.key] })],
     };
   },
-  destructive: () => "delete",
-  gateClasses: ["delete"],
-  result(_responses, a, _ctx, _impact) {
-    return a.key;
-  },
-  render: (key, _a, rctx) => {
-    const text = `Deleted access key ${key} on ${rctx.arrays[0] ?? "?"}.`;
-    return done(text);
-  },
+  cls: "delete",
+  answer: (key, array) => `Deleted access key ${key} on ${array}.`,
 });

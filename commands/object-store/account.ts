@@ -1,18 +1,17 @@
 /**
  * `account list|create|delete`: object store accounts. Deleting one deletes its users and their access keys
  * with it, so the impact counts them; the array refuses while the account still has buckets, and so do we,
- * naming them, before anything is sent.
+ * naming them, before anything is sent. Not catalogue data: the list adds up each account's buckets, users and
+ * space, and delete reads those first (refusing, counting, warning), which the generic verbs cannot.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
-import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
+import { type CommandContext, defineCommand } from "../../src/core/define-command.js";
+import { rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
-import { done } from "../shared/done.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned } from "../shared/plan.js";
+import { rowsListing } from "../shared/listing.js";
+import { namedChange } from "../shared/named-change.js";
 import { bucketsOf } from "./bucket.js";
 
 const PATH = "/object-store-accounts";
@@ -53,70 +52,56 @@ export const accountList = defineCommand({
     return out;
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, _a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No object store accounts on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "object store account")} on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
-        { key: "name", label: "Account" },
-        { key: "buckets", label: "Buckets", align: "right" as const },
-        { key: "users", label: "Users", align: "right" as const },
-        { key: "used", label: "Used", align: "right" as const },
-      ],
+  render: (rows, _a, rctx) =>
+    rowsListing(
+      rctx,
       rows.map((r) => ({
         ...r,
         buckets: String(r.buckets),
         users: String(r.users),
         used: formatBytes(r.used),
       })),
-      { filename: "object-store-accounts.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+      {
+        empty: (where) => `No object store accounts on ${where}.`,
+        headline: (where) => `${countOf(rows.length, "object store account")} on ${where}`,
+        columns: [
+          { key: "name", label: "Account" },
+          { key: "buckets", label: "Buckets", align: "right" },
+          { key: "users", label: "Users", align: "right" },
+          { key: "used", label: "Used", align: "right" },
+        ],
+        filename: "object-store-accounts.csv",
+      },
+    ),
 });
 
-export const accountCreate = defineCommand({
+export const accountCreate = namedChange({
   verb: "create",
   summary: "Create an object store account",
   examples: ["object-account create media"],
   role: "operator",
-  visibility: "in_channel",
-  positional: ["name"],
   args: z.object({ name: objectName("account name", "account").describe("the account") }),
-  async impact(a, ctx): Promise<Impact> {
-    return {
-      target: `object store account ${a.name}`,
-      summary: rich`Creates object store account *${a.name}* on ${ctx.arrayName}.`,
-      facts: [],
-      warnings: [],
-      state: {},
-      requests: [planned("POST", PATH, { names: [a.name] })],
-    };
-  },
-  result(_responses, a, _ctx, _impact) {
-    return a.name;
-  },
-  render: (name, _a, rctx) => {
-    const text = `Created object store account ${name} on ${rctx.arrays[0] ?? "?"}. Add buckets with /array bucket create <name> --account ${name}.`;
-    return done(text);
-  },
+  key: "name",
+  method: "POST",
+  path: PATH,
+  what: "object store account",
+  plan: async (a, ctx) => ({ summary: rich`Creates object store account *${a.name}* on ${ctx.arrayName}.` }),
+  answer: (name, array) =>
+    `Created object store account ${name} on ${array}. Add buckets with /array bucket create <name> --account ${name}.`,
 });
 
-export const accountDelete = defineCommand({
+export const accountDelete = namedChange({
   verb: "delete",
   summary:
     "Delete an object store account with its users and their access keys (it must hold no buckets); gated",
   examples: ["object-account delete archive"],
   role: "operator",
-  visibility: "in_channel",
-  positional: ["name"],
   args: z.object({ name: objectName("account name").describe("the account") }),
-  async impact(a, ctx): Promise<Impact> {
+  key: "name",
+  method: "DELETE",
+  path: PATH,
+  what: "object store account",
+  async plan(a, ctx) {
     const page = await ctx.array
       .get(PATH, { query: { names: [a.name] }, schema: accountSchema })
       .catch(() => undefined);
@@ -135,7 +120,6 @@ export const accountDelete = defineCommand({
       );
     }
     return {
-      target: `object store account ${a.name}`,
       summary: rich`Deletes object store account *${a.name}* on ${ctx.arrayName}, with ${countOf(f.users.length, "user")} and ${countOf(f.keys, "access key")}.`,
       facts: [
         { label: "Buckets", value: rich`none` },
@@ -146,16 +130,8 @@ export const accountDelete = defineCommand({
         ? [rich`Applications signing with those ${countOf(f.keys, "key")} lose access for good.`]
         : [],
       state: { buckets: 0, users: f.users.length, keys: f.keys },
-      requests: [planned("DELETE", PATH, { names: [a.name] })],
     };
   },
-  destructive: () => "delete",
-  gateClasses: ["delete"],
-  result(_responses, a, _ctx, _impact) {
-    return a.name;
-  },
-  render: (name, _a, rctx) => {
-    const text = `Deleted object store account ${name} on ${rctx.arrays[0] ?? "?"}.`;
-    return done(text);
-  },
+  cls: "delete",
+  answer: (name, array) => `Deleted object store account ${name} on ${array}.`,
 });

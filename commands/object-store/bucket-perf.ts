@@ -1,16 +1,15 @@
 /**
  * `bucket perf [bucket] [--top N]` (REST 1.8+): the busiest buckets now, from /buckets/performance; for one
  * bucket also the S3-specific rates (objects and bucket operations) from /buckets/s3-specific-performance.
- * Hand-written: it ranks and joins two endpoints, where the catalogue's perf views list one each.
+ * Not catalogue data: it ranks the latest samples and joins a second endpoint, which a generic list cannot.
  */
 import { z } from "zod";
 import { count, objectName } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
+import { rich } from "../../src/core/message.js";
 import { formatBytes, formatCount, formatLatencyMs } from "../../src/core/units.js";
 import { versionTooOld } from "../../src/flashblade/errors.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListing } from "../shared/listing.js";
 
 const num = z.number().nullish();
 const perfSchema = z.looseObject({
@@ -74,27 +73,10 @@ export const bucketPerf = defineCommand({
   },
   merge: (results) => results.flatMap((r) => r.result),
   render(rows, a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No bucket activity on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
     const top = a.top ?? DEFAULT_TOP;
     const sorted = [...rows].sort((x, y) => bytesOf(y.p) - bytesOf(x.p)).slice(0, top);
-    const headline = a.bucket
-      ? `Bucket ${a.bucket} now on ${where}`
-      : `Busiest ${sorted.length} buckets now on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
-        { key: "name", label: "Bucket" },
-        { key: "reads", label: "Reads/s", align: "right" as const },
-        { key: "writes", label: "Writes/s", align: "right" as const },
-        { key: "rbytes", label: "Read", align: "right" as const },
-        { key: "wbytes", label: "Write", align: "right" as const },
-        { key: "rlat", label: "Read latency", align: "right" as const },
-        { key: "wlat", label: "Write latency", align: "right" as const },
-      ],
+    const msg = rowsListing(
+      rctx,
       sorted.map(({ array, p }) => ({
         array,
         name: p.name,
@@ -105,9 +87,24 @@ export const bucketPerf = defineCommand({
         rlat: formatLatencyMs((p.usec_per_read_op ?? 0) / 1000),
         wlat: formatLatencyMs((p.usec_per_write_op ?? 0) / 1000),
       })),
-      { filename: "bucket-perf.csv", title: headline },
+      {
+        empty: (where) => `No bucket activity on ${where}.`,
+        headline: (where) =>
+          a.bucket
+            ? `Bucket ${a.bucket} now on ${where}`
+            : `Busiest ${sorted.length} buckets now on ${where}`,
+        columns: [
+          { key: "name", label: "Bucket" },
+          { key: "reads", label: "Reads/s", align: "right" },
+          { key: "writes", label: "Writes/s", align: "right" },
+          { key: "rbytes", label: "Read", align: "right" },
+          { key: "wbytes", label: "Write", align: "right" },
+          { key: "rlat", label: "Read latency", align: "right" },
+          { key: "wlat", label: "Write latency", align: "right" },
+        ],
+        filename: "bucket-perf.csv",
+      },
     );
-    const msg = listingMessage(headline, table);
     const s3 = sorted[0]?.s3;
     if (a.bucket && s3) {
       msg.blocks.push({

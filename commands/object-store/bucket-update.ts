@@ -1,14 +1,16 @@
-/** `bucket update --versioning`: turning object versioning on or suspending it (REST 1.9+). */
+/**
+ * `bucket update --versioning`: turning object versioning on or suspending it (REST 1.9+). Not catalogue data:
+ * it refuses a destroyed bucket and an unchanged value, and warns by the value chosen, which the generic update
+ * cannot.
+ */
 import { z } from "zod";
-import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { versionTooOld } from "../../src/flashblade/errors.js";
-import { done } from "../shared/done.js";
-import { planned } from "../shared/plan.js";
+import { namedChange } from "../shared/named-change.js";
 import { nameArgs, PATH, requireBucket } from "./bucket.js";
 
-export const bucketUpdate = defineCommand({
+export const bucketUpdate = namedChange({
   verb: "update",
   summary: "Turn a bucket's object versioning on or suspend it (REST 1.9+)",
   examples: [
@@ -16,14 +18,16 @@ export const bucketUpdate = defineCommand({
     "bucket update analytics-raw --versioning suspended",
   ],
   role: "operator",
-  visibility: "in_channel",
-  positional: ["name"],
   args: nameArgs.extend({
     versioning: z
       .enum(["enabled", "suspended"])
       .describe("enabled, or suspended (a bucket never returns to none)"),
   }),
-  async impact(a, ctx): Promise<Impact> {
+  key: "name",
+  method: "PATCH",
+  path: PATH,
+  what: "bucket",
+  async plan(a, ctx) {
     if (!(await ctx.array.supports("1.9"))) {
       throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.9", "Changing versioning");
     }
@@ -36,9 +40,7 @@ export const bucketUpdate = defineCommand({
       );
     }
     return {
-      target: `bucket ${a.name}`,
       summary: rich`Sets versioning of *${a.name}* to ${a.versioning} (was ${b.versioning ?? "?"}).`,
-      facts: [],
       warnings:
         a.versioning === "suspended"
           ? [rich`Overwritten and deleted objects are no longer kept as previous versions.`]
@@ -46,12 +48,8 @@ export const bucketUpdate = defineCommand({
               rich`Previous versions now count against the bucket's space; a lifecycle rule limits how long they stay.`,
             ],
       state: { versioning: b.versioning ?? null },
-      requests: [planned("PATCH", PATH, { names: [a.name] }, { versioning: a.versioning })],
     };
   },
-  result(_responses, a, _ctx, _impact) {
-    return a.name;
-  },
-  render: (name, a, rctx) =>
-    done(`Versioning of bucket ${name} on ${rctx.arrays[0] ?? "?"} is now ${a.versioning}.`),
+  body: (a) => ({ versioning: a.versioning }),
+  answer: (name, array, a) => `Versioning of bucket ${name} on ${array} is now ${a.versioning}.`,
 });

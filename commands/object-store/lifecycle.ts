@@ -1,19 +1,19 @@
 /**
  * `lifecycle list|create|update|delete` (REST 1.10+): how long a bucket keeps previous object versions. From
  * 1.12 a rule is selected by its id together with `bucket_names` (names `bucket/rule_id` before), so the
- * selector follows the array's version.
+ * selector follows the array's version. Not catalogue data: the selector that changes with the version, the
+ * refusal of an existing rule id and the warning when a shorter keep deletes versions are beyond the generic verbs.
  */
 import { z } from "zod";
 import { duration, objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
+import { rich } from "../../src/core/message.js";
 import { countOf, formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { versionTooOld } from "../../src/flashblade/errors.js";
 import type { Query } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListing } from "../shared/listing.js";
 import { itemsOf, planned } from "../shared/plan.js";
 
 const PATH = "/lifecycle-rules";
@@ -77,22 +77,9 @@ export const lifecycleList = defineCommand({
     return (await rulesOf(ctx, a.bucket)).map((r) => ({ array: ctx.arrayName, r }));
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No lifecycle rules${a.bucket ? ` on ${a.bucket}` : ""} on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "lifecycle rule")} on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
-        { key: "bucket", label: "Bucket" },
-        { key: "rule", label: "Rule" },
-        { key: "prefix", label: "Prefix" },
-        { key: "keep", label: "Keeps previous versions" },
-        { key: "enabled", label: "Enabled" },
-      ],
+  render: (rows, a, rctx) =>
+    rowsListing(
+      rctx,
       rows.map(({ array, r }) => ({
         array,
         bucket: r.bucket?.name ?? "?",
@@ -101,10 +88,19 @@ export const lifecycleList = defineCommand({
         keep: keepText(r),
         enabled: r.enabled === false ? "no" : "yes",
       })),
-      { filename: "lifecycle-rules.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+      {
+        empty: (where) => `No lifecycle rules${a.bucket ? ` on ${a.bucket}` : ""} on ${where}.`,
+        headline: (where) => `${countOf(rows.length, "lifecycle rule")} on ${where}`,
+        columns: [
+          { key: "bucket", label: "Bucket" },
+          { key: "rule", label: "Rule" },
+          { key: "prefix", label: "Prefix" },
+          { key: "keep", label: "Keeps previous versions" },
+          { key: "enabled", label: "Enabled" },
+        ],
+        filename: "lifecycle-rules.csv",
+      },
+    ),
 });
 
 export const lifecycleCreate = defineCommand({

@@ -1,17 +1,16 @@
 /**
  * `object-user list|create|delete`: object store users (`account/user`). Deleting one deletes its access keys
- * with it, so the impact names them (never their secrets).
+ * with it, so the impact names them (never their secrets). Not catalogue data: create refuses an existing name
+ * and delete reads the keys it takes with it, which the generic verbs cannot.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
-import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
+import { type CommandContext, defineCommand } from "../../src/core/define-command.js";
+import { rich } from "../../src/core/message.js";
 import { countOf } from "../../src/core/units.js";
-import { done } from "../shared/done.js";
 import { refuseNamed, requireNamed } from "../shared/found.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned } from "../shared/plan.js";
+import { rowsListing } from "../shared/listing.js";
+import { namedChange } from "../shared/named-change.js";
 
 const PATH = "/object-store-users";
 const userSchema = z.looseObject({
@@ -44,67 +43,55 @@ export const objectUserList = defineCommand({
       .map((u) => ({ array: ctx.arrayName, name: u.name, keys: keysOf(u).length }));
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No object store users${a.account ? ` in ${a.account}` : ""} on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "object store user")} on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
-        { key: "name", label: "User" },
-        { key: "keys", label: "Access keys", align: "right" as const },
-      ],
+  render: (rows, a, rctx) =>
+    rowsListing(
+      rctx,
       rows.map((r) => ({ ...r, keys: String(r.keys) })),
-      { filename: "object-store-users.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+      {
+        empty: (where) => `No object store users${a.account ? ` in ${a.account}` : ""} on ${where}.`,
+        headline: (where) => `${countOf(rows.length, "object store user")} on ${where}`,
+        columns: [
+          { key: "name", label: "User" },
+          { key: "keys", label: "Access keys", align: "right" },
+        ],
+        filename: "object-store-users.csv",
+      },
+    ),
 });
 
-export const objectUserCreate = defineCommand({
+export const objectUserCreate = namedChange({
   verb: "create",
   summary: "Create an object store user in an account (then give it a key with access-key create)",
   examples: ["object-user create analytics/etl2"],
   role: "operator",
-  visibility: "in_channel",
-  positional: ["name"],
   args: z.object({ name: userName() }),
-  async impact(a, ctx): Promise<Impact> {
+  key: "name",
+  method: "POST",
+  path: PATH,
+  what: "object store user",
+  async plan(a, ctx) {
     refuseNamed(
       await usersOf(ctx),
       a.name,
       `User ${a.name} already exists on ${ctx.arrayName}. Nothing was changed.`,
     );
-    return {
-      target: `object store user ${a.name}`,
-      summary: rich`Creates object store user *${a.name}* on ${ctx.arrayName}.`,
-      facts: [],
-      warnings: [],
-      state: {},
-      requests: [planned("POST", PATH, { names: [a.name] })],
-    };
+    return { summary: rich`Creates object store user *${a.name}* on ${ctx.arrayName}.` };
   },
-  result(_responses, a, _ctx, _impact) {
-    return a.name;
-  },
-  render: (name, _a, rctx) =>
-    done(
-      `Created object store user ${name} on ${rctx.arrays[0] ?? "?"}. Give it a key with /array access-key create ${name}.`,
-    ),
+  answer: (name, array) =>
+    `Created object store user ${name} on ${array}. Give it a key with /array access-key create ${name}.`,
 });
 
-export const objectUserDelete = defineCommand({
+export const objectUserDelete = namedChange({
   verb: "delete",
   summary: "Delete an object store user and its access keys; gated",
   examples: ["object-user delete analytics/reader"],
   role: "operator",
-  visibility: "in_channel",
-  positional: ["name"],
   args: z.object({ name: userName() }),
-  async impact(a, ctx): Promise<Impact> {
+  key: "name",
+  method: "DELETE",
+  path: PATH,
+  what: "object store user",
+  async plan(a, ctx) {
     const user = requireNamed(
       await usersOf(ctx),
       a.name,
@@ -112,18 +99,12 @@ export const objectUserDelete = defineCommand({
     );
     const keys = keysOf(user);
     return {
-      target: `object store user ${a.name}`,
       summary: rich`Deletes object store user *${a.name}* on ${ctx.arrayName}, with ${countOf(keys.length, "access key")}.`,
       facts: [{ label: "Access keys", value: rich`${keys.join(", ") || "none"}` }],
       warnings: keys.length ? [rich`Applications signing with those keys lose access for good.`] : [],
       state: { keys: keys.length },
-      requests: [planned("DELETE", PATH, { names: [a.name] })],
     };
   },
-  destructive: () => "delete",
-  gateClasses: ["delete"],
-  result(_responses, a, _ctx, _impact) {
-    return a.name;
-  },
-  render: (name, _a, rctx) => done(`Deleted object store user ${name} on ${rctx.arrays[0] ?? "?"}.`),
+  cls: "delete",
+  answer: (name, array) => `Deleted object store user ${name} on ${array}.`,
 });

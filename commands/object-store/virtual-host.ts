@@ -1,18 +1,17 @@
 /**
  * `virtual-host list|add|remove` (REST 1.12): host names under which S3 clients address buckets
  * virtual-hosted style (`bucket.s3.example.com`). Removing one breaks clients that use it, so it is class
- * delete.
+ * delete. Not catalogue data: add and remove (admin) refuse an existing or missing host, read before the change,
+ * and warn about DNS and clients, which the generic create and delete cannot.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
-import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
+import { type CommandContext, defineCommand } from "../../src/core/define-command.js";
+import { rich } from "../../src/core/message.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
-import { done } from "../shared/done.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
-import { planned } from "../shared/plan.js";
+import { rowsListing } from "../shared/listing.js";
+import { namedChange } from "../shared/named-change.js";
 
 const PATH = "/object-store-virtual-hosts";
 const hostSchema = z.looseObject({ name: z.string() });
@@ -47,33 +46,28 @@ export const virtualHostList = defineCommand({
     return (await hostsOf(ctx)).map((name) => ({ array: ctx.arrayName, name }));
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, _a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No virtual hosts on ${where}: clients address buckets by path.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "virtual host")} on ${where}`;
-    const table = truncatedTable(
-      [...(many ? [{ key: "array", label: "Array" }] : []), { key: "name", label: "Host name" }],
-      rows,
-      { filename: "virtual-hosts.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+  render: (rows, _a, rctx) =>
+    rowsListing(rctx, rows, {
+      empty: (where) => `No virtual hosts on ${where}: clients address buckets by path.`,
+      headline: (where) => `${countOf(rows.length, "virtual host")} on ${where}`,
+      columns: [{ key: "name", label: "Host name" }],
+      filename: "virtual-hosts.csv",
+    }),
 });
 
-export const virtualHostAdd = defineCommand({
+export const virtualHostAdd = namedChange({
   verb: "add",
   summary: "Let S3 clients address buckets as <bucket>.<host>",
   examples: ["virtual-host add s3.lab.example.com"],
   role: "admin",
   // One verb per endpoint: the generic `create` sent the same POST as an operator.
   replaces: ["virtual-host.create"],
-  visibility: "in_channel",
-  positional: ["host"],
   args: hostArg,
-  async impact(a, ctx): Promise<Impact> {
+  key: "host",
+  method: "POST",
+  path: PATH,
+  what: "virtual host",
+  async plan(a, ctx) {
     const hosts = await hostsOf(ctx);
     if (hosts.includes(a.host)) {
       throw new UserFacingError(
@@ -82,47 +76,36 @@ export const virtualHostAdd = defineCommand({
       );
     }
     return {
-      target: `virtual host ${a.host}`,
       summary: rich`Adds virtual host *${a.host}* on ${ctx.arrayName}: buckets answer as <bucket>.${a.host}.`,
-      facts: [],
       warnings: [rich`DNS must resolve *.${a.host} to the array's data addresses.`],
       state: { hosts: hosts.length },
-      requests: [planned("POST", PATH, { names: [a.host] })],
     };
   },
-  result(_responses, a, _ctx, _impact) {
-    return a.host;
-  },
-  render: (host, _a, rctx) => done(`Added virtual host ${host} on ${rctx.arrays[0] ?? "?"}.`),
+  answer: (host, array) => `Added virtual host ${host} on ${array}.`,
 });
 
-export const virtualHostRemove = defineCommand({
+export const virtualHostRemove = namedChange({
   verb: "remove",
   summary: "Stop answering S3 requests under a virtual host name; gated",
   examples: ["virtual-host remove s3.example.com"],
   role: "admin",
   replaces: ["virtual-host.delete"],
-  visibility: "in_channel",
-  positional: ["host"],
   args: hostArg,
-  async impact(a, ctx): Promise<Impact> {
+  key: "host",
+  method: "DELETE",
+  path: PATH,
+  what: "virtual host",
+  async plan(a, ctx) {
     const hosts = await hostsOf(ctx);
     if (!hosts.includes(a.host)) {
       throw new UserFacingError("NOT_FOUND", `${a.host} is not a virtual host on ${ctx.arrayName}.`);
     }
     return {
-      target: `virtual host ${a.host}`,
       summary: rich`Removes virtual host *${a.host}* from ${ctx.arrayName}.`,
-      facts: [],
       warnings: [rich`Clients addressing buckets as <bucket>.${a.host} get errors from then on.`],
       state: { hosts: hosts.length },
-      requests: [planned("DELETE", PATH, { names: [a.host] })],
     };
   },
-  destructive: () => "delete",
-  gateClasses: ["delete"],
-  result(_responses, a, _ctx, _impact) {
-    return a.host;
-  },
-  render: (host, _a, rctx) => done(`Removed virtual host ${host} from ${rctx.arrays[0] ?? "?"}.`),
+  cls: "delete",
+  answer: (host, array) => `Removed virtual host ${host} from ${array}.`,
 });

@@ -124,27 +124,20 @@ export const quotaSet = defineCommand({
       const here = selected.filter((s) => s.fs === fs);
       const fresh = here.filter((s) => s.quota === undefined).map((s) => s.key);
       const existing = here.filter((s) => s.quota !== undefined).map((s) => s.key);
+      const quotaOf = (method: "POST" | "PATCH", keys: typeof fresh) =>
+        planned(
+          method,
+          spec.quotaPath,
+          { file_system_names: [fs], ...selectorOf(spec, a.who, keys) },
+          { quota: a.size },
+        );
       if (fresh.length) {
         creates += fresh.length;
-        posts.push(
-          planned(
-            "POST",
-            spec.quotaPath,
-            { file_system_names: [fs], ...selectorOf(spec, a.who, fresh) },
-            { quota: a.size },
-          ),
-        );
+        posts.push(quotaOf("POST", fresh));
       }
       if (existing.length) {
         updates += existing.length;
-        patches.push(
-          planned(
-            "PATCH",
-            spec.quotaPath,
-            { file_system_names: [fs], ...selectorOf(spec, a.who, existing) },
-            { quota: a.size },
-          ),
-        );
+        patches.push(quotaOf("PATCH", existing));
       }
     }
     // Every POST before any PATCH: a POST is the call the array may refuse (a name its directory does not

@@ -3,20 +3,20 @@
  * `remote_names` / `remote_ids`, never by name. Connecting two arrays this bot manages needs no key typed in
  * chat: `create` asks the remote array for a fresh connection key and hands it straight to the local one, so the
  * key is never shown, logged or stored. For a remote the bot does not manage, `connection-key create` shows a
- * key once, privately, to paste into that array.
+ * key once, privately, to paste into that array. Not catalogue data: the key made on one array and handed to
+ * another, and the selection by remote, are beyond the generic verbs.
  */
 import { z } from "zod";
 import { flag, objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { formatWhen } from "../../src/core/format-time.js";
 import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemReplicaLinkSchema } from "../../src/flashblade/schemas.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListing } from "../shared/listing.js";
 import { itemsOf, planned } from "../shared/plan.js";
 import { bucketLinkSchema, requireReplicationApi } from "./read.js";
 
@@ -50,23 +50,9 @@ export const arrayConnectionList = defineCommand({
     return (await connections(ctx)).map((c) => ({ array: ctx.arrayName, c }));
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, _a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No array connections on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "array connection")} on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
-        { key: "remote", label: "Remote" },
-        { key: "status", label: "Status" },
-        { key: "address", label: "Management address" },
-        { key: "replication", label: "Replication addresses" },
-        { key: "encrypted", label: "Encrypted" },
-        { key: "version", label: "Remote version" },
-      ],
+  render: (rows, _a, rctx) =>
+    rowsListing(
+      rctx,
       rows.map(({ array, c }) => ({
         array,
         remote: c.remote?.name ?? "?",
@@ -76,10 +62,20 @@ export const arrayConnectionList = defineCommand({
         encrypted: c.encrypted ? "yes" : "no",
         version: c.version ?? "–",
       })),
-      { filename: "array-connections.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+      {
+        empty: (where) => `No array connections on ${where}.`,
+        headline: (where) => `${countOf(rows.length, "array connection")} on ${where}`,
+        columns: [
+          { key: "remote", label: "Remote" },
+          { key: "status", label: "Status" },
+          { key: "address", label: "Management address" },
+          { key: "replication", label: "Replication addresses" },
+          { key: "encrypted", label: "Encrypted" },
+          { key: "version", label: "Remote version" },
+        ],
+        filename: "array-connections.csv",
+      },
+    ),
 });
 
 /** The remote end as a client of this bot, or a clear refusal. */

@@ -1,7 +1,8 @@
 /**
  * `bucket-link credentials|delete`: pointing a link at other remote credentials (a rotated key), and deleting a
  * link (class delete): the copy on the remote stays but stops receiving changes, and the impact says whether
- * the bucket is then replicated anywhere at all.
+ * the bucket is then replicated anywhere at all. Not catalogue data: a link is found by its bucket and remote,
+ * and the impact reads what else protects the bucket, which the generic verbs cannot.
  */
 import { z } from "zod";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";

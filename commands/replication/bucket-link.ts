@@ -1,19 +1,19 @@
 /**
  * `bucket-link list|create|pause|resume|credentials|delete`: bucket replica links (REST 1.9+). Pausing is
  * class pause_replication (ransomware runbooks pause replication first, so it is fast but audited); deleting is
- * class delete. Both impacts name the link, its lag and what stops being protected.
+ * class delete. Both impacts name the link, its lag and what stops being protected. Not catalogue data: a link
+ * is found by its bucket (and remote), and each verb reads its lag and state first, which the generic verbs cannot.
  */
 import { z } from "zod";
 import { flag, objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { formatWhen } from "../../src/core/format-time.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
+import { rich } from "../../src/core/message.js";
 import { countOf, formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { requireBucket } from "../object-store/bucket.js";
 import { done } from "../shared/done.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListing } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import {
   bucketLinksOf,
@@ -68,22 +68,9 @@ export const bucketLinkList = defineCommand({
     }));
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No bucket replica links${a.bucket ? ` for ${a.bucket}` : ""} on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "bucket replica link")} on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
-        { key: "link", label: "Link" },
-        { key: "status", label: "Status" },
-        { key: "lag", label: "Lag", align: "right" as const },
-        { key: "rp", label: "Recovery point" },
-        { key: "credentials", label: "Remote credentials" },
-      ],
+  render: (rows, a, rctx) =>
+    rowsListing(
+      rctx,
       rows.map((r) => ({
         array: r.array,
         link: r.link,
@@ -92,10 +79,19 @@ export const bucketLinkList = defineCommand({
         rp: r.recoveryPoint === undefined ? "–" : formatWhen(r.recoveryPoint, rctx.now, rctx.timeZone),
         credentials: r.credentials,
       })),
-      { filename: "bucket-replica-links.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+      {
+        empty: (where) => `No bucket replica links${a.bucket ? ` for ${a.bucket}` : ""} on ${where}.`,
+        headline: (where) => `${countOf(rows.length, "bucket replica link")} on ${where}`,
+        columns: [
+          { key: "link", label: "Link" },
+          { key: "status", label: "Status" },
+          { key: "lag", label: "Lag", align: "right" },
+          { key: "rp", label: "Recovery point" },
+          { key: "credentials", label: "Remote credentials" },
+        ],
+        filename: "bucket-replica-links.csv",
+      },
+    ),
 });
 
 export const bucketLinkCreate = defineCommand({
@@ -171,76 +167,54 @@ export const bucketLinkCreate = defineCommand({
     ),
 });
 
-export const bucketLinkPause = defineCommand({
-  verb: "pause",
-  summary: "Pause a bucket's replication (e.g. to stop encrypted data reaching the copy); gated",
-  examples: [
-    "replica-link bucket pause analytics-curated",
-    "replica-link bucket pause analytics-curated --remote fb-dr-01",
-  ],
-  role: "operator",
-  visibility: "in_channel",
-  positional: ["bucket"],
-  args: selectArgs,
-  async impact(a, ctx): Promise<Impact> {
-    const f = await findBucketLink(ctx, a.bucket, a.remote);
-    const { facts, state } = linkFacts(ctx, f);
-    if (f.link.paused) {
-      throw new UserFacingError(
-        "ALREADY_PAUSED",
-        `The replica link ${linkText(f)} is already paused. Nothing was changed.`,
-      );
-    }
-    return {
-      target: `bucket replica link ${linkText(f)}`,
-      summary: rich`Pauses replication of bucket *${f.bucket}* to ${f.remote}:${f.remoteBucket} on ${ctx.arrayName}.`,
-      facts,
-      warnings: [
-        rich`New and changed objects in ${f.bucket} stop reaching ${f.remote}; its copy stays at the current recovery point and the lag grows for as long as the link is paused. Resume with \`/array replica-link bucket resume ${f.bucket} --remote ${f.remote}\`.`,
-      ],
-      state,
-      requests: [patchRequest(f, { paused: true })],
-    };
-  },
-  destructive: () => "pause_replication",
-  gateClasses: ["pause_replication"],
-  result(_responses, _a, _ctx, impact) {
-    return { text: impact?.target ?? "" };
-  },
-  render: (r, _a, rctx) => done(`Paused ${r.text} on ${rctx.arrays[0] ?? "?"}.`),
-});
-
-export const bucketLinkResume = defineCommand({
-  verb: "resume",
-  summary: "Resume a paused bucket replica link",
-  examples: [
-    "replica-link bucket resume veeam-repo",
-    "replica-link bucket resume veeam-repo --remote fb-dr-01",
-  ],
-  role: "operator",
-  visibility: "in_channel",
-  positional: ["bucket"],
-  args: selectArgs,
-  async impact(a, ctx): Promise<Impact> {
-    const f = await findBucketLink(ctx, a.bucket, a.remote);
-    const { facts, state } = linkFacts(ctx, f);
-    if (!f.link.paused) {
-      throw new UserFacingError(
-        "NOT_PAUSED",
-        `The replica link ${linkText(f)} is not paused (${f.link.status ?? "?"}). Nothing was changed.`,
-      );
-    }
-    return {
-      target: `bucket replica link ${linkText(f)}`,
-      summary: rich`Resumes replication of bucket *${f.bucket}* to ${f.remote}:${f.remoteBucket} on ${ctx.arrayName}; it catches up from its recovery point.`,
-      facts,
-      warnings: [],
-      state,
-      requests: [patchRequest(f, { paused: false })],
-    };
-  },
-  result(_responses, _a, _ctx, impact) {
-    return { text: impact?.target ?? "" };
-  },
-  render: (r, _a, rctx) => done(`Resumed ${r.text} on ${rctx.arrays[0] ?? "?"}.`),
-});
+/** Pause and resume: one PATCH of `paused`, refused when the link is already so; pausing is gated. */
+function pauseOrResume(paused: boolean) {
+  const verb = paused ? "pause" : "resume";
+  const example = `replica-link bucket ${verb} ${paused ? "analytics-curated" : "veeam-repo"}`;
+  return defineCommand({
+    verb,
+    summary: paused
+      ? "Pause a bucket's replication (e.g. to stop encrypted data reaching the copy); gated"
+      : "Resume a paused bucket replica link",
+    examples: [example, `${example} --remote fb-dr-01`],
+    role: "operator",
+    visibility: "in_channel",
+    positional: ["bucket"],
+    args: selectArgs,
+    async impact(a, ctx): Promise<Impact> {
+      const f = await findBucketLink(ctx, a.bucket, a.remote);
+      const { facts, state } = linkFacts(ctx, f);
+      if (Boolean(f.link.paused) === paused) {
+        throw new UserFacingError(
+          paused ? "ALREADY_PAUSED" : "NOT_PAUSED",
+          paused
+            ? `The replica link ${linkText(f)} is already paused. Nothing was changed.`
+            : `The replica link ${linkText(f)} is not paused (${f.link.status ?? "?"}). Nothing was changed.`,
+        );
+      }
+      return {
+        target: `bucket replica link ${linkText(f)}`,
+        summary: paused
+          ? rich`Pauses replication of bucket *${f.bucket}* to ${f.remote}:${f.remoteBucket} on ${ctx.arrayName}.`
+          : rich`Resumes replication of bucket *${f.bucket}* to ${f.remote}:${f.remoteBucket} on ${ctx.arrayName}; it catches up from its recovery point.`,
+        facts,
+        warnings: paused
+          ? [
+              rich`New and changed objects in ${f.bucket} stop reaching ${f.remote}; its copy stays at the current recovery point and the lag grows for as long as the link is paused. Resume with \`/array replica-link bucket resume ${f.bucket} --remote ${f.remote}\`.`,
+            ]
+          : [],
+        state,
+        requests: [patchRequest(f, { paused })],
+      };
+    },
+    ...(paused
+      ? { destructive: () => "pause_replication" as const, gateClasses: ["pause_replication" as const] }
+      : {}),
+    result(_responses, _a, _ctx, impact) {
+      return { text: impact?.target ?? "" };
+    },
+    render: (r, _a, rctx) => done(`${paused ? "Paused" : "Resumed"} ${r.text} on ${rctx.arrays[0] ?? "?"}.`),
+  });
+}
+export const bucketLinkPause = pauseOrResume(true);
+export const bucketLinkResume = pauseOrResume(false);

@@ -1,20 +1,21 @@
 /**
  * `fs-link list|create` (REST 1.9+): file system replica links with the policies that schedule them and their
  * transfers — the newest completed snapshot and the one on its way — from /file-system-replica-links/transfer.
+ * Not catalogue data: the list joins links with their transfers, and create checks the file system and the
+ * policy first, which the generic verbs cannot.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { formatTimestamp, formatWhen } from "../../src/core/format-time.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
+import { rich } from "../../src/core/message.js";
 import { countOf, formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemReplicaLinkSchema } from "../../src/flashblade/schemas.js";
 import { requirePolicy } from "../policy/read.js";
 import { done } from "../shared/done.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListing } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import { requireReplicationApi } from "./read.js";
 
@@ -79,23 +80,9 @@ export const fsLinkList = defineCommand({
     return rows;
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No file system replica links${a.fs ? ` for ${a.fs}` : ""} on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "file system replica link")} on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
-        { key: "link", label: "Link" },
-        { key: "status", label: "Status" },
-        { key: "policies", label: "Policies" },
-        { key: "lag", label: "Lag", align: "right" as const },
-        { key: "last", label: "Last snapshot sent" },
-        { key: "sending", label: "Sending now" },
-      ],
+  render: (rows, a, rctx) =>
+    rowsListing(
+      rctx,
       rows.map((r) => ({
         array: r.array,
         link: r.link,
@@ -110,10 +97,20 @@ export const fsLinkList = defineCommand({
           : "–",
         sending: r.sending ?? "–",
       })),
-      { filename: "file-system-replica-links.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+      {
+        empty: (where) => `No file system replica links${a.fs ? ` for ${a.fs}` : ""} on ${where}.`,
+        headline: (where) => `${countOf(rows.length, "file system replica link")} on ${where}`,
+        columns: [
+          { key: "link", label: "Link" },
+          { key: "status", label: "Status" },
+          { key: "policies", label: "Policies" },
+          { key: "lag", label: "Lag", align: "right" },
+          { key: "last", label: "Last snapshot sent" },
+          { key: "sending", label: "Sending now" },
+        ],
+        filename: "file-system-replica-links.csv",
+      },
+    ),
 });
 
 export const fsLinkCreate = defineCommand({

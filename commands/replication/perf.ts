@@ -5,12 +5,10 @@
  */
 import { z } from "zod";
 import { defineCommand } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
 import { formatBytes } from "../../src/core/units.js";
 import { replicationPerformanceSchema } from "../../src/flashblade/schemas.js";
 import { replicationMetrics } from "../../src/flashblade/wire.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListing } from "../shared/listing.js";
 import { requireReplicationApi } from "./read.js";
 
 interface PerfRow {
@@ -67,23 +65,19 @@ export const replicationPerf = defineCommand({
     return rows;
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, _a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No replication on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `Replication throughput on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
-        { key: "what", label: "Where" },
-        { key: "sent", label: "Sending", align: "right" as const },
-        { key: "received", label: "Receiving", align: "right" as const },
-      ],
+  render: (rows, _a, rctx) =>
+    rowsListing(
+      rctx,
       rows.map((r) => ({ array: r.array, what: r.what, sent: rate(r.sent), received: rate(r.received) })),
-      { filename: "replication-perf.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+      {
+        empty: (where) => `No replication on ${where}.`,
+        headline: (where) => `Replication throughput on ${where}`,
+        columns: [
+          { key: "what", label: "Where" },
+          { key: "sent", label: "Sending", align: "right" },
+          { key: "received", label: "Receiving", align: "right" },
+        ],
+        filename: "replication-perf.csv",
+      },
+    ),
 });

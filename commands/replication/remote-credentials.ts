@@ -2,19 +2,21 @@
  * `remote-credentials list|create|rotate|delete` (REST 1.9+): the S3 keys a bucket replica link uses to write
  * into the remote bucket. When the remote is an array this bot manages, `create` and `rotate` make a new access
  * key for a user there and hand it straight to the local array: nobody sees, types, logs or stores the secret.
+ * Not catalogue data: that hand-over between two arrays, and delete's refusal while a link uses them, are beyond
+ * the generic verbs.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
+import { rich } from "../../src/core/message.js";
 import type { Responses } from "../../src/core/send-plan.js";
-import { truncatedTable } from "../../src/core/table.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
 import { refuseNamed, requireNamed } from "../shared/found.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListing } from "../shared/listing.js";
+import { namedChange } from "../shared/named-change.js";
 import { itemsOf, planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
 import { requireReplicationApi } from "./read.js";
@@ -75,9 +77,30 @@ function newRemoteKey(ctx: CommandContext, user: string, remote: string, respons
   return Promise.resolve({ [NEW_KEY]: key.name, [NEVER_SHOWN]: key.secret_access_key });
 }
 
-function keyIdOf(ctx: CommandContext, responses: Responses): string {
-  return itemsOf(ctx, responses, newKeySchema, 0)[0]?.name ?? "?";
+const keyArgs = z.object({ name: credName(), user: userName() });
+type KeyArgs = z.output<typeof keyArgs>;
+
+/** Create's and rotate's requests: the remote makes a key for the user, then `method` stores it here. */
+function keyHandOver(method: "POST" | "PATCH", a: KeyArgs, remote: string) {
+  return {
+    requests: [
+      { ...planned("POST", KEYS_PATH, {}, { user: { name: a.user } }), on: remote },
+      planned(method, PATH, { names: [a.name] }, { access_key_id: NEW_KEY, secret_access_key: NEVER_SHOWN }),
+    ],
+    placeholders: [NEW_KEY, NEVER_SHOWN],
+  };
 }
+
+/** What create and rotate share after the impact: filling the placeholders and naming the key made. */
+const keyHandOverRun = {
+  // The new key, made on the remote by the first request, fills the second's placeholders.
+  fill: async (a: KeyArgs, ctx: CommandContext, responses: Responses) =>
+    newRemoteKey(ctx, a.user, remoteOf(ctx, a.name).remote, responses),
+  result: (responses: Responses, a: KeyArgs, ctx: CommandContext) => ({
+    name: a.name,
+    key: itemsOf(ctx, responses, newKeySchema, 0)[0]?.name ?? "?",
+  }),
+};
 
 export const remoteCredentialsList = defineCommand({
   verb: "list",
@@ -93,24 +116,16 @@ export const remoteCredentialsList = defineCommand({
     }));
   },
   merge: (results) => results.flatMap((r) => r.result),
-  render(rows, _a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No remote credentials on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "remote credential")} on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
+  render: (rows, _a, rctx) =>
+    rowsListing(rctx, rows, {
+      empty: (where) => `No remote credentials on ${where}.`,
+      headline: (where) => `${countOf(rows.length, "remote credential")} on ${where}`,
+      columns: [
         { key: "name", label: "Name" },
         { key: "key", label: "Access key id" },
       ],
-      rows,
-      { filename: "remote-credentials.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+      filename: "remote-credentials.csv",
+    }),
 });
 
 export const remoteCredentialsCreate = defineCommand({
@@ -120,7 +135,7 @@ export const remoteCredentialsCreate = defineCommand({
   role: "admin",
   visibility: "in_channel",
   positional: ["name"],
-  args: z.object({ name: credName(), user: userName() }),
+  args: keyArgs,
   async impact(a, ctx): Promise<Impact> {
     const existing = await credentials(ctx);
     refuseNamed(
@@ -135,21 +150,10 @@ export const remoteCredentialsCreate = defineCommand({
       facts: [],
       warnings: [],
       state: { credentials: existing.length },
-      requests: [
-        { ...planned("POST", KEYS_PATH, {}, { user: { name: a.user } }), on: remote },
-        planned(
-          "POST",
-          PATH,
-          { names: [a.name] },
-          { access_key_id: NEW_KEY, secret_access_key: NEVER_SHOWN },
-        ),
-      ],
-      placeholders: [NEW_KEY, NEVER_SHOWN],
+      ...keyHandOver("POST", a, remote),
     };
   },
-  // The new key, made on the remote by the first request, fills the second's placeholders.
-  fill: async (a, ctx, responses) => newRemoteKey(ctx, a.user, remoteOf(ctx, a.name).remote, responses),
-  result: (responses, a, ctx) => ({ name: a.name, key: keyIdOf(ctx, responses) }),
+  ...keyHandOverRun,
   render: (r, _a, rctx) =>
     done(`Created remote credentials ${r.name} on ${rctx.arrays[0] ?? "?"} (access key ${r.key}).`),
 });
@@ -162,7 +166,7 @@ export const remoteCredentialsRotate = defineCommand({
   role: "admin",
   visibility: "in_channel",
   positional: ["name"],
-  args: z.object({ name: credName(), user: userName() }),
+  args: keyArgs,
   async impact(a, ctx): Promise<Impact> {
     const cred = requireNamed(
       await credentials(ctx),
@@ -178,34 +182,25 @@ export const remoteCredentialsRotate = defineCommand({
         rich`Delete the old key on ${remote} afterwards with \`/array access-key delete ${cred.access_key_id ?? "<key>"} --array ${remote}\`.`,
       ],
       state: { key: cred.access_key_id ?? null },
-      requests: [
-        { ...planned("POST", KEYS_PATH, {}, { user: { name: a.user } }), on: remote },
-        planned(
-          "PATCH",
-          PATH,
-          { names: [a.name] },
-          { access_key_id: NEW_KEY, secret_access_key: NEVER_SHOWN },
-        ),
-      ],
-      placeholders: [NEW_KEY, NEVER_SHOWN],
+      ...keyHandOver("PATCH", a, remote),
     };
   },
-  // The new key, made on the remote by the first request, fills the second's placeholders.
-  fill: async (a, ctx, responses) => newRemoteKey(ctx, a.user, remoteOf(ctx, a.name).remote, responses),
-  result: (responses, a, ctx) => ({ name: a.name, key: keyIdOf(ctx, responses) }),
+  ...keyHandOverRun,
   render: (r, _a, rctx) =>
     done(`Remote credentials ${r.name} on ${rctx.arrays[0] ?? "?"} now use access key ${r.key}.`),
 });
 
-export const remoteCredentialsDelete = defineCommand({
+export const remoteCredentialsDelete = namedChange({
   verb: "delete",
   summary: "Delete remote credentials no bucket replica link uses; gated",
   examples: ["remote-credentials delete fb-dr-01/old-creds"],
   role: "admin",
-  visibility: "in_channel",
-  positional: ["name"],
   args: z.object({ name: credName() }),
-  async impact(a, ctx): Promise<Impact> {
+  key: "name",
+  method: "DELETE",
+  path: PATH,
+  what: "remote credentials",
+  async plan(a, ctx) {
     const cred = requireNamed(
       await credentials(ctx),
       a.name,
@@ -219,18 +214,11 @@ export const remoteCredentialsDelete = defineCommand({
       );
     }
     return {
-      target: `remote credentials ${a.name}`,
       summary: rich`Deletes remote credentials ${a.name} from ${ctx.arrayName}.`,
       facts: [{ label: "Access key", value: rich`${cred.access_key_id ?? "?"}` }],
-      warnings: [],
       state: { key: cred.access_key_id ?? null },
-      requests: [planned("DELETE", PATH, { names: [a.name] })],
     };
   },
-  destructive: () => "delete",
-  gateClasses: ["delete"],
-  result(_responses, a, _ctx, _impact) {
-    return a.name;
-  },
-  render: (name, _a, rctx) => done(`Deleted remote credentials ${name} on ${rctx.arrays[0] ?? "?"}.`),
+  cls: "delete",
+  answer: (name, array) => `Deleted remote credentials ${name} on ${array}.`,
 });

@@ -14,7 +14,7 @@ import {
   type TableColumn,
 } from "../../src/core/message.js";
 import { type CsvSpool, createCsvSpool, removeSpooled } from "../../src/core/spool.js";
-import type { TableOutput } from "../../src/core/table.js";
+import { type TableOutput, truncatedTable } from "../../src/core/table.js";
 import { and, type Filter, like } from "../../src/flashblade/filter.js";
 import type { Query } from "../../src/flashblade/types.js";
 import { hideDestroyedFilter } from "../../src/flashblade/wire.js";
@@ -183,4 +183,28 @@ export function listingMessage(
     ],
     table.attachments.length ? { attachments: table.attachments } : {},
   );
+}
+
+/**
+ * The answer of a plain list: `empty` (a sentence) when no array has rows, else `headline` over a table of the
+ * rows, with an Array column first when several arrays answered, and its CSV called `filename`.
+ */
+export function rowsListing(
+  rctx: RenderContext,
+  rows: Record<string, string>[],
+  o: {
+    empty(where: string): string;
+    headline(where: string): string;
+    columns: TableColumn[];
+    filename: string;
+  },
+): Message {
+  const { many, where } = arraysCovered(rctx);
+  if (rows.length === 0) {
+    const text = o.empty(where);
+    return message(text, [{ type: "section", text: rich`${text}` }]);
+  }
+  const headline = o.headline(where);
+  const columns = [...(many ? [{ key: "array", label: "Array" }] : []), ...o.columns];
+  return listingMessage(headline, truncatedTable(columns, rows, { filename: o.filename, title: headline }));
 }

@@ -7,12 +7,10 @@ import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";
 import { formatWhen } from "../../src/core/format-time.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
 import { countOf, formatCount } from "../../src/core/units.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
 import { SNAPSHOT_NAMES_PARAM } from "../../src/flashblade/wire.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListing } from "../shared/listing.js";
 
 interface CountRow {
   array: string;
@@ -63,24 +61,10 @@ export const snapshotCount = defineCommand({
   },
   merge: (results) => ({ rows: results.flatMap((r) => r.result.rows) }),
   render({ rows }, a, rctx) {
-    const { many, where } = arraysCovered(rctx);
     const of = a.fs === undefined ? "" : ` of ${a.fs}`;
-    if (rows.length === 0) {
-      const text = `No snapshots${of} on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
     const live = rows.reduce((n, r) => n + r.live, 0);
-    const headline = `${countOf(live, "snapshot")}${of} on ${where}, per file system`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
-        { key: "fs", label: "File system" },
-        { key: "live", label: "Snapshots", align: "right" as const },
-        { key: "policy", label: "By policy", align: "right" as const },
-        { key: "manual", label: "Manual", align: "right" as const },
-        { key: "oldest", label: "Oldest manual" },
-        { key: "destroyed", label: "Destroyed", align: "right" as const },
-      ],
+    return rowsListing(
+      rctx,
       rows.map((r) => ({
         array: r.array,
         fs: r.fs,
@@ -90,8 +74,19 @@ export const snapshotCount = defineCommand({
         oldest: r.oldestManual === undefined ? "–" : formatWhen(r.oldestManual, rctx.now, rctx.timeZone),
         destroyed: formatCount(r.destroyed),
       })),
-      { filename: "snapshot-counts.csv", title: headline },
+      {
+        empty: (where) => `No snapshots${of} on ${where}.`,
+        headline: (where) => `${countOf(live, "snapshot")}${of} on ${where}, per file system`,
+        columns: [
+          { key: "fs", label: "File system" },
+          { key: "live", label: "Snapshots", align: "right" },
+          { key: "policy", label: "By policy", align: "right" },
+          { key: "manual", label: "Manual", align: "right" },
+          { key: "oldest", label: "Oldest manual" },
+          { key: "destroyed", label: "Destroyed", align: "right" },
+        ],
+        filename: "snapshot-counts.csv",
+      },
     );
-    return listingMessage(headline, table);
   },
 });

@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Simulator } from "../../src/simulator/index.js";
-import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
+import { describe, expect, test } from "vitest";
+import { fileHarness } from "../core/file-harness.js";
+import { messagesOf, textOf } from "../core/harness.js";
 import { requestMark, writesSince } from "./sim-requests.js";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => h.close());
+const h = fileHarness();
 
-const sim = (): Simulator => {
-  const s = h.sims.get("lab-1");
-  if (!s) throw new Error("no simulator");
-  return s;
-};
+const sim = () => h.sim();
 const keysOf = (user: string) => [...sim().state.accessKeys.values()].filter((k) => k.user === user);
 
 describe("access-key", () => {

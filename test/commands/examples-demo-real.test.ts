@@ -12,7 +12,7 @@ import type { Effect } from "../../src/core/pipeline-types.js";
 import { createRegistry } from "../../src/core/registry.js";
 import { redactBody } from "../../src/simulator/request-log.js";
 import { type Harness, messagesOf, textOf } from "../core/harness.js";
-import { DONE_ON_DEMO, startDemoHarness } from "./demo-examples.js";
+import { DONE_ON_DEMO, runThroughGates, startDemoHarness } from "./demo-examples.js";
 
 /** Headlines that mean the change did not happen, whatever the audit says. */
 const REFUSED =
@@ -23,55 +23,6 @@ const rows = registry
   .all()
   .filter((e) => e.command.impact !== undefined)
   .flatMap((e) => e.command.examples.filter((ex) => !/\s--dry-run\b/.test(ex)));
-
-/** The labels of the buttons on the messages in `effects`. */
-const buttons = (effects: readonly Effect[]) =>
-  messagesOf(effects).flatMap((m) =>
-    m.blocks.flatMap((b) => (b.type === "actions" ? b.buttons.map((x) => x.label) : [])),
-  );
-
-/** A value for each secret the private prompt asks for. */
-const SECRET_VALUES: Readonly<Record<string, string>> = { password: "J0in-The-Domain!" };
-
-/**
- * Answers the dialogs a click opens as their person would: the typed name (read from the pending request, as the
- * person reads it on the card), then the secrets. Returns the effects of the click that ran the request.
- */
-async function answerPrompts(h: Harness, user: string, effects: Effect[]): Promise<Effect[]> {
-  let typedText: string | undefined;
-  for (let step = 0; step < 3; step++) {
-    const dialog = effects.find((e) => e.kind === "prompt" || e.kind === "secret");
-    if (!dialog || (dialog.kind !== "prompt" && dialog.kind !== "secret")) return effects;
-    let secrets: Record<string, string> | undefined;
-    if (dialog.kind === "prompt") {
-      typedText = (await h.store.get(dialog.pendingId))?.typeToConfirm;
-    } else {
-      secrets = Object.fromEntries(dialog.fields.map((f) => [f.key, SECRET_VALUES[f.key] ?? "s3cret-value"]));
-    }
-    effects = await h.pipeline.handleClick({
-      actionId: dialog.actionId,
-      value: dialog.pendingId,
-      actor: { userId: user, channelId: "C1" },
-      ...(typedText === undefined ? {} : { typedText }),
-      ...(secrets ? { secrets } : {}),
-    });
-  }
-  return effects;
-}
-
-/** Runs `line` as alice and passes whatever gate it meets; returns every effect, the final ones last. */
-async function runThrough(h: Harness, line: string): Promise<Effect[]> {
-  const asked = await h.run("alice", line);
-  const shown = buttons(asked);
-  if (shown.includes("Enter secret…"))
-    return [...asked, ...(await answerPrompts(h, "alice", await h.click("alice", asked, "Enter secret…")))];
-  if (shown.includes("Confirm"))
-    return [...asked, ...(await answerPrompts(h, "alice", await h.click("alice", asked, "Confirm")))];
-  // alice asked, so another admin approves.
-  if (shown.includes("Approve"))
-    return [...asked, ...(await answerPrompts(h, "dave", await h.click("dave", asked, "Approve")))];
-  return asked;
-}
 
 /** Text of the effects, with any answer that completes later (a fan-out) awaited. */
 async function finalText(effects: readonly Effect[]): Promise<string> {
@@ -159,7 +110,7 @@ describe("every changing example in /array help works for real on the demo array
     try {
       const plan = plannedRequests(await h.run("alice", `${example} --dry-run`));
       for (const sim of h.sims.values()) sim.control.resetStats();
-      const effects = await runThrough(h, example);
+      const effects = await runThroughGates(h, example);
       const headline = await finalText(effects);
       const cannot = DONE_ON_DEMO[example];
       if (cannot) {

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { alertList } from "../../commands/alert.js";
 import { appliedLine } from "../../commands/fs/update.js";
-import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
+import { fileHarness } from "../core/file-harness.js";
+import { messagesOf, startHarness, textOf } from "../core/harness.js";
 
 const TIB = 2 ** 40;
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => h.close());
+const h = fileHarness();
 
-const fs = (name: string) => h.sims.get("lab-1")?.state.fileSystems.get(name);
+const fs = (name: string) => h.sim().state.fileSystems.get(name);
 /** Runs a command that asks for the requester's confirmation, and confirms it. */
 const confirmed = async (user: string, text: string) => {
   const card = await h.run(user, text);

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
+import { describe, expect, test } from "vitest";
+import { fileHarness } from "../core/file-harness.js";
+import { messagesOf, startHarness, textOf } from "../core/harness.js";
 import { queryOf, requestMark, writesSince } from "./sim-requests.js";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => h.close());
+const h = fileHarness();
 
-const sim = () => {
-  const s = h.sims.get("lab-1");
-  if (!s) throw new Error("no simulator");
-  return s;
-};
+const sim = () => h.sim();
 const liveSnapshotsOf = (policy: string) =>
   [...sim().state.snapshots.values()].filter((s) => s.policy?.name === policy && !s.destroyed).length;
 

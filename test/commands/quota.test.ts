@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { quotaKey } from "../../src/simulator/models/quota.js";
-import { type Harness, startHarness, textOf } from "../core/harness.js";
+import { fileHarness } from "../core/file-harness.js";
+import { textOf } from "../core/harness.js";
 import { requestMark, writesSince as writes } from "./sim-requests.js";
 
 const GIB = 2 ** 30;
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => h.close());
+const h = fileHarness();
 
-const sim = () => {
-  const s = h.sims.get("lab-1");
-  if (!s) throw new Error("no simulator");
-  return s;
-};
+const sim = () => h.sim();
 const userQuota = (fs: string, uid: number) => sim().state.users.quotas.get(quotaKey(fs, uid))?.quota;
 const groupQuota = (fs: string, gid: number) => sim().state.groups.quotas.get(quotaKey(fs, gid))?.quota;
 const mark = () => requestMark(sim());

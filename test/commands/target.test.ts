@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Simulator } from "../../src/simulator/index.js";
-import { type Harness, startHarness, textOf } from "../core/harness.js";
+import { describe, expect, test } from "vitest";
+import { fileHarness } from "../core/file-harness.js";
+import { textOf } from "../core/harness.js";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => h.close());
+const h = fileHarness();
 
-const sim = (): Simulator => {
-  const s = h.sims.get("lab-1");
-  if (!s) throw new Error("no simulator");
-  return s;
-};
+const sim = () => h.sim();
 const targets = () => sim().state.generic.get("/targets")?.items;
 
 describe("S3 targets", () => {

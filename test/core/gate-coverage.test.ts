@@ -3,24 +3,21 @@
  * off is gated, a resize from unlimited is a shrink, a resize to the current size sends nothing, and the
  * registry refuses a class no command uses.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { RESOURCES } from "../../commands/index.js";
 import { defineCommand, defineResource } from "../../src/core/define-command.js";
 import { checkGateClasses, configuredClasses, RESERVED_CLASSES } from "../../src/core/gate-classes.js";
 import { message, rich } from "../../src/core/message.js";
 import { createRegistry } from "../../src/core/registry.js";
-import { type Harness, startHarness, textOf } from "./harness.js";
+import { fileHarness } from "./file-harness.js";
+import { startHarness, textOf } from "./harness.js";
 
 const TIB = 2 ** 40;
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => h.close());
+const h = fileHarness();
 
-const fs = (name: string) => h.sims.get("lab-1")?.state.fileSystems.get(name);
-const patches = () => h.sims.get("lab-1")?.control.stats().requests["PATCH /api/1.12/file-systems"] ?? 0;
+const fs = (name: string) => h.sim().state.fileSystems.get(name);
+const patches = () => h.sim().control.stats().requests["PATCH /api/1.12/file-systems"] ?? 0;
 
 describe("turning a protocol off", () => {
   test("--no-smb waits for the requester's confirmation (class disable_protocol) and says who loses access", async () => {

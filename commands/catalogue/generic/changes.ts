@@ -16,7 +16,7 @@ import { type Block, type Field, message, type Rich, rich } from "../../../src/c
 import { UserFacingError } from "../../../src/errors.js";
 import { adaptBody } from "../../../src/flashblade/wire.js";
 import { atLeast, findEndpoint } from "../../../src/rest-spec/versions.js";
-import { type Args, argsSchema, positionalOf, requireVersion, selectorQuery, targetOf } from "./common.js";
+import { type Args, argsSchema, headOf, requireVersion, selectorQuery, targetOf } from "./common.js";
 import type { VerbPlan } from "./derive.js";
 import { bodyOf, type FieldDef } from "./fields.js";
 import { reachWarning } from "./reach.js";
@@ -194,13 +194,9 @@ function classesOf(p: VerbPlan): DestructiveClass[] {
 
 export function changeCommand(p: VerbPlan): CommandDefinition {
   return defineCommand({
-    verb: p.verb,
-    summary: p.summary,
-    examples: [`${p.spec.noun} ${p.verb}${p.example ? ` ${p.example}` : ""}`],
-    role: p.role,
+    ...headOf(p),
     visibility: "in_channel",
     args: argsSchema(p),
-    positional: positionalOf(p),
     impact: (args: Args, ctx) => impactOf(p, args, ctx),
     ...(p.fields.some((f) => f.secret) ? { secrets: (args: Args) => secretPrompts(p, args) } : {}),
     // A change with no class is never gated, so it declares no destructive function at all.

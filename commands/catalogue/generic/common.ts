@@ -32,8 +32,19 @@ export function argsSchema(p: VerbPlan, extra: Record<string, z.ZodType> = {}): 
   return z.object({ ...shape, ...extra });
 }
 
-export function positionalOf(p: VerbPlan): string[] {
+function positionalOf(p: VerbPlan): string[] {
   return p.select.map((s) => selectorKey(s.label));
+}
+
+/** What every generic verb declares the same way from its plan: words, help, example, role, positionals. */
+export function headOf(p: VerbPlan) {
+  return {
+    verb: p.verb,
+    summary: p.summary,
+    examples: [`${p.spec.noun} ${p.verb}${p.example ? ` ${p.example}` : ""}`],
+    role: p.role,
+    positional: positionalOf(p),
+  };
 }
 
 /**

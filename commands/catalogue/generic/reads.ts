@@ -18,7 +18,7 @@ import type { Unit } from "../spec.js";
 import {
   type Args,
   argsSchema,
-  positionalOf,
+  headOf,
   requireVersion,
   selectorKey,
   selectorQuery,
@@ -209,12 +209,8 @@ export function tableMessage(
 
 export function listCommand(p: VerbPlan): CommandDefinition {
   return defineCommand({
-    verb: p.verb,
-    summary: p.summary,
-    examples: [`${p.spec.noun} ${p.verb}${p.example ? ` ${p.example}` : ""}`],
-    role: p.role,
+    ...headOf(p),
     args: argsSchema(p, listExtras(p)),
-    positional: positionalOf(p),
     async run(args: Args, ctx): Promise<ListResult> {
       await requireVersion(p, args, ctx);
       const query: Query = { ...selectorQuery(p, args) };
@@ -256,12 +252,8 @@ function withFile(file: string | undefined, m: Message, result: ListResult): Mes
 
 export function showCommand(p: VerbPlan): CommandDefinition {
   return defineCommand({
-    verb: p.verb,
-    summary: p.summary,
-    examples: [`${p.spec.noun} ${p.verb}${p.example ? ` ${p.example}` : ""}`],
-    role: p.role,
+    ...headOf(p),
     args: argsSchema(p),
-    positional: positionalOf(p),
     async run(args: Args, ctx): Promise<{ item: Item; target: string }> {
       await requireVersion(p, args, ctx);
       // An array answers a name it does not have with a refusal ("… does not exist"), not an empty list.
@@ -305,12 +297,8 @@ export function showCommand(p: VerbPlan): CommandDefinition {
 /** A GET on another path (`test`, `download`): a table of whatever comes back, or a file. */
 export function readActionCommand(p: VerbPlan): CommandDefinition {
   return defineCommand({
-    verb: p.verb,
-    summary: p.summary,
-    examples: [`${p.spec.noun} ${p.verb}${p.example ? ` ${p.example}` : ""}`],
-    role: p.role,
+    ...headOf(p),
     args: argsSchema(p),
-    positional: positionalOf(p),
     async run(args: Args, ctx): Promise<ListResult> {
       await requireVersion(p, args, ctx);
       const res = await fetchAll(ctx, p, selectorQuery(p, args), MAX_ROWS);
