@@ -18,9 +18,9 @@ describe("snapshot transfers", () => {
       /does not exist/,
     );
     expect(names(state)).toContain("home.before-upgrade");
-    expect(call(state, "DELETE", PATH, { query: "names=home.before-upgrade&remote_names=fb-dr-01" }).empty).toBe(
-      true,
-    );
+    expect(
+      call(state, "DELETE", PATH, { query: "names=home.before-upgrade&remote_names=fb-dr-01" }).empty,
+    ).toBe(true);
     expect(names(state)).not.toContain("home.before-upgrade");
   });
 
