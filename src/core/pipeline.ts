@@ -3,9 +3,11 @@
  * command-flow.ts (typed commands), click-flow.ts (buttons) and execute-pending.ts (gated requests).
  */
 
+import { UserFacingError } from "../errors.js";
 import { contains } from "../flashblade/filter.js";
 import { handleClickInput } from "./click-flow.js";
 import { handleCommandText } from "./command-flow.js";
+import { offeredForm, prefilled } from "./form-offers.js";
 import { formFor } from "./forms.js";
 import { closedCard } from "./gate-messages.js";
 import { rich } from "./message.js";
@@ -128,6 +130,25 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         rt.log.info({ err, path, field }, "form lookup failed");
         return [];
       }
+    },
+
+    async openForm({ actor, path, array, name }) {
+      const [client] = rt.targets.resolve(array, actor.channelId);
+      if (!client)
+        throw new UserFacingError("ARRAY_REQUIRED", `Array ${array} is not one this channel may use.`);
+      const role = await rt.access.roleOn(actor.userId, client);
+      const arrays = rt.targets.allowed(actor.channelId).map((c) => c.name);
+      const form = offeredForm(deps.registry, path, role, client.name, arrays);
+      const withArray = {
+        ...form,
+        fields: form.fields.map((f) => (f.key === "array" ? { ...f, initial: client.name } : f)),
+      };
+      const pick = form.fields.find((f) => f.key === "name" && f.lookup !== undefined);
+      if (name === undefined || pick?.lookup === undefined) return withArray;
+      // The object as the person reads it (their role, the access policy), selected by its name.
+      const by = `${(pick.lookupField ?? "name").split(".")[0]}_names`.replace(/^name_names$/, "names");
+      const page = await guardClient(client, async () => role).get(pick.lookup, { query: { [by]: [name] } });
+      return prefilled(withArray, name, page.items[0]);
     },
 
     async requestStatus(id) {

@@ -4,7 +4,7 @@
  */
 
 import { columnNumbers } from "../core/list-view.js";
-import type { Attachment, Block, Button, TableColumn } from "../core/message.js";
+import type { Attachment, Block, Button, FormOffer, TableColumn } from "../core/message.js";
 import { escapeText, rich, singleLine, singleLineRows } from "../core/message.js";
 import { InternalError } from "../errors.js";
 import { toCsv } from "./csv.js";
@@ -290,4 +290,56 @@ export function renderBlock(b: Block, state: RenderState): Piece[] {
       return [piece([context(markup)], markup.length)];
     }
   }
+}
+
+/** Action ids of a list's form offers (src/core/form-offers.ts); src/slack/listeners/forms.ts opens the form. */
+export const FORM_CREATE_ACTION = "form.create";
+export const FORM_CHANGE_ACTION = "form.change";
+
+/** Where an offer's form runs: its command and array, carried in the button's value or the menu's block id. */
+export interface OfferTarget {
+  path: string;
+  array: string;
+}
+
+export function readOfferTarget(text: string | undefined): OfferTarget | undefined {
+  try {
+    const t = JSON.parse(text ?? "") as Partial<OfferTarget>;
+    return typeof t.path === "string" && typeof t.array === "string"
+      ? { path: t.path, array: t.array }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A list's form offers as one actions block: a Create button, and a Change menu of the listed names (each name
+ * an option, so picking one opens the form prefilled). Kept like buttons when a message is shortened.
+ */
+export function formOfferPieces(offers: readonly FormOffer[], state: RenderState): Piece[] {
+  const elements: SlackBlock[] = [];
+  let blockId: string | undefined;
+  for (const o of offers) {
+    const target = JSON.stringify({ path: o.path, array: o.array } satisfies OfferTarget);
+    if (o.names === undefined) {
+      elements.push(button({ actionId: FORM_CREATE_ACTION, label: o.label, value: target }, state));
+      continue;
+    }
+    const options = o.names
+      .filter((n) => n.length <= 150)
+      .slice(0, 100)
+      .map((n) => ({ text: plainText(truncate(singleLine(n), 75)), value: n }));
+    if (options.length === 0 || target.length > 255 || blockId !== undefined) continue;
+    blockId = target;
+    state.actionIds.add(FORM_CHANGE_ACTION);
+    elements.push({
+      type: "static_select",
+      action_id: FORM_CHANGE_ACTION,
+      placeholder: plainText(truncate(o.label, 150)),
+      options,
+    });
+  }
+  if (elements.length === 0) return [];
+  return [piece([{ type: "actions", ...(blockId ? { block_id: blockId } : {}), elements }], 0, true)];
 }

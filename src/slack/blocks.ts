@@ -7,6 +7,7 @@
 import { escapeText, type Message, visibleControls } from "../core/message.js";
 import {
   DEFAULT_TABLE_STYLE,
+  formOfferPieces,
   type OutgoingFile,
   type Piece,
   type RenderState,
@@ -98,6 +99,8 @@ export function toSlack(
     actionIds: new Set(),
   };
   const pieces = msg.blocks.flatMap((b) => renderBlock(b, state));
+  // Forms open from messages only: a view or the home has no list to change.
+  if (surface === "message" && msg.forms) pieces.push(...formOfferPieces(msg.forms, state));
   const text = fallbackText(msg);
   if (fits(pieces, maxBlocks, budget)) {
     return { text, blocks: pieces.flatMap((p) => p.blocks), files: state.files, shortened: false };

@@ -37,48 +37,60 @@ async function click(ctx: ListenerContext, input: ClickInput, scope: EffectScope
 }
 
 export function registerInteractions(app: App, ctx: ListenerContext): void {
-  app.action<BlockAction<ButtonAction>>({ type: "block_actions" }, async ({ ack, body, action, respond }) => {
-    await ack();
-    if (action.type !== "button") return;
-    if (!ctx.inflight.accepting) {
-      await respond({
-        response_type: "ephemeral",
-        replace_original: false,
-        text: "The bot is restarting. Click again in a minute.",
+  // A list's Create / Change offers ("form.…") open a form instead (listeners/forms.ts).
+  app.action<BlockAction<ButtonAction>>(
+    { type: "block_actions", action_id: /^(?!form\.)/ },
+    async ({ ack, body, action, respond }) => {
+      await ack();
+      if (action.type !== "button") return;
+      if (!ctx.inflight.accepting) {
+        await respond({
+          response_type: "ephemeral",
+          replace_original: false,
+          text: "The bot is restarting. Click again in a minute.",
+        });
+        return;
+      }
+      const requestId = body.trigger_id;
+      const log = ctx.logger.child({
+        reqId: requestId,
+        user: body.user.id,
+        action: baseActionId(action.action_id),
       });
-      return;
-    }
-    const requestId = body.trigger_id;
-    const log = ctx.logger.child({
-      reqId: requestId,
-      user: body.user.id,
-      action: baseActionId(action.action_id),
-    });
-    if (!(await ctx.dedupe.firstTime(`click:${requestId}:${action.action_ts}`))) {
-      log.info("duplicate delivery of a click ignored");
-      return;
-    }
-    const container = body.container as { channel_id?: string; message_ts?: string; is_ephemeral?: boolean };
-    const channelId = body.channel?.id ?? container.channel_id ?? "";
-    const ts = body.message?.ts ?? container.message_ts;
-    const actor: Actor = { userId: body.user.id, channelId };
-    const name = body.user.name ?? body.user.username;
-    if (name) actor.displayName = name;
-    const input: ClickInput = { actionId: baseActionId(action.action_id), value: action.value ?? "", actor };
-    const scope: EffectScope = {
-      actor,
-      requestId,
-      logger: log,
-      respond: responder(respond),
-      triggerId: body.trigger_id,
-    };
-    if (ts !== undefined && channelId !== "") {
-      const ref: MessageRef = { channelId, ts };
-      input.ref = ref;
-      scope.source = { ref, ephemeral: container.is_ephemeral === true };
-    }
-    await click(ctx, input, scope);
-  });
+      if (!(await ctx.dedupe.firstTime(`click:${requestId}:${action.action_ts}`))) {
+        log.info("duplicate delivery of a click ignored");
+        return;
+      }
+      const container = body.container as {
+        channel_id?: string;
+        message_ts?: string;
+        is_ephemeral?: boolean;
+      };
+      const channelId = body.channel?.id ?? container.channel_id ?? "";
+      const ts = body.message?.ts ?? container.message_ts;
+      const actor: Actor = { userId: body.user.id, channelId };
+      const name = body.user.name ?? body.user.username;
+      if (name) actor.displayName = name;
+      const input: ClickInput = {
+        actionId: baseActionId(action.action_id),
+        value: action.value ?? "",
+        actor,
+      };
+      const scope: EffectScope = {
+        actor,
+        requestId,
+        logger: log,
+        respond: responder(respond),
+        triggerId: body.trigger_id,
+      };
+      if (ts !== undefined && channelId !== "") {
+        const ref: MessageRef = { channelId, ts };
+        input.ref = ref;
+        scope.source = { ref, ephemeral: container.is_ephemeral === true };
+      }
+      await click(ctx, input, scope);
+    },
+  );
 
   app.view(PROMPT_CALLBACK_ID, async ({ ack, body, view }) => {
     const sub = readPromptSubmission(view);
