@@ -145,6 +145,8 @@ export interface Button {
   value: string;
   style?: "primary" | "danger";
   confirm?: ConfirmDialog;
+  /** A link the button opens (Slack still reports the click); https only. */
+  url?: string;
 }
 
 export interface Field {

@@ -102,6 +102,7 @@ function button(b: Button, state: RenderState): SlackBlock {
     value: b.value,
   };
   if (b.style !== undefined) out["style"] = b.style;
+  if (b.url !== undefined && /^https:\/\//.test(b.url) && b.url.length <= 3000) out["url"] = b.url;
   if (b.confirm !== undefined) {
     out["confirm"] = {
       title: plainText(truncate(b.confirm.title, LIMITS.confirmTitle)),

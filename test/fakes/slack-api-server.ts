@@ -272,8 +272,11 @@ export class FakeSlackApi {
         msg.blocks = (args["blocks"] as unknown[]) ?? [];
         return { ok: true, channel: msg.channel, ts: msg.ts };
       }
+      case "views.update":
       case "views.open":
       case "views.publish": {
+        if (method === "views.update" && str("view_id") === "" && str("external_id") === "")
+          return { ok: false, error: "not_found" };
         const view = args["view"] as Record<string, unknown> | undefined;
         const invalid = blockKitViolations(view?.["blocks"] ?? [], "view");
         if (invalid.length > 0) return { ok: false, error: "invalid_arguments", errors: invalid };
