@@ -138,6 +138,14 @@ export class FakeSlackApi {
     return this.waitFor("response", () => this.responses.filter(pred)[count - 1]);
   }
 
+  /** The post to a response URL, accepted or refused (then with the reasons Slack would give). */
+  waitForAnswer(id: string): Promise<ResponseUrlPost & { errors?: string[] }> {
+    return this.waitFor(
+      "response",
+      () => this.responses.find((r) => r.id === id) ?? this.rejectedResponses.find((r) => r.id === id),
+    );
+  }
+
   private waitFor<T>(event: string, find: () => T | undefined): Promise<T> {
     const found = find();
     if (found !== undefined) return Promise.resolve(found);
