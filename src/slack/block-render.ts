@@ -327,8 +327,9 @@ export function formOfferPieces(offers: readonly FormOffer[], state: RenderState
       elements.push(button({ actionId: FORM_CREATE_ACTION, label: o.label, value: target }, state));
       continue;
     }
+    // The value is the name as the array has it; a name with control characters is left to the form's own menu.
     const options = o.names
-      .filter((n) => n.length <= 150)
+      .filter((n) => n.length <= 150 && singleLine(n) === n)
       .slice(0, 100)
       .map((n) => ({ text: plainText(truncate(singleLine(n), 75)), value: n }));
     if (options.length === 0 || target.length > 255 || blockId !== undefined) continue;
