@@ -4,7 +4,7 @@
  */
 
 import { columnNumbers } from "../core/list-view.js";
-import type { Attachment, Block, Button, FormOffer, TableColumn } from "../core/message.js";
+import type { Attachment, Block, Button, TableColumn } from "../core/message.js";
 import { escapeText, rich, singleLine, singleLineRows } from "../core/message.js";
 import { InternalError } from "../errors.js";
 import { toCsv } from "./csv.js";
@@ -59,7 +59,7 @@ export function baseActionId(actionId: string): string {
   return actionId.replace(ACTION_SUFFIX, "");
 }
 
-function piece(blocks: SlackBlock[], chars: number, essential = false): Piece {
+export function piece(blocks: SlackBlock[], chars: number, essential = false): Piece {
   return { blocks, chars, essential };
 }
 
@@ -83,7 +83,7 @@ function uniqueFilename(state: RenderState, stem: string, ext: string): string {
   return name;
 }
 
-function button(b: Button, state: RenderState): SlackBlock {
+export function button(b: Button, state: RenderState): SlackBlock {
   if (b.value.length > LIMITS.buttonValue) {
     throw new InternalError("SLACK_BUTTON_VALUE_TOO_LONG", `button value is ${b.value.length} characters`, {
       details: { actionId: b.actionId },
@@ -291,57 +291,4 @@ export function renderBlock(b: Block, state: RenderState): Piece[] {
       return [piece([context(markup)], markup.length)];
     }
   }
-}
-
-/** Action ids of a list's form offers (src/core/form-offers.ts); src/slack/listeners/forms.ts opens the form. */
-export const FORM_CREATE_ACTION = "form.create";
-export const FORM_CHANGE_ACTION = "form.change";
-
-/** Where an offer's form runs: its command and array, carried in the button's value or the menu's block id. */
-export interface OfferTarget {
-  path: string;
-  array: string;
-}
-
-export function readOfferTarget(text: string | undefined): OfferTarget | undefined {
-  try {
-    const t = JSON.parse(text ?? "") as Partial<OfferTarget>;
-    return typeof t.path === "string" && typeof t.array === "string"
-      ? { path: t.path, array: t.array }
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A list's form offers as one actions block: a Create button, and a Change menu of the listed names (each name
- * an option, so picking one opens the form prefilled). Kept like buttons when a message is shortened.
- */
-export function formOfferPieces(offers: readonly FormOffer[], state: RenderState): Piece[] {
-  const elements: SlackBlock[] = [];
-  let blockId: string | undefined;
-  for (const o of offers) {
-    const target = JSON.stringify({ path: o.path, array: o.array } satisfies OfferTarget);
-    if (o.names === undefined) {
-      elements.push(button({ actionId: FORM_CREATE_ACTION, label: o.label, value: target }, state));
-      continue;
-    }
-    // The value is the name as the array has it; a name with control characters is left to the form's own menu.
-    const options = o.names
-      .filter((n) => n.length <= 150 && singleLine(n) === n)
-      .slice(0, 100)
-      .map((n) => ({ text: plainText(truncate(singleLine(n), 75)), value: n }));
-    if (options.length === 0 || target.length > 255 || blockId !== undefined) continue;
-    blockId = target;
-    state.actionIds.add(FORM_CHANGE_ACTION);
-    elements.push({
-      type: "static_select",
-      action_id: FORM_CHANGE_ACTION,
-      placeholder: plainText(truncate(o.label, 150)),
-      options,
-    });
-  }
-  if (elements.length === 0) return [];
-  return [piece([{ type: "actions", ...(blockId ? { block_id: blockId } : {}), elements }], 0, true)];
 }

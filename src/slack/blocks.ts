@@ -7,7 +7,6 @@
 import { escapeText, type Message, visibleControls } from "../core/message.js";
 import {
   DEFAULT_TABLE_STYLE,
-  formOfferPieces,
   type OutgoingFile,
   type Piece,
   type RenderState,
@@ -16,6 +15,7 @@ import {
   type Surface,
   type TableStyle,
 } from "./block-render.js";
+import { formOfferPieces } from "./form-offer-render.js";
 import { LIMITS, safeCut } from "./limits.js";
 import { messageToPlainText } from "./plain-text.js";
 

@@ -7,12 +7,6 @@ import type { App, BlockAction, ButtonAction, RespondFn, StaticSelectAction, typ
 import { formLine } from "../../core/forms.js";
 import type { Actor } from "../../core/pipeline-types.js";
 import { toUserMessage } from "../../errors.js";
-import {
-  FORM_CHANGE_ACTION,
-  FORM_CREATE_ACTION,
-  type OfferTarget,
-  readOfferTarget,
-} from "../block-render.js";
 import { runEffects } from "../effects.js";
 import {
   FORM_CALLBACK_ID,
@@ -24,6 +18,12 @@ import {
   readFormValues,
   type SubmittedForm,
 } from "../form-modal.js";
+import {
+  FORM_CHANGE_ACTION,
+  FORM_CREATE_ACTION,
+  type OfferTarget,
+  readOfferTarget,
+} from "../form-offer-render.js";
 import type { ListenerContext } from "./context.js";
 
 /** Opens the form when `text` is a changing command's path alone; false when it is not (the command runs). */
