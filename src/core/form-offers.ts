@@ -4,6 +4,7 @@
  * does not (the console) shows the same text as before. Offers follow the access policy: only changes the
  * person's role on that array allows are offered, and opening one checks the role again.
  */
+import type { z } from "zod";
 import { forbidden } from "./authz.js";
 import { type FormField, type FormSpec, formFor } from "./forms.js";
 import type { FormOffer, Message } from "./message.js";
@@ -104,27 +105,56 @@ function exactSize(bytes: number): string {
   return `${bytes}B`;
 }
 
-function initialOf(f: FormField, item: unknown): string | boolean | undefined {
+/** The arguments' schemas: a current value is offered only when the command would take it back as it is. */
+type Shape = Readonly<Record<string, z.ZodType>>;
+
+function initialOf(f: FormField, item: unknown, shape: Shape): string | boolean | undefined {
+  const takes = (v: string) => shape[f.key]?.safeParse(v).success !== false;
   for (const path of candidates(f.key)) {
     const v = at(item, path);
     if (f.kind === "switch") {
       if (typeof v === "boolean") return v;
       continue;
     }
-    if (typeof v === "string" && v !== "") return f.choices && !f.choices.includes(v) ? undefined : v;
-    // A number in a size field goes back as a size; a bare number would be refused as ambiguous.
-    if (typeof v === "number") return /\bsize/i.test(f.hint ?? "") ? exactSize(v) : String(v);
+    if (typeof v === "string" && v !== "")
+      return (!f.choices || f.choices.includes(v)) && takes(v) ? v : undefined;
+    // A number goes back as the command reads it: a size needs its unit (a bare number is refused as ambiguous).
+    if (typeof v === "number") return [String(v), exactSize(v)].find(takes);
   }
   return undefined;
 }
 
-/** `form` with `name` picked and each field that the object shows filled with its current value. */
-export function prefilled(form: FormSpec, name: string, item: unknown): FormSpec {
+/**
+ * `form` with `name` picked and each field that the object shows filled with its current value (a switch says
+ * its current state in its hint). With the
+ * command's `args`, a value is kept only while the values kept so far still pass the command's own checks
+ * together (`--nfs` beside `--nfs-v3` is refused, so the second is left empty), so the form as opened is one
+ * the command takes back.
+ */
+export function prefilled(form: FormSpec, name: string, item: unknown, args?: z.ZodObject): FormSpec {
+  const shape: Shape = (args?.shape ?? {}) as Shape;
+  const kept: Record<string, string | boolean> = { name };
+  const passes = () => args === undefined || args.safeParse(kept).success;
+  const together = passes();
   return {
     ...form,
     fields: form.fields.map((f) => {
-      const initial = f.key === "name" ? name : f.key === "array" ? undefined : initialOf(f, item);
-      return initial === undefined ? f : { ...f, initial };
+      if (f.key === "name") return { ...f, initial: name };
+      if (f.key === "array") return f;
+      const initial = initialOf(f, item, shape);
+      if (initial === undefined) return f;
+      // A switch only turns something on when ticked (an untick sends nothing), so a ticked box would read as
+      // "untick to turn off": the current state goes in its hint instead.
+      if (typeof initial === "boolean")
+        return { ...f, hint: `Now ${initial ? "on" : "off"}.${f.hint ? ` ${f.hint}` : ""}` };
+      if (together) {
+        kept[f.key] = initial;
+        if (!passes()) {
+          delete kept[f.key];
+          return f;
+        }
+      }
+      return { ...f, initial };
     }),
   };
 }

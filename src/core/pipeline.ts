@@ -148,7 +148,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       // The object as the person reads it (their role, the access policy), selected by its name.
       const by = `${(pick.lookupField ?? "name").split(".")[0]}_names`.replace(/^name_names$/, "names");
       const page = await guardClient(client, async () => role).get(pick.lookup, { query: { [by]: [name] } });
-      return prefilled(withArray, name, page.items[0]);
+      const args = deps.registry.all().find((e) => e.path === form.path)?.command.args;
+      return prefilled(withArray, name, page.items[0], args);
     },
 
     async requestStatus(id) {

@@ -12,7 +12,7 @@ import { createRegistry } from "../../src/core/registry.js";
 import { renderText } from "../../src/local/text-render.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";
-import { blockAction, slashCommand } from "../fakes/payloads.js";
+import { blockAction, slashCommand, viewSubmission } from "../fakes/payloads.js";
 import type { Harness } from "./helpers/harness.js";
 import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
 
@@ -111,8 +111,40 @@ describe("Create and Change on list answers", () => {
     const el = (key: string) =>
       (form.blocks.find((b) => b["block_id"] === key)?.["element"] ?? {}) as Record<string, unknown>;
     expect(el("name")["initial_option"]).toMatchObject({ value: "scratch" });
-    // A switch shows the object's current state: ticked exactly when the array says it is on.
-    expect(el("hardLimit")["initial_options"] !== undefined).toBe(fs?.hard_limit_enabled === true);
+    expect(el("nfsRules")["initial_value"]).toBe(fs?.nfs.rules);
+    // The form as prefilled is the object as it is: submitted unchanged, the command says nothing would change.
+    const values: Record<string, Record<string, unknown>> = {};
+    for (const b of form.blocks) {
+      const e = (b["element"] ?? {}) as Record<string, unknown>;
+      if (typeof b["block_id"] !== "string" || b["type"] !== "input") continue;
+      values[b["block_id"]] = {
+        array_form_value:
+          e["type"] === "checkboxes"
+            ? { type: "checkboxes", selected_options: e["initial_options"] ?? [] }
+            : e["type"] === "plain_text_input"
+              ? { type: "plain_text_input", value: e["initial_value"] ?? null }
+              : { type: String(e["type"]), selected_option: e["initial_option"] ?? null },
+      };
+    }
+    const p = viewSubmission({
+      userId: "UBOB",
+      callbackId: "array_form",
+      privateMetadata: form.private_metadata,
+    });
+    (p["view"] as { state: { values: unknown } }).state.values = values;
+    const unchanged = await h.driver.interactive(p);
+    expect(JSON.stringify(unchanged.body)).toContain("Nothing to change on scratch");
+    // One value changed, and the rest as they were: the dry run of exactly that change.
+    values["nfsRules"] = { array_form_value: { type: "plain_text_input", value: "*(ro)" } };
+    const changed = await h.driver.interactive(p);
+    expect(changed.body).toMatchObject({ response_action: "update" });
+    expect(JSON.stringify(changed.body)).toContain("fs update scratch");
+    // A switch says the object's current state in its hint (ticking turns on; an untick sends nothing).
+    const hint = (form.blocks.find((b) => b["block_id"] === "hardLimit")?.["hint"] ?? {}) as {
+      text?: string;
+    };
+    expect(hint.text).toMatch(fs?.hard_limit_enabled ? /^Now on\./ : /^Now off\./);
+    expect(el("hardLimit")["initial_options"]).toBeUndefined();
   });
 
   it("a viewer's list offers no change, and a viewer's forged click is refused by the same policy", async () => {
