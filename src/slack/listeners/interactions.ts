@@ -19,6 +19,8 @@ import { readSecretSubmission, SECRET_CALLBACK_ID } from "../secret-modal.js";
 import { type ListenerContext, responder } from "./context.js";
 
 const REFRESHES_HOME = new Set<string>([ACTIONS.confirm, ACTIONS.approve, ACTIONS.deny]);
+/** Clicks the pipeline takes: a list's offers ("form.…") open a form and App Home's ("home.…") run a read instead. */
+const CLICKS = { type: "block_actions", action_id: /^(?!form\.|home\.)/ } as const;
 
 async function click(ctx: ListenerContext, input: ClickInput, scope: EffectScope): Promise<void> {
   await ctx.inflight.track(async () => {
@@ -42,60 +44,48 @@ async function click(ctx: ListenerContext, input: ClickInput, scope: EffectScope
 }
 
 export function registerInteractions(app: App, ctx: ListenerContext): void {
-  // A list's Create / Change offers ("form.…") open a form (listeners/forms.ts); App Home's ("home.…") run a read.
-  app.action<BlockAction<ButtonAction>>(
-    { type: "block_actions", action_id: /^(?!form\.|home\.)/ },
-    async ({ ack, body, action, respond }) => {
-      await ack();
-      if (action.type !== "button") return;
-      if (!ctx.inflight.accepting) {
-        await respond({
-          response_type: "ephemeral",
-          replace_original: false,
-          text: "The bot is restarting. Click again in a minute.",
-        });
-        return;
-      }
-      const requestId = body.trigger_id;
-      const log = ctx.logger.child({
-        reqId: requestId,
-        user: body.user.id,
-        action: baseActionId(action.action_id),
+  app.action<BlockAction<ButtonAction>>(CLICKS, async ({ ack, body, action, respond }) => {
+    await ack();
+    if (action.type !== "button") return;
+    if (!ctx.inflight.accepting) {
+      await respond({
+        response_type: "ephemeral",
+        replace_original: false,
+        text: "The bot is restarting. Click again in a minute.",
       });
-      if (!(await ctx.dedupe.firstTime(`click:${requestId}:${action.action_ts}`))) {
-        log.info("duplicate delivery of a click ignored");
-        return;
-      }
-      const container = body.container as {
-        channel_id?: string;
-        message_ts?: string;
-        is_ephemeral?: boolean;
-      };
-      const channelId = body.channel?.id ?? container.channel_id ?? "";
-      const ts = body.message?.ts ?? container.message_ts;
-      const actor: Actor = { userId: body.user.id, channelId };
-      const name = body.user.name ?? body.user.username;
-      if (name) actor.displayName = name;
-      const input: ClickInput = {
-        actionId: baseActionId(action.action_id),
-        value: action.value ?? "",
-        actor,
-      };
-      const scope: EffectScope = {
-        actor,
-        requestId,
-        logger: log,
-        respond: responder(respond),
-        triggerId: body.trigger_id,
-      };
-      if (ts !== undefined && channelId !== "") {
-        const ref: MessageRef = { channelId, ts };
-        input.ref = ref;
-        scope.source = { ref, ephemeral: container.is_ephemeral === true };
-      }
-      await click(ctx, input, scope);
-    },
-  );
+      return;
+    }
+    const requestId = body.trigger_id;
+    const log = ctx.logger.child({
+      reqId: requestId,
+      user: body.user.id,
+      action: baseActionId(action.action_id),
+    });
+    if (!(await ctx.dedupe.firstTime(`click:${requestId}:${action.action_ts}`))) {
+      log.info("duplicate delivery of a click ignored");
+      return;
+    }
+    const container = body.container as { channel_id?: string; message_ts?: string; is_ephemeral?: boolean };
+    const channelId = body.channel?.id ?? container.channel_id ?? "";
+    const ts = body.message?.ts ?? container.message_ts;
+    const actor: Actor = { userId: body.user.id, channelId };
+    const name = body.user.name ?? body.user.username;
+    if (name) actor.displayName = name;
+    const input: ClickInput = { actionId: baseActionId(action.action_id), value: action.value ?? "", actor };
+    const scope: EffectScope = {
+      actor,
+      requestId,
+      logger: log,
+      respond: responder(respond),
+      triggerId: body.trigger_id,
+    };
+    if (ts !== undefined && channelId !== "") {
+      const ref: MessageRef = { channelId, ts };
+      input.ref = ref;
+      scope.source = { ref, ephemeral: container.is_ephemeral === true };
+    }
+    await click(ctx, input, scope);
+  });
 
   app.view(PROMPT_CALLBACK_ID, async ({ ack, body, view }) => {
     const sub = readPromptSubmission(view);
