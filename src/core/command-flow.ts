@@ -10,6 +10,7 @@ import { assertRole, forbidden } from "./authz.js";
 import { commandPath } from "./command-path.js";
 import { type CommandActor, fanOutSafe } from "./define-command.js";
 import { dryRunMessage } from "./dry-run.js";
+import { withFormOffers } from "./form-offers.js";
 import { openGate } from "./gate.js";
 import { helpMessage } from "./help.js";
 import { applyListView, takeListView } from "./list-view.js";
@@ -159,8 +160,11 @@ async function dispatch(
     // A slow array gets a "slow" answer at the fan-out deadline, and the real one edited in when it comes.
     const run = runOnArray(rt, entry, args, ctx, undefined);
     const ran = await withSlowNotice(rt, first.client.name, run, requestId, log);
-    if (!ran.later) return { effects: [reply(ran.message)] };
-    const effect: Effect = { kind: "reply", message: shown(ran.message), later: ran.later.then(shown) };
+    // A list offers the forms of its noun that the person may use there (Create, Change); faces decide to show them.
+    const offer = (m: Message) =>
+      withFormOffers(rt.deps.registry, entry, first.actor.role, first.client.name, shown(m));
+    if (!ran.later) return { effects: [answer(offer(ran.message))] };
+    const effect: Effect = { kind: "reply", message: shown(ran.message), later: ran.later.then(offer) };
     return { effects: [effect], failedCode: "ARRAY_DEADLINE" };
   }
 

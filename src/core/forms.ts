@@ -21,6 +21,10 @@ export interface FormField {
   hint?: string;
   /** An existing object's name: the GET path that lists what may be picked (a menu that searches the array). */
   lookup?: string;
+  /** The field of each listed item that is its name (`name`, or `remote.name` for an array connection). */
+  lookupField?: string;
+  /** The value the form opens with (a Change prefilled from the object as it is). */
+  initial?: string | boolean;
 }
 
 export interface FormSpec {
@@ -38,16 +42,45 @@ const labelOf = (key: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-/** The form of a changing command typed as `path` ("fs create"), or undefined when it has none. */
 /** Verbs whose `name` is a new object's: typed, not picked. */
 const NEW_OBJECT_VERBS = new Set(["create", "add", "import"]);
 const LISTABLE = new Set(ENDPOINTS.filter((e) => e.method === "GET").map((e) => e.path));
+
+/**
+ * Arguments that name an existing object of another kind, whatever the command: the list it is picked from (a
+ * GET of the interface table) and the field that is each item's name. Keyed by argument, so every command that
+ * takes `--file-system`, `--policy`, `--account` or `--remote` gets the same menu without a form of its own.
+ */
+export const OBJECT_ARGS: Readonly<Record<string, { path: string; field: string }>> = {
+  fs: { path: "/file-systems", field: "name" },
+  fileSystem: { path: "/file-systems", field: "name" },
+  policy: { path: "/policies", field: "name" },
+  account: { path: "/object-store-accounts", field: "name" },
+  remote: { path: "/array-connections", field: "remote.name" },
+  bucket: { path: "/buckets", field: "name" },
+  certificate: { path: "/certificates", field: "name" },
+};
 
 /** The list an existing object's name is picked from: the GET of the path the command changes. */
 function lookupOf(verb: string, endpoints: readonly string[] | undefined): string | undefined {
   if (NEW_OBJECT_VERBS.has(verb)) return undefined;
   const path = /^(?:PATCH|DELETE|POST) (\/\S+)/.exec(endpoints?.[0] ?? "")?.[1];
   return path !== undefined && LISTABLE.has(path) ? path : undefined;
+}
+
+/** Where a field's value is picked from, or undefined when it is typed. */
+function pickedFrom(
+  key: string,
+  positional: boolean,
+  ownLookup: string | undefined,
+  endpoints: readonly string[] | undefined,
+): { path: string; field: string } | undefined {
+  if (key === "name") return positional && ownLookup ? { path: ownLookup, field: "name" } : undefined;
+  const other = OBJECT_ARGS[key];
+  if (!other || !LISTABLE.has(other.path)) return undefined;
+  // `array-connection create --remote`: the object the command makes is new, not picked from its own list.
+  const own = /^POST (\/\S+)/.exec(endpoints?.[0] ?? "")?.[1];
+  return own === other.path ? undefined : other;
 }
 
 /**
@@ -68,9 +101,12 @@ export function formFor(
   for (const [key, schema] of Object.entries(shape)) {
     const choices = enumValues(schema);
     const hint = describeArg(schema);
+    const picked = choices
+      ? undefined
+      : pickedFrom(key, positional.has(key), lookup, entry.command.endpoints);
     fields.push({
       key,
-      ...(key === "name" && positional.has(key) && lookup !== undefined && !choices ? { lookup } : {}),
+      ...(picked ? { lookup: picked.path, lookupField: picked.field } : {}),
       ...(positional.has(key) ? {} : { option: `--${keyToOption(key)}` }),
       label: labelOf(key),
       kind: isSwitch(schema) ? "switch" : choices ? "choice" : "text",

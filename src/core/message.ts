@@ -145,6 +145,8 @@ export interface Button {
   value: string;
   style?: "primary" | "danger";
   confirm?: ConfirmDialog;
+  /** A link the button opens (Slack still reports the click); https only. */
+  url?: string;
 }
 
 export interface Field {
@@ -197,6 +199,19 @@ export interface Attachment {
   content: Uint8Array | string | SpooledFile;
 }
 
+/**
+ * A form a face that shows forms may offer beside the answer (src/core/form-offers.ts): a Create button, or with
+ * `names` a Change menu of the listed objects. Faces without forms (the console) ignore it.
+ */
+export interface FormOffer {
+  /** The changing command the form is for ("fs create"). */
+  path: string;
+  label: string;
+  /** The array the list was read from, where the change would run. */
+  array: string;
+  names?: string[];
+}
+
 export interface Message {
   /** Plain-text fallback used in notifications and by clients that cannot show blocks. */
   text: string;
@@ -210,6 +225,8 @@ export interface Message {
    * announced in the channel, attached as a file, logged, or kept. Transports answer it privately or not at all.
    */
   secret?: true;
+  /** Forms offered with the answer (Create, Change); only faces that show forms render them. */
+  forms?: FormOffer[];
   /** The error code when the message answers a refused or failed request (the MCP face reports it as an error). */
   error?: string;
 }

@@ -105,6 +105,11 @@ export interface Pipeline {
     array?: string;
   }): Promise<string[]>;
   /**
+   * The form a list's Create or Change offer opens on `array`, checked against the person's role there (a
+   * refusal is a UserFacingError, as for a typed command); with `name`, prefilled from that object as it is.
+   */
+  openForm?(input: { actor: Actor; path: string; array: string; name?: string }): Promise<FormSpec>;
+  /**
    * Where a request stands (a workflow step waits on it): its status, its title and, once decided, its outcome.
    * Undefined for an id the store does not hold.
    */

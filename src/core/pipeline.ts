@@ -3,8 +3,11 @@
  * command-flow.ts (typed commands), click-flow.ts (buttons) and execute-pending.ts (gated requests).
  */
 
+import { UserFacingError } from "../errors.js";
+import { contains } from "../flashblade/filter.js";
 import { handleClickInput } from "./click-flow.js";
 import { handleCommandText } from "./command-flow.js";
+import { offeredForm, prefilled } from "./form-offers.js";
 import { formFor } from "./forms.js";
 import { closedCard } from "./gate-messages.js";
 import { rich } from "./message.js";
@@ -19,6 +22,8 @@ import { createRuntime } from "./runtime.js";
 /** How long a transport request id is remembered, so a retried delivery is answered without running twice. */
 const DEDUPE_MS = 10 * 60_000;
 const DEDUPE_MAX = 5000;
+/** Slack shows at most 100 options in a menu. */
+const LOOKUP_MAX = 100;
 
 /** Help reaches no array: it takes no token from the bucket (a scripted session may read all of it), only a slot. */
 function isHelp(text: string): boolean {
@@ -101,24 +106,50 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         if (!client) return [];
         // Read as the person: their role on that array, every request through the access policy.
         const role = await rt.access.roleOn(actor.userId, client);
-        const page = await guardClient(client, async () => role).get<{ name?: unknown }>(f.lookup, {
-          query: { limit: 1000 },
+        const field = f.lookupField ?? "name";
+        const q = query.trim();
+        // The typed text filters on the array, quoted by the filter builder (a quote or `*` stays literal).
+        const page = await guardClient(client, async () => role).get<Record<string, unknown>>(f.lookup, {
+          query: { limit: LOOKUP_MAX, sort: field, ...(q === "" ? {} : { filter: contains(field, q) }) },
         });
-        const q = query.trim().toLowerCase();
-        return page.items
-          .flatMap((i) => (typeof i.name === "string" ? [i.name] : []))
-          .filter((n) => n.toLowerCase().includes(q))
+        const names = page.items.flatMap((i) => {
+          const v = field.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], i);
+          return typeof v === "string" ? [v] : [];
+        });
+        const lq = q.toLowerCase();
+        // Those that start with the typed text first; at most Slack's 100 options.
+        return [...new Set(names)]
           .sort(
             (a, b) =>
-              Number(!a.toLowerCase().startsWith(q)) - Number(!b.toLowerCase().startsWith(q)) ||
+              Number(!a.toLowerCase().startsWith(lq)) - Number(!b.toLowerCase().startsWith(lq)) ||
               a.localeCompare(b),
           )
-          .slice(0, 100);
+          .slice(0, LOOKUP_MAX);
       } catch (err) {
         // A menu that cannot be filled is empty; the person can still type the name into the command.
         rt.log.info({ err, path, field }, "form lookup failed");
         return [];
       }
+    },
+
+    async openForm({ actor, path, array, name }) {
+      const [client] = rt.targets.resolve(array, actor.channelId);
+      if (!client)
+        throw new UserFacingError("ARRAY_REQUIRED", `Array ${array} is not one this channel may use.`);
+      const role = await rt.access.roleOn(actor.userId, client);
+      const arrays = rt.targets.allowed(actor.channelId).map((c) => c.name);
+      const form = offeredForm(deps.registry, path, role, client.name, arrays);
+      const withArray = {
+        ...form,
+        fields: form.fields.map((f) => (f.key === "array" ? { ...f, initial: client.name } : f)),
+      };
+      const pick = form.fields.find((f) => f.key === "name" && f.lookup !== undefined);
+      if (name === undefined || pick?.lookup === undefined) return withArray;
+      // The object as the person reads it (their role, the access policy), selected by its name.
+      const by = `${(pick.lookupField ?? "name").split(".")[0]}_names`.replace(/^name_names$/, "names");
+      const page = await guardClient(client, async () => role).get(pick.lookup, { query: { [by]: [name] } });
+      const args = deps.registry.all().find((e) => e.path === form.path)?.command.args;
+      return prefilled(withArray, name, page.items[0], args);
     },
 
     async requestStatus(id) {

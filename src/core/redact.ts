@@ -154,6 +154,10 @@ export function redactMessage(m: Message): Message {
     text: redactUrlCredentials(m.text),
     blocks: m.blocks.map(redactBlock),
     ...(m.attachments ? { attachments: m.attachments.map(redactAttachment) } : {}),
+    // A Change menu shows the listed names: the same redaction as the table's cells.
+    ...(m.forms
+      ? { forms: m.forms.map((o) => (o.names ? { ...o, names: o.names.map(redactUrlCredentials) } : o)) }
+      : {}),
   };
 }
 

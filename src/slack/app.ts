@@ -22,10 +22,12 @@ import { runEffects } from "./effects.js";
 import type { FetchFn } from "./file-upload.js";
 import { guardReceiver, SLACK_BODY_LIMIT } from "./guarded-receiver.js";
 import type { HomePort } from "./home.js";
+import { createHomeRefresher, type HomeRefreshOptions } from "./home-refresh.js";
 import { registerCommand } from "./listeners/command.js";
 import type { ClickRoute, ListenerContext } from "./listeners/context.js";
-import { registerEvents } from "./listeners/events.js";
+import { publishHome, registerEvents } from "./listeners/events.js";
 import { registerForms } from "./listeners/forms.js";
+import { registerHome } from "./listeners/home.js";
 import { registerInteractions } from "./listeners/interactions.js";
 import { registerWorkflow } from "./listeners/workflow.js";
 import { slackErrorCode } from "./paced-client.js";
@@ -53,6 +55,8 @@ export interface SlackAppDeps {
   /** Labels command metrics by command id (`commandLabeler(registry)`); without it every command is "unknown". */
   commandLabel?: CommandLabeler;
   now?: () => number;
+  /** The App Home refresh after a change: its window (default 10 s) and timer; tests pass a timer they fire. */
+  homeRefresh?: Pick<HomeRefreshOptions, "windowMs" | "schedule">;
   /** Waits for Retry-After and backoff; tests pass a controllable one. */
   sleep?: (ms: number) => Promise<void>;
   fetch?: FetchFn;
@@ -162,11 +166,18 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
     commandLabel: deps.commandLabel ?? (() => UNKNOWN_COMMAND),
     now,
   };
+  ctx.homeRefresh = createHomeRefresher({
+    ...deps.homeRefresh,
+    now,
+    publish: (userId) => publishHome(ctx, userId),
+    onError: (err, userId) => logger.warn({ err, user: userId }, "could not refresh App Home"),
+  });
   registerCommand(bolt, config.command, ctx);
   registerInteractions(bolt, ctx);
   registerForms(bolt, ctx);
   registerWorkflow(bolt, ctx);
   registerEvents(bolt, ctx);
+  registerHome(bolt, ctx);
 
   const sweep = async () => {
     const effects = await pipeline.sweepExpired();

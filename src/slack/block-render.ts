@@ -59,7 +59,7 @@ export function baseActionId(actionId: string): string {
   return actionId.replace(ACTION_SUFFIX, "");
 }
 
-function piece(blocks: SlackBlock[], chars: number, essential = false): Piece {
+export function piece(blocks: SlackBlock[], chars: number, essential = false): Piece {
   return { blocks, chars, essential };
 }
 
@@ -83,7 +83,7 @@ function uniqueFilename(state: RenderState, stem: string, ext: string): string {
   return name;
 }
 
-function button(b: Button, state: RenderState): SlackBlock {
+export function button(b: Button, state: RenderState): SlackBlock {
   if (b.value.length > LIMITS.buttonValue) {
     throw new InternalError("SLACK_BUTTON_VALUE_TOO_LONG", `button value is ${b.value.length} characters`, {
       details: { actionId: b.actionId },
@@ -102,6 +102,7 @@ function button(b: Button, state: RenderState): SlackBlock {
     value: b.value,
   };
   if (b.style !== undefined) out["style"] = b.style;
+  if (b.url !== undefined && /^https:\/\//.test(b.url) && b.url.length <= 3000) out["url"] = b.url;
   if (b.confirm !== undefined) {
     out["confirm"] = {
       title: plainText(truncate(b.confirm.title, LIMITS.confirmTitle)),

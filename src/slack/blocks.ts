@@ -15,6 +15,7 @@ import {
   type Surface,
   type TableStyle,
 } from "./block-render.js";
+import { formOfferPieces } from "./form-offer-render.js";
 import { LIMITS, safeCut } from "./limits.js";
 import { messageToPlainText } from "./plain-text.js";
 
@@ -98,6 +99,8 @@ export function toSlack(
     actionIds: new Set(),
   };
   const pieces = msg.blocks.flatMap((b) => renderBlock(b, state));
+  // Forms open from messages only: a view or the home has no list to change.
+  if (surface === "message" && msg.forms) pieces.push(...formOfferPieces(msg.forms, state));
   const text = fallbackText(msg);
   if (fits(pieces, maxBlocks, budget)) {
     return { text, blocks: pieces.flatMap((p) => p.blocks), files: state.files, shortened: false };

@@ -27,12 +27,16 @@ interface FormMeta {
 const plain = (text: string) => ({ type: "plain_text", text, emoji: true });
 
 function element(f: FormField): Record<string, unknown> {
+  const v = f.initial;
+  const option = (x: string) => ({ text: plain(truncate(x, 75)), value: x });
   if (f.kind === "switch")
     return {
       type: "checkboxes",
       action_id: INPUT,
       options: [{ text: plain(truncate(f.label, 75)), value: "on" }],
+      ...(v === true ? { initial_options: [{ text: plain(truncate(f.label, 75)), value: "on" }] } : {}),
     };
+  const text = typeof v === "string" && v !== "" && v.length <= 150 ? v : undefined;
   if (f.lookup !== undefined)
     // Picked from the array, searched as the person types (block_suggestion, answered by the pipeline's lookup).
     return {
@@ -40,14 +44,23 @@ function element(f: FormField): Record<string, unknown> {
       action_id: INPUT,
       min_query_length: 0,
       placeholder: plain("Search the array"),
+      ...(text ? { initial_option: option(text) } : {}),
     };
-  if (f.kind === "choice")
+  if (f.kind === "choice") {
+    const choices = (f.choices ?? []).slice(0, 100);
     return {
       type: "static_select",
       action_id: INPUT,
-      options: (f.choices ?? []).slice(0, 100).map((c) => ({ text: plain(truncate(c, 75)), value: c })),
+      options: choices.map(option),
+      ...(text && choices.includes(text) ? { initial_option: option(text) } : {}),
     };
-  return { type: "plain_text_input", action_id: INPUT, max_length: 3000 };
+  }
+  return {
+    type: "plain_text_input",
+    action_id: INPUT,
+    max_length: 3000,
+    ...(typeof v === "string" && v !== "" ? { initial_value: v.slice(0, 3000) } : {}),
+  };
 }
 
 /** The form's first view: one input per argument, required ones first as the command declares them. */

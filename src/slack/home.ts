@@ -46,6 +46,53 @@ export interface HomeView {
 }
 
 const MAX_LINES = 40;
+/** Arrays and approvals that get buttons: two blocks an array would otherwise pass a view's 100 blocks. */
+const MAX_BUTTON_ARRAYS = 20;
+const MAX_OPEN_BUTTONS = 10;
+
+/** Action ids of the home's buttons; src/slack/listeners/home.ts answers them. */
+export const HOME_RUN_ACTION = "home.run";
+export const HOME_OPEN_ACTION = "home.open";
+
+/**
+ * The reads a home button runs on one array, by the name its value carries: a click names one of these and
+ * an array, never a command line, so a forged value cannot run anything else.
+ */
+export const HOME_COMMANDS = {
+  alerts: { label: "Alerts", line: (array: string) => `alert list --array ${array}` },
+  forecast: { label: "Space forecast", line: (array: string) => `space forecast --array ${array}` },
+  rpo: { label: "Links behind RPO", line: (array: string) => `replication status --array ${array}` },
+} as const;
+export type HomeCommand = keyof typeof HOME_COMMANDS;
+
+export function homeButtonValue(command: HomeCommand, array: string): string {
+  return JSON.stringify({ command, array });
+}
+
+export function readHomeButton(
+  value: string | undefined,
+): { command: HomeCommand; array: string } | undefined {
+  try {
+    const v = JSON.parse(value ?? "") as { command?: unknown; array?: unknown };
+    if (typeof v.array !== "string" || !/^[A-Za-z0-9._-]{1,100}$/.test(v.array)) return undefined;
+    return typeof v.command === "string" && Object.hasOwn(HOME_COMMANDS, v.command)
+      ? { command: v.command as HomeCommand, array: v.array }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function arrayButtons(array: string): Block {
+  return {
+    type: "actions",
+    buttons: (Object.keys(HOME_COMMANDS) as HomeCommand[]).map((c) => ({
+      actionId: HOME_RUN_ACTION,
+      label: HOME_COMMANDS[c].label,
+      value: homeButtonValue(c, array),
+    })),
+  };
+}
 
 function channelLink(id: string | undefined): Rich {
   return id !== undefined && /^[CG][A-Z0-9]+$/.test(id) ? new Rich(` in <#${id}>`) : new Rich("");
@@ -125,7 +172,10 @@ export function homeMessage(data: HomeData, now: Date = new Date()): Message {
     blocks.push({ type: "section", text: rich`No arrays are configured for you.` });
   } else if (data.fleet !== undefined && data.fleet.length > 0) {
     // The fleet at a glance: one section per array, each read as this person within the deadline.
-    for (const f of data.fleet.slice(0, MAX_LINES)) blocks.push({ type: "section", text: fleetLine(f) });
+    data.fleet.slice(0, MAX_LINES).forEach((f, i) => {
+      blocks.push({ type: "section", text: fleetLine(f) });
+      if (i < MAX_BUTTON_ARRAYS) blocks.push(arrayButtons(f.array));
+    });
     if (data.fleet.length > MAX_LINES)
       blocks.push({
         type: "context",
@@ -153,6 +203,20 @@ export function homeMessage(data: HomeData, now: Date = new Date()): Message {
       return rich`• ${p.summary}, requested by ${p.requester}${progress}${expires}${channelLink(p.channelId)}`;
     });
     blocks.push({ type: "section", text: lines(shown, data.pending.length - shown.length) });
+    // "Open" goes to the channel where the request's card is, to read it and click Approve or Deny there.
+    const open = data.pending
+      .slice(0, MAX_OPEN_BUTTONS)
+      .filter((p) => p.channelId !== undefined && /^[CG][A-Z0-9]+$/.test(p.channelId));
+    if (open.length > 0)
+      blocks.push({
+        type: "actions",
+        buttons: open.map((p) => ({
+          actionId: HOME_OPEN_ACTION,
+          label: `Open: ${p.summary}`,
+          value: p.id.slice(0, 100),
+          url: `https://slack.com/app_redirect?channel=${p.channelId}`,
+        })),
+      });
   }
   blocks.push({ type: "header", text: "Commands by area (details: /array help <resource>)" });
   // One section per area keeps each well under Slack's 3,000 characters per section.

@@ -9,6 +9,8 @@ export const METHOD_SCOPES = {
   "chat.update": "chat:write",
   "views.open": null,
   "views.publish": null,
+  // App Home's buttons open a modal at once and show the read in it when it comes.
+  "views.update": null,
   "users.info": "users:read",
   "usergroups.users.list": "usergroups:read",
   // A private listing's CSV goes to the requester's DM with the bot.

@@ -54,14 +54,38 @@ export function blockKitViolations(blocks: unknown, surface: "message" | "view" 
       }
       case "actions": {
         const els = b["elements"];
+        const bid = b["block_id"];
+        if (bid !== undefined && (typeof bid !== "string" || bid.length === 0 || bid.length > 255))
+          out.push(`${at} block_id`);
         if (!Array.isArray(els) || els.length === 0 || els.length > 25) {
           out.push(`${at} actions elements`);
           break;
         }
         for (const e of els) {
           if (!isObj(e)) continue;
-          const label = textOf(e["text"]);
           const id = String(e["action_id"] ?? "");
+          if (e["type"] === "static_select") {
+            // A menu: a placeholder up to 150 characters, 1 to 100 options (text up to 75, value up to 150).
+            if (id.length === 0 || id.length > 255) out.push(`${at} action_id length ${id.length}`);
+            if (actionIds.has(id)) out.push(`${at} duplicate action_id ${id}`);
+            actionIds.add(id);
+            const ph = textOf(e["placeholder"]);
+            if (ph.length > 150) out.push(`${at} select placeholder ${ph.length}`);
+            const opts = e["options"];
+            if (!Array.isArray(opts) || opts.length === 0 || opts.length > 100) {
+              out.push(`${at} select options`);
+              continue;
+            }
+            for (const o of opts) {
+              const t = textOf(isObj(o) ? o["text"] : undefined);
+              const v = isObj(o) ? String(o["value"] ?? "") : "";
+              if (t.length === 0 || t.length > 75) out.push(`${at} option text ${t.length}`);
+              if (v.length === 0 || v.length > 150) out.push(`${at} option value ${v.length}`);
+            }
+            continue;
+          }
+          if (e["type"] !== "button") out.push(`${at} element type ${String(e["type"])}`);
+          const label = textOf(e["text"]);
           const value = String(e["value"] ?? "");
           if (label.length === 0 || label.length > 75) out.push(`${at} button text ${label.length}`);
           if (id.length === 0 || id.length > 255) out.push(`${at} action_id length ${id.length}`);

@@ -138,6 +138,14 @@ export class FakeSlackApi {
     return this.waitFor("response", () => this.responses.filter(pred)[count - 1]);
   }
 
+  /** The post to a response URL, accepted or refused (then with the reasons Slack would give). */
+  waitForAnswer(id: string): Promise<ResponseUrlPost & { errors?: string[] }> {
+    return this.waitFor(
+      "response",
+      () => this.responses.find((r) => r.id === id) ?? this.rejectedResponses.find((r) => r.id === id),
+    );
+  }
+
   private waitFor<T>(event: string, find: () => T | undefined): Promise<T> {
     const found = find();
     if (found !== undefined) return Promise.resolve(found);
@@ -272,8 +280,11 @@ export class FakeSlackApi {
         msg.blocks = (args["blocks"] as unknown[]) ?? [];
         return { ok: true, channel: msg.channel, ts: msg.ts };
       }
+      case "views.update":
       case "views.open":
       case "views.publish": {
+        if (method === "views.update" && str("view_id") === "" && str("external_id") === "")
+          return { ok: false, error: "not_found" };
         const view = args["view"] as Record<string, unknown> | undefined;
         const invalid = blockKitViolations(view?.["blocks"] ?? [], "view");
         if (invalid.length > 0) return { ok: false, error: "invalid_arguments", errors: invalid };

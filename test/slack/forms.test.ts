@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PendingStore } from "../../src/core/pending-store.js";
 import type { Simulator } from "../../src/simulator/index.js";
+import { blankFileSystem } from "../../src/simulator/models/file-system.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";
 import { slashCommand, viewSubmission } from "../fakes/payloads.js";
 import type { Harness } from "./helpers/harness.js";
@@ -160,6 +161,80 @@ describe("forms for changes", () => {
     const options = (answer.body as { options: { value: string }[] }).options.map((o) => o.value);
     expect(options[0]).toBe("scratch");
     expect(options.every((o) => o.includes("scr"))).toBe(true);
+  });
+
+  /** Opens the form of `path` as `user` (typed with nothing after it); returns the view. */
+  async function openPath(path: string, user = "UBOB") {
+    const before = h.fake.callsOf("views.open").length;
+    await h.driver.command(
+      slashCommand({ text: path, userId: user, responseUrl: h.fake.responseUrl(`f-${Math.random()}`) }),
+    );
+    const call = await h.fake.waitForCall("views.open", () => true, before + 1);
+    return call.args["view"] as { private_metadata: string; blocks: Record<string, unknown>[] };
+  }
+
+  /** What Slack's menu of `field` offers when `value` is typed into it. */
+  async function offered(path: string, field: string, value: string, user = "UBOB") {
+    const view = await openPath(path, user);
+    const block = view.blocks.find((b) => b["block_id"] === field) as
+      | { element: Record<string, unknown> }
+      | undefined;
+    expect(block?.element["type"], `${path} ${field}`).toBe("external_select");
+    expect(blockKitViolations(view.blocks, "view")).toEqual([]);
+    const answer = await h.driver.interactive({
+      type: "block_suggestion",
+      team: { id: "T1", domain: "test" },
+      user: { id: user, name: user.toLowerCase(), team_id: "T1" },
+      api_app_id: "A1",
+      token: "deprecated-verification-token",
+      container: { type: "view", view_id: "V1" },
+      block_id: field,
+      action_id: block?.element["action_id"],
+      value,
+      view: {
+        id: "V1",
+        type: "modal",
+        callback_id: "array_form",
+        private_metadata: view.private_metadata,
+        state: { values: {} },
+      },
+    });
+    return (answer.body as { options: { value: string }[] }).options.map((o) => o.value);
+  }
+
+  it("every argument that names an account, a policy, a remote array or a file system is a menu of the array's", async () => {
+    const accounts = [...sim.state.accounts.keys()].sort();
+    expect(accounts.length).toBeGreaterThan(0);
+    expect(await offered("bucket create", "account", "")).toEqual(accounts);
+    const remotes = [...sim.state.arrayConnections.values()].map((c) => c.remote.name).sort();
+    expect(remotes.length).toBeGreaterThan(0);
+    expect(await offered("replica-link fs create", "remote", "")).toEqual(remotes);
+    const policies = [...sim.state.policies.keys()];
+    expect(await offered("policy attach", "policy", "")).toEqual(expect.arrayContaining(policies));
+    // The typed text filters on the array: only names that contain it, those starting with it first.
+    const fs = [...sim.state.fileSystems.keys()];
+    const some = fs.find((n) => n.length > 3) ?? "";
+    const part = some.slice(1, 4);
+    const hits = await offered("quota set", "fs", part);
+    expect(hits).toEqual(expect.arrayContaining(fs.filter((n) => n.includes(part))));
+    expect(hits.every((n) => n.includes(part))).toBe(true);
+  });
+
+  it("text typed into a menu is quoted in the array's filter: quotes and `*` are literal", async () => {
+    const odd = "it's*odd";
+    sim.state.fileSystems.set(odd, blankFileSystem(sim.state.newId(), odd, sim.state.clock()));
+    expect(await offered("quota set", "fs", "it's*")).toEqual([odd]);
+    expect(await offered("quota set", "fs", "x' or name='*")).toEqual([]);
+    sim.state.fileSystems.delete(odd);
+  });
+
+  it("a menu holds at most Slack's 100 options", async () => {
+    for (let i = 0; i < 105; i++) {
+      const name = `many-${i}`;
+      sim.state.fileSystems.set(name, blankFileSystem(sim.state.newId(), name, sim.state.clock()));
+    }
+    expect(await offered("quota set", "fs", "many-")).toHaveLength(100);
+    for (let i = 0; i < 105; i++) sim.state.fileSystems.delete(`many-${i}`);
   });
 
   it("a Request submitted twice (a retry, a double click) makes one change", async () => {

@@ -8,6 +8,7 @@ import type { Metrics } from "../../ops/metrics.js";
 import type { DeliveryDedupe } from "../dedupe.js";
 import type { EffectDeps, Responder } from "../effects.js";
 import type { HomePort } from "../home.js";
+import type { HomeRefresher } from "../home-refresh.js";
 import type { SlackIdentity } from "../identity.js";
 import type { PacedSlackClient } from "../paced-client.js";
 
@@ -24,6 +25,8 @@ export interface ListenerContext {
   client: PacedSlackClient;
   identity: SlackIdentity;
   home: HomePort;
+  /** Publishes a person's home again after a change they confirmed or approved, rate-limited per person. */
+  homeRefresh?: HomeRefresher;
   inflight: InFlight;
   dedupe: DeliveryDedupe;
   metrics: Metrics;

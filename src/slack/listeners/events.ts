@@ -11,11 +11,7 @@ export function registerEvents(app: App, ctx: ListenerContext): void {
     if (event.tab !== undefined && event.tab !== "home") return;
     if (await duplicate(ctx, body.event_id)) return;
     try {
-      const data = await ctx.home.load(event.user);
-      await ctx.client.call("views.publish", {
-        user_id: event.user,
-        view: homeView(data, new Date(ctx.now())),
-      });
+      await publishHome(ctx, event.user);
     } catch (err) {
       ctx.logger.error({ err, user: event.user }, "could not publish App Home");
     }
@@ -30,6 +26,12 @@ export function registerEvents(app: App, ctx: ListenerContext): void {
     if (await duplicate(ctx, body.event_id)) return;
     await ctx.identity.groupUpdated(event.subteam.id);
   });
+}
+
+/** Reads this person's home and publishes it (when opened, and after a change they confirmed or approved). */
+export async function publishHome(ctx: Pick<ListenerContext, "home" | "client" | "now">, userId: string) {
+  const data = await ctx.home.load(userId);
+  await ctx.client.call("views.publish", { user_id: userId, view: homeView(data, new Date(ctx.now())) });
 }
 
 /** A delivery of an event already handled here or by another replica (Slack retries events it thinks were lost). */

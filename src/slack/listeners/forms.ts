@@ -3,9 +3,10 @@
  * submit is a dry run shown in the modal, its second runs the line through the pipeline as the person who
  * submitted it, so the access policy, the gate and the audit are those of a typed command.
  */
-import type { App, types } from "@slack/bolt";
+import type { App, BlockAction, ButtonAction, RespondFn, StaticSelectAction, types } from "@slack/bolt";
 import { formLine } from "../../core/forms.js";
 import type { Actor } from "../../core/pipeline-types.js";
+import { toUserMessage } from "../../errors.js";
 import { runEffects } from "../effects.js";
 import {
   FORM_CALLBACK_ID,
@@ -17,6 +18,12 @@ import {
   readFormValues,
   type SubmittedForm,
 } from "../form-modal.js";
+import {
+  FORM_CHANGE_ACTION,
+  FORM_CREATE_ACTION,
+  type OfferTarget,
+  readOfferTarget,
+} from "../form-offer-render.js";
 import type { ListenerContext } from "./context.js";
 
 /** Opens the form when `text` is a changing command's path alone; false when it is not (the command runs). */
@@ -32,7 +39,51 @@ export async function openFormFor(
   return true;
 }
 
+/**
+ * A list's Create button or Change menu: the form of that change on the list's array, opened only when the
+ * person's role there allows it (the pipeline checks, as for a typed command), a Change prefilled with `name`.
+ */
+async function openOffered(
+  ctx: ListenerContext,
+  body: BlockAction,
+  target: OfferTarget | undefined,
+  name: string | undefined,
+  respond: RespondFn,
+): Promise<void> {
+  const container = body.container as { channel_id?: string };
+  const channelId = body.channel?.id ?? container.channel_id ?? "";
+  if (!target || !ctx.pipeline.openForm) return;
+  const actor: Actor = { userId: body.user.id, channelId };
+  try {
+    const form = await ctx.pipeline.openForm({ actor, ...target, ...(name ? { name } : {}) });
+    await ctx.client.call("views.open", { trigger_id: body.trigger_id, view: formView(form, channelId) });
+  } catch (err) {
+    ctx.logger.info({ err, user: body.user.id, form: target.path }, "form offer not opened");
+    await respond({
+      response_type: "ephemeral",
+      replace_original: false,
+      text: toUserMessage(err, body.trigger_id),
+    });
+  }
+}
+
 export function registerForms(app: App, ctx: ListenerContext): void {
+  app.action<BlockAction<ButtonAction>>(
+    { type: "block_actions", action_id: FORM_CREATE_ACTION },
+    async ({ ack, body, action, respond }) => {
+      await ack();
+      await openOffered(ctx, body, readOfferTarget(action.value), undefined, respond);
+    },
+  );
+  app.action<BlockAction<StaticSelectAction>>(
+    { type: "block_actions", action_id: FORM_CHANGE_ACTION },
+    async ({ ack, body, action, respond }) => {
+      await ack();
+      const name = action.selected_option?.value;
+      await openOffered(ctx, body, readOfferTarget(action.block_id), name, respond);
+    },
+  );
+
   // A menu that searches the array: names read as the person typing, through the pipeline and its policy.
   app.options<"block_suggestion">(
     { type: "block_suggestion", action_id: FORM_INPUT },

@@ -4,6 +4,7 @@
  * may act.
  */
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
+import { ACTIONS } from "../../core/pipeline-deps.js";
 import type { Actor, ClickInput, MessageRef } from "../../core/pipeline-types.js";
 import { toUserMessage } from "../../errors.js";
 import { baseActionId } from "../blocks.js";
@@ -17,6 +18,10 @@ import {
 import { readSecretSubmission, SECRET_CALLBACK_ID } from "../secret-modal.js";
 import { type ListenerContext, responder } from "./context.js";
 
+const REFRESHES_HOME = new Set<string>([ACTIONS.confirm, ACTIONS.approve, ACTIONS.deny]);
+/** Clicks the pipeline takes: a list's offers ("form.…") open a form and App Home's ("home.…") run a read instead. */
+const CLICKS = { type: "block_actions", action_id: /^(?!form\.|home\.)/ } as const;
+
 async function click(ctx: ListenerContext, input: ClickInput, scope: EffectScope): Promise<void> {
   await ctx.inflight.track(async () => {
     try {
@@ -24,6 +29,8 @@ async function click(ctx: ListenerContext, input: ClickInput, scope: EffectScope
       const effects = await (route ?? ctx.pipeline).handleClick(input);
       const failed = await runEffects(effects, scope, ctx.effects);
       ctx.metrics.clicks.inc({ outcome: failed > 0 ? "error" : "ok" });
+      // What the person's home shows (approvals waiting, the arrays) may have changed with their decision.
+      if (REFRESHES_HOME.has(input.actionId)) ctx.homeRefresh?.changed(input.actor.userId);
     } catch (err) {
       ctx.metrics.clicks.inc({ outcome: "error" });
       scope.logger.error({ err }, "click failed");
@@ -37,7 +44,7 @@ async function click(ctx: ListenerContext, input: ClickInput, scope: EffectScope
 }
 
 export function registerInteractions(app: App, ctx: ListenerContext): void {
-  app.action<BlockAction<ButtonAction>>({ type: "block_actions" }, async ({ ack, body, action, respond }) => {
+  app.action<BlockAction<ButtonAction>>(CLICKS, async ({ ack, body, action, respond }) => {
     await ack();
     if (action.type !== "button") return;
     if (!ctx.inflight.accepting) {

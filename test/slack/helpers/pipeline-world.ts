@@ -13,6 +13,7 @@ import { createArrayPool } from "../../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../../src/flashblade/types.js";
 import { silentLogger } from "../../../src/logger.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../../../src/simulator/index.js";
+import type { SlackAppDeps } from "../../../src/slack/app.js";
 import { TEST_ARRAY_TUNING } from "../../core/harness.js";
 import { type Harness, startHarness } from "./harness.js";
 
@@ -24,7 +25,17 @@ export interface PipelineWorld {
   close(): Promise<void>;
 }
 
-export async function startPipelineWorld(operators: readonly string[]): Promise<PipelineWorld> {
+/** Slack app parts a test adds (App Home, a clock), built from the world's config and pool. */
+export type WorldSlackDeps = (parts: {
+  config: ReturnType<typeof configSchema.parse>;
+  pool: ArrayPool;
+  store: PendingStore;
+}) => Partial<Omit<SlackAppDeps, "pipeline" | "logger">>;
+
+export async function startPipelineWorld(
+  operators: readonly string[],
+  slack?: WorldSlackDeps,
+): Promise<PipelineWorld> {
   const sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
   const pool = createArrayPool([simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING)], {
     logger: silentLogger(),
@@ -37,6 +48,7 @@ export async function startPipelineWorld(operators: readonly string[]): Promise<
   });
   const registry = createRegistry(RESOURCES);
   const h = await startHarness("http", {
+    ...slack?.({ config, pool, store }),
     pipeline: ({ identity }) =>
       createPipeline({
         registry,
