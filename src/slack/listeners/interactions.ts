@@ -19,8 +19,14 @@ import { readSecretSubmission, SECRET_CALLBACK_ID } from "../secret-modal.js";
 import { type ListenerContext, responder } from "./context.js";
 
 const REFRESHES_HOME = new Set<string>([ACTIONS.confirm, ACTIONS.approve, ACTIONS.deny]);
-/** Clicks the pipeline takes: a list's offers ("form.…") open a form and App Home's ("home.…") run a read instead. */
-const CLICKS = { type: "block_actions", action_id: /^(?!form\.|home\.)/ } as const;
+/**
+ * Clicks the pipeline takes: every block action except a list's offers ("form.…", which open a form) and App
+ * Home's ("home.…", which run a read); their own listeners acknowledge those. The listener takes every block
+ * action and steps aside for those two rather than matching on the action id: a payload with no action id, or
+ * one that is not a string, matches no pattern, and Bolt would hold it unanswered for 3 seconds.
+ */
+const CLICKS = { type: "block_actions" } as const;
+const OWN_LISTENER = /^(?:form|home)\./;
 
 async function click(ctx: ListenerContext, input: ClickInput, scope: EffectScope): Promise<void> {
   await ctx.inflight.track(async () => {
@@ -45,6 +51,7 @@ async function click(ctx: ListenerContext, input: ClickInput, scope: EffectScope
 
 export function registerInteractions(app: App, ctx: ListenerContext): void {
   app.action<BlockAction<ButtonAction>>(CLICKS, async ({ ack, body, action, respond }) => {
+    if (typeof action.action_id === "string" && OWN_LISTENER.test(action.action_id)) return;
     await ack();
     if (action.type !== "button") return;
     if (!ctx.inflight.accepting) {
