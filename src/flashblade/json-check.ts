@@ -21,54 +21,75 @@ type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => v !== null && typeof v === "object" && !Array.isArray(v);
 const only = (node: Node, keys: readonly string[]) => Object.keys(node).every((k) => keys.includes(k));
 
-function compile(node: unknown): JsonCheck | undefined {
-  if (!isNode(node)) return undefined;
-  switch (node["type"]) {
-    case "string": {
-      const values = node["enum"];
-      if (values === undefined) return only(node, ["type"]) ? (v) => typeof v === "string" : undefined;
-      if (!only(node, ["type", "enum"]) || !Array.isArray(values)) return undefined;
-      const allowed = new Set(values);
-      return (v) => typeof v === "string" && allowed.has(v);
-    }
-    case "number":
-      return only(node, ["type"]) ? (v) => typeof v === "number" && Number.isFinite(v) : undefined;
-    case "boolean":
-      return only(node, ["type"]) ? (v) => typeof v === "boolean" : undefined;
-    case "array": {
-      const item = only(node, ["type", "items"]) ? compile(node["items"]) : undefined;
-      return item && ((v) => Array.isArray(v) && v.every(item));
-    }
-    case "object":
-      return compileObject(node);
-    default:
-      return undefined;
-  }
-}
+/**
+ * Straight-line code, as zod itself does for objects: a closure per field measured nearly as slow as zod's parse
+ * (7.8 µs vs 10.5 µs for 12 file systems); generated statements are a fraction. Keys enter the code only as
+ * JSON string literals; enum values stay data (`sets`).
+ */
+class Gen {
+  private vars = 0;
+  readonly sets: Set<unknown>[] = [];
 
-function compileObject(node: Node): JsonCheck | undefined {
-  // Loose only: `additionalProperties: {}`. A strip or strict object's parse differs from its input.
-  const extra = node["additionalProperties"];
-  if (!isNode(extra) || Object.keys(extra).length > 0) return undefined;
-  if (!only(node, ["type", "properties", "required", "additionalProperties"])) return undefined;
-  const props = node["properties"] ?? {};
-  const required = new Set((node["required"] as unknown[] | undefined) ?? []);
-  if (!isNode(props)) return undefined;
-  const fields: [string, JsonCheck, boolean][] = [];
-  for (const [key, sub] of Object.entries(props)) {
-    const check = compile(sub);
-    if (!check) return undefined;
-    fields.push([key, check, required.has(key)]);
-  }
-  return (v) => {
-    // zod leaves an own `__proto__` out of its copy: such a value goes to zod.
-    if (!isNode(v) || Object.hasOwn(v, "__proto__")) return false;
-    for (const [key, check, isRequired] of fields) {
-      const x = v[key];
-      if (x === undefined ? isRequired : !check(x)) return false;
+  /** Statements that `return false` unless the value in variable `v` matches `node`; undefined if unsupported. */
+  check(node: unknown, v: string): string | undefined {
+    if (!isNode(node)) return undefined;
+    switch (node["type"]) {
+      case "string": {
+        const values = node["enum"];
+        if (values === undefined)
+          return only(node, ["type"]) ? `if (typeof ${v} !== "string") return false;` : undefined;
+        if (!only(node, ["type", "enum"]) || !Array.isArray(values)) return undefined;
+        this.sets.push(new Set(values));
+        return `if (typeof ${v} !== "string" || !sets[${this.sets.length - 1}].has(${v})) return false;`;
+      }
+      case "number":
+        return only(node, ["type"])
+          ? `if (typeof ${v} !== "number" || !Number.isFinite(${v})) return false;`
+          : undefined;
+      case "boolean":
+        return only(node, ["type"]) ? `if (typeof ${v} !== "boolean") return false;` : undefined;
+      case "array": {
+        if (!only(node, ["type", "items"])) return undefined;
+        const i = this.name();
+        const x = this.name();
+        const item = this.check(node["items"], x);
+        return (
+          item &&
+          `if (!Array.isArray(${v})) return false; for (let ${i} = 0; ${i} < ${v}.length; ${i}++) { const ${x} = ${v}[${i}]; ${item} }`
+        );
+      }
+      case "object":
+        return this.object(node, v);
+      default:
+        return undefined;
     }
-    return true;
-  };
+  }
+
+  private object(node: Node, v: string): string | undefined {
+    // Loose only: `additionalProperties: {}`. A strip or strict object's parse differs from its input.
+    const extra = node["additionalProperties"];
+    if (!isNode(extra) || Object.keys(extra).length > 0) return undefined;
+    if (!only(node, ["type", "properties", "required", "additionalProperties"])) return undefined;
+    const props = node["properties"] ?? {};
+    if (!isNode(props)) return undefined;
+    const required = new Set((node["required"] as unknown[] | undefined) ?? []);
+    // zod leaves an own `__proto__` out of its copy: such a value goes to zod.
+    let code = `if (${v} === null || typeof ${v} !== "object" || Array.isArray(${v}) || Object.hasOwn(${v}, "__proto__")) return false;`;
+    for (const [key, sub] of Object.entries(props)) {
+      const x = this.name();
+      const inner = this.check(sub, x);
+      if (inner === undefined) return undefined;
+      code += ` { const ${x} = ${v}[${JSON.stringify(key)}]; `;
+      code += required.has(key)
+        ? `if (${x} === undefined) return false; ${inner} }`
+        : `if (${x} !== undefined) { ${inner} } }`;
+    }
+    return code;
+  }
+
+  private name(): string {
+    return `v${this.vars++}`;
+  }
 }
 
 /** The check for `schema`, or undefined when it uses something the check does not compile. */
@@ -81,5 +102,8 @@ export function jsonCheckOf(schema: z.ZodType): JsonCheck | undefined {
   }
   if (!isNode(json)) return undefined;
   const { $schema: _, ...node } = json;
-  return compile(node);
+  const gen = new Gen();
+  const body = gen.check(node, "v");
+  if (body === undefined) return undefined;
+  return new Function("sets", `return (v) => { ${body} return true; };`)(gen.sets) as JsonCheck;
 }
