@@ -4,7 +4,8 @@
  *  (a) median time of one list call through the pool vs a bare undici request for the same URL;
  *  (b) logins per array for 1,000 concurrent calls to a cold array;
  *  (c) one call fanned out to 50 arrays with 100 ms added latency each, vs the same call to one of them.
- * Run: npx tsc -p tsconfig.build.json && node dist/bench/client.js [--iterations N] [--rounds R]
+ * Writes bench/results/client.json (goals checked from the figures by the report).
+ * Run: npm run bench:client [-- --iterations N --rounds R --fan-out-rounds F]
  */
 import { once } from "node:events";
 import { performance } from "node:perf_hooks";
@@ -17,6 +18,7 @@ import { silentLogger } from "../src/logger.js";
 import { createMetrics } from "../src/ops/metrics.js";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";
 import { selfSignedCertificate } from "../src/simulator/tls.js";
+import { type Figure, withGoal, writeResult } from "./report/result.js";
 
 const TOKEN = "T-bench-0000";
 
@@ -175,6 +177,8 @@ async function listOverhead(iterations: number, rounds: number) {
   await fleet.close();
   const spread = (xs: number[]) => [Math.min(...xs), Math.max(...xs)].map((x) => (x - 1) * 100);
   return {
+    medians,
+    ratios,
     bare: median(medians.bare),
     pool: median(medians.pool),
     raw: median(medians.raw),
@@ -238,7 +242,12 @@ async function fanOut(arrays: number, latencyMs: number, rounds: number) {
   await Promise.all(bares.map((b) => b.p.close()));
   await pool.close();
   await fleet.close();
-  return { single: median(single), fanned: median(fanned), bareFanned: median(bareFanned) };
+  return {
+    single: median(single),
+    fanned: median(fanned),
+    bareFanned: median(bareFanned),
+    rounds: { single, fanned, bareFanned },
+  };
 }
 
 async function main(): Promise<void> {
@@ -246,11 +255,12 @@ async function main(): Promise<void> {
     options: {
       iterations: { type: "string", default: "3000" },
       rounds: { type: "string", default: "15" },
+      "fan-out-rounds": { type: "string", default: "15" },
     },
   });
   const a = await listOverhead(Number(values.iterations), Number(values.rounds));
   const b = await coldLogins(1000);
-  const c = await fanOut(50, 100, 15);
+  const c = await fanOut(50, 100, Number(values["fan-out-rounds"]));
   const pct = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(1)} %`;
   const rows: [string, string, string, string][] = [
     ["measure", "result", "goal", "ok"],
@@ -274,7 +284,7 @@ async function main(): Promise<void> {
       b.logins === 1 ? "yes" : "NO",
     ],
     [
-      "(c) one call to 50 arrays, 100 ms latency each, vs one array (median of 15)",
+      `(c) one call to 50 arrays, 100 ms latency each, vs one array (median of ${c.rounds.single.length})`,
       `${c.fanned.toFixed(1)} ms vs ${c.single.toFixed(1)} ms (${(c.fanned / c.single).toFixed(2)}x; ` +
         `bare undici fan-out ${c.bareFanned.toFixed(1)} ms)`,
       "< 1.5x",
@@ -283,6 +293,67 @@ async function main(): Promise<void> {
   ];
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]?.length ?? 0)));
   for (const r of rows) console.log(r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(" | "));
+  const overhead = (xs: number[]) => xs.map((x) => (x - 1) * 100);
+  const figures: Figure[] = [
+    withGoal(
+      {
+        what: `client: one ${a.items}-item list call through the pool (zod validating every item), overhead over bare undici`,
+        unit: "%",
+        rounds: overhead(a.ratios.pool),
+      },
+      "<",
+      10,
+      "< 10 %",
+    ),
+    {
+      what: "client: the same call through the pool without item validation, overhead over bare undici",
+      unit: "%",
+      rounds: overhead(a.ratios.raw),
+      headline: true,
+    },
+    {
+      what: `client: one ${a.items}-item list call through the pool`,
+      unit: "ms",
+      rounds: a.medians.pool,
+      baseline: { what: "bare undici", rounds: a.medians.bare },
+    },
+    withGoal(
+      {
+        what: "client: logins for 1,000 concurrent calls to a cold array",
+        unit: "count",
+        rounds: [b.logins],
+      },
+      "=",
+      1,
+      "= 1",
+    ),
+    withGoal(
+      {
+        what: "client: fan-out of one call to 50 arrays with 100 ms latency each",
+        unit: "ms",
+        rounds: c.rounds.fanned,
+        baseline: { what: "the same call to one of them", rounds: c.rounds.single },
+      },
+      "<",
+      1.5,
+      "< 1.5× one array",
+      "ratio",
+    ),
+    {
+      what: "client: the same fan-out with bare undici (one Pool and session per array)",
+      unit: "ms",
+      rounds: c.rounds.bareFanned,
+    },
+  ];
+  writeResult({
+    name: "client",
+    title: "Array client and session pool (`bench/client.ts`)",
+    command: "npm run bench:client",
+    figures,
+    notes: [
+      `(a) ${a.samples} samples of each variant, interleaved in every order in turn; each round's figure is the ratio of the round's medians (pool / bare undici), and the overhead is the median over ${a.medians.bare.length} rounds. The pool's call records into a Prometheus registry as Slack mode does. (c) runs the fan-out ${c.rounds.single.length} times against 50 simulators in a worker thread.`,
+    ],
+  });
 }
 
 if (isMainThread) {

@@ -1,15 +1,17 @@
 /**
- * `npm run bench`: every benchmark in one run, one after another (the machine has two cores; side by side
- * means in the same run on the same machine state, not concurrently), each in its own process. Raw output goes
- * to bench/results/<name>.run.json; benchmarks that write a JSON result add their figures; then
- * docs/benchmarks.md and the README table are regenerated (bench/report/write.ts).
- *   npm run bench [-- --quick]      (--quick: tiny round counts, for developing the report)
+ * `npm run bench`: every benchmark of bench/benches.ts in one run, one after another (the machine has two cores;
+ * side by side means in the same run on the same machine state, not concurrently), each in its own process.
+ * Each writes its figures to bench/results/<name>.json (one that does not counts as failed); its raw output goes
+ * to bench/results/<name>.run.json; then docs/benchmarks.md and the README table are regenerated
+ * (bench/report/write.ts).
+ *   npm run bench [-- --quick] [-- --only client,store]   (--quick: tiny round counts, for developing the report)
  *   npm run bench:report            (regenerate the report from the last results without running anything)
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { BENCHES } from "./benches.js";
 import { RESULTS_DIR } from "./report/result.js";
 import { writeReport } from "./report/write.js";
 
@@ -18,27 +20,10 @@ const { values } = parseArgs({
 });
 const here = new URL(".", import.meta.url).pathname;
 
-/** Arguments per benchmark: the full run, and the quick one. Benchmarks not listed run without arguments. */
-const ARGS: Record<string, { full: string[]; quick: string[] }> = {
-  simulator: { full: [], quick: ["--requests", "500", "--file-systems", "5000"] },
-  client: { full: [], quick: ["--iterations", "100", "--rounds", "2"] },
-  commands: { full: [], quick: ["--iterations", "20"] },
-  slack: { full: [], quick: ["--iterations", "30"] },
-  "alerts-polling": { full: [], quick: ["--arrays", "10", "--cycles", "3"] },
-  "alerts-replay": { full: [], quick: [] },
-  soak: { full: [], quick: ["--seconds", "10", "--rate", "10", "--warm-up", "4"] },
-  e2e: {
-    full: [],
-    quick: ["--rounds", "2", "--concurrent", "10", "--iterations", "20", "--file-systems", "20000"],
-  },
-};
-const SKIP = new Set(["run", "load", "report"]);
-
 /** The lab alert fixture lives in the shared folder beside the checkout (a worktree sits one level deeper). */
 const FIXTURE = ["../shared", "../../shared"]
   .map((d) => join(process.cwd(), d, "data", "lab-array-alerts.json"))
   .find((p) => existsSync(p));
-if (FIXTURE !== undefined) ARGS["alerts-replay"] = { full: [FIXTURE], quick: [FIXTURE] };
 
 function run(
   script: string,
@@ -61,26 +46,35 @@ function run(
   });
 }
 
-const names = readdirSync(here)
-  .filter((f) => f.endsWith(".js") && !SKIP.has(f.slice(0, -3)))
-  .map((f) => f.slice(0, -3))
-  .filter((n) => values.only === undefined || values.only.split(",").includes(n))
-  .sort();
+const benches = BENCHES.filter((b) => values.only === undefined || values.only.split(",").includes(b.name));
 mkdirSync(RESULTS_DIR, { recursive: true });
 let failed = 0;
-for (const name of names) {
-  const args = ARGS[name]?.[values.quick ? "quick" : "full"] ?? [];
-  const script = join(here, `${name}.js`);
-  if (!existsSync(script)) continue;
-  console.log(`\n== ${name} ${args.join(" ")}`);
-  const r = await run(script, args);
-  if (r.code !== 0) failed++;
-  const command = `node dist/bench/${name}.js${args.length ? ` ${args.join(" ")}` : ""}`;
+for (const bench of benches) {
+  const args = [...bench[values.quick ? "quick" : "full"]];
+  if (bench.fixture) {
+    if (FIXTURE === undefined) {
+      console.log(`\n== ${bench.name}: skipped, no ../shared/data/lab-array-alerts.json beside the checkout`);
+      failed++;
+      continue;
+    }
+    args.push(FIXTURE);
+  }
+  // A result left by an earlier run must not pass for this one's: the report reads whatever is there.
+  const resultFile = join(RESULTS_DIR, `${bench.name}.json`);
+  rmSync(resultFile, { force: true });
+  console.log(`\n== ${bench.name} ${args.join(" ")}`);
+  const r = await run(join(here, `${bench.name}.js`), args);
+  const wrote = existsSync(resultFile);
+  if (r.code !== 0 || !wrote) failed++;
+  if (!wrote) console.log(`${bench.name} wrote no ${resultFile}: counted as failed`);
+  const command = `node dist/bench/${bench.name}.js${args.length ? ` ${args.join(" ")}` : ""}`;
   writeFileSync(
-    join(RESULTS_DIR, `${name}.run.json`),
-    `${JSON.stringify({ name, command, exitCode: r.code, seconds: r.seconds, output: r.output }, null, 2)}\n`,
+    join(RESULTS_DIR, `${bench.name}.run.json`),
+    `${JSON.stringify({ name: bench.name, command, exitCode: r.code, seconds: r.seconds, output: r.output }, null, 2)}\n`,
   );
 }
 writeReport();
-console.log(`\nwrote docs/benchmarks.md and the README table (${names.length} benchmarks, ${failed} failed)`);
+console.log(
+  `\nwrote docs/benchmarks.md and the README table (${benches.length} benchmarks, ${failed} failed)`,
+);
 process.exit(failed === 0 ? 0 : 1);

@@ -3,7 +3,8 @@
  *  (a) rendering the largest answer, a 10,000-row listing, to Block Kit (one table, CSV of every row);
  *  (b) the paced client's own cost per Web API call: the same sequential users.info calls through
  *      PacedSlackClient and through the bare WebClient, against a local HTTP server answering {ok:true}.
- * Run: npx tsc -p tsconfig.build.json && node dist/bench/slack.js [--iterations N]
+ * Writes bench/results/slack.json.
+ * Run: npm run bench:slack [-- --iterations N]
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,6 +16,7 @@ import { silentLogger } from "../src/logger.js";
 import { toSlack } from "../src/slack/blocks.js";
 import { boltLogger } from "../src/slack/bolt-logger.js";
 import { PacedSlackClient } from "../src/slack/paced-client.js";
+import { type Figure, writeResult } from "./report/result.js";
 
 const { values } = parseArgs({ options: { iterations: { type: "string", default: "300" } } });
 const N = Number(values.iterations);
@@ -23,6 +25,8 @@ function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? Number.NaN;
 }
+
+const figures: Figure[] = [];
 
 function listing(n: number): Message {
   const rows = Array.from({ length: n }, (_, i) => ({
@@ -59,6 +63,11 @@ function benchRender(): void {
     times.push(performance.now() - t0);
     if (p.files.length !== 1) throw new Error("expected the CSV");
   }
+  figures.push({
+    what: "slack: Block Kit for a 10,000-row listing incl. its CSV",
+    unit: "ms",
+    rounds: times,
+  });
   console.log(
     `(a) toSlack, 10,000-row listing incl. CSV: median ${median(times).toFixed(2)} ms over ${times.length} runs`,
   );
@@ -85,13 +94,20 @@ async function benchClient(): Promise<void> {
       await f();
       xs.push(performance.now() - t0);
     }
-    return median(xs);
+    return xs;
   };
   // Warm up connections and JIT, then alternate so drift affects both alike.
   await time(() => web.apiCall("users.info", { user: "U1" }));
-  const bare = await time(() => web.apiCall("users.info", { user: "U1" }));
-  const through = await time(() => paced.call("users.info", { user: "U1" }));
-  const bare2 = await time(() => web.apiCall("users.info", { user: "U1" }));
+  const bareTimes = await time(() => web.apiCall("users.info", { user: "U1" }));
+  const pacedTimes = await time(() => paced.call("users.info", { user: "U1" }));
+  const bare2Times = await time(() => web.apiCall("users.info", { user: "U1" }));
+  const [bare, through, bare2] = [median(bareTimes), median(pacedTimes), median(bare2Times)];
+  figures.push({
+    what: "slack: `users.info` through the paced client (Bottleneck), per call",
+    unit: "ms",
+    rounds: [through],
+    baseline: { what: "a bare WebClient, before and after", rounds: [bare, bare2] },
+  });
   console.log(
     `(b) users.info, median per call: bare WebClient ${bare.toFixed(2)} / ${bare2.toFixed(2)} ms, ` +
       `paced ${through.toFixed(2)} ms (overhead ≈ ${(through - (bare + bare2) / 2).toFixed(2)} ms) over ${N} calls`,
@@ -102,3 +118,12 @@ async function benchClient(): Promise<void> {
 
 benchRender();
 await benchClient();
+writeResult({
+  name: "slack",
+  title: "Slack layer (`bench/slack.ts`)",
+  command: "npm run bench:slack",
+  figures,
+  notes: [
+    `Web API calls against a local HTTP server answering {ok:true}, ${N} sequential calls per side; each side's figure is its median per call.`,
+  ],
+});

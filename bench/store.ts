@@ -6,6 +6,7 @@
  * An approval claim is `PendingStore.claim` (a compare-and-set on the record); an alert record is the batch a poll
  * commits for a new alert (alert record, card, outbox entry, family state). Each operation is timed on its own;
  * rounds alternate the stores so machine load falls on all of them alike. Reported: median and the p10–p90 spread.
+ * Writes bench/results/store.json: per store, the median of each round, with the memory store as the baseline.
  * Run: npm run bench:store [-- --ops 2000 --rounds 3]   (needs redis-server on PATH, or REDIS_SERVER)
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -20,6 +21,7 @@ import { createMemoryStore } from "../src/store/memory.js";
 import { openRedisStore } from "../src/store/redis.js";
 import { openSqliteStore } from "../src/store/sqlite.js";
 import type { Store } from "../src/store/types.js";
+import { type Figure, median, writeResult } from "./report/result.js";
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const { values } = parseArgs({
@@ -149,10 +151,13 @@ function alertBatch(i: number, now: number) {
 }
 
 const samples = new Map<string, { claim: number[]; record: number[] }>();
+/** Per store, the median of each round: the report's rounds. */
+const roundMedians = new Map<string, { claim: number[]; record: number[] }>();
 
 async function measure(name: string, store: Store, round: number): Promise<void> {
-  const s = samples.get(name) ?? { claim: [], record: [] };
-  samples.set(name, s);
+  const all = samples.get(name) ?? { claim: [], record: [] };
+  samples.set(name, all);
+  const s = { claim: [] as number[], record: [] as number[] };
   const pending = createDurablePendingStore(store);
   const now = Date.now();
   const ids = Array.from({ length: OPS }, (_, i) => `r${round}-${i}`);
@@ -169,6 +174,39 @@ async function measure(name: string, store: Store, round: number): Promise<void>
     await store.write(batch);
     s.record.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
+  all.claim.push(...s.claim);
+  all.record.push(...s.record);
+  const m = roundMedians.get(name) ?? { claim: [], record: [] };
+  roundMedians.set(name, m);
+  m.claim.push(median(s.claim));
+  m.record.push(median(s.record));
+}
+
+function storeFigures(names: readonly string[]): Figure[] {
+  const floor = roundMedians.get("memory");
+  return names
+    .filter((n) => n !== "memory")
+    .flatMap((name) => {
+      const m = roundMedians.get(name);
+      if (!m || !floor) return [];
+      const headline = !name.includes("always");
+      return [
+        {
+          what: `store: approval claim, ${name}`,
+          unit: "ms" as const,
+          rounds: m.claim,
+          baseline: { what: "the memory store", rounds: floor.claim },
+          headline,
+        },
+        {
+          what: `store: alert record (4-entry batch), ${name}`,
+          unit: "ms" as const,
+          rounds: m.record,
+          baseline: { what: "the memory store", rounds: floor.record },
+          headline,
+        },
+      ];
+    });
 }
 
 const q = (xs: number[], p: number) => {
@@ -199,6 +237,15 @@ async function main(): Promise<void> {
       const s = samples.get(name);
       if (s) out(`| ${name} | ${fmt(s.claim)} | ${fmt(s.record)} |`);
     }
+    writeResult({
+      name: "store",
+      title: "Store (`bench/store.ts`)",
+      command: "npm run bench:store",
+      figures: storeFigures(stores.map(([n]) => n)),
+      notes: [
+        `${OPS} operations per store per round, ${ROUNDS} rounds alternating the stores; each operation timed on its own; a round's figure is its median. Redis on loopback (redis-server from the system), SQLite in a temporary directory on this machine's disk.`,
+      ],
+    });
   } finally {
     for (const [, store] of stores) await store.close();
     await redisSec.stop();

@@ -34,7 +34,7 @@ export function redactUrlCredentials(text: string): string {
 
 /** The value of a URL-valued field: credentials masked with or without a scheme. */
 export function redactUrlValue(text: string): string {
-  return redactUrlCredentials(text).replace(BARE_CREDENTIALS, "$1:***@");
+  return text.includes("@") ? redactUrlCredentials(text).replace(BARE_CREDENTIALS, "$1:***@") : text;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -13,7 +13,11 @@ const STAMP = join(root, "dist", ".build-stamp");
 const TREES = ["src", "commands", "bench"];
 const FILES = ["tsconfig.json", "tsconfig.build.json", "package.json", "package-lock.json"];
 
+/** Benchmark output lives under bench/ but is no source: a bench run must not make the next start rebuild. */
+const OUTPUT = join(root, "bench", "results");
+
 function newest(path) {
+  if (path === OUTPUT) return 0;
   let st;
   try {
     st = statSync(path);

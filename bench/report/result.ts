@@ -14,8 +14,8 @@ export interface Figure {
   rounds: number[];
   /** The same measured side by side in each round (a raw call, one array…), for the ratio. */
   baseline?: { what: string; rounds: number[] };
-  /** The issue's goal, as text ("≤ 25 ms"), and whether the median meets it. */
-  goal?: { text: string; met: boolean };
+  /** The issue's goal, as text ("≤ 25 ms"), and whether the median meets it (see `Goal`). */
+  goal?: Goal;
   /** Shown in the summary (and the README) even without a goal; figures with a goal always are. */
   headline?: boolean;
 }
@@ -27,6 +27,49 @@ export interface BenchResult {
   command: string;
   figures: Figure[];
   notes?: string[];
+}
+
+/**
+ * A goal. With `check`, the report decides met or missed from the figure itself (`goalMet`), whatever `met`
+ * says; `met` is what the bench printed, for goals a single number cannot express (every ack 200…).
+ */
+export interface Goal {
+  text: string;
+  met: boolean;
+  check?: { of: "median" | "max" | "ratio" | "excess"; op: "<" | "<=" | "="; value: number };
+}
+
+/**
+ * The number a check reads: the median of the rounds, their maximum, the median over the baseline's median
+ * (ratio), or the median minus the baseline's (excess).
+ */
+export function checkedValue(f: Figure, of: "median" | "max" | "ratio" | "excess"): number {
+  if (of === "max") return Math.max(...f.rounds);
+  const m = median(f.rounds);
+  const base = median(f.baseline?.rounds ?? []);
+  return of === "ratio" ? m / base : of === "excess" ? m - base : m;
+}
+
+/** Whether a figure meets its goal, computed from its rounds when the goal has a check. */
+export function goalMet(f: Figure): boolean | undefined {
+  if (f.goal === undefined) return undefined;
+  const c = f.goal.check;
+  if (c === undefined) return f.goal.met;
+  const x = checkedValue(f, c.of);
+  if (!Number.isFinite(x)) return false;
+  return c.op === "<" ? x < c.value : c.op === "<=" ? x <= c.value : x === c.value;
+}
+
+/** `f` with a checked goal: `goal(fig, "<", 10, "< 10 %")`; `of` defaults to the median. */
+export function withGoal(
+  f: Figure,
+  op: "<" | "<=" | "=",
+  value: number,
+  text: string,
+  of: "median" | "max" | "ratio" | "excess" = "median",
+): Figure {
+  const out: Figure = { ...f, goal: { text, met: false, check: { of, op, value } } };
+  return { ...out, goal: { text, met: goalMet(out) === true, check: { of, op, value } } };
 }
 
 export const RESULTS_DIR = "bench/results";

@@ -2,14 +2,16 @@
  * Assembles docs/benchmarks.md from the JSON results in bench/results (every bench that writes one, see
  * result.ts) and the raw output of the last `npm run bench`, then copies its summary table into README.md.
  * Only the text between `<!-- bench:NAME:start -->` and `<!-- bench:NAME:end -->` markers is rewritten:
- * sections other people write by hand stay as they are. The `manual` block holds rows, kept by hand, for
- * benchmarks that do not write a JSON result yet; they join the summary. The summary holds the figures with a
- * goal or marked `headline`; the full tables below it hold every figure.
+ * sections other people write by hand stay as they are. Every row comes from a result file of a bench listed in
+ * bench/benches.ts (files of anything else are ignored); nothing is typed by hand. The summary holds the figures
+ * with a goal or marked `headline`; the full tables below it hold every figure. A goal's met or missed is
+ * computed from the figure (`goalMet`), and a missed one is printed as **not met**.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
-import { type BenchResult, type Figure, median } from "./result.js";
+import { BENCHES } from "../benches.js";
+import { type BenchResult, type Figure, goalMet, median } from "./result.js";
 
 export interface RunRecord {
   name: string;
@@ -23,6 +25,8 @@ export interface ReportInput {
   results: BenchResult[];
   runs: RunRecord[];
   machine: string;
+  /** The load average over 1, 5 and 15 min when the report was written: a shared machine makes figures noisy. */
+  load?: string;
   node: string;
   date: string;
 }
@@ -63,22 +67,25 @@ export function blockOf(text: string, name: string): string | undefined {
   return i >= 0 && j > i ? text.slice(i + start.length, j).trim() : undefined;
 }
 
-function summaryTable(input: ReportInput, manualRows: string[]): string {
+const goalCell = (f: Figure): string =>
+  f.goal ? `${f.goal.text}: ${goalMet(f) ? "met" : "**not met**"}` : "";
+
+function summaryTable(input: ReportInput): string {
   const rows = input.results.flatMap((r) =>
     r.figures
       .filter((f) => f.goal !== undefined || f.headline === true)
       .map((f) => {
         const c = figureCells(f);
-        const goal = f.goal ? ` (goal ${f.goal.text}: ${f.goal.met ? "met" : "**not met**"})` : "";
+        const goal = f.goal ? ` (goal ${goalCell(f)})` : "";
         return `| ${f.what} | \`${r.command}\` | ${c.result}${c.ratio ? `; ${c.ratio}` : ""}${goal} |`;
       }),
   );
-  return ["| what | command | result |", "|---|---|---|", ...rows, ...manualRows].join("\n");
+  return ["| what | command | result |", "|---|---|---|", ...rows].join("\n");
 }
 
 function generated(input: ReportInput): string {
   const out = [
-    `Last \`npm run bench\`: ${input.date} on ${input.machine}, Node ${input.node}. Each figure is the median over its`,
+    `Last \`npm run bench\`: ${input.date} on ${input.machine}${input.load ? ` (load average ${input.load} over 1, 5, 15 min at the end)` : ""}, Node ${input.node}. Each figure is the median over its`,
     "rounds with the spread (min – max); ratios are to a baseline measured side by side in the same rounds.",
     "",
   ];
@@ -87,8 +94,7 @@ function generated(input: ReportInput): string {
     out.push("| measure | median | spread | vs baseline | goal |", "|---|---|---|---|---|");
     for (const f of r.figures) {
       const c = figureCells(f);
-      const goal = f.goal ? `${f.goal.text}: ${f.goal.met ? "met" : "**not met**"}` : "";
-      out.push(`| ${f.what} | ${c.result} | ${c.spread} | ${c.ratio} | ${goal} |`);
+      out.push(`| ${f.what} | ${c.result} | ${c.spread} | ${c.ratio} | ${goalCell(f)} |`);
     }
     out.push("", ...(r.notes ?? []).map((n) => `${n}\n`));
   }
@@ -112,10 +118,7 @@ export function renderReport(
   docs: string,
   readme: string,
 ): { docs: string; readme: string } {
-  const manual = (blockOf(docs, "manual") ?? "")
-    .split("\n")
-    .filter((l) => /^\|/.test(l) && !/^\|\s*what\s*\|/.test(l) && !/^\|-/.test(l));
-  const table = summaryTable(input, manual);
+  const table = summaryTable(input);
   let d = replaceBlock(docs, "summary", table);
   d = replaceBlock(d, "generated", generated(input));
   return { docs: d, readme: replaceBlock(readme, "table", table) };
@@ -127,13 +130,20 @@ export function loadInput(dir: string, date = new Date()): ReportInput {
   const results = files
     .filter((f) => f.endsWith(".json") && !f.endsWith(".run.json"))
     .map(json)
-    .filter((r): r is BenchResult => Array.isArray((r as BenchResult).figures));
-  const runs = files.filter((f) => f.endsWith(".run.json")).map((f) => json(f) as RunRecord);
+    .filter((r): r is BenchResult => Array.isArray((r as BenchResult).figures))
+    .filter((r) => BENCHES.some((b) => b.name === r.name));
+  const runs = files
+    .filter((f) => f.endsWith(".run.json"))
+    .map((f) => json(f) as RunRecord)
+    .filter((r) => BENCHES.some((b) => b.name === r.name));
   const cpu = cpus();
   return {
     results,
     runs,
     machine: `${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    load: loadavg()
+      .map((x) => x.toFixed(1))
+      .join(", "),
     node: process.version,
     date: date
       .toISOString()

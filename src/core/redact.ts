@@ -7,7 +7,7 @@
  */
 
 import { REDACTED, redact, redactUrlCredentials } from "../redact.js";
-import { isSecretKey } from "../rest-spec/secrets.js";
+import { isSecretColumn, isSecretKey } from "../rest-spec/secrets.js";
 import { type Attachment, type Block, type Message, Rich } from "./message.js";
 import type { Effect } from "./pipeline-types.js";
 import { tokenize } from "./tokenize.js";
@@ -96,9 +96,14 @@ function decodeURIComponentSafe(s: string): string {
   }
 }
 
-/** A table cell's column path ("v2c.community", "a.x|b.x") names a secret when any of its keys does. */
-function secretColumn(key: string): boolean {
-  return key.split(/[.|]/).some(isSecretKey);
+/** A table row: a cell under a secret column loses its value, every other its URL credentials. */
+function redactRow(row: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k in row) {
+    const v = row[k] as string;
+    out[k] = isSecretColumn(k) && v !== "" && v !== "–" ? REDACTED : redactUrlCredentials(v);
+  }
+  return out;
 }
 
 function richOrText<T extends Rich | string>(v: T): T {
@@ -118,14 +123,7 @@ function redactBlock(b: Block): Block {
     case "table":
       return {
         ...b,
-        rows: b.rows.map((row) =>
-          Object.fromEntries(
-            Object.entries(row).map(([k, v]) => [
-              k,
-              secretColumn(k) && v !== "" && v !== "–" ? REDACTED : redactUrlCredentials(v),
-            ]),
-          ),
-        ),
+        rows: b.rows.map(redactRow),
       };
     case "actions":
       return {

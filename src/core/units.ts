@@ -109,8 +109,11 @@ export function formatPercent(ratio: number): string {
 
 /** 10000 → "10,000". */
 export function formatCount(n: number): string {
-  return n.toLocaleString("en-US");
+  // Below a thousand there is no separator to place: most counts in answers.
+  return Number.isInteger(n) && n > -1000 && n < 1000 ? String(n) : COUNT_FORMAT.format(n);
 }
+/** Made once: `toLocaleString` builds a formatter on every call, measured at tens of µs each (issue 27). */
+const COUNT_FORMAT = new Intl.NumberFormat("en-US");
 
 /** "1 snapshot", "0 snapshots", "1,200 file systems": the count with its noun in the right number. */
 export function countOf(n: number, one: string, many = `${one}s`): string {

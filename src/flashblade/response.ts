@@ -4,6 +4,8 @@
  */
 import { z } from "zod";
 import { contract } from "./errors.js";
+import { type JsonCheck, jsonCheckOf } from "./json-check.js";
+import * as readSchemas from "./schemas.js";
 import { type ErrorEntry, errorBodySchema, paginationInfoSchema } from "./schemas.js";
 import type { Page } from "./types.js";
 
@@ -73,9 +75,10 @@ export function nullsToUndefined(value: unknown): void {
 }
 
 /**
- * Validates items against `schema` with zod, which names the offending field; nulls become undefined first.
- * Without a schema the items are returned as the array sent them. One parse of the whole list (its array schema
- * made once per item schema) costs about a fifth less than a parse per item.
+ * Validates items against `schema`; nulls become undefined first. Items the schema's JSON check (json-check.ts)
+ * accepts are what zod would return, and are returned as they are; otherwise zod parses the list and names the
+ * offending field. Without a schema the items are returned as the array sent them. One parse of the whole list
+ * (its array schema made once per item schema) costs about a fifth less than a parse per item.
  */
 export function validateItems<T>(
   array: string,
@@ -85,6 +88,8 @@ export function validateItems<T>(
 ): T[] {
   if (!schema) return items as T[];
   nullsToUndefined(items);
+  const check = checkOf(schema);
+  if (check && items.every(check)) return items as T[];
   const r = listSchemaOf(schema).safeParse(items);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
@@ -93,6 +98,23 @@ export function validateItems<T>(
 }
 
 const listSchemas = new WeakMap<z.ZodType, z.ZodArray<z.ZodType>>();
+/** Per item schema, its JSON check, or null when it has none (made on first use). */
+const checks = new WeakMap<z.ZodType, JsonCheck | null>();
+
+/**
+ * The read schemas of schemas.ts: plain (no refinements, transforms or pipes, which JSON Schema cannot show), so
+ * only they get a JSON check; any other schema is parsed by zod.
+ */
+const PLAIN = new Set<unknown>(Object.values(readSchemas));
+
+function checkOf(schema: z.ZodType): JsonCheck | null {
+  let check = checks.get(schema);
+  if (check === undefined) {
+    check = PLAIN.has(schema) ? (jsonCheckOf(schema) ?? null) : null;
+    checks.set(schema, check);
+  }
+  return check;
+}
 
 function listSchemaOf<T>(schema: z.ZodType<T>): z.ZodType<T[]> {
   let list = listSchemas.get(schema);

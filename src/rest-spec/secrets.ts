@@ -64,9 +64,26 @@ export const URL_MODEL_FIELDS = [
   "url",
 ] as const;
 
+/**
+ * Keys folded and answered, remembered: every cell of every table and every key of every redacted value (audit
+ * records, log lines, the raw JSON view) asks, and folding (lower case, a regex) cost more than the rest of a
+ * 31-row list's rendering (measured, issue 27). Keys are field names, a few hundred; the bound only keeps odd
+ * input (arbitrary JSON keys) from growing the maps.
+ */
+const MEMO_LIMIT = 4096;
+const foldedKeys = new Map<string, string>();
+const secretKeys = new Map<string, boolean>();
+const secretColumns = new Map<string, boolean>();
+
 /** `BIND_PASSWORD`, `bind-password`, `bindPassword` → "bindpassword". */
 export function foldKey(key: string): string {
-  return key.toLowerCase().replace(/[-_.\s]/g, "");
+  let k = foldedKeys.get(key);
+  if (k === undefined) {
+    k = key.toLowerCase().replace(/[-_.\s]/g, "");
+    if (foldedKeys.size >= MEMO_LIMIT) foldedKeys.clear();
+    foldedKeys.set(key, k);
+  }
+  return k;
 }
 
 const SECRET = new Set([...SECRET_MODEL_FIELDS, ...SECRET_BOT_FIELDS].map(foldKey));
@@ -75,10 +92,25 @@ const URLS = new Set(URL_MODEL_FIELDS.map(foldKey));
 /** Names no listed field has but that can only be secrets (a field a later REST version adds). */
 const LOOKS_SECRET = /password|passphrase|secret|privatekey|connectionkey|apitoken|authtoken|sessiontoken/;
 
+function remember(memo: Map<string, boolean>, key: string, value: boolean): boolean {
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, value);
+  return value;
+}
+
 /** The value under this key is a secret, whatever the key's case or spelling. */
 export function isSecretKey(key: string): boolean {
+  const known = secretKeys.get(key);
+  if (known !== undefined) return known;
   const k = foldKey(key);
-  return SECRET.has(k) || (!NOT_SECRET.has(k) && LOOKS_SECRET.test(k));
+  return remember(secretKeys, key, SECRET.has(k) || (!NOT_SECRET.has(k) && LOOKS_SECRET.test(k)));
+}
+
+/** A table column's path ("v2c.community", "a.x|b.x") names a secret when any of its keys does. */
+export function isSecretColumn(path: string): boolean {
+  const known = secretColumns.get(path);
+  if (known !== undefined) return known;
+  return remember(secretColumns, path, path.split(/[.|]/).some(isSecretKey));
 }
 
 /**

@@ -1,12 +1,12 @@
 /**
  * The benchmark report generator: it rewrites only its marked blocks (hand-written sections stay, other
- * engineers' included), puts every JSON figure with median, spread, ratio and goal into the summary, joins the
- * hand-kept rows, and the README table is exactly the summary of docs/benchmarks.md. The repository's own
- * files carry the markers.
+ * engineers' included), puts every JSON figure with median, spread, ratio and goal into the summary (no row
+ * typed by hand), decides a checked goal from the figure itself, and the README table is exactly the summary
+ * of docs/benchmarks.md. The repository's own files carry the markers.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { BenchResult } from "../../bench/report/result.js";
+import { type BenchResult, withGoal } from "../../bench/report/result.js";
 import { blockOf, type ReportInput, renderReport } from "../../bench/report/write.js";
 
 const result: BenchResult = {
@@ -39,11 +39,6 @@ const docs = [
   "<!-- bench:summary:start -->",
   "old summary",
   "<!-- bench:summary:end -->",
-  "<!-- bench:manual:start -->",
-  "| what | command | result |",
-  "|---|---|---|",
-  "| store: 10,000 writes | `npm run bench:store` | 3.1 s |",
-  "<!-- bench:manual:end -->",
   "",
   "## Store (added by another engineer)",
   "Their own prose and table.",
@@ -56,7 +51,6 @@ describe("benchmark report", () => {
     expect(out.docs).toContain("Intro written by hand.");
     expect(out.docs).toContain("## Store (added by another engineer)\nTheir own prose and table.");
     expect(out.docs).not.toContain("old summary");
-    expect(blockOf(out.docs, "manual")).toBe(blockOf(docs, "manual"));
     expect(out.docs).toContain("2 × Test CPU, 4.0 GiB, Node v20.20.2");
     expect(out.docs).toContain("raw lines");
     // Idempotent: a second run changes nothing.
@@ -68,7 +62,6 @@ describe("benchmark report", () => {
     const summary = blockOf(out.docs, "summary") ?? "";
     expect(summary).toContain("| ack p99 | `npm run bench:e2e` | 12.0 ms (goal ≤ 25 ms: met) |");
     expect(summary).toContain("| fs list | `npm run bench:e2e` | 3.00 ms; 2.00× raw call (1.50 ms) |");
-    expect(summary).toContain("| store: 10,000 writes | `npm run bench:store` | 3.1 s |");
     expect(out.docs).toContain("| ack p99 | 12.0 ms | 9.00 ms – 30.0 ms over 3 rounds |");
     // Only figures with a goal or marked headline reach the summary; the full table has them all.
     expect(summary).not.toContain("detail only");
@@ -80,8 +73,40 @@ describe("benchmark report", () => {
   it("the repository's docs and README carry the markers the generator fills", () => {
     const docsFile = readFileSync(new URL("../../docs/benchmarks.md", import.meta.url), "utf8");
     const readmeFile = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-    for (const name of ["summary", "manual", "generated"])
-      expect(blockOf(docsFile, name), name).toBeDefined();
+    for (const name of ["summary", "generated"]) expect(blockOf(docsFile, name), name).toBeDefined();
+    // No rows kept by hand: the block that held them is gone.
+    expect(blockOf(docsFile, "manual")).toBeUndefined();
     expect(blockOf(readmeFile, "table")).toBeDefined();
+  });
+
+  it("prints a missed goal as missed, in the summary, the README table and the full table", () => {
+    const missed: BenchResult = {
+      name: "client",
+      title: "Client",
+      command: "npm run bench:client",
+      figures: [
+        withGoal({ what: "pool overhead", unit: "%", rounds: [13, 9, 15.6] }, "<", 10, "< 10 %"),
+        // What the bench claimed does not count: the report checks the figure.
+        {
+          what: "list vs raw",
+          unit: "ms",
+          rounds: [1.2],
+          baseline: { what: "raw", rounds: [0.6] },
+          goal: { text: "≤ raw + 0.3 ms", met: true, check: { of: "excess", op: "<", value: 0.3 } },
+        },
+        withGoal({ what: "logins", unit: "count", rounds: [1] }, "=", 1, "= 1"),
+      ],
+    };
+    const out = renderReport({ ...input, results: [missed] }, docs, readme);
+    const summary = blockOf(out.docs, "summary") ?? "";
+    expect(summary).toContain(
+      "| pool overhead | `npm run bench:client` | 13.0 % (goal < 10 %: **not met**) |",
+    );
+    expect(summary).toContain("(goal ≤ raw + 0.3 ms: **not met**) |");
+    expect(summary).toContain("| logins | `npm run bench:client` | 1 (goal = 1: met) |");
+    expect(blockOf(out.readme, "table")).toContain("13.0 % (goal < 10 %: **not met**)");
+    expect(out.docs).toContain(
+      "| pool overhead | 13.0 % | 9.00 % – 15.6 % over 3 rounds |  | < 10 %: **not met** |",
+    );
   });
 });

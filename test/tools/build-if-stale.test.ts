@@ -70,6 +70,19 @@ describe("build once", () => {
     expect(builds()).toBe(2);
   });
 
+  test("benchmark output under bench/results is no source: writing it does not make the next start build", async () => {
+    await check();
+    const before = builds();
+    mkdirSync(join(dir, "bench", "results"), { recursive: true });
+    writeFileSync(join(dir, "bench", "results", "client.json"), "{}\n");
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(join(dir, "bench"), past, past);
+    await check();
+    writeFileSync(join(dir, "bench", "results", "store.json"), "{}\n");
+    await check();
+    expect(builds()).toBe(before);
+  });
+
   test("a failed build leaves no stamp and stops the start", async () => {
     rmSync(join(dir, "dist", ".build-stamp"), { force: true });
     await expect(check({ FAIL_BUILD: "1" })).rejects.toMatchObject({ code: 2 });

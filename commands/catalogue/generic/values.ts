@@ -3,7 +3,7 @@ import { formatTimestamp } from "../../../src/core/format-time.js";
 import type { TableColumn } from "../../../src/core/message.js";
 import { formatBytes, formatDuration, formatPercent } from "../../../src/core/units.js";
 import { REDACTED, redactUrlValue } from "../../../src/redact.js";
-import { isSecretKey } from "../../../src/rest-spec/secrets.js";
+import { isSecretColumn, isSecretKey } from "../../../src/rest-spec/secrets.js";
 import type { Unit } from "../spec.js";
 
 export type Item = Record<string, unknown>;
@@ -23,32 +23,57 @@ const HEALTHY = new Set(["healthy", "ok", "connected", "enabled", "running", "su
  * e.g. replication's `async` became `periodic` in 1.12).
  */
 export function valueAt(item: Item, path: string): unknown {
-  // "valid_to:days": a second column computed from the same field (its unit says how).
-  const colon = path.indexOf(":");
-  if (colon !== -1) return valueAt(item, path.slice(0, colon));
-  if (path.includes("|")) {
-    for (const alt of path.split("|")) {
-      const v = valueAt(item, alt);
-      if (v !== undefined) return v;
+  const alts = stepsOf(path);
+  for (let a = 0; a < alts.length; a++) {
+    const steps = alts[a] as readonly string[];
+    let v: unknown = item;
+    for (let i = 0; i < steps.length && v !== undefined; i++) {
+      v = v === null || typeof v !== "object" ? undefined : (v as Item)[steps[i] as string];
     }
-    return undefined;
+    if (v !== undefined || a === alts.length - 1) return v;
   }
-  let v: unknown = item;
-  for (const p of path.split(".")) {
-    if (v === null || typeof v !== "object") return undefined;
-    v = (v as Item)[p];
-  }
-  return v;
+  return undefined;
 }
 
+/**
+ * Per-path facts asked once per cell, remembered: a 31-row table asks each of them 31 times per column, and
+ * splitting and matching the path every time was a fair part of a catalogue list's own cost (issue 27). Paths
+ * are the catalogue's columns and the ones people name; the bound keeps odd input from growing the maps.
+ */
+function remembered<T>(compute: (path: string) => T): (path: string) => T {
+  const memo = new Map<string, T>();
+  return (path) => {
+    let v = memo.get(path);
+    if (v === undefined && !memo.has(path)) {
+      if (memo.size >= 4096) memo.clear();
+      v = compute(path);
+      memo.set(path, v);
+    }
+    return v as T;
+  };
+}
+
+/**
+ * A path's alternatives, each as its steps: "valid_to:days" reads `valid_to` (a second column computed from the
+ * same field, its unit says how); "a.x|b.x" takes the first present.
+ */
+const stepsOf = remembered((path: string): string[][] => {
+  const colon = path.indexOf(":");
+  const field = colon === -1 ? path : path.slice(0, colon);
+  return field.split("|").map((alt) => alt.split("."));
+});
+
+/** The path's last key names a time in epoch milliseconds. */
+const isTimePath = remembered((path: string) => TIME_FIELD.test(path.split(".").at(-1) ?? ""));
+
 /** "remote.name" → "Remote name"; "valid_to" → "Valid to". */
-export function labelOf(path: string): string {
+export const labelOf = remembered((path: string): string => {
   const words = path
     .replace(/:.*$/, "")
     .replace(/\.name$/, "")
     .replace(/[._]/g, " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
-}
+});
 
 function asNumber(v: unknown): number | undefined {
   if (typeof v === "number") return v;
@@ -64,7 +89,7 @@ export function formatValue(
   ctx: { now: number; timeZone: string },
 ): string {
   // A column path ("v2c.community", "api_token.token"): secret when any of its keys is, as the one redaction rules.
-  if (path.split(/[.|]/).some(isSecretKey) && v !== undefined && v !== null && v !== "") return REDACTED;
+  if (isSecretColumn(path) && v !== undefined && v !== null && v !== "") return REDACTED;
   if (v === undefined || v === null || v === "") return "–";
   const n = asNumber(v);
   switch (unit) {
@@ -98,8 +123,7 @@ export function formatValue(
       return HEALTHY.has(String(v).toLowerCase()) ? `✓ ${String(v)}` : `✗ ${String(v)}`;
   }
   // A time the catalogue gave no unit for is still a time: never raw epoch milliseconds.
-  if (n !== undefined && TIME_FIELD.test(path.split(".").at(-1) ?? "") && n > 1e11 && n < 1e14)
-    return formatTimestamp(n, ctx.timeZone);
+  if (n !== undefined && n > 1e11 && n < 1e14 && isTimePath(path)) return formatTimestamp(n, ctx.timeZone);
   if (typeof v === "boolean") return v ? "yes" : "no";
   if (Array.isArray(v))
     return v.map((x) => (x && typeof x === "object" ? nameOf(x as Item) : String(x))).join(", ") || "–";
