@@ -2,11 +2,15 @@
  * `npm run load`: the load test on loopback, bounded in time and count. Full form by default: 100 commands/s
  * for 60 s from 40 users over 200 simulated arrays with faults; `--short` is the 10-second CI form.
  * Prints the reconciliation and p50/p95/p99 per kind, writes bench/results/load.json, exits 1 on a mismatch.
+ * `--heap-snapshots DIR` writes a heap snapshot after warm-up and one at the end (diff them with load/heap-diff.ts).
+ * The arrays run in a child process (`--fleet-in-process` keeps them here), so the RSS reported is the bot's
+ * process (with the driver and the fake Slack): sampled every second, growth over the last half with its goal.
  *   npm run load [-- --rate 100 --seconds 60 --arrays 200 --users 40 --no-faults --short]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
+import { writeHeapSnapshot } from "node:v8";
 import { runLoad } from "./load/run-load.js";
 import type { BenchResult, Figure } from "./report/result.js";
 
@@ -19,9 +23,16 @@ const { values } = parseArgs({
     short: { type: "boolean", default: false },
     "no-faults": { type: "boolean", default: false },
     out: { type: "string", default: "bench/results/load.json" },
+    "heap-snapshots": { type: "string" },
+    "fleet-in-process": { type: "boolean", default: false },
   },
 });
 const short = values.short === true;
+/** Heap snapshots after warm-up and at the end, for bench/load/heap-diff.ts. */
+function snapshotInto(dir: string): (label: string) => void {
+  mkdirSync(dir, { recursive: true });
+  return (label) => console.log(`heap snapshot: ${writeHeapSnapshot(join(dir, `${label}.heapsnapshot`))}`);
+}
 const opts = {
   rate: Number(values.rate ?? (short ? 30 : 100)),
   seconds: Number(values.seconds ?? (short ? 10 : 60)),
@@ -29,6 +40,8 @@ const opts = {
   users: Number(values.users ?? 40),
   faults: values["no-faults"] !== true,
   log: (l: string) => console.log(l),
+  fleetInChild: values["fleet-in-process"] !== true,
+  ...(values["heap-snapshots"] === undefined ? {} : { snapshot: snapshotInto(values["heap-snapshots"]) }),
 };
 console.log(
   `load: ${opts.rate}/s for ${opts.seconds}s over ${opts.arrays} arrays, ${opts.users} users, faults ${opts.faults ? "on" : "off"}`,
@@ -50,8 +63,20 @@ for (const [kind, l] of Object.entries(report.latencyMs)) {
     `  ${kind.padEnd(9)} n=${String(l.n).padStart(5)}  p50 ${l.p50.toFixed(1)} ms  p95 ${l.p95.toFixed(1)} ms  p99 ${l.p99.toFixed(1)} ms`,
   );
 }
+const steps = report.approveStepsMs;
 console.log(
-  `RSS after warm-up ${report.rssMiB.afterWarmUp.toFixed(0)} MiB, at the end ${report.rssMiB.end.toFixed(0)} MiB`,
+  `  approve legs: click → dialog p50 ${steps.dialog.p50.toFixed(1)} / p99 ${steps.dialog.p99.toFixed(1)} ms; ` +
+    `submit → card updated p50 ${steps.carriedOut.p50.toFixed(1)} / p99 ${steps.carriedOut.p99.toFixed(1)} ms; ` +
+    `Slack 429s by method ${JSON.stringify(report.slack429ByMethod)}`,
+);
+const m = report.memory;
+console.log(
+  `bot process RSS after warm-up (${m.warmUpSeconds.toFixed(0)} s) ${m.rssAfterWarmUpMiB.toFixed(0)} MiB, peak after it ` +
+    `${m.rssPeakAfterWarmUpMiB.toFixed(0)} MiB, at the end ${m.rssEndMiB.toFixed(0)} MiB; growth over the last half: ` +
+    `RSS ${m.rssGrowthLastHalfMiB.toFixed(1)} MiB, heap used ${m.heapGrowthLastHalfMiB.toFixed(1)} MiB` +
+    (report.fleetRssMiB === undefined
+      ? ""
+      : `; the arrays' own process ${report.fleetRssMiB.toFixed(0)} MiB`),
 );
 // The report (bench/report/write.ts) shows the load test beside the benchmarks, from this result.
 const zero = (what: string, n: number): Figure => ({
@@ -75,13 +100,26 @@ const result: BenchResult & { report: typeof report } = {
     zero("load: effects lost", r.lost.length),
     zero("load: effects applied but not reported", r.unreported.length),
     {
-      what: "load: RSS growth after warm-up",
+      what: "load: the bot's process, peak RSS after warm-up",
       unit: "MiB",
-      rounds: [report.rssMiB.end - report.rssMiB.afterWarmUp],
+      rounds: [m.rssPeakAfterWarmUpMiB],
+      goal: { text: "≤ 256 MiB", met: m.rssPeakAfterWarmUpMiB <= 256 },
+    },
+    {
+      what: "load: the bot's process, RSS growth over the last half of the run",
+      unit: "MiB",
+      rounds: [m.rssGrowthLastHalfMiB],
+      goal: { text: "< 10 MiB", met: m.rssGrowthLastHalfMiB < 10 },
+    },
+    {
+      what: "load: the bot's process, heap used growth over the last half",
+      unit: "MiB",
+      rounds: [m.heapGrowthLastHalfMiB],
     },
   ],
   notes: [
     `Sent ${JSON.stringify(report.sent)}; applied on the arrays ${JSON.stringify(r.applied)}; Slack 429s ${report.slack429}; wall ${report.wallSeconds.toFixed(0)} s.`,
+    `Memory is the process holding the bot, the load driver and the fake Slack${opts.fleetInChild ? `; the ${opts.arrays} simulated arrays run in a child process (${report.fleetRssMiB?.toFixed(0) ?? "?"} MiB RSS at the end), not counted` : ", and the simulated arrays (--fleet-in-process)"}. Warm-up: the first ${m.warmUpSeconds.toFixed(0)} s.`,
   ],
   report,
 };

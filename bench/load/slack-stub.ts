@@ -38,6 +38,7 @@ export class SlackStub {
   readonly events = new EventEmitter();
   readonly counts = new Map<string, number>();
   throttled = 0;
+  readonly throttledBy = new Map<string, number>();
   private ts = 1_700_000_000;
   private constructor(
     private readonly server: Server,
@@ -66,6 +67,7 @@ export class SlackStub {
         s.counts.set(method, (s.counts.get(method) ?? 0) + 1);
         if (LIMITED.has(method) && random() < (opts.rate429 ?? 0)) {
           s.throttled++;
+          s.throttledBy.set(method, (s.throttledBy.get(method) ?? 0) + 1);
           return json(429, { ok: false, error: "ratelimited" }, { "retry-after": "1" });
         }
         const args = parseArgs(raw, req.headers["content-type"]);
@@ -100,8 +102,14 @@ export class SlackStub {
     return `${this.base}/respond/${id}`;
   }
 
-  /** Resolves with the first Web API call (from now on) that `pred` accepts. */
-  waitForCall(pred: (c: StubCall & { ts: string }) => boolean): Promise<StubCall & { ts: string }> {
+  /**
+   * Resolves with the first Web API call (from now on) that `pred` accepts. Once `signal` aborts, the wait
+   * stops listening (and never resolves): a wait left listening would test every later call, for ever.
+   */
+  waitForCall(
+    pred: (c: StubCall & { ts: string }) => boolean,
+    signal?: AbortSignal,
+  ): Promise<StubCall & { ts: string }> {
     return new Promise((resolve) => {
       const on = (c: StubCall & { ts: string }) => {
         if (!pred(c)) return;
@@ -109,7 +117,13 @@ export class SlackStub {
         resolve(c);
       };
       this.events.on("call", on);
+      signal?.addEventListener("abort", () => this.events.off("call", on), { once: true });
     });
+  }
+
+  /** How many "call" waits are listening (the load test checks it drops back to zero). */
+  get waits(): number {
+    return this.events.listenerCount("call");
   }
 
   close(): Promise<void> {
