@@ -1,6 +1,9 @@
 /**
  * The pending store in memory: tests and the console without a data file. Records round-trip through JSON, so it
- * accepts exactly what the durable store (pending-store-durable.ts) would.
+ * accepts exactly what the durable store (pending-store-durable.ts) would. Finished records are kept so a late
+ * click on their card gets a clear answer ("already done by …"); in memory, at most `maxFinished` of them, the
+ * most recently finished, for at most KEEP_FINISHED_MS: under sustained traffic a week of them would be
+ * unbounded. Open records are never dropped (they expire, and person limits bound how many are made).
  */
 import {
   applyApproval,
@@ -15,12 +18,36 @@ function copy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-export function createMemoryPendingStore(): PendingStore {
+/** Finished records kept in memory by default: hours of a busy team's cards, a few MiB. */
+export const MAX_FINISHED_IN_MEMORY = 2000;
+
+export function createMemoryPendingStore(opts: { maxFinished?: number } = {}): PendingStore & {
+  readonly size: number;
+} {
+  const maxFinished = opts.maxFinished ?? MAX_FINISHED_IN_MEMORY;
   const records = new Map<string, PendingRecord>();
+  /** Ids of finished records, the most recently finished last. */
+  const finished = new Set<string>();
+  /** Called after every change of a record: tracks when it finished and forgets the oldest beyond the bound. */
+  const track = (r: PendingRecord | undefined) => {
+    if (!r) return;
+    finished.delete(r.id);
+    if (OPEN_STATUSES.includes(r.status)) return;
+    finished.add(r.id);
+    for (const id of finished) {
+      if (finished.size <= maxFinished) break;
+      finished.delete(id);
+      records.delete(id);
+    }
+  };
   return {
+    get size() {
+      return records.size;
+    },
     async create(record) {
       if (records.has(record.id)) throw new Error(`pending record ${record.id} already exists`);
       records.set(record.id, copy(record));
+      track(records.get(record.id));
     },
     async get(id) {
       const r = records.get(id);
@@ -30,11 +57,13 @@ export function createMemoryPendingStore(): PendingStore {
       const r = records.get(id);
       if (!r || r.status !== expectedStatus) return undefined;
       r.status = "claimed";
+      track(r);
       return copy(r);
     },
     async approve(id, approval) {
       const { next, outcome } = applyApproval(records.get(id), copy(approval));
       if (next) records.set(id, next);
+      track(next);
       return copy(outcome);
     },
     async update(id, patch) {
@@ -42,6 +71,7 @@ export function createMemoryPendingStore(): PendingStore {
       if (!r) return undefined;
       const next = copy({ ...r, ...patch });
       records.set(id, next);
+      track(next);
       return copy(next);
     },
     async listOpen() {
@@ -56,6 +86,7 @@ export function createMemoryPendingStore(): PendingStore {
         r.status = "interrupted";
         r.outcome = "INTERRUPTED";
         r.updatedAt = now;
+        track(r);
         out.push(copy(r));
       }
       return out;
@@ -66,11 +97,13 @@ export function createMemoryPendingStore(): PendingStore {
         // The sweep also forgets finished records, as the durable store's expiry does, so memory stays bounded.
         if (!OPEN_STATUSES.includes(r.status) && r.expiresAt + KEEP_FINISHED_MS <= now) {
           records.delete(r.id);
+          finished.delete(r.id);
           continue;
         }
         if (r.status === "pending" && r.expiresAt <= now) {
           r.status = "expired";
           r.updatedAt = now;
+          track(r);
           out.push(copy(r));
         }
       }
