@@ -6,7 +6,6 @@ import { rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
-import type { FileSystem } from "../../src/flashblade/types.js";
 import {
   eradicationNote,
   recoverOffer,
@@ -16,11 +15,10 @@ import {
 } from "../shared/destroyed.js";
 import { done } from "../shared/done.js";
 import {
+  fileSystemAndSurroundings,
   fingerprintState,
   impactFacts,
   protocolsOf,
-  requireFileSystem,
-  surroundings,
   usedBytes,
 } from "../shared/file-system-facts.js";
 import { itemsOf, onlyItem } from "../shared/plan.js";
@@ -36,9 +34,8 @@ export const fsDestroy = defineCommand({
   positional: ["name"],
   args: nameArgs,
   async impact(a, ctx): Promise<Impact> {
-    const fs = await requireFileSystem(ctx, a.name);
+    const { fs, around } = await fileSystemAndSurroundings(ctx, a.name);
     refuseAlreadyDestroyed(fs, a.name, "fs");
-    const around = await surroundings(ctx, fs);
     const warnings = [];
     if (around.links.length > 0)
       warnings.push(rich`${a.name} has ${countOf(around.links.length, "replica link")}; replication stops.`);
@@ -125,14 +122,13 @@ export const fsEradicate = defineCommand({
   positional: ["name"],
   args: nameArgs,
   async impact(a, ctx): Promise<Impact> {
-    const fs: FileSystem = await requireFileSystem(ctx, a.name);
+    const { fs, around } = await fileSystemAndSurroundings(ctx, a.name);
     requireDestroyedToEradicate(
       fs,
       a.name,
       ctx.recheck,
       `${a.name} is not destroyed. Destroy it first with /array fs destroy ${a.name}; it can be eradicated afterwards.`,
     );
-    const around = await surroundings(ctx, fs);
     return {
       target: `file system ${a.name}`,
       summary: rich`Eradicates *${a.name}* on ${ctx.arrayName}. This is permanent: it cannot be recovered afterwards.`,
