@@ -78,6 +78,15 @@ console.log(
       ? ""
       : `; the arrays' own process ${report.fleetRssMiB.toFixed(0)} MiB`),
 );
+const last = m.samples.at(-1);
+if (last)
+  console.log(
+    `at the end: RSS ${last.rssMiB.toFixed(0)} MiB = V8 heap committed ${last.heapTotalMiB.toFixed(0)} MiB (used ${last.heapUsedMiB.toFixed(0)}) + external ${last.externalMiB.toFixed(0)} MiB + the rest (code, stacks, native allocations) ${(last.rssMiB - last.heapTotalMiB - last.externalMiB).toFixed(0)} MiB`,
+  );
+if (m.liveHeapMiB)
+  console.log(
+    `heap after a full GC: after warm-up ${m.liveHeapMiB.warm.toFixed(1)} MiB, at half ${m.liveHeapMiB.half.toFixed(1)} MiB, at the end ${m.liveHeapMiB.end.toFixed(1)} MiB`,
+  );
 // The report (bench/report/write.ts) shows the load test beside the benchmarks, from this result.
 const zero = (what: string, n: number): Figure => ({
   what,

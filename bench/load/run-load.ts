@@ -74,6 +74,9 @@ export interface MemorySample {
   t: number;
   rssMiB: number;
   heapUsedMiB: number;
+  /** V8's committed heap, and memory outside it held by JS objects (Buffers, ArrayBuffers). */
+  heapTotalMiB: number;
+  externalMiB: number;
 }
 
 export interface MemoryReport {
@@ -477,6 +480,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
       t: (performance.now() - t0) / 1000,
       rssMiB: m.rss / 2 ** 20,
       heapUsedMiB: m.heapUsed / 2 ** 20,
+      heapTotalMiB: m.heapTotal / 2 ** 20,
+      externalMiB: m.external / 2 ** 20,
     });
   };
   const sampler = setInterval(sample, 1000);
