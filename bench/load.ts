@@ -3,8 +3,8 @@
  * for 60 s from 40 users over 200 simulated arrays with faults; `--short` is the 10-second CI form.
  * Prints the reconciliation and p50/p95/p99 per kind, writes bench/results/load.json, exits 1 on a mismatch.
  * `--heap-snapshots DIR` writes a heap snapshot after warm-up and one at the end (diff them with load/heap-diff.ts).
- * The arrays run in a child process (`--fleet-in-process` keeps them here), so the RSS reported is the bot's
- * process (with the driver and the fake Slack): sampled every second, growth over the last half with its goal.
+ * The bot and the arrays each run in a child process (`--bot-in-process`, `--fleet-in-process` keep them here),
+ * so the RSS reported is the bot's own: sampled every second, growth over the last half with its goal.
  *   npm run load [-- --rate 100 --seconds 60 --arrays 200 --users 40 --no-faults --short]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     out: { type: "string", default: "bench/results/load.json" },
     "heap-snapshots": { type: "string" },
     "fleet-in-process": { type: "boolean", default: false },
+    "bot-in-process": { type: "boolean", default: false },
   },
 });
 const short = values.short === true;
@@ -41,6 +42,7 @@ const opts = {
   faults: values["no-faults"] !== true,
   log: (l: string) => console.log(l),
   fleetInChild: values["fleet-in-process"] !== true,
+  botInChild: values["bot-in-process"] !== true,
   ...(values["heap-snapshots"] === undefined ? {} : { snapshot: snapshotInto(values["heap-snapshots"]) }),
 };
 console.log(
@@ -71,7 +73,7 @@ console.log(
 );
 const m = report.memory;
 console.log(
-  `bot process RSS after warm-up (${m.warmUpSeconds.toFixed(0)} s) ${m.rssAfterWarmUpMiB.toFixed(0)} MiB, peak after it ` +
+  `${m.scope === "bot" ? "the bot's own process" : `one process (${m.scope})`}: RSS after warm-up (${m.warmUpSeconds.toFixed(0)} s) ${m.rssAfterWarmUpMiB.toFixed(0)} MiB, peak after it ` +
     `${m.rssPeakAfterWarmUpMiB.toFixed(0)} MiB, at the end ${m.rssEndMiB.toFixed(0)} MiB; growth over the last half: ` +
     `RSS ${m.rssGrowthLastHalfMiB.toFixed(1)} MiB, heap used ${m.heapGrowthLastHalfMiB.toFixed(1)} MiB` +
     (report.fleetRssMiB === undefined
@@ -128,7 +130,11 @@ const result: BenchResult & { report: typeof report } = {
   ],
   notes: [
     `Sent ${JSON.stringify(report.sent)}; applied on the arrays ${JSON.stringify(r.applied)}; Slack 429s ${report.slack429}; wall ${report.wallSeconds.toFixed(0)} s.`,
-    `Memory is the process holding the bot, the load driver and the fake Slack${opts.fleetInChild ? `; the ${opts.arrays} simulated arrays run in a child process (${report.fleetRssMiB?.toFixed(0) ?? "?"} MiB RSS at the end), not counted` : ", and the simulated arrays (--fleet-in-process)"}. Warm-up: the first ${m.warmUpSeconds.toFixed(0)} s.`,
+    `Memory: ${
+      m.scope === "bot"
+        ? "the bot's own process (the Slack app, the pipeline and the array pool), run as a child; the driver and the fake Slack are in the load's process"
+        : `one process holding ${m.scope}`
+    }${opts.fleetInChild ? `; the ${opts.arrays} simulated arrays run in their own process (${report.fleetRssMiB?.toFixed(0) ?? "?"} MiB RSS at the end), not counted` : ", and the simulated arrays"}. Warm-up: the first ${m.warmUpSeconds.toFixed(0)} s.`,
   ],
   report,
 };

@@ -6,19 +6,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
-import { RESOURCES } from "../../commands/index.js";
-import { configSchema } from "../../src/config/schema.js";
-import { parseSlackSection } from "../../src/config/slack.js";
-import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
-import { createPipeline } from "../../src/core/pipeline.js";
 import { ACTIONS } from "../../src/core/pipeline-deps.js";
-import { createRegistry } from "../../src/core/registry.js";
-import { createArrayPool } from "../../src/flashblade/pool.js";
-import { silentLogger } from "../../src/logger.js";
-import { simulatedArrayConfig } from "../../src/simulator/index.js";
-import { createSlackApp } from "../../src/slack/app.js";
+import { type BotSample, startBot } from "./bot.js";
 import { startFleet } from "./fleet.js";
-import { type Reconciliation, reconcile, reconcileSink } from "./reconcile.js";
+import { type Reconciliation, reconcile } from "./reconcile.js";
 import { postSigned, SlackStub } from "./slack-stub.js";
 
 export interface LoadOptions {
@@ -33,6 +24,8 @@ export interface LoadOptions {
   drainMs?: number;
   /** Progress lines (the CLI prints them). */
   log?: (line: string) => void;
+  /** Run the bot in a child process, so the memory reported is the bot's alone (bot.ts). */
+  botInChild?: boolean;
   /** Run the simulated arrays in a child process, so this process's memory is the bot's (fleet.ts). */
   fleetInChild?: boolean;
   /** Called once after warm-up and once at the end, before anything is closed (heap snapshots). */
@@ -69,17 +62,11 @@ export interface LoadReport {
   wallSeconds: number;
 }
 
-export interface MemorySample {
-  /** Seconds since sending started. */
-  t: number;
-  rssMiB: number;
-  heapUsedMiB: number;
-  /** V8's committed heap, and memory outside it held by JS objects (Buffers, ArrayBuffers). */
-  heapTotalMiB: number;
-  externalMiB: number;
-}
+export type MemorySample = BotSample;
 
 export interface MemoryReport {
+  /** Whose memory: the bot's process alone (botInChild), or the bot's with the driver and the fake Slack. */
+  scope?: string;
   /** Warm-up: the first third of the run, at most 120 s (the count-bounded caches fill in it). */
   warmUpSeconds: number;
   /** RSS when warm-up ends, and the highest RSS after it. */
@@ -154,48 +141,15 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   const down = fleet.down;
 
   const stub = await SlackStub.start({ rate429: o.faults ? 0.05 : 0, random });
-  const config = configSchema.parse({
-    arrays: fleet.arrays.map((a) => ({ name: a.name, address: a.url, api_token_env: "T" })),
-    access: { default_role: "none", admin: { users: admins }, operator: { users: operators } },
+  const bot = await startBot({
+    arrays: fleet.arrays,
+    admins,
+    operators,
+    signingSecret: SECRET,
+    slackApiUrl: stub.apiUrl,
+    child: o.botInChild === true,
   });
-  const pool = createArrayPool(
-    fleet.arrays.map((a) =>
-      simulatedArrayConfig(a.name, a, {
-        connections: 2,
-        rate: { maxConcurrent: 4, minSpacingMs: 0, maxQueue: 200 },
-        timeouts: { connectMs: 2000, readMs: 10_000 },
-      }),
-    ),
-    { logger: silentLogger() },
-  );
-  const audit = reconcileSink();
-  const app = createSlackApp(
-    parseSlackSection({
-      mode: "http",
-      botToken: "xoxb-load",
-      signingSecret: SECRET,
-      apiUrl: stub.apiUrl,
-      port: 0,
-      channelIntervalMs: 0,
-      drainSeconds: 30,
-    }),
-    {
-      host: "127.0.0.1",
-      logger: silentLogger(),
-      pipeline: ({ identity }) =>
-        createPipeline({
-          registry: createRegistry(RESOURCES),
-          pool,
-          config,
-          identity,
-          store: createMemoryPendingStore(),
-          audit,
-          logger: silentLogger(),
-          now: Date.now,
-        }),
-    },
-  );
-  const { port } = await app.start();
+  const port = bot.port;
   const events = `http://127.0.0.1:${port}/slack/events`;
   log(`${o.arrays} arrays, bot on port ${port}${down ? `, ${down} down` : ""}`);
 
@@ -473,26 +427,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   const interval = 1000 / o.rate;
   const t0 = performance.now();
   let warm = false;
-  const samples: MemorySample[] = [];
-  const sample = () => {
-    const m = process.memoryUsage();
-    samples.push({
-      t: (performance.now() - t0) / 1000,
-      rssMiB: m.rss / 2 ** 20,
-      heapUsedMiB: m.heapUsed / 2 ** 20,
-      heapTotalMiB: m.heapTotal / 2 ** 20,
-      externalMiB: m.external / 2 ** 20,
-    });
-  };
-  const sampler = setInterval(sample, 1000);
-  /** Heap used after a full GC, when the process runs with --expose-gc (npm run load does). */
-  const gc = (globalThis as { gc?: () => void }).gc;
-  const live: number[] = [];
-  const liveHeap = () => {
-    if (gc === undefined) return;
-    gc();
-    live.push(process.memoryUsage().heapUsed / 2 ** 20);
-  };
+  await bot.start();
   let half = false;
   // Faults during the run: session expiry, 5xx bursts and connection resets on any method, round robin.
   await fleet.startFaults();
@@ -504,29 +439,27 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     void p.finally(() => inflight.delete(p));
     if (!warm && performance.now() - t0 > Math.min(120_000, (o.seconds * 1000) / 3)) {
       warm = true;
-      liveHeap();
+      await bot.mark();
       o.snapshot?.("warm");
     }
     if (!half && performance.now() - t0 > (o.seconds * 1000) / 2) {
       half = true;
-      liveHeap();
+      await bot.mark();
     }
     const next = t0 + (i + 1) * interval;
     await delay(Math.max(0, next - performance.now()));
   }
-  sample();
-  clearInterval(sampler);
-  liveHeap();
+  await bot.mark();
   await fleet.stopFaults();
   log(`sending stopped; waiting for ${inflight.size} operations in flight`);
   await Promise.race([Promise.all(inflight), delay(o.drainMs ?? 60_000)]);
   const unanswered = waiting.size;
   o.snapshot?.("end");
 
-  await app.stop();
-  await pool.close();
+  const stopped = await bot.stop();
   await stub.close();
-  const reconciliation = reconcile(await fleet.effects(), audit.entries, failures);
+  const reconciliation = reconcile(await fleet.effects(), stopped.entries, failures);
+  const live = stopped.memory.liveHeapMiB;
   const fleetRss = o.fleetInChild === true ? (await fleet.memory()).rss / 2 ** 20 : undefined;
   await fleet.close();
 
@@ -548,10 +481,11 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     },
     leftListening: { stubWaits: stub.waits, optional: optional.size, waiting: waiting.size },
     memory: {
-      ...memoryReport(samples, o.seconds),
+      ...memoryReport(stopped.memory.samples, o.seconds),
       ...(live.length === 3
         ? { liveHeapMiB: { warm: live[0] ?? 0, half: live[1] ?? 0, end: live[2] ?? 0 } }
         : {}),
+      scope: o.botInChild === true ? "bot" : "bot, driver and fake Slack",
     },
     ...(fleetRss === undefined ? {} : { fleetRssMiB: fleetRss }),
     wallSeconds: (performance.now() - started) / 1000,
