@@ -47,7 +47,12 @@ export interface LoadReport {
   unanswered: number;
   latencyMs: Record<Kind, Percentiles>;
   /** The approve click to the typed-name dialog, and the submit to the card's update. */
-  approveStepsMs: { dialog: Percentiles; carriedOut: Percentiles };
+  approveStepsMs: {
+    dialog: Percentiles;
+    carriedOut: Percentiles;
+    /** Whole approvals that met no 429 from Slack on their dialog or card update. */
+    unthrottled: Percentiles;
+  };
   /** What the driver still waits for at the end (0 each when nothing leaks). */
   leftListening: { stubWaits: number; optional: number; waiting: number };
   reconciliation: Reconciliation;
@@ -297,7 +302,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   let fsSeq = 0;
 
   /** An approval's two legs: click to dialog (the recheck), submit to card update (recheck, send, update). */
-  const approveSteps = { dialog: [] as number[], carriedOut: [] as number[] };
+  const approveSteps = { dialog: [] as number[], carriedOut: [] as number[], unthrottled: [] as number[] };
   let lastApproval = 0;
   let approvalsAnsweredWithoutDialog = 0;
   const approval = async (): Promise<void> => {
@@ -332,6 +337,18 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
         (c) => c.method === "chat.update" && c.args["ts"] === posted.ts,
         done.signal,
       );
+      // Slack's own 429s on this approval's dialog or card update: the bot must wait the Retry-After (1 s).
+      let throttled = false;
+      stub.onThrottled(
+        (c) =>
+          (c.method === "views.open" && JSON.stringify(c.args).includes(pending)) ||
+          (c.method === "chat.update" && c.args["ts"] === posted.ts),
+        () => {
+          throttled = true;
+        },
+        done.signal,
+      );
+      const t0 = performance.now();
       await timed("approve", async () => {
         // The click opens the typed-name dialog, or, when the array cannot confirm the plan still holds (a fault,
         // or the object changed), answers at once or closes the card: each is an answer, silence is not.
@@ -374,6 +391,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
         await within(updated, "chat.update after an approval");
         approveSteps.carriedOut.push(performance.now() - t1);
       });
+      if (!throttled) approveSteps.unthrottled.push(performance.now() - t0);
     } finally {
       done.abort();
     }
@@ -478,6 +496,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     approveStepsMs: {
       dialog: pcts(approveSteps.dialog),
       carriedOut: pcts(approveSteps.carriedOut),
+      unthrottled: pcts(approveSteps.unthrottled),
     },
     leftListening: { stubWaits: stub.waits, optional: optional.size, waiting: waiting.size },
     memory: {

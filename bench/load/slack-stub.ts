@@ -65,12 +65,14 @@ export class SlackStub {
         if (url.startsWith("/upload/")) return json(200, { ok: true });
         const method = url.replace(/^\/api\//, "").split("?")[0] ?? "";
         s.counts.set(method, (s.counts.get(method) ?? 0) + 1);
+        const args = parseArgs(raw, req.headers["content-type"]);
         if (LIMITED.has(method) && random() < (opts.rate429 ?? 0)) {
           s.throttled++;
           s.throttledBy.set(method, (s.throttledBy.get(method) ?? 0) + 1);
+          // Heard by the driver, which tells the approvals that waited on a Retry-After from the others.
+          s.events.emit("throttled", { method, args });
           return json(429, { ok: false, error: "ratelimited" }, { "retry-after": "1" });
         }
-        const args = parseArgs(raw, req.headers["content-type"]);
         const ts = `${++s.ts}.000100`;
         s.events.emit("call", { method, args, ts });
         switch (method) {
@@ -119,6 +121,15 @@ export class SlackStub {
       this.events.on("call", on);
       signal?.addEventListener("abort", () => this.events.off("call", on), { once: true });
     });
+  }
+
+  /** Calls `on` for each call answered 429 that `pred` accepts, until `signal` aborts. */
+  onThrottled(pred: (c: StubCall) => boolean, on: () => void, signal: AbortSignal): void {
+    const listener = (c: StubCall) => {
+      if (pred(c)) on();
+    };
+    this.events.on("throttled", listener);
+    signal.addEventListener("abort", () => this.events.off("throttled", listener), { once: true });
   }
 
   /** How many "call" waits are listening (the load test checks it drops back to zero). */
