@@ -136,6 +136,10 @@ type Request = { id: number; op: "start" | "mark" | "stop" };
 /** The child's side: one bot, driven over IPC until "stop". */
 export function serveBot(): void {
   let bot: Bot | undefined;
+  process.on("uncaughtException", (err) => {
+    console.error("bot process: uncaught", err);
+    process.exit(70);
+  });
   process.once("message", (o: BotOptions) => {
     void startLocalBot(o).then((b) => {
       bot = b;
@@ -165,6 +169,11 @@ export async function startChildBot(o: BotOptions): Promise<Bot & { pid: number 
   child.removeAllListeners("exit");
   let seq = 0;
   const waiting = new Map<number, (v: unknown) => void>();
+  let stopping = false;
+  // A bot that dies mid-run is a failure of the run, said at once, not a driver waiting for answers for ever.
+  child.on("exit", (code, signal) => {
+    if (!stopping) console.error(`the bot process exited during the run (code ${code}, signal ${signal})`);
+  });
   child.on("message", (m) => {
     const r = m as { id: number; value: unknown };
     waiting.get(r.id)?.(r.value);
@@ -182,6 +191,7 @@ export async function startChildBot(o: BotOptions): Promise<Bot & { pid: number 
     start: () => call("start"),
     mark: () => call("mark"),
     async stop() {
+      stopping = true;
       const exited = new Promise((r) => child.once("exit", r));
       const out = await call<{ entries: AuditEntry[]; memory: BotMemory }>("stop");
       await exited;
