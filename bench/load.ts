@@ -88,6 +88,7 @@ if (last)
   console.log(
     `at the end: RSS ${last.rssMiB.toFixed(0)} MiB = V8 heap committed ${last.heapTotalMiB.toFixed(0)} MiB (used ${last.heapUsedMiB.toFixed(0)}) + external ${last.externalMiB.toFixed(0)} MiB + the rest (code, stacks, native allocations) ${(last.rssMiB - last.heapTotalMiB - last.externalMiB).toFixed(0)} MiB`,
   );
+console.log(`pending store at the end: ${report.pendingRecords} records (at most 2,000 finished are kept)`);
 if (m.liveHeapMiB)
   console.log(
     `heap after a full GC: after warm-up ${m.liveHeapMiB.warm.toFixed(1)} MiB, at half ${m.liveHeapMiB.half.toFixed(1)} MiB, at the end ${m.liveHeapMiB.end.toFixed(1)} MiB`,

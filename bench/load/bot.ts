@@ -49,7 +49,7 @@ export interface Bot {
   /** The heap after a full GC, now. */
   mark(): Promise<void>;
   /** Stops the app and the pool; the audit entries for reconciliation and the memory seen. */
-  stop(): Promise<{ entries: AuditEntry[]; memory: BotMemory }>;
+  stop(): Promise<{ entries: AuditEntry[]; memory: BotMemory; pendingRecords: number }>;
 }
 
 /** The bot in this process. */
@@ -69,6 +69,7 @@ export async function startLocalBot(o: BotOptions): Promise<Bot> {
     { logger: silentLogger() },
   );
   const audit = reconcileSink();
+  const store = createMemoryPendingStore();
   const app = createSlackApp(
     parseSlackSection({
       mode: "http",
@@ -88,7 +89,7 @@ export async function startLocalBot(o: BotOptions): Promise<Bot> {
           pool,
           config,
           identity,
-          store: createMemoryPendingStore(),
+          store,
           audit,
           logger: silentLogger(),
           now: Date.now,
@@ -126,7 +127,7 @@ export async function startLocalBot(o: BotOptions): Promise<Bot> {
       clearInterval(sampler);
       await app.stop();
       await pool.close();
-      return { entries: audit.entries, memory };
+      return { entries: audit.entries, memory, pendingRecords: store.size };
     },
   };
 }
@@ -193,7 +194,7 @@ export async function startChildBot(o: BotOptions): Promise<Bot & { pid: number 
     async stop() {
       stopping = true;
       const exited = new Promise((r) => child.once("exit", r));
-      const out = await call<{ entries: AuditEntry[]; memory: BotMemory }>("stop");
+      const out = await call<{ entries: AuditEntry[]; memory: BotMemory; pendingRecords: number }>("stop");
       await exited;
       return out;
     },

@@ -53,6 +53,8 @@ export interface LoadReport {
     /** Whole approvals that met no 429 from Slack on their dialog or card update. */
     unthrottled: Percentiles;
   };
+  /** Records in the bot's in-memory pending store at the end (open ones and the finished it keeps). */
+  pendingRecords: number;
   /** What the driver still waits for at the end (0 each when nothing leaks). */
   leftListening: { stubWaits: number; optional: number; waiting: number };
   reconciliation: Reconciliation;
@@ -498,6 +500,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
       carriedOut: pcts(approveSteps.carriedOut),
       unthrottled: pcts(approveSteps.unthrottled),
     },
+    pendingRecords: stopped.pendingRecords,
     leftListening: { stubWaits: stub.waits, optional: optional.size, waiting: waiting.size },
     memory: {
       ...memoryReport(stopped.memory.samples, o.seconds),
