@@ -2,15 +2,15 @@
  * `npm run load`: the load test on loopback, bounded in time and count. Full form by default: 100 commands/s
  * for 60 s from 40 users over 200 simulated arrays with faults; `--short` is the 10-second CI form.
  * Prints the reconciliation and p50/p95/p99 per kind, writes bench/results/load.json, exits 1 on a mismatch.
- * `--heap-snapshots DIR` writes a heap snapshot after warm-up and one at the end (diff them with load/heap-diff.ts).
+ * `--heap-snapshots DIR` writes a heap snapshot of the bot's process after warm-up and one at the end (diff them
+ * with load/heap-diff.ts).
  * The bot and the arrays each run in a child process (`--bot-in-process`, `--fleet-in-process` keep them here),
  * so the RSS reported is the bot's own: sampled every second, growth over the last half with its goal.
  *   npm run load [-- --rate 100 --seconds 60 --arrays 200 --users 40 --no-faults --short]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { writeHeapSnapshot } from "node:v8";
 import { runLoad } from "./load/run-load.js";
 import type { BenchResult, Figure } from "./report/result.js";
 
@@ -29,10 +29,10 @@ const { values } = parseArgs({
   },
 });
 const short = values.short === true;
-/** Heap snapshots after warm-up and at the end, for bench/load/heap-diff.ts. */
-function snapshotInto(dir: string): (label: string) => void {
+/** Heap snapshots of the bot's process after warm-up and at the end, for bench/load/heap-diff.ts. */
+function snapshotDir(dir: string): string {
   mkdirSync(dir, { recursive: true });
-  return (label) => console.log(`heap snapshot: ${writeHeapSnapshot(join(dir, `${label}.heapsnapshot`))}`);
+  return resolve(dir);
 }
 const opts = {
   rate: Number(values.rate ?? (short ? 30 : 100)),
@@ -43,7 +43,9 @@ const opts = {
   log: (l: string) => console.log(l),
   fleetInChild: values["fleet-in-process"] !== true,
   botInChild: values["bot-in-process"] !== true,
-  ...(values["heap-snapshots"] === undefined ? {} : { snapshot: snapshotInto(values["heap-snapshots"]) }),
+  ...(values["heap-snapshots"] === undefined
+    ? {}
+    : { heapSnapshotDir: snapshotDir(values["heap-snapshots"]) }),
 };
 console.log(
   `load: ${opts.rate}/s for ${opts.seconds}s over ${opts.arrays} arrays, ${opts.users} users, faults ${opts.faults ? "on" : "off"}`,

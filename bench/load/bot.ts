@@ -5,6 +5,7 @@
  * second between start() and stop(); mark() takes the heap after a full GC (with --expose-gc).
  */
 import { type ChildProcess, fork } from "node:child_process";
+import { writeHeapSnapshot } from "node:v8";
 import { RESOURCES } from "../../commands/index.js";
 import { configSchema } from "../../src/config/schema.js";
 import { parseSlackSection } from "../../src/config/slack.js";
@@ -48,6 +49,8 @@ export interface Bot {
   start(): Promise<void>;
   /** The heap after a full GC, now. */
   mark(): Promise<void>;
+  /** Writes a heap snapshot of the bot's process to `path`. */
+  snapshot(path: string): Promise<string>;
   /** Stops the app and the pool; the audit entries for reconciliation and the memory seen. */
   stop(): Promise<{ entries: AuditEntry[]; memory: BotMemory; pendingRecords: number }>;
 }
@@ -122,6 +125,9 @@ export async function startLocalBot(o: BotOptions): Promise<Bot> {
       gc();
       memory.liveHeapMiB.push(process.memoryUsage().heapUsed / 2 ** 20);
     },
+    async snapshot(path: string) {
+      return writeHeapSnapshot(path);
+    },
     async stop() {
       sample();
       clearInterval(sampler);
@@ -132,7 +138,7 @@ export async function startLocalBot(o: BotOptions): Promise<Bot> {
   };
 }
 
-type Request = { id: number; op: "start" | "mark" | "stop" };
+type Request = { id: number; op: "start" | "mark" | "stop" | "snapshot"; arg?: string };
 
 /** The child's side: one bot, driven over IPC until "stop". */
 export function serveBot(): void {
@@ -146,7 +152,8 @@ export function serveBot(): void {
       bot = b;
       process.send?.({ port: b.port });
       process.on("message", (m: Request) => {
-        void (bot as Bot)[m.op]().then((value) => {
+        const b = bot as Bot;
+        void (m.op === "snapshot" ? b.snapshot(m.arg ?? "bot.heapsnapshot") : b[m.op]()).then((value) => {
           process.send?.({ id: m.id, value });
           if (m.op === "stop") process.disconnect();
         });
@@ -180,17 +187,18 @@ export async function startChildBot(o: BotOptions): Promise<Bot & { pid: number 
     waiting.get(r.id)?.(r.value);
     waiting.delete(r.id);
   });
-  const call = <T>(op: Request["op"]): Promise<T> =>
+  const call = <T>(op: Request["op"], arg?: string): Promise<T> =>
     new Promise((resolve) => {
       const id = ++seq;
       waiting.set(id, resolve as (v: unknown) => void);
-      child.send({ id, op } satisfies Request);
+      child.send({ id, op, ...(arg === undefined ? {} : { arg }) } satisfies Request);
     });
   return {
     port,
     pid: child.pid,
     start: () => call("start"),
     mark: () => call("mark"),
+    snapshot: (path) => call("snapshot", path),
     async stop() {
       stopping = true;
       const exited = new Promise((r) => child.once("exit", r));

@@ -5,6 +5,7 @@
  * end it reconciles what the arrays did with the bot's audit records (reconcile.ts).
  */
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { ACTIONS } from "../../src/core/pipeline-deps.js";
 import { type BotSample, startBot } from "./bot.js";
@@ -28,8 +29,8 @@ export interface LoadOptions {
   botInChild?: boolean;
   /** Run the simulated arrays in a child process, so this process's memory is the bot's (fleet.ts). */
   fleetInChild?: boolean;
-  /** Called once after warm-up and once at the end, before anything is closed (heap snapshots). */
-  snapshot?: (label: "warm" | "end") => void;
+  /** Where to write heap snapshots of the bot's process, after warm-up and at the end (warm/end.heapsnapshot). */
+  heapSnapshotDir?: string;
 }
 
 export interface Percentiles {
@@ -460,7 +461,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     if (!warm && performance.now() - t0 > Math.min(120_000, (o.seconds * 1000) / 3)) {
       warm = true;
       await bot.mark();
-      o.snapshot?.("warm");
+      if (o.heapSnapshotDir)
+        log(`heap snapshot: ${await bot.snapshot(join(o.heapSnapshotDir, "warm.heapsnapshot"))}`);
     }
     if (!half && performance.now() - t0 > (o.seconds * 1000) / 2) {
       half = true;
@@ -474,7 +476,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   log(`sending stopped; waiting for ${inflight.size} operations in flight`);
   await Promise.race([Promise.all(inflight), delay(o.drainMs ?? 60_000)]);
   const unanswered = waiting.size;
-  o.snapshot?.("end");
+  if (o.heapSnapshotDir)
+    log(`heap snapshot: ${await bot.snapshot(join(o.heapSnapshotDir, "end.heapsnapshot"))}`);
 
   const stopped = await bot.stop();
   await stub.close();
