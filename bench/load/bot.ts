@@ -154,8 +154,11 @@ export function serveBot(): void {
       process.on("message", (m: Request) => {
         const b = bot as Bot;
         void (m.op === "snapshot" ? b.snapshot(m.arg ?? "bot.heapsnapshot") : b[m.op]()).then((value) => {
-          process.send?.({ id: m.id, value });
-          if (m.op === "stop") process.disconnect();
+          // Disconnecting only once the answer is written: the stop answer (every audit entry) is large, and a
+          // disconnect right after send() drops it.
+          process.send?.({ id: m.id, value }, undefined, {}, () => {
+            if (m.op === "stop") process.disconnect();
+          });
         });
       });
     });

@@ -102,8 +102,10 @@ export async function serveFleet(o: Omit<FleetOptions, "child">): Promise<void> 
   const send = (m: unknown) => process.send?.(m);
   process.on("message", (m: Request) => {
     void fleet[m.op]().then((value) => {
-      send({ id: m.id, value } satisfies Reply);
-      if (m.op === "close") process.disconnect();
+      // Disconnecting only once the answer is written (a disconnect right after send() can drop it).
+      process.send?.({ id: m.id, value } satisfies Reply, undefined, {}, () => {
+        if (m.op === "close") process.disconnect();
+      });
     });
   });
   send({ ready: { arrays: fleet.arrays, down: fleet.down } });
