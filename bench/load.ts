@@ -4,8 +4,9 @@
  * Prints the reconciliation and p50/p95/p99 per kind, writes bench/results/load.json, exits 1 on a mismatch.
  * `--heap-snapshots DIR` writes a heap snapshot of the bot's process after warm-up and one at the end (diff them
  * with load/heap-diff.ts).
- * The bot and the arrays each run in a child process (`--bot-in-process`, `--fleet-in-process` keep them here),
- * so the RSS reported is the bot's own: sampled every second, growth over the last half with its goal.
+ * The arrays run in a child process (`--fleet-in-process` keeps them here), so the RSS reported is this process's:
+ * the bot, the driver and the fake Slack; `--bot-in-child` runs the bot alone in a child and reports its RSS
+ * alone. Sampled every second, with the growth over the last half and its goal.
  *   npm run load [-- --rate 100 --seconds 60 --arrays 200 --users 40 --no-faults --short]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -25,7 +26,7 @@ const { values } = parseArgs({
     out: { type: "string", default: "bench/results/load.json" },
     "heap-snapshots": { type: "string" },
     "fleet-in-process": { type: "boolean", default: false },
-    "bot-in-process": { type: "boolean", default: false },
+    "bot-in-child": { type: "boolean", default: false },
   },
 });
 const short = values.short === true;
@@ -42,7 +43,7 @@ const opts = {
   faults: values["no-faults"] !== true,
   log: (l: string) => console.log(l),
   fleetInChild: values["fleet-in-process"] !== true,
-  botInChild: values["bot-in-process"] !== true,
+  botInChild: values["bot-in-child"] === true,
   ...(values["heap-snapshots"] === undefined
     ? {}
     : { heapSnapshotDir: snapshotDir(values["heap-snapshots"]) }),

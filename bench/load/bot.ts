@@ -1,7 +1,9 @@
 /**
  * The bot under load: the real Slack app in HTTP mode with the real pipeline and array pool, in this process
- * or in a child process. In a child (the CLI's form) its memory is measured alone: the RSS the load reports
- * is then the bot's, not the driver's, the fake Slack's or the simulated arrays'. Its memory is sampled once a
+ * or in a child process (`npm run load -- --bot-in-child`). In a child its memory is measured alone: the RSS the
+ * load reports is then the bot's, not the driver's, the fake Slack's or the simulated arrays'. On a shared two-core
+ * machine the bot in a child fell behind the open-loop driver at 100/s in some runs (a backlog of ~2,000
+ * operations with its CPU at ~45 %; not explained yet), so it is not the default. Its memory is sampled once a
  * second between start() and stop(); mark() takes the heap after a full GC (with --expose-gc).
  */
 import { type ChildProcess, fork } from "node:child_process";
