@@ -3,7 +3,10 @@
  * accepts exactly what the durable store (pending-store-durable.ts) would. Finished records are kept so a late
  * click on their card gets a clear answer ("already done by …"); in memory, at most `maxFinished` of them, the
  * most recently finished, for at most KEEP_FINISHED_MS: under sustained traffic a week of them would be
- * unbounded. Open records are never dropped (they expire, and person limits bound how many are made).
+ * unbounded. Open requests are never dropped (they expire within hours, and person limits bound how many are
+ * made). Offers (a Recover button after a destroy) stay open for as long as recovery is possible, a day by
+ * default, one per destroy: at most `maxOffers` of them are kept, the newest; a click on a forgotten one is told
+ * the offer is no longer known, and the command (`fs recover …`) still works.
  */
 import {
   applyApproval,
@@ -20,11 +23,18 @@ function copy<T>(value: T): T {
 
 /** Finished records kept in memory by default: hours of a busy team's cards, a few MiB. */
 export const MAX_FINISHED_IN_MEMORY = 2000;
+/** Offers kept in memory by default, open or not: a busy team's Recover buttons of several days. */
+export const MAX_OFFERS_IN_MEMORY = 2000;
 
-export function createMemoryPendingStore(opts: { maxFinished?: number } = {}): PendingStore & {
+export function createMemoryPendingStore(
+  opts: { maxFinished?: number; maxOffers?: number } = {},
+): PendingStore & {
   readonly size: number;
 } {
   const maxFinished = opts.maxFinished ?? MAX_FINISHED_IN_MEMORY;
+  const maxOffers = opts.maxOffers ?? MAX_OFFERS_IN_MEMORY;
+  /** Ids of offers, the oldest first. */
+  const offers = new Set<string>();
   const records = new Map<string, PendingRecord>();
   /** Ids of finished records, the most recently finished last. */
   const finished = new Set<string>();
@@ -37,6 +47,16 @@ export function createMemoryPendingStore(opts: { maxFinished?: number } = {}): P
     for (const id of finished) {
       if (finished.size <= maxFinished) break;
       finished.delete(id);
+      offers.delete(id);
+      records.delete(id);
+    }
+  };
+  /** Forgets the oldest offers beyond the bound. */
+  const boundOffers = () => {
+    for (const id of offers) {
+      if (offers.size <= maxOffers) break;
+      offers.delete(id);
+      finished.delete(id);
       records.delete(id);
     }
   };
@@ -48,6 +68,10 @@ export function createMemoryPendingStore(opts: { maxFinished?: number } = {}): P
       if (records.has(record.id)) throw new Error(`pending record ${record.id} already exists`);
       records.set(record.id, copy(record));
       track(records.get(record.id));
+      if (record.kind === "offer") {
+        offers.add(record.id);
+        boundOffers();
+      }
     },
     async get(id) {
       const r = records.get(id);
@@ -98,6 +122,7 @@ export function createMemoryPendingStore(opts: { maxFinished?: number } = {}): P
         if (!OPEN_STATUSES.includes(r.status) && r.expiresAt + KEEP_FINISHED_MS <= now) {
           records.delete(r.id);
           finished.delete(r.id);
+          offers.delete(r.id);
           continue;
         }
         if (r.status === "pending" && r.expiresAt <= now) {

@@ -112,6 +112,24 @@ describe("in-memory pending store", () => {
     expect(store.size).toBe(149);
   });
 
+  it("keeps at most maxOffers offers (Recover buttons, open for a day), the newest; open requests all stay", async () => {
+    const store = createMemoryPendingStore({ maxOffers: 100 });
+    const offer = (id: string) => ({ ...record(id, "pending", 10 ** 13), kind: "offer" }) as PendingRecord;
+    for (let i = 0; i < 20; i++) await store.create(record(`req-${i}`, "pending", 10 ** 13));
+    // One offer per destroy, as the load makes them: each stays open until the object could be eradicated.
+    for (let i = 0; i < 1000; i++) await store.create(offer(`offer-${i}`));
+    expect(store.size).toBe(120);
+    expect(await store.get("offer-899")).toBeUndefined();
+    expect((await store.get("offer-900"))?.kind).toBe("offer");
+    expect((await store.get("offer-999"))?.status).toBe("pending");
+    expect((await store.listOpen()).filter((r) => r.kind === "request")).toHaveLength(20);
+    // A used offer counts against the same bound, and does not also hold a place among the finished.
+    await store.update("offer-999", { status: "executed" });
+    await store.create(offer("offer-1000"));
+    expect(store.size).toBe(120);
+    expect(await store.get("offer-900")).toBeUndefined();
+  });
+
   it("bounds finished records by default, whatever way they finish", async () => {
     const store = createMemoryPendingStore();
     for (let i = 0; i < MAX_FINISHED_IN_MEMORY + 500; i++) {
