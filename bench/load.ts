@@ -2,10 +2,15 @@
  * `npm run load`: the load test on loopback, bounded in time and count. Full form by default: 100 commands/s
  * for 60 s from 40 users over 200 simulated arrays with faults; `--short` is the 10-second CI form.
  * Prints the reconciliation and p50/p95/p99 per kind, writes bench/results/load.json, exits 1 on a mismatch.
+ * `--heap-snapshots DIR` writes a heap snapshot of the bot's process after warm-up and one at the end (diff them
+ * with load/heap-diff.ts).
+ * The arrays run in a child process (`--fleet-in-process` keeps them here), so the RSS reported is this process's:
+ * the bot, the driver and the fake Slack; `--bot-in-child` runs the bot alone in a child and reports its RSS
+ * alone. Sampled every second, with the growth over the last half and its goal.
  *   npm run load [-- --rate 100 --seconds 60 --arrays 200 --users 40 --no-faults --short]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { runLoad } from "./load/run-load.js";
 import { type BenchResult, type Figure, withGoal } from "./report/result.js";
@@ -19,9 +24,17 @@ const { values } = parseArgs({
     short: { type: "boolean", default: false },
     "no-faults": { type: "boolean", default: false },
     out: { type: "string", default: "bench/results/load.json" },
+    "heap-snapshots": { type: "string" },
+    "fleet-in-process": { type: "boolean", default: false },
+    "bot-in-child": { type: "boolean", default: false },
   },
 });
 const short = values.short === true;
+/** Heap snapshots of the bot's process after warm-up and at the end, for bench/load/heap-diff.ts. */
+function snapshotDir(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  return resolve(dir);
+}
 const opts = {
   rate: Number(values.rate ?? (short ? 30 : 100)),
   seconds: Number(values.seconds ?? (short ? 10 : 60)),
@@ -29,6 +42,11 @@ const opts = {
   users: Number(values.users ?? 40),
   faults: values["no-faults"] !== true,
   log: (l: string) => console.log(l),
+  fleetInChild: values["fleet-in-process"] !== true,
+  botInChild: values["bot-in-child"] === true,
+  ...(values["heap-snapshots"] === undefined
+    ? {}
+    : { heapSnapshotDir: snapshotDir(values["heap-snapshots"]) }),
 };
 console.log(
   `load: ${opts.rate}/s for ${opts.seconds}s over ${opts.arrays} arrays, ${opts.users} users, faults ${opts.faults ? "on" : "off"}`,
@@ -50,9 +68,34 @@ for (const [kind, l] of Object.entries(report.latencyMs)) {
     `  ${kind.padEnd(9)} n=${String(l.n).padStart(5)}  p50 ${l.p50.toFixed(1)} ms  p95 ${l.p95.toFixed(1)} ms  p99 ${l.p99.toFixed(1)} ms`,
   );
 }
+const steps = report.approveStepsMs;
 console.log(
-  `RSS after warm-up ${report.rssMiB.afterWarmUp.toFixed(0)} MiB, at the end ${report.rssMiB.end.toFixed(0)} MiB`,
+  `  approve legs: click → dialog p50 ${steps.dialog.p50.toFixed(1)} / p99 ${steps.dialog.p99.toFixed(1)} ms; ` +
+    `submit → card updated p50 ${steps.carriedOut.p50.toFixed(1)} / p99 ${steps.carriedOut.p99.toFixed(1)} ms; ` +
+    `Slack 429s by method ${JSON.stringify(report.slack429ByMethod)}`,
 );
+console.log(
+  `  approvals that met no Slack 429 (n=${steps.unthrottled.n}): p50 ${steps.unthrottled.p50.toFixed(1)} ms  p95 ${steps.unthrottled.p95.toFixed(1)} ms  p99 ${steps.unthrottled.p99.toFixed(1)} ms`,
+);
+const m = report.memory;
+console.log(
+  `${m.scope === "bot" ? "the bot's own process" : `one process (${m.scope})`}: RSS after warm-up (${m.warmUpSeconds.toFixed(0)} s) ${m.rssAfterWarmUpMiB.toFixed(0)} MiB, peak after it ` +
+    `${m.rssPeakAfterWarmUpMiB.toFixed(0)} MiB, at the end ${m.rssEndMiB.toFixed(0)} MiB; growth over the last half: ` +
+    `RSS ${m.rssGrowthLastHalfMiB.toFixed(1)} MiB, heap used ${m.heapGrowthLastHalfMiB.toFixed(1)} MiB` +
+    (report.fleetRssMiB === undefined
+      ? ""
+      : `; the arrays' own process ${report.fleetRssMiB.toFixed(0)} MiB`),
+);
+const last = m.samples.at(-1);
+if (last)
+  console.log(
+    `at the end: RSS ${last.rssMiB.toFixed(0)} MiB = V8 heap committed ${last.heapTotalMiB.toFixed(0)} MiB (used ${last.heapUsedMiB.toFixed(0)}) + external ${last.externalMiB.toFixed(0)} MiB + the rest (code, stacks, native allocations) ${(last.rssMiB - last.heapTotalMiB - last.externalMiB).toFixed(0)} MiB`,
+  );
+console.log(`pending store at the end: ${report.pendingRecords} records (at most 2,000 finished are kept)`);
+if (m.liveHeapMiB)
+  console.log(
+    `heap after a full GC: after warm-up ${m.liveHeapMiB.warm.toFixed(1)} MiB, at half ${m.liveHeapMiB.half.toFixed(1)} MiB, at the end ${m.liveHeapMiB.end.toFixed(1)} MiB`,
+  );
 // The report (bench/report/write.ts) shows the load test beside the benchmarks, from this result.
 const zero = (what: string, n: number): Figure =>
   withGoal({ what, unit: "count", rounds: [n] }, "=", 0, "= 0");
@@ -73,20 +116,49 @@ const result: BenchResult & { report: typeof report } = {
   command: `npm run load${short ? " -- --short" : ""}`,
   figures: [
     ...Object.entries(report.latencyMs).flatMap(([kind, l]) => latency(kind, l)),
+    {
+      what: `load: approve p99, approvals that met no Slack 429 (n=${steps.unthrottled.n})`,
+      unit: "ms",
+      rounds: [steps.unthrottled.p99],
+    },
     zero("load: requests left unanswered", report.unanswered),
     zero("load: effects applied twice", r.appliedTwice.length),
     zero("load: effects lost", r.lost.length),
     zero("load: effects applied but not reported", r.unreported.length),
-    rss("load: RSS after warm-up", report.rssMiB.afterWarmUp),
-    rss("load: RSS at the end", report.rssMiB.end),
-    {
-      what: "load: RSS growth after warm-up",
-      unit: "MiB",
-      rounds: [report.rssMiB.end - report.rssMiB.afterWarmUp],
-    },
+    rss("load: RSS after warm-up", m.rssAfterWarmUpMiB),
+    rss("load: peak RSS after warm-up", m.rssPeakAfterWarmUpMiB),
+    withGoal(
+      {
+        what: "load: RSS growth over the last half of the run",
+        unit: "MiB",
+        rounds: [m.rssGrowthLastHalfMiB],
+      },
+      "<",
+      10,
+      "< 10 MiB",
+    ),
+    ...(m.liveHeapMiB
+      ? [
+          {
+            what: "load: the bot's process, heap after a full GC at the end",
+            unit: "MiB" as const,
+            rounds: [m.liveHeapMiB.end],
+          },
+          {
+            what: "load: the bot's process, heap after a full GC, growth over the last half",
+            unit: "MiB" as const,
+            rounds: [m.liveHeapMiB.end - m.liveHeapMiB.half],
+          },
+        ]
+      : []),
   ],
   notes: [
     `Sent ${JSON.stringify(report.sent)}; applied on the arrays ${JSON.stringify(r.applied)}; Slack 429s ${report.slack429}; wall ${report.wallSeconds.toFixed(0)} s.`,
+    `Memory: ${
+      m.scope === "bot"
+        ? "the bot's own process (the Slack app, the pipeline and the array pool), run as a child; the driver and the fake Slack are in the load's process"
+        : `one process holding ${m.scope}`
+    }${opts.fleetInChild ? `; the ${opts.arrays} simulated arrays run in their own process (${report.fleetRssMiB?.toFixed(0) ?? "?"} MiB RSS at the end), not counted` : ", and the simulated arrays"}. Warm-up: the first ${m.warmUpSeconds.toFixed(0)} s.`,
   ],
   report,
 };

@@ -4,7 +4,7 @@
  * applied twice, and none applied that the bot did not report (except where the bot said the outcome is
  * unknown because the answer was lost).
  */
-import type { AuditRecord } from "../../src/core/audit.js";
+import type { AuditRecord, AuditSink } from "../../src/core/audit.js";
 import type { Simulator } from "../../src/simulator/index.js";
 
 export interface Reconciliation {
@@ -23,7 +23,8 @@ const OPS: Record<string, string> = {
   "fs.eradicate": "eradicate",
 };
 
-function simEffects(sim: Simulator): string[] {
+/** The changes one array applied, as `array|op|name`, from its own audit log. */
+export function simEffects(sim: Simulator): string[] {
   const out: string[] = [];
   for (const a of sim.state.audits) {
     if (a.command !== "file-systems") continue;
@@ -43,23 +44,44 @@ function simEffects(sim: Simulator): string[] {
   return out;
 }
 
+/** What reconciliation needs of one audit record: its effect key, and whether the bot said done or unknown. */
+export interface AuditEntry {
+  key: string;
+  done: boolean;
+  unknown: boolean;
+}
+
+/**
+ * The bot's audit sink in the load test: keeps only the entries of the file-system changes reconciled, a few
+ * dozen bytes each, not whole records (which would be the load's memory, not the bot's).
+ */
+export function reconcileSink(): AuditSink & { entries: AuditEntry[] } {
+  const entries: AuditEntry[] = [];
+  return {
+    entries,
+    write(r: AuditRecord) {
+      const op = OPS[r.command];
+      if (op === undefined) return;
+      const carriedOut = r.decision === "allowed" || r.decision === "confirmed" || r.decision === "approved";
+      entries.push({
+        key: `${r.arrays[0] ?? "?"}|${op}|${String(r.args["name"])}`,
+        done: carriedOut && r.outcome === "ok",
+        unknown: r.errorCode === "ARRAY_OUTCOME_UNKNOWN",
+      });
+    },
+  };
+}
+
+/** `effects`: what the arrays applied (simEffects of each array); `audits`: the bot's, from reconcileSink. */
 export function reconcile(
-  sims: readonly Simulator[],
-  audits: readonly AuditRecord[],
+  effects: readonly string[],
+  audits: readonly AuditEntry[],
   driverErrors: string[],
 ): Reconciliation {
   const counts = new Map<string, number>();
-  for (const sim of sims) for (const k of simEffects(sim)) counts.set(k, (counts.get(k) ?? 0) + 1);
-  const keyOf = (r: AuditRecord) =>
-    `${r.arrays[0] ?? "?"}|${OPS[r.command] ?? r.command}|${String(r.args["name"])}`;
-  const done = new Set<string>();
-  const unknown = new Set<string>();
-  for (const r of audits) {
-    if (OPS[r.command] === undefined) continue;
-    const carriedOut = r.decision === "allowed" || r.decision === "confirmed" || r.decision === "approved";
-    if (carriedOut && r.outcome === "ok") done.add(keyOf(r));
-    if (r.errorCode === "ARRAY_OUTCOME_UNKNOWN") unknown.add(keyOf(r));
-  }
+  for (const k of effects) counts.set(k, (counts.get(k) ?? 0) + 1);
+  const done = new Set(audits.filter((a) => a.done).map((a) => a.key));
+  const unknown = new Set(audits.filter((a) => a.unknown).map((a) => a.key));
   const applied: Record<string, number> = {};
   for (const [k, n] of counts) {
     const op = k.split("|")[1] ?? "?";

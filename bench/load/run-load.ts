@@ -5,19 +5,11 @@
  * end it reconciles what the arrays did with the bot's audit records (reconcile.ts).
  */
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { RESOURCES } from "../../commands/index.js";
-import { configSchema } from "../../src/config/schema.js";
-import { parseSlackSection } from "../../src/config/slack.js";
-import { type AuditRecord, memoryAuditSink } from "../../src/core/audit.js";
-import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
-import { createPipeline } from "../../src/core/pipeline.js";
 import { ACTIONS } from "../../src/core/pipeline-deps.js";
-import { createRegistry } from "../../src/core/registry.js";
-import { createArrayPool } from "../../src/flashblade/pool.js";
-import { silentLogger } from "../../src/logger.js";
-import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
-import { createSlackApp } from "../../src/slack/app.js";
+import { type BotSample, startBot } from "./bot.js";
+import { startFleet } from "./fleet.js";
 import { type Reconciliation, reconcile } from "./reconcile.js";
 import { postSigned, SlackStub } from "./slack-stub.js";
 
@@ -33,6 +25,19 @@ export interface LoadOptions {
   drainMs?: number;
   /** Progress lines (the CLI prints them). */
   log?: (line: string) => void;
+  /** Run the bot in a child process, so the memory reported is the bot's alone (bot.ts). */
+  botInChild?: boolean;
+  /** Run the simulated arrays in a child process, so this process's memory is the bot's (fleet.ts). */
+  fleetInChild?: boolean;
+  /** Where to write heap snapshots of the bot's process, after warm-up and at the end (warm/end.heapsnapshot). */
+  heapSnapshotDir?: string;
+}
+
+export interface Percentiles {
+  p50: number;
+  p95: number;
+  p99: number;
+  n: number;
 }
 
 export type Kind = "read" | "create" | "destroy" | "confirm" | "eradicate" | "approve";
@@ -41,13 +46,70 @@ export interface LoadReport {
   sent: Record<Kind, number>;
   answered: number;
   unanswered: number;
-  latencyMs: Record<Kind, { p50: number; p95: number; p99: number; n: number }>;
+  latencyMs: Record<Kind, Percentiles>;
+  /** The approve click to the typed-name dialog, and the submit to the card's update. */
+  approveStepsMs: {
+    dialog: Percentiles;
+    carriedOut: Percentiles;
+    /** Whole approvals that met no 429 from Slack on their dialog or card update. */
+    unthrottled: Percentiles;
+  };
+  /** Records in the bot's in-memory pending store at the end (open ones and the finished it keeps). */
+  pendingRecords: number;
+  /** What the driver still waits for at the end (0 each when nothing leaks). */
+  leftListening: { stubWaits: number; optional: number; waiting: number };
   reconciliation: Reconciliation;
   slack429: number;
+  slack429ByMethod: Record<string, number>;
   /** Approve clicks the bot answered without the typed-name dialog (a fault, or a stale plan voided). */
   approvalsWithoutDialog: number;
-  rssMiB: { afterWarmUp: number; end: number };
+  /** This process's memory (the bot, the driver and the fake Slack; the arrays too unless fleetInChild). */
+  memory: MemoryReport;
+  /** The RSS of the arrays' process at the end, when they run in a child. */
+  fleetRssMiB?: number;
   wallSeconds: number;
+}
+
+export type MemorySample = BotSample;
+
+export interface MemoryReport {
+  /** Whose memory: the bot's process alone (botInChild), or the bot's with the driver and the fake Slack. */
+  scope?: string;
+  /** Warm-up: the first third of the run, at most 120 s (the count-bounded caches fill in it). */
+  warmUpSeconds: number;
+  /** RSS when warm-up ends, and the highest RSS after it. */
+  rssAfterWarmUpMiB: number;
+  rssPeakAfterWarmUpMiB: number;
+  rssEndMiB: number;
+  /** RSS (and heap used) at the end of sending minus at its middle, each the median of 5 samples around it. */
+  rssGrowthLastHalfMiB: number;
+  heapGrowthLastHalfMiB: number;
+  /** Heap used right after a full GC (needs node --expose-gc) at the end of warm-up, the middle and the end. */
+  liveHeapMiB?: { warm: number; half: number; end: number };
+  /** One sample a second while sending. */
+  samples: MemorySample[];
+}
+
+/** The memory figures from samples taken once a second over `seconds` of sending. */
+export function memoryReport(samples: readonly MemorySample[], seconds: number): MemoryReport {
+  const warmUpSeconds = Math.min(120, seconds / 3);
+  const around = (t: number, f: (s: MemorySample) => number): number => {
+    const near = [...samples].sort((a, b) => Math.abs(a.t - t) - Math.abs(b.t - t)).slice(0, 5);
+    const xs = near.map(f).sort((a, b) => a - b);
+    return xs[Math.floor(xs.length / 2)] ?? 0;
+  };
+  const after = samples.filter((s) => s.t >= warmUpSeconds);
+  const rss = (s: MemorySample) => s.rssMiB;
+  const heap = (s: MemorySample) => s.heapUsedMiB;
+  return {
+    warmUpSeconds,
+    rssAfterWarmUpMiB: after[0]?.rssMiB ?? 0,
+    rssPeakAfterWarmUpMiB: Math.max(0, ...after.map(rss)),
+    rssEndMiB: samples.at(-1)?.rssMiB ?? 0,
+    rssGrowthLastHalfMiB: around(seconds, rss) - around(seconds / 2, rss),
+    heapGrowthLastHalfMiB: around(seconds, heap) - around(seconds / 2, heap),
+    samples: [...samples],
+  };
 }
 
 const SECRET = "load-signing-secret-000000";
@@ -64,22 +126,14 @@ function rng(seed: number): () => number {
   };
 }
 
+function pcts(xs: number[]): Percentiles {
+  return { p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99), n: xs.length };
+}
+
 function percentile(xs: number[], p: number): number {
   if (xs.length === 0) return 0;
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-}
-
-async function startSims(n: number): Promise<Simulator[]> {
-  const sims: Simulator[] = [];
-  // A few at a time: each start makes a key pair and opens a port.
-  for (let i = 0; i < n; i += 10) {
-    const batch = Array.from({ length: Math.min(10, n - i) }, (_, j) =>
-      startSimulator({ arrayName: `a-${i + j}`, scenario: "demo", seed: i + j + 1 }),
-    );
-    sims.push(...(await Promise.all(batch)));
-  }
-  return sims;
 }
 
 export async function runLoad(o: LoadOptions): Promise<LoadReport> {
@@ -88,63 +142,22 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
   const started = performance.now();
 
-  const sims = await startSims(o.arrays);
-  const names = sims.map((s) => s.arrayName);
+  const fleet = await startFleet({ arrays: o.arrays, faults: o.faults, child: o.fleetInChild === true });
+  const names = fleet.arrays.map((a) => a.name);
   const admins = Array.from({ length: Math.max(2, Math.ceil(o.users / 4)) }, (_, i) => `UADM${i}`);
   const operators = Array.from({ length: Math.max(1, o.users - admins.length) }, (_, i) => `UOPS${i}`);
-  const down = o.faults ? names[names.length - 1] : undefined;
-  if (o.faults) {
-    sims.forEach((sim, i) => {
-      if (i % 5 === 0) sim.control.addLatency({ ms: 20 + (i % 7) * 20 });
-      if (i % 7 === 1) sim.control.failRequests({ method: "GET", status: 503, share: 0.1 });
-      if (i % 11 === 2) sim.control.resetConnections({ method: "GET", share: 0.05 });
-    });
-    await sims[sims.length - 1]?.control.down();
-  }
+  const down = fleet.down;
 
   const stub = await SlackStub.start({ rate429: o.faults ? 0.05 : 0, random });
-  const config = configSchema.parse({
-    arrays: names.map((name, i) => ({ name, address: sims[i]?.url, api_token_env: "T" })),
-    access: { default_role: "none", admin: { users: admins }, operator: { users: operators } },
+  const bot = await startBot({
+    arrays: fleet.arrays,
+    admins,
+    operators,
+    signingSecret: SECRET,
+    slackApiUrl: stub.apiUrl,
+    child: o.botInChild === true,
   });
-  const pool = createArrayPool(
-    sims.map((s) =>
-      simulatedArrayConfig(s.arrayName, s, {
-        connections: 2,
-        rate: { maxConcurrent: 4, minSpacingMs: 0, maxQueue: 200 },
-        timeouts: { connectMs: 2000, readMs: 10_000 },
-      }),
-    ),
-    { logger: silentLogger() },
-  );
-  const audit = memoryAuditSink();
-  const app = createSlackApp(
-    parseSlackSection({
-      mode: "http",
-      botToken: "xoxb-load",
-      signingSecret: SECRET,
-      apiUrl: stub.apiUrl,
-      port: 0,
-      channelIntervalMs: 0,
-      drainSeconds: 30,
-    }),
-    {
-      host: "127.0.0.1",
-      logger: silentLogger(),
-      pipeline: ({ identity }) =>
-        createPipeline({
-          registry: createRegistry(RESOURCES),
-          pool,
-          config,
-          identity,
-          store: createMemoryPendingStore(),
-          audit,
-          logger: silentLogger(),
-          now: Date.now,
-        }),
-    },
-  );
-  const { port } = await app.start();
+  const port = bot.port;
   const events = `http://127.0.0.1:${port}/slack/events`;
   log(`${o.arrays} arrays, bot on port ${port}${down ? `, ${down} down` : ""}`);
 
@@ -199,9 +212,14 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     ephemeral: boolean,
     answered: true | "maybe" = true,
     maybeAnswer?: (body: Record<string, unknown>) => void,
+    /** Ends the wait for a "maybe" answer (the modal opened instead). */
+    maybeUntil?: AbortSignal,
   ) => {
     const id = `k${++seq}`;
-    if (answered === "maybe" && maybeAnswer) optional.set(id, maybeAnswer);
+    if (answered === "maybe" && maybeAnswer) {
+      optional.set(id, maybeAnswer);
+      maybeUntil?.addEventListener("abort", () => optional.delete(id), { once: true });
+    }
     const got = answered === true ? answer(id) : Promise.resolve({});
     const payload = {
       type: "block_actions",
@@ -286,6 +304,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   const destroyed: { array: string; name: string }[] = [];
   let fsSeq = 0;
 
+  /** An approval's two legs: click to dialog (the recheck), submit to card update (recheck, send, update). */
+  const approveSteps = { dialog: [] as number[], carriedOut: [] as number[], unthrottled: [] as number[] };
   let lastApproval = 0;
   let approvalsAnsweredWithoutDialog = 0;
   const approval = async (): Promise<void> => {
@@ -294,52 +314,90 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     const requester = pick(admins);
     const approver = pick(admins.filter((a) => a !== requester));
     const mentions = new RegExp(`\\b${target.name}\\b`);
-    const card = stub.waitForCall(
-      (c) =>
-        c.method === "chat.postMessage" &&
-        buttonValue(c.args, ACTIONS.approve) !== undefined &&
-        mentions.test(JSON.stringify(c.args)),
-    );
-    const ack = await timed("eradicate", () =>
-      command(requester, `fs eradicate ${target.name} --array ${target.array}`),
-    );
-    if (buttonValue(ack, ACTIONS.approve) === undefined && !JSON.stringify(ack).includes("approval")) return;
-    const posted = await within(card, "the approval card");
-    const pending = buttonValue(posted.args["blocks"], ACTIONS.approve);
-    if (!pending) throw new Error("the approval card has no Approve button");
-    const opened = stub.waitForCall(
-      (c) => c.method === "views.open" && JSON.stringify(c.args).includes(pending),
-    );
-    const updated = stub.waitForCall((c) => c.method === "chat.update" && c.args["ts"] === posted.ts);
-    await timed("approve", async () => {
-      // The click opens the typed-name dialog, or, when the array cannot confirm the plan still holds (a fault,
-      // or the object changed), answers at once or closes the card: each is an answer, silence is not.
-      let answeredInstead: (body: Record<string, unknown>) => void = () => {};
-      const answeredClick = new Promise<Record<string, unknown>>((r) => {
-        answeredInstead = r;
-      });
-      await click(approver, ACTIONS.approve, pending, posted.ts, false, "maybe", answeredInstead);
-      const first = await within(
-        Promise.race([
-          opened.then((call) => ({ open: call })),
-          answeredClick.then(() => ({ open: undefined })),
-          updated.then(() => ({ open: undefined })),
-        ]),
-        "views.open, an answer or a card update after an Approve click",
+    // Every wait below stops listening when this approval ends, whichever way it ends.
+    const done = new AbortController();
+    try {
+      const card = stub.waitForCall(
+        (c) =>
+          c.method === "chat.postMessage" &&
+          buttonValue(c.args, ACTIONS.approve) !== undefined &&
+          mentions.test(JSON.stringify(c.args)),
+        done.signal,
       );
-      const open = first.open;
-      if (open === undefined) {
-        approvalsAnsweredWithoutDialog++;
+      const ack = await timed("eradicate", () =>
+        command(requester, `fs eradicate ${target.name} --array ${target.array}`),
+      );
+      if (buttonValue(ack, ACTIONS.approve) === undefined && !JSON.stringify(ack).includes("approval"))
         return;
-      }
-      const view = open.args["view"] as { private_metadata: string };
-      // Double submits: the same person submitting the typed name twice.
-      const submits = random() < 0.33 ? 2 : 1;
-      await Promise.all(
-        Array.from({ length: submits }, () => submit(approver, view.private_metadata, target.name)),
+      const posted = await within(card, "the approval card");
+      const pending = buttonValue(posted.args["blocks"], ACTIONS.approve);
+      if (!pending) throw new Error("the approval card has no Approve button");
+      const opened = stub.waitForCall(
+        (c) => c.method === "views.open" && JSON.stringify(c.args).includes(pending),
+        done.signal,
       );
-      await within(updated, "chat.update after an approval");
-    });
+      const updated = stub.waitForCall(
+        (c) => c.method === "chat.update" && c.args["ts"] === posted.ts,
+        done.signal,
+      );
+      // Slack's own 429s on this approval's dialog or card update: the bot must wait the Retry-After (1 s).
+      let throttled = false;
+      stub.onThrottled(
+        (c) =>
+          (c.method === "views.open" && JSON.stringify(c.args).includes(pending)) ||
+          (c.method === "chat.update" && c.args["ts"] === posted.ts),
+        () => {
+          throttled = true;
+        },
+        done.signal,
+      );
+      const t0 = performance.now();
+      await timed("approve", async () => {
+        // The click opens the typed-name dialog, or, when the array cannot confirm the plan still holds (a fault,
+        // or the object changed), answers at once or closes the card: each is an answer, silence is not.
+        let answeredInstead: (body: Record<string, unknown>) => void = () => {};
+        const answeredClick = new Promise<Record<string, unknown>>((r) => {
+          answeredInstead = r;
+        });
+        const t0 = performance.now();
+        await click(
+          approver,
+          ACTIONS.approve,
+          pending,
+          posted.ts,
+          false,
+          "maybe",
+          answeredInstead,
+          done.signal,
+        );
+        const first = await within(
+          Promise.race([
+            opened.then((call) => ({ open: call })),
+            answeredClick.then(() => ({ open: undefined })),
+            updated.then(() => ({ open: undefined })),
+          ]),
+          "views.open, an answer or a card update after an Approve click",
+        );
+        const open = first.open;
+        if (open === undefined) {
+          approvalsAnsweredWithoutDialog++;
+          return;
+        }
+        const t1 = performance.now();
+        approveSteps.dialog.push(t1 - t0);
+        const view = open.args["view"] as { private_metadata: string };
+        // Double submits: the same person submitting the typed name twice.
+        const submits = random() < 0.33 ? 2 : 1;
+        await Promise.all(
+          Array.from({ length: submits }, () => submit(approver, view.private_metadata, target.name)),
+        );
+        await within(updated, "chat.update after an approval");
+        approveSteps.carriedOut.push(performance.now() - t1);
+      });
+      if (!throttled) approveSteps.unthrottled.push(performance.now() - t0);
+    } finally {
+      done.abort();
+    }
   };
 
   const op = async (): Promise<void> => {
@@ -389,47 +447,47 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   const failures: string[] = [];
   const interval = 1000 / o.rate;
   const t0 = performance.now();
-  let rssWarm = 0;
+  let warm = false;
+  await bot.start();
+  let half = false;
   // Faults during the run: session expiry, 5xx bursts and connection resets on any method, round robin.
-  let faultTick = 0;
-  const faultTimer = o.faults
-    ? setInterval(() => {
-        const sim = sims[faultTick++ % Math.max(1, sims.length - 1)];
-        if (!sim) return;
-        if (faultTick % 3 === 0) sim.control.invalidateSessions();
-        else if (faultTick % 3 === 1) sim.control.failRequests({ status: 503, count: 4 });
-        else sim.control.resetConnections({ count: 2 });
-      }, 500)
-    : undefined;
+  await fleet.startFaults();
   for (let i = 0; performance.now() - t0 < o.seconds * 1000; i++) {
     const p = op().catch((err: unknown) => {
       failures.push(String(err));
     });
     inflight.add(p);
     void p.finally(() => inflight.delete(p));
-    if (rssWarm === 0 && performance.now() - t0 > Math.min(10_000, (o.seconds * 1000) / 3)) {
-      rssWarm = process.memoryUsage().rss;
+    if (!warm && performance.now() - t0 > Math.min(120_000, (o.seconds * 1000) / 3)) {
+      warm = true;
+      await bot.mark();
+      if (o.heapSnapshotDir)
+        log(`heap snapshot: ${await bot.snapshot(join(o.heapSnapshotDir, "warm.heapsnapshot"))}`);
+    }
+    if (!half && performance.now() - t0 > (o.seconds * 1000) / 2) {
+      half = true;
+      await bot.mark();
     }
     const next = t0 + (i + 1) * interval;
     await delay(Math.max(0, next - performance.now()));
   }
-  clearInterval(faultTimer);
+  await bot.mark();
+  await fleet.stopFaults();
   log(`sending stopped; waiting for ${inflight.size} operations in flight`);
   await Promise.race([Promise.all(inflight), delay(o.drainMs ?? 60_000)]);
-  const rssEnd = process.memoryUsage().rss;
   const unanswered = waiting.size;
+  if (o.heapSnapshotDir)
+    log(`heap snapshot: ${await bot.snapshot(join(o.heapSnapshotDir, "end.heapsnapshot"))}`);
 
-  await app.stop();
-  await pool.close();
+  const stopped = await bot.stop();
   await stub.close();
-  const reconciliation = reconcile(sims, audit.records as AuditRecord[], failures);
-  for (const s of sims) await s.close();
+  const reconciliation = reconcile(await fleet.effects(), stopped.entries, failures);
+  const live = stopped.memory.liveHeapMiB;
+  const fleetRss = o.fleetInChild === true ? (await fleet.memory()).rss / 2 ** 20 : undefined;
+  await fleet.close();
 
   const latencyMs = Object.fromEntries(
-    Object.entries(lat).map(([k, xs]) => [
-      k,
-      { p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99), n: xs.length },
-    ]),
+    Object.entries(lat).map(([k, xs]) => [k, pcts(xs)]),
   ) as LoadReport["latencyMs"];
   return {
     sent,
@@ -438,8 +496,23 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     latencyMs,
     reconciliation,
     slack429: stub.throttled,
+    slack429ByMethod: Object.fromEntries(stub.throttledBy),
     approvalsWithoutDialog: approvalsAnsweredWithoutDialog,
-    rssMiB: { afterWarmUp: rssWarm / 2 ** 20, end: rssEnd / 2 ** 20 },
+    approveStepsMs: {
+      dialog: pcts(approveSteps.dialog),
+      carriedOut: pcts(approveSteps.carriedOut),
+      unthrottled: pcts(approveSteps.unthrottled),
+    },
+    pendingRecords: stopped.pendingRecords,
+    leftListening: { stubWaits: stub.waits, optional: optional.size, waiting: waiting.size },
+    memory: {
+      ...memoryReport(stopped.memory.samples, o.seconds),
+      ...(live.length === 3
+        ? { liveHeapMiB: { warm: live[0] ?? 0, half: live[1] ?? 0, end: live[2] ?? 0 } }
+        : {}),
+      scope: o.botInChild === true ? "bot" : "bot, driver and fake Slack",
+    },
+    ...(fleetRss === undefined ? {} : { fleetRssMiB: fleetRss }),
     wallSeconds: (performance.now() - started) / 1000,
   };
 }

@@ -38,6 +38,7 @@ export class SlackStub {
   readonly events = new EventEmitter();
   readonly counts = new Map<string, number>();
   throttled = 0;
+  readonly throttledBy = new Map<string, number>();
   private ts = 1_700_000_000;
   private constructor(
     private readonly server: Server,
@@ -64,11 +65,14 @@ export class SlackStub {
         if (url.startsWith("/upload/")) return json(200, { ok: true });
         const method = url.replace(/^\/api\//, "").split("?")[0] ?? "";
         s.counts.set(method, (s.counts.get(method) ?? 0) + 1);
+        const args = parseArgs(raw, req.headers["content-type"]);
         if (LIMITED.has(method) && random() < (opts.rate429 ?? 0)) {
           s.throttled++;
+          s.throttledBy.set(method, (s.throttledBy.get(method) ?? 0) + 1);
+          // Heard by the driver, which tells the approvals that waited on a Retry-After from the others.
+          s.events.emit("throttled", { method, args });
           return json(429, { ok: false, error: "ratelimited" }, { "retry-after": "1" });
         }
-        const args = parseArgs(raw, req.headers["content-type"]);
         const ts = `${++s.ts}.000100`;
         s.events.emit("call", { method, args, ts });
         switch (method) {
@@ -100,8 +104,14 @@ export class SlackStub {
     return `${this.base}/respond/${id}`;
   }
 
-  /** Resolves with the first Web API call (from now on) that `pred` accepts. */
-  waitForCall(pred: (c: StubCall & { ts: string }) => boolean): Promise<StubCall & { ts: string }> {
+  /**
+   * Resolves with the first Web API call (from now on) that `pred` accepts. Once `signal` aborts, the wait
+   * stops listening (and never resolves): a wait left listening would test every later call, for ever.
+   */
+  waitForCall(
+    pred: (c: StubCall & { ts: string }) => boolean,
+    signal?: AbortSignal,
+  ): Promise<StubCall & { ts: string }> {
     return new Promise((resolve) => {
       const on = (c: StubCall & { ts: string }) => {
         if (!pred(c)) return;
@@ -109,7 +119,22 @@ export class SlackStub {
         resolve(c);
       };
       this.events.on("call", on);
+      signal?.addEventListener("abort", () => this.events.off("call", on), { once: true });
     });
+  }
+
+  /** Calls `on` for each call answered 429 that `pred` accepts, until `signal` aborts. */
+  onThrottled(pred: (c: StubCall) => boolean, on: () => void, signal: AbortSignal): void {
+    const listener = (c: StubCall) => {
+      if (pred(c)) on();
+    };
+    this.events.on("throttled", listener);
+    signal.addEventListener("abort", () => this.events.off("throttled", listener), { once: true });
+  }
+
+  /** How many "call" waits are listening (the load test checks it drops back to zero). */
+  get waits(): number {
+    return this.events.listenerCount("call");
   }
 
   close(): Promise<void> {

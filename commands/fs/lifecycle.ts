@@ -8,6 +8,7 @@ import { countOf, formatBytes } from "../../src/core/units.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
 import type { Lifecycle, LifecycleItem } from "../catalogue/spec.js";
 import {
+  type FileSystemSurroundings,
   fingerprintState,
   impactFacts,
   protocolsOf,
@@ -16,6 +17,9 @@ import {
 } from "../shared/file-system-facts.js";
 
 const asFs = (item: LifecycleItem) => item as unknown as FileSystem;
+
+/** The surroundings read at the same time as a file system, for `view` to take. */
+const readBeside = new WeakMap<object, Promise<FileSystemSurroundings>>();
 
 export const FS_LIFECYCLE: Lifecycle = {
   title: "file system",
@@ -32,10 +36,19 @@ export const FS_LIFECYCLE: Lifecycle = {
     eradicate: ["old-share"],
   },
   stops: "it stops serving clients at once",
-  read: async (ctx, name) => (await ctx.array.fileSystems.get(name)) as LifecycleItem | undefined,
+  // The surroundings are read beside the file system (one round trip, not two): the impact and each recheck at
+  // the Confirm or Approve read the same state sooner.
+  async read(ctx, name) {
+    const around = surroundings(ctx, { name });
+    // Not left unhandled while the file system's own read decides what is told.
+    around.catch(() => {});
+    const fs = await ctx.array.fileSystems.get(name);
+    if (fs) readBeside.set(fs, around);
+    return fs as LifecycleItem | undefined;
+  },
   async view(ctx, item) {
     const fs = asFs(item);
-    const around = await surroundings(ctx, fs);
+    const around = await (readBeside.get(fs) ?? surroundings(ctx, fs));
     const warnings = [];
     if (around.links.length > 0)
       warnings.push(rich`${fs.name} has ${countOf(around.links.length, "replica link")}; replication stops.`);

@@ -67,12 +67,31 @@ export interface FileSystemSurroundings {
   links: FileSystemReplicaLink[];
 }
 
-export async function surroundings(ctx: CommandContext, fs: FileSystem): Promise<FileSystemSurroundings> {
+export async function surroundings(
+  ctx: CommandContext,
+  fs: Pick<FileSystem, "name">,
+): Promise<FileSystemSurroundings> {
   const [snapshots, links] = await Promise.all([
     snapshotCount(ctx, fs.name),
     ctx.array.replicaLinks.forFileSystem(fs.name),
   ]);
   return { snapshots, links };
+}
+
+/**
+ * The file system and its surroundings read at once: one round trip to the array instead of two, for the
+ * impact shown before a destroy or an eradication and for its recheck at the Confirm or Approve (the same
+ * reads, the same state compared). When the file system is absent, its own error is the one told.
+ */
+export async function fileSystemAndSurroundings(
+  ctx: CommandContext,
+  name: string,
+): Promise<{ fs: FileSystem; around: FileSystemSurroundings }> {
+  const around = surroundings(ctx, { name });
+  // Not left unhandled while the file system's own read decides which error is told.
+  around.catch(() => {});
+  const fs = await requireFileSystem(ctx, name);
+  return { fs, around: await around };
 }
 
 export function linksText(links: readonly FileSystemReplicaLink[]): string {

@@ -12,7 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KEEP_FINISHED_MS, type PendingRecord } from "../../src/core/pending-store.js";
-import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
+import { createMemoryPendingStore, MAX_FINISHED_IN_MEMORY } from "../../src/core/pending-store-memory.js";
 import { silentLogger } from "../../src/logger.js";
 import { DeliveryDedupe } from "../../src/slack/dedupe.js";
 import { SlackIdentity } from "../../src/slack/identity.js";
@@ -89,5 +89,56 @@ describe("in-memory pending store", () => {
     expect(await store.get("done-0")).toBeUndefined();
     expect(await store.get("done-499")).toBeUndefined();
     expect((await store.listOpen()).map((r) => r.id)).toEqual(["open"]);
+  });
+
+  it("keeps at most maxFinished finished records, the most recently finished; open ones are never dropped", async () => {
+    const store = createMemoryPendingStore({ maxFinished: 100 });
+    for (let i = 0; i < 50; i++) await store.create(record(`open-${i}`, "pending", 10 ** 13));
+    // Finished as a click finishes them: created pending, then updated to a final status.
+    for (let i = 0; i < 1000; i++) {
+      await store.create(record(`done-${i}`, "pending", 10 ** 13));
+      await store.update(`done-${i}`, { status: i % 2 ? "executed" : "cancelled" });
+    }
+    expect(store.size).toBe(150);
+    expect(await store.get("done-0")).toBeUndefined();
+    expect(await store.get("done-899")).toBeUndefined();
+    expect((await store.get("done-900"))?.status).toBe("cancelled");
+    expect((await store.get("done-999"))?.status).toBe("executed");
+    expect(await store.listOpen()).toHaveLength(50);
+    // An early record that finishes late is among the newest finished, so it is kept.
+    await store.update("open-0", { status: "vetoed" });
+    expect((await store.get("open-0"))?.status).toBe("vetoed");
+    expect(await store.get("done-900")).toBeUndefined();
+    expect(store.size).toBe(149);
+  });
+
+  it("keeps at most maxOffers offers (Recover buttons, open for a day), the newest; open requests all stay", async () => {
+    const store = createMemoryPendingStore({ maxOffers: 100 });
+    const offer = (id: string) => ({ ...record(id, "pending", 10 ** 13), kind: "offer" }) as PendingRecord;
+    for (let i = 0; i < 20; i++) await store.create(record(`req-${i}`, "pending", 10 ** 13));
+    // One offer per destroy, as the load makes them: each stays open until the object could be eradicated.
+    for (let i = 0; i < 1000; i++) await store.create(offer(`offer-${i}`));
+    expect(store.size).toBe(120);
+    expect(await store.get("offer-899")).toBeUndefined();
+    expect((await store.get("offer-900"))?.kind).toBe("offer");
+    expect((await store.get("offer-999"))?.status).toBe("pending");
+    expect((await store.listOpen()).filter((r) => r.kind === "request")).toHaveLength(20);
+    // A used offer counts against the same bound, and does not also hold a place among the finished.
+    await store.update("offer-999", { status: "executed" });
+    await store.create(offer("offer-1000"));
+    expect(store.size).toBe(120);
+    expect(await store.get("offer-900")).toBeUndefined();
+  });
+
+  it("bounds finished records by default, whatever way they finish", async () => {
+    const store = createMemoryPendingStore();
+    for (let i = 0; i < MAX_FINISHED_IN_MEMORY + 500; i++) {
+      await store.create(record(`r-${i}`, "pending", 1000));
+      if (i % 3 === 0) await store.claim(`r-${i}`, "pending");
+    }
+    await store.interruptClaimed(2000);
+    await store.expireBefore(2000);
+    expect(store.size).toBe(MAX_FINISHED_IN_MEMORY);
+    expect(await store.get(`r-${MAX_FINISHED_IN_MEMORY + 499}`)).toBeDefined();
   });
 });

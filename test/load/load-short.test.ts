@@ -25,6 +25,11 @@ describe("load test, short form", () => {
       driverErrors: [],
     });
     expect(report.unanswered).toBe(0);
+    // The driver leaves nothing listening: each approval's waits for Slack calls end with it.
+    expect(report.leftListening).toEqual({ stubWaits: 0, optional: 0, waiting: 0 });
+    // Memory sampled each second while sending, with the growth over the last half computed from them.
+    expect(report.memory.samples.length).toBeGreaterThanOrEqual(7);
+    expect(Number.isFinite(report.memory.rssGrowthLastHalfMiB)).toBe(true);
     for (const kind of ["read", "create", "destroy", "confirm"] as const) {
       expect(report.latencyMs[kind].n, kind).toBeGreaterThan(0);
     }

@@ -1,0 +1,219 @@
+/**
+ * The bot under load: the real Slack app in HTTP mode with the real pipeline and array pool, in this process
+ * or in a child process (`npm run load -- --bot-in-child`). In a child its memory is measured alone: the RSS the
+ * load reports is then the bot's, not the driver's, the fake Slack's or the simulated arrays'. On a shared two-core
+ * machine the bot in a child fell behind the open-loop driver at 100/s in some runs (a backlog of ~2,000
+ * operations with its CPU at ~45 %; not explained yet), so it is not the default. Its memory is sampled once a
+ * second between start() and stop(); mark() takes the heap after a full GC (with --expose-gc).
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { writeHeapSnapshot } from "node:v8";
+import { RESOURCES } from "../../commands/index.js";
+import { configSchema } from "../../src/config/schema.js";
+import { parseSlackSection } from "../../src/config/slack.js";
+import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
+import { createPipeline } from "../../src/core/pipeline.js";
+import { createRegistry } from "../../src/core/registry.js";
+import { createArrayPool } from "../../src/flashblade/pool.js";
+import { silentLogger } from "../../src/logger.js";
+import { simulatedArrayConfig } from "../../src/simulator/index.js";
+import { createSlackApp } from "../../src/slack/app.js";
+import type { FleetArray } from "./fleet.js";
+import { type AuditEntry, reconcileSink } from "./reconcile.js";
+
+export interface BotOptions {
+  arrays: readonly FleetArray[];
+  admins: readonly string[];
+  operators: readonly string[];
+  signingSecret: string;
+  slackApiUrl: string;
+}
+
+export interface BotSample {
+  /** Seconds since start(). */
+  t: number;
+  rssMiB: number;
+  heapUsedMiB: number;
+  /** V8's committed heap, and memory outside it held by JS objects (Buffers, ArrayBuffers). */
+  heapTotalMiB: number;
+  externalMiB: number;
+}
+
+export interface BotMemory {
+  samples: BotSample[];
+  /** Heap used right after a full GC at each mark(), in order; empty without --expose-gc. */
+  liveHeapMiB: number[];
+}
+
+export interface Bot {
+  readonly port: number;
+  /** Starts the memory samples (sending starts). */
+  start(): Promise<void>;
+  /** The heap after a full GC, now. */
+  mark(): Promise<void>;
+  /** Writes a heap snapshot of the bot's process to `path`. */
+  snapshot(path: string): Promise<string>;
+  /** Stops the app and the pool; the audit entries for reconciliation and the memory seen. */
+  stop(): Promise<{ entries: AuditEntry[]; memory: BotMemory; pendingRecords: number }>;
+}
+
+/** The bot in this process. */
+export async function startLocalBot(o: BotOptions): Promise<Bot> {
+  const config = configSchema.parse({
+    arrays: o.arrays.map((a) => ({ name: a.name, address: a.url, api_token_env: "T" })),
+    access: { default_role: "none", admin: { users: o.admins }, operator: { users: o.operators } },
+  });
+  const pool = createArrayPool(
+    o.arrays.map((a) =>
+      simulatedArrayConfig(a.name, a, {
+        connections: 2,
+        rate: { maxConcurrent: 4, minSpacingMs: 0, maxQueue: 200 },
+        timeouts: { connectMs: 2000, readMs: 10_000 },
+      }),
+    ),
+    { logger: silentLogger() },
+  );
+  const audit = reconcileSink();
+  const store = createMemoryPendingStore();
+  const app = createSlackApp(
+    parseSlackSection({
+      mode: "http",
+      botToken: "xoxb-load",
+      signingSecret: o.signingSecret,
+      apiUrl: o.slackApiUrl,
+      port: 0,
+      channelIntervalMs: 0,
+      drainSeconds: 30,
+    }),
+    {
+      host: "127.0.0.1",
+      logger: silentLogger(),
+      pipeline: ({ identity }) =>
+        createPipeline({
+          registry: createRegistry(RESOURCES),
+          pool,
+          config,
+          identity,
+          store,
+          audit,
+          logger: silentLogger(),
+          now: Date.now,
+        }),
+    },
+  );
+  const { port } = await app.start();
+  const memory: BotMemory = { samples: [], liveHeapMiB: [] };
+  let t0 = 0;
+  const sample = () => {
+    const m = process.memoryUsage();
+    memory.samples.push({
+      t: (performance.now() - t0) / 1000,
+      rssMiB: m.rss / 2 ** 20,
+      heapUsedMiB: m.heapUsed / 2 ** 20,
+      heapTotalMiB: m.heapTotal / 2 ** 20,
+      externalMiB: m.external / 2 ** 20,
+    });
+  };
+  let sampler: NodeJS.Timeout | undefined;
+  return {
+    port,
+    async start() {
+      t0 = performance.now();
+      sampler = setInterval(sample, 1000);
+    },
+    async mark() {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      if (gc === undefined) return;
+      gc();
+      memory.liveHeapMiB.push(process.memoryUsage().heapUsed / 2 ** 20);
+    },
+    async snapshot(path: string) {
+      return writeHeapSnapshot(path);
+    },
+    async stop() {
+      sample();
+      clearInterval(sampler);
+      await app.stop();
+      await pool.close();
+      return { entries: audit.entries, memory, pendingRecords: store.size };
+    },
+  };
+}
+
+type Request = { id: number; op: "start" | "mark" | "stop" | "snapshot"; arg?: string };
+
+/** The child's side: one bot, driven over IPC until "stop". */
+export function serveBot(): void {
+  let bot: Bot | undefined;
+  process.on("uncaughtException", (err) => {
+    console.error("bot process: uncaught", err);
+    process.exit(70);
+  });
+  process.once("message", (o: BotOptions) => {
+    void startLocalBot(o).then((b) => {
+      bot = b;
+      process.send?.({ port: b.port });
+      process.on("message", (m: Request) => {
+        const b = bot as Bot;
+        void (m.op === "snapshot" ? b.snapshot(m.arg ?? "bot.heapsnapshot") : b[m.op]()).then((value) => {
+          // Disconnecting only once the answer is written: the stop answer (every audit entry) is large, and a
+          // disconnect right after send() drops it.
+          process.send?.({ id: m.id, value }, undefined, {}, () => {
+            if (m.op === "stop") process.disconnect();
+          });
+        });
+      });
+    });
+  });
+}
+
+/** The bot in a child process (bench/load/bot-child.js, run with --expose-gc). */
+export async function startChildBot(o: BotOptions): Promise<Bot & { pid: number | undefined }> {
+  const child: ChildProcess = fork(new URL("./bot-child.js", import.meta.url), [], {
+    execArgv: ["--expose-gc"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  child.send(o);
+  const { port } = await new Promise<{ port: number }>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`the bot process exited (${code}) before it listened`)));
+    child.once("message", (m) => resolve(m as { port: number }));
+  });
+  child.removeAllListeners("exit");
+  let seq = 0;
+  const waiting = new Map<number, (v: unknown) => void>();
+  let stopping = false;
+  // A bot that dies mid-run is a failure of the run, said at once, not a driver waiting for answers for ever.
+  child.on("exit", (code, signal) => {
+    if (!stopping) console.error(`the bot process exited during the run (code ${code}, signal ${signal})`);
+  });
+  child.on("message", (m) => {
+    const r = m as { id: number; value: unknown };
+    waiting.get(r.id)?.(r.value);
+    waiting.delete(r.id);
+  });
+  const call = <T>(op: Request["op"], arg?: string): Promise<T> =>
+    new Promise((resolve) => {
+      const id = ++seq;
+      waiting.set(id, resolve as (v: unknown) => void);
+      child.send({ id, op, ...(arg === undefined ? {} : { arg }) } satisfies Request);
+    });
+  return {
+    port,
+    pid: child.pid,
+    start: () => call("start"),
+    mark: () => call("mark"),
+    snapshot: (path) => call("snapshot", path),
+    async stop() {
+      stopping = true;
+      const exited = new Promise((r) => child.once("exit", r));
+      const out = await call<{ entries: AuditEntry[]; memory: BotMemory; pendingRecords: number }>("stop");
+      await exited;
+      return out;
+    },
+  };
+}
+
+export function startBot(o: BotOptions & { child?: boolean }): Promise<Bot> {
+  return o.child === true ? startChildBot(o) : startLocalBot(o);
+}
