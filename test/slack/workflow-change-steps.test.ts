@@ -70,6 +70,7 @@ describe("Workflow Builder steps for the common changes", () => {
       size: "1T",
       nfs: true,
       hard_limit: "false",
+      array: "lab-1",
       user: "UBOB",
       channel: "C1",
     });
@@ -80,6 +81,7 @@ describe("Workflow Builder steps for the common changes", () => {
     const fs = sim.state.fileSystems.get("wf made");
     expect(fs?.provisioned).toBe(2 ** 40);
     expect(fs?.nfs.v3_enabled).toBe(true);
+    expect(fs?.hard_limit_enabled).toBe(false);
   });
 
   it("fs update waits for the person's Confirm and completes once the change is carried out", async () => {
