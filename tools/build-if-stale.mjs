@@ -2,7 +2,7 @@
 /**
  * Builds the TypeScript only when a source changed since the last build, so `npm start` costs one build after
  * a change (or on a fresh clone) and nothing after that. A build is stale when dist/.build-stamp is missing or
- * older than any file under src/, commands/, bench/ or the files that shape the build.
+ * older than any file under src/, commands/, bench/, tools/ or the files that shape the build.
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
@@ -10,7 +10,7 @@ import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const STAMP = join(root, "dist", ".build-stamp");
-const TREES = ["src", "commands", "bench"];
+const TREES = ["src", "commands", "bench", "tools"];
 const FILES = ["tsconfig.json", "tsconfig.build.json", "package.json", "package-lock.json"];
 
 /** Benchmark output lives under bench/ but is no source: a bench run must not make the next start rebuild. */

@@ -2,7 +2,10 @@ import { readFileSync } from "node:fs";
 import type { App } from "@slack/bolt";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { RESOURCES } from "../../commands/index.js";
 import { slackSectionSchema } from "../../src/config/slack.js";
+import { createRegistry } from "../../src/core/registry.js";
+import { WORKFLOW_CHANGES, workflowFunctions, workflowStepsMarkdown } from "../../src/core/workflow-steps.js";
 import { registerCommand } from "../../src/slack/listeners/command.js";
 import type { ListenerContext } from "../../src/slack/listeners/context.js";
 import { registerEvents } from "../../src/slack/listeners/events.js";
@@ -73,6 +76,40 @@ describe("manifest.yml", () => {
     const step = manifest.functions?.["run_array_command"];
     expect(Object.keys(step?.input_parameters ?? {})).toEqual(["command", "user", "channel"]);
     expect(Object.keys(step?.output_parameters ?? {})).toEqual(["status", "result", "request_id"]);
+  });
+
+  it("declares the workflow steps generated from the forms, as generated (npm run gen:workflow-steps)", () => {
+    const registry = createRegistry(RESOURCES);
+    // Every listed change is a command with a form, so each step has inputs to fill.
+    for (const path of WORKFLOW_CHANGES) expect(registry.all().some((e) => e.path === path)).toBe(true);
+    expect(manifest.functions).toEqual(workflowFunctions(registry));
+    const doc = readFileSync(new URL("../../docs/slack-setup.md", import.meta.url), "utf8");
+    expect(doc).toContain(workflowStepsMarkdown(registry));
+  });
+
+  it("uses only the parameter types Slack's manifest allows for functions, each with a title and is_required", () => {
+    const types = new Set([
+      "string",
+      "boolean",
+      "integer",
+      "slack#/types/user_id",
+      "slack#/types/channel_id",
+    ]);
+    for (const [id, f] of Object.entries(manifest.functions ?? {})) {
+      expect(id).toMatch(/^[a-z0-9_]{1,100}$/);
+      expect(f.title.length).toBeGreaterThan(0);
+      for (const params of [f.input_parameters, f.output_parameters])
+        for (const [name, p] of Object.entries(params as Record<string, Record<string, unknown>>)) {
+          expect(name).toMatch(/^[a-z0-9_]+$/);
+          expect(types.has(String(p["type"]))).toBe(true);
+          expect(typeof p["title"]).toBe("string");
+          expect(typeof p["is_required"]).toBe("boolean");
+        }
+      expect(f.input_parameters).toMatchObject({
+        user: { type: "slack#/types/user_id", is_required: true },
+        channel: { type: "slack#/types/channel_id", is_required: true },
+      });
+    }
   });
 
   it("subscribes to exactly the events the app listens to", () => {

@@ -1,0 +1,159 @@
+/**
+ * The Workflow Builder steps generated from the change forms (src/core/workflow-steps.ts), through Bolt's real
+ * HTTP receiver (signed function_executed events), the fake Slack Web API and the simulator: a step's inputs
+ * become the line a submitted form stands for and run through the same gate as run_array_command.
+ */
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stepIdOf, WORKFLOW_CHANGES } from "../../src/core/workflow-steps.js";
+import type { Simulator } from "../../src/simulator/index.js";
+import { requestMark, writesSince } from "../commands/sim-requests.js";
+import { cardButton } from "../fakes/card-buttons.js";
+import { blockAction, eventCallback } from "../fakes/payloads.js";
+import type { Harness } from "./helpers/harness.js";
+import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
+
+describe("Workflow Builder steps for the common changes", () => {
+  let world: PipelineWorld;
+  let sim: Simulator;
+  let h: Harness;
+  let seq = 0;
+
+  beforeAll(async () => {
+    world = await startPipelineWorld(["UBOB", "UOLGA"]);
+    ({ h, sim } = world);
+  });
+
+  afterAll(async () => world?.close());
+
+  /** Runs a step as a workflow would; returns its execution id. */
+  async function runStep(callbackId: string, inputs: Record<string, unknown>): Promise<string> {
+    const id = `Fc${++seq}`;
+    const acked = await h.driver.event(
+      eventCallback({
+        type: "function_executed",
+        function: {
+          id: `Fn${seq}`,
+          callback_id: callbackId,
+          title: callbackId,
+          type: "app",
+          input_parameters: [],
+          output_parameters: [],
+          app_id: "A1",
+          date_created: 0,
+          date_updated: 0,
+          date_deleted: 0,
+        },
+        inputs,
+        function_execution_id: id,
+        workflow_execution_id: `Wc${seq}`,
+        event_ts: `${Date.now() / 1000}`,
+        bot_access_token: "xwfp-test-token",
+      }),
+    );
+    expect(acked.status).toBe(200);
+    return id;
+  }
+
+  const completed = (id: string, method: "functions.completeSuccess" | "functions.completeError") =>
+    h.fake.waitForCall(method, (c) => c.args["function_execution_id"] === id);
+
+  const outputsOf = (c: { args: Record<string, unknown> }) =>
+    (typeof c.args["outputs"] === "string" ? JSON.parse(c.args["outputs"]) : c.args["outputs"]) as Record<
+      string,
+      string
+    >;
+
+  it("fs create run by an operator completes at once with the file system made as the form would make it", async () => {
+    const id = await runStep(stepIdOf("fs create"), {
+      name: "wf made",
+      size: "1T",
+      nfs: true,
+      hard_limit: "false",
+      array: "lab-1",
+      user: "UBOB",
+      channel: "C1",
+    });
+    const done = await completed(id, "functions.completeSuccess");
+    expect(outputsOf(done)).toMatchObject({ status: "done", request_id: "" });
+    // The name with a space reached the command as one word: the line was quoted as a submitted form's is.
+    expect(outputsOf(done)["result"]).toMatch(/Created file system \*?wf made\*? on lab-1: 1 TiB, NFS\./);
+    const fs = sim.state.fileSystems.get("wf made");
+    expect(fs?.provisioned).toBe(2 ** 40);
+    expect(fs?.nfs.v3_enabled).toBe(true);
+    expect(fs?.hard_limit_enabled).toBe(false);
+  });
+
+  it("fs update waits for the person's Confirm and completes once the change is carried out", async () => {
+    const before = h.fake.callsOf("chat.postEphemeral").length;
+    const id = await runStep(stepIdOf("fs update"), {
+      name: "scratch",
+      nfs_rules: "10.0.0.0/8(rw) *(ro)",
+      user: "UBOB",
+      channel: "C1",
+    });
+    const card = await h.fake.waitForCall("chat.postEphemeral", (c) => c.args["user"] === "UBOB", before + 1);
+    const confirm = cardButton(card, "confirm");
+    expect(sim.state.fileSystems.get("scratch")?.nfs.rules).not.toBe("10.0.0.0/8(rw) *(ro)");
+    expect(
+      h.fake.callsOf("functions.completeSuccess").some((c) => c.args["function_execution_id"] === id),
+    ).toBe(false);
+    await h.driver.interactive(
+      blockAction({
+        actionId: confirm.action_id,
+        value: confirm.value,
+        userId: "UBOB",
+        messageTs: `${seq}.000100`,
+        ephemeral: true,
+        responseUrl: h.fake.responseUrl(`wfc-confirm-${seq}`),
+      }),
+    );
+    const done = await completed(id, "functions.completeSuccess");
+    expect(outputsOf(done)).toMatchObject({ status: "executed", request_id: confirm.value });
+    expect(sim.state.fileSystems.get("scratch")?.nfs.rules).toBe("10.0.0.0/8(rw) *(ro)");
+  });
+
+  it("a bad value fails the step with the command's own message and sends nothing", async () => {
+    const mark = requestMark(sim);
+    const open = (await world.store.listOpen()).length;
+    const id = await runStep(stepIdOf("fs create"), {
+      name: "wf-bad",
+      size: "lots",
+      user: "UBOB",
+      channel: "C1",
+    });
+    const failed = await completed(id, "functions.completeError");
+    expect(String(failed.args["error"])).toMatch(/size/i);
+    expect(String(failed.args["error"])).toContain("lots");
+    expect(sim.state.fileSystems.has("wf-bad")).toBe(false);
+    expect(writesSince(sim, mark, "/file-systems")).toEqual([]);
+    // Nothing waits for a Confirm either: the request was refused before its impact.
+    expect((await world.store.listOpen()).length).toBe(open);
+  });
+
+  it("a viewer's step fails and changes nothing", async () => {
+    const quotas = [...sim.state.users.quotas.entries()];
+    const mark = requestMark(sim);
+    const id = await runStep(stepIdOf("quota set"), {
+      kind: "user",
+      who: "wfuser",
+      size: "1T",
+      fs: "scratch",
+      user: "UCAROL",
+      channel: "C1",
+    });
+    const failed = await completed(id, "functions.completeError");
+    expect(String(failed.args["error"])).toMatch(/operator/);
+    expect([...sim.state.users.quotas.entries()]).toEqual(quotas);
+    expect(writesSince(sim, mark, "/quotas/users")).toEqual([]);
+  });
+
+  it("every generated step is handled: a function_executed for each is answered", async () => {
+    for (const path of WORKFLOW_CHANGES) {
+      // Without the person it runs as, each step answers at once with an error, which only a handler can do.
+      const id = await runStep(stepIdOf(path), { channel: "C1" });
+      const failed = await completed(id, "functions.completeError");
+      expect(String(failed.args["error"])).toContain("the person it runs as");
+    }
+  });
+});
