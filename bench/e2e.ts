@@ -33,7 +33,7 @@ import { DEFAULT_API_TOKEN, simulatedArrayConfig, startSimulator } from "../src/
 import { createSlackApp } from "../src/slack/app.js";
 import { toSlack } from "../src/slack/blocks.js";
 import { postSigned, SlackStub } from "./load/slack-stub.js";
-import { type BenchResult, type Figure, median, percentile, writeResult } from "./report/result.js";
+import { type BenchResult, type Figure, median, percentile, withGoal, writeResult } from "./report/result.js";
 
 const { values } = parseArgs({
   options: {
@@ -120,13 +120,19 @@ async function main(): Promise<void> {
   const goal = (text: string, met: boolean) => ({ text, met });
   figures.push(
     { what: `slash-command ack p50, ${n} concurrent (HTTP mode)`, unit: "ms", rounds: ack50 },
-    {
-      what: `slash-command ack p99, ${n} concurrent (HTTP mode)`,
-      unit: "ms",
-      rounds: ack99,
-      baseline: { what: "a bare node:http server answering at once", rounds: bare99 },
-      goal: goal("≤ 25 ms", median(ack99) <= 25),
-    },
+    // Issue 27's mark: the ack near the floor of the same rounds (a bare server), whatever the machine.
+    withGoal(
+      {
+        what: `slash-command ack p99, ${n} concurrent (HTTP mode)`,
+        unit: "ms",
+        rounds: ack99,
+        baseline: { what: "a bare node:http server answering at once", rounds: bare99 },
+      },
+      "<=",
+      1.25,
+      "≤ 1.25× the bare floor",
+      "ratio",
+    ),
     { what: `time to the answer p50, ${n} concurrent`, unit: "ms", rounds: ans50 },
     { what: `time to the answer p99, ${n} concurrent`, unit: "ms", rounds: ans99, headline: true },
   );
