@@ -119,7 +119,8 @@ function snapshots(state: SimState, now: number): void {
     if (src) addSnapshot(state, src, suffix, created, made);
   };
   // A policy's snapshots are taken on its rule's schedule: the k-th newest `every` before the newest. A weekly
-  // rule's day is the one the policy started on: a week before the latest daily snapshot, an hour later.
+  // rule's day is the one the policy started on: here its latest run is a day older than the oldest daily
+  // snapshot kept, so whichever hour the demo starts, a snapshot's age tells which rule made it.
   const taken = (
     fs: string,
     p: typeof daily,
@@ -137,7 +138,7 @@ function snapshots(state: SimState, now: number): void {
     newestSnapshot({ every: rule.every, at: (rule.at ?? 0) % rule.every }, now);
   for (const fs of ["home", "projects", "finance"]) {
     taken(fs, daily, DAILY, "daily", 7, onSchedule(DAILY));
-    taken(fs, daily, WEEKLY, "weekly", 3, onSchedule(DAILY) + HOUR - 7 * DAY);
+    taken(fs, daily, WEEKLY, "weekly", 3, onSchedule(DAILY) + HOUR - 8 * DAY);
   }
   taken("builds", hourly, HOURLY, "hourly", 24, onSchedule(HOURLY));
   add("home", "before-upgrade", now - 24 * 40 * HOUR);
