@@ -9,15 +9,15 @@ import { stepIdOf, WORKFLOW_CHANGES } from "../../src/core/workflow-steps.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { requestMark, writesSince } from "../commands/sim-requests.js";
 import { cardButton } from "../fakes/card-buttons.js";
-import { blockAction, eventCallback } from "../fakes/payloads.js";
+import { blockAction } from "../fakes/payloads.js";
 import type { Harness } from "./helpers/harness.js";
 import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
+import { outputsOf, runWorkflowStep, stepCompleted } from "./helpers/workflow-events.js";
 
 describe("Workflow Builder steps for the common changes", () => {
   let world: PipelineWorld;
   let sim: Simulator;
   let h: Harness;
-  let seq = 0;
 
   beforeAll(async () => {
     world = await startPipelineWorld(["UBOB", "UOLGA"]);
@@ -26,43 +26,12 @@ describe("Workflow Builder steps for the common changes", () => {
 
   afterAll(async () => world?.close());
 
-  /** Runs a step as a workflow would; returns its execution id. */
-  async function runStep(callbackId: string, inputs: Record<string, unknown>): Promise<string> {
-    const id = `Fc${++seq}`;
-    const acked = await h.driver.event(
-      eventCallback({
-        type: "function_executed",
-        function: {
-          id: `Fn${seq}`,
-          callback_id: callbackId,
-          title: callbackId,
-          type: "app",
-          input_parameters: [],
-          output_parameters: [],
-          app_id: "A1",
-          date_created: 0,
-          date_updated: 0,
-          date_deleted: 0,
-        },
-        inputs,
-        function_execution_id: id,
-        workflow_execution_id: `Wc${seq}`,
-        event_ts: `${Date.now() / 1000}`,
-        bot_access_token: "xwfp-test-token",
-      }),
-    );
-    expect(acked.status).toBe(200);
-    return id;
-  }
+  /** Runs the step as a workflow would; returns its execution id. */
+  const runStep = (callbackId: string, inputs: Record<string, unknown>) =>
+    runWorkflowStep(h, callbackId, inputs);
 
   const completed = (id: string, method: "functions.completeSuccess" | "functions.completeError") =>
-    h.fake.waitForCall(method, (c) => c.args["function_execution_id"] === id);
-
-  const outputsOf = (c: { args: Record<string, unknown> }) =>
-    (typeof c.args["outputs"] === "string" ? JSON.parse(c.args["outputs"]) : c.args["outputs"]) as Record<
-      string,
-      string
-    >;
+    stepCompleted(h, id, method);
 
   it("fs create run by an operator completes at once with the file system made as the form would make it", async () => {
     const id = await runStep(stepIdOf("fs create"), {
@@ -103,9 +72,9 @@ describe("Workflow Builder steps for the common changes", () => {
         actionId: confirm.action_id,
         value: confirm.value,
         userId: "UBOB",
-        messageTs: `${seq}.000100`,
+        messageTs: `${id.slice(2)}.000100`,
         ephemeral: true,
-        responseUrl: h.fake.responseUrl(`wfc-confirm-${seq}`),
+        responseUrl: h.fake.responseUrl(`wfc-confirm-${id}`),
       }),
     );
     const done = await completed(id, "functions.completeSuccess");

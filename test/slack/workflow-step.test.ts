@@ -9,15 +9,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Simulator } from "../../src/simulator/index.js";
 import { cardButton } from "../fakes/card-buttons.js";
-import { blockAction, eventCallback } from "../fakes/payloads.js";
+import { blockAction } from "../fakes/payloads.js";
 import type { Harness } from "./helpers/harness.js";
 import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
+import { outputsOf, runWorkflowStep, stepCompleted } from "./helpers/workflow-events.js";
 
 describe("Workflow Builder step: run an /array command", () => {
   let world: PipelineWorld;
   let sim: Simulator;
   let h: Harness;
-  let seq = 0;
 
   beforeAll(async () => {
     world = await startPipelineWorld(["UBOB", "UOLGA"]);
@@ -27,42 +27,11 @@ describe("Workflow Builder step: run an /array command", () => {
   afterAll(async () => world?.close());
 
   /** Runs the step as a workflow would; returns its execution id. */
-  async function runStep(command: string, user: string): Promise<string> {
-    const id = `Fx${++seq}`;
-    const acked = await h.driver.event(
-      eventCallback({
-        type: "function_executed",
-        function: {
-          id: "Fn1",
-          callback_id: "run_array_command",
-          title: "Run an /array command",
-          type: "app",
-          input_parameters: [],
-          output_parameters: [],
-          app_id: "A1",
-          date_created: 0,
-          date_updated: 0,
-          date_deleted: 0,
-        },
-        inputs: { command, user, channel: "C1" },
-        function_execution_id: id,
-        workflow_execution_id: `Wx${seq}`,
-        event_ts: `${Date.now() / 1000}`,
-        bot_access_token: "xwfp-test-token",
-      }),
-    );
-    expect(acked.status).toBe(200);
-    return id;
-  }
+  const runStep = (command: string, user: string) =>
+    runWorkflowStep(h, "run_array_command", { command, user, channel: "C1" });
 
   const completed = (id: string, method: "functions.completeSuccess" | "functions.completeError") =>
-    h.fake.waitForCall(method, (c) => c.args["function_execution_id"] === id);
-
-  const outputsOf = (c: { args: Record<string, unknown> }) =>
-    (typeof c.args["outputs"] === "string" ? JSON.parse(c.args["outputs"]) : c.args["outputs"]) as Record<
-      string,
-      string
-    >;
+    stepCompleted(h, id, method);
 
   it("a read completes at once with its answer", async () => {
     const id = await runStep("/array fs list", "UBOB");
@@ -93,7 +62,7 @@ describe("Workflow Builder step: run an /array command", () => {
         value: approve.value,
         userId: "UOLGA",
         messageTs: ts,
-        responseUrl: h.fake.responseUrl(`wf-click-${seq}`),
+        responseUrl: h.fake.responseUrl(`wf-click-${id}`),
       }),
     );
     const done = await completed(id, "functions.completeSuccess");
@@ -113,7 +82,7 @@ describe("Workflow Builder step: run an /array command", () => {
         value: deny.value,
         userId: "UOLGA",
         messageTs: ts,
-        responseUrl: h.fake.responseUrl(`wf-deny-${seq}`),
+        responseUrl: h.fake.responseUrl(`wf-deny-${id}`),
       }),
     );
     const failed = await completed(id, "functions.completeError");
