@@ -141,3 +141,31 @@ export function eventCallback(event: Record<string, unknown>, eventId = `Ev${ran
     authorizations: [{ team_id: TEAM, user_id: "UBOT", is_bot: true, is_enterprise_install: false }],
   };
 }
+
+/** What Slack sends when a person types `value` into an external_select of an open modal's block `blockId`. */
+export function blockSuggestion(o: {
+  userId: string;
+  blockId: string;
+  actionId: unknown;
+  value: string;
+  privateMetadata: string;
+}): Record<string, unknown> {
+  return {
+    type: "block_suggestion",
+    team: { id: "T1", domain: "test" },
+    user: { id: o.userId, name: o.userId.toLowerCase(), team_id: "T1" },
+    api_app_id: "A1",
+    token: "deprecated-verification-token",
+    container: { type: "view", view_id: "V1" },
+    block_id: o.blockId,
+    action_id: o.actionId,
+    value: o.value,
+    view: {
+      id: "V1",
+      type: "modal",
+      callback_id: "array_form",
+      private_metadata: o.privateMetadata,
+      state: { values: {} },
+    },
+  };
+}

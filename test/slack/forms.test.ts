@@ -10,7 +10,7 @@ import type { PendingStore } from "../../src/core/pending-store.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { blankFileSystem } from "../../src/simulator/models/file-system.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";
-import { slashCommand, viewSubmission } from "../fakes/payloads.js";
+import { blockSuggestion, slashCommand, viewSubmission } from "../fakes/payloads.js";
 import type { Harness } from "./helpers/harness.js";
 import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
 
@@ -139,24 +139,15 @@ describe("forms for changes", () => {
     expect(blockKitViolations(view.blocks, "view")).toEqual([]);
 
     const suggest = (user: string, value: string) =>
-      h.driver.interactive({
-        type: "block_suggestion",
-        team: { id: "T1", domain: "test" },
-        user: { id: user, name: user.toLowerCase(), team_id: "T1" },
-        api_app_id: "A1",
-        token: "deprecated-verification-token",
-        container: { type: "view", view_id: "V1" },
-        block_id: "name",
-        action_id: nameBlock.element["action_id"],
-        value,
-        view: {
-          id: "V1",
-          type: "modal",
-          callback_id: "array_form",
-          private_metadata: view.private_metadata,
-          state: { values: {} },
-        },
-      });
+      h.driver.interactive(
+        blockSuggestion({
+          userId: user,
+          blockId: "name",
+          actionId: nameBlock.element["action_id"],
+          value,
+          privateMetadata: view.private_metadata,
+        }),
+      );
     const answer = await suggest("UBOB", "scr");
     const options = (answer.body as { options: { value: string }[] }).options.map((o) => o.value);
     expect(options[0]).toBe("scratch");
@@ -181,24 +172,15 @@ describe("forms for changes", () => {
       | undefined;
     expect(block?.element["type"], `${path} ${field}`).toBe("external_select");
     expect(blockKitViolations(view.blocks, "view")).toEqual([]);
-    const answer = await h.driver.interactive({
-      type: "block_suggestion",
-      team: { id: "T1", domain: "test" },
-      user: { id: user, name: user.toLowerCase(), team_id: "T1" },
-      api_app_id: "A1",
-      token: "deprecated-verification-token",
-      container: { type: "view", view_id: "V1" },
-      block_id: field,
-      action_id: block?.element["action_id"],
-      value,
-      view: {
-        id: "V1",
-        type: "modal",
-        callback_id: "array_form",
-        private_metadata: view.private_metadata,
-        state: { values: {} },
-      },
-    });
+    const answer = await h.driver.interactive(
+      blockSuggestion({
+        userId: user,
+        blockId: field,
+        actionId: block?.element["action_id"],
+        value,
+        privateMetadata: view.private_metadata,
+      }),
+    );
     return (answer.body as { options: { value: string }[] }).options.map((o) => o.value);
   }
 
