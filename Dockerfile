@@ -34,6 +34,8 @@ ENV NODE_ENV=production
 ENV PORT=3000
 # The store lives on the data volume, never beside the configuration (mounted read-only at /config).
 ENV ARRAY_CHATOPS_DATA_DIR=/app/data
+# V8's heap held near what is live (src/ops/heap-options.ts says why; the load test runs the bot with the same).
+ENV NODE_OPTIONS="--max-semi-space-size=8 --max-old-space-size=384"
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY package.json ./

@@ -4,14 +4,16 @@
  * Prints the reconciliation and p50/p95/p99 per kind, writes bench/results/load.json, exits 1 on a mismatch.
  * `--heap-snapshots DIR` writes a heap snapshot of the bot's process after warm-up and one at the end (diff them
  * with load/heap-diff.ts).
- * The arrays run in a child process (`--fleet-in-process` keeps them here), so the RSS reported is this process's:
- * the bot, the driver and the fake Slack; `--bot-in-child` runs the bot alone in a child and reports its RSS
- * alone. Sampled every second, with the growth over the last half and its goal.
+ * The arrays run in a child process (`--fleet-in-process` keeps them here), and so does the bot, with the image's
+ * heap settings (`--bot-in-process` keeps it in the driver's process, `--v8-default-heap` leaves V8 to size its
+ * heap for the machine): the RSS reported is the bot's alone.
+ * Sampled every second, with the growth over the last half and its goal.
  *   npm run load [-- --rate 100 --seconds 60 --arrays 200 --users 40 --no-faults --short]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { HEAP_OPTIONS } from "../src/ops/heap-options.js";
 import { runLoad } from "./load/run-load.js";
 import { type BenchResult, type Figure, withGoal } from "./report/result.js";
 
@@ -26,7 +28,8 @@ const { values } = parseArgs({
     out: { type: "string", default: "bench/results/load.json" },
     "heap-snapshots": { type: "string" },
     "fleet-in-process": { type: "boolean", default: false },
-    "bot-in-child": { type: "boolean", default: false },
+    "bot-in-process": { type: "boolean", default: false },
+    "v8-default-heap": { type: "boolean", default: false },
   },
 });
 const short = values.short === true;
@@ -43,7 +46,8 @@ const opts = {
   faults: values["no-faults"] !== true,
   log: (l: string) => console.log(l),
   fleetInChild: values["fleet-in-process"] !== true,
-  botInChild: values["bot-in-child"] === true,
+  botInChild: values["bot-in-process"] !== true,
+  heapOptions: values["v8-default-heap"] !== true,
   ...(values["heap-snapshots"] === undefined
     ? {}
     : { heapSnapshotDir: snapshotDir(values["heap-snapshots"]) }),
@@ -90,6 +94,10 @@ const last = m.samples.at(-1);
 if (last)
   console.log(
     `at the end: RSS ${last.rssMiB.toFixed(0)} MiB = V8 heap committed ${last.heapTotalMiB.toFixed(0)} MiB (used ${last.heapUsedMiB.toFixed(0)}) + external ${last.externalMiB.toFixed(0)} MiB + the rest (code, stacks, native allocations) ${(last.rssMiB - last.heapTotalMiB - last.externalMiB).toFixed(0)} MiB`,
+  );
+if (m.spaces)
+  console.log(
+    `V8's spaces at the end (committed/used MiB): ${m.spaces.map((sp) => `${sp.name} ${sp.committedMiB.toFixed(0)}/${sp.usedMiB.toFixed(0)}`).join(", ")}`,
   );
 console.log(`pending store at the end: ${report.pendingRecords} records (at most 2,000 finished are kept)`);
 if (m.liveHeapMiB)
@@ -156,7 +164,7 @@ const result: BenchResult & { report: typeof report } = {
     `Sent ${JSON.stringify(report.sent)}; applied on the arrays ${JSON.stringify(r.applied)}; Slack 429s ${report.slack429}; wall ${report.wallSeconds.toFixed(0)} s.`,
     `Memory: ${
       m.scope === "bot"
-        ? "the bot's own process (the Slack app, the pipeline and the array pool), run as a child; the driver and the fake Slack are in the load's process"
+        ? `the bot's own process (the Slack app, the pipeline and the array pool), run as a child ${opts.heapOptions ? `with the image's heap settings (${HEAP_OPTIONS.join(" ")})` : "with V8's default heap sizing"}; the driver and the fake Slack are in the load's process`
         : `one process holding ${m.scope}`
     }${opts.fleetInChild ? `; the ${opts.arrays} simulated arrays run in their own process (${report.fleetRssMiB?.toFixed(0) ?? "?"} MiB RSS at the end), not counted` : ", and the simulated arrays"}. Warm-up: the first ${m.warmUpSeconds.toFixed(0)} s.`,
   ],

@@ -1,13 +1,13 @@
 /**
  * The bot under load: the real Slack app in HTTP mode with the real pipeline and array pool, in this process
- * or in a child process (`npm run load -- --bot-in-child`). In a child its memory is measured alone: the RSS the
- * load reports is then the bot's, not the driver's, the fake Slack's or the simulated arrays'. On a shared two-core
- * machine the bot in a child fell behind the open-loop driver at 100/s in some runs (a backlog of ~2,000
- * operations with its CPU at ~45 %; not explained yet), so it is not the default. Its memory is sampled once a
- * second between start() and stop(); mark() takes the heap after a full GC (with --expose-gc).
+ * or in a child process (the default of `npm run load`). In a child its memory is measured alone: the RSS the
+ * load reports is then the bot's, not the driver's, the fake Slack's or the simulated arrays'. The child runs with
+ * the image's heap settings (src/ops/heap-options.ts) and hands its audit entries to the driver once a second,
+ * so what it holds is the bot's own state. Its memory is sampled once a second between start() and stop();
+ * mark() takes the heap after a full GC (with --expose-gc).
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { writeHeapSnapshot } from "node:v8";
+import { getHeapSpaceStatistics, writeHeapSnapshot } from "node:v8";
 import { RESOURCES } from "../../commands/index.js";
 import { configSchema } from "../../src/config/schema.js";
 import { parseSlackSection } from "../../src/config/slack.js";
@@ -16,6 +16,7 @@ import { createPipeline } from "../../src/core/pipeline.js";
 import { createRegistry } from "../../src/core/registry.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import { silentLogger } from "../../src/logger.js";
+import { HEAP_OPTIONS } from "../../src/ops/heap-options.js";
 import { simulatedArrayConfig } from "../../src/simulator/index.js";
 import { createSlackApp } from "../../src/slack/app.js";
 import type { FleetArray } from "./fleet.js";
@@ -41,6 +42,8 @@ export interface BotSample {
 
 export interface BotMemory {
   samples: BotSample[];
+  /** V8's spaces at the end: committed and used MiB of each space that holds anything. */
+  spaces?: { name: string; committedMiB: number; usedMiB: number }[];
   /** Heap used right after a full GC at each mark(), in order; empty without --expose-gc. */
   liveHeapMiB: number[];
 }
@@ -55,6 +58,8 @@ export interface Bot {
   snapshot(path: string): Promise<string>;
   /** Stops the app and the pool; the audit entries for reconciliation and the memory seen. */
   stop(): Promise<{ entries: AuditEntry[]; memory: BotMemory; pendingRecords: number }>;
+  /** Takes the audit entries written since the last call (the child hands them over once a second). */
+  drainAudit(): AuditEntry[];
 }
 
 /** The bot in this process. */
@@ -130,8 +135,16 @@ export async function startLocalBot(o: BotOptions): Promise<Bot> {
     async snapshot(path: string) {
       return writeHeapSnapshot(path);
     },
+    drainAudit: () => audit.entries.splice(0),
     async stop() {
       sample();
+      memory.spaces = getHeapSpaceStatistics()
+        .filter((sp) => sp.space_size > 0)
+        .map((sp) => ({
+          name: sp.space_name,
+          committedMiB: sp.space_size / 2 ** 20,
+          usedMiB: sp.space_used_size / 2 ** 20,
+        }));
       clearInterval(sampler);
       await app.stop();
       await pool.close();
@@ -153,8 +166,13 @@ export function serveBot(): void {
     void startLocalBot(o).then((b) => {
       bot = b;
       process.send?.({ port: b.port });
+      const handOver = setInterval(() => {
+        const audit = b.drainAudit();
+        if (audit.length > 0) process.send?.({ audit });
+      }, 1000);
       process.on("message", (m: Request) => {
         const b = bot as Bot;
+        if (m.op === "stop") clearInterval(handOver);
         void (m.op === "snapshot" ? b.snapshot(m.arg ?? "bot.heapsnapshot") : b[m.op]()).then((value) => {
           // Disconnecting only once the answer is written: the stop answer (every audit entry) is large, and a
           // disconnect right after send() drops it.
@@ -168,9 +186,11 @@ export function serveBot(): void {
 }
 
 /** The bot in a child process (bench/load/bot-child.js, run with --expose-gc). */
-export async function startChildBot(o: BotOptions): Promise<Bot & { pid: number | undefined }> {
+export async function startChildBot(
+  o: BotOptions & { heapOptions?: boolean },
+): Promise<Bot & { pid: number | undefined }> {
   const child: ChildProcess = fork(new URL("./bot-child.js", import.meta.url), [], {
-    execArgv: ["--expose-gc"],
+    execArgv: ["--expose-gc", ...(o.heapOptions === false ? [] : HEAP_OPTIONS)],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   child.send(o);
@@ -187,7 +207,12 @@ export async function startChildBot(o: BotOptions): Promise<Bot & { pid: number 
   child.on("exit", (code, signal) => {
     if (!stopping) console.error(`the bot process exited during the run (code ${code}, signal ${signal})`);
   });
+  const handedOver: AuditEntry[] = [];
   child.on("message", (m) => {
+    if (typeof m === "object" && m !== null && "audit" in m) {
+      handedOver.push(...(m as { audit: AuditEntry[] }).audit);
+      return;
+    }
     const r = m as { id: number; value: unknown };
     waiting.get(r.id)?.(r.value);
     waiting.delete(r.id);
@@ -204,16 +229,17 @@ export async function startChildBot(o: BotOptions): Promise<Bot & { pid: number 
     start: () => call("start"),
     mark: () => call("mark"),
     snapshot: (path) => call("snapshot", path),
+    drainAudit: () => handedOver.splice(0),
     async stop() {
       stopping = true;
       const exited = new Promise((r) => child.once("exit", r));
       const out = await call<{ entries: AuditEntry[]; memory: BotMemory; pendingRecords: number }>("stop");
       await exited;
-      return out;
+      return { ...out, entries: [...handedOver.splice(0), ...out.entries] };
     },
   };
 }
 
-export function startBot(o: BotOptions & { child?: boolean }): Promise<Bot> {
+export function startBot(o: BotOptions & { child?: boolean; heapOptions?: boolean }): Promise<Bot> {
   return o.child === true ? startChildBot(o) : startLocalBot(o);
 }

@@ -25,8 +25,10 @@ export interface LoadOptions {
   drainMs?: number;
   /** Progress lines (the CLI prints them). */
   log?: (line: string) => void;
-  /** Run the bot in a child process, so the memory reported is the bot's alone (bot.ts). */
+  /** Run the bot in a child process, so the memory reported is the bot's alone (bot.ts); default true. */
   botInChild?: boolean;
+  /** Start that child with the image's heap settings (src/ops/heap-options.ts); default true. */
+  heapOptions?: boolean;
   /** Run the simulated arrays in a child process, so this process's memory is the bot's (fleet.ts). */
   fleetInChild?: boolean;
   /** Where to write heap snapshots of the bot's process, after warm-up and at the end (warm/end.heapsnapshot). */
@@ -88,6 +90,8 @@ export interface MemoryReport {
   liveHeapMiB?: { warm: number; half: number; end: number };
   /** One sample a second while sending. */
   samples: MemorySample[];
+  /** V8's spaces at the end (committed and used MiB). */
+  spaces?: { name: string; committedMiB: number; usedMiB: number }[];
 }
 
 /** The memory figures from samples taken once a second over `seconds` of sending. */
@@ -155,7 +159,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     operators,
     signingSecret: SECRET,
     slackApiUrl: stub.apiUrl,
-    child: o.botInChild === true,
+    child: o.botInChild !== false,
+    heapOptions: o.heapOptions !== false,
   });
   const port = bot.port;
   const events = `http://127.0.0.1:${port}/slack/events`;
@@ -507,10 +512,11 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     leftListening: { stubWaits: stub.waits, optional: optional.size, waiting: waiting.size },
     memory: {
       ...memoryReport(stopped.memory.samples, o.seconds),
+      ...(stopped.memory.spaces ? { spaces: stopped.memory.spaces } : {}),
       ...(live.length === 3
         ? { liveHeapMiB: { warm: live[0] ?? 0, half: live[1] ?? 0, end: live[2] ?? 0 } }
         : {}),
-      scope: o.botInChild === true ? "bot" : "bot, driver and fake Slack",
+      scope: o.botInChild !== false ? "bot" : "bot, driver and fake Slack",
     },
     ...(fleetRss === undefined ? {} : { fleetRssMiB: fleetRss }),
     wallSeconds: (performance.now() - started) / 1000,

@@ -17,6 +17,8 @@ describe("load test, short form", () => {
       faults: true,
       seed: 7,
       drainMs: 30_000,
+      // The child forms (bot and arrays in their own processes) run from the build, in `npm run load`.
+      botInChild: false,
     });
     expect(report.reconciliation).toMatchObject({
       appliedTwice: [],

@@ -1,0 +1,32 @@
+/**
+ * The image runs the bot with the heap settings the load test measured it with: the runtime stage's NODE_OPTIONS
+ * are exactly src/ops/heap-options.ts, and Node accepts them.
+ */
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { HEAP_OPTIONS } from "../../src/ops/heap-options.js";
+import { envOf, parseDockerfile, type Stage } from "./dockerfile.js";
+
+const root = new URL("../..", import.meta.url).pathname;
+const runtime = parseDockerfile(readFileSync(join(root, "Dockerfile"), "utf8")).at(-1) as Stage;
+
+describe("the image's heap settings", () => {
+  it("are the ones the load test runs the bot with", () => {
+    expect(envOf(runtime)["NODE_OPTIONS"]?.split(/\s+/)).toEqual([...HEAP_OPTIONS]);
+  });
+
+  it("are accepted by Node and set the old space's limit", async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["-e", "console.log(require('node:v8').getHeapStatistics().heap_size_limit)"],
+      { env: { ...process.env, NODE_OPTIONS: HEAP_OPTIONS.join(" ") } },
+    );
+    const limitMiB = Number(stdout.trim()) / 2 ** 20;
+    const oldSpace = Number(/--max-old-space-size=(\d+)/.exec(HEAP_OPTIONS.join(" "))?.[1]);
+    expect(limitMiB).toBeGreaterThanOrEqual(oldSpace);
+    expect(limitMiB).toBeLessThan(oldSpace + 64);
+  });
+});
