@@ -61,10 +61,11 @@ export function requestCard(rec: PendingRecord, d: PendingDisplay, now: number, 
       text: rich`Only ${who(rec.requester)} can confirm. Expires ${expires}.`,
     });
   }
+  const typing = rec.typeToConfirm !== undefined && !rec.secrets?.length;
   if (rec.typeToConfirm !== undefined) {
     blocks.push({
       type: "context",
-      text: rich`To ${approve ? "approve" : "confirm"}, you will be asked to type ${rec.typeToConfirm}.`,
+      text: rich`To ${approve ? "approve" : "confirm"}, type ${rec.typeToConfirm}${typing ? " in the box below, or when asked" : " when asked"}.`,
     });
   }
   if (rec.secrets?.length) {
@@ -89,7 +90,18 @@ export function requestCard(rec: PendingRecord, d: PendingDisplay, now: number, 
         },
         { actionId: ACTIONS.deny, label: "Cancel", value: rec.id },
       ];
-  blocks.push({ type: "actions", buttons });
+  blocks.push({
+    type: "actions",
+    buttons,
+    ...(typing
+      ? {
+          typed: {
+            label: `Type ${rec.typeToConfirm} to ${approve ? "approve" : "confirm"}`,
+            placeholder: rec.typeToConfirm ?? "",
+          },
+        }
+      : {}),
+  });
   const text = approve ? `Approval needed: ${d.title}` : `Confirm: ${d.title}`;
   return message(text, blocks, { visibility: approve ? "in_channel" : "ephemeral" });
 }

@@ -149,6 +149,15 @@ export interface Button {
   url?: string;
 }
 
+/**
+ * A text the person types beside the buttons, carried with their click (the name an eradication needs). Slack
+ * shows a box above the buttons, so one click approves; a face without one asks when the click needs it.
+ */
+export interface TypedAnswer {
+  label: string;
+  placeholder: string;
+}
+
 export interface Field {
   label: string;
   value: Rich;
@@ -175,7 +184,7 @@ export type Block =
   | { type: "code"; text: string }
   | { type: "context"; text: Rich }
   | { type: "divider" }
-  | { type: "actions"; buttons: Button[] }
+  | { type: "actions"; buttons: Button[]; typed?: TypedAnswer }
   | { type: "image"; title: string; altText: string; file: Attachment };
 
 /**

@@ -4,7 +4,7 @@
  */
 
 import { columnNumbers } from "../core/list-view.js";
-import type { Attachment, Block, Button, TableColumn } from "../core/message.js";
+import type { Attachment, Block, Button, TableColumn, TypedAnswer } from "../core/message.js";
 import { escapeText, rich, singleLine, singleLineRows } from "../core/message.js";
 import { InternalError } from "../errors.js";
 import { toCsv } from "./csv.js";
@@ -113,6 +113,25 @@ export function button(b: Button, state: RenderState): SlackBlock {
     };
   }
   return out;
+}
+
+/** Where a card's typed answer is read from in a click's `state.values` (listeners/interactions.ts). */
+export const CARD_TYPED = { blockId: "card_typed", actionId: "typed_text" } as const;
+
+/** The box a card's typed answer goes in: an input block, optional, so the buttons work with it empty. */
+function typedInput(t: TypedAnswer): SlackBlock {
+  return {
+    type: "input",
+    block_id: CARD_TYPED.blockId,
+    optional: true,
+    label: plainText(truncate(singleLine(t.label), LIMITS.inputLabel)),
+    element: {
+      type: "plain_text_input",
+      action_id: CARD_TYPED.actionId,
+      max_length: 255,
+      placeholder: plainText(truncate(singleLine(t.placeholder), LIMITS.inputPlaceholder)),
+    },
+  };
 }
 
 function preformatted(text: string): SlackBlock {
@@ -275,7 +294,7 @@ export function renderBlock(b: Block, state: RenderState): Piece[] {
     case "divider":
       return [piece([{ type: "divider" }], 0)];
     case "actions": {
-      const out: Piece[] = [];
+      const out: Piece[] = b.typed ? [piece([typedInput(b.typed)], b.typed.label.length, true)] : [];
       for (let i = 0; i < b.buttons.length; i += LIMITS.elementsPerActions) {
         const elements = b.buttons.slice(i, i + LIMITS.elementsPerActions).map((x) => button(x, state));
         out.push(piece([{ type: "actions", elements }], 0, true));

@@ -224,7 +224,19 @@ async function sendUpdate(
 ): Promise<void> {
   const p = toSlack(msg, "message", deps.tables);
   const src = scope.source;
-  if (src?.ephemeral && src.ref.ts === ref.ts && src.ref.channelId === ref.channelId) {
+  const clicked = src !== undefined && src.ref.ts === ref.ts && src.ref.channelId === ref.channelId;
+  // The card clicked is replaced through the click's response_url: no Web API rate limit (chat.update is
+  // Tier 3, and a 429 there would hold the answer to an Approve for its Retry-After). An in-channel card falls
+  // back to chat.update if that fails; other copies of the card (the approvals channel's) use chat.update.
+  if (clicked && !src.ephemeral && scope.respond) {
+    try {
+      await scope.respond({ replace_original: true, text: p.text, blocks: p.blocks });
+      return;
+    } catch (err) {
+      scope.logger.warn({ err }, "response_url failed, updating the card through the Web API");
+    }
+  }
+  if (clicked && src.ephemeral) {
     if (scope.respond) {
       await scope.respond({ replace_original: true, text: p.text, blocks: p.blocks });
       return;

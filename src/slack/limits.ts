@@ -33,6 +33,7 @@ export const LIMITS = {
   modalSubmit: 24,
   privateMetadata: 3_000,
   inputLabel: 2_000,
+  inputPlaceholder: 150,
 } as const;
 
 /** Cuts `s` to at most `max` characters, marking the cut with an ellipsis. */

@@ -4,6 +4,7 @@
  */
 
 import { commandBody, interactiveBody, signedPost } from "./signed-request.js";
+import { bindResponseUrl } from "./slack-api-server.js";
 import type { FakeSocketMode } from "./socket-mode-server.js";
 
 export interface Acked {
@@ -18,6 +19,15 @@ export interface SlackDriver {
   command(payload: Record<string, string>): Promise<Acked>;
   interactive(payload: Record<string, unknown>): Promise<Acked>;
   event(payload: Record<string, unknown>, opts?: { retryNum?: number }): Promise<Acked>;
+}
+
+/** Tells the fake Slack which message a click's response_url belongs to, as Slack knows. */
+function bind(p: Record<string, unknown>): Record<string, unknown> {
+  const c = p["container"] as { channel_id?: unknown; message_ts?: unknown } | undefined;
+  const url = p["response_url"];
+  if (typeof url === "string" && typeof c?.channel_id === "string" && typeof c.message_ts === "string")
+    bindResponseUrl(url, c.channel_id, c.message_ts);
+  return p;
 }
 
 function parse(text: string): unknown {
@@ -42,7 +52,7 @@ export function httpDriver(baseUrl: string, secret: string, path = "/slack/event
   return {
     kind: "http",
     command: (p) => post(commandBody(p)),
-    interactive: (p) => post(interactiveBody(p)),
+    interactive: (p) => post(interactiveBody(bind(p))),
     event: (p, opts) =>
       post(
         JSON.stringify(p),
@@ -58,7 +68,7 @@ export function socketDriver(socket: FakeSocketMode): SlackDriver {
   return {
     kind: "socket",
     command: async (p) => ({ status: 200, body: (await socket.send("slash_commands", p)).payload }),
-    interactive: async (p) => ({ status: 200, body: (await socket.send("interactive", p)).payload }),
+    interactive: async (p) => ({ status: 200, body: (await socket.send("interactive", bind(p))).payload }),
     event: async (p, opts) => ({
       status: 200,
       body: (await socket.send("events_api", p, opts?.retryNum ? { retryAttempt: opts.retryNum } : {}))

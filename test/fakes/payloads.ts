@@ -41,6 +41,8 @@ export interface ActionOpts {
   ephemeral?: boolean;
   responseUrl: string;
   triggerId?: string;
+  /** What the clicker had typed in the card's own box (Slack sends it in the click's state). */
+  typedInCard?: string;
 }
 
 export function blockAction(o: ActionOpts): Record<string, unknown> {
@@ -67,6 +69,13 @@ export function blockAction(o: ActionOpts): Record<string, unknown> {
     channel: { id: channelId, name: "ops" },
     message: { type: "message", ts: o.messageTs, text: "" },
     response_url: o.responseUrl,
+    ...(o.typedInCard === undefined
+      ? {}
+      : {
+          state: {
+            values: { card_typed: { typed_text: { type: "plain_text_input", value: o.typedInCard } } },
+          },
+        }),
     actions: [
       {
         type: "button",

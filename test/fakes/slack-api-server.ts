@@ -30,6 +30,24 @@ export type Scripted =
   /** The call is received (and counted) but the connection breaks before any answer: an ambiguous failure. */
   | { drop: true };
 
+/** A card replaced in place: by chat.update, or by a click's response_url with replace_original. */
+export interface MessageUpdate {
+  via: "chat.update" | "response_url";
+  channel: string;
+  ts: string;
+  text: string;
+  blocks: unknown[];
+}
+
+/**
+ * The message each click's response_url belongs to, as Slack knows it: the drivers (drivers.ts) bind it when they
+ * deliver a block action, so a `replace_original` answer edits that message here as it does in Slack.
+ */
+const RESPONSE_URL_MESSAGES = new Map<string, { channel: string; ts: string }>();
+export function bindResponseUrl(url: string, channel: string, ts: string): void {
+  RESPONSE_URL_MESSAGES.set(url, { channel, ts });
+}
+
 export interface PostedMessage {
   channel: string;
   ts: string;
@@ -67,6 +85,8 @@ export class FakeSlackApi {
   readonly calls: ApiCall[] = [];
   readonly unexpected: ApiCall[] = [];
   readonly responses: ResponseUrlPost[] = [];
+  /** Cards replaced in place, in order, whichever way. */
+  readonly updates: MessageUpdate[] = [];
   /** Response-URL posts refused for breaking Block Kit limits (Slack answers invalid_blocks). */
   readonly rejectedResponses: (ResponseUrlPost & { errors: string[] })[] = [];
   readonly uploads = new Map<string, Buffer>();
@@ -134,6 +154,23 @@ export class FakeSlackApi {
     return this.waitFor("call", () => this.calls.filter((c) => c.method === method && pred(c))[count - 1]);
   }
 
+  /** Resolves with the `count`-th replacement of a message (chat.update or response_url) matching `pred`. */
+  waitForUpdate(pred: (u: MessageUpdate) => boolean = () => true, count = 1): Promise<MessageUpdate> {
+    return this.waitFor("update", () => this.updates.filter(pred)[count - 1]);
+  }
+
+  updatesOf(ts: string): MessageUpdate[] {
+    return this.updates.filter((u) => u.ts === ts);
+  }
+
+  private replace(msg: PostedMessage, text: string, blocks: unknown[], via: MessageUpdate["via"]): void {
+    msg.history.push({ text: msg.text, blocks: msg.blocks });
+    msg.text = text;
+    msg.blocks = blocks;
+    this.updates.push({ via, channel: msg.channel, ts: msg.ts, text, blocks });
+    this.events.emit("update");
+  }
+
   waitForResponse(pred: (r: ResponseUrlPost) => boolean = () => true, count = 1): Promise<ResponseUrlPost> {
     return this.waitFor("response", () => this.responses.filter(pred)[count - 1]);
   }
@@ -196,6 +233,15 @@ export class FakeSlackApi {
         return;
       }
       this.responses.push({ id: url.pathname.slice("/respond/".length), body: parsed });
+      const bound = RESPONSE_URL_MESSAGES.get(`${this.origin}${url.pathname}`);
+      const msg = bound && this.messages.get(`${bound.channel}/${bound.ts}`);
+      if (this.responseUrlStatus === 200 && parsed["replace_original"] === true && msg)
+        this.replace(
+          msg,
+          String(parsed["text"] ?? ""),
+          (parsed["blocks"] as unknown[]) ?? [],
+          "response_url",
+        );
       res.writeHead(this.responseUrlStatus, { "content-type": "text/plain" });
       res.end(this.responseUrlStatus === 200 ? "ok" : "expired_url");
       this.events.emit("response");
@@ -275,9 +321,7 @@ export class FakeSlackApi {
         if (invalid.length > 0) return { ok: false, error: "invalid_blocks", errors: invalid };
         const msg = this.messages.get(`${str("channel")}/${str("ts")}`);
         if (msg === undefined) return { ok: false, error: "message_not_found" };
-        msg.history.push({ text: msg.text, blocks: msg.blocks });
-        msg.text = str("text");
-        msg.blocks = (args["blocks"] as unknown[]) ?? [];
+        this.replace(msg, str("text"), (args["blocks"] as unknown[]) ?? [], "chat.update");
         return { ok: true, channel: msg.channel, ts: msg.ts };
       }
       case "views.update":

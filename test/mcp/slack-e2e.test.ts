@@ -87,7 +87,7 @@ describe("the MCP face beside the Slack face", () => {
           responseUrl: w.fake.responseUrl("approve-1"),
         }),
       );
-      await w.fake.waitForCall("chat.update", (c) => JSON.stringify(c.args).includes("approved by"));
+      await w.fake.waitForUpdate((u) => JSON.stringify(u.blocks).includes("approved by"));
       expect(w.sim.state.fileSystems.get("projects")?.provisioned).toBe(target * TIB);
       const status = await client.callTool({ name: "request_status", arguments: { id: pendingId } });
       expect((status.structuredContent as { state: string }).state).toBe("executed");

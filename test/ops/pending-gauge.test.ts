@@ -60,8 +60,8 @@ describe("the pending-approvals gauge, wired to the pending store", () => {
         responseUrl: fake.responseUrl("approve"),
       }),
     );
-    const update = await fake.waitForCall("chat.update", (c) => c.args["ts"] === ts);
-    expect(JSON.stringify(update.args["blocks"])).toContain("Resized *builds* on lab-1");
+    const update = await fake.waitForUpdate((u) => u.ts === ts);
+    expect(JSON.stringify(update.blocks)).toContain("Resized *builds* on lab-1");
     expect(await gauge()).toBe(0);
 
     expect(await app.stop()).toBe(0);

@@ -73,17 +73,16 @@ describe("executions have owners", () => {
       replicas.push(r4);
       // r4's start-up recovery ran (startReplica waits for it) and saw r1's live lease.
       expect((await record(r4, id))?.status).toBe("claimed");
-      const done = await fake.waitForCall(
-        "chat.update",
-        (c) => c.args["ts"] === ts && blocksOf(c).includes("Resized"),
+      const done = await fake.waitForUpdate(
+        (u) => u.ts === ts && JSON.stringify(u.blocks).includes("Resized"),
       );
-      expect(blocksOf(done)).toContain("Resized *builds* on lab-1");
+      expect(JSON.stringify(done.blocks)).toContain("Resized *builds* on lab-1");
     } finally {
       world.sim.control.clearFaults(slow);
     }
     expect(patches() - before).toBe(1);
     expect((await record(r1, id))?.status).toBe("executed");
-    expect(fake.callsOf("chat.update").filter((c) => blocksOf(c).includes("Interrupted"))).toEqual([]);
+    expect(fake.updates.filter((u) => JSON.stringify(u.blocks).includes("Interrupted"))).toEqual([]);
     expect(world.sim.state.fileSystems.get("builds")?.provisioned).toBe(9 * TIB);
   });
 

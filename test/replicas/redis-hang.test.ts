@@ -107,7 +107,7 @@ describe("three replicas when Redis hangs", () => {
     for (const r of replicas) expect(await storeGauge(r)).toBe("1");
 
     await click(r3, "hang-click-2", "UOPS2");
-    await fake.waitForCall("chat.update", (u) => JSON.stringify(u.args["blocks"]).includes("→ 9 TiB"));
+    await fake.waitForUpdate((u) => JSON.stringify(u.blocks).includes("→ 9 TiB"));
     await click(r1, "hang-click-3", "UOPS3");
     await fake.waitForResponse((x) => x.id === "hang-click-3");
     expect(patches() - startPatches).toBe(1);

@@ -132,12 +132,11 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
       ["C1", ts],
       [APPROVERS_CHANNEL, approverTs],
     ] as const) {
-      const update = await h.fake.waitForCall(
-        "chat.update",
-        (c) => c.args["channel"] === channel && c.args["ts"] === at,
-      );
-      expect(JSON.stringify(update.args["blocks"])).toContain("Resized *builds* on lab-1");
-      expect(JSON.stringify(update.args["blocks"])).toContain("approved by alice");
+      const update = await h.fake.waitForUpdate((u) => u.channel === channel && u.ts === at);
+      expect(JSON.stringify(update.blocks)).toContain("Resized *builds* on lab-1");
+      expect(JSON.stringify(update.blocks)).toContain("approved by alice");
+      // The copy clicked is replaced through the click's response_url, the other through the Web API.
+      expect(update.via).toBe(channel === APPROVERS_CHANNEL ? "response_url" : "chat.update");
     }
     expect(fs()?.provisioned).toBe(9 * TIB);
   });
@@ -203,6 +202,51 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
     const update = await h.fake.waitForCall("chat.update", (c) => c.args["ts"] === ts);
     expect(JSON.stringify(update.args["blocks"])).toMatch(/[Ee]radicated/);
     expect(sims.get("lab-1")?.state.fileSystems.has("logs")).toBe(false);
+  });
+
+  it("eradicate: a second admin approves in one click, the name typed in the card's own box", async () => {
+    const before = h.fake.callsOf("chat.postMessage").length;
+    await h.driver.command(
+      slashCommand({
+        text: "fs eradicate old-share",
+        userId: "UALICE",
+        userName: "alice",
+        responseUrl: responseUrl(),
+      }),
+    );
+    const post = await h.fake.waitForCall("chat.postMessage", () => true, before + 1);
+    const blocks = post.args["blocks"] as { type: string; block_id?: string; optional?: boolean }[];
+    expect(blockKitViolations(blocks, "message")).toEqual([]);
+    expect(blocks.find((b) => b.type === "input")).toMatchObject({ block_id: "card_typed", optional: true });
+    const ts = [...h.fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
+    const approve = buttonIn(blocks, "Approve");
+    const opens = h.fake.callsOf("views.open").length;
+
+    const wrongUrl = responseUrl();
+    await click(approve, {
+      userId: "UDAVE",
+      userName: "dave",
+      messageTs: ts,
+      responseUrl: wrongUrl,
+      typedInCard: "old-shar",
+    });
+    expect(String((await responseTo(wrongUrl)).body["text"])).toContain(
+      'which is not "old-share". Nothing was done',
+    );
+    expect(sims.get("lab-1")?.state.fileSystems.has("old-share")).toBe(true);
+
+    await click(approve, {
+      userId: "UDAVE",
+      userName: "dave",
+      messageTs: ts,
+      responseUrl: responseUrl(),
+      typedInCard: " old-share ",
+    });
+    const update = await h.fake.waitForUpdate((u) => u.ts === ts);
+    expect(JSON.stringify(update.blocks)).toMatch(/[Ee]radicated/);
+    expect(sims.get("lab-1")?.state.fileSystems.has("old-share")).toBe(false);
+    // No dialog: the name came with the click.
+    expect(h.fake.callsOf("views.open")).toHaveLength(opens);
   });
 
   it("a listing of 10,000 file systems: a table within Slack's limits and the full CSV in a DM", async () => {

@@ -7,6 +7,7 @@ import type { App, BlockAction, ButtonAction } from "@slack/bolt";
 import { ACTIONS } from "../../core/pipeline-deps.js";
 import type { Actor, ClickInput, MessageRef } from "../../core/pipeline-types.js";
 import { toUserMessage } from "../../errors.js";
+import { CARD_TYPED } from "../block-render.js";
 import { baseActionId } from "../blocks.js";
 import { type EffectScope, runEffects } from "../effects.js";
 import {
@@ -49,6 +50,14 @@ async function click(ctx: ListenerContext, input: ClickInput, scope: EffectScope
   });
 }
 
+/** The text in the card's typed-answer box when the click was made, if any. */
+function cardTyped(body: BlockAction): string | undefined {
+  const values = (body as { state?: { values?: Record<string, Record<string, { value?: unknown }>> } }).state
+    ?.values;
+  const v = values?.[CARD_TYPED.blockId]?.[CARD_TYPED.actionId]?.value;
+  return typeof v === "string" && v.trim() !== "" ? v : undefined;
+}
+
 export function registerInteractions(app: App, ctx: ListenerContext): void {
   app.action<BlockAction<ButtonAction>>(CLICKS, async ({ ack, body, action, respond }) => {
     if (typeof action.action_id === "string" && OWN_LISTENER.test(action.action_id)) return;
@@ -79,6 +88,9 @@ export function registerInteractions(app: App, ctx: ListenerContext): void {
     const name = body.user.name ?? body.user.username;
     if (name) actor.displayName = name;
     const input: ClickInput = { actionId: baseActionId(action.action_id), value: action.value ?? "", actor };
+    // A name typed in the card's own box goes with the click, so one click approves; an empty box opens the dialog.
+    const typed = cardTyped(body);
+    if (typed !== undefined) input.typedText = typed;
     const scope: EffectScope = {
       actor,
       requestId,
