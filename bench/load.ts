@@ -61,7 +61,7 @@ console.log(
   `sent ${JSON.stringify(report.sent)}; answered ${report.answered}, unanswered ${report.unanswered}`,
 );
 console.log(
-  `applied on the arrays: ${JSON.stringify(r.applied)}; Slack 429s: ${report.slack429}; approvals answered without the dialog: ${report.approvalsWithoutDialog}`,
+  `applied on the arrays: ${JSON.stringify(r.applied)}; Slack 429s: ${report.slack429}; approvals answered without being carried out: ${report.approvalsNotCarriedOut}`,
 );
 console.log(
   `reconciliation: ${r.ok ? "OK" : "MISMATCH"} (applied twice ${r.appliedTwice.length}, lost ${r.lost.length}, ` +
@@ -74,7 +74,8 @@ for (const [kind, l] of Object.entries(report.latencyMs)) {
 }
 const steps = report.approveStepsMs;
 console.log(
-  `  approve legs: click → dialog p50 ${steps.dialog.p50.toFixed(1)} / p99 ${steps.dialog.p99.toFixed(1)} ms; ` +
+  `  approve, name typed in the card (n=${steps.inCard.n}): click → card replaced p50 ${steps.inCard.p50.toFixed(1)} / p99 ${steps.inCard.p99.toFixed(1)} ms; ` +
+    `through the dialog (n=${steps.dialog.n}): click → dialog p50 ${steps.dialog.p50.toFixed(1)} / p99 ${steps.dialog.p99.toFixed(1)} ms; ` +
     `submit → card updated p50 ${steps.carriedOut.p50.toFixed(1)} / p99 ${steps.carriedOut.p99.toFixed(1)} ms; ` +
     `Slack 429s by method ${JSON.stringify(report.slack429ByMethod)}`,
 );

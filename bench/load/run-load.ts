@@ -49,8 +49,9 @@ export interface LoadReport {
   answered: number;
   unanswered: number;
   latencyMs: Record<Kind, Percentiles>;
-  /** The approve click to the typed-name dialog, and the submit to the card's update. */
+  /** The approve click with the name in the card to the card replaced; through the dialog: click to dialog, submit to card updated. */
   approveStepsMs: {
+    inCard: Percentiles;
     dialog: Percentiles;
     carriedOut: Percentiles;
     /** Whole approvals that met no 429 from Slack on their dialog or card update. */
@@ -63,8 +64,8 @@ export interface LoadReport {
   reconciliation: Reconciliation;
   slack429: number;
   slack429ByMethod: Record<string, number>;
-  /** Approve clicks the bot answered without the typed-name dialog (a fault, or a stale plan voided). */
-  approvalsWithoutDialog: number;
+  /** Approvals the bot answered without carrying them out (a fault, or a stale plan voided). */
+  approvalsNotCarriedOut: number;
   /** This process's memory (the bot, the driver and the fake Slack; the arrays too unless fleetInChild). */
   memory: MemoryReport;
   /** The RSS of the arrays' process at the end, when they run in a child. */
@@ -117,6 +118,8 @@ export function memoryReport(samples: readonly MemorySample[], seconds: number):
 }
 
 const SECRET = "load-signing-secret-000000";
+/** The share of approvers who leave the card's box empty and type the name in the dialog the click opens. */
+const DIALOG_SHARE = 0.1;
 /** One approved eradication every 2 s: under Slack's chat.update limit, which the bot paces to. */
 const APPROVAL_EVERY_MS = 2000;
 
@@ -219,6 +222,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     maybeAnswer?: (body: Record<string, unknown>) => void,
     /** Ends the wait for a "maybe" answer (the modal opened instead). */
     maybeUntil?: AbortSignal,
+    /** What the clicker typed in the card's own box (the name an eradication needs). */
+    typedInCard?: string,
   ) => {
     const id = `k${++seq}`;
     if (answered === "maybe" && maybeAnswer) {
@@ -236,6 +241,13 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
       channel: { id: "CLOAD", name: "load" },
       message: { type: "message", ts, text: "" },
       response_url: stub.responseUrl(id),
+      ...(typedInCard === undefined
+        ? {}
+        : {
+            state: {
+              values: { card_typed: { typed_text: { type: "plain_text_input", value: typedInCard } } },
+            },
+          }),
       actions: [
         { type: "button", action_id: actionId, block_id: "b", value, action_ts: `${Date.now() / 1000}` },
       ],
@@ -309,16 +321,26 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   const destroyed: { array: string; name: string }[] = [];
   let fsSeq = 0;
 
-  /** An approval's two legs: click to dialog (the recheck), submit to card update (recheck, send, update). */
-  const approveSteps = { dialog: [] as number[], carriedOut: [] as number[], unthrottled: [] as number[] };
+  /**
+   * An approval: most approvers type the name in the card's box and click Approve once (click to card replaced);
+   * one in ten leaves the box empty and types it in the dialog the click opens (click to dialog, then submit to
+   * card updated).
+   */
+  const approveSteps = {
+    inCard: [] as number[],
+    dialog: [] as number[],
+    carriedOut: [] as number[],
+    unthrottled: [] as number[],
+  };
   let lastApproval = 0;
-  let approvalsAnsweredWithoutDialog = 0;
+  let approvalsNotCarriedOut = 0;
   const approval = async (): Promise<void> => {
     const target = destroyed.splice(Math.floor(random() * destroyed.length), 1)[0];
     if (!target) return;
     const requester = pick(admins);
     const approver = pick(admins.filter((a) => a !== requester));
     const mentions = new RegExp(`\\b${target.name}\\b`);
+    const viaDialog = random() < DIALOG_SHARE;
     // Every wait below stops listening when this approval ends, whichever way it ends.
     const done = new AbortController();
     try {
@@ -358,44 +380,59 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
       );
       const t0 = performance.now();
       await timed("approve", async () => {
-        // The click opens the typed-name dialog, or, when the array cannot confirm the plan still holds (a fault,
-        // or the object changed), answers at once or closes the card: each is an answer, silence is not.
-        let answeredInstead: (body: Record<string, unknown>) => void = () => {};
-        const answeredClick = new Promise<Record<string, unknown>>((r) => {
-          answeredInstead = r;
+        // The click's answers through its response_url: the card replaced (replace_original), or a private
+        // answer: "already approved" to a second click, or why nothing was done (a fault, a voided plan).
+        let replaced: (body: Record<string, unknown>) => void = () => {};
+        let refused: (body: Record<string, unknown>) => void = () => {};
+        const cardReplaced = new Promise<Record<string, unknown>>((r) => {
+          replaced = r;
         });
-        const t0 = performance.now();
-        await click(
-          approver,
-          ACTIONS.approve,
-          pending,
-          posted.ts,
-          false,
-          "maybe",
-          answeredInstead,
-          done.signal,
+        const answeredInstead = new Promise<Record<string, unknown>>((r) => {
+          refused = r;
+        });
+        const onAnswer = (body: Record<string, unknown>) => {
+          if (body["replace_original"] === true) replaced(body);
+          else if (!/already/i.test(JSON.stringify(body))) refused(body);
+        };
+        // Double clicks: the same person clicking Approve twice.
+        const clicks = random() < 0.33 ? 2 : 1;
+        await Promise.all(
+          Array.from({ length: clicks }, () =>
+            click(
+              approver,
+              ACTIONS.approve,
+              pending,
+              posted.ts,
+              false,
+              "maybe",
+              onAnswer,
+              done.signal,
+              viaDialog ? undefined : target.name,
+            ),
+          ),
         );
         const first = await within(
           Promise.race([
-            opened.then((call) => ({ open: call })),
-            answeredClick.then(() => ({ open: undefined })),
-            updated.then(() => ({ open: undefined })),
+            opened.then((call) => ({ open: call, ended: false })),
+            cardReplaced.then(() => ({ open: undefined, ended: true })),
+            updated.then(() => ({ open: undefined, ended: true })),
+            answeredInstead.then(() => ({ open: undefined, ended: false })),
           ]),
           "views.open, an answer or a card update after an Approve click",
         );
+        if (first.ended && !viaDialog) {
+          approveSteps.inCard.push(performance.now() - t0);
+          return;
+        }
         const open = first.open;
         if (open === undefined) {
-          approvalsAnsweredWithoutDialog++;
+          approvalsNotCarriedOut++;
           return;
         }
         const t1 = performance.now();
         approveSteps.dialog.push(t1 - t0);
         const view = open.args["view"] as { private_metadata: string };
-        // Double submits: the same person submitting the typed name twice.
-        const submits = random() < 0.33 ? 2 : 1;
-        await Promise.all(
-          Array.from({ length: submits }, () => submit(approver, view.private_metadata, target.name)),
-        );
+        await submit(approver, view.private_metadata, target.name);
         await within(updated, "chat.update after an approval");
         approveSteps.carriedOut.push(performance.now() - t1);
       });
@@ -502,8 +539,9 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     reconciliation,
     slack429: stub.throttled,
     slack429ByMethod: Object.fromEntries(stub.throttledBy),
-    approvalsWithoutDialog: approvalsAnsweredWithoutDialog,
+    approvalsNotCarriedOut,
     approveStepsMs: {
+      inCard: pcts(approveSteps.inCard),
       dialog: pcts(approveSteps.dialog),
       carriedOut: pcts(approveSteps.carriedOut),
       unthrottled: pcts(approveSteps.unthrottled),
