@@ -65,7 +65,7 @@ export function requestCard(rec: PendingRecord, d: PendingDisplay, now: number, 
   if (rec.typeToConfirm !== undefined) {
     blocks.push({
       type: "context",
-      text: rich`To ${approve ? "approve" : "confirm"}, type ${rec.typeToConfirm}${typing ? " in the box below, or when asked" : " when asked"}.`,
+      text: rich`To ${approve ? "approve" : "confirm"}, type ${rec.typeToConfirm}${typing ? "" : " when asked"}.`,
     });
   }
   if (rec.secrets?.length) {

@@ -209,7 +209,7 @@ describe("destroy, recover, eradicate", () => {
     expect(text).toContain("Approval needed: eradicate file system old-share on lab-1");
     expect(text).toContain("Permanent: 4.4 TiB of data in old-share");
     expect(text).toContain("someone else with the admin role");
-    expect(text).toContain("To approve, type old-share in the box below, or when asked");
+    expect(text).toContain("To approve, type old-share.");
     expect(textOf(await h.click("bob", card, "Approve"))).toContain("needs the admin role");
 
     const prompt = await h.click("dave", card, "Approve");
