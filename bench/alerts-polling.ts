@@ -25,6 +25,7 @@ import { type Simulator, startSimulator } from "../src/simulator/index.js";
 import { closeAlert, raiseAlert } from "../src/simulator/state-control.js";
 import { selfSignedCertificate } from "../src/simulator/tls.js";
 import { openSqliteStore } from "../src/store/sqlite.js";
+import { childExecArgv } from "./heap.js";
 import { median, writeResult } from "./report/result.js";
 
 const TOKEN = "T-bench-alerts";
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
   const cycles = Number(values.cycles);
   const child: ChildProcess = fork(new URL(import.meta.url).pathname, ["--fleet", String(count)], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
+    execArgv: childExecArgv(),
   });
   const fleet = await new Promise<FleetInfo>((resolve) =>
     child.once("message", (m) => resolve(m as FleetInfo)),

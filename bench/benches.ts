@@ -14,12 +14,15 @@ export interface Bench {
   quick: string[];
   /** Needs the lab alert fixture (../shared/data/lab-array-alerts.json) as its last argument. */
   fixture?: true;
+  /** Its process is the bot's: run with the image's heap settings (bench/heap.ts; its npm script says them too). */
+  heap?: true;
 }
 
 export const BENCHES: readonly Bench[] = [
   {
     name: "alerts-polling",
     command: "npm run bench:alerts",
+    heap: true,
     full: [],
     quick: ["--arrays", "10", "--cycles", "3"],
   },
@@ -49,6 +52,7 @@ export const BENCHES: readonly Bench[] = [
   {
     name: "soak",
     command: "npm run bench:soak",
+    heap: true,
     full: [],
     quick: ["--seconds", "10", "--rate", "10", "--warm-up", "4"],
   },

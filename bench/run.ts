@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { HEAP_OPTIONS } from "../src/ops/heap-options.js";
 import { BENCHES } from "./benches.js";
 import { RESULTS_DIR } from "./report/result.js";
 import { writeReport } from "./report/write.js";
@@ -28,10 +29,11 @@ const FIXTURE = ["../shared", "../../shared"]
 function run(
   script: string,
   args: string[],
+  flags: readonly string[],
 ): Promise<{ code: number | null; output: string; seconds: number }> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--expose-gc", script, ...args], {
+    const child = spawn(process.execPath, ["--expose-gc", ...flags, script, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -63,11 +65,12 @@ for (const bench of benches) {
   const resultFile = join(RESULTS_DIR, `${bench.name}.json`);
   rmSync(resultFile, { force: true });
   console.log(`\n== ${bench.name} ${args.join(" ")}`);
-  const r = await run(join(here, `${bench.name}.js`), args);
+  const flags = bench.heap ? HEAP_OPTIONS : [];
+  const r = await run(join(here, `${bench.name}.js`), args, flags);
   const wrote = existsSync(resultFile);
   if (r.code !== 0 || !wrote) failed++;
   if (!wrote) console.log(`${bench.name} wrote no ${resultFile}: counted as failed`);
-  const command = `node dist/bench/${bench.name}.js${args.length ? ` ${args.join(" ")}` : ""}`;
+  const command = `node ${flags.map((f) => `${f} `).join("")}dist/bench/${bench.name}.js${args.length ? ` ${args.join(" ")}` : ""}`;
   writeFileSync(
     join(RESULTS_DIR, `${bench.name}.run.json`),
     `${JSON.stringify({ name: bench.name, command, exitCode: r.code, seconds: r.seconds, output: r.output }, null, 2)}\n`,

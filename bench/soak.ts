@@ -27,6 +27,7 @@ import { createArrayPool } from "../src/flashblade/pool.js";
 import { silentLogger } from "../src/logger.js";
 import { DEFAULT_API_TOKEN, simulatedArrayConfig, startSimulator } from "../src/simulator/index.js";
 import { createSlackApp } from "../src/slack/app.js";
+import { childExecArgv } from "./heap.js";
 import { postSigned, SlackStub } from "./load/slack-stub.js";
 import { type BenchResult, writeResult } from "./report/result.js";
 
@@ -85,6 +86,7 @@ function nextMessage<T>(child: ChildProcess): Promise<T> {
 function spawnChild(kind: "array" | "sender"): ChildProcess {
   return fork(new URL(import.meta.url).pathname, ["--child", kind], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
+    execArgv: childExecArgv(),
   });
 }
 

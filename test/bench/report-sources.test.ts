@@ -25,7 +25,7 @@ describe("the benchmark report's sources", () => {
     for (const b of BENCHES) {
       const script = b.command.replace(/^npm run /, "");
       expect(pkg.scripts[script], b.command).toMatch(
-        new RegExp(`node( --[\\w-]+)* dist/bench/${b.name}\\.js$`),
+        new RegExp(`node( --[\\w-]+(=\\d+)?)* dist/bench/${b.name}\\.js$`),
       );
       const source = read(`bench/${b.name}.ts`);
       // The result's name is the file bench/run.ts looks for after the bench exits, and its command the row's.

@@ -1,12 +1,14 @@
 /**
  * The image runs the bot with the heap settings the load test measured it with: the runtime stage's NODE_OPTIONS
- * are exactly src/ops/heap-options.ts, and Node accepts them.
+ * are exactly src/ops/heap-options.ts, and Node accepts them; so do the npm scripts of the benchmarks whose
+ * process is the bot's (bench/benches.ts marks them).
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { BENCHES } from "../../bench/benches.js";
 import { HEAP_OPTIONS } from "../../src/ops/heap-options.js";
 import { envOf, parseDockerfile, type Stage } from "./dockerfile.js";
 
@@ -16,6 +18,22 @@ const runtime = parseDockerfile(readFileSync(join(root, "Dockerfile"), "utf8")).
 describe("the image's heap settings", () => {
   it("are the ones the load test runs the bot with", () => {
     expect(envOf(runtime)["NODE_OPTIONS"]?.split(/\s+/)).toEqual([...HEAP_OPTIONS]);
+  });
+
+  it("are the ones the bot's own benchmarks run with from their npm scripts", () => {
+    const scripts = (
+      JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    ).scripts;
+    const marked = BENCHES.filter((b) => b.heap);
+    expect(marked.map((b) => b.name)).toEqual(["alerts-polling", "soak"]);
+    for (const b of marked) {
+      const script = scripts[b.command.replace(/^npm run /, "")] ?? "";
+      const flags = /node ((?:--\S+ )+)dist\//.exec(script)?.[1]?.trim().split(" ") ?? [];
+      expect(
+        flags.filter((f) => f !== "--expose-gc"),
+        b.name,
+      ).toEqual([...HEAP_OPTIONS]);
+    }
   });
 
   it("are accepted by Node and set the old space's limit", async () => {
