@@ -1,0 +1,154 @@
+/**
+ * The load test's approvals: an admin asks for an eradication, another approves it. Most approvers type the name
+ * in the card's box and click Approve once; one in ten leaves the box empty and types it in the dialog the click
+ * opens. Each leg is timed, and approvals that met a Slack 429 are told from the others.
+ */
+import { ACTIONS } from "../../src/core/pipeline-deps.js";
+import type { Kind } from "./run-load.js";
+import { buttonValue, type SlackDriver } from "./slack-driver.js";
+import type { SlackStub } from "./slack-stub.js";
+
+/** The share of approvers who leave the card's box empty and type the name in the dialog the click opens. */
+const DIALOG_SHARE = 0.1;
+
+export interface ApprovalDeps {
+  stub: SlackStub;
+  slack: SlackDriver;
+  random: () => number;
+  pick: <T>(xs: readonly T[]) => T;
+  admins: readonly string[];
+  /** File systems destroyed and confirmed, waiting for an approved eradication. */
+  destroyed: { array: string; name: string }[];
+  timed: <T>(kind: Kind, f: () => Promise<T>) => Promise<T>;
+  within: <T>(p: Promise<T>, what: string) => Promise<T>;
+}
+
+export function approvals(d: ApprovalDeps) {
+  const { stub, random, pick, admins, destroyed, timed, within } = d;
+  const { command, click, submit } = d.slack;
+  /**
+   * An approval: most approvers type the name in the card's box and click Approve once (click to card replaced);
+   * one in ten leaves the box empty and types it in the dialog the click opens (click to dialog, then submit to
+   * card updated).
+   */
+  const approveSteps = {
+    inCard: [] as number[],
+    dialog: [] as number[],
+    carriedOut: [] as number[],
+    unthrottled: [] as number[],
+  };
+  let approvalsNotCarriedOut = 0;
+  const approval = async (): Promise<void> => {
+    const target = destroyed.splice(Math.floor(random() * destroyed.length), 1)[0];
+    if (!target) return;
+    const requester = pick(admins);
+    const approver = pick(admins.filter((a) => a !== requester));
+    const mentions = new RegExp(`\\b${target.name}\\b`);
+    const viaDialog = random() < DIALOG_SHARE;
+    // Every wait below stops listening when this approval ends, whichever way it ends.
+    const done = new AbortController();
+    try {
+      const card = stub.waitForCall(
+        (c) =>
+          c.method === "chat.postMessage" &&
+          buttonValue(c.args, ACTIONS.approve) !== undefined &&
+          mentions.test(JSON.stringify(c.args)),
+        done.signal,
+      );
+      const ack = await timed("eradicate", () =>
+        command(requester, `fs eradicate ${target.name} --array ${target.array}`),
+      );
+      if (buttonValue(ack, ACTIONS.approve) === undefined && !JSON.stringify(ack).includes("approval"))
+        return;
+      const posted = await within(card, "the approval card");
+      const pending = buttonValue(posted.args["blocks"], ACTIONS.approve);
+      if (!pending) throw new Error("the approval card has no Approve button");
+      const opened = stub.waitForCall(
+        (c) => c.method === "views.open" && JSON.stringify(c.args).includes(pending),
+        done.signal,
+      );
+      const updated = stub.waitForCall(
+        (c) => c.method === "chat.update" && c.args["ts"] === posted.ts,
+        done.signal,
+      );
+      // Slack's own 429s on this approval's dialog or card update: the bot must wait the Retry-After (1 s).
+      let throttled = false;
+      stub.onThrottled(
+        (c) =>
+          (c.method === "views.open" && JSON.stringify(c.args).includes(pending)) ||
+          (c.method === "chat.update" && c.args["ts"] === posted.ts),
+        () => {
+          throttled = true;
+        },
+        done.signal,
+      );
+      const t0 = performance.now();
+      await timed("approve", async () => {
+        // The click's answers through its response_url: the card replaced (replace_original), an announcement in
+        // the channel, or a private answer: what a second click is told ("already approved", "being carried out"), or why nothing was done.
+        let replaced: (body: Record<string, unknown>) => void = () => {};
+        let refused: (body: Record<string, unknown>) => void = () => {};
+        const cardReplaced = new Promise<Record<string, unknown>>((r) => {
+          replaced = r;
+        });
+        const answeredInstead = new Promise<Record<string, unknown>>((r) => {
+          refused = r;
+        });
+        const onAnswer = (body: Record<string, unknown>) => {
+          if (body["replace_original"] === true) replaced(body);
+          // An announcement in the channel ("Eradicated …") goes with a carried-out approval.
+          else if (
+            body["response_type"] !== "in_channel" &&
+            !/already|being carried out/i.test(JSON.stringify(body))
+          )
+            refused(body);
+        };
+        // Double clicks: the same person clicking Approve twice.
+        const clicks = random() < 0.33 ? 2 : 1;
+        await Promise.all(
+          Array.from({ length: clicks }, () =>
+            click(
+              approver,
+              ACTIONS.approve,
+              pending,
+              posted.ts,
+              false,
+              "maybe",
+              onAnswer,
+              done.signal,
+              viaDialog ? undefined : target.name,
+            ),
+          ),
+        );
+        const first = await within(
+          Promise.race([
+            opened.then((call) => ({ open: call, ended: false })),
+            cardReplaced.then(() => ({ open: undefined, ended: true })),
+            updated.then(() => ({ open: undefined, ended: true })),
+            answeredInstead.then(() => ({ open: undefined, ended: false })),
+          ]),
+          "views.open, an answer or a card update after an Approve click",
+        );
+        if (first.ended && !viaDialog) {
+          approveSteps.inCard.push(performance.now() - t0);
+          return;
+        }
+        const open = first.open;
+        if (open === undefined) {
+          approvalsNotCarriedOut++;
+          return;
+        }
+        const t1 = performance.now();
+        approveSteps.dialog.push(t1 - t0);
+        const view = open.args["view"] as { private_metadata: string };
+        await submit(approver, view.private_metadata, target.name);
+        await within(updated, "chat.update after an approval");
+        approveSteps.carriedOut.push(performance.now() - t1);
+      });
+      if (!throttled) approveSteps.unthrottled.push(performance.now() - t0);
+    } finally {
+      done.abort();
+    }
+  };
+  return { approval, steps: approveSteps, notCarriedOut: () => approvalsNotCarriedOut };
+}
