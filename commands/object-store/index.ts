@@ -7,13 +7,12 @@ import {
   accessKeyList,
 } from "./access-key.js";
 import { accessKeyImport } from "./access-key-import.js";
-import { accountCreate, accountDelete, accountList } from "./account.js";
+import { accountList } from "./account.js";
 import { bucketCreateCommand, bucketList } from "./bucket.js";
 import { bucketPerf } from "./bucket-perf.js";
-import { bucketUpdate } from "./bucket-update.js";
 import { lifecycleCreate, lifecycleDelete, lifecycleList, lifecycleUpdate } from "./lifecycle.js";
-import { objectUserCreate, objectUserDelete, objectUserList } from "./user.js";
-import { virtualHostAdd, virtualHostList, virtualHostRemove } from "./virtual-host.js";
+import { objectUserList } from "./user.js";
+import { virtualHostList } from "./virtual-host.js";
 
 export const accessKeyResource = defineResource({
   name: "access-key",
@@ -33,7 +32,7 @@ export const bucketResource = defineResource({
   name: "bucket",
   aliases: ["buckets"],
   summary: "S3 buckets: size, objects, versioning; destroying and eradicating are gated",
-  commands: [bucketList, bucketCreateCommand, bucketUpdate, bucketPerf],
+  commands: [bucketList, bucketCreateCommand, bucketPerf],
 });
 
 export const accountResource = defineResource({
@@ -41,7 +40,7 @@ export const accountResource = defineResource({
   area: "Object store",
   aliases: ["accounts", "object-store-account", "object-store-accounts"],
   summary: "Object store accounts, with their buckets and users",
-  commands: [accountList, accountCreate, accountDelete],
+  commands: [accountList],
 });
 
 export const lifecycleResource = defineResource({
@@ -56,12 +55,12 @@ export const objectUserResource = defineResource({
   name: "object-user",
   aliases: ["object-users", "object-store-user", "object-store-users"],
   summary: "Object store users, who hold the S3 access keys",
-  commands: [objectUserList, objectUserCreate, objectUserDelete],
+  commands: [objectUserList],
 });
 
 export const virtualHostResource = defineResource({
   name: "virtual-host",
   aliases: ["virtual-hosts", "object-store-virtual-host", "object-store-virtual-hosts"],
   summary: "Host names for virtual-hosted style S3 bucket addressing",
-  commands: [virtualHostList, virtualHostAdd, virtualHostRemove],
+  commands: [virtualHostList],
 });
