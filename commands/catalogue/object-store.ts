@@ -92,7 +92,10 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     createOnly: ["user"],
     // The secret is the array's to make (create) or comes from another array (import, hand-written).
     secrets: [],
-    classes: { update: "destroy" },
+    // Disabling a key that is enabled cuts off the applications signing with it; enabling one harms nothing.
+    classFrom: {
+      update: { classes: ["destroy"], of: (state) => (state["enabled"] === "true" ? "destroy" : null) },
+    },
     examples: {
       list: "",
       show: "PSFBRHUMTPRUGIHTQJURARZSKEUIVGUERAJHKSCLMFSF",
