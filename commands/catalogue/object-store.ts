@@ -1,4 +1,5 @@
 /** Catalogue: Object store — buckets, accounts, users, access keys, access policies, virtual hosts, lifecycle rules. */
+import { accessKeyDeleteCheck } from "../object-store/access-key.js";
 import { accountDeleteCheck } from "../object-store/account.js";
 import { BUCKET_LIFECYCLE } from "../object-store/bucket.js";
 import { bucketUpdateCheck } from "../object-store/bucket-update.js";
@@ -87,9 +88,13 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     path: "/object-store-access-keys",
     columns: ["name", "user.name", "enabled", "created"],
     units: { created: "timestamp" },
+    title: "access key",
+    select: [{ param: "names", label: "key" }],
     createSelect: [],
     writable: ["enabled"],
     createOnly: ["user"],
+    summaries: { delete: "Delete an access key for good (applications using it lose access); gated" },
+    precheck: { delete: accessKeyDeleteCheck },
     // The secret is the array's to make (create) or comes from another array (import, hand-written).
     secrets: [],
     // Disabling a key that is enabled cuts off the applications signing with it; enabling one harms nothing.
@@ -101,7 +106,8 @@ export const OBJECT_STORE: readonly NounSpec[] = [
       show: "PSFBRHUMTPRUGIHTQJURARZSKEUIVGUERAJHKSCLMFSF",
       create: "--user backup/veeam",
       update: "PSFBRHUMTPRUGIHTQJURARZSKEUIVGUERAJHKSCLMFSF --enabled",
-      delete: "PSFBRHUMTPRUGIHTQJURARZSKEUIVGUERAJHKSCLMFSF",
+      // The ETL job's key: the reader's goes with its user in object-user delete's example.
+      delete: "PSFBQEHLWOYJJNHJPLMDHOBDGPJBYBCWEDTPTFRJYTGG",
     },
   },
   {

@@ -1,11 +1,5 @@
 import { defineResource } from "../../src/core/define-command.js";
-import {
-  accessKeyCreate,
-  accessKeyDelete,
-  accessKeyDisable,
-  accessKeyEnable,
-  accessKeyList,
-} from "./access-key.js";
+import { accessKeyCreate, accessKeyDisable, accessKeyEnable, accessKeyList } from "./access-key.js";
 import { accessKeyImport } from "./access-key-import.js";
 import { accountList } from "./account.js";
 import { bucketCreateCommand, bucketList } from "./bucket.js";
@@ -18,14 +12,7 @@ export const accessKeyResource = defineResource({
   name: "access-key",
   aliases: ["access-keys", "object-store-access-key", "object-store-access-keys"],
   summary: "S3 access keys of object store users; a new key's secret is shown once, to its requester alone",
-  commands: [
-    accessKeyList,
-    accessKeyCreate,
-    accessKeyImport,
-    accessKeyEnable,
-    accessKeyDisable,
-    accessKeyDelete,
-  ],
+  commands: [accessKeyList, accessKeyCreate, accessKeyImport, accessKeyEnable, accessKeyDisable],
 });
 
 export const bucketResource = defineResource({
