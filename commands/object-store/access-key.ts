@@ -15,9 +15,9 @@ import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import type { Precheck } from "../catalogue/spec.js";
+import { done } from "../shared/done.js";
 import { requireNamed } from "../shared/found.js";
 import { rowsListing } from "../shared/listing.js";
-import { namedChange } from "../shared/named-change.js";
 import { itemsOf, planned } from "../shared/plan.js";
 
 export const PATH = "/object-store-access-keys";
@@ -170,19 +170,17 @@ const DEMO_ETL_KEY = "PSFBQEHLWOYJJNHJPLMDHOBDGPJBYBCWEDTPTFRJYTGG";
 
 function toggle(enabled: boolean) {
   const verb = enabled ? "enable" : "disable";
-  return namedChange({
+  return defineCommand({
     verb,
     summary: enabled
       ? "Enable an access key again"
       : "Disable an access key (applications using it lose access)",
     examples: [`access-key ${verb} ${enabled ? DEMO_READER_KEY : DEMO_ETL_KEY}`],
     role: "operator",
+    visibility: "in_channel",
+    positional: ["key"],
     args: z.object({ key: keyName() }),
-    key: "key",
-    method: "PATCH",
-    path: PATH,
-    what: "access key",
-    async plan(a, ctx) {
+    async impact(a, ctx): Promise<Impact> {
       const key = await requireKey(ctx, a.key);
       if ((key.enabled !== false) === enabled) {
         throw new UserFacingError(
@@ -191,15 +189,19 @@ function toggle(enabled: boolean) {
         );
       }
       return {
+        target: `access key ${a.key}`,
         summary: rich`${enabled ? "Enables" : "Disables"} access key ${a.key} of ${key.user?.name ?? "?"}.`,
+        facts: [],
         warnings: enabled
           ? []
           : [rich`Applications signing requests with this key get Access Denied until it is enabled again.`],
         state: { enabled: key.enabled ?? null },
+        requests: [planned("PATCH", PATH, { names: [a.key] }, { enabled })],
       };
     },
-    body: () => ({ enabled }),
-    answer: (key, array) => `${enabled ? "Enabled" : "Disabled"} access key ${key} on ${array}.`,
+    result: (_responses, a) => a.key,
+    render: (key, _a, rctx) =>
+      done(`${enabled ? "Enabled" : "Disabled"} access key ${key} on ${rctx.arrays[0] ?? "?"}.`),
   });
 }
 export const accessKeyEnable = toggle(true);

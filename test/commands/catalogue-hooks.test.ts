@@ -44,6 +44,14 @@ describe("precheck", () => {
     expect(h.sim().state.objectUsers.has("analytics/etl")).toBe(true);
   });
 
+  test("it may refuse, naming what the change rests on, before anything is sent", async () => {
+    const mark = requestMark(h.sim());
+    const text = textOf(await h.run("alice", "remote-credentials delete fb-dr-01/repl-creds --array lab-1"));
+    expect(text).toMatch(/Bucket replica links of .+ use fb-dr-01\/repl-creds/);
+    expect(text).toContain("Nothing was changed.");
+    expect(writesSince(h.sim(), mark, "/object-store-remote-credentials")).toEqual([]);
+  });
+
   test("an add words its impact and warns about what it rests on (DNS)", async () => {
     const text = textOf(
       await h.run("alice", "virtual-host add s3.hooks.example.com --dry-run --array lab-1"),
