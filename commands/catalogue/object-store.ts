@@ -21,6 +21,8 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     // DELETE /buckets eradicates a destroyed bucket: its objects are gone for good.
     lifecycle: BUCKET_LIFECYCLE,
     summaries: { update: "Turn a bucket's object versioning on or suspend it (REST 1.9+)" },
+    // A bucket never returns to `none`.
+    choices: { versioning: ["enabled", "suspended"] },
     precheck: { update: bucketUpdateCheck },
     valueWarnings: {
       versioning: {

@@ -126,6 +126,8 @@ export interface NounSpec {
    * what stops working: such a change is its own class, `remove_last_server`, and its card says it.
    */
   lastServer?: Readonly<Record<string, string>>;
+  /** The values a text field takes where the model does not list them (a bucket's versioning). */
+  choices?: Readonly<Record<string, readonly string[]>>;
   /** What kind of value a writable field holds where its name alone does not say (a subnet's prefix). */
   values?: Readonly<Record<string, ValueType>>;
   /** Minimum role per verb; defaults: reads viewer, changes operator, identity/security/network admin. */

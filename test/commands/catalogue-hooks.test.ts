@@ -90,6 +90,17 @@ describe("classFrom", () => {
   });
 });
 
+describe("choices", () => {
+  test("a text field takes only the values the noun lists, refused before anything is sent", async () => {
+    const mark = requestMark(h.sim());
+    const text = textOf(await h.run("bob", "bucket update veeam-repo --versioning none --array lab-1"));
+    expect(text).toContain("enabled");
+    expect(text).toContain("suspended");
+    expect(text).not.toContain("Nothing was changed");
+    expect(writesSince(h.sim(), mark, "/buckets")).toEqual([]);
+  });
+});
+
 describe("verbs, answers and name rules", () => {
   test("a renamed verb keeps the generic word; a new name is checked against the noun's rule", async () => {
     expect(textOf(await h.run("alice", "virtual-host create s3.words.example.com --array lab-1"))).toContain(
