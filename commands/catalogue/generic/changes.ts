@@ -20,9 +20,10 @@ import { atLeast, findEndpoint } from "../../../src/rest-spec/versions.js";
 import {
   type Args,
   argsSchema,
+  fill,
   headOf,
+  nameOf,
   requireVersion,
-  selectorKey,
   selectorQuery,
   targetOf,
 } from "./common.js";
@@ -55,12 +56,6 @@ const PRESENT: Record<string, string> = {
   remove: "Removes",
 };
 
-/** An answer template filled: "{name}" → the object's name, "{versioning}" → the option's value. */
-const fill = (template: string, values: Args) =>
-  template.replace(/\{(\w+)\}/g, (all, key: string) =>
-    values[key] === undefined ? all : String(values[key]),
-  );
-
 const show = (v: unknown) => (v === undefined ? "(unset)" : JSON.stringify(v));
 
 /**
@@ -86,15 +81,6 @@ function fieldPath(f: FieldDef): string {
   return f.path.join(".");
 }
 
-/** The first selector word: the object's name, as hooks and answers see it. */
-function nameOf(p: VerbPlan, args: Args): string {
-  const first = p.select[0];
-  return first ? String(args[selectorKey(first.label)] ?? "") : "";
-}
-
-/** "Object store user x" for a sentence's start. */
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
 /**
  * The object as it is now where the change rests on it (update, set, delete, remove; create when the resource
  * refuses an existing name), refusing what is missing or already there.
@@ -114,7 +100,7 @@ async function objectBefore(
     if (page.items.some((x) => x["name"] === nameOf(p, args)))
       throw new UserFacingError(
         "ALREADY_EXISTS",
-        `${capital(target)} already exists on ${ctx.arrayName}. Nothing was changed.`,
+        `${target.charAt(0).toUpperCase()}${target.slice(1)} already exists on ${ctx.arrayName}. Nothing was changed.`,
       );
     return undefined;
   }
@@ -207,7 +193,7 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   Object.assign(state, view.state);
   // Creating something new cannot cut the bot off; changing or removing what exists can.
   if (p.kind !== "create" && p.kind !== "add") {
-    const reached = p.spec.reach ? (await current(p, args, ctx, version)).item : undefined;
+    const reached = p.spec.reach ? (before ?? (await current(p, args, ctx, version)).item) : undefined;
     const warning = reachWarning(p.spec, reached, ctx.array.host, ctx.arrayName);
     if (warning) warnings.push(rich`${warning}`);
   }

@@ -65,6 +65,18 @@ export function selectorQuery(p: VerbPlan, args: Args): Record<string, string> {
   return q;
 }
 
+/** The first selector word: the object's name, as hooks and answers see it. */
+export function nameOf(p: VerbPlan, args: Args): string {
+  const first = p.select[0];
+  return first ? String(args[selectorKey(first.label)] ?? "") : "";
+}
+
+/** An answer template filled: "{name}" → the object's name, "{versioning}" → the option's value. */
+export const fill = (template: string, values: Args) =>
+  template.replace(/\{(\w+)\}/g, (all, key: string) =>
+    values[key] === undefined ? all : String(values[key]),
+  );
+
 /** "snmp manager trap1", "quota user projects/alice", "dns". */
 export function targetOf(p: VerbPlan, args: Args): string {
   const words = p.select.map((s) => args[selectorKey(s.label)]).filter((v) => typeof v === "string");
