@@ -1,5 +1,10 @@
 /** Catalogue: Object store — buckets, accounts, users, access keys, access policies, virtual hosts, lifecycle rules. */
+import { accessKeyDeleteCheck } from "../object-store/access-key.js";
+import { accountDeleteCheck } from "../object-store/account.js";
 import { BUCKET_LIFECYCLE } from "../object-store/bucket.js";
+import { bucketUpdateCheck } from "../object-store/bucket-update.js";
+import { userDeleteCheck } from "../object-store/user.js";
+import { virtualHostAddCheck, virtualHostRemoveCheck } from "../object-store/virtual-host.js";
 import type { NounSpec } from "./spec.js";
 
 export const OBJECT_STORE: readonly NounSpec[] = [
@@ -15,11 +20,23 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     createOnly: ["account"],
     // DELETE /buckets eradicates a destroyed bucket: its objects are gone for good.
     lifecycle: BUCKET_LIFECYCLE,
+    summaries: { update: "Turn a bucket's object versioning on or suspend it (REST 1.9+)" },
+    // A bucket never returns to `none`.
+    choices: { versioning: ["enabled", "suspended"] },
+    precheck: { update: bucketUpdateCheck },
+    valueWarnings: {
+      versioning: {
+        suspended: "Overwritten and deleted objects are no longer kept as previous versions.",
+        enabled:
+          "Previous versions now count against the bucket's space; a lifecycle rule limits how long they stay.",
+      },
+    },
+    answers: { update: "Versioning of bucket {name} on {array} is now {versioning}." },
     examples: {
       list: "",
       show: "veeam-repo",
       create: "scratch-bucket --account analytics",
-      update: "scratch-bucket --versioning enabled",
+      update: "veeam-repo --versioning enabled",
     },
   },
   {
@@ -29,7 +46,20 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     path: "/object-store-accounts",
     columns: ["name", "object_count", "space.virtual", "created"],
     units: { "space.virtual": "size", created: "timestamp" },
-    examples: { list: "", show: "analytics", create: "research", delete: "research" },
+    title: "object store account",
+    nameKind: "account",
+    refuseExisting: true,
+    summaries: {
+      create: "Create an object store account",
+      delete:
+        "Delete an object store account with its users and their access keys (it must hold no buckets); gated",
+    },
+    precheck: { delete: accountDeleteCheck },
+    answers: {
+      create:
+        "Created object store account {name} on {array}. Add buckets with /array bucket create <name> --account {name}.",
+    },
+    examples: { list: "", show: "analytics", create: "media", delete: "archive" },
   },
   {
     noun: "object-user",
@@ -38,7 +68,19 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     path: "/object-store-users",
     columns: ["name", "account.name", "created"],
     units: { created: "timestamp" },
-    examples: { list: "", show: "analytics/etl", create: "analytics/loader", delete: "analytics/loader" },
+    title: "object store user",
+    nameKind: "object-user",
+    refuseExisting: true,
+    summaries: {
+      create: "Create an object store user in an account (then give it a key with access-key create)",
+      delete: "Delete an object store user and its access keys; gated",
+    },
+    precheck: { delete: userDeleteCheck },
+    answers: {
+      create:
+        "Created object store user {name} on {array}. Give it a key with /array access-key create {name}.",
+    },
+    examples: { list: "", show: "analytics/etl", create: "analytics/etl2", delete: "analytics/reader" },
   },
   {
     noun: "access-key",
@@ -48,18 +90,26 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     path: "/object-store-access-keys",
     columns: ["name", "user.name", "enabled", "created"],
     units: { created: "timestamp" },
+    title: "access key",
+    select: [{ param: "names", label: "key" }],
     createSelect: [],
     writable: ["enabled"],
     createOnly: ["user"],
+    summaries: { delete: "Delete an access key for good (applications using it lose access); gated" },
+    precheck: { delete: accessKeyDeleteCheck },
     // The secret is the array's to make (create) or comes from another array (import, hand-written).
     secrets: [],
-    classes: { update: "destroy" },
+    // Disabling a key that is enabled cuts off the applications signing with it; enabling one harms nothing.
+    classFrom: {
+      update: { classes: ["destroy"], of: (state) => (state["enabled"] === "true" ? "destroy" : null) },
+    },
     examples: {
       list: "",
       show: "PSFBRHUMTPRUGIHTQJURARZSKEUIVGUERAJHKSCLMFSF",
       create: "--user backup/veeam",
       update: "PSFBRHUMTPRUGIHTQJURARZSKEUIVGUERAJHKSCLMFSF --enabled",
-      delete: "PSFBRHUMTPRUGIHTQJURARZSKEUIVGUERAJHKSCLMFSF",
+      // The ETL job's key: the reader's goes with its user in object-user delete's example.
+      delete: "PSFBQEHLWOYJJNHJPLMDHOBDGPJBYBCWEDTPTFRJYTGG",
     },
   },
   {
@@ -111,7 +161,25 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     summary: "Host names for virtual-hosted-style S3 requests",
     path: "/object-store-virtual-hosts",
     columns: ["name"],
-    examples: { list: "", show: "s3.example.com", create: "s3-west.example.com", delete: "s3.example.com" },
+    title: "virtual host",
+    select: [{ param: "names", label: "host" }],
+    values: { name: "host" },
+    // Adding and removing a host name changes how every S3 client may address buckets: an admin's call.
+    verbs: { create: "add", delete: "remove" },
+    roles: { create: "admin", delete: "admin" },
+    refuseExisting: true,
+    summaries: {
+      create: "Let S3 clients address buckets as <bucket>.<host>",
+      delete: "Stop answering S3 requests under a virtual host name; gated",
+    },
+    precheck: { create: virtualHostAddCheck, delete: virtualHostRemoveCheck },
+    answers: { delete: "Removed virtual host {name} from {array}." },
+    examples: {
+      list: "",
+      show: "s3.example.com",
+      create: "s3.lab.example.com",
+      delete: "s3.example.com",
+    },
   },
   {
     noun: "lifecycle-rule",

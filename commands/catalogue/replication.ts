@@ -1,4 +1,5 @@
 /** Catalogue: Replication — array connections, replica links, targets, remote credentials, transfers. */
+import { remoteCredentialsDeleteCheck } from "../replication/remote-credentials.js";
 import type { NounSpec } from "./spec.js";
 
 const REMOTE = { param: "remote_names", label: "remote" };
@@ -142,12 +143,17 @@ export const REPLICATION: readonly NounSpec[] = [
     columns: ["name", "access_key_id", "remote.name", "created"],
     units: { created: "timestamp" },
     writable: ["access_key_id"],
+    title: "remote credentials",
+    roles: { delete: "admin" },
+    summaries: { delete: "Delete remote credentials no bucket replica link uses; gated" },
+    precheck: { delete: remoteCredentialsDeleteCheck },
     examples: {
       list: "",
       show: "fb-dr-01/repl-creds",
       create: "fb-dr-01/new-creds --access-key-id PSFBAKEXAMPLE",
       update: "fb-dr-01/repl-creds --access-key-id PSFBAKEXAMPLE2",
-      delete: "fb-dr-01/repl-creds",
+      // No link uses these; a bucket replica link uses repl-creds, so deleting them is refused.
+      delete: "fb-dr-01/old-creds",
     },
   },
 ];

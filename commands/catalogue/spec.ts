@@ -15,6 +15,7 @@ import type {
 import type { Field, Rich } from "../../src/core/message.js";
 import type { Role } from "../../src/core/roles.js";
 import type { HttpMethod } from "../../src/rest-spec/endpoints.js";
+import type { NameKind } from "../../src/rest-spec/names.js";
 
 /** How a value is read from people and shown to them. */
 export type Unit =
@@ -125,6 +126,8 @@ export interface NounSpec {
    * what stops working: such a change is its own class, `remove_last_server`, and its card says it.
    */
   lastServer?: Readonly<Record<string, string>>;
+  /** The values a text field takes where the model does not list them (a bucket's versioning). */
+  choices?: Readonly<Record<string, readonly string[]>>;
   /** What kind of value a writable field holds where its name alone does not say (a subnet's prefix). */
   values?: Readonly<Record<string, ValueType>>;
   /** Minimum role per verb; defaults: reads viewer, changes operator, identity/security/network admin. */
@@ -150,6 +153,60 @@ export interface NounSpec {
    * object, permanent, with the typed name) come from generic/lifecycle.ts; `eradicate` takes the DELETE's verb.
    */
   lifecycle?: Lifecycle;
+  /** The rule a new object's name follows (src/rest-spec/names.ts), checked before sending (default: any). */
+  nameKind?: NameKind;
+  /** The object's kind in targets, answers and refusals: "object store user" (default: the noun). */
+  title?: string;
+  /** The word people type where it is not the generic verb's: a virtual host is added and removed. */
+  verbs?: Readonly<Partial<Record<VerbName, string>>>;
+  /** Help text per generic verb where the generic one says too little. */
+  summaries?: Readonly<Partial<Record<VerbName, string>>>;
+  /**
+   * The answer per generic verb where the generic "Created <target> on <array>." says too little: `{name}`,
+   * `{array}` and `{<option key>}` are filled from the command ("Versioning of bucket {name} is now {versioning}").
+   */
+  answers?: Readonly<Partial<Record<VerbName, string>>>;
+  /** Create refuses a name the array already has (ALREADY_EXISTS, "Nothing was changed."), read before sending. */
+  refuseExisting?: boolean;
+  /**
+   * The precondition read per generic verb: after the generic read of the object, reads what the change rests on,
+   * may refuse with a UserFacingError (an account that still holds buckets), and words the impact.
+   */
+  precheck?: Readonly<Partial<Record<VerbName, Precheck>>>;
+  /** A warning per value of a field, said in the impact of a change giving it: field → value → text. */
+  valueWarnings?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /**
+   * The class per generic verb decided from the array's state (the impact's `state`, which the precheck and the
+   * generic read fill), with every class it can return declared for the gate.
+   */
+  classFrom?: Readonly<Partial<Record<VerbName, StateClass>>>;
+}
+
+/** The object a change is about, as the precheck sees it. */
+export interface PrecheckOn {
+  /** The first selector word: the object's name. */
+  name: string;
+  /** The command's arguments (the fields by their option keys). */
+  args: Readonly<Record<string, unknown>>;
+  /** The object as the generic read found it (update, delete), when the resource's GET can read it. */
+  item?: Readonly<Record<string, unknown>>;
+}
+
+/** What a precondition read adds to the impact; `state` voids an approval when it changes. */
+export interface PrecheckView {
+  /** The impact's first line, in place of the generic "Deletes <target> on <array>.". */
+  summary?: Rich;
+  facts?: Field[];
+  warnings?: Rich[];
+  state?: Record<string, StateValue>;
+}
+
+export type Precheck = (ctx: CommandContext, on: PrecheckOn) => Promise<PrecheckView>;
+
+export interface StateClass {
+  /** Every class `of` can return: the gate and the policy docs read them. */
+  classes: readonly DestructiveClass[];
+  of(state: Readonly<Record<string, StateValue>>): DestructiveClass | null;
 }
 
 export type LifecycleVerb = "destroy" | "recover" | "eradicate";

@@ -1,10 +1,10 @@
 /**
- * `access-key list|create|enable|disable|delete` (import: access-key-import.ts): S3 access keys of object store
+ * `access-key list|create|enable|disable` (import: access-key-import.ts; delete is the catalogue's): S3 access keys of object store
  * users. A new key's secret is the array's to give once: it goes into a `secret` answer (the requester alone
  * sees it, nothing logs, stores or announces it) and the command keeps it nowhere else. Listings never carry
  * secrets. Not catalogue data: create checks the user and the per-user limit and answers with the secret,
- * enable/disable refuse a key already so, and delete names the user's other keys, which the generic verbs
- * cannot.
+ * enable/disable refuse a key already so, which the generic verbs cannot. Delete's precondition read, naming the
+ * user's other keys, lives here.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
@@ -14,9 +14,10 @@ import { message, rich } from "../../src/core/message.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
+import type { Precheck } from "../catalogue/spec.js";
+import { done } from "../shared/done.js";
 import { requireNamed } from "../shared/found.js";
 import { rowsListing } from "../shared/listing.js";
-import { namedChange } from "../shared/named-change.js";
 import { itemsOf, planned } from "../shared/plan.js";
 
 export const PATH = "/object-store-access-keys";
@@ -169,19 +170,17 @@ const DEMO_ETL_KEY = "PSFBQEHLWOYJJNHJPLMDHOBDGPJBYBCWEDTPTFRJYTGG";
 
 function toggle(enabled: boolean) {
   const verb = enabled ? "enable" : "disable";
-  return namedChange({
+  return defineCommand({
     verb,
     summary: enabled
       ? "Enable an access key again"
       : "Disable an access key (applications using it lose access)",
     examples: [`access-key ${verb} ${enabled ? DEMO_READER_KEY : DEMO_ETL_KEY}`],
     role: "operator",
+    visibility: "in_channel",
+    positional: ["key"],
     args: z.object({ key: keyName() }),
-    key: "key",
-    method: "PATCH",
-    path: PATH,
-    what: "access key",
-    async plan(a, ctx) {
+    async impact(a, ctx): Promise<Impact> {
       const key = await requireKey(ctx, a.key);
       if ((key.enabled !== false) === enabled) {
         throw new UserFacingError(
@@ -190,46 +189,38 @@ function toggle(enabled: boolean) {
         );
       }
       return {
+        target: `access key ${a.key}`,
         summary: rich`${enabled ? "Enables" : "Disables"} access key ${a.key} of ${key.user?.name ?? "?"}.`,
+        facts: [],
         warnings: enabled
           ? []
           : [rich`Applications signing requests with this key get Access Denied until it is enabled again.`],
         state: { enabled: key.enabled ?? null },
+        requests: [planned("PATCH", PATH, { names: [a.key] }, { enabled })],
       };
     },
-    body: () => ({ enabled }),
-    answer: (key, array) => `${enabled ? "Enabled" : "Disabled"} access key ${key} on ${array}.`,
+    result: (_responses, a) => a.key,
+    render: (key, _a, rctx) =>
+      done(`${enabled ? "Enabled" : "Disabled"} access key ${key} on ${rctx.arrays[0] ?? "?"}.`),
   });
 }
 export const accessKeyEnable = toggle(true);
 export const accessKeyDisable = toggle(false);
 
-export const accessKeyDelete = namedChange({
-  verb: "delete",
-  summary: "Delete an access key for good (applications using it lose access); gated",
-  examples: [`access-key delete ${DEMO_READER_KEY}`],
-  role: "operator",
-  args: z.object({ key: keyName() }),
-  key: "key",
-  method: "DELETE",
-  path: PATH,
-  what: "access key",
-  async plan(a, ctx) {
-    const key = await requireKey(ctx, a.key);
-    const user = key.user?.name ?? "?";
-    const others = (await keysOf(ctx, user)).filter((k) => k.name !== a.key);
-    return {
-      summary: rich`Deletes access key ${a.key} of *${user}* on ${ctx.arrayName}.`,
-      facts: [
-        { label: "Enabled", value: rich`${key.enabled === false ? "no" : "yes"}` },
-        { label: "Other keys of the user", value: rich`${others.map((k) => k.name).join(", ") || "none"}` },
-      ],
-      warnings: [
-        rich`Applications signing with this key get Access Denied; a deleted key cannot be recovered.${others.length === 0 ? ` ${user} will have no access key left.` : ""}`,
-      ],
-      state: { enabled: key.enabled ?? null, other_keys: others.length },
-    };
-  },
-  cls: "delete",
-  answer: (key, array) => `Deleted access key ${key} on ${array}.`,
-});
+/** Before a delete (the catalogue's verb): the user's other keys, and whether it is left with none. */
+export const accessKeyDeleteCheck: Precheck = async (ctx, { name, item }) => {
+  const key = keySchema.parse(item ?? { name });
+  const user = key.user?.name ?? "?";
+  const others = (await keysOf(ctx, user)).filter((k) => k.name !== name);
+  return {
+    summary: rich`Deletes access key ${name} of *${user}* on ${ctx.arrayName}.`,
+    facts: [
+      { label: "Enabled", value: rich`${key.enabled === false ? "no" : "yes"}` },
+      { label: "Other keys of the user", value: rich`${others.map((k) => k.name).join(", ") || "none"}` },
+    ],
+    warnings: [
+      rich`Applications signing with this key get Access Denied; a deleted key cannot be recovered.${others.length === 0 ? ` ${user} will have no access key left.` : ""}`,
+    ],
+    state: { enabled: key.enabled ?? null, other_keys: others.length },
+  };
+};

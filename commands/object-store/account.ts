@@ -1,17 +1,15 @@
 /**
- * `account list|create|delete`: object store accounts. Deleting one deletes its users and their access keys
- * with it, so the impact counts them; the array refuses while the account still has buckets, and so do we,
- * naming them, before anything is sent. Not catalogue data: the list adds up each account's buckets, users and
- * space, and delete reads those first (refusing, counting, warning), which the generic verbs cannot.
+ * `account list`: object store accounts with their buckets, users and space. Hand-written because the list adds
+ * up each account's buckets, users and space, which no one GET answers. Create and delete are the catalogue's
+ * (catalogue/object-store.ts); their precondition read lives here, beside the facts it shares with the list.
  */
 import { z } from "zod";
-import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand } from "../../src/core/define-command.js";
 import { rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
+import type { Precheck } from "../catalogue/spec.js";
 import { rowsListing } from "../shared/listing.js";
-import { namedChange } from "../shared/named-change.js";
 import { bucketsOf } from "./bucket.js";
 
 const PATH = "/object-store-accounts";
@@ -75,63 +73,29 @@ export const accountList = defineCommand({
     ),
 });
 
-export const accountCreate = namedChange({
-  verb: "create",
-  summary: "Create an object store account",
-  examples: ["object-account create media"],
-  role: "operator",
-  args: z.object({ name: objectName("account name", "account").describe("the account") }),
-  key: "name",
-  method: "POST",
-  path: PATH,
-  what: "object store account",
-  plan: async (a, ctx) => ({ summary: rich`Creates object store account *${a.name}* on ${ctx.arrayName}.` }),
-  answer: (name, array) =>
-    `Created object store account ${name} on ${array}. Add buckets with /array bucket create <name> --account ${name}.`,
-});
-
-export const accountDelete = namedChange({
-  verb: "delete",
-  summary:
-    "Delete an object store account with its users and their access keys (it must hold no buckets); gated",
-  examples: ["object-account delete archive"],
-  role: "operator",
-  args: z.object({ name: objectName("account name").describe("the account") }),
-  key: "name",
-  method: "DELETE",
-  path: PATH,
-  what: "object store account",
-  async plan(a, ctx) {
-    const page = await ctx.array
-      .get(PATH, { query: { names: [a.name] }, schema: accountSchema })
-      .catch(() => undefined);
-    if (!page?.items.some((x) => x.name === a.name)) {
-      throw new UserFacingError(
-        "NOT_FOUND",
-        `There is no object store account ${a.name} on ${ctx.arrayName}.`,
-      );
-    }
-    const f = await accountFacts(ctx, a.name);
-    if (f.buckets.length > 0) {
-      const names = f.buckets.map((b) => `${b.name}${b.destroyed ? " (destroyed)" : ""}`);
-      throw new UserFacingError(
-        "IN_USE",
-        `Account ${a.name} still holds ${countOf(f.buckets.length, "bucket")} (${names.join(", ")}); destroy and eradicate them first. Nothing was changed.`,
-      );
-    }
-    return {
-      summary: rich`Deletes object store account *${a.name}* on ${ctx.arrayName}, with ${countOf(f.users.length, "user")} and ${countOf(f.keys, "access key")}.`,
-      facts: [
-        { label: "Buckets", value: rich`none` },
-        { label: "Users", value: rich`${f.users.map((u) => u.name).join(", ") || "none"}` },
-        { label: "Access keys", value: rich`${String(f.keys)}` },
-      ],
-      warnings: f.keys
-        ? [rich`Applications signing with those ${countOf(f.keys, "key")} lose access for good.`]
-        : [],
-      state: { buckets: 0, users: f.users.length, keys: f.keys },
-    };
-  },
-  cls: "delete",
-  answer: (name, array) => `Deleted object store account ${name} on ${array}.`,
-});
+/**
+ * Before a delete: the array refuses while the account still has buckets, and so do we, naming them; deleting it
+ * deletes its users and their access keys with it, so the impact counts them.
+ */
+export const accountDeleteCheck: Precheck = async (ctx, { name }) => {
+  const f = await accountFacts(ctx, name);
+  if (f.buckets.length > 0) {
+    const names = f.buckets.map((b) => `${b.name}${b.destroyed ? " (destroyed)" : ""}`);
+    throw new UserFacingError(
+      "IN_USE",
+      `Account ${name} still holds ${countOf(f.buckets.length, "bucket")} (${names.join(", ")}); destroy and eradicate them first. Nothing was changed.`,
+    );
+  }
+  return {
+    summary: rich`Deletes object store account *${name}* on ${ctx.arrayName}, with ${countOf(f.users.length, "user")} and ${countOf(f.keys, "access key")}.`,
+    facts: [
+      { label: "Buckets", value: rich`none` },
+      { label: "Users", value: rich`${f.users.map((u) => u.name).join(", ") || "none"}` },
+      { label: "Access keys", value: rich`${String(f.keys)}` },
+    ],
+    warnings: f.keys
+      ? [rich`Applications signing with those ${countOf(f.keys, "key")} lose access for good.`]
+      : [],
+    state: { buckets: 0, users: f.users.length, keys: f.keys },
+  };
+};

@@ -1,39 +1,25 @@
 import { defineResource } from "../../src/core/define-command.js";
-import {
-  accessKeyCreate,
-  accessKeyDelete,
-  accessKeyDisable,
-  accessKeyEnable,
-  accessKeyList,
-} from "./access-key.js";
+import { accessKeyCreate, accessKeyDisable, accessKeyEnable, accessKeyList } from "./access-key.js";
 import { accessKeyImport } from "./access-key-import.js";
-import { accountCreate, accountDelete, accountList } from "./account.js";
+import { accountList } from "./account.js";
 import { bucketCreateCommand, bucketList } from "./bucket.js";
 import { bucketPerf } from "./bucket-perf.js";
-import { bucketUpdate } from "./bucket-update.js";
 import { lifecycleCreate, lifecycleDelete, lifecycleList, lifecycleUpdate } from "./lifecycle.js";
-import { objectUserCreate, objectUserDelete, objectUserList } from "./user.js";
-import { virtualHostAdd, virtualHostList, virtualHostRemove } from "./virtual-host.js";
+import { objectUserList } from "./user.js";
+import { virtualHostList } from "./virtual-host.js";
 
 export const accessKeyResource = defineResource({
   name: "access-key",
   aliases: ["access-keys", "object-store-access-key", "object-store-access-keys"],
   summary: "S3 access keys of object store users; a new key's secret is shown once, to its requester alone",
-  commands: [
-    accessKeyList,
-    accessKeyCreate,
-    accessKeyImport,
-    accessKeyEnable,
-    accessKeyDisable,
-    accessKeyDelete,
-  ],
+  commands: [accessKeyList, accessKeyCreate, accessKeyImport, accessKeyEnable, accessKeyDisable],
 });
 
 export const bucketResource = defineResource({
   name: "bucket",
   aliases: ["buckets"],
   summary: "S3 buckets: size, objects, versioning; destroying and eradicating are gated",
-  commands: [bucketList, bucketCreateCommand, bucketUpdate, bucketPerf],
+  commands: [bucketList, bucketCreateCommand, bucketPerf],
 });
 
 export const accountResource = defineResource({
@@ -41,7 +27,7 @@ export const accountResource = defineResource({
   area: "Object store",
   aliases: ["accounts", "object-store-account", "object-store-accounts"],
   summary: "Object store accounts, with their buckets and users",
-  commands: [accountList, accountCreate, accountDelete],
+  commands: [accountList],
 });
 
 export const lifecycleResource = defineResource({
@@ -56,12 +42,12 @@ export const objectUserResource = defineResource({
   name: "object-user",
   aliases: ["object-users", "object-store-user", "object-store-users"],
   summary: "Object store users, who hold the S3 access keys",
-  commands: [objectUserList, objectUserCreate, objectUserDelete],
+  commands: [objectUserList],
 });
 
 export const virtualHostResource = defineResource({
   name: "virtual-host",
   aliases: ["virtual-hosts", "object-store-virtual-host", "object-store-virtual-hosts"],
   summary: "Host names for virtual-hosted style S3 bucket addressing",
-  commands: [virtualHostList, virtualHostAdd, virtualHostRemove],
+  commands: [virtualHostList],
 });

@@ -11,7 +11,6 @@ import { fsLinkCreate, fsLinkList } from "./fs-link.js";
 import { replicationPerf } from "./perf.js";
 import {
   remoteCredentialsCreate,
-  remoteCredentialsDelete,
   remoteCredentialsList,
   remoteCredentialsRotate,
 } from "./remote-credentials.js";
@@ -61,12 +60,7 @@ export const remoteCredentialsResource = defineResource({
   name: "remote-credentials",
   aliases: ["remote-credential", "object-store-remote-credentials"],
   summary: "The S3 keys bucket replica links write to the remote with (secrets never shown)",
-  commands: [
-    remoteCredentialsList,
-    remoteCredentialsCreate,
-    remoteCredentialsRotate,
-    remoteCredentialsDelete,
-  ],
+  commands: [remoteCredentialsList, remoteCredentialsCreate, remoteCredentialsRotate],
 });
 
 export const fsLinkResource = defineResource({

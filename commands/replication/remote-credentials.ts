@@ -1,9 +1,9 @@
 /**
- * `remote-credentials list|create|rotate|delete` (REST 1.9+): the S3 keys a bucket replica link uses to write
+ * `remote-credentials list|create|rotate` (REST 1.9+; delete is the catalogue's): the S3 keys a bucket replica link uses to write
  * into the remote bucket. When the remote is an array this bot manages, `create` and `rotate` make a new access
  * key for a user there and hand it straight to the local array: nobody sees, types, logs or stores the secret.
- * Not catalogue data: that hand-over between two arrays, and delete's refusal while a link uses them, are beyond
- * the generic verbs.
+ * Not catalogue data: that hand-over between two arrays is beyond the generic verbs. Delete's precondition read
+ * (refused while a link uses them) lives here.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
@@ -13,10 +13,10 @@ import type { Responses } from "../../src/core/send-plan.js";
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
+import type { Precheck } from "../catalogue/spec.js";
 import { done } from "../shared/done.js";
 import { refuseNamed, requireNamed } from "../shared/found.js";
 import { rowsListing } from "../shared/listing.js";
-import { namedChange } from "../shared/named-change.js";
 import { itemsOf, planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
 import { requireReplicationApi } from "./read.js";
@@ -190,35 +190,19 @@ export const remoteCredentialsRotate = defineCommand({
     done(`Remote credentials ${r.name} on ${rctx.arrays[0] ?? "?"} now use access key ${r.key}.`),
 });
 
-export const remoteCredentialsDelete = namedChange({
-  verb: "delete",
-  summary: "Delete remote credentials no bucket replica link uses; gated",
-  examples: ["remote-credentials delete fb-dr-01/old-creds"],
-  role: "admin",
-  args: z.object({ name: credName() }),
-  key: "name",
-  method: "DELETE",
-  path: PATH,
-  what: "remote credentials",
-  async plan(a, ctx) {
-    const cred = requireNamed(
-      await credentials(ctx),
-      a.name,
-      `There are no remote credentials ${a.name} on ${ctx.arrayName}.`,
+/** Before a delete (the catalogue's verb): refused while a bucket replica link uses them. */
+export const remoteCredentialsDeleteCheck: Precheck = async (ctx, { name, item }) => {
+  const users = (await bucketLinksOf(ctx)).filter((l) => l.remote_credentials?.name === name);
+  if (users.length) {
+    throw new UserFacingError(
+      "IN_USE",
+      `Bucket replica links of ${users.map((l) => l.local_bucket?.name ?? "?").join(", ")} use ${name}; switch them with \`/array bucket-link credentials\` or delete them first. Nothing was changed.`,
     );
-    const users = (await bucketLinksOf(ctx)).filter((l) => l.remote_credentials?.name === a.name);
-    if (users.length) {
-      throw new UserFacingError(
-        "IN_USE",
-        `Bucket replica links of ${users.map((l) => l.local_bucket?.name ?? "?").join(", ")} use ${a.name}; switch them with \`/array bucket-link credentials\` or delete them first. Nothing was changed.`,
-      );
-    }
-    return {
-      summary: rich`Deletes remote credentials ${a.name} from ${ctx.arrayName}.`,
-      facts: [{ label: "Access key", value: rich`${cred.access_key_id ?? "?"}` }],
-      state: { key: cred.access_key_id ?? null },
-    };
-  },
-  cls: "delete",
-  answer: (name, array) => `Deleted remote credentials ${name} on ${array}.`,
-});
+  }
+  const key = credSchema.parse(item ?? { name }).access_key_id ?? null;
+  return {
+    summary: rich`Deletes remote credentials ${name} from ${ctx.arrayName}.`,
+    facts: [{ label: "Access key", value: rich`${key ?? "?"}` }],
+    state: { key },
+  };
+};

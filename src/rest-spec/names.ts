@@ -14,7 +14,14 @@
  * so the bot renders such names harmlessly rather than assume arrays refuse them.
  */
 
-export type NameKind = "file-system" | "bucket" | "account" | "policy" | "snapshot-suffix" | "any";
+export type NameKind =
+  | "file-system"
+  | "bucket"
+  | "account"
+  | "object-user"
+  | "policy"
+  | "snapshot-suffix"
+  | "any";
 
 export interface NameRule {
   readonly pattern: RegExp;
@@ -35,6 +42,11 @@ export const NAME_RULES: Readonly<Record<NameKind, NameRule>> = {
   account: {
     pattern: /^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/,
     says: "1-63 letters, digits and '-', starting with a letter or digit",
+  },
+  "object-user": {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+    pattern: /^[^,/\u0000-\u001f\u007f]{1,63}\/[^,/\u0000-\u001f\u007f]{1,63}$/,
+    says: "<account>/<user>, e.g. analytics/etl",
   },
   policy: {
     pattern: /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/,

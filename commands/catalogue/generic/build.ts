@@ -10,10 +10,13 @@ export function commandOf(p: VerbPlan): CommandDefinition {
   // Two singletons over one path (`array set`, `banner set`: PATCH /arrays) own different fields of it.
   const facet = p.kind === "set" && p.spec.writable ? ` {${p.spec.writable.join(", ")}}` : "";
   const endpoints = [`${p.method} ${p.path}${facet}`];
+  // A verb renamed for its noun (virtual-host add) keeps the generic word: `virtual-host create` reaches it.
+  const renamed = p.kind !== "action" && p.verb !== p.kind;
+  const replaces = renamed ? { replaces: [`${p.spec.noun.split(" ").join(".")}.${p.kind}`] } : {};
   if (p.kind === "list") return { ...listCommand(p), endpoints };
   if (p.kind === "show") return { ...showCommand(p), endpoints };
   if (p.kind === "action" && p.method === "GET") return { ...readActionCommand(p), endpoints };
-  return { ...changeCommand(p), endpoints };
+  return { ...changeCommand(p), endpoints, ...replaces };
 }
 
 /**

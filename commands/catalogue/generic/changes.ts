@@ -14,9 +14,19 @@ import {
 } from "../../../src/core/define-command.js";
 import { type Block, type Field, message, type Rich, rich } from "../../../src/core/message.js";
 import { UserFacingError } from "../../../src/errors.js";
+import { eq } from "../../../src/flashblade/filter.js";
 import { adaptBody } from "../../../src/flashblade/wire.js";
 import { atLeast, findEndpoint } from "../../../src/rest-spec/versions.js";
-import { type Args, argsSchema, headOf, requireVersion, selectorQuery, targetOf } from "./common.js";
+import {
+  type Args,
+  argsSchema,
+  fill,
+  headOf,
+  nameOf,
+  requireVersion,
+  selectorQuery,
+  targetOf,
+} from "./common.js";
 import type { VerbPlan } from "./derive.js";
 import { bodyOf, type FieldDef } from "./fields.js";
 import { reachWarning } from "./reach.js";
@@ -71,6 +81,36 @@ function fieldPath(f: FieldDef): string {
   return f.path.join(".");
 }
 
+/**
+ * The object as it is now where the change rests on it (update, set, delete, remove; create when the resource
+ * refuses an existing name), refusing what is missing or already there.
+ */
+async function objectBefore(
+  p: VerbPlan,
+  args: Args,
+  ctx: CommandContext,
+  version: string,
+  target: string,
+): Promise<Item | undefined> {
+  const changes = p.kind === "update" || p.kind === "set";
+  if (p.kind === "create" && p.spec.refuseExisting) {
+    // A filter, not `names=`: asking for a name the array lacks is an error, not an empty page.
+    const page = await ctx.array.get<Item>(p.spec.path, { query: { filter: eq("name", nameOf(p, args)) } });
+    // Names compare case-insensitively on the array: the exact one is looked for here.
+    if (page.items.some((x) => x["name"] === nameOf(p, args)))
+      throw new UserFacingError(
+        "ALREADY_EXISTS",
+        `${target.charAt(0).toUpperCase()}${target.slice(1)} already exists on ${ctx.arrayName}. Nothing was changed.`,
+      );
+    return undefined;
+  }
+  if (!changes && p.kind !== "delete" && p.kind !== "remove") return undefined;
+  const read = await current(p, args, ctx, version);
+  if (read.readable && read.item === undefined)
+    throw new UserFacingError("NOT_FOUND", `There is no ${target} on array ${ctx.arrayName}.`);
+  return read.item;
+}
+
 async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<Impact> {
   const version = await requireVersion(p, args, ctx);
   const target = targetOf(p, args);
@@ -88,17 +128,25 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   const state: Record<string, StateValue> = {};
   const rctx = { now: ctx.now(), timeZone: ctx.timeZone };
   const given = p.fields.filter((f) => args[f.key] !== undefined && !f.secret);
+  const changes = p.kind === "update" || p.kind === "set" || (p.method === "PATCH" && p.kind === "action");
 
-  if (p.kind === "update" || p.kind === "set" || (p.method === "PATCH" && p.kind === "action")) {
-    if (given.length === 0 && asked.length === 0)
-      throw new UserFacingError(
-        "NOTHING_TO_CHANGE",
-        `Say what to change: ${p.fields.map((f) => `--${f.option}`).join(", ") || "(no field of it can be set from chat; use /array api)"}.`,
-      );
-    const read = p.kind === "action" ? { readable: false } : await current(p, args, ctx, version);
-    const before = (read as { item?: Item }).item;
-    if (read.readable && before === undefined)
-      throw new UserFacingError("NOT_FOUND", `There is no ${target} on array ${ctx.arrayName}.`);
+  if (changes && given.length === 0 && asked.length === 0)
+    throw new UserFacingError(
+      "NOTHING_TO_CHANGE",
+      `Say what to change: ${p.fields.map((f) => `--${f.option}`).join(", ") || "(no field of it can be set from chat; use /array api)"}.`,
+    );
+  const before = await objectBefore(p, args, ctx, version, target);
+  const hook = p.spec.precheck?.[p.kind];
+  const view = hook
+    ? await hook(ctx, { name: nameOf(p, args), args, ...(before ? { item: before } : {}) })
+    : {};
+  for (const f of given) {
+    const path = fieldPath(f);
+    const said = p.spec.valueWarnings?.[path]?.[String(args[f.key])];
+    if (said) warnings.push(rich`${said}`);
+  }
+
+  if (changes) {
     let changed = 0;
     for (const f of given) {
       const path = fieldPath(f);
@@ -134,26 +182,25 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
       });
     }
     if (p.kind === "delete" || p.kind === "remove") {
-      const read = await current(p, args, ctx, version);
-      const before = read.item;
-      if (read.readable && before === undefined)
-        throw new UserFacingError("NOT_FOUND", `There is no ${target} on array ${ctx.arrayName}.`);
       state["exists"] = before !== undefined;
       if (before && typeof before["id"] === "string") state["id"] = before["id"];
     }
   }
   for (const f of asked)
     facts.push({ label: labelOf(fieldPath(f)), value: rich`${placeholderOf(f, asked)}` });
+  facts.push(...(view.facts ?? []));
+  warnings.push(...(view.warnings ?? []));
+  Object.assign(state, view.state);
   // Creating something new cannot cut the bot off; changing or removing what exists can.
   if (p.kind !== "create" && p.kind !== "add") {
-    const before = p.spec.reach ? (await current(p, args, ctx, version)).item : undefined;
-    const warning = reachWarning(p.spec, before, ctx.array.host, ctx.arrayName);
+    const reached = p.spec.reach ? (before ?? (await current(p, args, ctx, version)).item) : undefined;
+    const warning = reachWarning(p.spec, reached, ctx.array.host, ctx.arrayName);
     if (warning) warnings.push(rich`${warning}`);
   }
-  const verbText = PRESENT[p.kind] ?? `Runs ${p.verb} on`;
+  const verbText = PRESENT[p.verb] ?? PRESENT[p.kind] ?? `Runs ${p.verb} on`;
   return {
     target,
-    summary: rich`${verbText} ${target} on ${ctx.arrayName}.`,
+    summary: view.summary ?? rich`${verbText} ${target} on ${ctx.arrayName}.`,
     facts,
     warnings,
     state,
@@ -181,13 +228,17 @@ function lastServerText(path: string, was: unknown): string {
   return `${what} (${list.join(", ")})`;
 }
 
-/** Emptying a service's last server is its own class; anything else is the verb's. */
+/**
+ * Emptying a service's last server is its own class; a class decided from the array's state is the resource's
+ * hook's; anything else is the verb's.
+ */
 function classOf(p: VerbPlan, impact: Impact): DestructiveClass | null {
-  return impact.state["removes_last_server"] ? "remove_last_server" : p.cls;
+  if (impact.state["removes_last_server"]) return "remove_last_server";
+  return p.spec.classFrom?.[p.kind]?.of(impact.state) ?? p.cls;
 }
 
 function classesOf(p: VerbPlan): DestructiveClass[] {
-  const own = p.cls ? [p.cls] : [];
+  const own = [...(p.cls ? [p.cls] : []), ...(p.spec.classFrom?.[p.kind]?.classes ?? [])];
   const canEmpty = (p.kind === "set" || p.kind === "update") && p.fields.some((f) => f.clearable);
   return canEmpty ? [...own, "remove_last_server"] : own;
 }
@@ -200,7 +251,7 @@ export function changeCommand(p: VerbPlan): CommandDefinition {
     impact: (args: Args, ctx) => impactOf(p, args, ctx),
     ...(p.fields.some((f) => f.secret) ? { secrets: (args: Args) => secretPrompts(p, args) } : {}),
     // A change with no class is never gated, so it declares no destructive function at all.
-    ...(p.cls
+    ...(p.cls || p.spec.classFrom?.[p.kind]
       ? { destructive: (_args: Args, impact: Impact) => classOf(p, impact), gateClasses: classesOf(p) }
       : {}),
     // Typed secrets fill their placeholders in the planned request; nothing else of it changes.
@@ -210,8 +261,12 @@ export function changeCommand(p: VerbPlan): CommandDefinition {
       items: responses.flat() as Item[],
       facts: impact.facts,
     }),
-    render(result, _args, rctx) {
-      const done = `${PAST[p.kind] ?? `Ran ${p.verb} on`} ${result.target} on ${rctx.arrays.join(", ")}.`;
+    render(result, args: Args, rctx) {
+      const array = rctx.arrays.join(", ");
+      const answer = p.spec.answers?.[p.kind];
+      const done = answer
+        ? fill(answer, { ...args, name: nameOf(p, args), array })
+        : `${PAST[p.verb] ?? PAST[p.kind] ?? `Ran ${p.verb} on`} ${result.target} on ${array}.`;
       const blocks: Block[] = [{ type: "section", text: rich`${done}` }];
       const item = result.items[0];
       // A create answers with what the array made, once: the headline names it, the object's fields follow, and

@@ -22,10 +22,11 @@ export function argsSchema(p: VerbPlan, extra: Record<string, z.ZodType> = {}): 
     // A POST's `names` name new objects: refused before sending when no array would take them. A new object's
     // name may also be a value of a kind (a watcher is an e-mail address): checked like any field.
     const isNew = p.method === "POST" && s.param === "names";
-    const kind = p.verb === "create" && s.param === "names" ? p.spec.values?.["name"] : undefined;
-    const name = (kind ? typedValue(kind) : objectName(s.label, isNew ? "any" : undefined)).describe(
-      `the ${s.label}`,
-    );
+    const kind = p.kind === "create" && s.param === "names" ? p.spec.values?.["name"] : undefined;
+    // "arrays take no such account name": the rule's word is the noun's last ("object store account").
+    const rule = isNew ? (p.spec.nameKind ?? "any") : undefined;
+    const what = p.spec.nameKind ? `${(p.spec.title ?? p.spec.noun).split(" ").at(-1)} name` : s.label;
+    const name = (kind ? typedValue(kind) : objectName(what, rule)).describe(`the ${s.label}`);
     shape[selectorKey(s.label)] = s.optional ? name.optional() : name;
   }
   for (const f of p.fields) shape[f.key] = fieldSchema(f);
@@ -64,10 +65,23 @@ export function selectorQuery(p: VerbPlan, args: Args): Record<string, string> {
   return q;
 }
 
+/** The first selector word: the object's name, as hooks and answers see it. */
+export function nameOf(p: VerbPlan, args: Args): string {
+  const first = p.select[0];
+  return first ? String(args[selectorKey(first.label)] ?? "") : "";
+}
+
+/** An answer template filled: "{name}" → the object's name, "{versioning}" → the option's value. */
+export const fill = (template: string, values: Args) =>
+  template.replace(/\{(\w+)\}/g, (all, key: string) =>
+    values[key] === undefined ? all : String(values[key]),
+  );
+
 /** "snmp manager trap1", "quota user projects/alice", "dns". */
 export function targetOf(p: VerbPlan, args: Args): string {
   const words = p.select.map((s) => args[selectorKey(s.label)]).filter((v) => typeof v === "string");
-  return words.length ? `${p.spec.noun} ${words.join(" / ")}` : p.spec.noun;
+  const title = p.spec.title ?? p.spec.noun;
+  return words.length ? `${title} ${words.join(" / ")}` : title;
 }
 
 /**

@@ -122,17 +122,22 @@ function plan(spec: NounSpec, kind: VerbKind, endpoint: EndpointSpec): VerbPlan 
   if ((kind === "update" || kind === "set") && fields.length === 0) return undefined;
   return {
     spec,
-    verb: kind,
+    verb: spec.verbs?.[kind] ?? kind,
     kind,
     method: endpoint.method,
     path: endpoint.path,
     endpoint,
     since: endpoint.since,
     role: spec.roles?.[kind] ?? (mutating ? MUTATING_ROLE[spec.area] : "viewer"),
-    cls: spec.classes?.[kind] !== undefined ? (spec.classes[kind] ?? null) : defaultClass(spec, kind),
+    // A class decided from the array's state has no fixed one: the hook (spec.classFrom) says it per change.
+    cls: spec.classFrom?.[kind]
+      ? null
+      : spec.classes?.[kind] !== undefined
+        ? (spec.classes[kind] ?? null)
+        : defaultClass(spec, kind),
     select,
     fields,
-    summary: SUMMARY[kind](spec.noun),
+    summary: spec.summaries?.[kind] ?? SUMMARY[kind](spec.title ?? spec.noun),
     example: spec.examples?.[kind] ?? "",
   };
 }

@@ -116,7 +116,11 @@ export function modelFields(modelName: string | undefined, spec: NounSpec): Fiel
       continue;
     }
     if (SCALARS.has(f.type) || REFERENCES.test(f.type) || REFERENCE_LISTS.test(f.type)) {
-      out.push(clearable(def([name], f, spec.units?.[name], spec.values?.[name] ?? VALUE_BY_FIELD[name])));
+      const values = spec.choices?.[name];
+      const model = values ? { ...f, values } : f;
+      out.push(
+        clearable(def([name], model, spec.units?.[name], spec.values?.[name] ?? VALUE_BY_FIELD[name])),
+      );
       continue;
     }
     const nested = MODELS[f.type];
