@@ -9,11 +9,11 @@ import { flag, objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { formatWhen } from "../../src/core/format-time.js";
 import { rich } from "../../src/core/message.js";
-import { countOf, formatDuration } from "../../src/core/units.js";
+import { formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { requireBucket } from "../object-store/bucket.js";
 import { done } from "../shared/done.js";
-import { rowsListing } from "../shared/listing.js";
+import { rowsListed } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import {
   bucketLinksOf,
@@ -67,31 +67,27 @@ export const bucketLinkList = defineCommand({
       credentials: l.remote_credentials?.name ?? "–",
     }));
   },
-  merge: (results) => results.flatMap((r) => r.result),
-  render: (rows, a, rctx) =>
-    rowsListing(
-      rctx,
-      rows.map((r) => ({
-        array: r.array,
-        link: r.link,
-        status: r.status,
-        lag: r.lag === undefined ? "–" : formatDuration(r.lag),
-        rp: r.recoveryPoint === undefined ? "–" : formatWhen(r.recoveryPoint, rctx.now, rctx.timeZone),
-        credentials: r.credentials,
-      })),
-      {
-        empty: (where) => `No bucket replica links${a.bucket ? ` for ${a.bucket}` : ""} on ${where}.`,
-        headline: (where) => `${countOf(rows.length, "bucket replica link")} on ${where}`,
-        columns: [
-          { key: "link", label: "Link" },
-          { key: "status", label: "Status" },
-          { key: "lag", label: "Lag", align: "right" },
-          { key: "rp", label: "Recovery point" },
-          { key: "credentials", label: "Remote credentials" },
-        ],
-        filename: "bucket-replica-links.csv",
+  ...rowsListed(
+    (r: LinkRowOut, rctx) => ({
+      link: r.link,
+      status: r.status,
+      lag: r.lag === undefined ? "–" : formatDuration(r.lag),
+      rp: r.recoveryPoint === undefined ? "–" : formatWhen(r.recoveryPoint, rctx.now, rctx.timeZone),
+      credentials: r.credentials,
+    }),
+    (a: { bucket?: string | undefined }) => ({
+      noun: "bucket replica link",
+      scope: a.bucket && `for ${a.bucket}`,
+      columns: {
+        link: "Link",
+        status: "Status",
+        lag: "Lag",
+        rp: "Recovery point",
+        credentials: "Remote credentials",
       },
-    ),
+      right: ["lag"],
+    }),
+  ),
 });
 
 export const bucketLinkCreate = defineCommand({

@@ -10,7 +10,6 @@ import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { rich } from "../../src/core/message.js";
 import type { Responses } from "../../src/core/send-plan.js";
-import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
@@ -117,15 +116,7 @@ export const remoteCredentialsList = defineCommand({
   },
   merge: (results) => results.flatMap((r) => r.result),
   render: (rows, _a, rctx) =>
-    rowsListing(rctx, rows, {
-      empty: (where) => `No remote credentials on ${where}.`,
-      headline: (where) => `${countOf(rows.length, "remote credential")} on ${where}`,
-      columns: [
-        { key: "name", label: "Name" },
-        { key: "key", label: "Access key id" },
-      ],
-      filename: "remote-credentials.csv",
-    }),
+    rowsListing(rctx, rows, { noun: "remote credential", columns: { name: "Name", key: "Access key id" } }),
 });
 
 export const remoteCredentialsCreate = defineCommand({

@@ -15,6 +15,7 @@ import {
 } from "../../src/core/message.js";
 import { type CsvSpool, createCsvSpool, removeSpooled } from "../../src/core/spool.js";
 import { type TableOutput, truncatedTable } from "../../src/core/table.js";
+import { countOf } from "../../src/core/units.js";
 import { and, type Filter, like } from "../../src/flashblade/filter.js";
 import type { Query } from "../../src/flashblade/types.js";
 import { hideDestroyedFilter } from "../../src/flashblade/wire.js";
@@ -185,26 +186,81 @@ export function listingMessage(
   );
 }
 
+/** What a plain list's answer says: from a noun, or every sentence and the CSV's name spelled out. */
+type ListingWords =
+  | {
+      noun: string;
+      scope?: string | undefined;
+      empty?(where: string): string;
+      headline?(where: string): string;
+      filename?: string;
+    }
+  | {
+      noun?: undefined;
+      scope?: undefined;
+      empty(where: string): string;
+      headline(where: string): string;
+      filename: string;
+    };
+
+function spelled(
+  o: ListingWords,
+  n: number,
+  where: string,
+): { empty: string; headline: string; filename: string } {
+  if (o.noun === undefined)
+    return { empty: o.empty(where), headline: o.headline(where), filename: o.filename };
+  const scope = o.scope ? ` ${o.scope}` : "";
+  return {
+    empty: o.empty?.(where) ?? `No ${o.noun}s${scope} on ${where}.`,
+    headline: o.headline?.(where) ?? `${countOf(n, o.noun)}${scope} on ${where}`,
+    filename: o.filename ?? `${o.noun.replace(/ /g, "-")}s.csv`,
+  };
+}
+
+type ListingOptions = ListingWords & {
+  columns: TableColumn[] | Record<string, string>;
+  right?: readonly string[];
+};
+
 /**
- * The answer of a plain list: `empty` (a sentence) when no array has rows, else `headline` over a table of the
- * rows, with an Array column first when several arrays answered, and its CSV called `filename`.
+ * The `merge` and `render` of a list whose `run` gives rows per array: the rows of every array, shown by
+ * rowsListing with an Array cell first; `cells` turns a row into the table's text, `words` names the list.
  */
-export function rowsListing(
-  rctx: RenderContext,
-  rows: Record<string, string>[],
-  o: {
-    empty(where: string): string;
-    headline(where: string): string;
-    columns: TableColumn[];
-    filename: string;
-  },
-): Message {
+export function rowsListed<A, Row extends { array: string }>(
+  cells: (row: Row, rctx: RenderContext) => Record<string, string>,
+  words: (a: A) => ListingOptions,
+): { merge(results: { result: Row[] }[]): Row[]; render(rows: Row[], a: A, rctx: RenderContext): Message } {
+  return {
+    merge: (results) => results.flatMap((r) => r.result),
+    render: (rows, a, rctx) =>
+      rowsListing(
+        rctx,
+        rows.map((r) => ({ array: r.array, ...cells(r, rctx) })),
+        words(a),
+      ),
+  };
+}
+
+/**
+ * The answer of a plain list: an "empty" sentence when no array has rows, else a headline over a table of the
+ * rows, with an Array column first when several arrays answered. Both sentences come from `noun` (one row,
+ * "access key") and `scope` (what narrowed the list, "for analytics/etl"), unless `empty`/`headline` say
+ * otherwise; `columns` maps a row's keys to labels (keys in `right` align right); the CSV is named after the noun.
+ */
+export function rowsListing(rctx: RenderContext, rows: Record<string, string>[], o: ListingOptions): Message {
   const { many, where } = arraysCovered(rctx);
-  if (rows.length === 0) {
-    const text = o.empty(where);
-    return message(text, [{ type: "section", text: rich`${text}` }]);
-  }
-  const headline = o.headline(where);
-  const columns = [...(many ? [{ key: "array", label: "Array" }] : []), ...o.columns];
-  return listingMessage(headline, truncatedTable(columns, rows, { filename: o.filename, title: headline }));
+  const { empty, headline, filename } = spelled(o, rows.length, where);
+  if (rows.length === 0) return message(empty, [{ type: "section", text: rich`${empty}` }]);
+  const own = Array.isArray(o.columns)
+    ? o.columns
+    : Object.entries(o.columns).map(
+        ([key, label]): TableColumn => ({
+          key,
+          label,
+          ...(o.right?.includes(key) ? { align: "right" as const } : {}),
+        }),
+      );
+  const columns = [...(many ? [{ key: "array", label: "Array" }] : []), ...own];
+  return listingMessage(headline, truncatedTable(columns, rows, { filename, title: headline }));
 }

@@ -69,3 +69,39 @@ describe.each(LISTS)("$line", ({ line, column }) => {
     expect(new Set(t.rows.map((r) => r.array))).toEqual(new Set(["lab-1", "lab-2"]));
   });
 });
+
+// A list narrowed by its argument says so in both sentences, and keeps its CSV name and right-aligned numbers.
+const NARROWED: readonly { line: string; headline: RegExp; empty: string; csv: string; right: string[] }[] = [
+  {
+    line: "replica-link bucket list veeam-repo",
+    headline: /^1 bucket replica link for veeam-repo on array lab-1$/,
+    empty: "No bucket replica links for veeam-repo on array bare-1.",
+    csv: "bucket-replica-links.csv",
+    right: ["Lag"],
+  },
+  {
+    line: "lifecycle-rule list analytics-raw",
+    headline: /^2 lifecycle rules for analytics-raw on array lab-1$/,
+    empty: "No lifecycle rules for analytics-raw on array bare-1.",
+    csv: "lifecycle-rules.csv",
+    right: [],
+  },
+  {
+    line: "snapshot count --array lab-1",
+    headline: /^\d+ snapshots on array lab-1, per file system$/,
+    empty: "No snapshots on array bare-1.",
+    csv: "snapshot-counts.csv",
+    right: ["Snapshots", "By policy", "Manual", "Destroyed"],
+  },
+];
+
+describe.each(NARROWED)("$line", ({ line, headline, empty, csv, right }) => {
+  test("names what narrowed it, keeps its CSV name and its right-aligned columns", async () => {
+    const m = await answer(line.includes("--array") ? line : `${line} --array lab-1`);
+    expect(m.text).toMatch(headline);
+    const t = tableOf(m);
+    expect(t.columns.filter((c) => c.align === "right").map((c) => c.label)).toEqual(right);
+    expect(m.attachments?.map((a) => a.filename) ?? [csv]).toEqual([csv]);
+    expect((await answer(`${line.replace(" --array lab-1", "")} --array bare-1`)).text).toBe(empty);
+  });
+});
