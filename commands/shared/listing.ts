@@ -218,9 +218,23 @@ function spelled(
   };
 }
 
+/** Table columns from key → label; the keys in `right` (or, with `"numbers"`, all but the first) align right. */
+export function columnsOf(
+  labels: Record<string, string>,
+  right: readonly string[] | "numbers" = [],
+): TableColumn[] {
+  return Object.entries(labels).map(([key, label], i) =>
+    (right === "numbers" ? i > 0 : right.includes(key)) ? { key, label, align: "right" } : { key, label },
+  );
+}
+
 type ListingOptions = ListingWords & {
   columns: TableColumn[] | Record<string, string>;
   right?: readonly string[];
+  /** How many match on the arrays when the rows were capped (the headline counts these). */
+  total?: number;
+  /** The table's title, when it is not the headline. */
+  title?(where: string): string;
 };
 
 /**
@@ -250,17 +264,13 @@ export function rowsListed<A, Row extends { array: string }>(
  */
 export function rowsListing(rctx: RenderContext, rows: Record<string, string>[], o: ListingOptions): Message {
   const { many, where } = arraysCovered(rctx);
-  const { empty, headline, filename } = spelled(o, rows.length, where);
+  const { empty, headline, filename } = spelled(o, o.total ?? rows.length, where);
   if (rows.length === 0) return message(empty, [{ type: "section", text: rich`${empty}` }]);
-  const own = Array.isArray(o.columns)
-    ? o.columns
-    : Object.entries(o.columns).map(
-        ([key, label]): TableColumn => ({
-          key,
-          label,
-          ...(o.right?.includes(key) ? { align: "right" as const } : {}),
-        }),
-      );
+  const own = Array.isArray(o.columns) ? o.columns : columnsOf(o.columns, o.right);
   const columns = [...(many ? [{ key: "array", label: "Array" }] : []), ...own];
-  return listingMessage(headline, truncatedTable(columns, rows, { filename, title: headline }));
+  const title = o.title?.(where) ?? headline;
+  return listingMessage(
+    headline,
+    truncatedTable(columns, rows, { filename, title, totalRows: o.total ?? rows.length }),
+  );
 }
