@@ -186,56 +186,35 @@ export function listingMessage(
   );
 }
 
-/** What a plain list's answer says: from a noun, or every sentence and the CSV's name spelled out. */
-type ListingWords =
-  | {
-      noun: string;
-      scope?: string | undefined;
-      empty?(where: string): string;
-      headline?(where: string): string;
-      filename?: string;
-    }
-  | {
-      noun?: undefined;
-      scope?: undefined;
-      empty(where: string): string;
-      headline(where: string): string;
-      filename: string;
-    };
-
-function spelled(
-  o: ListingWords,
-  n: number,
-  where: string,
-): { empty: string; headline: string; filename: string } {
-  if (o.noun === undefined)
-    return { empty: o.empty(where), headline: o.headline(where), filename: o.filename };
-  const scope = o.scope ? ` ${o.scope}` : "";
-  return {
-    empty: o.empty?.(where) ?? `No ${o.noun}s${scope} on ${where}.`,
-    headline: o.headline?.(where) ?? `${countOf(n, o.noun)}${scope} on ${where}`,
-    filename: o.filename ?? `${o.noun.replace(/ /g, "-")}s.csv`,
-  };
-}
-
 /** Table columns from key → label; the keys in `right` (or, with `"numbers"`, all but the first) align right. */
 export function columnsOf(
   labels: Record<string, string>,
   right: readonly string[] | "numbers" = [],
 ): TableColumn[] {
-  return Object.entries(labels).map(([key, label], i) =>
-    (right === "numbers" ? i > 0 : right.includes(key)) ? { key, label, align: "right" } : { key, label },
-  );
+  const isRight = (key: string, i: number) => (right === "numbers" ? i > 0 : right.includes(key));
+  return Object.entries(labels).map(([key, label], i) => ({
+    key,
+    label,
+    ...(isRight(key, i) && { align: "right" }),
+  }));
 }
 
-type ListingOptions = ListingWords & {
+/**
+ * What a plain list's answer says: `noun` names one row ("access key") and `scope` what narrowed the list ("for
+ * analytics/etl"), for the empty sentence, the headline and the CSV's name; `empty`, `headline` and `filename`
+ * say otherwise (a list without a noun gives all three). `total` counts the matches when fewer rows were fetched.
+ */
+interface ListingOptions {
+  noun?: string;
+  scope?: string | undefined;
+  empty?(where: string): string;
+  headline?(where: string): string;
+  filename?: string;
+  title?(where: string): string;
+  total?: number;
   columns: TableColumn[] | Record<string, string>;
   right?: readonly string[];
-  /** How many match on the arrays when the rows were capped (the headline counts these). */
-  total?: number;
-  /** The table's title, when it is not the headline. */
-  title?(where: string): string;
-};
+}
 
 /**
  * The `merge` and `render` of a list whose `run` gives rows per array: the rows of every array, shown by
@@ -256,21 +235,23 @@ export function rowsListed<A, Row extends { array: string }>(
   };
 }
 
-/**
- * The answer of a plain list: an "empty" sentence when no array has rows, else a headline over a table of the
- * rows, with an Array column first when several arrays answered. Both sentences come from `noun` (one row,
- * "access key") and `scope` (what narrowed the list, "for analytics/etl"), unless `empty`/`headline` say
- * otherwise; `columns` maps a row's keys to labels (keys in `right` align right); the CSV is named after the noun.
- */
+/** The answer of a plain list: a sentence when no array has rows, else a headline over a table of them, with an
+ * Array column first when several arrays answered. */
 export function rowsListing(rctx: RenderContext, rows: Record<string, string>[], o: ListingOptions): Message {
   const { many, where } = arraysCovered(rctx);
-  const { empty, headline, filename } = spelled(o, o.total ?? rows.length, where);
-  if (rows.length === 0) return message(empty, [{ type: "section", text: rich`${empty}` }]);
-  const own = Array.isArray(o.columns) ? o.columns : columnsOf(o.columns, o.right);
-  const columns = [...(many ? [{ key: "array", label: "Array" }] : []), ...own];
+  const noun = o.noun ?? "row";
+  const scope = o.scope ? ` ${o.scope}` : "";
+  const totalRows = o.total ?? rows.length;
+  if (rows.length === 0) {
+    const empty = o.empty?.(where) ?? `No ${noun}s${scope} on ${where}.`;
+    return message(empty, [{ type: "section", text: rich`${empty}` }]);
+  }
+  const headline = o.headline?.(where) ?? `${countOf(totalRows, noun)}${scope} on ${where}`;
+  const columns = [
+    ...(many ? [{ key: "array", label: "Array" }] : []),
+    ...(Array.isArray(o.columns) ? o.columns : columnsOf(o.columns, o.right)),
+  ];
+  const filename = o.filename ?? `${noun.replace(/ /g, "-")}s.csv`;
   const title = o.title?.(where) ?? headline;
-  return listingMessage(
-    headline,
-    truncatedTable(columns, rows, { filename, title, totalRows: o.total ?? rows.length }),
-  );
+  return listingMessage(headline, truncatedTable(columns, rows, { filename, title, totalRows }));
 }
