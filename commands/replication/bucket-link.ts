@@ -15,14 +15,7 @@ import { requireBucket } from "../object-store/bucket.js";
 import { done } from "../shared/done.js";
 import { rowsListed } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
-import {
-  bucketLinksOf,
-  findBucketLink,
-  linkFacts,
-  linkText,
-  PATH,
-  patchRequest,
-} from "./bucket-link-facts.js";
+import { bucketLinksOf, linkText, PATH } from "./bucket-link-facts.js";
 import { requireRemoteBucket } from "./bucket-link-remote.js";
 
 const bucket = () => objectName("bucket name").describe("the local bucket");
@@ -162,55 +155,3 @@ export const bucketLinkCreate = defineCommand({
       `Created ${r.text} on ${rctx.arrays[0] ?? "?"}${r.paused ? ", paused" : ""}. Watch it with /array replication status.`,
     ),
 });
-
-/** Pause and resume: one PATCH of `paused`, refused when the link is already so; pausing is gated. */
-function pauseOrResume(paused: boolean) {
-  const verb = paused ? "pause" : "resume";
-  const example = `replica-link bucket ${verb} ${paused ? "analytics-curated" : "veeam-repo"}`;
-  return defineCommand({
-    verb,
-    summary: paused
-      ? "Pause a bucket's replication (e.g. to stop encrypted data reaching the copy); gated"
-      : "Resume a paused bucket replica link",
-    examples: [example, `${example} --remote fb-dr-01`],
-    role: "operator",
-    visibility: "in_channel",
-    positional: ["bucket"],
-    args: selectArgs,
-    async impact(a, ctx): Promise<Impact> {
-      const f = await findBucketLink(ctx, a.bucket, a.remote);
-      const { facts, state } = linkFacts(ctx, f);
-      if (Boolean(f.link.paused) === paused) {
-        throw new UserFacingError(
-          paused ? "ALREADY_PAUSED" : "NOT_PAUSED",
-          paused
-            ? `The replica link ${linkText(f)} is already paused. Nothing was changed.`
-            : `The replica link ${linkText(f)} is not paused (${f.link.status ?? "?"}). Nothing was changed.`,
-        );
-      }
-      return {
-        target: `bucket replica link ${linkText(f)}`,
-        summary: paused
-          ? rich`Pauses replication of bucket *${f.bucket}* to ${f.remote}:${f.remoteBucket} on ${ctx.arrayName}.`
-          : rich`Resumes replication of bucket *${f.bucket}* to ${f.remote}:${f.remoteBucket} on ${ctx.arrayName}; it catches up from its recovery point.`,
-        facts,
-        warnings: paused
-          ? [
-              rich`New and changed objects in ${f.bucket} stop reaching ${f.remote}; its copy stays at the current recovery point and the lag grows for as long as the link is paused. Resume with \`/array replica-link bucket resume ${f.bucket} --remote ${f.remote}\`.`,
-            ]
-          : [],
-        state,
-        requests: [patchRequest(f, { paused })],
-      };
-    },
-    ...(paused
-      ? { destructive: () => "pause_replication" as const, gateClasses: ["pause_replication" as const] }
-      : {}),
-    result(_responses, _a, _ctx, impact) {
-      return { text: impact?.target ?? "" };
-    },
-    render: (r, _a, rctx) => done(`${paused ? "Paused" : "Resumed"} ${r.text} on ${rctx.arrays[0] ?? "?"}.`),
-  });
-}
-export const bucketLinkPause = pauseOrResume(true);
-export const bucketLinkResume = pauseOrResume(false);
