@@ -48,6 +48,14 @@ async function credentials(ctx: CommandContext) {
   return out;
 }
 
+async function requireCredentials(ctx: CommandContext, name: string) {
+  return requireNamed(
+    await credentials(ctx),
+    name,
+    `There are no remote credentials ${name} on ${ctx.arrayName}.`,
+  );
+}
+
 function remoteOf(ctx: CommandContext, name: string): { remote: string; client: ArrayClient } {
   const remote = name.split("/")[0] ?? "";
   try {
@@ -159,11 +167,7 @@ export const remoteCredentialsRotate = defineCommand({
   positional: ["name"],
   args: keyArgs,
   async impact(a, ctx): Promise<Impact> {
-    const cred = requireNamed(
-      await credentials(ctx),
-      a.name,
-      `There are no remote credentials ${a.name} on ${ctx.arrayName}.`,
-    );
+    const cred = await requireCredentials(ctx, a.name);
     const { remote } = remoteOf(ctx, a.name);
     return {
       target: `remote credentials ${a.name}`,
@@ -192,11 +196,7 @@ export const remoteCredentialsDelete = namedChange({
   path: PATH,
   what: "remote credentials",
   async plan(a, ctx) {
-    const cred = requireNamed(
-      await credentials(ctx),
-      a.name,
-      `There are no remote credentials ${a.name} on ${ctx.arrayName}.`,
-    );
+    const cred = await requireCredentials(ctx, a.name);
     const users = (await bucketLinksOf(ctx)).filter((l) => l.remote_credentials?.name === a.name);
     if (users.length) {
       throw new UserFacingError(

@@ -214,6 +214,10 @@ interface ListingOptions {
   total?: number;
   columns: TableColumn[] | Record<string, string>;
   right?: readonly string[];
+  /** A listing fetched from an offset, streamed to a CSV, or continued by a command (see listingMessage). */
+  offset?: number;
+  spool?: Listing<unknown>["spool"];
+  continueWith?(csvRows: number): string | undefined;
 }
 
 /**
@@ -253,5 +257,10 @@ export function rowsListing(rctx: RenderContext, rows: Record<string, string>[],
   ];
   const filename = o.filename ?? `${noun.replace(/ /g, "-")}s.csv`;
   const title = o.title?.(where) ?? headline;
-  return listingMessage(headline, truncatedTable(columns, rows, { filename, title, totalRows }));
+  const table = truncatedTable(columns, rows, { filename, title, totalRows });
+  return listingMessage(headline, table, {
+    continueWith: o.continueWith?.(table.csvRows),
+    offset: o.offset,
+    spool: o.spool,
+  });
 }
