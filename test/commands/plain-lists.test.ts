@@ -1,6 +1,6 @@
 /**
  * The plain lists (accounts, users, virtual hosts, access keys, lifecycle rules, replica links, connections,
- * remote credentials, bucket activity, snapshot counts, replication throughput) answer alike: a sentence when no array has any, else a headline
+ * remote credentials, S3 targets, snapshot policies, bucket activity, snapshot counts, replication throughput) answer alike: a sentence when no array has any, else a headline
  * over a table that gains an Array column first when several arrays answered.
  */
 import { describe, expect, test } from "vitest";
@@ -26,6 +26,13 @@ const LISTS: readonly { line: string; empty?: string; column: string }[] = [
   { line: "replica-link bucket list", empty: "No bucket replica links on array bare-1.", column: "Link" },
   { line: "array-connection list", empty: "No array connections on array bare-1.", column: "Remote" },
   { line: "remote-credentials list", empty: "No remote credentials on array bare-1.", column: "Name" },
+  { line: "target list", empty: "No S3 targets on array bare-1.", column: "Target" },
+  {
+    line: "policy list",
+    empty:
+      'No snapshot policies on array bare-1. Create one with /array policy create <name> --rules "every 1d at 02:00, keep 7d".',
+    column: "Policy",
+  },
   { line: "bucket perf", empty: "No bucket activity on array bare-1.", column: "Bucket" },
   { line: "snapshot count", empty: "No snapshots on array bare-1.", column: "File system" },
   // Every array has a row per kind of replication, so this list is never empty.
