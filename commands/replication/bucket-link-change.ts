@@ -9,6 +9,7 @@
 import { z } from "zod";
 import {
   type CommandContext,
+  type CommandDefinition,
   defineCommand,
   type Impact,
   type PlannedRequest,
@@ -33,52 +34,39 @@ import {
  * One change of the link the arguments find: its card states the link's facts and state, `plan` says the rest
  * and the one request; `said` is the channel's line given "bucket replica link … on <array>".
  */
-function linkChange<S extends typeof selectArgs>(o: {
-  verb: string;
-  summary: string;
-  examples: string[];
-  positional: readonly (keyof z.input<S> & string)[];
-  args: S;
+function linkChange<S extends typeof selectArgs>({
+  gate,
+  plan,
+  said,
+  ...spec
+}: Pick<CommandDefinition<S, LinkDone>, "verb" | "summary" | "examples" | "positional" | "args"> & {
   gate?: "pause_replication" | "delete_replication";
-  plan(
-    f: FoundLink,
-    a: z.output<S>,
-    ctx: CommandContext,
-  ): Promise<{
-    summary: Rich;
-    warnings?: Rich[];
-    state?: Record<string, StateValue>;
-    request: PlannedRequest;
-  }>;
+  plan(f: FoundLink, a: z.output<S>, ctx: CommandContext): Promise<LinkPlan>;
   said(target: string, a: z.output<S>): string;
 }) {
-  const gate = o.gate;
-  return defineCommand<S, { text: string }>({
-    verb: o.verb,
-    summary: o.summary,
-    examples: o.examples,
+  return defineCommand<S, LinkDone>({
+    ...spec,
     role: "operator",
     visibility: "in_channel",
-    positional: o.positional,
-    args: o.args,
     async impact(a, ctx): Promise<Impact> {
       const f = await findBucketLink(ctx, a.bucket, a.remote);
       const { facts, state } = linkFacts(ctx, f);
-      const p = await o.plan(f, a, ctx);
-      return {
-        target: `bucket replica link ${linkText(f)}`,
-        summary: p.summary,
-        facts,
-        warnings: p.warnings ?? [],
-        state: { ...state, ...p.state },
-        requests: [p.request],
-      };
+      const { request, ...p } = await plan(f, a, ctx);
+      const target = `bucket replica link ${linkText(f)}`;
+      return { target, facts, warnings: [], ...p, state: { ...state, ...p.state }, requests: [request] };
     },
     ...(gate ? { destructive: () => gate, gateClasses: [gate] } : {}),
     result: (_responses, _a, _ctx, impact) => ({ text: impact?.target ?? "" }),
-    render: (r, a, rctx) => done(o.said(`${r.text} on ${rctx.arrays[0] ?? "?"}`, a)),
+    render: (r, a, rctx) => done(said(`${r.text} on ${rctx.arrays[0] ?? "?"}`, a)),
   });
 }
+type LinkDone = { text: string };
+type LinkPlan = {
+  summary: Rich;
+  warnings?: Rich[];
+  state?: Record<string, StateValue>;
+  request: PlannedRequest;
+};
 
 /** Pause and resume: one PATCH of `paused`, refused when the link is already so; pausing is gated. */
 function pauseOrResume(paused: boolean) {

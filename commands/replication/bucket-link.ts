@@ -1,8 +1,7 @@
 /**
- * `bucket-link list|create|pause|resume|credentials|delete`: bucket replica links (REST 1.9+). Pausing is
- * class pause_replication (ransomware runbooks pause replication first, so it is fast but audited); deleting is
- * class delete. Both impacts name the link, its lag and what stops being protected. Not catalogue data: a link
- * is found by its bucket (and remote), and each verb reads its lag and state first, which the generic verbs cannot.
+ * `bucket-link list|create`: bucket replica links (REST 1.9+); their changes are in bucket-link-change.ts. Not
+ * catalogue data: the list reads each link's lag and recovery point, and create checks the bucket and the remote
+ * first, which the generic verbs cannot.
  */
 import { z } from "zod";
 import { flag, objectName } from "../../src/core/arg-types.js";
