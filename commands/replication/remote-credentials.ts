@@ -14,7 +14,7 @@ import { UserFacingError } from "../../src/errors.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
 import { refuseNamed, requireNamed } from "../shared/found.js";
-import { rowsListing } from "../shared/listing.js";
+import { rowsListed } from "../shared/listing.js";
 import { namedChange } from "../shared/named-change.js";
 import { itemsOf, planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
@@ -119,12 +119,16 @@ export const remoteCredentialsList = defineCommand({
     return (await credentials(ctx)).map((c) => ({
       array: ctx.arrayName,
       name: c.name,
-      key: c.access_key_id ?? "–",
+      key: c.access_key_id,
     }));
   },
-  merge: (results) => results.flatMap((r) => r.result),
-  render: (rows, _a, rctx) =>
-    rowsListing(rctx, rows, { noun: "remote credential", columns: { name: "Name", key: "Access key id" } }),
+  ...rowsListed(
+    (r: { array: string; name: string; key?: string | null | undefined }) => ({
+      name: r.name,
+      key: r.key ?? "–",
+    }),
+    () => ({ noun: "remote credential", columns: { name: "Name", key: "Access key id" } }),
+  ),
 });
 
 export const remoteCredentialsCreate = defineCommand({
