@@ -19,6 +19,7 @@ import {
 import { arrayPerformanceSchema } from "../src/flashblade/schemas.js";
 import type { ArrayPerformance } from "../src/flashblade/types.js";
 import { perfChart } from "./perf-chart.js";
+import { columnsOf } from "./shared/listing.js";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -187,16 +188,19 @@ const perfShow = defineCommand({
         writeMs: latency(s.writeMs),
       }));
       const table = truncatedTable(
-        [
-          { key: "array", label: "Array" },
-          { key: "reads", label: "Reads/s", align: "right" },
-          { key: "writes", label: "Writes/s", align: "right" },
-          { key: "others", label: "Other ops/s", align: "right" },
-          { key: "readBw", label: "Read", align: "right" },
-          { key: "writeBw", label: "Write", align: "right" },
-          { key: "readMs", label: "Read latency", align: "right" },
-          { key: "writeMs", label: "Write latency", align: "right" },
-        ],
+        columnsOf(
+          {
+            array: "Array",
+            reads: "Reads/s",
+            writes: "Writes/s",
+            others: "Other ops/s",
+            readBw: "Read",
+            writeBw: "Write",
+            readMs: "Read latency",
+            writeMs: "Write latency",
+          },
+          "numbers",
+        ),
         rows,
         { filename: "performance.csv", title: `Performance on ${where}` },
       );

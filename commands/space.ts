@@ -8,6 +8,7 @@ import { message, rich } from "../src/core/message.js";
 import { truncatedTable } from "../src/core/table.js";
 import { countOf, formatBytes, formatPercent } from "../src/core/units.js";
 import type { ArraySpace } from "../src/flashblade/types.js";
+import { columnsOf } from "./shared/listing.js";
 import { spaceForecast } from "./space-forecast.js";
 import { spaceTrash } from "./space-trash.js";
 
@@ -88,18 +89,21 @@ const spaceShow = defineCommand({
       destroyed: r.destroyedCount ? `${formatBytes(r.destroyed)} (${r.destroyedCount})` : "–",
     }));
     const table = truncatedTable(
-      [
-        { key: "array", label: "Array" },
-        { key: "capacity", label: "Capacity", align: "right" },
-        { key: "used", label: "Used", align: "right" },
-        { key: "pct", label: "Used %", align: "right" },
-        { key: "free", label: "Free", align: "right" },
-        { key: "reduction", label: "Reduction", align: "right" },
-        { key: "snapshots", label: "Snapshots", align: "right" },
-        { key: "fs", label: "File systems", align: "right" },
-        { key: "object", label: "Object store", align: "right" },
-        { key: "destroyed", label: "Held by destroyed", align: "right" },
-      ],
+      columnsOf(
+        {
+          array: "Array",
+          capacity: "Capacity",
+          used: "Used",
+          pct: "Used %",
+          free: "Free",
+          reduction: "Reduction",
+          snapshots: "Snapshots",
+          fs: "File systems",
+          object: "Object store",
+          destroyed: "Held by destroyed",
+        },
+        "numbers",
+      ),
       rows,
       { filename: "space.csv", title: `Space on ${where}` },
     );

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { flag, objectName, size } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
+import { rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystemCreate } from "../../src/flashblade/types.js";
+import { done } from "../shared/done.js";
 import { protocolsOf, sizeText } from "../shared/file-system-facts.js";
 import { itemsOf, onlyItem } from "../shared/plan.js";
 
@@ -65,10 +66,9 @@ export const fsCreate = defineCommand({
     const served = protocolsOf(fs).join(", ") || "no protocols";
     const what = `${sizeText(fs.provisioned)}, ${served}${fs.hard_limit_enabled ? ", hard limit on" : ""}`;
     const array = rctx.arrays[0] ?? "?";
-    return message(
+    return done(
       `Created file system ${fs.name} on ${array}: ${what}.`,
-      [{ type: "section", text: rich`Created file system *${fs.name}* on ${array}: ${what}.` }],
-      { visibility: "in_channel" },
+      rich`Created file system *${fs.name}* on ${array}: ${what}.`,
     );
   },
 });

@@ -2,21 +2,18 @@ import { z } from "zod";
 import { count, namePattern, sortKey } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";
 import { formatTimestamp } from "../../src/core/format-time.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
-import { countOf, formatBytes, formatPercent } from "../../src/core/units.js";
+import { formatBytes, formatPercent } from "../../src/core/units.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
 import { destroyedThroughBot } from "../shared/destroyed-by.js";
 import { protocolsOf, sizeText, usedBytes } from "../shared/file-system-facts.js";
 import {
-  arraysCovered,
   fetchListing,
   type Listing,
-  listingMessage,
   listQuery,
   MAX_LIST_ROWS as MAX_ROWS,
   mergeListings,
+  rowsListing,
 } from "../shared/listing.js";
 
 /** What people type after --sort, mapped to the array's field names. */
@@ -134,37 +131,32 @@ export const fsList = defineCommand({
   },
   merge: mergeListings,
   render(result, args, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (result.rows.length === 0) {
-      const pattern = args.name === undefined ? "" : ` matching ${args.name}`;
-      return message(`No file systems${pattern} on ${where}.`, [
-        { type: "section", text: rich`No file systems${pattern} on ${where}.` },
-      ]);
-    }
-    const columns = [
-      ...(many ? [{ key: "array", label: "Array" }] : []),
-      ...COLUMNS,
-      ...(args.destroyed ? [DESTROYED_BY] : []),
-    ];
-    const rows = result.rows.map((r) => cells(r, rctx.timeZone));
-    const table = truncatedTable(columns, rows, {
-      totalRows: result.total,
-      filename: "file-systems.csv",
-      title: `File systems on ${where}`,
-    });
-    const headline = `${countOf(result.total, "file system")} on ${where}`;
-    // Only a single array has one order to continue in.
     const next = args.start ?? 0;
-    const continueWith = many
-      ? undefined
-      : [
-          "/array fs list",
-          ...(args.name === undefined ? [] : [`--name '${args.name}'`]),
-          ...(args.sort ? [`--sort ${sortWord(args.sort)}`] : []),
-          ...(args.destroyed ? ["--destroyed"] : []),
-          `--array ${rctx.arrays[0] ?? ""}`,
-          `--start ${next + table.csvRows}`,
-        ].join(" ");
-    return listingMessage(headline, table, { continueWith, offset: next, spool: result.spool });
+    return rowsListing(
+      rctx,
+      result.rows.map((r) => cells(r, rctx.timeZone)),
+      {
+        noun: "file system",
+        empty: (where) =>
+          `No file systems${args.name === undefined ? "" : ` matching ${args.name}`} on ${where}.`,
+        total: result.total,
+        title: (where) => `File systems on ${where}`,
+        columns: [...COLUMNS, ...(args.destroyed ? [DESTROYED_BY] : [])],
+        offset: next,
+        spool: result.spool,
+        // Only a single array has one order to continue in.
+        continueWith: (csvRows) =>
+          rctx.arrays.length > 1
+            ? undefined
+            : [
+                "/array fs list",
+                ...(args.name === undefined ? [] : [`--name '${args.name}'`]),
+                ...(args.sort ? [`--sort ${sortWord(args.sort)}`] : []),
+                ...(args.destroyed ? ["--destroyed"] : []),
+                `--array ${rctx.arrays[0] ?? ""}`,
+                `--start ${next + csvRows}`,
+              ].join(" "),
+      },
+    );
   },
 });

@@ -4,12 +4,13 @@
  * and the discard acknowledgement in the query.
  */
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { type Field, message, rich } from "../../src/core/message.js";
+import { type Field, rich } from "../../src/core/message.js";
 import { formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { promotionOf } from "../../src/flashblade/index.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystem, FileSystemPatch, FileSystemReplicaLink } from "../../src/flashblade/types.js";
+import { done } from "../shared/done.js";
 import {
   fingerprintState,
   linksText,
@@ -157,10 +158,7 @@ export const fsUpdate = defineCommand({
   },
   render({ name, lines }, _a, rctx) {
     const text = lines.join("; ");
-    return message(
-      `Updated ${name} on ${rctx.arrays[0] ?? "?"}: ${text}.`,
-      [{ type: "section", text: rich`Updated *${name}* on ${rctx.arrays[0] ?? "?"}: ${text}.` }],
-      { visibility: "in_channel" },
-    );
+    const on = rctx.arrays[0] ?? "?";
+    return done(`Updated ${name} on ${on}: ${text}.`, rich`Updated *${name}* on ${on}: ${text}.`);
   },
 });

@@ -11,13 +11,12 @@ import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { formatWhen } from "../../src/core/format-time.js";
 import { message, rich } from "../../src/core/message.js";
-import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import type { Precheck } from "../catalogue/spec.js";
 import { done } from "../shared/done.js";
 import { requireNamed } from "../shared/found.js";
-import { rowsListing } from "../shared/listing.js";
+import { rowsListed } from "../shared/listing.js";
 import { itemsOf, planned } from "../shared/plan.js";
 
 export const PATH = "/object-store-access-keys";
@@ -61,6 +60,14 @@ export async function requireUser(ctx: CommandContext, user: string): Promise<vo
   }
 }
 
+interface KeyRow {
+  array: string;
+  name: string;
+  user: string;
+  enabled: boolean;
+  created: number | undefined;
+}
+
 async function requireKey(ctx: CommandContext, name: string): Promise<Key> {
   return requireNamed(
     await keysOf(ctx),
@@ -77,38 +84,30 @@ export const accessKeyList = defineCommand({
   positional: ["user"],
   args: z.object({ user: userName().optional() }),
   async run(a, ctx) {
-    return (await keysOf(ctx, a.user)).map((k) => ({
-      array: ctx.arrayName,
-      name: k.name,
-      user: k.user?.name ?? "?",
-      enabled: k.enabled !== false,
-      created: k.created ?? undefined,
-    }));
+    // Rows name only what the table shows: a key read from the array never travels further than here.
+    return (await keysOf(ctx, a.user)).map(
+      (k): KeyRow => ({
+        array: ctx.arrayName,
+        name: k.name,
+        user: k.user?.name ?? "?",
+        enabled: k.enabled !== false,
+        created: k.created ?? undefined,
+      }),
+    );
   },
-  merge: (results) => results.flatMap((r) => r.result),
-  render: (rows, a, rctx) =>
-    rowsListing(
-      rctx,
-      rows.map((r) => ({
-        array: r.array,
-        user: r.user,
-        name: r.name,
-        enabled: r.enabled ? "yes" : "no (disabled)",
-        created: r.created === undefined ? "–" : formatWhen(r.created, rctx.now, rctx.timeZone),
-      })),
-      {
-        empty: (where) => `No access keys${a.user ? ` for ${a.user}` : ""} on ${where}.`,
-        headline: (where) =>
-          `${countOf(rows.length, "access key")}${a.user ? ` of ${a.user}` : ""} on ${where}`,
-        columns: [
-          { key: "user", label: "User" },
-          { key: "name", label: "Access key id" },
-          { key: "enabled", label: "Enabled" },
-          { key: "created", label: "Created" },
-        ],
-        filename: "access-keys.csv",
-      },
-    ),
+  ...rowsListed(
+    (r: KeyRow, rctx) => ({
+      user: r.user,
+      name: r.name,
+      enabled: r.enabled ? "yes" : "no (disabled)",
+      created: r.created === undefined ? "–" : formatWhen(r.created, rctx.now, rctx.timeZone),
+    }),
+    (a: { user?: string | undefined }) => ({
+      noun: "access key",
+      scope: a.user && `of ${a.user}`,
+      columns: { user: "User", name: "Access key id", enabled: "Enabled", created: "Created" },
+    }),
+  ),
 });
 
 export const accessKeyCreate = defineCommand({

@@ -93,15 +93,16 @@ export const bucketPerf = defineCommand({
           a.bucket
             ? `Bucket ${a.bucket} now on ${where}`
             : `Busiest ${sorted.length} buckets now on ${where}`,
-        columns: [
-          { key: "name", label: "Bucket" },
-          { key: "reads", label: "Reads/s", align: "right" },
-          { key: "writes", label: "Writes/s", align: "right" },
-          { key: "rbytes", label: "Read", align: "right" },
-          { key: "wbytes", label: "Write", align: "right" },
-          { key: "rlat", label: "Read latency", align: "right" },
-          { key: "wlat", label: "Write latency", align: "right" },
-        ],
+        columns: {
+          name: "Bucket",
+          reads: "Reads/s",
+          writes: "Writes/s",
+          rbytes: "Read",
+          wbytes: "Write",
+          rlat: "Read latency",
+          wlat: "Write latency",
+        },
+        right: ["reads", "writes", "rbytes", "wbytes", "rlat", "wlat"],
         filename: "bucket-perf.csv",
       },
     );

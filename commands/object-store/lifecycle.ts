@@ -8,12 +8,12 @@ import { z } from "zod";
 import { duration, objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { rich } from "../../src/core/message.js";
-import { countOf, formatDuration } from "../../src/core/units.js";
+import { formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { versionTooOld } from "../../src/flashblade/errors.js";
 import type { Query } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
-import { rowsListing } from "../shared/listing.js";
+import { rowsListed } from "../shared/listing.js";
 import { itemsOf, planned } from "../shared/plan.js";
 
 const PATH = "/lifecycle-rules";
@@ -76,31 +76,26 @@ export const lifecycleList = defineCommand({
   async run(a, ctx) {
     return (await rulesOf(ctx, a.bucket)).map((r) => ({ array: ctx.arrayName, r }));
   },
-  merge: (results) => results.flatMap((r) => r.result),
-  render: (rows, a, rctx) =>
-    rowsListing(
-      rctx,
-      rows.map(({ array, r }) => ({
-        array,
-        bucket: r.bucket?.name ?? "?",
-        rule: r.rule_id ?? "?",
-        prefix: r.prefix || "(all objects)",
-        keep: keepText(r),
-        enabled: r.enabled === false ? "no" : "yes",
-      })),
-      {
-        empty: (where) => `No lifecycle rules${a.bucket ? ` on ${a.bucket}` : ""} on ${where}.`,
-        headline: (where) => `${countOf(rows.length, "lifecycle rule")} on ${where}`,
-        columns: [
-          { key: "bucket", label: "Bucket" },
-          { key: "rule", label: "Rule" },
-          { key: "prefix", label: "Prefix" },
-          { key: "keep", label: "Keeps previous versions" },
-          { key: "enabled", label: "Enabled" },
-        ],
-        filename: "lifecycle-rules.csv",
+  ...rowsListed(
+    ({ r }: { array: string; r: Rule }) => ({
+      bucket: r.bucket?.name ?? "?",
+      rule: r.rule_id ?? "?",
+      prefix: r.prefix || "(all objects)",
+      keep: keepText(r),
+      enabled: r.enabled === false ? "no" : "yes",
+    }),
+    (a: { bucket?: string | undefined }) => ({
+      noun: "lifecycle rule",
+      scope: a.bucket && `for ${a.bucket}`,
+      columns: {
+        bucket: "Bucket",
+        rule: "Rule",
+        prefix: "Prefix",
+        keep: "Keeps previous versions",
+        enabled: "Enabled",
       },
-    ),
+    }),
+  ),
 });
 
 export const lifecycleCreate = defineCommand({

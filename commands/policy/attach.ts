@@ -6,10 +6,11 @@
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { message, type Rich, rich } from "../../src/core/message.js";
+import { type Rich, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { versionTooOld } from "../../src/flashblade/errors.js";
 import { fileSystemList } from "../quota/kinds.js";
+import { done } from "../shared/done.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
 import { planned } from "../shared/plan.js";
 import { onlyProtectedBy, policyFacts } from "./read.js";
@@ -102,7 +103,7 @@ export const policyAttach = defineCommand({
   result(_responses, a, _ctx, impact) {
     return { policy: a.policy, what: impact?.target ?? "" };
   },
-  render: (r, _a, rctx) => done(`Attached policy ${r.policy} to`, r.policy, r.what, rctx.arrays[0]),
+  render: (r, _a, rctx) => attached(`Attached policy ${r.policy} to`, r.policy, r.what, rctx.arrays[0]),
 });
 
 export const policyDetach = defineCommand({
@@ -135,7 +136,7 @@ export const policyDetach = defineCommand({
     return { policy: a.policy, what: impact?.target ?? "", bare };
   },
   render(r, _a, rctx) {
-    const msg = done(`Detached policy ${r.policy} from`, r.policy, r.what, rctx.arrays[0]);
+    const msg = attached(`Detached policy ${r.policy} from`, r.policy, r.what, rctx.arrays[0]);
     if (r.bare.length) {
       msg.blocks.push({
         type: "context",
@@ -146,10 +147,7 @@ export const policyDetach = defineCommand({
   },
 });
 
-function done(lead: string, policy: string, target: string, array: string | undefined) {
-  const what = target.replace(`policy ${policy} on `, "");
-  const text = `${lead} ${what} on ${array ?? "?"}.`;
-  return message(text, [{ type: "section", text: rich`${text} See \`/array policy members ${policy}\`.` }], {
-    visibility: "in_channel",
-  });
+function attached(lead: string, policy: string, target: string, array: string | undefined) {
+  const text = `${lead} ${target.replace(`policy ${policy} on `, "")} on ${array ?? "?"}.`;
+  return done(text, rich`${text} See \`/array policy members ${policy}\`.`);
 }

@@ -10,6 +10,7 @@ import { type Field, message, type Rich, rich } from "../../src/core/message.js"
 import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
+import { done } from "../shared/done.js";
 import { refuseNamed } from "../shared/found.js";
 import { itemsOf, planned } from "../shared/plan.js";
 import {
@@ -260,13 +261,7 @@ export const policyDelete = defineCommand({
     return { name: a.name };
   },
   render(r, _a, rctx) {
-    const text = `Deleted policy ${r.name} on ${rctx.arrays[0] ?? "?"}.`;
-    return message(
-      text,
-      [{ type: "section", text: rich`Deleted policy *${r.name}* on ${rctx.arrays[0] ?? "?"}.` }],
-      {
-        visibility: "in_channel",
-      },
-    );
+    const on = rctx.arrays[0] ?? "?";
+    return done(`Deleted policy ${r.name} on ${on}.`, rich`Deleted policy *${r.name}* on ${on}.`);
   },
 });

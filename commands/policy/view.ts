@@ -8,7 +8,7 @@ import { countOf, formatBytes } from "../../src/core/units.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import { sizeText, usedBytes } from "../shared/file-system-facts.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { arraysCovered, listingMessage, rowsListing } from "../shared/listing.js";
 import {
   fileSystemMembers,
   linkMembers,
@@ -58,22 +58,9 @@ export const policyList = defineCommand({
     };
   },
   merge: (results) => ({ rows: results.flatMap((r) => r.result.rows) }),
-  render({ rows }, _a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No snapshot policies on ${where}. Create one with /array policy create <name> --rules "every 1d at 02:00, keep 7d".`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const columns = [
-      ...(many ? [{ key: "array", label: "Array" }] : []),
-      { key: "name", label: "Policy" },
-      { key: "enabled", label: "Enabled" },
-      { key: "rules", label: "Rules" },
-      { key: "fs", label: "File systems" },
-      { key: "links", label: "Replica links", align: "right" as const },
-    ];
-    const table = truncatedTable(
-      columns,
+  render: ({ rows }, _a, rctx) =>
+    rowsListing(
+      rctx,
       rows.map((r) => ({
         array: r.array,
         name: r.name,
@@ -82,13 +69,22 @@ export const policyList = defineCommand({
         fs: r.fileSystems.length ? r.fileSystems.join(", ") : "–",
         links: String(r.links),
       })),
-      { filename: "policies.csv", title: `Snapshot policies on ${where}` },
-    );
-    return listingMessage(
-      `${countOf(rows.length, "snapshot policy", "snapshot policies")} on ${where}`,
-      table,
-    );
-  },
+      {
+        empty: (where) =>
+          `No snapshot policies on ${where}. Create one with /array policy create <name> --rules "every 1d at 02:00, keep 7d".`,
+        headline: (where) => `${countOf(rows.length, "snapshot policy", "snapshot policies")} on ${where}`,
+        title: (where) => `Snapshot policies on ${where}`,
+        filename: "policies.csv",
+        columns: {
+          name: "Policy",
+          enabled: "Enabled",
+          rules: "Rules",
+          fs: "File systems",
+          links: "Replica links",
+        },
+        right: ["links"],
+      },
+    ),
 });
 
 export const policyShow = defineCommand({

@@ -16,7 +16,7 @@ import { UserFacingError } from "../../src/errors.js";
 import { fileSystemReplicaLinkSchema } from "../../src/flashblade/schemas.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
-import { rowsListing } from "../shared/listing.js";
+import { rowsListed } from "../shared/listing.js";
 import { itemsOf, planned } from "../shared/plan.js";
 import { bucketLinkSchema, requireReplicationApi } from "./read.js";
 
@@ -49,33 +49,27 @@ export const arrayConnectionList = defineCommand({
   async run(_a, ctx) {
     return (await connections(ctx)).map((c) => ({ array: ctx.arrayName, c }));
   },
-  merge: (results) => results.flatMap((r) => r.result),
-  render: (rows, _a, rctx) =>
-    rowsListing(
-      rctx,
-      rows.map(({ array, c }) => ({
-        array,
-        remote: c.remote?.name ?? "?",
-        status: (c.status ?? "?").replace(/_/g, " "),
-        address: c.management_address ?? "–",
-        replication: (c.replication_addresses ?? []).join(", ") || "–",
-        encrypted: c.encrypted ? "yes" : "no",
-        version: c.version ?? "–",
-      })),
-      {
-        empty: (where) => `No array connections on ${where}.`,
-        headline: (where) => `${countOf(rows.length, "array connection")} on ${where}`,
-        columns: [
-          { key: "remote", label: "Remote" },
-          { key: "status", label: "Status" },
-          { key: "address", label: "Management address" },
-          { key: "replication", label: "Replication addresses" },
-          { key: "encrypted", label: "Encrypted" },
-          { key: "version", label: "Remote version" },
-        ],
-        filename: "array-connections.csv",
+  ...rowsListed(
+    ({ c }: { array: string; c: Connection }) => ({
+      remote: c.remote?.name ?? "?",
+      status: (c.status ?? "?").replace(/_/g, " "),
+      address: c.management_address ?? "–",
+      replication: (c.replication_addresses ?? []).join(", ") || "–",
+      encrypted: c.encrypted ? "yes" : "no",
+      version: c.version ?? "–",
+    }),
+    () => ({
+      noun: "array connection",
+      columns: {
+        remote: "Remote",
+        status: "Status",
+        address: "Management address",
+        replication: "Replication addresses",
+        encrypted: "Encrypted",
+        version: "Remote version",
       },
-    ),
+    }),
+  ),
 });
 
 /** The remote end as a client of this bot, or a clear refusal. */

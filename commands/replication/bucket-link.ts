@@ -1,28 +1,20 @@
 /**
- * `bucket-link list|create|pause|resume|credentials|delete`: bucket replica links (REST 1.9+). Pausing is
- * class pause_replication (ransomware runbooks pause replication first, so it is fast but audited); deleting is
- * class delete. Both impacts name the link, its lag and what stops being protected. Not catalogue data: a link
- * is found by its bucket (and remote), and each verb reads its lag and state first, which the generic verbs cannot.
+ * `bucket-link list|create`: bucket replica links (REST 1.9+); their changes are in bucket-link-change.ts. Not
+ * catalogue data: the list reads each link's lag and recovery point, and create checks the bucket and the remote
+ * first, which the generic verbs cannot.
  */
 import { z } from "zod";
 import { flag, objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { formatWhen } from "../../src/core/format-time.js";
 import { rich } from "../../src/core/message.js";
-import { countOf, formatDuration } from "../../src/core/units.js";
+import { formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { requireBucket } from "../object-store/bucket.js";
 import { done } from "../shared/done.js";
-import { rowsListing } from "../shared/listing.js";
+import { rowsListed } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
-import {
-  bucketLinksOf,
-  findBucketLink,
-  linkFacts,
-  linkText,
-  PATH,
-  patchRequest,
-} from "./bucket-link-facts.js";
+import { bucketLinksOf, linkText, PATH } from "./bucket-link-facts.js";
 import { requireRemoteBucket } from "./bucket-link-remote.js";
 
 const bucket = () => objectName("bucket name").describe("the local bucket");
@@ -67,31 +59,27 @@ export const bucketLinkList = defineCommand({
       credentials: l.remote_credentials?.name ?? "–",
     }));
   },
-  merge: (results) => results.flatMap((r) => r.result),
-  render: (rows, a, rctx) =>
-    rowsListing(
-      rctx,
-      rows.map((r) => ({
-        array: r.array,
-        link: r.link,
-        status: r.status,
-        lag: r.lag === undefined ? "–" : formatDuration(r.lag),
-        rp: r.recoveryPoint === undefined ? "–" : formatWhen(r.recoveryPoint, rctx.now, rctx.timeZone),
-        credentials: r.credentials,
-      })),
-      {
-        empty: (where) => `No bucket replica links${a.bucket ? ` for ${a.bucket}` : ""} on ${where}.`,
-        headline: (where) => `${countOf(rows.length, "bucket replica link")} on ${where}`,
-        columns: [
-          { key: "link", label: "Link" },
-          { key: "status", label: "Status" },
-          { key: "lag", label: "Lag", align: "right" },
-          { key: "rp", label: "Recovery point" },
-          { key: "credentials", label: "Remote credentials" },
-        ],
-        filename: "bucket-replica-links.csv",
+  ...rowsListed(
+    (r: LinkRowOut, rctx) => ({
+      link: r.link,
+      status: r.status,
+      lag: r.lag === undefined ? "–" : formatDuration(r.lag),
+      rp: r.recoveryPoint === undefined ? "–" : formatWhen(r.recoveryPoint, rctx.now, rctx.timeZone),
+      credentials: r.credentials,
+    }),
+    (a: { bucket?: string | undefined }) => ({
+      noun: "bucket replica link",
+      scope: a.bucket && `for ${a.bucket}`,
+      columns: {
+        link: "Link",
+        status: "Status",
+        lag: "Lag",
+        rp: "Recovery point",
+        credentials: "Remote credentials",
       },
-    ),
+      right: ["lag"],
+    }),
+  ),
 });
 
 export const bucketLinkCreate = defineCommand({
@@ -166,55 +154,3 @@ export const bucketLinkCreate = defineCommand({
       `Created ${r.text} on ${rctx.arrays[0] ?? "?"}${r.paused ? ", paused" : ""}. Watch it with /array replication status.`,
     ),
 });
-
-/** Pause and resume: one PATCH of `paused`, refused when the link is already so; pausing is gated. */
-function pauseOrResume(paused: boolean) {
-  const verb = paused ? "pause" : "resume";
-  const example = `replica-link bucket ${verb} ${paused ? "analytics-curated" : "veeam-repo"}`;
-  return defineCommand({
-    verb,
-    summary: paused
-      ? "Pause a bucket's replication (e.g. to stop encrypted data reaching the copy); gated"
-      : "Resume a paused bucket replica link",
-    examples: [example, `${example} --remote fb-dr-01`],
-    role: "operator",
-    visibility: "in_channel",
-    positional: ["bucket"],
-    args: selectArgs,
-    async impact(a, ctx): Promise<Impact> {
-      const f = await findBucketLink(ctx, a.bucket, a.remote);
-      const { facts, state } = linkFacts(ctx, f);
-      if (Boolean(f.link.paused) === paused) {
-        throw new UserFacingError(
-          paused ? "ALREADY_PAUSED" : "NOT_PAUSED",
-          paused
-            ? `The replica link ${linkText(f)} is already paused. Nothing was changed.`
-            : `The replica link ${linkText(f)} is not paused (${f.link.status ?? "?"}). Nothing was changed.`,
-        );
-      }
-      return {
-        target: `bucket replica link ${linkText(f)}`,
-        summary: paused
-          ? rich`Pauses replication of bucket *${f.bucket}* to ${f.remote}:${f.remoteBucket} on ${ctx.arrayName}.`
-          : rich`Resumes replication of bucket *${f.bucket}* to ${f.remote}:${f.remoteBucket} on ${ctx.arrayName}; it catches up from its recovery point.`,
-        facts,
-        warnings: paused
-          ? [
-              rich`New and changed objects in ${f.bucket} stop reaching ${f.remote}; its copy stays at the current recovery point and the lag grows for as long as the link is paused. Resume with \`/array replica-link bucket resume ${f.bucket} --remote ${f.remote}\`.`,
-            ]
-          : [],
-        state,
-        requests: [patchRequest(f, { paused })],
-      };
-    },
-    ...(paused
-      ? { destructive: () => "pause_replication" as const, gateClasses: ["pause_replication" as const] }
-      : {}),
-    result(_responses, _a, _ctx, impact) {
-      return { text: impact?.target ?? "" };
-    },
-    render: (r, _a, rctx) => done(`${paused ? "Paused" : "Resumed"} ${r.text} on ${rctx.arrays[0] ?? "?"}.`),
-  });
-}
-export const bucketLinkPause = pauseOrResume(true);
-export const bucketLinkResume = pauseOrResume(false);

@@ -9,13 +9,13 @@ import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { formatTimestamp, formatWhen } from "../../src/core/format-time.js";
 import { rich } from "../../src/core/message.js";
-import { countOf, formatDuration } from "../../src/core/units.js";
+import { formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemReplicaLinkSchema } from "../../src/flashblade/schemas.js";
 import { requirePolicy } from "../policy/read.js";
 import { done } from "../shared/done.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
-import { rowsListing } from "../shared/listing.js";
+import { rowsListed } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import { requireReplicationApi } from "./read.js";
 
@@ -79,38 +79,34 @@ export const fsLinkList = defineCommand({
     }
     return rows;
   },
-  merge: (results) => results.flatMap((r) => r.result),
-  render: (rows, a, rctx) =>
-    rowsListing(
-      rctx,
-      rows.map((r) => ({
-        array: r.array,
-        link: r.link,
-        status: r.status,
-        policies: r.policies,
-        lag: r.lag === undefined ? "–" : formatDuration(r.lag),
-        // "taken" is the link's recovery point: the lag beside it is measured from that same moment.
-        last: r.lastDone
-          ? r.lastDone.taken
-            ? `${r.lastDone.name}, taken ${formatTimestamp(r.lastDone.at, rctx.timeZone)}`
-            : `${r.lastDone.name}, sent ${formatWhen(r.lastDone.at, rctx.now, rctx.timeZone)}`
-          : "–",
-        sending: r.sending ?? "–",
-      })),
-      {
-        empty: (where) => `No file system replica links${a.fs ? ` for ${a.fs}` : ""} on ${where}.`,
-        headline: (where) => `${countOf(rows.length, "file system replica link")} on ${where}`,
-        columns: [
-          { key: "link", label: "Link" },
-          { key: "status", label: "Status" },
-          { key: "policies", label: "Policies" },
-          { key: "lag", label: "Lag", align: "right" },
-          { key: "last", label: "Last snapshot sent" },
-          { key: "sending", label: "Sending now" },
-        ],
-        filename: "file-system-replica-links.csv",
+  ...rowsListed(
+    (r: FsLinkRow, rctx) => ({
+      link: r.link,
+      status: r.status,
+      policies: r.policies,
+      lag: r.lag === undefined ? "–" : formatDuration(r.lag),
+      // "taken" is the link's recovery point: the lag beside it is measured from that same moment.
+      last: r.lastDone
+        ? r.lastDone.taken
+          ? `${r.lastDone.name}, taken ${formatTimestamp(r.lastDone.at, rctx.timeZone)}`
+          : `${r.lastDone.name}, sent ${formatWhen(r.lastDone.at, rctx.now, rctx.timeZone)}`
+        : "–",
+      sending: r.sending ?? "–",
+    }),
+    (a: { fs?: string | undefined }) => ({
+      noun: "file system replica link",
+      scope: a.fs && `for ${a.fs}`,
+      columns: {
+        link: "Link",
+        status: "Status",
+        policies: "Policies",
+        lag: "Lag",
+        last: "Last snapshot sent",
+        sending: "Sending now",
       },
-    ),
+      right: ["lag"],
+    }),
+  ),
 });
 
 export const fsLinkCreate = defineCommand({

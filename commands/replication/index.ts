@@ -5,8 +5,13 @@ import {
   arrayConnectionList,
   connectionKeyCreate,
 } from "./array-connection.js";
-import { bucketLinkCreate, bucketLinkList, bucketLinkPause, bucketLinkResume } from "./bucket-link.js";
-import { bucketLinkCredentials, bucketLinkDelete } from "./bucket-link-change.js";
+import { bucketLinkCreate, bucketLinkList } from "./bucket-link.js";
+import {
+  bucketLinkCredentials,
+  bucketLinkDelete,
+  bucketLinkPause,
+  bucketLinkResume,
+} from "./bucket-link-change.js";
 import { fsLinkCreate, fsLinkList } from "./fs-link.js";
 import { replicationPerf } from "./perf.js";
 import {

@@ -8,7 +8,7 @@ import { defineCommand } from "../../src/core/define-command.js";
 import { formatBytes } from "../../src/core/units.js";
 import { replicationPerformanceSchema } from "../../src/flashblade/schemas.js";
 import { replicationMetrics } from "../../src/flashblade/wire.js";
-import { rowsListing } from "../shared/listing.js";
+import { rowsListed } from "../shared/listing.js";
 import { requireReplicationApi } from "./read.js";
 
 interface PerfRow {
@@ -64,20 +64,14 @@ export const replicationPerf = defineCommand({
     }
     return rows;
   },
-  merge: (results) => results.flatMap((r) => r.result),
-  render: (rows, _a, rctx) =>
-    rowsListing(
-      rctx,
-      rows.map((r) => ({ array: r.array, what: r.what, sent: rate(r.sent), received: rate(r.received) })),
-      {
-        empty: (where) => `No replication on ${where}.`,
-        headline: (where) => `Replication throughput on ${where}`,
-        columns: [
-          { key: "what", label: "Where" },
-          { key: "sent", label: "Sending", align: "right" },
-          { key: "received", label: "Receiving", align: "right" },
-        ],
-        filename: "replication-perf.csv",
-      },
-    ),
+  ...rowsListed(
+    (r: PerfRow) => ({ what: r.what, sent: rate(r.sent), received: rate(r.received) }),
+    () => ({
+      empty: (where) => `No replication on ${where}.`,
+      headline: (where) => `Replication throughput on ${where}`,
+      columns: { what: "Where", sent: "Sending", received: "Receiving" },
+      right: ["sent", "received"],
+      filename: "replication-perf.csv",
+    }),
+  ),
 });

@@ -10,13 +10,12 @@ import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { rich } from "../../src/core/message.js";
 import type { Responses } from "../../src/core/send-plan.js";
-import { countOf } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
 import type { Precheck } from "../catalogue/spec.js";
 import { done } from "../shared/done.js";
 import { refuseNamed, requireNamed } from "../shared/found.js";
-import { rowsListing } from "../shared/listing.js";
+import { rowsListed } from "../shared/listing.js";
 import { itemsOf, planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
 import { requireReplicationApi } from "./read.js";
@@ -47,6 +46,14 @@ async function credentials(ctx: CommandContext) {
   const out: z.output<typeof credSchema>[] = [];
   for await (const c of ctx.array.iterate(PATH, { schema: credSchema })) out.push(c);
   return out;
+}
+
+async function requireCredentials(ctx: CommandContext, name: string) {
+  return requireNamed(
+    await credentials(ctx),
+    name,
+    `There are no remote credentials ${name} on ${ctx.arrayName}.`,
+  );
 }
 
 function remoteOf(ctx: CommandContext, name: string): { remote: string; client: ArrayClient } {
@@ -112,20 +119,16 @@ export const remoteCredentialsList = defineCommand({
     return (await credentials(ctx)).map((c) => ({
       array: ctx.arrayName,
       name: c.name,
-      key: c.access_key_id ?? "–",
+      key: c.access_key_id,
     }));
   },
-  merge: (results) => results.flatMap((r) => r.result),
-  render: (rows, _a, rctx) =>
-    rowsListing(rctx, rows, {
-      empty: (where) => `No remote credentials on ${where}.`,
-      headline: (where) => `${countOf(rows.length, "remote credential")} on ${where}`,
-      columns: [
-        { key: "name", label: "Name" },
-        { key: "key", label: "Access key id" },
-      ],
-      filename: "remote-credentials.csv",
+  ...rowsListed(
+    (r: { array: string; name: string; key?: string | null | undefined }) => ({
+      name: r.name,
+      key: r.key ?? "–",
     }),
+    () => ({ noun: "remote credential", columns: { name: "Name", key: "Access key id" } }),
+  ),
 });
 
 export const remoteCredentialsCreate = defineCommand({
@@ -168,11 +171,7 @@ export const remoteCredentialsRotate = defineCommand({
   positional: ["name"],
   args: keyArgs,
   async impact(a, ctx): Promise<Impact> {
-    const cred = requireNamed(
-      await credentials(ctx),
-      a.name,
-      `There are no remote credentials ${a.name} on ${ctx.arrayName}.`,
-    );
+    const cred = await requireCredentials(ctx, a.name);
     const { remote } = remoteOf(ctx, a.name);
     return {
       target: `remote credentials ${a.name}`,

@@ -5,13 +5,11 @@
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
-import { countOf } from "../../src/core/units.js";
+import { rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { done } from "../shared/done.js";
 import { refuseNamed, requireNamed } from "../shared/found.js";
-import { arraysCovered, listingMessage } from "../shared/listing.js";
+import { rowsListed } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
 import { requireReplicationApi } from "./read.js";
@@ -45,31 +43,18 @@ export const targetList = defineCommand({
   async run(_a, ctx) {
     return (await targetsOf(ctx)).map((t) => ({ array: ctx.arrayName, t }));
   },
-  merge: (results) => results.flatMap((r) => r.result),
-  render(rows, _a, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    if (rows.length === 0) {
-      const text = `No S3 targets on ${where}.`;
-      return message(text, [{ type: "section", text: rich`${text}` }]);
-    }
-    const headline = `${countOf(rows.length, "S3 target")} on ${where}`;
-    const table = truncatedTable(
-      [
-        ...(many ? [{ key: "array", label: "Array" }] : []),
-        { key: "name", label: "Target" },
-        { key: "address", label: "Address" },
-        { key: "status", label: "Status" },
-      ],
-      rows.map(({ array, t }) => ({
-        array,
-        name: t.name,
-        address: t.address ?? "–",
-        status: `${t.status ?? "?"}${t.status_details ? ` (${t.status_details})` : ""}`,
-      })),
-      { filename: "targets.csv", title: headline },
-    );
-    return listingMessage(headline, table);
-  },
+  ...rowsListed(
+    ({ t }: { array: string; t: Target }) => ({
+      name: t.name,
+      address: t.address ?? "–",
+      status: `${t.status ?? "?"}${t.status_details ? ` (${t.status_details})` : ""}`,
+    }),
+    () => ({
+      noun: "S3 target",
+      filename: "targets.csv",
+      columns: { name: "Target", address: "Address", status: "Status" },
+    }),
+  ),
 });
 
 const addressArgs = z.object({

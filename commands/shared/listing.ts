@@ -15,6 +15,7 @@ import {
 } from "../../src/core/message.js";
 import { type CsvSpool, createCsvSpool, removeSpooled } from "../../src/core/spool.js";
 import { type TableOutput, truncatedTable } from "../../src/core/table.js";
+import { countOf } from "../../src/core/units.js";
 import { and, type Filter, like } from "../../src/flashblade/filter.js";
 import type { Query } from "../../src/flashblade/types.js";
 import { hideDestroyedFilter } from "../../src/flashblade/wire.js";
@@ -185,26 +186,81 @@ export function listingMessage(
   );
 }
 
+/** Table columns from key → label; the keys in `right` (or, with `"numbers"`, all but the first) align right. */
+export function columnsOf(
+  labels: Record<string, string>,
+  right: readonly string[] | "numbers" = [],
+): TableColumn[] {
+  const isRight = (key: string, i: number) => (right === "numbers" ? i > 0 : right.includes(key));
+  return Object.entries(labels).map(([key, label], i) => ({
+    key,
+    label,
+    ...(isRight(key, i) && { align: "right" }),
+  }));
+}
+
 /**
- * The answer of a plain list: `empty` (a sentence) when no array has rows, else `headline` over a table of the
- * rows, with an Array column first when several arrays answered, and its CSV called `filename`.
+ * What a plain list's answer says: `noun` names one row ("access key") and `scope` what narrowed the list ("for
+ * analytics/etl"), for the empty sentence, the headline and the CSV's name; `empty`, `headline` and `filename`
+ * say otherwise (a list without a noun gives all three). `total` counts the matches when fewer rows were fetched.
  */
-export function rowsListing(
-  rctx: RenderContext,
-  rows: Record<string, string>[],
-  o: {
-    empty(where: string): string;
-    headline(where: string): string;
-    columns: TableColumn[];
-    filename: string;
-  },
-): Message {
+interface ListingOptions {
+  noun?: string;
+  scope?: string | undefined;
+  empty?(where: string): string;
+  headline?(where: string): string;
+  filename?: string;
+  title?(where: string): string;
+  total?: number;
+  columns: TableColumn[] | Record<string, string>;
+  right?: readonly string[];
+  /** A listing fetched from an offset, streamed to a CSV, or continued by a command (see listingMessage). */
+  offset?: number;
+  spool?: Listing<unknown>["spool"];
+  continueWith?(csvRows: number): string | undefined;
+}
+
+/**
+ * The `merge` and `render` of a list whose `run` gives rows per array: the rows of every array, shown by
+ * rowsListing with an Array cell first; `cells` turns a row into the table's text, `words` names the list.
+ */
+export function rowsListed<A, Row extends { array: string }>(
+  cells: (row: Row, rctx: RenderContext) => Record<string, string>,
+  words: (a: A) => ListingOptions,
+): { merge(results: { result: Row[] }[]): Row[]; render(rows: Row[], a: A, rctx: RenderContext): Message } {
+  return {
+    merge: (results) => results.flatMap((r) => r.result),
+    render: (rows, a, rctx) =>
+      rowsListing(
+        rctx,
+        rows.map((r) => ({ array: r.array, ...cells(r, rctx) })),
+        words(a),
+      ),
+  };
+}
+
+/** The answer of a plain list: a sentence when no array has rows, else a headline over a table of them, with an
+ * Array column first when several arrays answered. */
+export function rowsListing(rctx: RenderContext, rows: Record<string, string>[], o: ListingOptions): Message {
   const { many, where } = arraysCovered(rctx);
+  const noun = o.noun ?? "row";
+  const scope = o.scope ? ` ${o.scope}` : "";
+  const totalRows = o.total ?? rows.length;
   if (rows.length === 0) {
-    const text = o.empty(where);
-    return message(text, [{ type: "section", text: rich`${text}` }]);
+    const empty = o.empty?.(where) ?? `No ${noun}s${scope} on ${where}.`;
+    return message(empty, [{ type: "section", text: rich`${empty}` }]);
   }
-  const headline = o.headline(where);
-  const columns = [...(many ? [{ key: "array", label: "Array" }] : []), ...o.columns];
-  return listingMessage(headline, truncatedTable(columns, rows, { filename: o.filename, title: headline }));
+  const headline = o.headline?.(where) ?? `${countOf(totalRows, noun)}${scope} on ${where}`;
+  const columns = [
+    ...(many ? [{ key: "array", label: "Array" }] : []),
+    ...(Array.isArray(o.columns) ? o.columns : columnsOf(o.columns, o.right)),
+  ];
+  const filename = o.filename ?? `${noun.replace(/ /g, "-")}s.csv`;
+  const title = o.title?.(where) ?? headline;
+  const table = truncatedTable(columns, rows, { filename, title, totalRows });
+  return listingMessage(headline, table, {
+    continueWith: o.continueWith?.(table.csvRows),
+    offset: o.offset,
+    spool: o.spool,
+  });
 }

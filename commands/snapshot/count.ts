@@ -77,14 +77,15 @@ export const snapshotCount = defineCommand({
       {
         empty: (where) => `No snapshots${of} on ${where}.`,
         headline: (where) => `${countOf(live, "snapshot")}${of} on ${where}, per file system`,
-        columns: [
-          { key: "fs", label: "File system" },
-          { key: "live", label: "Snapshots", align: "right" },
-          { key: "policy", label: "By policy", align: "right" },
-          { key: "manual", label: "Manual", align: "right" },
-          { key: "oldest", label: "Oldest manual" },
-          { key: "destroyed", label: "Destroyed", align: "right" },
-        ],
+        columns: {
+          fs: "File system",
+          live: "Snapshots",
+          policy: "By policy",
+          manual: "Manual",
+          oldest: "Oldest manual",
+          destroyed: "Destroyed",
+        },
+        right: ["live", "policy", "manual", "destroyed"],
         filename: "snapshot-counts.csv",
       },
     );

@@ -6,10 +6,11 @@
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
+import { rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
 import { snapshotCreate } from "../../src/flashblade/wire.js";
+import { done } from "../shared/done.js";
 import { requireFileSystem } from "../shared/file-system-facts.js";
 import { itemsOf, planned } from "../shared/plan.js";
 
@@ -50,10 +51,7 @@ export const snapshotCreateCommand = defineCommand({
   result: (responses, _a, ctx) => itemsOf(ctx, responses, snapshotSchema),
   render(snaps, _a, rctx) {
     const names = snaps.map((s) => s.name).join(", ");
-    return message(
-      `Created snapshot ${names} on ${rctx.arrays[0] ?? "?"}.`,
-      [{ type: "section", text: rich`Created snapshot *${names}* on ${rctx.arrays[0] ?? "?"}.` }],
-      { visibility: "in_channel" },
-    );
+    const on = rctx.arrays[0] ?? "?";
+    return done(`Created snapshot ${names} on ${on}.`, rich`Created snapshot *${names}* on ${on}.`);
   },
 });

@@ -2,21 +2,18 @@ import { z } from "zod";
 import { count, namePattern, objectName, sortKey } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";
 import { formatTimestamp } from "../../src/core/format-time.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
-import { countOf, formatDuration } from "../../src/core/units.js";
+import { formatDuration } from "../../src/core/units.js";
 import { and, eq, type Filter } from "../../src/flashblade/filter.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
 import { SNAPSHOT_NAMES_PARAM } from "../../src/flashblade/wire.js";
 import { requirePolicy, requirePolicyApi } from "../policy/read.js";
 import {
-  arraysCovered,
   fetchListing,
   type Listing,
-  listingMessage,
   listQuery,
   MAX_LIST_ROWS as MAX_ROWS,
   mergeListings,
+  rowsListing,
 } from "../shared/listing.js";
 
 const SORT_FIELDS = { name: "name", created: "created", source: "source", suffix: "suffix" };
@@ -84,35 +81,26 @@ export const snapshotList = defineCommand({
   },
   merge: mergeListings,
   render(result, args, rctx) {
-    const { many, where } = arraysCovered(rctx);
-    const of = `${args.fs === undefined ? "" : ` of ${args.fs}`}${args.policy === undefined ? "" : ` made by policy ${args.policy}`}`;
-    if (result.rows.length === 0) {
-      return message(`No snapshots${of} on ${where}.`, [
-        { type: "section", text: rich`No snapshots${of} on ${where}.` },
-      ]);
-    }
-    const columns = [
-      ...(many ? [{ key: "array", label: "Array" }] : []),
-      { key: "name", label: "Snapshot" },
-      { key: "source", label: "File system" },
-      { key: "created", label: "Created" },
-      { key: "state", label: "State" },
-    ];
-    const rows = result.rows.map((r) => ({
-      array: r.array,
-      name: r.name,
-      source: r.source,
-      created: r.created === undefined ? "–" : formatTimestamp(r.created, rctx.timeZone),
-      state: r.destroyed
-        ? `destroyed${r.timeRemaining === undefined ? "" : `, eradicated in ${formatDuration(r.timeRemaining)}`}`
-        : "active",
-    }));
-    const table = truncatedTable(columns, rows, {
-      totalRows: result.total,
-      filename: "snapshots.csv",
-      title: `Snapshots${of} on ${where}`,
-    });
-    const headline = `${countOf(result.total, "snapshot")}${of} on ${where}`;
-    return listingMessage(headline, table);
+    const of =
+      `${args.fs === undefined ? "" : `of ${args.fs}`}${args.policy === undefined ? "" : ` made by policy ${args.policy}`}`.trim();
+    return rowsListing(
+      rctx,
+      result.rows.map((r) => ({
+        array: r.array,
+        name: r.name,
+        source: r.source,
+        created: r.created === undefined ? "–" : formatTimestamp(r.created, rctx.timeZone),
+        state: r.destroyed
+          ? `destroyed${r.timeRemaining === undefined ? "" : `, eradicated in ${formatDuration(r.timeRemaining)}`}`
+          : "active",
+      })),
+      {
+        noun: "snapshot",
+        scope: of,
+        total: result.total,
+        title: (where) => `Snapshots${of ? ` ${of}` : ""} on ${where}`,
+        columns: { name: "Snapshot", source: "File system", created: "Created", state: "State" },
+      },
+    );
   },
 });

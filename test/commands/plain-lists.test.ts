@@ -1,6 +1,6 @@
 /**
  * The plain lists (accounts, users, virtual hosts, access keys, lifecycle rules, replica links, connections,
- * remote credentials, bucket activity, snapshot counts, replication throughput) answer alike: a sentence when no array has any, else a headline
+ * remote credentials, S3 targets, snapshot policies, bucket activity, snapshot counts, replication throughput) answer alike: a sentence when no array has any, else a headline
  * over a table that gains an Array column first when several arrays answered.
  */
 import { describe, expect, test } from "vitest";
@@ -26,6 +26,13 @@ const LISTS: readonly { line: string; empty?: string; column: string }[] = [
   { line: "replica-link bucket list", empty: "No bucket replica links on array bare-1.", column: "Link" },
   { line: "array-connection list", empty: "No array connections on array bare-1.", column: "Remote" },
   { line: "remote-credentials list", empty: "No remote credentials on array bare-1.", column: "Name" },
+  { line: "target list", empty: "No S3 targets on array bare-1.", column: "Target" },
+  {
+    line: "policy list",
+    empty:
+      'No snapshot policies on array bare-1. Create one with /array policy create <name> --rules "every 1d at 02:00, keep 7d".',
+    column: "Policy",
+  },
   { line: "bucket perf", empty: "No bucket activity on array bare-1.", column: "Bucket" },
   { line: "snapshot count", empty: "No snapshots on array bare-1.", column: "File system" },
   // Every array has a row per kind of replication, so this list is never empty.
@@ -67,5 +74,41 @@ describe.each(LISTS)("$line", ({ line, column }) => {
     const t = tableOf(m);
     expect(t.columns.map((c) => c.label).slice(0, 2)).toEqual(["Array", column]);
     expect(new Set(t.rows.map((r) => r.array))).toEqual(new Set(["lab-1", "lab-2"]));
+  });
+});
+
+// A list narrowed by its argument says so in both sentences, and keeps its CSV name and right-aligned numbers.
+const NARROWED: readonly { line: string; headline: RegExp; empty: string; csv: string; right: string[] }[] = [
+  {
+    line: "replica-link bucket list veeam-repo",
+    headline: /^1 bucket replica link for veeam-repo on array lab-1$/,
+    empty: "No bucket replica links for veeam-repo on array bare-1.",
+    csv: "bucket-replica-links.csv",
+    right: ["Lag"],
+  },
+  {
+    line: "lifecycle-rule list analytics-raw",
+    headline: /^2 lifecycle rules for analytics-raw on array lab-1$/,
+    empty: "No lifecycle rules for analytics-raw on array bare-1.",
+    csv: "lifecycle-rules.csv",
+    right: [],
+  },
+  {
+    line: "snapshot count --array lab-1",
+    headline: /^\d+ snapshots on array lab-1, per file system$/,
+    empty: "No snapshots on array bare-1.",
+    csv: "snapshot-counts.csv",
+    right: ["Snapshots", "By policy", "Manual", "Destroyed"],
+  },
+];
+
+describe.each(NARROWED)("$line", ({ line, headline, empty, csv, right }) => {
+  test("names what narrowed it, keeps its CSV name and its right-aligned columns", async () => {
+    const m = await answer(line.includes("--array") ? line : `${line} --array lab-1`);
+    expect(m.text).toMatch(headline);
+    const t = tableOf(m);
+    expect(t.columns.filter((c) => c.align === "right").map((c) => c.label)).toEqual(right);
+    expect(m.attachments?.map((a) => a.filename) ?? [csv]).toEqual([csv]);
+    expect((await answer(`${line.replace(" --array lab-1", "")} --array bare-1`)).text).toBe(empty);
   });
 });
