@@ -1,7 +1,8 @@
 /**
  * End-to-end figures through the real bot:
  *  (a) slash-command ack latency with 50 concurrent signed `/array fs list` in HTTP mode (Bolt's receiver,
- *      the real pipeline, one simulated array), and the time until each answer reaches response_url;
+ *      the real pipeline, one simulated array), and the time until each answer reaches response_url; then the
+ *      same commands as Socket Mode envelopes (the sender plays Slack's WebSocket endpoint);
  *  (b) `fs list` end to end (pipeline + Block Kit rendering) vs one raw REST call of the same list;
  *  (c) 100,000 file systems listed through the bot, following `--start` page by page into CSVs: time, CSV
  *      rows, and RSS growth (the simulator runs in a child process so its memory is not counted).
@@ -15,6 +16,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { Pool } from "undici";
+import { type WebSocket, WebSocketServer } from "ws";
 import { RESOURCES } from "../commands/index.js";
 import { Secret } from "../src/config/arrays.js";
 import { configSchema } from "../src/config/schema.js";
@@ -114,6 +116,22 @@ async function main(): Promise<void> {
     await nextMessage<Record<"ack50" | "ack99" | "ans50" | "ans99" | "bare99", number[]>>(sender);
   bare.close();
   await app.stop();
+  // The same commands in Socket Mode: the sender plays Slack's WebSocket endpoint and times each envelope's ack.
+  const socketApp = createSlackApp(
+    parseSlackSection({
+      mode: "socket",
+      botToken: "xoxb-bench",
+      appToken: "xapp-1-bench",
+      apiUrl,
+      port: 0,
+      channelIntervalMs: 0,
+    }),
+    { host: "127.0.0.1", logger: silentLogger(), pipeline: ackPipeline },
+  );
+  await socketApp.start();
+  sender.send({ socket: true });
+  const { sack50, sack99 } = await nextMessage<Record<"sack50" | "sack99", number[]>>(sender);
+  await socketApp.stop();
   sender.disconnect();
   await ackPool.close();
   arrayChild.disconnect();
@@ -133,6 +151,8 @@ async function main(): Promise<void> {
       "≤ 1.25× the bare floor",
       "ratio",
     ),
+    { what: `slash-command ack p50, ${n} concurrent (Socket Mode)`, unit: "ms", rounds: sack50 },
+    { what: `slash-command ack p99, ${n} concurrent (Socket Mode)`, unit: "ms", rounds: sack99 },
     { what: `time to the answer p50, ${n} concurrent`, unit: "ms", rounds: ans50 },
     { what: `time to the answer p99, ${n} concurrent`, unit: "ms", rounds: ans99, headline: true },
   );
@@ -361,6 +381,58 @@ async function senderMain(): Promise<void> {
     out.ans50.push(percentile(answers, 50));
     out.ans99.push(percentile(answers, 99));
   }
+  // Socket Mode: this process is Slack's WebSocket endpoint; an ack is the app's `{envelope_id}` coming back.
+  const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+  await new Promise<void>((r) => wss.once("listening", () => r()));
+  stub.socketUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/link/?ticket=bench`;
+  const acked = new Map<string, () => void>();
+  const connected = new Promise<WebSocket>((resolve) =>
+    wss.on("connection", (ws) => {
+      ws.on("message", (data) => {
+        const id = (JSON.parse(String(data)) as { envelope_id?: string }).envelope_id ?? "";
+        acked.get(id)?.();
+        acked.delete(id);
+      });
+      ws.send(JSON.stringify({ type: "hello", num_connections: 1, connection_info: { app_id: "A1" } }));
+      resolve(ws);
+    }),
+  );
   process.send?.(out);
-  process.on("disconnect", () => void stub.close().then(() => process.exit(0)));
+  await new Promise((r) => process.once("message", r));
+  const ws = await connected;
+  const envelope = async (i: number) => {
+    const envelope_id = randomUUID();
+    const id = `s${envelope_id}`;
+    const answered = new Promise<void>((r) => waiting.set(id, r));
+    const done = new Promise<void>((r) => acked.set(envelope_id, r));
+    const payload = {
+      command: "/array",
+      text: "fs list",
+      user_id: `U${i}`,
+      channel_id: "C1",
+      team_id: "T1",
+      trigger_id: `t-${randomUUID()}`,
+      response_url: stub.responseUrl(id),
+    };
+    const t0 = performance.now();
+    ws.send(JSON.stringify({ envelope_id, type: "slash_commands", payload, accepts_response_payload: true }));
+    await done;
+    const ack = ms(t0);
+    await answered;
+    waiting.delete(id);
+    return ack;
+  };
+  const socket = { sack50: [] as number[], sack99: [] as number[] };
+  await Promise.all(Array.from({ length: job.n }, (_, i) => envelope(i))); // warm-up
+  for (let r = 0; r < job.rounds; r++) {
+    const acks = await Promise.all(Array.from({ length: job.n }, (_, i) => envelope(i)));
+    socket.sack50.push(percentile(acks, 50));
+    socket.sack99.push(percentile(acks, 99));
+  }
+  process.send?.(socket);
+  process.on("disconnect", () => {
+    for (const c of wss.clients) c.terminate();
+    wss.close();
+    void stub.close().then(() => process.exit(0));
+  });
 }

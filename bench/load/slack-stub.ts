@@ -39,6 +39,8 @@ export class SlackStub {
   readonly counts = new Map<string, number>();
   throttled = 0;
   readonly throttledBy = new Map<string, number>();
+  /** What apps.connections.open hands out: a Socket Mode endpoint, when a bench plays one. */
+  socketUrl = "";
   private ts = 1_700_000_000;
   private constructor(
     private readonly server: Server,
@@ -84,6 +86,8 @@ export class SlackStub {
             return json(200, { ok: true, channel: args["channel"], ts });
           case "conversations.open":
             return json(200, { ok: true, channel: { id: `D${String(args["users"])}` } });
+          case "apps.connections.open":
+            return json(200, { ok: true, url: s.socketUrl });
           case "files.getUploadURLExternal":
             return json(200, { ok: true, upload_url: `${s.base}/upload/${ts}`, file_id: `F${ts}` });
           default:
