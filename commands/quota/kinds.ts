@@ -5,7 +5,6 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../src/core/define-command.js";
-import { formatBytes, formatPercent } from "../../src/core/units.js";
 import { versionTooOld } from "../../src/flashblade/errors.js";
 import { and, anyOf, type Filter } from "../../src/flashblade/filter.js";
 import { groupQuotaSchema, userQuotaSchema } from "../../src/flashblade/schemas.js";
@@ -208,12 +207,6 @@ export async function requireQuotaApi(ctx: CommandContext, what = "User and grou
   if (!(await ctx.array.supports("1.6"))) {
     throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.6", `The API for ${what.toLowerCase()}`);
   }
-}
-
-/** "95.2 GiB of 100 GiB (95.2%)", or "12.8 GiB (no quota)". */
-export function usageOfQuota(usage: number, quota: number | undefined): string {
-  if (quota === undefined) return `${formatBytes(usage)} (no quota)`;
-  return `${formatBytes(usage)} of ${formatBytes(quota)} (${formatPercent(usage / quota)})`;
 }
 
 /** "over", "≥ 90%" or "". */

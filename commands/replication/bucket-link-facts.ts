@@ -102,8 +102,3 @@ export function linkFacts(
 export function patchRequest(f: FoundLink, body: Record<string, unknown>): PlannedRequest {
   return planned("PATCH", PATH, f.query, body);
 }
-
-/** Query values of a planned request back into lists for the client. */
-export function wireLists(r: PlannedRequest): Record<string, string[]> {
-  return Object.fromEntries(Object.entries(r.query ?? {}).map(([k, v]) => [k, String(v).split(",")]));
-}

@@ -78,22 +78,6 @@ export async function surroundings(
   return { snapshots, links };
 }
 
-/**
- * The file system and its surroundings read at once: one round trip to the array instead of two, for the
- * impact shown before a destroy or an eradication and for its recheck at the Confirm or Approve (the same
- * reads, the same state compared). When the file system is absent, its own error is the one told.
- */
-export async function fileSystemAndSurroundings(
-  ctx: CommandContext,
-  name: string,
-): Promise<{ fs: FileSystem; around: FileSystemSurroundings }> {
-  const around = surroundings(ctx, { name });
-  // Not left unhandled while the file system's own read decides which error is told.
-  around.catch(() => {});
-  const fs = await requireFileSystem(ctx, name);
-  return { fs, around: await around };
-}
-
 export function linksText(links: readonly FileSystemReplicaLink[]): string {
   if (links.length === 0) return "none";
   return links

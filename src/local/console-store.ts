@@ -1,30 +1,11 @@
 /**
- * The console keeps pending approvals where the configuration says (`store:`), like the Slack app, so a
- * request made before a restart can still be approved after it. The built-in demo keeps them in memory.
+ * The console keeps pending approvals where the configuration says (`store:`, composed in main.ts like the
+ * Slack app's), so a request made before a restart can still be approved after it: at start it shows their
+ * cards again, with their buttons.
  */
-import { storeOptions } from "../alerts/start.js";
-import type { LoadedConfig } from "../config/load.js";
 import { requestCard } from "../core/gate-messages.js";
 import type { Message } from "../core/message.js";
 import type { PendingStore } from "../core/pending-store.js";
-import { createDurablePendingStore } from "../core/pending-store-durable.js";
-import { createMemoryPendingStore } from "../core/pending-store-memory.js";
-import { openStore } from "../store/index.js";
-
-export interface ConsoleStore {
-  pending: PendingStore;
-  close(): Promise<void>;
-}
-
-/** The configured store; memory for the demo (no configuration file). */
-export function openConsoleStore(
-  loaded: LoadedConfig | undefined,
-  now: () => number = Date.now,
-): ConsoleStore {
-  if (loaded === undefined) return { pending: createMemoryPendingStore(), close: async () => {} };
-  const store = openStore(storeOptions(loaded), now);
-  return { pending: createDurablePendingStore(store), close: () => store.close() };
-}
 
 /** The cards of requests still waiting (made before a restart), with their buttons, oldest first. */
 export async function waitingCards(
