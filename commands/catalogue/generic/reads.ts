@@ -30,9 +30,11 @@ import {
   EXPIRY_NOTICE_MS,
   EXPIRY_WARNING_MS,
   fieldsOf,
+  formatterOf,
   formatValue,
   type Item,
   labelOf,
+  readerOf,
   valueAt,
 } from "./values.js";
 
@@ -120,8 +122,9 @@ function callouts(p: VerbPlan, items: readonly Item[], rctx: RenderContext): Blo
     rctx.arrays.length > 1 && i["_array"] ? `${nameOf(p, i)} on ${String(i["_array"])}` : nameOf(p, i);
   for (const [path, unit] of Object.entries(p.spec.units ?? {})) {
     if (unit === "expiry") {
+      const read = readerOf(path);
       const left = (i: Item) => {
-        const v = Number(valueAt(i, path));
+        const v = Number(read(i));
         return Number.isFinite(v) && v > 0 ? v - rctx.now : undefined;
       };
       const soon = items.filter((i) => (left(i) ?? Number.POSITIVE_INFINITY) < EXPIRY_WARNING_MS);
@@ -141,11 +144,11 @@ function callouts(p: VerbPlan, items: readonly Item[], rctx: RenderContext): Blo
         });
     }
     if (unit === "status") {
+      const read = readerOf(path);
+      const format = formatterOf(path, "status");
       const bad = items.filter((i) => {
-        const v = valueAt(i, path);
-        return (
-          v !== undefined && v !== null && v !== "" && !formatValue(path, v, "status", rctx).startsWith("✓")
-        );
+        const v = read(i);
+        return v !== undefined && v !== null && v !== "" && !format(v, rctx).startsWith("✓");
       });
       if (bad.length)
         out.push({
@@ -185,9 +188,11 @@ export function tableMessage(
     const none = title ? `${title} on ${where}: no results.` : `No ${p.spec.noun} objects on ${where}.`;
     return message(none, [{ type: "section", text: rich`${none}` }]);
   }
+  // Each column's reader and formatter are settled once, not per cell (issue 27).
+  const cells = cols.map((c) => ({ key: c, read: readerOf(c), format: formatterOf(c, unitOf(p, c)) }));
   const rows = result.items.map((i) => {
     const row: Record<string, string> = { _array: String(i["_array"] ?? "") };
-    for (const c of cols) row[c] = formatValue(c, valueAt(i, c), unitOf(p, c), rctx);
+    for (const c of cells) row[c.key] = c.format(c.read(i), rctx);
     return row;
   });
   const headline = title
