@@ -26,6 +26,7 @@ import {
 } from "./common.js";
 import type { VerbPlan } from "./derive.js";
 import {
+  type CellContext,
   columnsOf,
   EXPIRY_NOTICE_MS,
   EXPIRY_WARNING_MS,
@@ -110,6 +111,24 @@ function unitOf(p: VerbPlan, path: string): Unit | undefined {
   return p.spec.units?.[path];
 }
 
+interface Cell {
+  key: string;
+  read: (item: Item) => unknown;
+  format: (v: unknown, ctx: CellContext) => string;
+}
+
+/** A list's own columns, each with its reader and formatter, settled once per plan (issue 27). */
+const CELLS = new WeakMap<VerbPlan, readonly Cell[]>();
+
+function cellsOf(p: VerbPlan, cols: readonly string[]): readonly Cell[] {
+  const own = cols === p.spec.columns;
+  const known = own ? CELLS.get(p) : undefined;
+  if (known) return known;
+  const cells = cols.map((c) => ({ key: c, read: readerOf(c), format: formatterOf(c, unitOf(p, c)) }));
+  if (own) CELLS.set(p, cells);
+  return cells;
+}
+
 function nameOf(p: VerbPlan, i: Item): string {
   return String(i["name"] ?? valueAt(i, p.spec.columns[0] ?? "name") ?? "?");
 }
@@ -188,8 +207,7 @@ export function tableMessage(
     const none = title ? `${title} on ${where}: no results.` : `No ${p.spec.noun} objects on ${where}.`;
     return message(none, [{ type: "section", text: rich`${none}` }]);
   }
-  // Each column's reader and formatter are settled once, not per cell (issue 27).
-  const cells = cols.map((c) => ({ key: c, read: readerOf(c), format: formatterOf(c, unitOf(p, c)) }));
+  const cells = cellsOf(p, cols);
   const rows = result.items.map((i) => {
     const row: Record<string, string> = { _array: String(i["_array"] ?? "") };
     for (const c of cells) row[c.key] = c.format(c.read(i), rctx);
