@@ -15,6 +15,7 @@ import {
 } from "../../commands/catalogue/generic/values.js";
 import { RESOURCES } from "../../commands/index.js";
 import { withFormOffers } from "../../src/core/form-offers.js";
+import { columnNumbers } from "../../src/core/list-view.js";
 import type { Block, Message } from "../../src/core/message.js";
 import { REDACTED, redactMessage } from "../../src/core/redact.js";
 import { createRegistry, type Registry } from "../../src/core/registry.js";
@@ -186,5 +187,41 @@ describe("the outgoing redaction of a table", () => {
     expect(dirty.proxy).toBe("http://u:pw@proxy:3128");
     expect(secret["v2c.community"]).toBe("public");
     expect(Object.keys(out.rows[1] ?? {})).toEqual(["name", "proxy"]);
+  });
+});
+
+describe("a column's numbers for Slack's sortable table", () => {
+  /** `cells` as an array that counts how many of its cells are read. */
+  function counted(cells: string[]): { cells: string[]; reads: () => number } {
+    let n = 0;
+    const proxy = new Proxy(cells, {
+      get(target, prop, receiver) {
+        if (typeof prop === "string" && /^\d+$/.test(prop)) n++;
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    return { cells: proxy, reads: () => n };
+  }
+
+  test("a column of names is settled at its first name, not read to its end", () => {
+    const names = counted(Array.from({ length: 1000 }, (_, i) => `CH1.FB${i}`));
+    expect(columnNumbers(names.cells)).toBeUndefined();
+    expect(names.reads()).toBeLessThan(5);
+    const mixed = counted(["1 GiB", "–", "5%", ...Array.from({ length: 500 }, () => "2 GiB")]);
+    expect(columnNumbers(mixed.cells)).toBeUndefined();
+    expect(mixed.reads()).toBeLessThan(10);
+  });
+
+  test("sizes, numbers and durations still read as numbers, holes and words that stand for none left out", () => {
+    expect(columnNumbers(["1.5 TiB", "900 GiB", "–", "unlimited"])).toEqual([
+      1.5 * 2 ** 40,
+      900 * 2 ** 30,
+      undefined,
+      undefined,
+    ]);
+    expect(columnNumbers(["1,234", "-5", "93 %", "< 1"])).toEqual([1234, -5, 93, 1]);
+    expect(columnNumbers(["7d", "2h", ""])).toEqual([7 * 86_400_000, 2 * 3_600_000, undefined]);
+    expect(columnNumbers(["–", "never"])).toBeUndefined();
+    expect(columnNumbers(["1 GiB", "home"])).toBeUndefined();
   });
 });
