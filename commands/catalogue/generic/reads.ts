@@ -107,6 +107,16 @@ export async function fetchAll(
   return { items: page.items.slice(0, cap), capped: page.items.length > cap };
 }
 
+/**
+ * Each item marked with the array it came from (the Array column of a fan-out). The items are this call's own,
+ * parsed from its responses and held by nothing else, so they are marked in place: copying every row to add one
+ * field was a fair part of a list's own cost (issue 27).
+ */
+function markArray(res: ListResult, array: string): ListResult {
+  for (const i of res.items) i["_array"] = array;
+  return res;
+}
+
 function unitOf(p: VerbPlan, path: string): Unit | undefined {
   return p.spec.units?.[path];
 }
@@ -246,7 +256,7 @@ export function listCommand(p: VerbPlan): CommandDefinition {
         if (f.kind === "param-since" && typeof args[f.option] === "number")
           query[f.field] = ctx.now() - (args[f.option] as number);
       const res = await fetchAll(ctx, p, query, (args["limit"] as number | undefined) ?? MAX_ROWS);
-      return { ...res, items: res.items.map((i) => ({ ...i, _array: ctx.arrayName })) };
+      return markArray(res, ctx.arrayName);
     },
     merge: (results) => ({
       items: results.flatMap((r) => r.result.items),
@@ -325,7 +335,7 @@ export function readActionCommand(p: VerbPlan): CommandDefinition {
     async run(args: Args, ctx): Promise<ListResult> {
       await requireVersion(p, args, ctx);
       const res = await fetchAll(ctx, p, selectorQuery(p, args), MAX_ROWS);
-      return { ...res, items: res.items.map((i) => ({ ...i, _array: ctx.arrayName })) };
+      return markArray(res, ctx.arrayName);
     },
     merge: (results) => ({
       items: results.flatMap((r) => r.result.items),
