@@ -7,6 +7,7 @@
  */
 import { describe, expect, test } from "vitest";
 import {
+  cellsOf,
   formatterOf,
   formatValue,
   type Item,
@@ -31,6 +32,18 @@ describe("a column is compiled once", () => {
     expect(formatterOf("used", "size")).toBe(formatterOf("used", "size"));
     expect(formatterOf("used", "size")).not.toBe(formatterOf("used", undefined));
     expect(readerOf("remote.name|remote_name")).toBe(readerOf("remote.name|remote_name"));
+  });
+
+  test("a catalogue entry's own columns are settled once for its units; other units or a passing list are not reused", () => {
+    const columns = ["name", "used"];
+    const units = { used: "size" } as const;
+    const first = cellsOf(columns, units, true);
+    expect(cellsOf(columns, units, true)).toBe(first);
+    expect(first.map((c) => c.format(2048, ctx))).toEqual(["2048", "2 KiB"]);
+    const other = cellsOf(columns, { used: "percent" }, true);
+    expect(other).not.toBe(first);
+    expect(other[1]?.format(0.5, ctx)).toBe("50%");
+    expect(cellsOf(columns, undefined, false)).not.toBe(cellsOf(columns, undefined, false));
   });
 
   test("a secret column hides its value whatever its unit, and an empty one still shows –", () => {

@@ -26,7 +26,7 @@ import {
 } from "./common.js";
 import type { VerbPlan } from "./derive.js";
 import {
-  type CellContext,
+  cellsOf,
   columnsOf,
   EXPIRY_NOTICE_MS,
   EXPIRY_WARNING_MS,
@@ -121,24 +121,6 @@ function unitOf(p: VerbPlan, path: string): Unit | undefined {
   return p.spec.units?.[path];
 }
 
-interface Cell {
-  key: string;
-  read: (item: Item) => unknown;
-  format: (v: unknown, ctx: CellContext) => string;
-}
-
-/** A list's own columns, each with its reader and formatter, settled once per plan (issue 27). */
-const CELLS = new WeakMap<VerbPlan, readonly Cell[]>();
-
-function cellsOf(p: VerbPlan, cols: readonly string[]): readonly Cell[] {
-  const own = cols === p.spec.columns;
-  const known = own ? CELLS.get(p) : undefined;
-  if (known) return known;
-  const cells = cols.map((c) => ({ key: c, read: readerOf(c), format: formatterOf(c, unitOf(p, c)) }));
-  if (own) CELLS.set(p, cells);
-  return cells;
-}
-
 function nameOf(p: VerbPlan, i: Item): string {
   return String(i["name"] ?? valueAt(i, p.spec.columns[0] ?? "name") ?? "?");
 }
@@ -217,7 +199,8 @@ export function tableMessage(
     const none = title ? `${title} on ${where}: no results.` : `No ${p.spec.noun} objects on ${where}.`;
     return message(none, [{ type: "section", text: rich`${none}` }]);
   }
-  const cells = cellsOf(p, cols);
+  // A plan's own columns (the same array every time) are settled once per plan (issue 27).
+  const cells = cellsOf(cols, p.spec.units, cols === p.spec.columns);
   const rows = result.items.map((i) => {
     const row: Record<string, string> = { _array: String(i["_array"] ?? "") };
     for (const c of cells) row[c.key] = c.format(c.read(i), rctx);

@@ -197,6 +197,27 @@ function plainFormat(timePath: boolean): Format {
   };
 }
 
+/** A table column with its reader and formatter. */
+export interface Cell {
+  key: string;
+  read: (item: Item) => unknown;
+  format: Format;
+}
+type Units = Readonly<Record<string, Unit>> | undefined;
+const CELLS = new WeakMap<readonly string[], { units: Units; cells: readonly Cell[] }>();
+
+/**
+ * Each column with its reader and formatter. With `remember`, the columns are a catalogue entry's own list (the
+ * same array every time) and are settled once for it and its units rather than once per table.
+ */
+export function cellsOf(columns: readonly string[], units: Units, remember: boolean): readonly Cell[] {
+  const known = remember ? CELLS.get(columns) : undefined;
+  if (known && known.units === units) return known.cells;
+  const cells = columns.map((c) => ({ key: c, read: readerOf(c), format: formatterOf(c, units?.[c]) }));
+  if (remember) CELLS.set(columns, { units, cells });
+  return cells;
+}
+
 /** An array's internal field (`_as_of`): bookkeeping of the REST layer, never an answer to show. */
 const internal = (k: string) => k.startsWith("_");
 
