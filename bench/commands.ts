@@ -118,13 +118,25 @@ console.log(
 // (parse, zod, access, table, CSV check, audit).
 const raw: number[] = [];
 const generic: number[] = [];
-for (let i = 0; i < N; i++) {
-  t0 = performance.now();
+const rawList = async () => {
   const items: unknown[] = [];
   for await (const item of client.iterate("/hardware", { pageSize: 1000 })) items.push(item);
+  return items;
+};
+const catalogueList = () =>
+  pipeline.handleCommand({ text: "hardware list", actor: { userId: "U1", channelId: "C1" } });
+// Both sides warmed alike before timing: the first calls of a path not yet taken (the list's render, its column
+// formatters) run unoptimised code and would be timed as the catalogue's cost.
+for (let i = 0; i < Math.min(50, N); i++) {
+  await rawList();
+  await catalogueList();
+}
+for (let i = 0; i < N; i++) {
+  t0 = performance.now();
+  await rawList();
   raw.push(performance.now() - t0);
   t0 = performance.now();
-  await pipeline.handleCommand({ text: "hardware list", actor: { userId: "U1", channelId: "C1" } });
+  await catalogueList();
   generic.push(performance.now() - t0);
 }
 const rawMs = median(raw);
@@ -196,7 +208,7 @@ writeResult({
   command: "npm run bench:commands",
   figures,
   notes: [
-    `(b) and (e) run ${N} times each, the two sides interleaved, with the simulator in the same process (both sides pay for it alike); each round is the median of a fifth of the samples. Parse throughput is command lines per second.`,
+    `(b) and (e) run ${N} times each, the two sides interleaved, with the simulator in the same process (both sides pay for it alike); (e) after ${Math.min(50, N)} untimed calls of each side; each round is the median of a fifth of the samples. Parse throughput is command lines per second.`,
   ],
 });
 console.log(

@@ -19,10 +19,27 @@ const nounOf = (entry: CommandEntry) => entry.resource.name;
 
 /** The changing command `<noun> <verb>` when it has a form and `role` may run it. */
 function allowedForm(registry: Registry, noun: string, verb: string, role: Role | undefined) {
-  const entry = registry.all().find((e) => e.path === `${noun} ${verb}`);
-  if (!entry || !roleAtLeast(role, entry.command.role)) return undefined;
-  return formFor(registry, entry.path) ? entry : undefined;
+  const entry = withForm(registry, `${noun} ${verb}`);
+  return entry && roleAtLeast(role, entry.command.role) ? entry : undefined;
 }
+
+/**
+ * The command at `path` when it has a form, looked up once per registry: whether a command has a form depends on
+ * its definition only, and building the form to find out was a good part of every list's own cost (issue 27).
+ */
+function withForm(registry: Registry, path: string): CommandEntry | undefined {
+  let known = FORM_ENTRIES.get(registry);
+  if (known === undefined) {
+    known = new Map();
+    FORM_ENTRIES.set(registry, known);
+  }
+  if (!known.has(path)) {
+    const entry = registry.all().find((e) => e.path === path);
+    known.set(path, entry && formFor(registry, entry.path) ? entry : undefined);
+  }
+  return known.get(path);
+}
+const FORM_ENTRIES = new WeakMap<Registry, Map<string, CommandEntry | undefined>>();
 
 /** The list's object names as shown (its `name` column), for the Change menu. */
 function namesOf(message: Message): string[] {

@@ -143,11 +143,17 @@ function escapeRe(s: string): string {
 export function columnNumbers(cells: readonly string[]): (number | undefined)[] | undefined {
   // Words that stand for no number (`unlimited`, `never`) leave a hole, as an empty cell does.
   const hole = (c: string) => EMPTY.has(c.trim()) || NO_NUMBER.test(c.trim());
-  const filled = cells.filter((c) => !hole(c)).map((c) => c.trim());
-  if (filled.length === 0) return undefined;
-  const kinds = new Set(filled.map((c) => (STRICT_NUMBER.test(c) ? "number" : kindOf(c))));
-  const [kind] = kinds;
-  if (kinds.size !== 1 || kind === undefined || kind === "text") return undefined;
+  // The first cell of text, or of a second kind, settles it: a column of names is not read to its end.
+  let found: "size" | "duration" | "number" | undefined;
+  for (const c of cells) {
+    if (hole(c)) continue;
+    const t = c.trim();
+    const k = STRICT_NUMBER.test(t) ? "number" : kindOf(t);
+    if (k === "text" || (found !== undefined && k !== found)) return undefined;
+    found = k;
+  }
+  const kind = found;
+  if (kind === undefined) return undefined;
   const values = cells.map((c) => (hole(c) ? undefined : numberOf(c, kind)));
   return values.every((v, i) => v !== undefined || hole(cells[i] ?? "")) ? values : undefined;
 }

@@ -96,14 +96,19 @@ function decodeURIComponentSafe(s: string): string {
   }
 }
 
-/** A table row: a cell under a secret column loses its value, every other its URL credentials. */
+/**
+ * A table row: a cell under a secret column loses its value, every other its URL credentials. A row with nothing
+ * to redact (nearly every one) is kept as it is instead of copied cell by cell (issue 27).
+ */
 function redactRow(row: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = {};
+  let out: Record<string, string> | undefined;
   for (const k in row) {
     const v = row[k] as string;
-    out[k] = isSecretColumn(k) && v !== "" && v !== "–" ? REDACTED : redactUrlCredentials(v);
+    const safe = isSecretColumn(k) && v !== "" && v !== "–" ? REDACTED : redactUrlCredentials(v);
+    if (safe !== v && out === undefined) out = { ...row };
+    if (out !== undefined) out[k] = safe;
   }
-  return out;
+  return out ?? (row as Record<string, string>);
 }
 
 function richOrText<T extends Rich | string>(v: T): T {

@@ -106,13 +106,40 @@ export function guardClient(client: ArrayClient, roleOn: RoleOn): ArrayClient {
       return client.send(plan, schema);
     },
   };
+  // The typed resource functions are built on first use: most commands (every catalogue verb) never touch them,
+  // and building all seven for each command's context was a measurable part of a list's own cost (issue 27).
+  let apis: ReturnType<typeof typedApis> | undefined;
+  const api = () => {
+    apis ??= typedApis(core);
+    return apis;
+  };
   return {
     ...core,
     tags: client.tags,
     ...(client.host === undefined ? {} : { host: client.host }),
     health: () => client.health(),
     close: () => client.close(),
-    ...typedApis(core),
+    get fileSystems() {
+      return api().fileSystems;
+    },
+    get snapshots() {
+      return api().snapshots;
+    },
+    get alerts() {
+      return api().alerts;
+    },
+    get arrays() {
+      return api().arrays;
+    },
+    get replicaLinks() {
+      return api().replicaLinks;
+    },
+    get buckets() {
+      return api().buckets;
+    },
+    get quotas() {
+      return api().quotas;
+    },
   };
 }
 

@@ -6,6 +6,7 @@
 import { columnNumbers } from "../core/list-view.js";
 import type { Attachment, Block, Button, TableColumn, TypedAnswer } from "../core/message.js";
 import { escapeText, rich, singleLine, singleLineRows } from "../core/message.js";
+import { formatCount } from "../core/units.js";
 import { InternalError } from "../errors.js";
 import { toCsv } from "./csv.js";
 import { LIMITS, splitText, truncate } from "./limits.js";
@@ -180,7 +181,8 @@ function dataTable(
   const text = (v: string) => ({ type: "raw_text", text: v === "" ? "-" : v });
   // The header says what and where ("11 file systems on fb-lab-01"); the count is added when it does not.
   const what = singleLine(state.lastHeader.trim());
-  const n = total.toLocaleString("en-US");
+  // One shared formatter: toLocaleString builds one per call (issue 27).
+  const n = formatCount(total);
   const count = `${n} ${total === 1 ? "row" : "rows"}`;
   const caption =
     what === "" ? count : new RegExp(`(^|\\s)${n}\\s+\\p{L}`, "u").test(what) ? what : `${what} (${count})`;
@@ -239,7 +241,7 @@ function tablePieces(table: Extract<Block, { type: "table" }>, state: RenderStat
     blocks.push(preformatted(grid));
   }
   if (shown < total) {
-    let note = `Showing ${shown.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} rows.`;
+    let note = `Showing ${formatCount(shown)} of ${formatCount(total)} rows.`;
     const existingCsv = state.files.find((f) => f.contentType === "text/csv");
     if (shown < b.rows.length && existingCsv === undefined) {
       const filename = uniqueFilename(state, slug(state.lastHeader), "csv");

@@ -26,13 +26,16 @@ import {
 } from "./common.js";
 import type { VerbPlan } from "./derive.js";
 import {
+  cellsOf,
   columnsOf,
   EXPIRY_NOTICE_MS,
   EXPIRY_WARNING_MS,
   fieldsOf,
+  formatterOf,
   formatValue,
   type Item,
   labelOf,
+  readerOf,
   valueAt,
 } from "./values.js";
 
@@ -104,6 +107,16 @@ export async function fetchAll(
   return { items: page.items.slice(0, cap), capped: page.items.length > cap };
 }
 
+/**
+ * Each item marked with the array it came from (the Array column of a fan-out). The items are this call's own,
+ * parsed from its responses and held by nothing else, so they are marked in place: copying every row to add one
+ * field was a fair part of a list's own cost (issue 27).
+ */
+function markArray(res: ListResult, array: string): ListResult {
+  for (const i of res.items) i["_array"] = array;
+  return res;
+}
+
 function unitOf(p: VerbPlan, path: string): Unit | undefined {
   return p.spec.units?.[path];
 }
@@ -120,8 +133,9 @@ function callouts(p: VerbPlan, items: readonly Item[], rctx: RenderContext): Blo
     rctx.arrays.length > 1 && i["_array"] ? `${nameOf(p, i)} on ${String(i["_array"])}` : nameOf(p, i);
   for (const [path, unit] of Object.entries(p.spec.units ?? {})) {
     if (unit === "expiry") {
+      const read = readerOf(path);
       const left = (i: Item) => {
-        const v = Number(valueAt(i, path));
+        const v = Number(read(i));
         return Number.isFinite(v) && v > 0 ? v - rctx.now : undefined;
       };
       const soon = items.filter((i) => (left(i) ?? Number.POSITIVE_INFINITY) < EXPIRY_WARNING_MS);
@@ -141,11 +155,11 @@ function callouts(p: VerbPlan, items: readonly Item[], rctx: RenderContext): Blo
         });
     }
     if (unit === "status") {
+      const read = readerOf(path);
+      const format = formatterOf(path, "status");
       const bad = items.filter((i) => {
-        const v = valueAt(i, path);
-        return (
-          v !== undefined && v !== null && v !== "" && !formatValue(path, v, "status", rctx).startsWith("✓")
-        );
+        const v = read(i);
+        return v !== undefined && v !== null && v !== "" && !format(v, rctx).startsWith("✓");
       });
       if (bad.length)
         out.push({
@@ -185,9 +199,11 @@ export function tableMessage(
     const none = title ? `${title} on ${where}: no results.` : `No ${p.spec.noun} objects on ${where}.`;
     return message(none, [{ type: "section", text: rich`${none}` }]);
   }
+  // A plan's own columns (the same array every time) are settled once per plan (issue 27).
+  const cells = cellsOf(cols, p.spec.units, cols === p.spec.columns);
   const rows = result.items.map((i) => {
     const row: Record<string, string> = { _array: String(i["_array"] ?? "") };
-    for (const c of cols) row[c] = formatValue(c, valueAt(i, c), unitOf(p, c), rctx);
+    for (const c of cells) row[c.key] = c.format(c.read(i), rctx);
     return row;
   });
   const headline = title
@@ -223,7 +239,7 @@ export function listCommand(p: VerbPlan): CommandDefinition {
         if (f.kind === "param-since" && typeof args[f.option] === "number")
           query[f.field] = ctx.now() - (args[f.option] as number);
       const res = await fetchAll(ctx, p, query, (args["limit"] as number | undefined) ?? MAX_ROWS);
-      return { ...res, items: res.items.map((i) => ({ ...i, _array: ctx.arrayName })) };
+      return markArray(res, ctx.arrayName);
     },
     merge: (results) => ({
       items: results.flatMap((r) => r.result.items),
@@ -302,7 +318,7 @@ export function readActionCommand(p: VerbPlan): CommandDefinition {
     async run(args: Args, ctx): Promise<ListResult> {
       await requireVersion(p, args, ctx);
       const res = await fetchAll(ctx, p, selectorQuery(p, args), MAX_ROWS);
-      return { ...res, items: res.items.map((i) => ({ ...i, _array: ctx.arrayName })) };
+      return markArray(res, ctx.arrayName);
     },
     merge: (results) => ({
       items: results.flatMap((r) => r.result.items),

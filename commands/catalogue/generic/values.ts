@@ -23,16 +23,7 @@ const HEALTHY = new Set(["healthy", "ok", "connected", "enabled", "running", "su
  * e.g. replication's `async` became `periodic` in 1.12).
  */
 export function valueAt(item: Item, path: string): unknown {
-  const alts = stepsOf(path);
-  for (let a = 0; a < alts.length; a++) {
-    const steps = alts[a] as readonly string[];
-    let v: unknown = item;
-    for (let i = 0; i < steps.length && v !== undefined; i++) {
-      v = v === null || typeof v !== "object" ? undefined : (v as Item)[steps[i] as string];
-    }
-    if (v !== undefined || a === alts.length - 1) return v;
-  }
-  return undefined;
+  return readerOf(path)(item);
 }
 
 /**
@@ -63,6 +54,30 @@ const stepsOf = remembered((path: string): string[][] => {
   return field.split("|").map((alt) => alt.split("."));
 });
 
+/**
+ * How to read a path's value from an item, compiled once per path: a table asks it for every row, and a plain
+ * field (most columns) is then one property read instead of a walk over its steps.
+ */
+export const readerOf = remembered((path: string): ((item: Item) => unknown) => {
+  const alts = stepsOf(path);
+  const only = alts.length === 1 ? (alts[0] as readonly string[]) : undefined;
+  if (only?.length === 1) {
+    const key = only[0] as string;
+    return (item) => (item === null || typeof item !== "object" ? undefined : item[key]);
+  }
+  return (item) => {
+    for (let a = 0; a < alts.length; a++) {
+      const steps = alts[a] as readonly string[];
+      let v: unknown = item;
+      for (let i = 0; i < steps.length && v !== undefined; i++) {
+        v = v === null || typeof v !== "object" ? undefined : (v as Item)[steps[i] as string];
+      }
+      if (v !== undefined || a === alts.length - 1) return v;
+    }
+    return undefined;
+  };
+});
+
 /** The path's last key names a time in epoch milliseconds. */
 const isTimePath = remembered((path: string) => TIME_FIELD.test(path.split(".").at(-1) ?? ""));
 
@@ -81,55 +96,126 @@ function asNumber(v: unknown): number | undefined {
   return undefined;
 }
 
+/** What a cell's text may depend on besides its value. */
+export interface CellContext {
+  now: number;
+  timeZone: string;
+}
+
+type Format = (v: unknown, ctx: CellContext) => string;
+
 /** A cell: plain text, secrets hidden, units applied. `now` decides expiry marks. */
-export function formatValue(
-  path: string,
-  v: unknown,
-  unit: Unit | undefined,
-  ctx: { now: number; timeZone: string },
-): string {
+export function formatValue(path: string, v: unknown, unit: Unit | undefined, ctx: CellContext): string {
+  return formatterOf(path, unit)(v, ctx);
+}
+
+/**
+ * `formatValue` for one column, compiled once per path and unit: whether the column is secret, whether it names
+ * a time and which unit applies are settled here instead of in every cell (issue 27: a list's own cost over its
+ * raw GET). Tables call it once per column and the result once per cell.
+ */
+export function formatterOf(path: string, unit: Unit | undefined): Format {
+  let byPath = FORMATTERS.get(unit);
+  if (byPath === undefined) {
+    byPath = remembered((p: string) => compileFormat(p, unit));
+    FORMATTERS.set(unit, byPath);
+  }
+  return byPath(path);
+}
+const FORMATTERS = new Map<Unit | undefined, (path: string) => Format>();
+
+function compileFormat(path: string, unit: Unit | undefined): Format {
+  const shown = unitFormat(unit) ?? plainFormat(isTimePath(path));
   // A column path ("v2c.community", "api_token.token"): secret when any of its keys is, as the one redaction rules.
-  if (isSecretColumn(path) && v !== undefined && v !== null && v !== "") return REDACTED;
-  if (v === undefined || v === null || v === "") return "–";
-  const n = asNumber(v);
+  if (isSecretColumn(path)) return (v) => (v === undefined || v === null || v === "" ? "–" : REDACTED);
+  return (v, ctx) => (v === undefined || v === null || v === "" ? "–" : shown(v, ctx));
+}
+
+/** A value that is not empty, shown in `unit`; undefined for no unit (or one this list does not know). */
+function unitFormat(unit: Unit | undefined): Format | undefined {
   switch (unit) {
     case "size":
-      return n === undefined ? String(v) : formatBytes(n);
+      return (v) => numeric(v, formatBytes);
     case "ms":
-      return n === undefined ? String(v) : formatDuration(n);
+      return (v) => numeric(v, formatDuration);
     case "s":
-      return n === undefined ? String(v) : formatDuration(n * 1000);
+      return (v) => numeric(v, (n) => formatDuration(n * 1000));
     case "percent":
-      return n === undefined ? String(v) : formatPercent(n);
+      return (v) => numeric(v, formatPercent);
     case "timestamp":
-      return n === undefined || n === 0 ? String(v) : formatTimestamp(n, ctx.timeZone);
-    case "expiry": {
-      if (n === undefined || n === 0) return String(v);
-      const left = n - ctx.now;
-      const when = formatTimestamp(n, ctx.timeZone);
-      if (left < 0) return `${when} ⚠ expired`;
-      return left < EXPIRY_WARNING_MS ? `${when} ⚠ in ${formatDuration(left)}` : when;
-    }
-    case "days-left": {
-      if (n === undefined || n === 0) return String(v);
-      // Whole days, rounded down: "0" is the last day. Numbers first, so --where "days left < 30" reads them.
-      const days = Math.floor((n - ctx.now) / DAY);
-      const left = n - ctx.now;
-      if (left < 0) return `${days} ✗ expired`;
-      if (left < EXPIRY_WARNING_MS) return `${days} ⚠ under 30`;
-      return left < EXPIRY_NOTICE_MS ? `${days} ⚠ under 90` : String(days);
-    }
+      return (v, ctx) => {
+        const n = asNumber(v);
+        return n === undefined || n === 0 ? String(v) : formatTimestamp(n, ctx.timeZone);
+      };
+    case "expiry":
+      return (v, ctx) => {
+        const n = asNumber(v);
+        if (n === undefined || n === 0) return String(v);
+        const left = n - ctx.now;
+        const when = formatTimestamp(n, ctx.timeZone);
+        if (left < 0) return `${when} ⚠ expired`;
+        return left < EXPIRY_WARNING_MS ? `${when} ⚠ in ${formatDuration(left)}` : when;
+      };
+    case "days-left":
+      return (v, ctx) => {
+        const n = asNumber(v);
+        if (n === undefined || n === 0) return String(v);
+        // Whole days, rounded down: "0" is the last day. Numbers first, so --where "days left < 30" reads them.
+        const days = Math.floor((n - ctx.now) / DAY);
+        const left = n - ctx.now;
+        if (left < 0) return `${days} ✗ expired`;
+        if (left < EXPIRY_WARNING_MS) return `${days} ⚠ under 30`;
+        return left < EXPIRY_NOTICE_MS ? `${days} ⚠ under 90` : String(days);
+      };
     case "status":
-      return HEALTHY.has(String(v).toLowerCase()) ? `✓ ${String(v)}` : `✗ ${String(v)}`;
+      return (v) => (HEALTHY.has(String(v).toLowerCase()) ? `✓ ${String(v)}` : `✗ ${String(v)}`);
+    default:
+      return undefined;
   }
-  // A time the catalogue gave no unit for is still a time: never raw epoch milliseconds.
-  if (n !== undefined && n > 1e11 && n < 1e14 && isTimePath(path)) return formatTimestamp(n, ctx.timeZone);
-  if (typeof v === "boolean") return v ? "yes" : "no";
-  if (Array.isArray(v))
-    return v.map((x) => (x && typeof x === "object" ? nameOf(x as Item) : String(x))).join(", ") || "–";
-  if (typeof v === "object") return nameOf(v as Item);
-  // A URL cell (a proxy) shows its credentials as `user:***@`.
-  return typeof v === "string" ? redactUrlValue(v) : String(v);
+}
+
+function numeric(v: unknown, show: (n: number) => string): string {
+  const n = asNumber(v);
+  return n === undefined ? String(v) : show(n);
+}
+
+/** A value that is not empty, in a column with no unit; `timePath` when the column's last key names a time. */
+function plainFormat(timePath: boolean): Format {
+  return (v, ctx) => {
+    // A time the catalogue gave no unit for is still a time: never raw epoch milliseconds.
+    if (timePath) {
+      const n = asNumber(v);
+      if (n !== undefined && n > 1e11 && n < 1e14) return formatTimestamp(n, ctx.timeZone);
+    }
+    // A URL cell (a proxy) shows its credentials as `user:***@`.
+    if (typeof v === "string") return redactUrlValue(v);
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (Array.isArray(v))
+      return v.map((x) => (x && typeof x === "object" ? nameOf(x as Item) : String(x))).join(", ") || "–";
+    if (typeof v === "object") return nameOf(v as Item);
+    return String(v);
+  };
+}
+
+/** A table column with its reader and formatter. */
+export interface Cell {
+  key: string;
+  read: (item: Item) => unknown;
+  format: Format;
+}
+type Units = Readonly<Record<string, Unit>> | undefined;
+const CELLS = new WeakMap<readonly string[], { units: Units; cells: readonly Cell[] }>();
+
+/**
+ * Each column with its reader and formatter. With `remember`, the columns are a catalogue entry's own list (the
+ * same array every time) and are settled once for it and its units rather than once per table.
+ */
+export function cellsOf(columns: readonly string[], units: Units, remember: boolean): readonly Cell[] {
+  const known = remember ? CELLS.get(columns) : undefined;
+  if (known && known.units === units) return known.cells;
+  const cells = columns.map((c) => ({ key: c, read: readerOf(c), format: formatterOf(c, units?.[c]) }));
+  if (remember) CELLS.set(columns, { units, cells });
+  return cells;
 }
 
 /** An array's internal field (`_as_of`): bookkeeping of the REST layer, never an answer to show. */
