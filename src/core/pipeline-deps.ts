@@ -30,8 +30,11 @@ export interface PipelineDeps {
   now: () => number;
   /** Ids for requests without a transport id and for pending records; random by default. */
   newId?: () => string;
-  /** Resolves after `ms` (the fan-out deadline); a real timer unless a test brings its own. */
-  timer?: (ms: number) => Promise<void>;
+  /**
+   * Resolves after `ms` (the fan-out deadline) unless `ended` aborts first: the wait is over and the timer is
+   * cleared. A real timer unless a test brings its own.
+   */
+  timer?: (ms: number, ended: AbortSignal) => Promise<void>;
   /** The running alert engine, handed to commands as `ctx.alerts`. */
   alerts?: AlertCommandPort;
   /** Execution leases: who carries out a claimed request (see src/core/recovery.ts); none = exclusive store. */

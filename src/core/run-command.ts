@@ -14,6 +14,7 @@ import { ACTIONS } from "./pipeline-deps.js";
 import type { CommandEntry } from "./registry.js";
 import { DEFAULT_FAN_OUT_DEADLINE_MS, type Runtime } from "./runtime.js";
 import { nothingPlanned, sendPlan } from "./send-plan.js";
+import { raceDeadline } from "./slow-array.js";
 
 export interface Ran {
   message: Message;
@@ -116,10 +117,6 @@ function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
-function realTimer(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
 /**
  * Runs a read command on every target in parallel and combines the answers. One overall deadline: arrays that
  * have not answered by then are named ("fb-lab-2 did not answer within 10 s") and the answer goes out with
@@ -152,10 +149,12 @@ export async function runFanOut(
     }),
   );
   const names = targets.map((t) => t.client.name);
-  const inTime = await Promise.race([
-    all.then(() => true),
-    (rt.deps.timer ?? realTimer)(deadlineMs).then(() => false),
-  ]);
+  const inTime =
+    (await raceDeadline(
+      rt,
+      deadlineMs,
+      all.then(() => true),
+    )) === true;
   const now = combine(rt, entry, args, names, new Map(settled), requestId, deadlineMs);
   if (inTime) return now;
   const later = all.then(

@@ -9,8 +9,26 @@ import type { Logger } from "../logger.js";
 import { type Message, message, rich } from "./message.js";
 import { DEFAULT_FAN_OUT_DEADLINE_MS, errorMessage, type Runtime } from "./runtime.js";
 
-function realTimer(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+/** Resolves after `ms` unless `signal` aborts first, which clears the timer. */
+function realTimer(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms).unref();
+    signal.addEventListener("abort", () => clearTimeout(t), { once: true });
+  });
+}
+
+/**
+ * A deadline raced against an answer, ended as soon as the race is decided: a timer left running would keep
+ * the race, and the answer it settled with, alive until it fires (at 100 commands/s and the 10 s deadline,
+ * about a thousand answers held for nothing).
+ */
+export async function raceDeadline<T>(rt: Runtime, ms: number, answer: Promise<T>): Promise<T | undefined> {
+  const ended = new AbortController();
+  try {
+    return await Promise.race([answer, (rt.deps.timer ?? realTimer)(ms, ended.signal).then(() => undefined)]);
+  } finally {
+    ended.abort();
+  }
 }
 
 /**
@@ -29,7 +47,7 @@ export async function withSlowNotice(
     (m) => ({ ok: true as const, m }),
     (err: unknown) => ({ ok: false as const, err }),
   );
-  const first = await Promise.race([settled, (rt.deps.timer ?? realTimer)(deadlineMs).then(() => undefined)]);
+  const first = await raceDeadline(rt, deadlineMs, settled);
   if (first) {
     if (first.ok) return { message: first.m };
     throw first.err;

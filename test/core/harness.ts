@@ -63,6 +63,8 @@ export interface HarnessOptions {
   limited?: boolean;
   /** Hears each refusal by a limit, as the metrics do. */
   onLimited?: (reason: "rate" | "concurrency" | "budget") => void;
+  /** The fan-out deadline's timer (a real one by default). */
+  timer?: (ms: number, ended: AbortSignal) => Promise<void>;
 }
 
 export interface Harness {
@@ -136,6 +138,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     newId: () => `id-${++seq}`,
     ...(opts.limited ? { limits: config.limits } : {}),
     ...(opts.onLimited ? { onLimited: opts.onLimited } : {}),
+    ...(opts.timer ? { timer: opts.timer } : {}),
   });
   let ts = 0;
   const attach = async (effects: Effect[]) => {
