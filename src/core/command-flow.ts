@@ -17,7 +17,7 @@ import { applyListView, takeListView } from "./list-view.js";
 import type { Message } from "./message.js";
 import { parseCommandLine, validateArgs } from "./parse.js";
 import type { CommandInput, Effect } from "./pipeline-types.js";
-import { redact, redactCommandLine } from "./redact.js";
+import { redactCommandLine } from "./redact.js";
 import type { CommandEntry } from "./registry.js";
 import { assertPlannedAllowed } from "./request-guard.js";
 import { type Role, roleAtLeast } from "./roles.js";
@@ -57,7 +57,8 @@ export async function handleCommandText(
       channelId: actor.channelId,
       arrays: trail.arrays,
       command: trail.command,
-      args: redact(trail.args),
+      // Redacted with the whole record by the auditor (one redaction for every output).
+      args: trail.args,
       ...withRole(roles.role()),
       text: redactCommandLine(input.text),
       decision: trail.decision,
