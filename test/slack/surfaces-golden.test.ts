@@ -1,7 +1,7 @@
 /**
  * Golden renders of the Slack surfaces beyond messages, from the demo arrays on the harness's clock (so dates and
- * forecasts stay put): a list as a data table, the `fs create` form, the errors a bad form gets beside its fields,
- * and App Home's fleet at a glance. They are also what docs/slack-surfaces.md shows, so the page cannot drift.
+ * forecasts stay put): a list as a data table, an eradication's approval card with its box for the name, the
+ * `fs create` form, the errors a bad form gets beside its fields, and App Home's fleet at a glance. They are also what docs/slack-surfaces.md shows, so the page cannot drift.
  * Regenerate deliberately with `UPDATE_GOLDEN=1 npx vitest run test/slack/surfaces-golden.test.ts`.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -68,8 +68,20 @@ test("a list as a data table, the fs create form and its errors, App Home: golde
   const homeBlocks = homeView(home, new Date(h.clock.now)).blocks;
   expect(blockKitViolations(homeBlocks, "view")).toEqual([]);
 
+  // An eradication's approval card: the name is typed in its own box and comes with the Approve click.
+  const asked = await h.run("alice", "fs eradicate old-share");
+  const posted = asked.find((e) => e.kind === "post");
+  if (posted?.kind !== "post") throw new Error("no approval card");
+  const card = toSlack(posted.message).blocks;
+  expect(blockKitViolations(card)).toEqual([]);
+  expect(card.some((b) => b["type"] === "input")).toBe(true);
+
   const parts = [
     ["A list: `/array fs list --sort used- --limit 6`, a data table", golden("surface-list", list)],
+    [
+      "An approval that needs the name: `/array fs eradicate old-share`, its box and buttons",
+      golden("surface-approval", card),
+    ],
     ["A form: `/array fs create` with nothing after it", golden("surface-form", view)],
     ["A form's errors, beside its fields (`lots` typed as the size)", golden("surface-form-errors", errors)],
     ["App Home: the fleet at a glance, as carol (viewer)", golden("surface-home", homeBlocks)],
