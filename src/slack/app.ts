@@ -18,6 +18,7 @@ import { type OpsServer, opsRoutes, startOpsServer } from "../ops/server.js";
 import type { Store } from "../store/types.js";
 import { boltLogger } from "./bolt-logger.js";
 import { DeliveryDedupe } from "./dedupe.js";
+import { DialogResponders } from "./dialog-responders.js";
 import { runEffects } from "./effects.js";
 import type { FetchFn } from "./file-upload.js";
 import { guardReceiver, SLACK_BODY_LIMIT } from "./guarded-receiver.js";
@@ -150,7 +151,13 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
   const ctx: ListenerContext = {
     pipeline,
     clickRoutes: deps.clickRoutes ? built(deps.clickRoutes, ports) : [],
-    effects: { client, uploader, pipeline, tables: { kind: config.tables, pageSize: config.tablePageSize } },
+    effects: {
+      client,
+      uploader,
+      pipeline,
+      tables: { kind: config.tables, pageSize: config.tablePageSize },
+      dialogResponders: new DialogResponders(),
+    },
     client,
     identity,
     home,

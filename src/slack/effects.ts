@@ -9,6 +9,7 @@ import { type Message, Rich, rich } from "../core/message.js";
 import type { Actor, Effect, MessageRef, Pipeline } from "../core/pipeline-types.js";
 import type { Logger } from "../logger.js";
 import { type SlackBlock, type TableStyle, toSlack } from "./blocks.js";
+import type { DialogResponders } from "./dialog-responders.js";
 import type { FileUploader } from "./file-upload.js";
 import { LIMITS } from "./limits.js";
 import { type PacedSlackClient, slackErrorCode } from "./paced-client.js";
@@ -37,6 +38,12 @@ export interface EffectDeps {
   client: PacedSlackClient;
   uploader: FileUploader;
   pipeline: Pipeline;
+  /**
+   * The response_url of the click that opened a typed-name dialog, by pending id and person, so the submission
+   * replaces the card through it as the click would have (in memory only: a submission another replica takes
+   * updates the card with chat.update).
+   */
+  dialogResponders?: DialogResponders;
   /** How lists show (the `slack.tables` settings); Slack's data table when absent. */
   tables?: TableStyle;
 }
@@ -277,6 +284,9 @@ async function runOne(effect: Effect, scope: EffectScope, deps: EffectDeps): Pro
         effect.kind === "prompt"
           ? promptView(effect, scope.actor.channelId, scope.source?.ref)
           : secretView(effect, scope.actor.channelId, scope.source?.ref);
+      // Kept before the dialog opens: its submission can arrive before views.open's own answer does.
+      if (effect.kind === "prompt" && scope.respond)
+        deps.dialogResponders?.keep(effect.pendingId, scope.actor.userId, scope.respond);
       await deps.client.call("views.open", { trigger_id: scope.triggerId, view });
       return;
     }

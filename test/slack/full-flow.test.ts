@@ -199,8 +199,10 @@ describe("full flow: Slack app + real pipeline + simulated arrays", () => {
     expect(sims.get("lab-1")?.state.fileSystems.has("logs")).toBe(true);
     const meta = (open.args["view"] as { private_metadata: string }).private_metadata;
     await h.driver.interactive(viewSubmission({ userId: "UDAVE", privateMetadata: meta, typedText: "logs" }));
-    const update = await h.fake.waitForCall("chat.update", (c) => c.args["ts"] === ts);
-    expect(JSON.stringify(update.args["blocks"])).toMatch(/[Ee]radicated/);
+    // Replaced through the response_url of the click that opened the dialog.
+    const update = await h.fake.waitForUpdate((u) => u.ts === ts);
+    expect(update.via).toBe("response_url");
+    expect(JSON.stringify(update.blocks)).toMatch(/[Ee]radicated/);
     expect(sims.get("lab-1")?.state.fileSystems.has("logs")).toBe(false);
   });
 

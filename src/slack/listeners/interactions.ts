@@ -159,6 +159,9 @@ async function submitted(
   const log = ctx.logger.child({ reqId: requestId, user: user.id, action: sub.actionId });
   const input: ClickInput = { actionId: sub.actionId, value: sub.pendingId, actor, ...answer };
   const scope: EffectScope = { actor, requestId, logger: log };
+  // The typed-name dialog's card is replaced through the response_url of the click that opened the dialog.
+  const respond = ephemeral ? undefined : ctx.effects.dialogResponders?.of(sub.pendingId, user.id);
+  if (respond) scope.respond = respond;
   if (sub.ref !== undefined) {
     input.ref = sub.ref;
     scope.source = { ref: sub.ref, ephemeral };
