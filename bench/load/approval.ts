@@ -142,7 +142,8 @@ export function approvals(d: ApprovalDeps) {
         approveSteps.dialog.push(t1 - t0);
         const view = open.args["view"] as { private_metadata: string };
         await submit(approver, view.private_metadata, target.name);
-        await within(updated, "chat.update after an approval");
+        // Replaced through the response_url of the click that opened the dialog, or by chat.update.
+        await within(Promise.race([updated, cardReplaced]), "the card replaced after an approval");
         approveSteps.carriedOut.push(performance.now() - t1);
       });
       if (!throttled) approveSteps.unthrottled.push(performance.now() - t0);
