@@ -264,8 +264,15 @@ function createReceiver(
       logger: bl,
       logLevel: LogLevel.INFO,
       bodyLimit: SLACK_BODY_LIMIT,
+      // The guard below verifies every request to the events path before Bolt sees it, more cheaply.
+      signatureVerification: false,
     });
-    guardReceiver(http, { endpoints: [config.eventsPath], limit: SLACK_BODY_LIMIT, logger });
+    guardReceiver(http, {
+      endpoints: [config.eventsPath],
+      limit: SLACK_BODY_LIMIT,
+      logger,
+      signingSecret: config.signingSecret ?? "",
+    });
     return http;
   } else {
     const socket = new SocketModeReceiver({

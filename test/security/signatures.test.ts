@@ -1,5 +1,5 @@
 /**
- * Signed requests: Bolt's real HTTP receiver refuses unsigned, tampered, stale, future-dated and wrongly
+ * Signed requests: the real HTTP receiver (Bolt's, behind the bot's guard) refuses unsigned, tampered, stale, future-dated and wrongly
  * signed requests before anything runs; a signed request replayed within the five-minute window (the same
  * bytes, headers and signature) runs once: one change on the array, one audit record, one answer.
  */
@@ -67,11 +67,45 @@ describe("Slack request signatures and replays", () => {
       frozen(create, { secret: "not-the-signing-secret-0000" }),
       frozen(create, { sig: "v1=deadbeef" }),
       frozen(create, { sig: "" }),
+      frozen(create, { sig: `${slackSignature(SECRET, now, create).slice(0, 66)}` }),
+      frozen(create, { sig: slackSignature(SECRET, now, create).toUpperCase().replace("V0=", "v0=") }),
     ];
     for (const attempt of attempts) expect(await attempt()).toBe(401);
     expect(w.mutations()).toBe(0);
     expect(w.audits).toHaveLength(0);
     expect(w.sim.state.fileSystems.has("sig-x")).toBe(false);
+  });
+
+  it("answers Slack's unsigned ssl_check and runs nothing it carries", async () => {
+    const smuggled = commandBody({
+      ssl_check: "1",
+      ...slashCommand({
+        text: "fs create sig-ssl 1T --nfs",
+        userId: USERS.operator,
+        responseUrl: w.nextResponseUrl(),
+      }),
+      payload: JSON.stringify(
+        blockAction({
+          actionId: ACTIONS.confirm,
+          value: "x",
+          userId: USERS.operator,
+          messageTs: "1700000000.000200",
+          responseUrl: w.nextResponseUrl(),
+        }),
+      ),
+    });
+    for (const body of ["ssl_check=1&token=abc", smuggled]) {
+      const res = await fetch(url, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe("");
+    }
+    expect(w.mutations()).toBe(0);
+    expect(w.audits).toHaveLength(0);
+    expect(w.sim.state.fileSystems.has("sig-ssl")).toBe(false);
   });
 
   it("a signed command replayed within the window runs once", async () => {
