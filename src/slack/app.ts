@@ -21,7 +21,7 @@ import { DeliveryDedupe } from "./dedupe.js";
 import { DialogResponders } from "./dialog-responders.js";
 import { runEffects } from "./effects.js";
 import type { FetchFn } from "./file-upload.js";
-import { guardReceiver, SLACK_BODY_LIMIT } from "./guarded-receiver.js";
+import { type EarlyAck, guardReceiver, SLACK_BODY_LIMIT } from "./guarded-receiver.js";
 import type { HomePort } from "./home.js";
 import { createHomeRefresher, type HomeRefreshOptions } from "./home-refresh.js";
 import { registerCommand } from "./listeners/command.js";
@@ -131,7 +131,8 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
   const routes = opsRoutes({ metrics, readiness, logger });
   const inflight = new InFlight();
 
-  const receiver = createReceiver(config, { readiness, routes, boltLogger: bl, logger });
+  const early: EarlyAck = { accepting: () => inflight.accepting };
+  const receiver = createReceiver(config, { readiness, routes, boltLogger: bl, logger, early });
 
   const bolt = new App({
     receiver,
@@ -144,6 +145,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
     // read (state lives in our own store); off, each ack does less work and nothing grows per channel.
     convoStore: false,
   });
+  early.dispatch = (event) => bolt.processEvent(event);
   bolt.error(async (err) => {
     logger.error({ err }, "unhandled error in a Slack listener");
   });
@@ -252,6 +254,7 @@ function createReceiver(
     routes: ReturnType<typeof opsRoutes>;
     boltLogger: ReturnType<typeof boltLogger>;
     logger: Logger;
+    early: EarlyAck;
   },
 ): Receiver {
   const { readiness, routes, logger } = o;
@@ -272,6 +275,7 @@ function createReceiver(
       limit: SLACK_BODY_LIMIT,
       logger,
       signingSecret: config.signingSecret ?? "",
+      early: o.early,
     });
     return http;
   } else {

@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQs } from "node:querystring";
-import type { HTTPReceiver } from "@slack/bolt";
+import { type App, HTTPModuleFunctions, type HTTPReceiver } from "@slack/bolt";
 import type { Logger } from "../logger.js";
 import { signatureCheck } from "./signature.js";
 
@@ -69,9 +69,34 @@ function isSlackShaped(raw: string, form: Form | undefined): boolean {
   }
 }
 
-function refuse(res: ServerResponse, status: number): void {
+function answer(res: ServerResponse, status: number): void {
   res.writeHead(status);
   res.end();
+}
+
+/** Bolt's event as a receiver hands it to `App.processEvent`. */
+export type ReceiverEvent = Parameters<App["processEvent"]>[0];
+
+/**
+ * Slash commands acknowledged by the guard itself: a verified command is answered 200 at once and handed to
+ * Bolt afterwards with an ack that does nothing, so no parsing, authorisation or middleware of Bolt's stands
+ * between a command and its ack. Listeners see `context.ackedEarly`. `dispatch` is set once the app exists;
+ * while it is unset, or `accepting()` says no (the bot is draining and acks with a message), Bolt's receiver
+ * acknowledges as usual.
+ */
+export interface EarlyAck {
+  accepting: () => boolean;
+  dispatch?: (event: ReceiverEvent) => Promise<void>;
+}
+
+/** Slack's retry headers, read as Bolt's receiver reads them. */
+function retryHeaders(req: IncomingMessage): Pick<ReceiverEvent, "retryNum" | "retryReason"> {
+  const retryNum = HTTPModuleFunctions.extractRetryNumFromHTTPRequest(req);
+  const retryReason = HTTPModuleFunctions.extractRetryReasonFromHTTPRequest(req);
+  return {
+    ...(retryNum === undefined ? {} : { retryNum }),
+    ...(retryReason === undefined ? {} : { retryReason }),
+  };
 }
 
 export function guardReceiver(
@@ -81,6 +106,7 @@ export function guardReceiver(
     limit: number;
     logger: Logger;
     signingSecret: string;
+    early?: EarlyAck;
     /** Wall-clock time, as Slack's timestamps are, not the app's injectable clock. */
     now?: () => number;
   },
@@ -97,14 +123,14 @@ export function guardReceiver(
       (body) => {
         if (body === "too-large") {
           opts.logger.warn({ limit: opts.limit }, "Slack request body too large; refused");
-          refuse(res, 413);
+          answer(res, 413);
           return;
         }
         const raw = body.toString("utf8");
         const form = req.headers["content-type"] === FORM ? parseQs(raw) : undefined;
         // Slack's probe, unsigned by design: answered and never handed on, whatever else the body carries.
         if (form?.["ssl_check"] === "1") {
-          refuse(res, 200);
+          answer(res, 200);
           return;
         }
         const verdict = verify(
@@ -114,12 +140,30 @@ export function guardReceiver(
         );
         if (verdict !== "ok") {
           opts.logger.warn({ verdict }, "Slack request signature not valid; refused");
-          refuse(res, 401);
+          answer(res, 401);
           return;
         }
         if (!isSlackShaped(raw, form)) {
           opts.logger.warn("request body is not shaped like anything Slack sends; refused");
-          refuse(res, 400);
+          answer(res, 400);
+          return;
+        }
+        const early = opts.early;
+        const dispatch = early?.dispatch;
+        if (dispatch && form && typeof form["command"] === "string" && early.accepting()) {
+          answer(res, 200);
+          const event: ReceiverEvent = {
+            body: form,
+            ack: async () => {},
+            customProperties: { ackedEarly: true },
+            ...retryHeaders(req),
+          };
+          // A turn later, so the acks of commands that arrived together go out before any command's work.
+          setImmediate(() => {
+            dispatch(event).catch((err: unknown) =>
+              opts.logger.error({ err }, "a Slack command failed in Bolt"),
+            );
+          });
           return;
         }
         (req as Buffered).rawBody = body;
@@ -127,7 +171,7 @@ export function guardReceiver(
       },
       (err: unknown) => {
         opts.logger.warn({ err }, "reading a Slack request failed");
-        if (!res.headersSent) refuse(res, 400);
+        if (!res.headersSent) answer(res, 400);
       },
     );
   };

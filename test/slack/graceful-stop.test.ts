@@ -37,4 +37,46 @@ describe("graceful stop", () => {
       await h.fake.close();
     }
   });
+
+  it("a command acknowledged just before the drain began is told the bot is restarting, through response_url", async () => {
+    let pipeline!: TestPipeline;
+    const h = await startHarness("http", {
+      pipeline: ({ identity }) => {
+        pipeline = new TestPipeline(identity);
+        return pipeline;
+      },
+    });
+    try {
+      // Hold the command inside Bolt after the receiver's guard has acknowledged it, and begin the drain there.
+      let release = () => {};
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      let reached = () => {};
+      const inBolt = new Promise<void>((r) => {
+        reached = r;
+      });
+      h.app.bolt.use(async ({ next }) => {
+        reached();
+        await held;
+        await next();
+      });
+      const ack = await h.driver.command(
+        slashCommand({ text: "list 1", responseUrl: h.fake.responseUrl("edge") }),
+      );
+      expect(ack.status).toBe(200);
+      await inBolt;
+      const stopping = h.app.stop();
+      release();
+      const told = await h.fake.waitForResponse((r) => r.id === "edge");
+      expect(told.body).toMatchObject({
+        response_type: "ephemeral",
+        text: "The bot is restarting. Try again in a minute.",
+      });
+      await stopping;
+      expect(pipeline.commands).toHaveLength(0);
+    } finally {
+      await h.fake.close();
+    }
+  });
 });

@@ -70,6 +70,34 @@ describe("HTTP mode", () => {
     });
   });
 
+  it("acknowledges a verified command before Bolt's middleware runs, then runs it there", async () => {
+    // A global middleware that holds every request: before, the ack waited behind it (Bolt acks from the
+    // listener, after the middleware); now the receiver's guard has answered 200 already.
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let holding = 0;
+    h.app.bolt.use(async ({ next }) => {
+      holding++;
+      await held;
+      await next();
+    });
+    const payload = command("list 2");
+    try {
+      const ack = await h.driver.command(payload);
+      expect(ack.status).toBe(200);
+      expect(ack.body).toBeUndefined();
+      expect(pipeline.commands.some((c) => c.requestId === payload.trigger_id)).toBe(false);
+    } finally {
+      release();
+    }
+    const answer = await h.fake.waitForResponse((r) => payload.response_url?.endsWith(r.id) ?? false);
+    expect(answer.body["response_type"]).toBe("ephemeral");
+    expect(holding).toBeGreaterThanOrEqual(1);
+    expect(pipeline.commands.filter((c) => c.requestId === payload.trigger_id)).toHaveLength(1);
+  });
+
   it("answers lookups ephemerally and --public ones in the channel", async () => {
     const quiet = command("list 3");
     const loud = command("list 3 --public");

@@ -1,5 +1,6 @@
 /**
- * `/array`: acknowledge at once (Slack allows 3 s), then run the pipeline and answer through response_url.
+ * `/array`: acknowledge at once (Slack allows 3 s; in HTTP mode the receiver's guard has already), then run the
+ * pipeline and answer through response_url.
  * A delivery seen before (same trigger_id) is acknowledged and dropped.
  */
 import type { App } from "@slack/bolt";
@@ -12,10 +13,16 @@ import { openFormFor } from "./forms.js";
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function registerCommand(app: App, name: string, ctx: ListenerContext): void {
-  app.command(name, async ({ ack, command, respond }) => {
+  app.command(name, async ({ ack, command, respond, context }) => {
     const label = ctx.commandLabel(command.text);
     if (!ctx.inflight.accepting) {
-      await ack({ response_type: "ephemeral", text: "The bot is restarting. Try again in a minute." });
+      const busy = {
+        response_type: "ephemeral",
+        text: "The bot is restarting. Try again in a minute.",
+      } as const;
+      // Acknowledged by the HTTP receiver's guard before the drain began: the ack is gone, response_url remains.
+      if (context["ackedEarly"] === true) await respond(busy);
+      else await ack(busy);
       ctx.metrics.commands.inc({ command: label, outcome: "rejected" });
       return;
     }
