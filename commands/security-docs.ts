@@ -11,6 +11,7 @@ const cell = (s: string) => s.replaceAll("|", "\\|");
 /** Hand-written sections, kept in docs/security/<file>.md and placed after the generated tables. */
 export const SECURITY_PARTS = [
   { title: "Redaction", file: "redaction.md" },
+  { title: "Slack requests", file: "slack-requests.md" },
   { title: "Limits", file: "limits.md" },
   { title: "Names", file: "names.md" },
 ] as const;
