@@ -6,7 +6,7 @@
  */
 import { isAssistant } from "../config/mcp.js";
 import { type ErrorCode, errorCode, UserFacingError } from "../errors.js";
-import type { Logger } from "../logger.js";
+import { type Logger, lazyChild } from "../logger.js";
 import { type AuditDecision, roleTrail, withRole } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
 import {
@@ -30,7 +30,7 @@ export async function handleClickInput(base: Runtime, input: ClickInput, clickId
   const roles = roleTrail(base.access, input.actor.userId);
   const rt: Runtime = { ...base, access: roles.access };
   const started = rt.deps.now();
-  const log = rt.log.child({
+  const log = lazyChild(rt.log, {
     reqId: clickId,
     user: input.actor.userId,
     action: input.actionId,

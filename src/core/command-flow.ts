@@ -5,6 +5,7 @@
 import { isAssistant } from "../config/mcp.js";
 import { BotError, type ErrorCode, errorCode, InternalError, UserFacingError } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
+import { lazyChild } from "../logger.js";
 import { type AuditDecision, type AuditRecord, roleTrail, withRole } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
 import { commandPath } from "./command-path.js";
@@ -46,7 +47,7 @@ export async function handleCommandText(
   const roles = roleTrail(base.access, actor.userId);
   const rt: Runtime = { ...base, access: roles.access };
   const started = rt.deps.now();
-  const log = rt.log.child({ reqId: requestId, user: actor.userId, channel: actor.channelId });
+  const log = lazyChild(rt.log, { reqId: requestId, user: actor.userId, channel: actor.channelId });
   const trail: Trail = { command: "unknown", arrays: [], args: {}, decision: "invalid" };
   const audit = (outcome: "ok" | "error", code?: ErrorCode) => {
     const rec: AuditRecord = {
@@ -156,7 +157,12 @@ async function dispatch(
     };
     return { effects: [effect], ...(ran.failedCode ? { failedCode: ran.failedCode } : {}) };
   }
-  const ctx = rt.contextFor(first.client, first.actor, requestId, log.child({ array: first.client.name }));
+  const ctx = rt.contextFor(
+    first.client,
+    first.actor,
+    requestId,
+    lazyChild(log, { array: first.client.name }),
+  );
   if (!cmd.impact) {
     // A slow array gets a "slow" answer at the fan-out deadline, and the real one edited in when it comes.
     const run = runOnArray(rt, entry, args, ctx, undefined);

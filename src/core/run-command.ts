@@ -5,7 +5,7 @@
 
 import { type ErrorCode, errorCode, InternalError, isUserFacing } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
-import type { Logger } from "../logger.js";
+import { type Logger, lazyChild } from "../logger.js";
 import { commandPath } from "./command-path.js";
 import type { CommandActor, CommandContext, FollowUp, Impact } from "./define-command.js";
 import { type Block, type Button, botText, type Message, rich } from "./message.js";
@@ -134,7 +134,7 @@ export async function runFanOut(
   const settled = new Map<string, Outcome>();
   const all = Promise.all(
     targets.map(async ({ client, actor }): Promise<void> => {
-      const ctx = rt.contextFor(client, actor, requestId, log.child({ array: client.name }));
+      const ctx = rt.contextFor(client, actor, requestId, lazyChild(log, { array: client.name }));
       try {
         settled.set(client.name, {
           array: client.name,

@@ -6,6 +6,7 @@
 import type { App } from "@slack/bolt";
 import type { Actor } from "../../core/pipeline-types.js";
 import { toUserMessage } from "../../errors.js";
+import { lazyChild } from "../../logger.js";
 import { runEffects } from "../effects.js";
 import { type ListenerContext, responder } from "./context.js";
 import { openFormFor } from "./forms.js";
@@ -31,7 +32,7 @@ export function registerCommand(app: App, name: string, ctx: ListenerContext): v
     // are acknowledged first instead of waiting behind this one's parsing, array call set-up and rendering.
     await nextTurn();
     const requestId = command.trigger_id;
-    const log = ctx.logger.child({
+    const log = lazyChild(ctx.logger, {
       reqId: requestId,
       user: command.user_id,
       channel: command.channel_id,

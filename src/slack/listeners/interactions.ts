@@ -7,6 +7,7 @@ import type { App, BlockAction, ButtonAction } from "@slack/bolt";
 import { ACTIONS } from "../../core/pipeline-deps.js";
 import type { Actor, ClickInput, MessageRef } from "../../core/pipeline-types.js";
 import { toUserMessage } from "../../errors.js";
+import { lazyChild } from "../../logger.js";
 import { CARD_TYPED } from "../block-render.js";
 import { baseActionId } from "../blocks.js";
 import { type EffectScope, runEffects } from "../effects.js";
@@ -72,7 +73,7 @@ export function registerInteractions(app: App, ctx: ListenerContext): void {
       return;
     }
     const requestId = body.trigger_id;
-    const log = ctx.logger.child({
+    const log = lazyChild(ctx.logger, {
       reqId: requestId,
       user: body.user.id,
       action: baseActionId(action.action_id),
