@@ -114,8 +114,10 @@ export function guardReceiver(
   const verify = signatureCheck(opts.signingSecret, opts.now);
   const inner = receiver.requestListener;
   receiver.requestListener = (req, res) => {
+    // Routed exactly as Bolt's receiver routes (its URL parse, its upper-cased method): with Bolt's own signature
+    // check off, nothing Bolt would take as a Slack delivery may pass here unchecked.
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (req.method !== "POST" || !opts.endpoints.includes(path)) {
+    if ((req.method ?? "").toUpperCase() !== "POST" || !opts.endpoints.includes(path)) {
       inner(req, res);
       return;
     }

@@ -71,6 +71,21 @@ describe("Slack request signatures and replays", () => {
       frozen(create, { sig: slackSignature(SECRET, now, create).toUpperCase().replace("V0=", "v0=") }),
     ];
     for (const attempt of attempts) expect(await attempt()).toBe(401);
+    // The same unsigned command at spellings of the events path: refused, or not routed to Bolt's events at all.
+    for (const path of [
+      "/slack/events?x=1",
+      "/slack/./events",
+      "/slack/x/../events",
+      "/slack//events",
+      "/slack/%65vents",
+    ]) {
+      const res = await fetch(`${w.slack.baseUrl}${path}`, {
+        method: "POST",
+        body: create,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+      expect([401, 404]).toContain(res.status);
+    }
     expect(w.mutations()).toBe(0);
     expect(w.audits).toHaveLength(0);
     expect(w.sim.state.fileSystems.has("sig-x")).toBe(false);
