@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { UserFacingError } from "../errors.js";
-import { typedApis } from "../flashblade/client.js";
+import { withTypedApis } from "../flashblade/client.js";
 import type {
   ArrayClient,
   ArrayPool,
@@ -106,41 +106,13 @@ export function guardClient(client: ArrayClient, roleOn: RoleOn): ArrayClient {
       return client.send(plan, schema);
     },
   };
-  // The typed resource functions are built on first use: most commands (every catalogue verb) never touch them,
-  // and building all seven for each command's context was a measurable part of a list's own cost (issue 27).
-  let apis: ReturnType<typeof typedApis> | undefined;
-  const api = () => {
-    apis ??= typedApis(core);
-    return apis;
-  };
-  return {
+  return withTypedApis({
     ...core,
     tags: client.tags,
     ...(client.host === undefined ? {} : { host: client.host }),
     health: () => client.health(),
     close: () => client.close(),
-    get fileSystems() {
-      return api().fileSystems;
-    },
-    get snapshots() {
-      return api().snapshots;
-    },
-    get alerts() {
-      return api().alerts;
-    },
-    get arrays() {
-      return api().arrays;
-    },
-    get replicaLinks() {
-      return api().replicaLinks;
-    },
-    get buckets() {
-      return api().buckets;
-    },
-    get quotas() {
-      return api().quotas;
-    },
-  };
+  });
 }
 
 /** The pool with every client it hands out guarded for the actor's role on that client's array. */
