@@ -5,8 +5,8 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../src/core/define-command.js";
-import { versionTooOld } from "../../src/flashblade/errors.js";
 import { fileSystemReplicaLinkSchema, referenceSchema } from "../../src/flashblade/schemas.js";
+import { requireApi } from "../../src/flashblade/wire.js";
 import { listPolicies, rulesOf } from "../policy/read.js";
 import { detailHints } from "./hints.js";
 
@@ -95,9 +95,7 @@ export interface ArrayReplication {
 }
 
 export async function requireReplicationApi(ctx: CommandContext): Promise<void> {
-  if (!(await ctx.array.supports("1.9"))) {
-    throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.9", "The replication API");
-  }
+  await requireApi(ctx, "1.9", "The replication API");
 }
 
 async function all<T>(ctx: CommandContext, path: string, schema: z.ZodType<T>): Promise<T[]> {
