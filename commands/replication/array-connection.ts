@@ -18,7 +18,7 @@ import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
 import { rowsListed } from "../shared/listing.js";
 import { itemsOf, planned } from "../shared/plan.js";
-import { bucketLinkSchema, requireReplicationApi } from "./read.js";
+import { bucketLinkSchema, readAll, requireReplicationApi } from "./read.js";
 
 const PATH = "/array-connections";
 const KEY_PATH = "/array-connections/connection-key";
@@ -35,9 +35,7 @@ const keySchema = z.looseObject({ connection_key: z.string(), expires: z.number(
 
 async function connections(ctx: CommandContext): Promise<Connection[]> {
   await requireReplicationApi(ctx);
-  const out: Connection[] = [];
-  for await (const c of ctx.array.iterate(PATH, { schema: connectionSchema })) out.push(c);
-  return out;
+  return readAll(ctx, PATH, connectionSchema);
 }
 
 export const arrayConnectionList = defineCommand({

@@ -98,7 +98,8 @@ export async function requireReplicationApi(ctx: CommandContext): Promise<void> 
   await requireApi(ctx, "1.9", "The replication API");
 }
 
-async function all<T>(ctx: CommandContext, path: string, schema: z.ZodType<T>): Promise<T[]> {
+/** Every item of a listing, read whole. */
+export async function readAll<T>(ctx: CommandContext, path: string, schema: z.ZodType<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const x of ctx.array.iterate(path, { schema })) out.push(x);
   return out;
@@ -109,8 +110,8 @@ async function transfersByFileSystem(
   ctx: CommandContext,
 ): Promise<Map<string, { done?: Transfer; running?: Transfer }>> {
   const [a, b] = await Promise.all([
-    all(ctx, "/file-system-replica-links/transfer", transferSchema),
-    all(ctx, "/file-system-snapshots/transfer", transferSchema),
+    readAll(ctx, "/file-system-replica-links/transfer", transferSchema),
+    readAll(ctx, "/file-system-snapshots/transfer", transferSchema),
   ]);
   const seen = new Set<string>();
   const out = new Map<string, { done?: Transfer; running?: Transfer }>();
@@ -143,14 +144,14 @@ export async function readReplication(
   const now = ctx.now();
   const [fsLinks, bucketLinks, policies, transfers, conns, paths, targets, creds, unprotected] =
     await Promise.all([
-      all(ctx, "/file-system-replica-links", fileSystemReplicaLinkSchema),
-      all(ctx, "/bucket-replica-links", bucketLinkSchema),
+      readAll(ctx, "/file-system-replica-links", fileSystemReplicaLinkSchema),
+      readAll(ctx, "/bucket-replica-links", bucketLinkSchema),
       listPolicies(ctx),
       transfersByFileSystem(ctx),
-      all(ctx, "/array-connections", connectionSchema),
-      all(ctx, "/array-connections/path", pathSchema),
-      all(ctx, "/targets", targetSchema),
-      all(ctx, "/object-store-remote-credentials", credentialSchema),
+      readAll(ctx, "/array-connections", connectionSchema),
+      readAll(ctx, "/array-connections/path", pathSchema),
+      readAll(ctx, "/targets", targetSchema),
+      readAll(ctx, "/object-store-remote-credentials", credentialSchema),
       opts.unprotected(ctx),
     ]);
   const everyOf = new Map(
