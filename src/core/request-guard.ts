@@ -7,6 +7,7 @@
 import type { z } from "zod";
 import { UserFacingError } from "../errors.js";
 import { withTypedApis } from "../flashblade/client.js";
+import { guardedPool, wrapOnce } from "../flashblade/guarded-client.js";
 import type {
   ArrayClient,
   ArrayPool,
@@ -117,20 +118,8 @@ export function guardClient(client: ArrayClient, roleOn: RoleOn): ArrayClient {
 
 /** The pool with every client it hands out guarded for the actor's role on that client's array. */
 export function guardPool(pool: ArrayPool, roleOn: RoleOn): ArrayPool {
-  const guarded = new Map<ArrayClient, ArrayClient>();
-  const wrap = (c: ArrayClient): ArrayClient => {
-    let g = guarded.get(c);
-    if (!g) {
-      g = guardClient(c, roleOn);
-      guarded.set(c, g);
-    }
-    return g;
-  };
-  return {
-    list: () => pool.list().map(wrap),
-    get: (name) => wrap(pool.get(name)),
-    select: (spec) => pool.select(spec).map(wrap),
-    health: () => pool.health(),
-    close: () => pool.close(),
-  };
+  return guardedPool(
+    pool,
+    wrapOnce((c) => guardClient(c, roleOn)),
+  );
 }

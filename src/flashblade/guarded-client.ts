@@ -53,6 +53,19 @@ export function guardedClient(inner: ArrayClient, before: BeforeRequest): ArrayC
   return c;
 }
 
+/** `wrap` done once per client: a client reached again (through the pool, or as the command's own) is the same. */
+export function wrapOnce(wrap: (client: ArrayClient) => ArrayClient): (client: ArrayClient) => ArrayClient {
+  const wrapped = new WeakMap<ArrayClient, ArrayClient>();
+  return (client) => {
+    let w = wrapped.get(client);
+    if (!w) {
+      w = wrap(client);
+      wrapped.set(client, w);
+    }
+    return w;
+  };
+}
+
 /** The pool with every client it hands out guarded the same way (a command reaching another array). */
 export function guardedPool(inner: ArrayPool, guard: (client: ArrayClient) => ArrayClient): ArrayPool {
   return {
