@@ -39,21 +39,24 @@ const transferSchema = z.looseObject({
 });
 type Transfer = z.output<typeof transferSchema>;
 
-const connectionSchema = z.looseObject({
-  status: opt(z.string()),
-  remote: opt(referenceSchema),
-  management_address: opt(z.string()),
+export const connectionSchema = z.looseObject({
+  status: z.string().nullish(),
+  remote: z.looseObject({ name: z.string().nullish(), id: z.string().nullish() }).nullish(),
+  management_address: z.string().nullish(),
+  replication_addresses: z.array(z.string()).nullish(),
+  encrypted: z.boolean().nullish(),
+  version: z.string().nullish(),
 });
 const pathSchema = z.looseObject({
   name: opt(z.string()),
   destination: opt(z.string()),
   status: opt(z.string()),
 });
-const targetSchema = z.looseObject({
+export const targetSchema = z.looseObject({
   name: z.string(),
-  address: opt(z.string()),
-  status: opt(z.string()),
-  status_details: opt(z.string()),
+  address: z.string().nullish(),
+  status: z.string().nullish(),
+  status_details: z.string().nullish(),
 });
 const credentialSchema = z.looseObject({ name: z.string() });
 

@@ -12,15 +12,9 @@ import { refuseNamed, requireNamed } from "../shared/found.js";
 import { rowsListed } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
-import { readAll, requireReplicationApi } from "./read.js";
+import { readAll, requireReplicationApi, targetSchema } from "./read.js";
 
 const PATH = "/targets";
-const targetSchema = z.looseObject({
-  name: z.string(),
-  address: z.string().nullish(),
-  status: z.string().nullish(),
-  status_details: z.string().nullish(),
-});
 type Target = z.output<typeof targetSchema>;
 
 async function targetsOf(ctx: CommandContext): Promise<Target[]> {
