@@ -9,6 +9,7 @@ import type { AuditRecord } from "../src/core/audit.js";
 import { commandPath } from "../src/core/command-path.js";
 import { defineCommand, defineResource } from "../src/core/define-command.js";
 import { formatWhen } from "../src/core/format-time.js";
+import { who as nameOf } from "../src/core/gate-messages.js";
 import { type Block, message, rich } from "../src/core/message.js";
 import { countOf } from "../src/core/units.js";
 import { UserFacingError } from "../src/errors.js";
@@ -50,10 +51,6 @@ const CLOSED: Partial<Record<AuditRecord["decision"], string>> = {
   vetoed: "vetoed; nothing was sent",
   cancelled: "cancelled; nothing was sent",
 };
-
-function nameOf(p: { userId: string; displayName?: string }): string {
-  return p.displayName ?? p.userId;
-}
 
 /** The records of one object, oldest first, as one change per request. */
 export function changesOf(records: readonly AuditRecord[]): Change[] {

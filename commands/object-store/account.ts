@@ -11,19 +11,14 @@ import { UserFacingError } from "../../src/errors.js";
 import type { Precheck } from "../catalogue/spec.js";
 import { rowsListing } from "../shared/listing.js";
 import { bucketsOf } from "./bucket.js";
+import { usersOf } from "./user.js";
 
 const PATH = "/object-store-accounts";
 const accountSchema = z.looseObject({ name: z.string() });
-const userSchema = z.looseObject({
-  name: z.string(),
-  access_keys: z.array(z.looseObject({ name: z.string().nullish() })).nullish(),
-});
 
 async function accountFacts(ctx: CommandContext, account: string) {
   const buckets = (await bucketsOf(ctx)).filter((b) => b.account?.name === account);
-  const users: z.output<typeof userSchema>[] = [];
-  for await (const u of ctx.array.iterate("/object-store-users", { schema: userSchema }))
-    if (u.name.startsWith(`${account}/`)) users.push(u);
+  const users = (await usersOf(ctx)).filter((u) => u.name.startsWith(`${account}/`));
   const keys = users.reduce((n, u) => n + (u.access_keys?.length ?? 0), 0);
   return { buckets, users, keys };
 }

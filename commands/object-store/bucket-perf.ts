@@ -8,7 +8,7 @@ import { count, objectName } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";
 import { rich } from "../../src/core/message.js";
 import { formatBytes, formatCount, formatLatencyMs } from "../../src/core/units.js";
-import { versionTooOld } from "../../src/flashblade/errors.js";
+import { requireApi } from "../../src/flashblade/wire.js";
 import { rowsListing } from "../shared/listing.js";
 
 const num = z.number().nullish();
@@ -56,9 +56,7 @@ export const bucketPerf = defineCommand({
     top: count({ min: 1, max: 100 }).optional().describe(`how many buckets (default ${DEFAULT_TOP})`),
   }),
   async run(a, ctx): Promise<{ array: string; p: Perf; s3?: S3 }[]> {
-    if (!(await ctx.array.supports("1.8"))) {
-      throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.8", "The bucket performance API");
-    }
+    await requireApi(ctx, "1.8", "The bucket performance API");
     const query = a.bucket === undefined ? {} : { names: [a.bucket] };
     const items: Perf[] = [];
     for await (const p of ctx.array.iterate("/buckets/performance", { query, schema: perfSchema }))

@@ -10,8 +10,8 @@ import { type CommandContext, defineCommand, type Impact } from "../../src/core/
 import { rich } from "../../src/core/message.js";
 import { formatDuration } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
-import { versionTooOld } from "../../src/flashblade/errors.js";
 import type { Query } from "../../src/flashblade/types.js";
+import { requireApi } from "../../src/flashblade/wire.js";
 import { done } from "../shared/done.js";
 import { rowsListed } from "../shared/listing.js";
 import { itemsOf, planned } from "../shared/plan.js";
@@ -29,9 +29,7 @@ const ruleSchema = z.looseObject({
 type Rule = z.output<typeof ruleSchema>;
 
 async function requireLifecycleApi(ctx: CommandContext): Promise<void> {
-  if (!(await ctx.array.supports("1.10"))) {
-    throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.10", "The lifecycle rule API");
-  }
+  await requireApi(ctx, "1.10", "The lifecycle rule API");
 }
 
 async function rulesOf(ctx: CommandContext, bucket?: string): Promise<Rule[]> {

@@ -20,7 +20,7 @@ const userSchema = z.looseObject({
 type User = z.output<typeof userSchema>;
 const keysOf = (u: User) => (u.access_keys ?? []).flatMap((k) => (k.name ? [k.name] : []));
 
-async function usersOf(ctx: CommandContext): Promise<User[]> {
+export async function usersOf(ctx: CommandContext): Promise<User[]> {
   const out: User[] = [];
   for await (const u of ctx.array.iterate(PATH, { schema: userSchema })) out.push(u);
   return out;

@@ -8,7 +8,7 @@ import { objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { type Rich, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
-import { versionTooOld } from "../../src/flashblade/errors.js";
+import { requireApi } from "../../src/flashblade/wire.js";
 import { fileSystemList } from "../quota/kinds.js";
 import { done } from "../shared/done.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
@@ -36,9 +36,7 @@ async function prepare(a: Args, ctx: CommandContext, attach: boolean) {
         "With --remote, name one file system: the local end of the replica link.",
       );
     const fs = a.fs[0] as string;
-    if (!(await ctx.array.supports("1.9"))) {
-      throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.9", "The replica link API");
-    }
+    await requireApi(ctx, "1.9", "The replica link API");
     const links = await ctx.array.replicaLinks.forFileSystem(fs);
     if (!links.some((l) => l.remote?.name === a.remote)) {
       const there = links.map((l) => l.remote?.name ?? "?").join(", ");

@@ -4,9 +4,9 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../src/core/define-command.js";
-import { versionTooOld } from "../../src/flashblade/errors.js";
 import { and, eq } from "../../src/flashblade/filter.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
+import { requireApi } from "../../src/flashblade/wire.js";
 import { notFoundError } from "../shared/found.js";
 import type { Rule } from "./rules.js";
 
@@ -51,9 +51,7 @@ export interface PolicyFacts {
 }
 
 export async function requirePolicyApi(ctx: CommandContext): Promise<void> {
-  if (!(await ctx.array.supports("1.5"))) {
-    throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.5", "The snapshot policy API");
-  }
+  await requireApi(ctx, "1.5", "The snapshot policy API");
 }
 
 export function rulesOf(p: Policy): Rule[] {

@@ -9,10 +9,9 @@ import { defineCommand, type Impact, type StateValue } from "../../src/core/defi
 import { type Field, message, type Rich, rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
-import { versionTooOld } from "../../src/flashblade/errors.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystemPatch } from "../../src/flashblade/types.js";
-import { fileSystemPatchBody, selectOne } from "../../src/flashblade/wire.js";
+import { fileSystemPatchBody, requireApi, selectOne } from "../../src/flashblade/wire.js";
 import { done } from "../shared/done.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
 import { itemsOf, onlyItem, planned } from "../shared/plan.js";
@@ -192,9 +191,7 @@ export const quotaNotify = defineCommand({
       .describe("the contact named in those mails (an address, a phone number, a team)"),
   }),
   async impact(a, ctx): Promise<Impact> {
-    if (!(await ctx.array.supports("1.8"))) {
-      throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.8", "Changing quota settings");
-    }
+    await requireApi(ctx, "1.8", "Changing quota settings");
     const now = (await ctx.array.get("/quotas/settings", { schema: settingsSchema })).items[0];
     const body: Record<string, unknown> = {};
     const facts: Field[] = [];

@@ -5,10 +5,10 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../src/core/define-command.js";
-import { versionTooOld } from "../../src/flashblade/errors.js";
 import { and, anyOf, type Filter } from "../../src/flashblade/filter.js";
 import { groupQuotaSchema, userQuotaSchema } from "../../src/flashblade/schemas.js";
 import type { GroupQuota, UserQuota } from "../../src/flashblade/types.js";
+import { requireApi } from "../../src/flashblade/wire.js";
 
 export type QuotaKind = "user" | "group";
 
@@ -204,9 +204,7 @@ export async function readUsage(
 
 /** Quota support arrived in REST 1.6; say so instead of a bare "not supported". */
 export async function requireQuotaApi(ctx: CommandContext, what = "User and group quotas"): Promise<void> {
-  if (!(await ctx.array.supports("1.6"))) {
-    throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.6", `The API for ${what.toLowerCase()}`);
-  }
+  await requireApi(ctx, "1.6", `The API for ${what.toLowerCase()}`);
 }
 
 /** "over", "≥ 90%" or "". */

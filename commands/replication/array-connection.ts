@@ -18,26 +18,16 @@ import type { ArrayClient } from "../../src/flashblade/types.js";
 import { done } from "../shared/done.js";
 import { rowsListed } from "../shared/listing.js";
 import { itemsOf, planned } from "../shared/plan.js";
-import { bucketLinkSchema, requireReplicationApi } from "./read.js";
+import { bucketLinkSchema, connectionSchema, readAll, requireReplicationApi } from "./read.js";
 
 const PATH = "/array-connections";
 const KEY_PATH = "/array-connections/connection-key";
-const connectionSchema = z.looseObject({
-  status: z.string().nullish(),
-  remote: z.looseObject({ name: z.string().nullish(), id: z.string().nullish() }).nullish(),
-  management_address: z.string().nullish(),
-  replication_addresses: z.array(z.string()).nullish(),
-  encrypted: z.boolean().nullish(),
-  version: z.string().nullish(),
-});
 type Connection = z.output<typeof connectionSchema>;
 const keySchema = z.looseObject({ connection_key: z.string(), expires: z.number().nullish() });
 
 async function connections(ctx: CommandContext): Promise<Connection[]> {
   await requireReplicationApi(ctx);
-  const out: Connection[] = [];
-  for await (const c of ctx.array.iterate(PATH, { schema: connectionSchema })) out.push(c);
-  return out;
+  return readAll(ctx, PATH, connectionSchema);
 }
 
 export const arrayConnectionList = defineCommand({

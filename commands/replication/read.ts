@@ -5,8 +5,8 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../src/core/define-command.js";
-import { versionTooOld } from "../../src/flashblade/errors.js";
 import { fileSystemReplicaLinkSchema, referenceSchema } from "../../src/flashblade/schemas.js";
+import { requireApi } from "../../src/flashblade/wire.js";
 import { listPolicies, rulesOf } from "../policy/read.js";
 import { detailHints } from "./hints.js";
 
@@ -39,21 +39,24 @@ const transferSchema = z.looseObject({
 });
 type Transfer = z.output<typeof transferSchema>;
 
-const connectionSchema = z.looseObject({
-  status: opt(z.string()),
-  remote: opt(referenceSchema),
-  management_address: opt(z.string()),
+export const connectionSchema = z.looseObject({
+  status: z.string().nullish(),
+  remote: z.looseObject({ name: z.string().nullish(), id: z.string().nullish() }).nullish(),
+  management_address: z.string().nullish(),
+  replication_addresses: z.array(z.string()).nullish(),
+  encrypted: z.boolean().nullish(),
+  version: z.string().nullish(),
 });
 const pathSchema = z.looseObject({
   name: opt(z.string()),
   destination: opt(z.string()),
   status: opt(z.string()),
 });
-const targetSchema = z.looseObject({
+export const targetSchema = z.looseObject({
   name: z.string(),
-  address: opt(z.string()),
-  status: opt(z.string()),
-  status_details: opt(z.string()),
+  address: z.string().nullish(),
+  status: z.string().nullish(),
+  status_details: z.string().nullish(),
 });
 const credentialSchema = z.looseObject({ name: z.string() });
 
@@ -95,12 +98,11 @@ export interface ArrayReplication {
 }
 
 export async function requireReplicationApi(ctx: CommandContext): Promise<void> {
-  if (!(await ctx.array.supports("1.9"))) {
-    throw versionTooOld(ctx.arrayName, await ctx.array.version(), "1.9", "The replication API");
-  }
+  await requireApi(ctx, "1.9", "The replication API");
 }
 
-async function all<T>(ctx: CommandContext, path: string, schema: z.ZodType<T>): Promise<T[]> {
+/** Every item of a listing, read whole. */
+export async function readAll<T>(ctx: CommandContext, path: string, schema: z.ZodType<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const x of ctx.array.iterate(path, { schema })) out.push(x);
   return out;
@@ -111,8 +113,8 @@ async function transfersByFileSystem(
   ctx: CommandContext,
 ): Promise<Map<string, { done?: Transfer; running?: Transfer }>> {
   const [a, b] = await Promise.all([
-    all(ctx, "/file-system-replica-links/transfer", transferSchema),
-    all(ctx, "/file-system-snapshots/transfer", transferSchema),
+    readAll(ctx, "/file-system-replica-links/transfer", transferSchema),
+    readAll(ctx, "/file-system-snapshots/transfer", transferSchema),
   ]);
   const seen = new Set<string>();
   const out = new Map<string, { done?: Transfer; running?: Transfer }>();
@@ -145,14 +147,14 @@ export async function readReplication(
   const now = ctx.now();
   const [fsLinks, bucketLinks, policies, transfers, conns, paths, targets, creds, unprotected] =
     await Promise.all([
-      all(ctx, "/file-system-replica-links", fileSystemReplicaLinkSchema),
-      all(ctx, "/bucket-replica-links", bucketLinkSchema),
+      readAll(ctx, "/file-system-replica-links", fileSystemReplicaLinkSchema),
+      readAll(ctx, "/bucket-replica-links", bucketLinkSchema),
       listPolicies(ctx),
       transfersByFileSystem(ctx),
-      all(ctx, "/array-connections", connectionSchema),
-      all(ctx, "/array-connections/path", pathSchema),
-      all(ctx, "/targets", targetSchema),
-      all(ctx, "/object-store-remote-credentials", credentialSchema),
+      readAll(ctx, "/array-connections", connectionSchema),
+      readAll(ctx, "/array-connections/path", pathSchema),
+      readAll(ctx, "/targets", targetSchema),
+      readAll(ctx, "/object-store-remote-credentials", credentialSchema),
       opts.unprotected(ctx),
     ]);
   const everyOf = new Map(

@@ -18,7 +18,7 @@ import { refuseNamed, requireNamed } from "../shared/found.js";
 import { rowsListed } from "../shared/listing.js";
 import { itemsOf, planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
-import { requireReplicationApi } from "./read.js";
+import { readAll, requireReplicationApi } from "./read.js";
 
 const PATH = "/object-store-remote-credentials";
 const credSchema = z.looseObject({
@@ -43,9 +43,7 @@ const userName = () =>
 
 async function credentials(ctx: CommandContext) {
   await requireReplicationApi(ctx);
-  const out: z.output<typeof credSchema>[] = [];
-  for await (const c of ctx.array.iterate(PATH, { schema: credSchema })) out.push(c);
-  return out;
+  return readAll(ctx, PATH, credSchema);
 }
 
 async function requireCredentials(ctx: CommandContext, name: string) {

@@ -12,22 +12,14 @@ import { refuseNamed, requireNamed } from "../shared/found.js";
 import { rowsListed } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
-import { requireReplicationApi } from "./read.js";
+import { readAll, requireReplicationApi, targetSchema } from "./read.js";
 
 const PATH = "/targets";
-const targetSchema = z.looseObject({
-  name: z.string(),
-  address: z.string().nullish(),
-  status: z.string().nullish(),
-  status_details: z.string().nullish(),
-});
 type Target = z.output<typeof targetSchema>;
 
 async function targetsOf(ctx: CommandContext): Promise<Target[]> {
   await requireReplicationApi(ctx);
-  const out: Target[] = [];
-  for await (const t of ctx.array.iterate(PATH, { schema: targetSchema })) out.push(t);
-  return out;
+  return readAll(ctx, PATH, targetSchema);
 }
 
 async function requireTarget(ctx: CommandContext, name: string): Promise<Target> {

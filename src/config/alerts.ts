@@ -75,7 +75,6 @@ const quietHoursSchema = z.strictObject({
   /** Post held alerts here at once instead of waiting for the end of quiet hours. */
   channel: channelId.optional(),
 });
-export type QuietHoursConfig = z.output<typeof quietHoursSchema>;
 
 const maintenanceSchema = z
   .strictObject({

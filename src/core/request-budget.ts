@@ -4,8 +4,8 @@
  * stops with REQUEST_BUDGET, a clear message saying how to ask for less.
  */
 import { UserFacingError } from "../errors.js";
-import { guardedClient, guardedPool } from "../flashblade/guarded-client.js";
-import type { ArrayClient, ArrayPool } from "../flashblade/types.js";
+import { guardedClient, guardedPool, wrapOnce } from "../flashblade/guarded-client.js";
+import type { ArrayPool } from "../flashblade/types.js";
 import type { CommandContext } from "./define-command.js";
 
 export interface RequestBudget {
@@ -30,15 +30,7 @@ export function createRequestBudget(limit: number, onExceeded: () => void = () =
     }
     used++;
   };
-  const wrapped = new WeakMap<ArrayClient, ArrayClient>();
-  const guard = (client: ArrayClient): ArrayClient => {
-    let w = wrapped.get(client);
-    if (!w) {
-      w = guardedClient(client, before);
-      wrapped.set(client, w);
-    }
-    return w;
-  };
+  const guard = wrapOnce((client) => guardedClient(client, before));
   return {
     limit,
     get used() {

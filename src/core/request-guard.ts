@@ -6,7 +6,8 @@
  */
 import type { z } from "zod";
 import { UserFacingError } from "../errors.js";
-import { typedApis } from "../flashblade/client.js";
+import { withTypedApis } from "../flashblade/client.js";
+import { guardedPool, wrapOnce } from "../flashblade/guarded-client.js";
 import type {
   ArrayClient,
   ArrayPool,
@@ -106,59 +107,19 @@ export function guardClient(client: ArrayClient, roleOn: RoleOn): ArrayClient {
       return client.send(plan, schema);
     },
   };
-  // The typed resource functions are built on first use: most commands (every catalogue verb) never touch them,
-  // and building all seven for each command's context was a measurable part of a list's own cost (issue 27).
-  let apis: ReturnType<typeof typedApis> | undefined;
-  const api = () => {
-    apis ??= typedApis(core);
-    return apis;
-  };
-  return {
+  return withTypedApis({
     ...core,
     tags: client.tags,
     ...(client.host === undefined ? {} : { host: client.host }),
     health: () => client.health(),
     close: () => client.close(),
-    get fileSystems() {
-      return api().fileSystems;
-    },
-    get snapshots() {
-      return api().snapshots;
-    },
-    get alerts() {
-      return api().alerts;
-    },
-    get arrays() {
-      return api().arrays;
-    },
-    get replicaLinks() {
-      return api().replicaLinks;
-    },
-    get buckets() {
-      return api().buckets;
-    },
-    get quotas() {
-      return api().quotas;
-    },
-  };
+  });
 }
 
 /** The pool with every client it hands out guarded for the actor's role on that client's array. */
 export function guardPool(pool: ArrayPool, roleOn: RoleOn): ArrayPool {
-  const guarded = new Map<ArrayClient, ArrayClient>();
-  const wrap = (c: ArrayClient): ArrayClient => {
-    let g = guarded.get(c);
-    if (!g) {
-      g = guardClient(c, roleOn);
-      guarded.set(c, g);
-    }
-    return g;
-  };
-  return {
-    list: () => pool.list().map(wrap),
-    get: (name) => wrap(pool.get(name)),
-    select: (spec) => pool.select(spec).map(wrap),
-    health: () => pool.health(),
-    close: () => pool.close(),
-  };
+  return guardedPool(
+    pool,
+    wrapOnce((c) => guardClient(c, roleOn)),
+  );
 }

@@ -83,7 +83,7 @@ export function csvLine(columns: readonly TableColumn[], row?: Record<string, st
 }
 
 /** RFC 4180 CSV. Cells that a spreadsheet would run as a formula get a leading apostrophe. */
-export function toCsv(columns: TableColumn[], rows: Record<string, string>[]): string {
+export function toCsv(columns: readonly TableColumn[], rows: readonly Record<string, string>[]): string {
   const lines = [csvLine(columns)];
   for (const r of rows) lines.push(csvLine(columns, r));
   return `${lines.join("\r\n")}\r\n`;

@@ -11,7 +11,6 @@ import { paginate } from "./paging.js";
 import { alertsApi } from "./resources/alerts.js";
 import { arraysApi } from "./resources/arrays.js";
 import { bucketsApi } from "./resources/buckets.js";
-import type { ClientCore } from "./resources/core.js";
 import { fileSystemsApi } from "./resources/file-systems.js";
 import { quotasApi } from "./resources/quotas.js";
 import { replicaLinksApi } from "./resources/replication.js";
@@ -35,46 +34,55 @@ import type {
 } from "./types.js";
 import { adaptListQuery, totalsAllowed } from "./wire.js";
 
+/** The typed resource functions, each built over a core (a client's generic calls). */
+const TYPED_APIS = {
+  fileSystems: fileSystemsApi,
+  snapshots: snapshotsApi,
+  alerts: alertsApi,
+  arrays: arraysApi,
+  replicaLinks: replicaLinksApi,
+  buckets: bucketsApi,
+  quotas: quotasApi,
+};
+
+type TypedApis = { readonly [K in keyof typeof TYPED_APIS]: ReturnType<(typeof TYPED_APIS)[K]> };
+
 /**
- * The typed resource functions over any core: the client's own, or a wrapper's (src/core/request-guard.ts), so
- * that what they send passes through the wrapper's generic calls too.
+ * `client` with the typed resource functions as getters over it, each built on first use: a wrapper's
+ * (src/core/request-guard.ts) so that what they send passes through the wrapper's generic calls too. Most
+ * commands (every catalogue verb) never touch them, and building all seven for each command's context was a
+ * measurable part of a list's own cost (issue 27).
  */
-export function typedApis(core: ClientCore) {
-  return {
-    fileSystems: fileSystemsApi(core),
-    snapshots: snapshotsApi(core),
-    alerts: alertsApi(core),
-    arrays: arraysApi(core),
-    replicaLinks: replicaLinksApi(core),
-    buckets: bucketsApi(core),
-    quotas: quotasApi(core),
-  };
+export function withTypedApis(client: Omit<ArrayClient, keyof TypedApis>): ArrayClient {
+  const getters: PropertyDescriptorMap = {};
+  for (const [key, make] of Object.entries(TYPED_APIS)) {
+    let api: unknown;
+    const get = () => {
+      api ??= make(client);
+      return api;
+    };
+    getters[key] = { get, enumerable: true, configurable: true };
+  }
+  return Object.defineProperties(client, getters) as ArrayClient;
 }
 
 export class FlashBladeClient implements ArrayClient {
   readonly name: string;
   readonly tags: readonly string[];
   readonly host: string;
-  readonly fileSystems: FileSystemsApi;
-  readonly snapshots: SnapshotsApi;
-  readonly alerts: AlertsApi;
-  readonly arrays: ArraysApi;
-  readonly replicaLinks: ReplicaLinksApi;
-  readonly buckets: BucketsApi;
-  readonly quotas: QuotasApi;
+  declare readonly fileSystems: FileSystemsApi;
+  declare readonly snapshots: SnapshotsApi;
+  declare readonly alerts: AlertsApi;
+  declare readonly arrays: ArraysApi;
+  declare readonly replicaLinks: ReplicaLinksApi;
+  declare readonly buckets: BucketsApi;
+  declare readonly quotas: QuotasApi;
 
   constructor(private readonly conn: ArrayConnection) {
     this.name = conn.name;
     this.tags = conn.tags;
     this.host = conn.host;
-    const apis = typedApis(this);
-    this.fileSystems = apis.fileSystems;
-    this.snapshots = apis.snapshots;
-    this.alerts = apis.alerts;
-    this.arrays = apis.arrays;
-    this.replicaLinks = apis.replicaLinks;
-    this.buckets = apis.buckets;
-    this.quotas = apis.quotas;
+    withTypedApis(this);
   }
 
   version(): Promise<string> {

@@ -60,12 +60,6 @@ export function eq(name: string, value: Scalar): Filter {
 export function ne(name: string, value: Scalar): Filter {
   return brand(`${field(name)}!=${exact(value, "!=")}`);
 }
-export function lt(name: string, value: Scalar): Filter {
-  return brand(`${field(name)}<${literal(value)}`);
-}
-export function le(name: string, value: Scalar): Filter {
-  return brand(`${field(name)}<=${literal(value)}`);
-}
 export function gt(name: string, value: Scalar): Filter {
   return brand(`${field(name)}>${literal(value)}`);
 }

@@ -5,21 +5,15 @@
  * command's (it happens once per connection) and passes unchecked.
  */
 import type { z } from "zod";
+import { withTypedApis } from "./client.js";
 import { paginate } from "./paging.js";
-import { alertsApi } from "./resources/alerts.js";
-import { arraysApi } from "./resources/arrays.js";
-import { bucketsApi } from "./resources/buckets.js";
-import { fileSystemsApi } from "./resources/file-systems.js";
-import { quotasApi } from "./resources/quotas.js";
-import { replicaLinksApi } from "./resources/replication.js";
-import { snapshotsApi } from "./resources/snapshots.js";
 import type { ArrayClient, ArrayPool, PlannedCall, Query, RequestOptions, WriteOptions } from "./types.js";
 
 /** Called before each request with its method and path; throws to stop the request from being sent. */
 export type BeforeRequest = (method: PlannedCall["method"], path: string) => void;
 
 export function guardedClient(inner: ArrayClient, before: BeforeRequest): ArrayClient {
-  const c: ArrayClient = {
+  const c: ArrayClient = withTypedApis({
     name: inner.name,
     tags: inner.tags,
     ...(inner.host === undefined ? {} : { host: inner.host }),
@@ -54,37 +48,22 @@ export function guardedClient(inner: ArrayClient, before: BeforeRequest): ArrayC
       before(plan.method, plan.path);
       return inner.send<T>(plan, schema);
     },
-    get fileSystems() {
-      return fileSystems;
-    },
-    get snapshots() {
-      return snapshots;
-    },
-    get alerts() {
-      return alerts;
-    },
-    get arrays() {
-      return arrays;
-    },
-    get replicaLinks() {
-      return replicaLinks;
-    },
-    get buckets() {
-      return buckets;
-    },
-    get quotas() {
-      return quotas;
-    },
     close: () => inner.close(),
-  };
-  const fileSystems = fileSystemsApi(c);
-  const snapshots = snapshotsApi(c);
-  const alerts = alertsApi(c);
-  const arrays = arraysApi(c);
-  const replicaLinks = replicaLinksApi(c);
-  const buckets = bucketsApi(c);
-  const quotas = quotasApi(c);
+  });
   return c;
+}
+
+/** `wrap` done once per client: a client reached again (through the pool, or as the command's own) is the same. */
+export function wrapOnce(wrap: (client: ArrayClient) => ArrayClient): (client: ArrayClient) => ArrayClient {
+  const wrapped = new WeakMap<ArrayClient, ArrayClient>();
+  return (client) => {
+    let w = wrapped.get(client);
+    if (!w) {
+      w = wrap(client);
+      wrapped.set(client, w);
+    }
+    return w;
+  };
 }
 
 /** The pool with every client it hands out guarded the same way (a command reaching another array). */

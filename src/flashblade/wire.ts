@@ -7,7 +7,7 @@
 import { atLeast } from "../rest-spec/versions.js";
 import { versionTooOld } from "./errors.js";
 import { eq, type Filter } from "./filter.js";
-import type { FileSystemCreate, FileSystemPatch, Query } from "./types.js";
+import type { ArrayClient, FileSystemCreate, FileSystemPatch, Query } from "./types.js";
 
 /** Absolute request path of a versioned endpoint. */
 export function apiPath(version: string, path: string): string {
@@ -238,9 +238,10 @@ export function replicationMetrics<T>(item: { async?: T; periodic?: T }): T | un
   return item.periodic ?? item.async;
 }
 
-/** Throws ARRAY_VERSION_TOO_OLD unless `version` ≥ `min`. */
-export function requireVersion(array: string, version: string, min: string, what: string): void {
-  if (!atLeast(version, min)) throw versionTooOld(array, version, min, what);
+/** Throws ARRAY_VERSION_TOO_OLD, naming `what`, unless the command's array speaks `min`. */
+export async function requireApi(ctx: { array: ArrayClient; arrayName: string }, min: string, what: string) {
+  const version = await ctx.array.version();
+  if (!atLeast(version, min)) throw versionTooOld(ctx.arrayName, version, min, what);
 }
 
 /**

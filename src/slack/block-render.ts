@@ -6,9 +6,9 @@
 import { columnNumbers } from "../core/list-view.js";
 import type { Attachment, Block, Button, TableColumn, TypedAnswer } from "../core/message.js";
 import { escapeText, rich, singleLine, singleLineRows } from "../core/message.js";
+import { toCsv } from "../core/table.js";
 import { formatCount } from "../core/units.js";
 import { InternalError } from "../errors.js";
-import { toCsv } from "./csv.js";
 import { LIMITS, splitText, truncate } from "./limits.js";
 import { formatGrid } from "./plain-text.js";
 

@@ -56,7 +56,7 @@ export interface PacingOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const realSleep = (ms: number) =>
+export const realSleep = (ms: number) =>
   new Promise<void>((resolve) => {
     setTimeout(resolve, ms).unref();
   });

@@ -26,5 +26,4 @@ export function storeHealth(store: Store): { up: boolean; detail: string } {
   return h ? h.call(store) : { up: true, detail: "embedded" };
 }
 
-export { joinKey, keyPrefix } from "./keys.js";
-export type { ListOptions, Store, StoreEntry, StoreOp, StoreOptions, WriteGuard } from "./types.js";
+export type { Store, StoreOptions } from "./types.js";

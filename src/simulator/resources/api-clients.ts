@@ -6,20 +6,13 @@
 import { createHash, createPublicKey } from "node:crypto";
 import { z } from "zod";
 import { bodyObject, type Json, parseBody, referenceByName, rejectReadOnly } from "../models/body.js";
-import type { SimState } from "../state.js";
 import { badRequest } from "../types.js";
 import { EMPTY, type Handler, listing, ok, requireList, selectByNamesOrIds } from "./common.js";
 import { BUILT_IN_ROLES } from "./directory-services.js";
-import { collection } from "./generic.js";
+import { collection, keyed } from "./generic.js";
 
 const PATH = "/api-clients";
 const DAY_MS = 86_400_000;
-
-function keyed(state: SimState) {
-  return new Map(
-    [...collection(state, PATH).items].map(([n, i]) => [n, { ...i, id: String(i["id"] ?? ""), name: n }]),
-  );
-}
 
 const postBody = z.strictObject({
   max_role: referenceByName,
@@ -70,7 +63,7 @@ export const createApiClients: Handler = (req, state) => {
 const patchBody = z.strictObject({ enabled: z.boolean() });
 
 export const updateApiClients: Handler = (req, state) => {
-  const targets = selectByNamesOrIds(req, keyed(state), "API client") ?? [];
+  const targets = selectByNamesOrIds(req, keyed(state, PATH), "API client") ?? [];
   const raw = bodyObject(req, "ApiClientPatch");
   for (const f of Object.keys(raw))
     if (f !== "enabled") throw badRequest(`Only 'enabled' can change on an API client; '${f}' cannot.`);
@@ -86,7 +79,7 @@ export const updateApiClients: Handler = (req, state) => {
 };
 
 export const deleteApiClients: Handler = (req, state) => {
-  for (const t of selectByNamesOrIds(req, keyed(state), "API client") ?? [])
+  for (const t of selectByNamesOrIds(req, keyed(state, PATH), "API client") ?? [])
     collection(state, PATH).items.delete(t.name);
   return EMPTY;
 };

@@ -3,15 +3,12 @@
  * /policies/members, and the snapshot ↔ policy pairs of /policies/file-system-snapshots.
  */
 import type { FileSystemRec } from "../models/file-system.js";
+import { ref } from "../models/object-store.js";
 import type { PolicyRec } from "../models/policy.js";
 import type { SnapshotRec } from "../models/snapshot.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { byId, EMPTY, type Handler, listing, ok, pickMembership } from "./common.js";
-
-function ref(name: string, id: string, resourceType: string) {
-  return { name, id, resource_type: resourceType };
-}
 
 interface Pair {
   policy: PolicyRec;

@@ -12,7 +12,7 @@
  */
 import { createIdSource, createRng } from "../models/random.js";
 import type { SimState } from "../state.js";
-import { put } from "./put.js";
+import { ports, put } from "./put.js";
 import { DAY } from "./units.js";
 
 const PEM = (what: string) =>
@@ -121,16 +121,11 @@ function objectStore(state: SimState, newId: () => string): void {
 
 /** A backup network retired last year: its VLAN's subnet and its own ports' group are still configured. */
 function retiredNetwork(state: SimState, newId: () => string): void {
-  const connectors = state.generic.get("/hardware-connectors")?.items;
-  const port = (name: string) => ({
-    name,
-    id: (connectors?.get(name)?.["id"] as string | undefined) ?? null,
-  });
   state.network.lags.set("legacy-lag", {
     name: "legacy-lag",
     id: newId(),
     mac_address: "24:a9:37:00:1a:3c",
-    ports: [port("CH1.FM1.ETH4"), port("CH1.FM2.ETH4")],
+    ports: ports(state, "CH1.FM1.ETH4", "CH1.FM2.ETH4"),
     port_speed: 40_000_000_000,
     status: "healthy",
   });

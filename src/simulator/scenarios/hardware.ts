@@ -1,6 +1,6 @@
 /** Simulated hardware (chassis, blades, fabric modules, ports, fans, power) and the network on top of it. */
 import type { SimState } from "../state.js";
-import { type Item, put } from "./put.js";
+import { type Item, ports, put } from "./put.js";
 
 const TB = 1000 ** 4;
 
@@ -75,16 +75,11 @@ export function seedHardware(state: SimState, opts: InfrastructureOptions): void
 /** One link aggregation group, a data and a replication subnet on it, and three interfaces in them. */
 export function seedNetwork(state: SimState): void {
   const net = state.network;
-  const connectors = state.generic.get("/hardware-connectors")?.items;
-  const port = (name: string) => ({
-    name,
-    id: (connectors?.get(name)?.["id"] as string | undefined) ?? null,
-  });
   net.lags.set("uplink", {
     name: "uplink",
     id: state.newId(),
     mac_address: "24:a9:37:00:1a:2b",
-    ports: [port("CH1.FM1.ETH1"), port("CH1.FM2.ETH1")],
+    ports: ports(state, "CH1.FM1.ETH1", "CH1.FM2.ETH1"),
     port_speed: 40_000_000_000,
     status: "healthy",
   });

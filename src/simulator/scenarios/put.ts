@@ -9,6 +9,12 @@ export function put(state: SimState, path: string, items: Item[], singleton = fa
   state.generic.set(path, c);
 }
 
+/** Hardware connectors by name, as a link aggregation group's ports name them. */
+export function ports(state: SimState, ...names: string[]) {
+  const connectors = state.generic.get("/hardware-connectors")?.items;
+  return names.map((name) => ({ name, id: (connectors?.get(name)?.["id"] as string | undefined) ?? null }));
+}
+
 export function ref(state: SimState, path: string, name: string, resourceType: string) {
   const id = state.generic.get(path)?.items.get(name)?.["id"] ?? null;
   return { name, id, resource_type: resourceType };

@@ -17,6 +17,7 @@ import {
   withArrayField,
 } from "../../core/workflow-steps.js";
 import { runEffects } from "../effects.js";
+import { realSleep } from "../paced-client.js";
 import { messageToPlainText } from "../plain-text.js";
 import type { ListenerContext } from "./context.js";
 
@@ -59,11 +60,6 @@ export async function waitForDecision(
   }
   return pipeline.requestStatus?.(id);
 }
-
-const realSleep = (ms: number) =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
 
 type StepArgs = Parameters<Parameters<App["function"]>[1]>[0];
 
