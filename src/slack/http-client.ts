@@ -11,8 +11,8 @@ import { Agent, fetch as undiciFetch } from "undici";
 
 /**
  * Sockets per Slack origin. Calls in flight are the call rate times Slack's latency: ~150 calls/s (answers
- * and Web API calls at 100 commands/s) × 0.3 s is ~45; a cap of 32 held the load test's answers back when its
- * fake Slack slowed down.
+ * and Web API calls at 100 commands/s) × 0.3 s is ~45. With 32, a load run on a busy machine fell further
+ * behind than without a cap (its fake Slack slowed down); 64 leaves room.
  */
 export const SLACK_CONNECTIONS = 64;
 const KEEP_ALIVE_MS = 4_000;
