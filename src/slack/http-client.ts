@@ -20,6 +20,7 @@ const KEEP_ALIVE_MS = 4_000;
 export interface SlackHttp {
   /** A fetch for the WebClient's `fetch` option (Bolt's respond() uses the same). */
   readonly fetch: typeof globalThis.fetch;
+  /** Closes the sockets (idempotent). */
   close(): Promise<void>;
 }
 
@@ -30,5 +31,7 @@ export function createSlackHttp(o: { connections?: number; keepAliveMs?: number 
   });
   const fetch = ((input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) =>
     undiciFetch(input, { ...init, dispatcher: agent })) as unknown as typeof globalThis.fetch;
-  return { fetch, close: () => agent.close() };
+  // Once: the app's stop() may run twice (a test's own stop, then its clean-up), and undici refuses a second close.
+  let closed: Promise<void> | undefined;
+  return { fetch, close: () => (closed ??= agent.close()) };
 }

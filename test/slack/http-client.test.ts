@@ -8,7 +8,7 @@ import { parseSlackSection } from "../../src/config/slack.js";
 import { silentLogger } from "../../src/logger.js";
 import { createMetrics } from "../../src/ops/metrics.js";
 import { createSlackApp, createSlackPorts } from "../../src/slack/app.js";
-import { SLACK_CONNECTIONS } from "../../src/slack/http-client.js";
+import { createSlackHttp, SLACK_CONNECTIONS } from "../../src/slack/http-client.js";
 import { FakeSlackApi } from "../fakes/slack-api-server.js";
 import { TestPipeline } from "./helpers/test-pipeline.js";
 
@@ -65,5 +65,15 @@ describe("the bot's HTTP client to Slack", () => {
     ]);
     expect(fake.callsOf("auth.test")).toHaveLength(120);
     expect(fake.connectionsOpened).toBeLessThanOrEqual(SLACK_CONNECTIONS);
+  });
+
+  it("closes once however often it is asked (the app may be stopped twice)", async () => {
+    const http = createSlackHttp();
+    await http.close();
+    const second = await http.close().then(
+      () => "closed",
+      (err: unknown) => err,
+    );
+    expect(second).toBe("closed");
   });
 });
