@@ -96,6 +96,19 @@ if (last)
   console.log(
     `at the end: RSS ${last.rssMiB.toFixed(0)} MiB = V8 heap committed ${last.heapTotalMiB.toFixed(0)} MiB (used ${last.heapUsedMiB.toFixed(0)}) + external ${last.externalMiB.toFixed(0)} MiB + the rest (code, stacks, native allocations) ${(last.rssMiB - last.heapTotalMiB - last.externalMiB).toFixed(0)} MiB`,
   );
+if (last?.rssAnonMiB !== undefined)
+  console.log(
+    `  of which anonymous ${last.rssAnonMiB.toFixed(0)} MiB, file-backed (code) ${last.rssFileMiB?.toFixed(0)} MiB; ArrayBuffers ${last.arrayBuffersMiB?.toFixed(1)} MiB of the external`,
+  );
+const censuses = m.samples.flatMap((s) => (s.sockets ? [{ t: s.t, ...s.sockets }] : []));
+if (censuses.length > 0) {
+  const peak = (k: "inbound" | "slack" | "arrays") => Math.max(...censuses.map((c) => c[k]));
+  const c = censuses.at(-1);
+  console.log(
+    `sockets (every 5 s): peak inbound ${peak("inbound")}, to Slack ${peak("slack")}, to the arrays ${peak("arrays")}; ` +
+      `last sample (${c?.t.toFixed(0)} s): ${c?.inbound} / ${c?.slack} / ${c?.arrays}`,
+  );
+}
 if (m.spaces)
   console.log(
     `V8's spaces at the end (committed/used MiB): ${m.spaces.map((sp) => `${sp.name} ${sp.committedMiB.toFixed(0)}/${sp.usedMiB.toFixed(0)}`).join(", ")}`,

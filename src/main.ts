@@ -19,6 +19,7 @@ import { waitingCards } from "./local/console-store.js";
 import { DEMO_USERS, demoIncidentFrom, startDemo } from "./local/demo.js";
 import { runConsole } from "./local/run-console.js";
 import { createLogger, type Logger } from "./logger.js";
+import { applyProcessSettings } from "./ops/heap-options.js";
 import type { Metrics } from "./ops/metrics.js";
 import { redactUrlCredentials } from "./redact.js";
 import type { RunSlackDeps } from "./slack/run.js";
@@ -181,6 +182,7 @@ export async function main(io: MainIO): Promise<number> {
 }
 
 if (isEntryPoint(import.meta.url, process.argv[1])) {
+  applyProcessSettings();
   main({
     argv: process.argv.slice(2),
     env: process.env,

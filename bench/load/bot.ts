@@ -16,11 +16,12 @@ import { createPipeline } from "../../src/core/pipeline.js";
 import { createRegistry } from "../../src/core/registry.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import { silentLogger } from "../../src/logger.js";
-import { HEAP_OPTIONS } from "../../src/ops/heap-options.js";
+import { applyProcessSettings, HEAP_OPTIONS } from "../../src/ops/heap-options.js";
 import { simulatedArrayConfig } from "../../src/simulator/index.js";
 import { createSlackApp } from "../../src/slack/app.js";
 import type { FleetArray } from "./fleet.js";
 import { type AuditEntry, reconcileSink } from "./reconcile.js";
+import { rssSplit, type SocketCensus, socketCensus } from "./sockets.js";
 
 export interface BotOptions {
   arrays: readonly FleetArray[];
@@ -38,6 +39,12 @@ export interface BotSample {
   /** V8's committed heap, and memory outside it held by JS objects (Buffers, ArrayBuffers). */
   heapTotalMiB: number;
   externalMiB: number;
+  /** Of external: ArrayBuffers and Buffers. */
+  arrayBuffersMiB?: number;
+  /** RSS split into anonymous and file-backed (code) memory, and the open sockets by peer (every 5 s; Linux). */
+  rssAnonMiB?: number;
+  rssFileMiB?: number;
+  sockets?: SocketCensus;
 }
 
 export interface BotMemory {
@@ -64,6 +71,8 @@ export interface Bot {
 
 /** The bot in this process. */
 export async function startLocalBot(o: BotOptions): Promise<Bot> {
+  // As the bot's entry point does (src/main.ts); in the driver's process too with --bot-in-process.
+  applyProcessSettings();
   const config = configSchema.parse({
     arrays: o.arrays.map((a) => ({ name: a.name, address: a.url, api_token_env: "T" })),
     access: { default_role: "none", admin: { users: o.admins }, operator: { users: o.operators } },
@@ -109,14 +118,21 @@ export async function startLocalBot(o: BotOptions): Promise<Bot> {
   const { port } = await app.start();
   const memory: BotMemory = { samples: [], liveHeapMiB: [] };
   let t0 = 0;
+  const slackPort = Number(new URL(o.slackApiUrl).port);
+  let n = 0;
   const sample = () => {
     const m = process.memoryUsage();
+    const split = rssSplit();
+    const sockets = n++ % 5 === 0 ? socketCensus(port, slackPort) : undefined;
     memory.samples.push({
       t: (performance.now() - t0) / 1000,
       rssMiB: m.rss / 2 ** 20,
       heapUsedMiB: m.heapUsed / 2 ** 20,
       heapTotalMiB: m.heapTotal / 2 ** 20,
       externalMiB: m.external / 2 ** 20,
+      arrayBuffersMiB: m.arrayBuffers / 2 ** 20,
+      ...(split ? { rssAnonMiB: split.anonMiB, rssFileMiB: split.fileMiB } : {}),
+      ...(sockets ? { sockets } : {}),
     });
   };
   let sampler: NodeJS.Timeout | undefined;

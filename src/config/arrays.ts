@@ -79,7 +79,11 @@ export const arrayConfigSchema = z
       })
       .optional(),
     tags: z.array(z.string().regex(TAG, "tags are lower-case letters, digits, '_' or '-'")).default([]),
-    connections: z.int().min(1).max(128).default(8),
+    // Sockets to one array. A bot's calls to one array are few at a time, and each TLS socket costs ~100 KiB of
+    // native memory: 8 each allowed 1,600 sockets (~150 MiB) for 200 arrays in a burst. 4 leaves room for a call
+    // or two held by a hung array while others go on; calls beyond them wait for a free socket (idle ones close
+    // after 4 s). Figures: docs/benchmarks.md, "Where the bot's memory goes at this load".
+    connections: z.int().min(1).max(128).default(4),
     rate: rateSchema.default({ max_concurrent: 8, min_spacing_ms: 0, max_queue: 1000 }),
     timeouts: timeoutsSchema.default({ connect_ms: 10_000, read_ms: 30_000 }),
     /** Consecutive connection failures before the array is marked down and calls fail fast. */

@@ -139,7 +139,8 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
     token: config.botToken,
     logger: bl,
     logLevel: LogLevel.INFO,
-    clientOptions: webClientOptions(config, deps.logger),
+    // Bolt's own client and respond() share the ports' capped keep-alive connections to Slack.
+    clientOptions: webClientOptions(config, deps.logger, ports.http),
     deferInitialization: true,
     // Bolt's default conversation store is a middleware on every request and a process-local map we never
     // read (state lives in our own store); off, each ack does less work and nothing grows per channel.
@@ -237,6 +238,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
       await bolt.stop().catch((err: unknown) => logger.warn({ err }, "receiver stop failed"));
       await opsServer?.close();
       await client.stop();
+      await ports.http.close();
       readiness.slackConnected = false;
       logger.info("slack app stopped");
     },

@@ -10,6 +10,7 @@ import type { Metrics } from "../ops/metrics.js";
 import { boltLogger } from "./bolt-logger.js";
 import { type ChatPort, createChatPort } from "./chat-port.js";
 import { createFileUploader, type FetchFn, type FileUploader } from "./file-upload.js";
+import { createSlackHttp, type SlackHttp } from "./http-client.js";
 import { SlackIdentity } from "./identity.js";
 import { PacedSlackClient } from "./paced-client.js";
 
@@ -18,10 +19,12 @@ export interface SlackPorts {
   identity: SlackIdentity;
   chat: ChatPort;
   uploader: FileUploader;
+  /** The capped keep-alive HTTP client under the Web API client and respond() (http-client.ts). */
+  http: SlackHttp;
 }
 
 /** No retries and no waiting of the WebClient's own: the paced client's rules are the only ones in force. */
-export function webClientOptions(config: SlackConfig, logger: Logger) {
+export function webClientOptions(config: SlackConfig, logger: Logger, http?: SlackHttp) {
   const o: ConstructorParameters<typeof webApi.WebClient>[1] = {
     logger: boltLogger(logger),
     logLevel: LogLevel.INFO,
@@ -30,6 +33,7 @@ export function webClientOptions(config: SlackConfig, logger: Logger) {
     timeout: config.timeoutMs,
   };
   if (config.apiUrl !== undefined) o.slackApiUrl = config.apiUrl;
+  if (http !== undefined) o.fetch = http.fetch;
   return o;
 }
 
@@ -46,7 +50,8 @@ export interface PortDeps {
 export function createSlackPorts(config: SlackConfig, deps: PortDeps): SlackPorts {
   const logger = deps.logger.child({ component: "slack" });
   const metrics = deps.metrics;
-  const web = new webApi.WebClient(config.botToken, webClientOptions(config, deps.logger));
+  const http = createSlackHttp();
+  const web = new webApi.WebClient(config.botToken, webClientOptions(config, deps.logger, http));
   const client = new PacedSlackClient(
     web,
     {
@@ -69,5 +74,5 @@ export function createSlackPorts(config: SlackConfig, deps: PortDeps): SlackPort
   );
   const uploader = createFileUploader({ client, logger, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
   const chat = createChatPort({ client, uploader, logger, metrics });
-  return { client, identity, chat, uploader };
+  return { client, identity, chat, uploader, http };
 }

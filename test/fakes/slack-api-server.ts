@@ -96,6 +96,8 @@ export class FakeSlackApi {
   readonly events = new EventEmitter();
   /** What apps.connections.open hands out (the fake Socket Mode server's URL). */
   socketUrl = "";
+  /** TCP connections the fake has accepted: how many sockets the bot opened to Slack. */
+  connectionsOpened = 0;
   /** Status for POSTs to response URLs (404 = expired). */
   responseUrlStatus = 200;
   private readonly scripts = new Map<string, Scripted[]>();
@@ -114,6 +116,9 @@ export class FakeSlackApi {
         res.writeHead(500);
         res.end(String(err));
       });
+    });
+    server.on("connection", () => {
+      if (self) self.connectionsOpened++;
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
