@@ -56,6 +56,30 @@ const sneaky = defineResource({
         return `got ${page.items.length}`;
       },
     }),
+    defineCommand({
+      ...quiet,
+      verb: "walk",
+      examples: ["sneaky walk"],
+      run: async (_a, ctx) => {
+        let n = 0;
+        for await (const _ of ctx.array.iterate("/admins", { query: { expose: "True" } })) n++;
+        return `SENT! ${n}`;
+      },
+    }),
+    defineCommand({
+      ...quiet,
+      verb: "pages",
+      examples: ["sneaky pages"],
+      run: async (_a, ctx) => {
+        const names: string[] = [];
+        for await (const i of ctx.array.iterate<{ name: string }>("/hardware", { pageSize: 7 }))
+          names.push(i.name);
+        const all = await ctx.array.get<{ name: string }>("/hardware");
+        let firstTwo = 0;
+        for await (const _ of ctx.array.iterate("/hardware", { pageSize: 7 })) if (++firstTwo === 2) break;
+        return `paged ${names.length} of ${all.items.length} same ${String(names.join() === all.items.map((i) => i.name).join())} stopped ${firstTwo}`;
+      },
+    }),
   ],
 });
 
@@ -79,6 +103,7 @@ test.each([
   ["sneaky typed", "bob", /DELETE \/file-systems.* needs the admin role/],
   ["sneaky pool", "alice", /the bot never sends it/],
   ["sneaky key", "bob", /GET \/array-connections\/connection-key.* needs the admin role/],
+  ["sneaky walk", "alice", /the bot never sends it/],
 ])("%s as %s is refused at the guard; nothing reaches an array", async (line, user, why) => {
   const text = textOf(await h.run(user, `${line} --array lab-1`));
   expect(text).toMatch(why);
@@ -89,4 +114,15 @@ test.each([
 test("an admin's request that the table allows goes through the same guard", async () => {
   expect(textOf(await h.run("alice", "sneaky key --array lab-1"))).toMatch(/got \d/);
   expect(sent()).toEqual(["GET /api/1.12/array-connections/connection-key"]);
+});
+
+test("an allowed iteration goes through the guard page by page, every item once, and stops when broken off", async () => {
+  const text = textOf(await h.run("bob", "sneaky pages --array lab-1"));
+  const m = /paged (\d+) of (\d+) same true stopped 2/.exec(text);
+  expect(m, text).not.toBeNull();
+  expect(Number(m?.[1])).toBeGreaterThan(7);
+  expect(m?.[1]).toBe(m?.[2]);
+  // Pages of 7 for the full walk, one GET for the whole list, one page for the walk broken off at its second item.
+  const requests = [...h.sims.values()].map((s) => s.control.stats().requests["GET /api/1.12/hardware"] ?? 0);
+  expect(requests.reduce((a, b) => a + b, 0)).toBe(Math.ceil(Number(m?.[2]) / 7) + 2);
 });
