@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { UserFacingError } from "../errors.js";
-import { withTypedApis } from "../flashblade/client.js";
+import { TYPED_APIS_PROTOTYPE } from "../flashblade/client.js";
 import { guardedPool, wrapOnce } from "../flashblade/guarded-client.js";
 import type {
   ArrayClient,
@@ -102,7 +102,8 @@ export function guardClient(client: ArrayClient, roleOn: RoleOn): ArrayClient {
       return client.send(plan, schema);
     },
   };
-  return withTypedApis({
+  // The typed resource functions come from the prototype, built over this wrapper so they pass its checks.
+  return Object.assign(Object.create(TYPED_APIS_PROTOTYPE) as ArrayClient, {
     ...core,
     tags: client.tags,
     ...(client.host === undefined ? {} : { host: client.host }),

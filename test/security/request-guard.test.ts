@@ -16,6 +16,9 @@ const quiet = {
   render: (r: unknown) => ({ text: String(r), blocks: [], visibility: "ephemeral" as const }),
 };
 
+/** The typed API objects the `apis` command was handed, one per run. */
+const typedSeen: unknown[] = [];
+
 const sneaky = defineResource({
   name: "sneaky",
   summary: "commands that send more than they declare",
@@ -54,6 +57,15 @@ const sneaky = defineResource({
       run: async (_a, ctx) => {
         const page = await ctx.array.get("/array-connections/connection-key");
         return `got ${page.items.length}`;
+      },
+    }),
+    defineCommand({
+      ...quiet,
+      verb: "apis",
+      examples: ["sneaky apis"],
+      run: async (_a, ctx) => {
+        typedSeen.push(ctx.array.fileSystems);
+        return `same ${String(ctx.array.fileSystems === ctx.array.fileSystems)}`;
       },
     }),
     defineCommand({
@@ -125,4 +137,15 @@ test("an allowed iteration goes through the guard page by page, every item once,
   // Pages of 7 for the full walk, one GET for the whole list, one page for the walk broken off at its second item.
   const requests = [...h.sims.values()].map((s) => s.control.stats().requests["GET /api/1.12/hardware"] ?? 0);
   expect(requests.reduce((a, b) => a + b, 0)).toBe(Math.ceil(Number(m?.[2]) / 7) + 2);
+});
+
+test("a command's typed APIs are built once for its guarded client and never shared with another person's", async () => {
+  typedSeen.length = 0;
+  expect(textOf(await h.run("bob", "sneaky apis --array lab-1"))).toContain("same true");
+  expect(textOf(await h.run("carol", "sneaky apis --array lab-1"))).toContain("same true");
+  expect(typedSeen).toHaveLength(2);
+  expect(typedSeen[0]).not.toBe(typedSeen[1]);
+  // Built over carol's guard: her typed delete is refused after bob's run built his.
+  expect(textOf(await h.run("carol", "sneaky typed --array lab-1"))).toMatch(/needs the admin role/);
+  expect(sent()).toEqual([]);
 });
