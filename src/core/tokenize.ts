@@ -43,6 +43,9 @@ const CLOSERS: Record<string, readonly string[]> = {
 };
 
 const WHITESPACE = /\s/;
+/** Any character that opens a quote (the keys of CLOSERS). */
+const QUOTE = /["'“”‘’„«]/;
+const BLANKS = /\s+/;
 
 export interface Token {
   text: string;
@@ -52,6 +55,9 @@ export interface Token {
 
 /** Splits into tokens; quotes may start anywhere in a word (`--name='prod*'`). Unclosed quotes are an error. */
 export function tokenize(text: string): Token[] {
+  // A line with no quote (nearly every one) is its words between blanks, without a walk over each character.
+  if (!QUOTE.test(text))
+    return text.split(BLANKS).flatMap((w) => (w === "" ? [] : [{ text: w, quoted: false }]));
   const tokens: Token[] = [];
   let cur = "";
   let inToken = false;
