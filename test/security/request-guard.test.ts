@@ -65,7 +65,8 @@ const sneaky = defineResource({
       examples: ["sneaky apis"],
       run: async (_a, ctx) => {
         typedSeen.push(ctx.array.fileSystems);
-        return `same ${String(ctx.array.fileSystems === ctx.array.fileSystems)}`;
+        const pool = ctx.pool;
+        return `same ${String(ctx.array.fileSystems === ctx.array.fileSystems)} pool ${String(pool === ctx.pool && pool.get("lab-2") === ctx.pool.get("lab-2"))}`;
       },
     }),
     defineCommand({
@@ -141,7 +142,7 @@ test("an allowed iteration goes through the guard page by page, every item once,
 
 test("a command's typed APIs are built once for its guarded client and never shared with another person's", async () => {
   typedSeen.length = 0;
-  expect(textOf(await h.run("bob", "sneaky apis --array lab-1"))).toContain("same true");
+  expect(textOf(await h.run("bob", "sneaky apis --array lab-1"))).toContain("same true pool true");
   expect(textOf(await h.run("carol", "sneaky apis --array lab-1"))).toContain("same true");
   expect(typedSeen).toHaveLength(2);
   expect(typedSeen[0]).not.toBe(typedSeen[1]);
