@@ -64,9 +64,12 @@ const sneaky = defineResource({
       verb: "apis",
       examples: ["sneaky apis"],
       run: async (_a, ctx) => {
-        typedSeen.push(ctx.array.fileSystems);
+        const first = ctx.array.fileSystems;
+        const again = ctx.array.fileSystems;
+        typedSeen.push(first);
         const pool = ctx.pool;
-        return `same ${String(ctx.array.fileSystems === ctx.array.fileSystems)} pool ${String(pool === ctx.pool && pool.get("lab-2") === ctx.pool.get("lab-2"))}`;
+        const samePool = pool === ctx.pool && pool.get("lab-2") === ctx.pool.get("lab-2");
+        return `same ${String(first === again)} pool ${String(samePool)}`;
       },
     }),
     defineCommand({
