@@ -45,13 +45,17 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 const MAX_DEPTH = 64;
 
+/** What `trim()` then a `{` or `[` would find (`\s` is the set of blanks trim removes). */
+const JSON_START = /^\s*[[{]/;
+
 /**
  * A string holding a JSON object or list (a raw API body as typed, kept in the arguments) is parsed and redacted
  * like any value; undefined when it is not JSON or holds nothing to redact, so other text keeps its form.
  */
 function jsonText(v: string, seen: WeakSet<object>, depth: number): string | undefined {
+  // Tested before trimming: nearly every string is not JSON, and a copy of each was a fair part of a walk.
+  if (!JSON_START.test(v)) return undefined;
   const t = v.trim();
-  if (!(t.startsWith("{") || t.startsWith("["))) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(t);
@@ -90,7 +94,8 @@ function walk(
   if (seen.has(v) || depth > MAX_DEPTH) return REDACTED;
   seen.add(v);
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) {
+  for (const k of Object.keys(v)) {
+    const x = v[k];
     const secret = isSecretKey(k) && !(isPlainObject(x) && isSecretObjectKey(k));
     out[k] = walk(x, k, inSecret || secret, seen, depth + 1);
   }

@@ -47,7 +47,15 @@ function namesOf(message: Message): string[] {
     if (b.type !== "table") continue;
     const rows = tableSource(b)?.rows ?? b.rows;
     if (!b.columns.some((c) => c.key === "name")) return [];
-    return [...new Set(rows.map((r) => r["name"] ?? "").filter((n) => n !== ""))].slice(0, MAX_NAMES);
+    // The first MAX_NAMES distinct names in order, read in one pass that stops there.
+    const names = new Set<string>();
+    for (const r of rows) {
+      const n = r["name"];
+      if (n === undefined || n === "") continue;
+      names.add(n);
+      if (names.size >= MAX_NAMES) break;
+    }
+    return [...names];
   }
   return [];
 }

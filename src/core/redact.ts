@@ -33,7 +33,25 @@ export function quoteWord(word: string): string {
   return word.includes("'") ? `"${word.replace(/"/g, '\\"')}"` : `'${word}'`;
 }
 
+/**
+ * Lines known to have nothing to redact (their redaction is the line itself): chat-ops repeats the same few lines,
+ * and splitting each again for its audit record was a fair part of a list's own cost (issue 27). Only such clean
+ * lines are kept, so nothing secret is held; the bound keeps odd input from growing it.
+ */
+const CLEAN_LINES = new Set<string>();
+const CLEAN_LINES_MAX = 1000;
+
 export function redactCommandLine(text: string): string {
+  if (CLEAN_LINES.has(text)) return text;
+  const out = redactLine(text);
+  if (out === text && text.length <= 500) {
+    if (CLEAN_LINES.size >= CLEAN_LINES_MAX) CLEAN_LINES.clear();
+    CLEAN_LINES.add(text);
+  }
+  return out;
+}
+
+function redactLine(text: string): string {
   let words: { text: string; quoted: boolean }[];
   try {
     words = tokenize(text);

@@ -1,7 +1,7 @@
 /** The pipeline's working parts, built once from its dependencies and shared by the command and click flows. */
 import { randomUUID } from "node:crypto";
 import { errorCode, InternalError, isUserFacing, toUserMessage } from "../errors.js";
-import type { ArrayClient } from "../flashblade/types.js";
+import type { ArrayClient, ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
 import { type Auditor, createAuditor } from "./audit.js";
 import { historyReader, withHistory } from "./audit-history.js";
@@ -59,13 +59,18 @@ export function createRuntime(deps: PipelineDeps): Runtime {
       const roleOn: RoleOn = async (c) =>
         c.name === rawClient?.name ? actor.role : access.roleOn(actor.userId, c);
       const client = rawClient && guardClient(rawClient, roleOn);
+      // Made when first asked for: most commands use only their own array.
+      let pool: ArrayPool | undefined;
       return budgets.apply(requestId, {
         get array(): ArrayClient {
           if (!client) throw new InternalError("NO_ARRAY_CONTEXT", "a global command asked for ctx.array");
           return client;
         },
         arrayName: client?.name ?? "",
-        pool: guardPool(deps.pool, roleOn),
+        get pool(): ArrayPool {
+          pool ??= guardPool(deps.pool, roleOn);
+          return pool;
+        },
         actor,
         logger: reqLog,
         requestId,

@@ -9,25 +9,36 @@ import type { Logger } from "../logger.js";
 import { type Message, message, rich } from "./message.js";
 import { DEFAULT_FAN_OUT_DEADLINE_MS, errorMessage, type Runtime } from "./runtime.js";
 
-/** Resolves after `ms` unless `signal` aborts first, which clears the timer. */
-function realTimer(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms).unref();
-    signal.addEventListener("abort", () => clearTimeout(t), { once: true });
-  });
-}
-
 /**
  * A deadline raced against an answer, ended as soon as the race is decided: a timer left running would keep
  * the race, and the answer it settled with, alive until it fires (at 100 commands/s and the 10 s deadline,
  * about a thousand answers held for nothing).
  */
 export async function raceDeadline<T>(rt: Runtime, ms: number, answer: Promise<T>): Promise<T | undefined> {
+  const timer = rt.deps.timer;
+  if (timer === undefined) return raceTimeout(ms, answer);
   const ended = new AbortController();
   try {
-    return await Promise.race([answer, (rt.deps.timer ?? realTimer)(ms, ended.signal).then(() => undefined)]);
+    return await Promise.race([answer, timer(ms, ended.signal).then(() => undefined)]);
   } finally {
     ended.abort();
+  }
+}
+
+/**
+ * `raceDeadline` on the real clock: the timer is cleared directly, without the abort signal an injected timer
+ * is told by (an AbortController and its listener for every command were a measurable part of a list's own
+ * cost, issue 27).
+ */
+async function raceTimeout<T>(ms: number, answer: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms, undefined).unref();
+  });
+  try {
+    return await Promise.race([answer, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

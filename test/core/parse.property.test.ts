@@ -122,6 +122,29 @@ describe("tokenizer properties", () => {
   });
 });
 
+describe("tokenizer fast path", () => {
+  test("a line without quotes splits as the quote-aware walk splits it", () => {
+    // Any text, blanks of every kind and astral characters included; a trailing quoted word sends the same
+    // words through the character walk, which must agree with the quote-free split word for word.
+    const text = fc
+      .array(
+        fc.oneof(
+          fc.string({ unit: "grapheme" }),
+          fc.constantFrom(" ", "\t", "\n", "\u00a0", "\u2003", "\u3000", "𝕏"),
+        ),
+      )
+      .map((parts) => parts.join("").replace(/["'“”‘’„«]/g, ""));
+    fc.assert(
+      fc.property(text, (t) => {
+        const walked = tokenize(`${t} "q"`);
+        expect(walked.at(-1)).toEqual({ text: "q", quoted: true });
+        expect(tokenize(t)).toEqual(walked.slice(0, -1));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe("size properties", () => {
   test("n followed by G is n × 2^30 bytes", () => {
     fc.assert(

@@ -132,6 +132,24 @@ describe("redactCommandLine", () => {
     );
   });
 
+  test("a line asked again redacts the same: a clean line comes back as typed, a secret never sticks", () => {
+    const clean = "fs list --name 'home dirs'";
+    expect(redactCommandLine(clean)).toBe(clean);
+    expect(redactCommandLine(clean)).toBe(clean);
+    const secret = `${clean} --bind-password hunter2`;
+    for (let i = 0; i < 2; i++)
+      expect(redactCommandLine(secret)).toBe(`${clean} --bind-password ${REDACTED}`);
+    // Not the same line once respaced or requoted: each is split and redacted as typed.
+    expect(redactCommandLine('fs  list   --name "home dirs"')).toBe(clean);
+    expect(redactCommandLine('fs  list   --name "home dirs"')).toBe(clean);
+    expect(redactCommandLine("support set --proxy http://u:pw@p:1")).toBe(
+      "support set --proxy http://u:***@p:1",
+    );
+    expect(redactCommandLine("support set --proxy http://u:pw@p:1")).toBe(
+      "support set --proxy http://u:***@p:1",
+    );
+  });
+
   test("a line that does not split keeps only what comes before its first quote", () => {
     expect(redactCommandLine(`api PATCH /admins '{"password":"p"`)).toBe(`api PATCH /admins ${REDACTED}`);
   });

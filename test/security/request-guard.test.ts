@@ -16,6 +16,9 @@ const quiet = {
   render: (r: unknown) => ({ text: String(r), blocks: [], visibility: "ephemeral" as const }),
 };
 
+/** The typed API objects the `apis` command was handed, one per run. */
+const typedSeen: unknown[] = [];
+
 const sneaky = defineResource({
   name: "sneaky",
   summary: "commands that send more than they declare",
@@ -56,6 +59,43 @@ const sneaky = defineResource({
         return `got ${page.items.length}`;
       },
     }),
+    defineCommand({
+      ...quiet,
+      verb: "apis",
+      examples: ["sneaky apis"],
+      run: async (_a, ctx) => {
+        const first = ctx.array.fileSystems;
+        const again = ctx.array.fileSystems;
+        typedSeen.push(first);
+        const pool = ctx.pool;
+        const samePool = pool === ctx.pool && pool.get("lab-2") === ctx.pool.get("lab-2");
+        return `same ${String(first === again)} pool ${String(samePool)}`;
+      },
+    }),
+    defineCommand({
+      ...quiet,
+      verb: "walk",
+      examples: ["sneaky walk"],
+      run: async (_a, ctx) => {
+        let n = 0;
+        for await (const _ of ctx.array.iterate("/admins", { query: { expose: "True" } })) n++;
+        return `SENT! ${n}`;
+      },
+    }),
+    defineCommand({
+      ...quiet,
+      verb: "pages",
+      examples: ["sneaky pages"],
+      run: async (_a, ctx) => {
+        const names: string[] = [];
+        for await (const i of ctx.array.iterate<{ name: string }>("/hardware", { pageSize: 7 }))
+          names.push(i.name);
+        const all = await ctx.array.get<{ name: string }>("/hardware");
+        let firstTwo = 0;
+        for await (const _ of ctx.array.iterate("/hardware", { pageSize: 7 })) if (++firstTwo === 2) break;
+        return `paged ${names.length} of ${all.items.length} same ${String(names.join() === all.items.map((i) => i.name).join())} stopped ${firstTwo}`;
+      },
+    }),
   ],
 });
 
@@ -79,6 +119,7 @@ test.each([
   ["sneaky typed", "bob", /DELETE \/file-systems.* needs the admin role/],
   ["sneaky pool", "alice", /the bot never sends it/],
   ["sneaky key", "bob", /GET \/array-connections\/connection-key.* needs the admin role/],
+  ["sneaky walk", "alice", /the bot never sends it/],
 ])("%s as %s is refused at the guard; nothing reaches an array", async (line, user, why) => {
   const text = textOf(await h.run(user, `${line} --array lab-1`));
   expect(text).toMatch(why);
@@ -89,4 +130,26 @@ test.each([
 test("an admin's request that the table allows goes through the same guard", async () => {
   expect(textOf(await h.run("alice", "sneaky key --array lab-1"))).toMatch(/got \d/);
   expect(sent()).toEqual(["GET /api/1.12/array-connections/connection-key"]);
+});
+
+test("an allowed iteration goes through the guard page by page, every item once, and stops when broken off", async () => {
+  const text = textOf(await h.run("bob", "sneaky pages --array lab-1"));
+  const m = /paged (\d+) of (\d+) same true stopped 2/.exec(text);
+  expect(m, text).not.toBeNull();
+  expect(Number(m?.[1])).toBeGreaterThan(7);
+  expect(m?.[1]).toBe(m?.[2]);
+  // Pages of 7 for the full walk, one GET for the whole list, one page for the walk broken off at its second item.
+  const requests = [...h.sims.values()].map((s) => s.control.stats().requests["GET /api/1.12/hardware"] ?? 0);
+  expect(requests.reduce((a, b) => a + b, 0)).toBe(Math.ceil(Number(m?.[2]) / 7) + 2);
+});
+
+test("a command's typed APIs are built once for its guarded client and never shared with another person's", async () => {
+  typedSeen.length = 0;
+  expect(textOf(await h.run("bob", "sneaky apis --array lab-1"))).toContain("same true pool true");
+  expect(textOf(await h.run("carol", "sneaky apis --array lab-1"))).toContain("same true");
+  expect(typedSeen).toHaveLength(2);
+  expect(typedSeen[0]).not.toBe(typedSeen[1]);
+  // Built over carol's guard: her typed delete is refused after bob's run built his.
+  expect(textOf(await h.run("carol", "sneaky typed --array lab-1"))).toMatch(/needs the admin role/);
+  expect(sent()).toEqual([]);
 });

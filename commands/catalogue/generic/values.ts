@@ -229,12 +229,15 @@ function nameOf(o: Item): string {
   return parts.join(" ") || "–";
 }
 
+/** A column's label from its path ("a.x|b.x" by its first alternative), remembered per path as its cells are. */
+const columnLabel = remembered((path: string) => labelOf(path.split("|")[0] ?? path));
+
 export function columnsOf(
   paths: readonly string[],
   withArray: boolean,
   labels: Readonly<Record<string, string>> = {},
 ): TableColumn[] {
-  const cols = paths.map((p) => ({ key: p, label: labels[p] ?? labelOf(p.split("|")[0] ?? p) }));
+  const cols = paths.map((p) => ({ key: p, label: labels[p] ?? columnLabel(p) }));
   return withArray ? [{ key: "_array", label: "Array" }, ...cols] : cols;
 }
 
