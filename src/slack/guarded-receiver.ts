@@ -152,10 +152,13 @@ export function guardReceiver(
         }
         const early = opts.early;
         const dispatch = early?.dispatch;
-        if (dispatch && form && typeof form["command"] === "string" && early.accepting()) {
+        // A slash command as Bolt would read it: a form with no `payload` (Bolt would parse that instead).
+        const command =
+          form !== undefined && form["payload"] === undefined && typeof form["command"] === "string";
+        if (dispatch && command && early.accepting()) {
           answer(res, 200);
           const event: ReceiverEvent = {
-            body: form,
+            body: form as Record<string, unknown>,
             ack: async () => {},
             customProperties: { ackedEarly: true },
             ...retryHeaders(req),
