@@ -3,15 +3,21 @@ import { slashCommand } from "../fakes/payloads.js";
 import { startHarness } from "./helpers/harness.js";
 import { TestPipeline } from "./helpers/test-pipeline.js";
 
+/** The Slack app in HTTP mode over the test pipeline. */
+async function start() {
+  let pipeline!: TestPipeline;
+  const h = await startHarness("http", {
+    pipeline: ({ identity }) => {
+      pipeline = new TestPipeline(identity);
+      return pipeline;
+    },
+  });
+  return { h, pipeline };
+}
+
 describe("graceful stop", () => {
   it("stops taking commands, finishes the one in flight, then disconnects", async () => {
-    let pipeline!: TestPipeline;
-    const h = await startHarness("http", {
-      pipeline: ({ identity }) => {
-        pipeline = new TestPipeline(identity);
-        return pipeline;
-      },
-    });
+    const { h, pipeline } = await start();
     try {
       await h.driver.command(slashCommand({ text: "slow", responseUrl: h.fake.responseUrl("inflight") }));
       await pipeline.slowStarted;
@@ -39,13 +45,7 @@ describe("graceful stop", () => {
   });
 
   it("a command acknowledged just before the drain began is told the bot is restarting, through response_url", async () => {
-    let pipeline!: TestPipeline;
-    const h = await startHarness("http", {
-      pipeline: ({ identity }) => {
-        pipeline = new TestPipeline(identity);
-        return pipeline;
-      },
-    });
+    const { h, pipeline } = await start();
     try {
       // Hold the command inside Bolt after the receiver's guard has acknowledged it, and begin the drain there.
       let release = () => {};
