@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQs } from "node:querystring";
 import { type App, HTTPModuleFunctions, type HTTPReceiver } from "@slack/bolt";
 import type { Logger } from "../logger.js";
+import { ackFirst } from "./ack-first.js";
 import { signatureCheck } from "./signature.js";
 
 /** Slack's own payloads are far smaller; Bolt's default is 4 MB. */
@@ -112,6 +113,7 @@ export function guardReceiver(
   },
 ): void {
   const verify = signatureCheck(opts.signingSecret, opts.now);
+  const acks = ackFirst();
   const inner = receiver.requestListener;
   receiver.requestListener = (req, res) => {
     // Routed exactly as Bolt's receiver routes (its URL parse, its upper-cased method): with Bolt's own signature
@@ -121,6 +123,9 @@ export function guardReceiver(
       inner(req, res);
       return;
     }
+    const answered = acks.arrived();
+    res.once("finish", answered);
+    res.once("close", answered);
     readLimited(req, opts.limit).then(
       (body) => {
         if (body === "too-large") {
@@ -163,8 +168,8 @@ export function guardReceiver(
             customProperties: { ackedEarly: true },
             ...retryHeaders(req),
           };
-          // A turn later, so the acks of commands that arrived together go out before any command's work.
-          setImmediate(() => {
+          // Once the requests arriving alongside it are answered: a burst is acknowledged before any work.
+          acks.later(() => {
             dispatch(event).catch((err: unknown) =>
               opts.logger.error({ err }, "a Slack command failed in Bolt"),
             );
