@@ -19,9 +19,15 @@ import { redactEffect } from "./redact.js";
 import { guardClient } from "./request-guard.js";
 import { createRuntime } from "./runtime.js";
 
-/** How long a transport request id is remembered, so a retried delivery is answered without running twice. */
+/**
+ * How long, and how many, transport request ids are remembered with their answer, so a delivery that reaches
+ * the pipeline twice is answered from the first run instead of running again. Every Slack path drops a retried
+ * delivery before it gets here (DeliveryDedupe: 10 minutes, 10,000 ids, shared by replicas), so this is the
+ * second guard, and it holds whole answers (a list's rows, its buttons): 5,000 of them held ~10 MiB of heap at
+ * 100 commands/s, and grew as the arrays' lists did. 500 covers 5 s of that load and the few a quiet bot sees.
+ */
 const DEDUPE_MS = 10 * 60_000;
-const DEDUPE_MAX = 5000;
+export const DEDUPE_MAX = 500;
 /** Slack shows at most 100 options in a menu. */
 const LOOKUP_MAX = 100;
 
