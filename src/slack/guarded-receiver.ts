@@ -70,8 +70,9 @@ function isSlackShaped(raw: string, form: Form | undefined): boolean {
   }
 }
 
+/** An empty answer in one write: `writeHead` first would frame it as chunked, headers and terminator apart. */
 function answer(res: ServerResponse, status: number): void {
-  res.writeHead(status);
+  res.statusCode = status;
   res.end();
 }
 
