@@ -150,18 +150,25 @@ export class SlackStub {
  * POSTs a form to the bot's /slack/events signed as Slack signs it (v0, HMAC-SHA256 of `v0:<ts>:<body>`); the
  * answer's body is read, and its status returned. The sender processes of the benchmarks and the load test use it.
  */
-export async function postSigned(url: string, secret: string, form: Record<string, string>): Promise<number> {
+/** A slash command's form as Slack sends it: the body and its signed headers, built before anything is timed. */
+export function signedForm(
+  secret: string,
+  form: Record<string, string>,
+): { body: string; headers: Record<string, string> } {
   const body = new URLSearchParams(form).toString();
   const ts = Math.floor(Date.now() / 1000);
-  const res = await fetch(url, {
-    method: "POST",
+  return {
     body,
     headers: {
       "content-type": "application/x-www-form-urlencoded",
       "x-slack-request-timestamp": String(ts),
       "x-slack-signature": `v0=${createHmac("sha256", secret).update(`v0:${ts}:${body}`).digest("hex")}`,
     },
-  });
+  };
+}
+
+export async function postSigned(url: string, secret: string, form: Record<string, string>): Promise<number> {
+  const res = await fetch(url, { method: "POST", ...signedForm(secret, form) });
   await res.text();
   return res.status;
 }
