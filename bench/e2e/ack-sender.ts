@@ -119,12 +119,18 @@ async function senderMain(): Promise<void> {
   }
   for (let r = 0; r < job.rounds; r++) {
     // Which goes first alternates, so neither always follows the other's leftovers.
+    let got: Awaited<ReturnType<typeof botRound>>;
+    let bare: number[];
     await collected();
-    const first = r % 2 === 0 ? await botRound() : await bareRound();
-    await collected();
-    const second = r % 2 === 0 ? await bareRound() : await botRound();
-    const got = (r % 2 === 0 ? first : second) as { ack: number; answer: number }[];
-    const bare = (r % 2 === 0 ? second : first) as number[];
+    if (r % 2 === 0) {
+      got = await botRound();
+      await collected();
+      bare = await bareRound();
+    } else {
+      bare = await bareRound();
+      await collected();
+      got = await botRound();
+    }
     const acks = got.map((g) => g.ack);
     const answers = got.map((g) => g.answer);
     out.ack50.push(percentile(acks, 50));
