@@ -48,28 +48,11 @@ const TYPED_APIS = {
 type TypedApis = { readonly [K in keyof typeof TYPED_APIS]: ReturnType<(typeof TYPED_APIS)[K]> };
 
 /**
- * `client` with the typed resource functions as getters over it, each built on first use: a wrapper's
- * (src/core/request-guard.ts) so that what they send passes through the wrapper's generic calls too. Most
- * commands (every catalogue verb) never touch them, and building all seven for each command's context was a
- * measurable part of a list's own cost (issue 27).
- */
-export function withTypedApis(client: Omit<ArrayClient, keyof TypedApis>): ArrayClient {
-  const getters: PropertyDescriptorMap = {};
-  for (const [key, make] of Object.entries(TYPED_APIS)) {
-    let api: unknown;
-    const get = () => {
-      api ??= make(client);
-      return api;
-    };
-    getters[key] = { get, enumerable: true, configurable: true };
-  }
-  return Object.defineProperties(client, getters) as ArrayClient;
-}
-
-/**
- * The typed resource functions as getters on a prototype, each built on first use over the object it is read
- * from: a wrapper made per command (src/core/request-guard.ts) inherits them instead of defining seven getters
- * on itself, which cost more than the rest of the wrapper (issue 27).
+ * The typed resource functions as getters, each built on first use over the object it is read from, so what
+ * they send passes through that object's generic calls (a wrapper's checks included). Most commands (every
+ * catalogue verb) never touch them, and building all seven for each command's context was a measurable part
+ * of a list's own cost (issue 27). A wrapper made per command (src/core/request-guard.ts) inherits them from
+ * this prototype instead of defining seven getters on itself, which cost more than the rest of the wrapper.
  */
 export const TYPED_APIS_PROTOTYPE: object = (() => {
   const built = new WeakMap<object, Record<string, unknown>>();
@@ -91,6 +74,14 @@ export const TYPED_APIS_PROTOTYPE: object = (() => {
   }
   return Object.defineProperties({}, getters);
 })();
+
+/** `client` with the same getters as its own properties (for an object with a class of its own). */
+export function withTypedApis(client: Omit<ArrayClient, keyof TypedApis>): ArrayClient {
+  return Object.defineProperties(
+    client,
+    Object.getOwnPropertyDescriptors(TYPED_APIS_PROTOTYPE),
+  ) as ArrayClient;
+}
 
 export class FlashBladeClient implements ArrayClient {
   readonly name: string;
