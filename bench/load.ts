@@ -118,6 +118,15 @@ if (m.liveHeapMiB)
   console.log(
     `heap after a full GC: after warm-up ${m.liveHeapMiB.warm.toFixed(1)} MiB, at half ${m.liveHeapMiB.half.toFixed(1)} MiB, at the end ${m.liveHeapMiB.end.toFixed(1)} MiB`,
   );
+const [fsWarm, fsHalf, fsEnd] = report.fileSystemsAtMarks;
+/** The arrays' file systems at the memory marks: the lists the load reads, and so the bot's buffers, grow with them. */
+const fileSystemsLine =
+  fsWarm && fsHalf && fsEnd
+    ? `file systems on the arrays (destroyed among them): after warm-up ${fsWarm.total} (${fsWarm.destroyed}), ` +
+      `at half ${fsHalf.total} (${fsHalf.destroyed}), at the end ${fsEnd.total} (${fsEnd.destroyed}); ` +
+      `over the last half +${(((fsEnd.total - fsHalf.total) / Math.max(1, fsHalf.total)) * 100).toFixed(0)} %`
+    : undefined;
+if (fileSystemsLine) console.log(fileSystemsLine);
 // The report (bench/report/write.ts) shows the load test beside the benchmarks, from this result.
 const zero = (what: string, n: number): Figure =>
   withGoal({ what, unit: "count", rounds: [n] }, "=", 0, "= 0");
@@ -181,6 +190,7 @@ const result: BenchResult & { report: typeof report } = {
         ? `the bot's own process (the Slack app, the pipeline and the array pool), run as a child ${opts.heapOptions ? `with the image's heap settings (${HEAP_OPTIONS.join(" ")})` : "with V8's default heap sizing"}; the driver and the fake Slack are in the load's process`
         : `one process holding ${m.scope}`
     }${opts.fleetInChild ? `; the ${opts.arrays} simulated arrays run in their own process (${report.fleetRssMiB?.toFixed(0) ?? "?"} MiB RSS at the end), not counted` : ", and the simulated arrays"}. Warm-up: the first ${m.warmUpSeconds.toFixed(0)} s.`,
+    ...(fileSystemsLine ? [`The arrays grow with the run: ${fileSystemsLine}.`] : []),
   ],
   report,
 };

@@ -25,7 +25,14 @@ export interface Fleet {
   effects(): Promise<string[]>;
   /** The memory of the process the arrays run in. */
   memory(): Promise<NodeJS.MemoryUsage>;
+  /** The file systems the arrays hold now, all arrays together (the lists the load reads grow with them). */
+  fileSystems(): Promise<FleetFileSystems>;
   close(): Promise<void>;
+}
+
+export interface FleetFileSystems {
+  total: number;
+  destroyed: number;
 }
 
 export interface FleetOptions {
@@ -86,6 +93,17 @@ export async function startLocalFleet(o: Omit<FleetOptions, "child">): Promise<F
     async memory() {
       return process.memoryUsage();
     },
+    async fileSystems() {
+      let total = 0;
+      let destroyed = 0;
+      for (const sim of sims) {
+        for (const fs of sim.state.fileSystems.values()) {
+          total++;
+          if (fs.destroyed) destroyed++;
+        }
+      }
+      return { total, destroyed };
+    },
     async close() {
       clearInterval(timer);
       for (const s of sims) await s.close();
@@ -93,7 +111,10 @@ export async function startLocalFleet(o: Omit<FleetOptions, "child">): Promise<F
   };
 }
 
-type Request = { id: number; op: "startFaults" | "stopFaults" | "effects" | "memory" | "close" };
+type Request = {
+  id: number;
+  op: "startFaults" | "stopFaults" | "effects" | "memory" | "fileSystems" | "close";
+};
 type Reply = { id: number; value: unknown };
 
 /** The child's side: serves one fleet over IPC until "close". */
@@ -149,6 +170,7 @@ export async function startChildFleet(o: Omit<FleetOptions, "child">): Promise<F
     stopFaults: () => call("stopFaults"),
     effects: () => call("effects"),
     memory: () => call("memory"),
+    fileSystems: () => call("fileSystems"),
     async close() {
       const exited = new Promise((r) => child.once("exit", r));
       await call("close");

@@ -10,7 +10,7 @@ import { ACTIONS } from "../../src/core/pipeline-deps.js";
 import { approvals } from "./approval.js";
 import { startBot } from "./bot.js";
 import { type MemoryReport, memoryReport, type Percentiles, pcts, rng } from "./figures.js";
-import { startFleet } from "./fleet.js";
+import { type FleetFileSystems, startFleet } from "./fleet.js";
 import { type Reconciliation, reconcile } from "./reconcile.js";
 import { buttonValue, slackDriver } from "./slack-driver.js";
 import { SlackStub } from "./slack-stub.js";
@@ -65,6 +65,11 @@ export interface LoadReport {
   memory: MemoryReport;
   /** The RSS of the arrays' process at the end, when they run in a child. */
   fleetRssMiB?: number;
+  /**
+   * The file systems on the arrays at the bot's memory marks (after warm-up, at half, at the end): creates
+   * outnumber eradications, so the lists the load reads grow over the run, and the bot's buffers with them.
+   */
+  fileSystemsAtMarks: FleetFileSystems[];
   wallSeconds: number;
 }
 
@@ -181,6 +186,11 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   const interval = 1000 / o.rate;
   const t0 = performance.now();
   let warm = false;
+  const fileSystemsAtMarks: FleetFileSystems[] = [];
+  const mark = async () => {
+    await bot.mark();
+    fileSystemsAtMarks.push(await fleet.fileSystems());
+  };
   await bot.start();
   let half = false;
   // Faults during the run: session expiry, 5xx bursts and connection resets on any method, round robin.
@@ -193,18 +203,18 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     void p.finally(() => inflight.delete(p));
     if (!warm && performance.now() - t0 > Math.min(120_000, (o.seconds * 1000) / 3)) {
       warm = true;
-      await bot.mark();
+      await mark();
       if (o.heapSnapshotDir)
         log(`heap snapshot: ${await bot.snapshot(join(o.heapSnapshotDir, "warm.heapsnapshot"))}`);
     }
     if (!half && performance.now() - t0 > (o.seconds * 1000) / 2) {
       half = true;
-      await bot.mark();
+      await mark();
     }
     const next = t0 + (i + 1) * interval;
     await delay(Math.max(0, next - performance.now()));
   }
-  await bot.mark();
+  await mark();
   await fleet.stopFaults();
   log(`sending stopped; waiting for ${inflight.size} operations in flight`);
   await Promise.race([Promise.all(inflight), delay(o.drainMs ?? 60_000)]);
@@ -248,6 +258,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
       scope: o.botInChild !== false ? "bot" : "bot, driver and fake Slack",
     },
     ...(fleetRss === undefined ? {} : { fleetRssMiB: fleetRss }),
+    fileSystemsAtMarks,
     wallSeconds: (performance.now() - started) / 1000,
   };
 }

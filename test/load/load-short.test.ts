@@ -37,5 +37,11 @@ describe("load test, short form", () => {
     }
     expect(report.reconciliation.applied["create"]).toBeGreaterThan(0);
     expect(report.reconciliation.applied["destroy"]).toBeGreaterThan(0);
+    // The arrays' file systems counted at each memory mark (after warm-up, at half, at the end), from the
+    // arrays' own state: the destroys the load applied are there, still listed until eradicated.
+    expect(report.fileSystemsAtMarks).toHaveLength(3);
+    const [warm, , end] = report.fileSystemsAtMarks;
+    expect(end?.destroyed).toBeGreaterThan(warm?.destroyed ?? Number.POSITIVE_INFINITY);
+    expect(end?.total).toBeGreaterThanOrEqual(end?.destroyed ?? Number.POSITIVE_INFINITY);
   }, 90_000);
 });
