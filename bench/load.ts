@@ -7,8 +7,9 @@
  * The arrays run in a child process (`--fleet-in-process` keeps them here), and so does the bot, with the image's
  * heap settings (`--bot-in-process` keeps it in the driver's process, `--v8-default-heap` leaves V8 to size its
  * heap for the machine): the RSS reported is the bot's alone.
- * Sampled every second, with the growth over the last half and its goal.
- *   npm run load [-- --rate 100 --seconds 60 --arrays 200 --users 40 --no-faults --short]
+ * Sampled every second, with the growth over the last half and its goal. `--eradicate-after S` makes the arrays
+ * eradicate what was destroyed S seconds before (a steady fleet: without it the arrays grow with the run).
+ *   npm run load [-- --rate 100 --seconds 60 --arrays 200 --users 40 --no-faults --short --eradicate-after 60]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -30,6 +31,8 @@ const { values } = parseArgs({
     "fleet-in-process": { type: "boolean", default: false },
     "bot-in-process": { type: "boolean", default: false },
     "v8-default-heap": { type: "boolean", default: false },
+    /** Seconds after a destroy at which the arrays eradicate it themselves (a steady fleet; run-load.ts). */
+    "eradicate-after": { type: "string" },
   },
 });
 const short = values.short === true;
@@ -48,12 +51,18 @@ const opts = {
   fleetInChild: values["fleet-in-process"] !== true,
   botInChild: values["bot-in-process"] !== true,
   heapOptions: values["v8-default-heap"] !== true,
+  ...(values["eradicate-after"] === undefined
+    ? {}
+    : { eradicateAfterMs: Number(values["eradicate-after"]) * 1000 }),
   ...(values["heap-snapshots"] === undefined
     ? {}
     : { heapSnapshotDir: snapshotDir(values["heap-snapshots"]) }),
 };
 console.log(
-  `load: ${opts.rate}/s for ${opts.seconds}s over ${opts.arrays} arrays, ${opts.users} users, faults ${opts.faults ? "on" : "off"}`,
+  `load: ${opts.rate}/s for ${opts.seconds}s over ${opts.arrays} arrays, ${opts.users} users, faults ${opts.faults ? "on" : "off"}` +
+    (opts.eradicateAfterMs === undefined
+      ? ""
+      : `; the arrays eradicate what was destroyed ${opts.eradicateAfterMs / 1000} s before (a steady fleet)`),
 );
 const report = await runLoad(opts);
 const r = report.reconciliation;
@@ -143,7 +152,7 @@ const rss = (what: string, mib: number): Figure =>
   withGoal({ what, unit: "MiB", rounds: [mib] }, "<=", RSS_MIB, `≤ ${RSS_MIB} MiB`);
 const result: BenchResult & { report: typeof report } = {
   name: "load",
-  title: `Load test (\`bench/load.ts\`): ${opts.rate} commands/s for ${opts.seconds} s over ${opts.arrays} arrays, faults ${opts.faults ? "on" : "off"}`,
+  title: `Load test (\`bench/load.ts\`): ${opts.rate} commands/s for ${opts.seconds} s over ${opts.arrays} arrays, faults ${opts.faults ? "on" : "off"}${opts.eradicateAfterMs === undefined ? "" : `, destroyed file systems eradicated by the arrays after ${opts.eradicateAfterMs / 1000} s`}`,
   command: `npm run load${short ? " -- --short" : ""}`,
   figures: [
     ...Object.entries(report.latencyMs).flatMap(([kind, l]) => latency(kind, l)),

@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { type Simulator, startSimulator } from "../../src/simulator/index.js";
+import { eradicateExpired } from "../../src/simulator/state-control.js";
 import { simEffects } from "./reconcile.js";
 
 export interface FleetArray {
@@ -40,6 +41,12 @@ export interface FleetOptions {
   faults: boolean;
   /** Run the arrays in a child process (needs the compiled fleet-child.js beside this file). */
   child?: boolean;
+  /**
+   * The arrays eradicate what was destroyed this long ago, as a real array does when its eradication delay
+   * (24 h) runs out: the load's arrays then hold a steady number of file systems. Unset: nothing is eradicated
+   * but by the bot.
+   */
+  eradicateAfterMs?: number;
 }
 
 async function startSims(n: number): Promise<Simulator[]> {
@@ -70,6 +77,13 @@ export async function startLocalFleet(o: Omit<FleetOptions, "child">): Promise<F
   }
   let timer: NodeJS.Timeout | undefined;
   let tick = 0;
+  const eradicateAfterMs = o.eradicateAfterMs;
+  const sweeper =
+    eradicateAfterMs === undefined
+      ? undefined
+      : setInterval(() => {
+          for (const sim of sims) eradicateExpired(sim.state, eradicateAfterMs);
+        }, 1000);
   return {
     arrays: sims.map((s) => ({ name: s.arrayName, url: s.url, ca: s.ca })),
     down,
@@ -106,6 +120,7 @@ export async function startLocalFleet(o: Omit<FleetOptions, "child">): Promise<F
     },
     async close() {
       clearInterval(timer);
+      clearInterval(sweeper);
       for (const s of sims) await s.close();
     },
   };
@@ -137,7 +152,12 @@ export async function startChildFleet(o: Omit<FleetOptions, "child">): Promise<F
   const script = new URL("./fleet-child.js", import.meta.url);
   const child: ChildProcess = fork(
     script,
-    ["--arrays", String(o.arrays), ...(o.faults ? ["--faults"] : [])],
+    [
+      "--arrays",
+      String(o.arrays),
+      ...(o.faults ? ["--faults"] : []),
+      ...(o.eradicateAfterMs === undefined ? [] : ["--eradicate-after-ms", String(o.eradicateAfterMs)]),
+    ],
     {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     },

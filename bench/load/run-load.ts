@@ -35,6 +35,12 @@ export interface LoadOptions {
   fleetInChild?: boolean;
   /** Where to write heap snapshots of the bot's process, after warm-up and at the end (warm/end.heapsnapshot). */
   heapSnapshotDir?: string;
+  /**
+   * A steady fleet: the arrays eradicate destroyed file systems this long after the destroy (a real array's
+   * eradication delay, 24 h, compressed), and approvals go only to file systems destroyed less than half of it
+   * ago. Unset (the default): the arrays grow with the run.
+   */
+  eradicateAfterMs?: number;
 }
 
 export type Kind = "read" | "create" | "destroy" | "confirm" | "eradicate" | "approve";
@@ -83,7 +89,12 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
   const started = performance.now();
 
-  const fleet = await startFleet({ arrays: o.arrays, faults: o.faults, child: o.fleetInChild === true });
+  const fleet = await startFleet({
+    arrays: o.arrays,
+    faults: o.faults,
+    child: o.fleetInChild === true,
+    ...(o.eradicateAfterMs === undefined ? {} : { eradicateAfterMs: o.eradicateAfterMs }),
+  });
   const names = fleet.arrays.map((a) => a.name);
   const admins = Array.from({ length: Math.max(2, Math.ceil(o.users / 4)) }, (_, i) => `UADM${i}`);
   const operators = Array.from({ length: Math.max(1, o.users - admins.length) }, (_, i) => `UOPS${i}`);
@@ -131,7 +142,13 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
       }),
     ]);
   const created: { array: string; name: string }[] = [];
-  const destroyed: { array: string; name: string }[] = [];
+  const destroyed: { array: string; name: string; at: number }[] = [];
+  /** With a steady fleet, what the arrays will soon eradicate themselves is no longer offered for approval. */
+  const forgetSoonEradicated = () => {
+    if (o.eradicateAfterMs === undefined) return;
+    const cutoff = performance.now() - o.eradicateAfterMs / 2;
+    while ((destroyed[0]?.at ?? cutoff) < cutoff) destroyed.shift();
+  };
   let fsSeq = 0;
 
   let lastApproval = 0;
@@ -143,6 +160,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     const live = names.filter((n) => n !== down);
     // Approvals are paced below Slack's own limits (chat.update is Tier 3: 50 a minute per workspace), which
     // the bot's paced client honours: more would measure Slack's rate limits, not the bot.
+    forgetSoonEradicated();
     const approvalDue = destroyed.length > 0 && performance.now() - lastApproval >= APPROVAL_EVERY_MS;
     if (approvalDue) {
       lastApproval = performance.now();
@@ -176,7 +194,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
       const results = await timed("confirm", () =>
         Promise.all(Array.from({ length: clicks }, () => click(user, ACTIONS.confirm, pending, "1.1", true))),
       );
-      if (results.some((b) => JSON.stringify(b).includes("Done: destroy"))) destroyed.push(target);
+      if (results.some((b) => JSON.stringify(b).includes("Done: destroy")))
+        destroyed.push({ ...target, at: performance.now() });
     }
   };
 

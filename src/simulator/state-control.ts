@@ -204,11 +204,14 @@ export function runPolicy(state: SimState, policyName: string, ruleIndex = 0): S
   return out;
 }
 
-/** What the array does when the 24-hour timer of destroyed objects runs out. */
-export function eradicateExpired(state: SimState): string[] {
+/**
+ * What the array does when the timer of destroyed objects runs out (24 hours; `delayMs` lets the load test
+ * compress it, so its arrays stay the size of a steady fleet).
+ */
+export function eradicateExpired(state: SimState, delayMs = ERADICATION_DELAY_MS): string[] {
   const now = state.clock();
   const gone: string[] = [];
-  const expired = (at: number | null) => at !== null && now - at >= ERADICATION_DELAY_MS;
+  const expired = (at: number | null) => at !== null && now - at >= delayMs;
   for (const fs of [...state.fileSystems.values()]) {
     if (fs.destroyed && expired(fs.destroyedAt)) {
       eradicateFileSystem(state, fs);
