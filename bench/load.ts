@@ -127,13 +127,14 @@ if (m.liveHeapMiB)
   console.log(
     `heap after a full GC: after warm-up ${m.liveHeapMiB.warm.toFixed(1)} MiB, at half ${m.liveHeapMiB.half.toFixed(1)} MiB, at the end ${m.liveHeapMiB.end.toFixed(1)} MiB`,
   );
+const signedPercent = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(0)} %`;
 const [fsWarm, fsHalf, fsEnd] = report.fileSystemsAtMarks;
 /** The arrays' file systems at the memory marks: the lists the load reads, and so the bot's buffers, grow with them. */
 const fileSystemsLine =
   fsWarm && fsHalf && fsEnd
     ? `file systems on the arrays (destroyed among them): after warm-up ${fsWarm.total} (${fsWarm.destroyed}), ` +
       `at half ${fsHalf.total} (${fsHalf.destroyed}), at the end ${fsEnd.total} (${fsEnd.destroyed}); ` +
-      `over the last half +${(((fsEnd.total - fsHalf.total) / Math.max(1, fsHalf.total)) * 100).toFixed(0)} %`
+      `over the last half ${signedPercent((fsEnd.total - fsHalf.total) / Math.max(1, fsHalf.total))}`
     : undefined;
 if (fileSystemsLine) console.log(fileSystemsLine);
 // The report (bench/report/write.ts) shows the load test beside the benchmarks, from this result.

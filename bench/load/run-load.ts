@@ -37,8 +37,8 @@ export interface LoadOptions {
   heapSnapshotDir?: string;
   /**
    * A steady fleet: the arrays eradicate destroyed file systems this long after the destroy (a real array's
-   * eradication delay, 24 h, compressed), and approvals go only to file systems destroyed less than half of it
-   * ago. Unset (the default): the arrays grow with the run.
+   * eradication delay, 24 h, compressed), creates and destroys are sent as often as each other, and approvals
+   * go only to file systems destroyed less than half of it ago. Unset (the default): the arrays grow with the run.
    */
   eradicateAfterMs?: number;
 }
@@ -143,6 +143,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     ]);
   const created: { array: string; name: string }[] = [];
   const destroyed: { array: string; name: string; at: number }[] = [];
+  // Creates (27 %) outnumber destroys (23 %), so the arrays fill over the run; a steady fleet balances them.
+  const createBelow = o.eradicateAfterMs === undefined ? 0.77 : 0.75;
   /** With a steady fleet, what the arrays will soon eradicate themselves is no longer offered for approval. */
   const forgetSoonEradicated = () => {
     if (o.eradicateAfterMs === undefined) return;
@@ -173,7 +175,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
         `fs show home --array ${array}`,
       ]);
       await timed("read", () => command(pick(operators), text));
-    } else if (r < 0.77 || created.length === 0) {
+    } else if (r < createBelow || created.length === 0) {
       const array = pick(live);
       const name = `ld-${++fsSeq}`;
       const body = await timed("create", () =>
