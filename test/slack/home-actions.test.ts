@@ -19,8 +19,11 @@ import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world
 
 type Obj = Record<string, unknown>;
 
+/** Lets the publishes that have resolved finish (their `finally`), as the event loop would between clicks. */
+const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 describe("App Home: a refresh after a change, within the window", () => {
-  it("two changes in a row publish once in the window, the second at its end; a later one publishes at once", () => {
+  it("two changes in a row publish once in the window, the second at its end; a later one publishes at once", async () => {
     let now = 1_000_000;
     const published: number[] = [];
     const timers: { fn: () => void; ms: number }[] = [];
@@ -41,13 +44,47 @@ describe("App Home: a refresh after a change, within the window", () => {
     // Someone else has their own window.
     r.changed("U2");
     expect(published).toHaveLength(2);
+    await settled();
     now += 9_000;
     timers[0]?.fn();
     expect(published).toEqual([1_000_000, 1_001_000, 1_010_000]);
+    await settled();
     now += 10_000;
     r.changed("U1");
     expect(published).toHaveLength(4);
     expect(timers).toHaveLength(1);
+  });
+
+  it("keeps at most one publish per person waiting for Slack; changes meanwhile make one more, after it", async () => {
+    let now = 1_000_000;
+    const timers: { fn: () => void; ms: number }[] = [];
+    // Slack's pace holds each publish until the test lets it go.
+    const held: { userId: string; done: () => void }[] = [];
+    const r = createHomeRefresher({
+      windowMs: 10_000,
+      now: () => now,
+      schedule: (fn, ms) => timers.push({ fn, ms }),
+      publish: (userId) =>
+        new Promise<void>((resolve) => {
+          held.push({ userId, done: resolve });
+        }),
+    });
+    r.changed("U1");
+    // Windows pass while the first publish still waits: each would have queued one more.
+    for (let i = 0; i < 5; i++) {
+      now += 10_000;
+      r.changed("U1");
+      timers.shift()?.fn();
+    }
+    expect(held.map((h) => h.userId)).toEqual(["U1"]);
+    held.shift()?.done();
+    await settled();
+    // The changes made meanwhile are shown by one publish, at once: the window has long passed.
+    expect(held.map((h) => h.userId)).toEqual(["U1"]);
+    held.shift()?.done();
+    await settled();
+    expect(held).toEqual([]);
+    expect(timers).toEqual([]);
   });
 });
 
