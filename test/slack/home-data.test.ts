@@ -3,11 +3,17 @@ import { RESOURCES } from "../../commands/index.js";
 import { accessSchema } from "../../src/config/schema.js";
 import type { AuditRecord } from "../../src/core/audit.js";
 import { createAccessResolver } from "../../src/core/authz.js";
+import { Rich } from "../../src/core/message.js";
 import type { PendingRecord } from "../../src/core/pending-store.js";
 import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
 import { createRegistry } from "../../src/core/registry.js";
 import { silentLogger } from "../../src/logger.js";
-import { auditLine, createAuditChannelSink } from "../../src/slack/audit-channel.js";
+import {
+  AUDIT_BACKLOG,
+  AUDIT_LINES_PER_POST,
+  auditLine,
+  createAuditChannelSink,
+} from "../../src/slack/audit-channel.js";
 import type { ChatPort } from "../../src/slack/chat-port.js";
 import { homeView } from "../../src/slack/home.js";
 import { createHomePort } from "../../src/slack/home-data.js";
@@ -157,8 +163,74 @@ describe("audit channel", () => {
       postInThread: async (ref) => ({ ...ref, channel: ref.channelId }),
     };
     const sink = createAuditChannelSink({ channelId: "CAUDIT", chat, logger: silentLogger() });
-    await sink.write(record);
-    await expect(sink.write(record)).resolves.toBeUndefined();
+    sink.write(record);
+    await sink.flush();
+    sink.write(record);
+    await expect(sink.flush()).resolves.toBeUndefined();
     expect(posts).toEqual(["CAUDIT", "CAUDIT"]);
+  });
+
+  /** A channel that takes a message only when the test lets it (Slack's one a second), recording each. */
+  function heldChannel() {
+    const messages: { text: string; lines: string[] }[] = [];
+    const held: (() => void)[] = [];
+    const chat: ChatPort = {
+      post: (channel, message) =>
+        new Promise((resolve) => {
+          held.push(() => {
+            messages.push({
+              text: message.text,
+              lines: (message.blocks ?? []).map((b) =>
+                "text" in b && b.text instanceof Rich ? b.text.markup : "",
+              ),
+            });
+            resolve({ channel, channelId: channel, ts: "1.1" });
+          });
+        }),
+      update: async () => {},
+      postInThread: async (ref) => ({ ...ref, channel: ref.channelId }),
+    };
+    const release = async () => {
+      while (held.length > 0) {
+        held.shift()?.();
+        await new Promise<void>((r) => setImmediate(r));
+      }
+    };
+    return { chat, messages, held, release };
+  }
+
+  it("never makes a request wait for the channel: lines queue while a post is in flight and go out together, in order", async () => {
+    const ch = heldChannel();
+    const sink = createAuditChannelSink({ channelId: "CAUDIT", chat: ch.chat, logger: silentLogger() });
+    const n = AUDIT_LINES_PER_POST + 5;
+    for (let i = 0; i < n; i++) {
+      // Returns before anything is posted: the pipeline awaits this before it answers.
+      expect(sink.write({ ...record, command: `fs.resize.${i}` })).toBeUndefined();
+    }
+    expect(ch.held).toHaveLength(1);
+    const flushed = sink.flush();
+    await ch.release();
+    await flushed;
+    // The first line alone (posted at once), then the rest in as few messages as the per-post cap allows.
+    expect(ch.messages.map((m) => m.lines.length)).toEqual([1, AUDIT_LINES_PER_POST, 4]);
+    const order = ch.messages.flatMap((m) => m.lines.map((l) => Number(/fs\.resize\.(\d+)/.exec(l)?.[1])));
+    expect(order).toEqual(Array.from({ length: n }, (_, i) => i));
+    expect(ch.messages[1]?.text.split("\n")).toHaveLength(AUDIT_LINES_PER_POST);
+  });
+
+  it("holds at most AUDIT_BACKLOG lines: the oldest beyond it are dropped, and the next message says how many", async () => {
+    const ch = heldChannel();
+    const sink = createAuditChannelSink({ channelId: "CAUDIT", chat: ch.chat, logger: silentLogger() });
+    const extra = 7;
+    // One line in flight, then more than the backlog behind it.
+    for (let i = 0; i < 1 + AUDIT_BACKLOG + extra; i++) sink.write({ ...record, command: `fs.resize.${i}` });
+    const flushed = sink.flush();
+    await ch.release();
+    await flushed;
+    const lines = ch.messages.flatMap((m) => m.lines);
+    expect(lines.filter((l) => l.includes("fs.resize."))).toHaveLength(1 + AUDIT_BACKLOG);
+    expect(lines.some((l) => l.includes("fs.resize.1`"))).toBe(false);
+    expect(lines.some((l) => l.includes(`fs.resize.${AUDIT_BACKLOG + extra}\``))).toBe(true);
+    expect(ch.messages[1]?.lines[0]).toContain(`${extra} earlier audit lines were not posted`);
   });
 });
