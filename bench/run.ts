@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { HEAP_OPTIONS } from "../src/ops/heap-options.js";
+import { HEAP_OPTIONS, MALLOC_ENV } from "../src/ops/heap-options.js";
 import { BENCHES } from "./benches.js";
 import { RESULTS_DIR } from "./report/result.js";
 import { writeReport } from "./report/write.js";
@@ -30,11 +30,13 @@ function run(
   script: string,
   args: string[],
   flags: readonly string[],
+  env: Readonly<Record<string, string>>,
 ): Promise<{ code: number | null; output: string; seconds: number }> {
   const t0 = performance.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--expose-gc", ...flags, script, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env },
     });
     let output = "";
     child.stdout.on("data", (d: Buffer) => {
@@ -65,12 +67,17 @@ for (const bench of benches) {
   const resultFile = join(RESULTS_DIR, `${bench.name}.json`);
   rmSync(resultFile, { force: true });
   console.log(`\n== ${bench.name} ${args.join(" ")}`);
+  // A benchmark whose process is the bot's runs with the image's settings: V8's heap and glibc's allocator.
   const flags = bench.heap ? HEAP_OPTIONS : [];
-  const r = await run(join(here, `${bench.name}.js`), args, flags);
+  const env = bench.heap ? MALLOC_ENV : {};
+  const r = await run(join(here, `${bench.name}.js`), args, flags, env);
   const wrote = existsSync(resultFile);
   if (r.code !== 0 || !wrote) failed++;
   if (!wrote) console.log(`${bench.name} wrote no ${resultFile}: counted as failed`);
-  const command = `node ${flags.map((f) => `${f} `).join("")}dist/bench/${bench.name}.js${args.length ? ` ${args.join(" ")}` : ""}`;
+  const envText = Object.entries(env)
+    .map(([k, v]) => `${k}=${v} `)
+    .join("");
+  const command = `${envText}node ${flags.map((f) => `${f} `).join("")}dist/bench/${bench.name}.js${args.length ? ` ${args.join(" ")}` : ""}`;
   writeFileSync(
     join(RESULTS_DIR, `${bench.name}.run.json`),
     `${JSON.stringify({ name: bench.name, command, exitCode: r.code, seconds: r.seconds, output: r.output }, null, 2)}\n`,

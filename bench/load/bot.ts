@@ -16,7 +16,7 @@ import { createPipeline } from "../../src/core/pipeline.js";
 import { createRegistry } from "../../src/core/registry.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import { silentLogger } from "../../src/logger.js";
-import { applyProcessSettings, HEAP_OPTIONS } from "../../src/ops/heap-options.js";
+import { applyProcessSettings, HEAP_OPTIONS, MALLOC_ENV } from "../../src/ops/heap-options.js";
 import { simulatedArrayConfig } from "../../src/simulator/index.js";
 import { createSlackApp } from "../../src/slack/app.js";
 import type { FleetArray } from "./fleet.js";
@@ -207,6 +207,8 @@ export async function startChildBot(
 ): Promise<Bot & { pid: number | undefined }> {
   const child: ChildProcess = fork(new URL("./bot-child.js", import.meta.url), [], {
     execArgv: ["--expose-gc", ...(o.heapOptions === false ? [] : HEAP_OPTIONS)],
+    // The image's allocator settings too: glibc reads them only when a process starts.
+    env: { ...process.env, ...(o.heapOptions === false ? {} : MALLOC_ENV) },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   child.send(o);
