@@ -7,8 +7,11 @@
  * The arrays run in a child process (`--fleet-in-process` keeps them here), and so does the bot, with the image's
  * heap settings (`--bot-in-process` keeps it in the driver's process, `--v8-default-heap` leaves V8 to size its
  * heap for the machine): the RSS reported is the bot's alone.
- * Sampled every second, with the growth over the last half and its goal. `--eradicate-after S` makes the arrays
- * eradicate what was destroyed S seconds before (a steady fleet: without it the arrays grow with the run).
+ * Sampled every second, with the growth over the last half and its goal. The arrays eradicate what was destroyed
+ * 60 s before (`--eradicate-after S`; a real array's 24-hour timer, compressed as the load compresses a day's
+ * work) and the load sends creates as often as destroys: a steady fleet, whose lists stay the same length, so
+ * the bot's memory is measured apart from the arrays' growth. `--eradicate-after 0`: the arrays keep everything
+ * destroyed until an approved eradication, and grow with the run (the load as it was before 2026-11-27).
  *   npm run load [-- --rate 100 --seconds 60 --arrays 200 --users 40 --no-faults --short --eradicate-after 60]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -31,11 +34,18 @@ const { values } = parseArgs({
     "fleet-in-process": { type: "boolean", default: false },
     "bot-in-process": { type: "boolean", default: false },
     "v8-default-heap": { type: "boolean", default: false },
-    /** Seconds after a destroy at which the arrays eradicate it themselves (a steady fleet; run-load.ts). */
-    "eradicate-after": { type: "string" },
+    /** Seconds after a destroy at which the arrays eradicate it themselves (a steady fleet; run-load.ts); 0: never. */
+    "eradicate-after": { type: "string", default: "60" },
   },
 });
 const short = values.short === true;
+const eradicateAfter = Number(values["eradicate-after"]);
+if (!Number.isFinite(eradicateAfter) || eradicateAfter < 0) {
+  console.error(
+    `--eradicate-after: \`${values["eradicate-after"]}\` is not a number of seconds (0 or more; 0: never)`,
+  );
+  process.exit(2);
+}
 /** Heap snapshots of the bot's process after warm-up and at the end, for bench/load/heap-diff.ts. */
 function snapshotDir(dir: string): string {
   mkdirSync(dir, { recursive: true });
@@ -51,9 +61,7 @@ const opts = {
   fleetInChild: values["fleet-in-process"] !== true,
   botInChild: values["bot-in-process"] !== true,
   heapOptions: values["v8-default-heap"] !== true,
-  ...(values["eradicate-after"] === undefined
-    ? {}
-    : { eradicateAfterMs: Number(values["eradicate-after"]) * 1000 }),
+  ...(eradicateAfter === 0 ? {} : { eradicateAfterMs: eradicateAfter * 1000 }),
   ...(values["heap-snapshots"] === undefined
     ? {}
     : { heapSnapshotDir: snapshotDir(values["heap-snapshots"]) }),
@@ -61,7 +69,7 @@ const opts = {
 console.log(
   `load: ${opts.rate}/s for ${opts.seconds}s over ${opts.arrays} arrays, ${opts.users} users, faults ${opts.faults ? "on" : "off"}` +
     (opts.eradicateAfterMs === undefined
-      ? ""
+      ? "; the arrays keep what was destroyed until an approved eradication (they grow with the run)"
       : `; the arrays eradicate what was destroyed ${opts.eradicateAfterMs / 1000} s before (a steady fleet)`),
 );
 const report = await runLoad(opts);

@@ -20,9 +20,10 @@ export const HEAP_OPTIONS = ["--max-semi-space-size=8", "--max-old-space-size=38
  * Why: glibc serves a block of 128 KiB or more with its own mapping and, once such a block is freed, raises that
  * threshold to the block's size (up to 32 MiB). Under load the threshold climbs, and then V8's compiler threads'
  * zones and large response buffers come from the arenas, where freed space stays mapped in holes. With the
- * threshold fixed at 64 KiB, blocks that size go back to the system when freed: in 10-minute loads of a steady
- * fleet (docs/benchmarks.md, "Memory") the threads' arenas held ~8 MiB instead of ~24, and the bot's RSS after
- * warm-up was 228 MiB instead of 246.
+ * threshold fixed at 64 KiB, blocks that size go back to the system when freed. A modest gain, measured: in
+ * 10-minute loads (docs/benchmarks.md, "A steady fleet, Slack's pace and the allocator") the threads' arenas
+ * held 8–15 MiB instead of ~24, and the bot's RSS after warm-up was 228–236 MiB in the three runs with it
+ * against 244–249 in the six without; at the end of the same-hour pair, 252 against 255 MiB.
  */
 export const MALLOC_ENV: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: "65536" };
 
