@@ -35,6 +35,22 @@ export interface MainIO {
 }
 
 /** The console knows no groups and no guests: the person at the keyboard is whoever /as says. */
+/**
+ * How long a stopping bot waits for audit lines still queued for the audit channel (Slack takes one message a
+ * second there; a full backlog is 50 messages): well inside Kubernetes' default 30-second grace period.
+ */
+const AUDIT_FLUSH_MS = 10_000;
+
+/** Waits for `p`, or `ms` at most. */
+function untilOr(p: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
 const consoleIdentity: IdentityPort = { groupsOf: async () => [], isRestricted: async () => false };
 
 async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Promise<number> {
@@ -121,10 +137,11 @@ export async function runSlackMode(loaded: LoadedConfig, opts: SlackModeOptions)
     opts.replica?.metrics ??
     createMetrics({ pendingCount: async () => (core ? openRequestCount(core.pending)() : 0) });
   const ports = createSlackPorts(slack, { logger, metrics, groupIds: accessGroupIds(loaded.config.access) });
+  const audit = slackAuditSink(loaded, ports, logger);
   core = await compose(loaded, {
     logger,
     identity: ports.identity,
-    audit: slackAuditSink(loaded, ports, logger),
+    audit,
     chat: ports.chat,
     onArrayCall: metrics.arrayCalls.record,
     metrics,
@@ -144,6 +161,8 @@ export async function runSlackMode(loaded: LoadedConfig, opts: SlackModeOptions)
         await mcp?.close();
         await opts.onStop?.();
       },
+      // Audit lines still waiting for the channel's pace go out, for as long as a rolling update can wait.
+      afterDrain: () => untilOr(audit.flush(), AUDIT_FLUSH_MS),
       metrics,
       ports,
       parts,

@@ -41,6 +41,8 @@ type Built<T> = T | ((ports: SlackPorts) => T);
 
 export interface SlackAppDeps {
   logger: Logger;
+  /** Runs when stopping, once in-flight work is done and before the Slack clients close (the audit channel's lines). */
+  afterDrain?: () => Promise<void>;
   /** Ports built beforehand (`createSlackPorts`), so the composition root can hand them to the core first. */
   ports?: SlackPorts;
   /** The pipeline, or a factory for one that needs the identity port. */
@@ -235,6 +237,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
       identity.stop();
       const left = await inflight.drain(config.drainSeconds * 1000);
       if (left > 0) logger.warn({ left }, "stopping with work still running");
+      await deps.afterDrain?.().catch((err: unknown) => logger.warn({ err }, "stop: after-drain work failed"));
       await bolt.stop().catch((err: unknown) => logger.warn({ err }, "receiver stop failed"));
       await opsServer?.close();
       await client.stop();

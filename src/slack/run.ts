@@ -5,7 +5,6 @@
  * code once stopped.
  */
 import type { LoadedConfig } from "../config/load.js";
-import type { AuditSink } from "../core/audit.js";
 import { createAccessResolver } from "../core/authz.js";
 import type { PendingStore } from "../core/pending-store.js";
 import type { Pipeline } from "../core/pipeline-types.js";
@@ -17,7 +16,7 @@ import type { Metrics } from "../ops/metrics.js";
 import { arrayHealthFrom } from "../ops/readiness.js";
 import { onShutdownSignals, type SignalTarget } from "../ops/shutdown.js";
 import { type ClickRoute, createSlackApp, type SlackAppDeps, type SlackPorts } from "./app.js";
-import { createAuditChannelSink } from "./audit-channel.js";
+import { type AuditChannelSink, createAuditChannelSink } from "./audit-channel.js";
 import { createChatPort } from "./chat-port.js";
 import { createHomePort } from "./home-data.js";
 
@@ -43,6 +42,8 @@ export interface RunSlackDeps {
   onStarted?: (ports: SlackPorts, parts: CoreParts) => Promise<void> | void;
   /** Extra shutdown work after Slack stops, before the parts close. */
   onStop?: () => Promise<void>;
+  /** Shutdown work once in-flight commands are done, while the Slack clients still work. */
+  afterDrain?: () => Promise<void>;
   /** The store replicas share (Redis): Slack retries are de-duplicated there, /readyz watches it. */
   sharedStore?: SlackAppDeps["sharedStore"];
   /** Where SIGTERM/SIGINT come from: `process` in production. */
@@ -63,8 +64,8 @@ export function accessGroupIds(access: LoadedConfig["config"]["access"]): string
 }
 
 /** The audit sink of the Slack face: every record also posted to the audit channel, when one is configured. */
-export function slackAuditSink(loaded: LoadedConfig, ports: SlackPorts, logger: Logger): AuditSink {
-  if (loaded.config.audit_channel === undefined) return { write: () => {} };
+export function slackAuditSink(loaded: LoadedConfig, ports: SlackPorts, logger: Logger): AuditChannelSink {
+  if (loaded.config.audit_channel === undefined) return { write: () => {}, flush: async () => {} };
   return createAuditChannelSink({
     channelId: loaded.config.audit_channel,
     // Its own chat port so audit lines are not counted as alert posts.
@@ -100,6 +101,7 @@ export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promis
     ...(deps.sharedStore ? { sharedStore: deps.sharedStore } : {}),
     groupIds: accessGroupIds(loaded.config.access),
     commandLabel: commandLabeler(parts.registry),
+    ...(deps.afterDrain ? { afterDrain: deps.afterDrain } : {}),
   });
 
   await app.start();

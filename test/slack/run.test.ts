@@ -48,6 +48,34 @@ describe("runSlack (the process's Slack branch)", () => {
     await expect(fetch(`${app.baseUrl}/healthz`)).rejects.toThrow();
   });
 
+  it("on SIGTERM, audit lines still waiting for the audit channel's pace are posted before it stops", async () => {
+    const { fake } = world();
+    const loaded = loadRunSlackConfig(world(), [
+      "access:",
+      "  viewer: { users: [U1] }",
+      "audit_channel: CAUDIT",
+    ]);
+    const auditLines = () =>
+      fake
+        .callsOf("chat.postMessage")
+        .filter((c) => c.args["channel"] === "CAUDIT")
+        .flatMap((c) => JSON.stringify(c.args["blocks"]).match(/`fs\.list` allowed/g) ?? []).length;
+    const before = auditLines();
+    const app = await startRunSlack(loaded);
+    const ids = ["flush-1", "flush-2", "flush-3", "flush-4"];
+    // Answered at once, one after another: the first line goes out, the rest wait for the channel's next turn.
+    for (const id of ids) {
+      await signedPost(
+        `${app.baseUrl}/slack/events`,
+        commandBody(slashCommand({ text: "fs list", responseUrl: fake.responseUrl(id) })),
+        { secret: RUN_SECRET },
+      );
+      await fake.waitForResponse((r) => r.id === id);
+    }
+    expect(await app.stop()).toBe(0);
+    expect(auditLines() - before).toBe(ids.length);
+  });
+
   it("at start-up, a request the last process left half-done ends as interrupted and its card says so", async () => {
     const { fake } = world();
     const loaded = loadRunSlackConfig(world(), ["access:", "  operator: { users: [U1] }"]);
