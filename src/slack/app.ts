@@ -237,7 +237,9 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
       identity.stop();
       const left = await inflight.drain(config.drainSeconds * 1000);
       if (left > 0) logger.warn({ left }, "stopping with work still running");
-      await deps.afterDrain?.().catch((err: unknown) => logger.warn({ err }, "stop: after-drain work failed"));
+      await deps
+        .afterDrain?.()
+        .catch((err: unknown) => logger.warn({ err }, "stop: after-drain work failed"));
       await bolt.stop().catch((err: unknown) => logger.warn({ err }, "receiver stop failed"));
       await opsServer?.close();
       await client.stop();
