@@ -103,6 +103,12 @@ describe("secrets never reach logs, Slack, audit lines or metrics", () => {
     );
     await world.fake.waitForResponse((r) => r.id === "s-click");
     expect(world.sim.state.fileSystems.get("sec-fs")?.destroyed).toBe(true);
+    // The audit channel's lines go out in the channel's own time: the last one (the Confirm's) is scanned too.
+    await world.fake.waitForCall(
+      "chat.postMessage",
+      (c) =>
+        c.args["channel"] === "CAUDIT" && /fs\.destroy` confirmed/.test(JSON.stringify(c.args["blocks"])),
+    );
     const metrics = await (await fetch(`${app.baseUrl}/metrics`)).text();
 
     const places = {
