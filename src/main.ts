@@ -11,6 +11,7 @@ import { type LoadedConfig, loadConfig } from "./config/load.js";
 import { loadSlackConfig } from "./config/slack.js";
 import { memoryAuditSink } from "./core/audit.js";
 import type { IdentityPort } from "./core/pipeline-types.js";
+import { raceTimeout } from "./core/slow-array.js";
 import { isEntryPoint } from "./entry-point.js";
 import { isUserFacing } from "./errors.js";
 import { attachmentSaver } from "./local/attachments.js";
@@ -40,16 +41,6 @@ export interface MainIO {
  * second there; a full backlog is 50 messages): well inside Kubernetes' default 30-second grace period.
  */
 const AUDIT_FLUSH_MS = 10_000;
-
-/** Waits for `p`, or `ms` at most. */
-function untilOr(p: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-    timer.unref();
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
 
 const consoleIdentity: IdentityPort = { groupsOf: async () => [], isRestricted: async () => false };
 
@@ -162,7 +153,9 @@ export async function runSlackMode(loaded: LoadedConfig, opts: SlackModeOptions)
         await opts.onStop?.();
       },
       // Audit lines still waiting for the channel's pace go out, for as long as a rolling update can wait.
-      afterDrain: () => untilOr(audit.flush(), AUDIT_FLUSH_MS),
+      afterDrain: async () => {
+        await raceTimeout(AUDIT_FLUSH_MS, audit.flush());
+      },
       metrics,
       ports,
       parts,

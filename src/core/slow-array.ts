@@ -28,9 +28,9 @@ export async function raceDeadline<T>(rt: Runtime, ms: number, answer: Promise<T
 /**
  * `raceDeadline` on the real clock: the timer is cleared directly, without the abort signal an injected timer
  * is told by (an AbortController and its listener for every command were a measurable part of a list's own
- * cost, issue 27).
+ * cost, issue 27). Undefined when the time ran out first.
  */
-async function raceTimeout<T>(ms: number, answer: Promise<T>): Promise<T | undefined> {
+export async function raceTimeout<T>(ms: number, answer: Promise<T>): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<undefined>((resolve) => {
     timer = setTimeout(resolve, ms, undefined).unref();
