@@ -65,6 +65,9 @@ export function changesOf(records: readonly AuditRecord[]): Change[] {
   return [...groups.values()].map((g) => {
     const asked = g.find((r) => r.decision === "pending" || r.decision === "allowed");
     const last = g.at(-1) as AuditRecord;
+    // How the request stands: its last record that decided something. A click refused after it (a duplicate
+    // Approve that lost the race, someone not allowed) changed nothing, however late it was written.
+    const standing = [...g].reverse().find((r) => !BYSTANDERS.has(r.decision)) ?? last;
     const requester = asked ? nameOf(asked) : last.requester ? nameOf(last.requester) : "unknown";
     const verdict = [...g].reverse().find((r) => DECIDED[r.decision] !== undefined);
     const who = verdict?.decision === "approved" ? (verdict.approvedBy ?? [verdict.userId]).map(person) : [];
@@ -78,17 +81,22 @@ export function changesOf(records: readonly AuditRecord[]): Change[] {
       requestedBy: requester,
       ...(decidedBy ? { decidedBy } : {}),
       ...(verdict?.decision === "approved" ? { approvedBy: who } : {}),
-      lastAt: Date.parse(last.at),
+      lastAt: Date.parse(standing.at),
       sent,
-      outcome: outcomeOf(last, sent.length > 0),
+      outcome: outcomeOf(standing, sent.length > 0),
     };
   });
 }
 
+/** Decisions of requests that changed nothing about the request they name. */
+const BYSTANDERS = new Set<AuditRecord["decision"]>(["denied", "invalid", "dry_run"]);
+
 function outcomeOf(r: AuditRecord, planned: boolean): string {
   const closed = CLOSED[r.decision];
   if (closed) return closed;
-  if (r.decision === "pending") return "waiting for confirmation or approval; nothing sent yet";
+  if (r.decision === "pending" || r.decision === "approval_recorded")
+    return "waiting for confirmation or approval; nothing sent yet";
+  if (r.decision === "executing") return "being sent to the array";
   if (r.outcome === "ok") return "done";
   // Refused while planning (already destroyed, not found): nothing reached the array.
   return planned ? `failed: ${r.errorCode ?? "error"}` : `refused, nothing sent: ${r.errorCode ?? "error"}`;

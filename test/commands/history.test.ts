@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { changesOf } from "../../commands/history.js";
 import type { AuditRecord } from "../../src/core/audit.js";
 import { createAuditHistory } from "../../src/core/audit-history.js";
 import { createConsoleSession } from "../../src/local/console-session.js";
@@ -116,5 +117,73 @@ describe("audit history in the store", () => {
     expect(await history.of({ array: "a", kind: "fs", name: "x" })).toHaveLength(1);
     now = Date.UTC(2026, 1, 1);
     expect(await history.of({ array: "a", kind: "fs", name: "x" })).toHaveLength(0);
+  });
+});
+
+describe("a change's records, as history joins them", () => {
+  const base = {
+    at: "2026-11-22T12:00:00.000Z",
+    channelId: "C1",
+    arrays: ["lab-1"],
+    command: "fs.resize",
+    args: { name: "builds" },
+    pendingId: "p1",
+    requester: { userId: "UALICE" },
+    durationMs: 1,
+  };
+  const sent = ["lab-1: PATCH /file-systems?names=builds"];
+  const at = (s: number) => new Date(Date.UTC(2026, 10, 22, 12, 0, s)).toISOString();
+  const asked: AuditRecord = {
+    ...base,
+    id: "r0",
+    userId: "UALICE",
+    decision: "pending",
+    outcome: "ok",
+    sent,
+  };
+  const executing: AuditRecord = {
+    ...base,
+    id: "p1.executing",
+    at: at(1),
+    userId: "UOPS4",
+    decision: "executing",
+    outcome: "ok",
+    approvedBy: ["UOPS4"],
+  };
+  const approved: AuditRecord = {
+    ...base,
+    id: "c4",
+    at: at(2),
+    userId: "UOPS4",
+    decision: "approved",
+    approvedBy: ["UOPS4"],
+    outcome: "ok",
+    sent,
+  };
+  // A second Approve that lost the race, its record written after the winner's.
+  const lateDuplicate: AuditRecord = {
+    ...base,
+    id: "c9",
+    at: at(3),
+    userId: "UOPS9",
+    decision: "denied",
+    outcome: "error",
+    errorCode: "PENDING_CLOSED",
+    sent,
+  };
+
+  test("a click refused after the change was carried out does not change how it ended", () => {
+    const [change] = changesOf([asked, executing, approved, lateDuplicate]);
+    expect(change?.decidedBy).toBe("Approved by UOPS4");
+    expect(change?.outcome).toBe("done");
+    expect(change?.lastAt).toBe(Date.parse(at(2)));
+  });
+
+  test("a change still being sent, or waiting for a second approval, is not shown as done", () => {
+    expect(changesOf([asked, executing])[0]?.outcome).toBe("being sent to the array");
+    const oneOfTwo: AuditRecord = { ...approved, id: "c1", decision: "approval_recorded" };
+    expect(changesOf([asked, oneOfTwo, lateDuplicate])[0]?.outcome).toBe(
+      "waiting for confirmation or approval; nothing sent yet",
+    );
   });
 });
