@@ -159,6 +159,27 @@ const latency = (kind: string, l: { n: number; p50: number; p95: number; p99: nu
   });
 const rss = (what: string, mib: number): Figure =>
   withGoal({ what, unit: "MiB", rounds: [mib] }, "<=", RSS_MIB, `≤ ${RSS_MIB} MiB`);
+/**
+ * The growth goal is the issue's: under 10 MiB over the last 5 minutes of a 10-minute run. In a shorter run (the
+ * 60-second form `npm run bench` runs) the last half still sees the bounded caches fill (the pending store's
+ * finished records, the delivery ids) and the arrays' lists grow before their eradication timer bites, so its
+ * figure is shown without the goal rather than met or missed by chance.
+ */
+const GROWTH_GOAL_SECONDS = 600;
+const growth = (mib: number): Figure =>
+  opts.seconds >= GROWTH_GOAL_SECONDS
+    ? withGoal(
+        { what: "load: RSS growth over the last half of the run", unit: "MiB", rounds: [mib] },
+        "<",
+        10,
+        "< 10 MiB",
+      )
+    : {
+        what: `load: RSS growth over the last half of the run (${opts.seconds} s; the goal, < 10 MiB, is for the last 5 minutes of a 10-minute run)`,
+        unit: "MiB",
+        rounds: [mib],
+        headline: true,
+      };
 const result: BenchResult & { report: typeof report } = {
   name: "load",
   title: `Load test (\`bench/load.ts\`): ${opts.rate} commands/s for ${opts.seconds} s over ${opts.arrays} arrays, faults ${opts.faults ? "on" : "off"}${opts.eradicateAfterMs === undefined ? "" : `, destroyed file systems eradicated by the arrays after ${opts.eradicateAfterMs / 1000} s`}`,
@@ -176,16 +197,7 @@ const result: BenchResult & { report: typeof report } = {
     zero("load: effects applied but not reported", r.unreported.length),
     rss("load: RSS after warm-up", m.rssAfterWarmUpMiB),
     rss("load: peak RSS after warm-up", m.rssPeakAfterWarmUpMiB),
-    withGoal(
-      {
-        what: "load: RSS growth over the last half of the run",
-        unit: "MiB",
-        rounds: [m.rssGrowthLastHalfMiB],
-      },
-      "<",
-      10,
-      "< 10 MiB",
-    ),
+    growth(m.rssGrowthLastHalfMiB),
     ...(m.liveHeapMiB
       ? [
           {
