@@ -65,9 +65,10 @@ export function changesOf(records: readonly AuditRecord[]): Change[] {
   return [...groups.values()].map((g) => {
     const asked = g.find((r) => r.decision === "pending" || r.decision === "allowed");
     const last = g.at(-1) as AuditRecord;
-    // How the request stands: its last record that decided something. A click refused after it (a duplicate
-    // Approve that lost the race, someone not allowed) changed nothing, however late it was written.
-    const standing = [...g].reverse().find((r) => !BYSTANDERS.has(r.decision)) ?? last;
+    // How the request stands: the last-written record of the furthest stage it reached. Records are written in
+    // the order their writers finish, not the order things happened: the request's own record, or an approval
+    // recorded on another replica, can land after the approval that carried the change out.
+    const standing = g.reduce((best, r) => (stageOf(r) >= stageOf(best) ? r : best), last);
     const requester = asked ? nameOf(asked) : last.requester ? nameOf(last.requester) : "unknown";
     const verdict = [...g].reverse().find((r) => DECIDED[r.decision] !== undefined);
     const who = verdict?.decision === "approved" ? (verdict.approvedBy ?? [verdict.userId]).map(person) : [];
@@ -88,8 +89,19 @@ export function changesOf(records: readonly AuditRecord[]): Change[] {
   });
 }
 
-/** Decisions of requests that changed nothing about the request they name. */
-const BYSTANDERS = new Set<AuditRecord["decision"]>(["denied", "invalid", "dry_run"]);
+/**
+ * How far a request got. Clicks refused (a duplicate Approve that lost the race, someone not allowed) changed
+ * nothing about it, however late they were written; every decision not named here ended it.
+ */
+const STAGE: Partial<Record<AuditRecord["decision"], number>> = {
+  denied: -1,
+  invalid: -1,
+  dry_run: -1,
+  pending: 0,
+  approval_recorded: 1,
+  executing: 2,
+};
+const stageOf = (r: AuditRecord): number => STAGE[r.decision] ?? 3;
 
 function outcomeOf(r: AuditRecord, planned: boolean): string {
   const closed = CLOSED[r.decision];

@@ -179,6 +179,27 @@ describe("a change's records, as history joins them", () => {
     expect(change?.lastAt).toBe(Date.parse(at(2)));
   });
 
+  test("records written out of order: the furthest stage decides, not the last record written", () => {
+    // On replicas, the request's own record and a first approval can land after the approval that carried it
+    // out (the replicas suite caught both as "waiting for confirmation or approval").
+    const oneOfTwo: AuditRecord = {
+      ...approved,
+      id: "c1",
+      at: at(4),
+      userId: "UOPS1",
+      decision: "approval_recorded",
+    };
+    for (const order of [
+      [executing, approved, oneOfTwo],
+      [executing, approved, asked],
+      [approved, executing],
+    ]) {
+      const [change] = changesOf(order);
+      expect(change?.outcome).toBe("done");
+      expect(change?.lastAt).toBe(Date.parse(at(2)));
+    }
+  });
+
   test("a change still being sent, or waiting for a second approval, is not shown as done", () => {
     expect(changesOf([asked, executing])[0]?.outcome).toBe("being sent to the array");
     const oneOfTwo: AuditRecord = { ...approved, id: "c1", decision: "approval_recorded" };
