@@ -1,3 +1,8 @@
+/**
+ * `fs create <name> <size> [--nfs --smb --http --hard-limit]`: hand-written, not catalogue data, because its
+ * switches turn on nested protocol objects (`nfs.enabled`…) whose names the client maps per REST version, and a
+ * name taken by a destroyed file system is refused with its way back (`fs recover`) rather than the array's 400.
+ */
 import { z } from "zod";
 import { flag, objectName, size } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";

@@ -1,3 +1,9 @@
+/**
+ * `fs list`: hand-written, not the catalogue's generic list, because its columns are computed (used against
+ * provisioned, data reduction, the protocols served), `--sort` takes people's words for nested fields, a list
+ * longer than a message continues as a CSV from `--start`, and with `--destroyed` it names the chat people
+ * behind each destroy made through the bot (shared/destroyed-by.ts).
+ */
 import { z } from "zod";
 import { count, namePattern, sortKey } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";

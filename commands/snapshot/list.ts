@@ -1,3 +1,8 @@
+/**
+ * `snapshot list`: hand-written, not the catalogue's generic list, because snapshots are selected by
+ * `names_or_sources` (a file system's name lists its snapshots), `--policy` filters on the policy that made them
+ * (REST 1.5+), and a destroyed snapshot shows the time left before the array eradicates it.
+ */
 import { z } from "zod";
 import { count, namePattern, objectName, sortKey } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";
