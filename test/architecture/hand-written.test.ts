@@ -17,7 +17,7 @@ describe("hand-written commands", () => {
     expect(defining.length).toBeGreaterThan(40);
   });
 
-  test("each file that defines one opens with a comment saying what it is and why", () => {
+  test("each file that defines one opens with a comment (its first comment is where it says why)", () => {
     const silent = defining.filter((f) => !/^\/(\*\*|\/)/.test(readFileSync(join(REPO, f), "utf8")));
     expect(silent).toEqual([]);
   });
