@@ -107,7 +107,10 @@ for (let i = 0; i < N; i++) {
   ]);
   direct.push(performance.now() - t0);
   t0 = performance.now();
-  await pipeline.handleCommand({ text: "fs show home", actor: { userId: "U1", channelId: "C1" } });
+  await pipeline.handleCommand({
+    text: "fs show home",
+    actor: { kind: "person" as const, userId: "U1", channelId: "C1" },
+  });
   viaPipeline.push(performance.now() - t0);
 }
 console.log(
@@ -124,7 +127,10 @@ const rawList = async () => {
   return items;
 };
 const catalogueList = () =>
-  pipeline.handleCommand({ text: "hardware list", actor: { userId: "U1", channelId: "C1" } });
+  pipeline.handleCommand({
+    text: "hardware list",
+    actor: { kind: "person" as const, userId: "U1", channelId: "C1" },
+  });
 // Both sides warmed alike before timing: the first calls of a path not yet taken (the list's render, its column
 // formatters) run unoptimised code and would be timed as the catalogue's cost.
 for (let i = 0; i < Math.min(50, N); i++) {

@@ -67,7 +67,7 @@ function pipelineOver(pool: ArrayPool, arrays: { name: string; url: string }[]):
 }
 
 const ms = (t0: number) => performance.now() - t0;
-const actor = { userId: "U1", channelId: "C1" };
+const actor = { kind: "person" as const, userId: "U1", channelId: "C1" };
 
 async function main(): Promise<void> {
   const rounds = Number(values.rounds);

@@ -56,7 +56,10 @@ export async function startInsightEnv(
     sims,
     pool,
     async run(text, user = "carol") {
-      const effects = await pipeline.handleCommand({ text, actor: { userId: user, channelId: "C1" } });
+      const effects = await pipeline.handleCommand({
+        text,
+        actor: { kind: "person" as const, userId: user, channelId: "C1" },
+      });
       return effects.flatMap((e) => (e.kind === "reply" || e.kind === "post" ? [e.message] : []));
     },
     async close() {

@@ -9,6 +9,7 @@
  */
 export const ERROR_CODES = [
   "ACTION_DENIED_BY_POLICY",
+  "ACTOR_UNKNOWN",
   "ALERTS_LOCK_BUSY",
   "ALERTS_NOT_RUNNING",
   "ALERT_NOT_FOUND",
@@ -146,6 +147,7 @@ export const ERROR_CODES = [
   "UNKNOWN_HELP_TOPIC",
   "UNKNOWN_RESOURCE",
   "UNKNOWN_VERB",
+  "WORKFLOW_NEEDS_PERSON",
   "WRONG_BUTTON",
 ] as const;
 
@@ -159,6 +161,7 @@ const DENIED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "CHANNEL_FORBIDDEN",
   "CHANNEL_NOT_BOUND",
   "CHANNEL_PUBLIC_FORBIDDEN",
+  "WORKFLOW_NEEDS_PERSON",
 ]);
 
 export class BotError extends Error {

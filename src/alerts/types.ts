@@ -5,7 +5,7 @@
 import type { AlertSnapshot } from "../core/alert-port.js";
 import type { CapacityForecast } from "../core/forecast/capacity.js";
 import type { Message } from "../core/message.js";
-import type { Effect, MessageRef } from "../core/pipeline-types.js";
+import type { Actor, Effect, MessageRef } from "../core/pipeline-types.js";
 
 // The alert shape commands see is core's (src/core/alert-port.ts): the engine builds on it, core never reaches here.
 export { type AlertSnapshot, SEVERITIES, type Severity, severityRank } from "../core/alert-port.js";
@@ -80,7 +80,7 @@ export interface AlertAuthorizer {
 
 /** Runs a follow-up command (e.g. `space`) through the normal command pipeline, with its role checks. */
 export interface FollowUpRunner {
-  run(text: string, actor: { userId: string; channelId: string; displayName?: string }): Promise<Effect[]>;
+  run(text: string, actor: Actor): Promise<Effect[]>;
 }
 
 export type CardKind = "alert" | "summary" | "reachability";

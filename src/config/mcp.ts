@@ -27,7 +27,10 @@ const clientSchema = z
     role: roleSchema.optional(),
     /** Roles on named arrays, which beat `role`. */
     arrays: z.record(z.string().min(1), roleSchema).default({}),
-    /** A request header naming the person the assistant acts for (shown on cards and in audit records). */
+    /**
+     * A request header carrying the Slack user id of the person the assistant acts for: shown on cards ("for
+     * @alice") and in audit records, and counted as a requester (they cannot approve it). It gives no right.
+     */
     acts_for_header: z
       .string()
       .regex(/^[A-Za-z0-9-]+$/, "a header name")
@@ -59,6 +62,13 @@ export const mcpConfigSchema = z
       .regex(/^[CG][A-Z0-9]+$/, "use the channel ID (C…), not its #name")
       .optional(),
     clients: z.array(clientSchema).default([]),
+    /**
+     * Host header values accepted besides this server's own address and loopback names on its port (a TLS proxy's
+     * public name, `mcp.example.com`): any other Host is refused (DNS-rebinding defence).
+     */
+    allowed_hosts: z.array(z.string().min(1)).default([]),
+    /** Origins a browser-based client may call from (`https://agent.example.com`); any other Origin is refused. */
+    allowed_origins: z.array(z.url()).default([]),
     /** Destructive classes assistants may not even propose (eradicate, raw_api…); checked against `destructive`. */
     forbid_classes: z.array(z.string().min(1)).default([]),
   })
@@ -71,11 +81,6 @@ export const mcpConfigSchema = z
     });
   });
 export type McpConfig = z.output<typeof mcpConfigSchema>;
-
-/** The user id of a client's principal. Slack ids never hold a colon, so no person can be one. */
-export const ASSISTANT_PREFIX = "mcp:";
-export const principalId = (name: string): string => `${ASSISTANT_PREFIX}${name}`;
-export const isAssistant = (userId: string): boolean => userId.startsWith(ASSISTANT_PREFIX);
 
 /** A client's role on one array: its per-array role, else its global one, else none. */
 export function clientRole(c: McpClientConfig, array: string): Role | undefined {

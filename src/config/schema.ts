@@ -11,6 +11,7 @@ import { alertsConfigSchema, storeConfigSchema, unknownAlertSelectors } from "./
 import { arraysConfigSchema } from "./arrays.js";
 import { DEFAULT_LIMITS, limitsConfigSchema } from "./limits.js";
 import { mcpConfigSchema } from "./mcp.js";
+import { workflowStepsSchema } from "./workflows.js";
 
 const slackId = z
   .string()
@@ -182,6 +183,8 @@ export const configSections = {
   slack: z.record(z.string(), z.unknown()).optional(),
   /** The MCP face for AI assistants (src/config/mcp.ts); off by default. */
   mcp: mcpConfigSchema.default(mcpConfigSchema.parse({})),
+  /** Workflow Builder steps as principals of their own (src/config/workflows.ts); none has a role by default. */
+  workflow_steps: workflowStepsSchema.default({}),
 };
 
 /** What the reference checks read; each section is absent when it did not pass its own schema. */

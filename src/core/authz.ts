@@ -4,9 +4,11 @@
  * matching role counts. Unmapped users get `default_role` ("none" denies). Guests and deactivated accounts are
  * capped at viewer.
  */
-import { clientRole, isAssistant, type McpClientConfig } from "../config/mcp.js";
+import { clientRole, type McpClientConfig } from "../config/mcp.js";
 import type { AccessConfig, Members } from "../config/schema.js";
+import { stepRole, type WorkflowStepsConfig } from "../config/workflows.js";
 import { UserFacingError } from "../errors.js";
+import { ASSISTANT_PREFIX, kindOfPrincipal, parseWorkflowId } from "./actors.js";
 import type { IdentityPort } from "./pipeline-types.js";
 import { capRole, maxRole, ROLES, type Role, roleAtLeast } from "./roles.js";
 
@@ -39,19 +41,38 @@ export interface AccessResolver {
   bestRole(userId: string, arrays: readonly ArrayRef[]): Promise<Role | undefined>;
 }
 
+/** The principals that are not people, each with the role its own configuration entry gives. */
+export interface Principals {
+  /** The MCP clients (src/config/mcp.ts): `mcp:<name>`. */
+  assistants?: readonly McpClientConfig[];
+  /** The Workflow Builder steps (src/config/workflows.ts): `workflow:<step>`. */
+  workflowSteps?: WorkflowStepsConfig;
+}
+
 /**
- * `assistants`: the MCP clients (src/config/mcp.ts). An assistant's principal (`mcp:<name>`) has only the role its
- * client entry gives: never `default_role`, never a Slack group, and no identity lookup.
+ * A principal that is not a person (`mcp:<name>`, `workflow:<step>`, src/core/actors.ts) has only the role its own
+ * entry gives: never `default_role`, never a Slack group, and no identity lookup. People resolve through `access`.
  */
 export function createAccessResolver(
   access: AccessConfig,
   identity: IdentityPort,
-  assistants: readonly McpClientConfig[] = [],
+  principals: Principals = {},
 ): AccessResolver {
-  const assistantRole = (userId: string, array: ArrayRef): Role | undefined => {
-    const c = assistants.find((a) => `mcp:${a.name}` === userId);
+  const principalRole = async (userId: string, array: ArrayRef): Promise<Role | undefined> => {
+    if (kindOfPrincipal(userId) === "workflow") {
+      // A step's own role, capped by the role of the person Slack vouched for in it: a step started by a viewer
+      // reads as a viewer whatever the step may do, and one started by nobody has only the step's role.
+      const { step, vouched } = parseWorkflowId(userId);
+      const own = stepRole(principals.workflowSteps ?? {}, step, array.name);
+      if (vouched === undefined || own === undefined) return own;
+      const person = resolve(await who(vouched), array);
+      return person === undefined ? undefined : capRole(own, person);
+    }
+    const name = userId.slice(ASSISTANT_PREFIX.length);
+    const c = (principals.assistants ?? []).find((a) => a.name === name);
     return c ? clientRole(c, array.name) : undefined;
   };
+  const isPerson = (userId: string) => kindOfPrincipal(userId) === "person";
   const who = async (userId: string): Promise<Who & { restricted: boolean }> => {
     const [groups, restricted] = await Promise.all([
       identity.groupsOf(userId),
@@ -72,13 +93,13 @@ export function createAccessResolver(
   };
   return {
     async roleOn(userId, array) {
-      if (isAssistant(userId)) return assistantRole(userId, array);
+      if (!isPerson(userId)) return principalRole(userId, array);
       return resolve(await who(userId), array);
     },
     async bestRole(userId, arrays) {
       let best: Role | undefined;
-      if (isAssistant(userId)) {
-        for (const a of arrays) best = maxRole(best, assistantRole(userId, a));
+      if (!isPerson(userId)) {
+        for (const a of arrays) best = maxRole(best, await principalRole(userId, a));
         return best;
       }
       const w = await who(userId);

@@ -4,20 +4,23 @@
  * follow-up offer (Recover). A click acts only after winning the store's atomic claim, so two clicks at the
  * same moment carry a request out once.
  */
-import { isAssistant } from "../config/mcp.js";
+
 import { type ErrorCode, errorCode, UserFacingError } from "../errors.js";
 import { type Logger, lazyChild } from "../logger.js";
+import { canDecide, requesterIds } from "./actors.js";
 import { type AuditDecision, roleTrail, withRole } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
 import {
   cardEffects,
   executePending,
+  failClaimOnError,
   type Outcome,
   staleBeforePrompt,
   staleCard,
 } from "./execute-pending.js";
+import { approvalEffects } from "./gate.js";
 import { closedCard, requestCard, who } from "./gate-messages.js";
-import { rich } from "./message.js";
+import { message, rich } from "./message.js";
 import { runOffer } from "./offer-flow.js";
 import { assertOpen, typedOk } from "./pending-checks.js";
 import type { PendingRecord } from "./pending-store.js";
@@ -78,8 +81,8 @@ async function route(
   input: ClickInput,
   log: Logger,
 ): Promise<Outcome | "prompt"> {
-  // An assistant's principal decides nothing: not its own requests, not anyone's (its clicks never exist).
-  if (isAssistant(input.actor.userId))
+  // Only people decide: an assistant's or a workflow step's principal confirms, approves or denies nothing.
+  if (!canDecide(input.actor))
     throw new UserFacingError(
       "ASSISTANT_CANNOT_DECIDE",
       "An assistant cannot confirm, approve, deny or run offers; a person must decide. Nothing was done.",
@@ -151,9 +154,49 @@ async function confirm(
   }
   assertOpen(rec, rt.deps.config.time_zone);
   if (!typedOk(rec, input) || !secretsGiven(rec, input)) return promptUnlessStale(rt, rec, input, log);
+  if (rec.approvalsAfterConfirm) return confirmThenApprove(rt, rec, rec.approvalsAfterConfirm, input);
   const claimed = await claim(rt, rec, input.ref);
   if (!("id" in claimed)) return claimed;
   return executePending(rt, claimed, input.ref, log, input.secrets);
+}
+
+/**
+ * A workflow step's change, confirmed by the person Slack vouched for: now theirs, it waits for the approvals its
+ * class asks, from people other than them. Their role is checked now, as a requester's is when a change runs.
+ */
+async function confirmThenApprove(
+  rt: Runtime,
+  rec: PendingRecord,
+  then: NonNullable<PendingRecord["approvalsAfterConfirm"]>,
+  input: ClickInput,
+): Promise<Outcome> {
+  const role = await rt.access.roleOn(input.actor.userId, rt.deps.pool.get(rec.array));
+  assertRole("Confirming this request", rec.approverRole, role, rec.array);
+  const claimed = await claim(rt, rec, input.ref);
+  if (!("id" in claimed)) return claimed;
+  const now = rt.deps.now();
+  const next = await failClaimOnError(rt, rec.id, async () => {
+    const updated = await rt.deps.store.update(rec.id, {
+      status: "pending",
+      policy: "approve",
+      approvalsRequired: then.approvalsRequired,
+      approverRole: then.approverRole,
+      approvalsAfterConfirm: undefined,
+      updatedAt: now,
+    });
+    if (!updated)
+      throw new UserFacingError("PENDING_UNKNOWN", "This request is no longer known; nothing was done.");
+    return updated;
+  });
+  const line = rich`Confirmed by ${who(input.actor)}: ${next.display.title} now waits for ${next.approvalsRequired} approval${next.approvalsRequired === 1 ? "" : "s"} from someone else with the ${next.approverRole} role.`;
+  const confirmed = message(`Confirmed: ${next.display.title}`, [{ type: "section", text: line }], {
+    visibility: "ephemeral",
+  });
+  return {
+    effects: [...cardEffects(rec, input.ref, confirmed), ...approvalEffects(rt, next, now)],
+    decision: "confirmed",
+    ok: true,
+  };
 }
 
 async function approve(
@@ -164,10 +207,12 @@ async function approve(
 ): Promise<Outcome | "prompt"> {
   if (rec.policy !== "approve")
     throw new UserFacingError("WRONG_BUTTON", "This request needs a confirmation, not approvals.");
-  if (input.actor.userId === rec.requester.userId) {
+  if (requesterIds(rec).has(input.actor.userId)) {
     throw new UserFacingError(
       "APPROVAL_BY_REQUESTER",
-      "You asked for this, so it needs approval from someone else.",
+      input.actor.userId === rec.requester.userId
+        ? "You asked for this, so it needs approval from someone else."
+        : "This was asked for on your behalf, so it needs approval from someone else.",
     );
   }
   const role = await rt.access.roleOn(input.actor.userId, rt.deps.pool.get(rec.array));

@@ -2,7 +2,6 @@
  * One typed command, start to finish: parse → find → validate → resolve arrays → authorize → impact and gate
  * (or dry run) → run → render → audit. Every path ends in exactly one audit record.
  */
-import { isAssistant } from "../config/mcp.js";
 import { BotError, type ErrorCode, errorCode, InternalError, UserFacingError } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import { lazyChild } from "../logger.js";
@@ -192,8 +191,8 @@ async function dispatch(
     const gate = cls ? { cls, policy: rt.deps.config.destructive[cls] } : undefined;
     return { effects: [reply(await dryRunMessage(entry, impact, first.client, gate, secrets))] };
   }
-  // An assistant's change always waits for a person (src/core/gate.ts), whatever its class.
-  if (cls || secrets.length > 0 || isAssistant(actor.userId)) {
+  // An assistant's or a workflow step's change always waits for a person (src/core/gate.ts), whatever its class.
+  if (cls || secrets.length > 0 || actor.kind === "assistant" || actor.kind === "workflow") {
     trail.decision = "denied";
     const gate = await openGate(rt, {
       entry,

@@ -11,6 +11,20 @@ import type { PendingDisplay, PendingRecord } from "./pending-store.js";
 import { ACTIONS } from "./pipeline-deps.js";
 import { countOf } from "./units.js";
 
+const SLACK_USER = /^[UW][A-Z0-9]+$/;
+
+/**
+ * "alice through workflow step array_fs_create", "assistant ops-bot for @alice": who asked, with the principal it
+ * came through and the person it is for. A person named in data is shown as a mention Slack resolves (the id was
+ * checked when the request was made, and again here), never as text the data chose.
+ */
+export function requestedBy(rec: Pick<PendingRecord, "requester" | "via" | "onBehalfOf">): Rich {
+  const via = rec.via ? rich` through ${who(rec.via).replace(/@U[A-Z0-9]+$/, "")}` : rich``;
+  const id = rec.onBehalfOf?.userId;
+  const forWhom = id !== undefined && SLACK_USER.test(id) ? rich` for ${new Rich(`<@${id}>`)}` : rich``;
+  return rich`${who(rec.requester)}${via}${forWhom}`;
+}
+
 export function who(p: { userId: string; displayName?: string }): string {
   return p.displayName ?? p.userId;
 }
@@ -53,12 +67,16 @@ export function requestCard(rec: PendingRecord, d: PendingDisplay, now: number, 
     const got = rec.approvals.length ? rec.approvals.map(who).join(", ") : "none yet";
     blocks.push({
       type: "context",
-      text: rich`Requested by ${who(rec.requester)} on array ${rec.array}: \`/array ${rec.commandText}\`. Needs ${countOf(rec.approvalsRequired, "approval")} from someone else with the ${rec.approverRole} role (approved so far: ${got}). Expires ${expires}.`,
+      text: rich`Requested by ${requestedBy(rec)} on array ${rec.array}: \`/array ${rec.commandText}\`. Needs ${countOf(rec.approvalsRequired, "approval")} from someone else with the ${rec.approverRole} role (approved so far: ${got}). Expires ${expires}.`,
     });
   } else {
     blocks.push({
       type: "context",
-      text: rich`Only ${who(rec.requester)} can confirm. Expires ${expires}.`,
+      text: rec.approvalsAfterConfirm
+        ? rich`Requested by ${requestedBy(rec)}: \`/array ${rec.commandText}\`. Only ${who(rec.requester)} can confirm; then it needs ${countOf(rec.approvalsAfterConfirm.approvalsRequired, "approval")} from someone else with the ${rec.approvalsAfterConfirm.approverRole} role. Expires ${expires}.`
+        : rec.via
+          ? rich`Requested by ${requestedBy(rec)}: \`/array ${rec.commandText}\`. Only ${who(rec.requester)} can confirm. Expires ${expires}.`
+          : rich`Only ${who(rec.requester)} can confirm. Expires ${expires}.`,
     });
   }
   const typing = rec.typeToConfirm !== undefined && !rec.secrets?.length;
@@ -119,7 +137,7 @@ export function closedCard(
     ...details.map((line): Block => ({ type: "section", text: rich`• ${line}` })),
     {
       type: "context",
-      text: rich`Requested by ${who(rec.requester)} on array ${rec.array}: \`/array ${rec.commandText}\`.`,
+      text: rich`Requested by ${requestedBy(rec)} on array ${rec.array}: \`/array ${rec.commandText}\`.`,
     },
   ];
   return message(`${d.title}: ${headline.markup}`, blocks, {
@@ -139,7 +157,7 @@ export function withDecisionLine(result: Message, rec: PendingRecord): Message {
     type: "context",
     text:
       rec.policy === "approve"
-        ? rich`Requested by ${who(rec.requester)}, approved by ${rec.approvals.map(who).join(", ")}.`
+        ? rich`Requested by ${requestedBy(rec)}, approved by ${rec.approvals.map(who).join(", ")}.`
         : rich`Confirmed by ${who(rec.requester)}.`,
   };
   const at = result.blocks.findIndex((b) => b.type === "actions");

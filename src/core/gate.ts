@@ -3,10 +3,10 @@
  * running after the requester's confirmation, after N approvals by other people, or never. A request that
  * passes the gate becomes a pending record bound to its exact arguments and to the array state it was shown.
  */
-import { isAssistant } from "../config/mcp.js";
 import type { GatePolicy } from "../config/schema.js";
 import { InternalError, UserFacingError } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
+import { requesterOf } from "./actors.js";
 import { commandPath } from "./command-path.js";
 import type { DestructiveClass, Impact } from "./define-command.js";
 import { fingerprintOf } from "./fingerprint.js";
@@ -68,7 +68,14 @@ function gatePolicy(rt: Runtime, req: GateRequest): Exclude<GatePolicy, { policy
     throw new InternalError("SECRET_WITH_TYPED_NAME", `${req.entry.id} asks for secrets and a typed name`);
   }
   const { cls } = req;
-  const assistant = isAssistant(req.actor.userId);
+  const assistant = req.actor.kind === "assistant";
+  const workflow = req.actor.kind === "workflow";
+  if (workflow && !req.actor.onBehalfOf) {
+    throw new UserFacingError(
+      "WORKFLOW_NEEDS_PERSON",
+      `\`${commandPath(req.entry.id)}\` changes the array, and a workflow step changes nothing without a person: give the step's "Requested by" input the person who used the workflow, so they confirm it. Nothing was changed.`,
+    );
+  }
   if (assistant && secrets) {
     throw new UserFacingError(
       "ASSISTANT_NO_SECRETS",
@@ -98,7 +105,26 @@ function gatePolicy(rt: Runtime, req: GateRequest): Exclude<GatePolicy, { policy
       `\`${commandPath(req.entry.id)}\` takes a secret that only you type, in a private dialog, so it cannot wait for someone else's approval; this bot asks approvals for ${what} actions (destructive.${cls}: approve). Run it on the array itself, or ask whoever runs the bot to set destructive.${cls}: confirm. Nothing was changed.`,
     );
   }
-  return assistant && policy.policy === "confirm" ? byPerson : policy;
+  if (assistant && policy.policy === "confirm") return byPerson;
+  return policy;
+}
+
+/**
+ * A workflow step's change is confirmed first by the person Slack vouched for (they did not type it: their click
+ * is what makes it theirs), and only then, where the class asks approvals, approved by others.
+ */
+function staged(
+  req: GateRequest,
+  policy: Exclude<GatePolicy, { policy: "deny" }>,
+): {
+  policy: Exclude<GatePolicy, { policy: "deny" }>;
+  approvalsAfterConfirm?: PendingRecord["approvalsAfterConfirm"];
+} {
+  if (req.actor.kind !== "workflow" || policy.policy !== "approve") return { policy };
+  return {
+    policy: { policy: "confirm" },
+    approvalsAfterConfirm: { approvalsRequired: policy.approvers, approverRole: policy.approver_role },
+  };
 }
 
 /** Stores the pending request and returns the card(s) to show; throws when the policy is "deny". */
@@ -106,7 +132,7 @@ export async function openGate(
   rt: Runtime,
   req: GateRequest,
 ): Promise<{ record: PendingRecord; effects: Effect[] }> {
-  const policy = gatePolicy(rt, req);
+  const { policy, approvalsAfterConfirm } = staged(req, gatePolicy(rt, req));
   const now = rt.deps.now();
   const display = await displayOf(req.entry, req.impact, req.client);
   const record: PendingRecord = {
@@ -116,10 +142,8 @@ export async function openGate(
     commandId: req.entry.id,
     args: req.args,
     commandText: req.commandText,
-    requester: {
-      userId: req.actor.userId,
-      ...(req.actor.displayName ? { displayName: req.actor.displayName } : {}),
-    },
+    ...requesterOf(req.actor),
+    ...(approvalsAfterConfirm ? { approvalsAfterConfirm } : {}),
     channelId: req.actor.channelId,
     array: req.client.name,
     requestId: req.requestId,
@@ -142,6 +166,16 @@ export async function openGate(
   await rt.deps.store.create(record);
   const card = requestCard(record, display, now, rt.deps.config.time_zone);
   if (policy.policy === "confirm") return { record, effects: [{ kind: "reply", message: card }] };
+  return { record, effects: approvalEffects(rt, record, now) };
+}
+
+/**
+ * The approval card, posted in the request's channel and the approvers channel, and the requester's note saying
+ * where it went. Used when a request opens as an approval and when a confirmed workflow change becomes one.
+ */
+export function approvalEffects(rt: Runtime, record: PendingRecord, now: number): Effect[] {
+  const { display } = record;
+  const card = requestCard(record, display, now, rt.deps.config.time_zone);
   // The approvers channel gets its own copy; both are tracked so every later update reaches both.
   const approvers = rt.deps.config.destructive.approvals_channel;
   const channels = [record.channelId];
@@ -154,13 +188,10 @@ export async function openGate(
       text: rich`Posted an approval request for *${display.title}* ${where}. It needs ${record.approvalsRequired} approval${record.approvalsRequired === 1 ? "" : "s"} from someone other than ${who(record.requester)} with the ${record.approverRole} role.`,
     },
   ]);
-  return {
-    record,
-    effects: [
-      ...channels.map(
-        (channelId): Effect => ({ kind: "post", channelId, message: card, trackPending: record.id }),
-      ),
-      { kind: "reply", message: ack },
-    ],
-  };
+  return [
+    ...channels.map(
+      (channelId): Effect => ({ kind: "post", channelId, message: card, trackPending: record.id }),
+    ),
+    { kind: "reply", message: ack },
+  ];
 }

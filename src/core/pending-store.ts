@@ -56,6 +56,18 @@ export interface PendingRecord {
   /** The command as typed, for messages and audit. */
   commandText: string;
   requester: PendingPerson;
+  /** The principal that proposed it for the requester (a workflow step): shown, never a decider. */
+  via?: PendingPerson;
+  /**
+   * The person an assistant said it acts for: shown on the card, and a requester as far as approvals go (being
+   * named gives no right: they cannot be the "someone else" who approves it).
+   */
+  onBehalfOf?: PendingPerson;
+  /**
+   * Approvals that follow the requester's own confirmation (a workflow step's change: the person Slack vouched for
+   * confirms it first, then others approve). Cleared when the confirmation turns the request into an approval.
+   */
+  approvalsAfterConfirm?: { approvalsRequired: number; approverRole: Role };
   channelId: string;
   array: string;
   /** The request id of the command that created this record (audit correlation). */

@@ -14,7 +14,7 @@ import type { IdentityPort } from "./pipeline-types.js";
 import type { Registry } from "./registry.js";
 
 export type PipelineConfig = Pick<AppConfig, "access" | "channels" | "destructive" | "time_zone"> &
-  Partial<Pick<AppConfig, "fan_out_deadline" | "mcp">>;
+  Partial<Pick<AppConfig, "fan_out_deadline" | "mcp" | "workflow_steps">>;
 
 export interface PipelineDeps {
   registry: Registry;

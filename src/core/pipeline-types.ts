@@ -7,12 +7,32 @@ import type { FormSpec } from "./forms.js";
 import type { Message } from "./message.js";
 import type { PendingStatus } from "./pending-store.js";
 
-/** Who is acting, as the transport knows it. Roles are resolved by the pipeline, never by the transport. */
+/**
+ * What kind of principal acts: a Slack person (signed payload), an AI assistant (MCP token), a Workflow Builder
+ * step (the step Slack ran), or the local console's user. Built only by src/core/actors.ts, one function per face.
+ */
+export type ActorKind = "person" | "assistant" | "workflow" | "console";
+
+/** A Slack person named as a subject of a request: shown, asked, counted as a requester; never a role source. */
+export interface PersonRef {
+  userId: string;
+  displayName?: string;
+}
+
+/** Who is acting, as the face verified it. Roles are resolved by the pipeline, never by the face. */
 export interface Actor {
+  kind: ActorKind;
+  /** The principal's id: a Slack user id, `mcp:<client>`, `workflow:<step>`, or the console's user. */
   userId: string;
   channelId: string;
-  /** Display name if the transport knows it (for audit lines and "approved by …"). */
+  /** Display name if the face knows it (for audit lines and "approved by …"). */
   displayName?: string;
+  /**
+   * The person the request is for: the Slack user an assistant acts for (X-Acting-For), or the person Slack
+   * vouches for in a workflow step (user_context). Counts as a requester (never the approver of it); for a
+   * workflow step, caps its role and confirms its changes.
+   */
+  onBehalfOf?: PersonRef;
 }
 
 /** Where a posted message lives, so it can be updated in place. */

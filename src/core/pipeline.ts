@@ -5,6 +5,7 @@
 
 import { UserFacingError } from "../errors.js";
 import { contains } from "../flashblade/filter.js";
+import { assertActor } from "./actors.js";
 import { handleClickInput } from "./click-flow.js";
 import { handleCommandText } from "./command-flow.js";
 import { offeredForm, prefilled } from "./form-offers.js";
@@ -13,7 +14,7 @@ import { closedCard } from "./gate-messages.js";
 import { rich } from "./message.js";
 import { createPersonLimiter } from "./person-limits.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
-import type { Effect, Pipeline } from "./pipeline-types.js";
+import type { Actor, Effect, Pipeline } from "./pipeline-types.js";
 import { recoverInterrupted } from "./recovery.js";
 import { redactEffect } from "./redact.js";
 import { guardClient } from "./request-guard.js";
@@ -47,13 +48,17 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
    * is answered at once and counted in metrics, without an audit record (a flood would flood the audit log).
    */
   const limited = async (
-    userId: string,
+    actor: Actor,
     requestId: string,
     work: () => Promise<Effect[]>,
     cost = 1,
   ): Promise<Effect[]> => {
+    const userId = typeof actor?.userId === "string" ? actor.userId : "";
     let done: () => void;
     try {
+      // Nothing runs for an actor no face established (src/core/actors.ts); limits charge the principal that
+      // acts (the person, the MCP client, the workflow step), never a name carried in the request.
+      assertActor(actor);
       done = limiter ? limiter.start(userId, cost) : () => {};
     } catch (err) {
       return rt.errorEffects(err, requestId, rt.log.child({ reqId: requestId, user: userId }));
@@ -87,7 +92,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       const requestId = input.requestId ?? rt.newId();
       const effects = out(
         limited(
-          input.actor.userId,
+          input.actor,
           requestId,
           () => handleCommandText(rt, input, requestId),
           isHelp(input.text) ? 0 : 1,
@@ -108,6 +113,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       const f = formFor(deps.registry, path)?.fields.find((x) => x.key === field);
       if (f?.lookup === undefined) return [];
       try {
+        assertActor(actor);
         const [client] = rt.targets.resolve(array, actor.channelId);
         if (!client) return [];
         // Read as the person: their role on that array, every request through the access policy.
@@ -139,6 +145,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     },
 
     async openForm({ actor, path, array, name }) {
+      assertActor(actor);
       const [client] = rt.targets.resolve(array, actor.channelId);
       if (!client)
         throw new UserFacingError("ARRAY_REQUIRED", `Array ${array} is not one this channel may use.`);
@@ -171,7 +178,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
 
     handleClick(input) {
       const clickId = rt.newId();
-      return out(limited(input.actor.userId, clickId, () => handleClickInput(rt, input, clickId)));
+      return out(limited(input.actor, clickId, () => handleClickInput(rt, input, clickId)));
     },
 
     async attachMessage(pendingId, ref) {

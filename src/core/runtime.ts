@@ -40,7 +40,10 @@ export interface Runtime {
 export function createRuntime(deps: PipelineDeps): Runtime {
   const log = deps.logger;
   const budgets = requestBudgets(deps.limits?.array_requests_per_command, () => deps.onLimited?.("budget"));
-  const access = createAccessResolver(deps.config.access, deps.identity, deps.config.mcp?.clients);
+  const access = createAccessResolver(deps.config.access, deps.identity, {
+    ...(deps.config.mcp ? { assistants: deps.config.mcp.clients } : {}),
+    ...(deps.config.workflow_steps ? { workflowSteps: deps.config.workflow_steps } : {}),
+  });
   const history = deps.history && historyReader(deps.history, deps.registry);
   return {
     deps,

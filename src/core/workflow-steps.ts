@@ -31,7 +31,7 @@ export const stepIdOf = (path: string): string =>
 export const inputNameOf = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 export interface StepParameter {
-  type: "string" | "boolean" | "slack#/types/user_id" | "slack#/types/channel_id";
+  type: "string" | "boolean" | "slack#/types/user_context" | "slack#/types/channel_id";
   title: string;
   description: string;
   is_required: boolean;
@@ -65,11 +65,18 @@ const OUTPUTS: Record<string, StepParameter> = {
   },
 };
 
-const WHO: Record<"user" | "channel", StepParameter> = {
-  user: {
-    type: "slack#/types/user_id",
-    title: "Run as",
-    description: "The person the command runs as (their role applies; they or others confirm or approve)",
+/**
+ * Who is behind a run. `requester` is a `user_context`: Workflow Builder shows no field for it and a builder cannot
+ * set it; Slack fills it from the person who started the workflow (or clicked its button). That person caps the
+ * step's own role and confirms any change. There is deliberately no "run as" input: a person named in data
+ * never acts (src/core/actors.ts).
+ */
+const WHO: Record<"requester" | "channel", StepParameter> = {
+  requester: {
+    type: "slack#/types/user_context",
+    title: "Requested by",
+    description:
+      "Filled by Slack with the person who used the workflow: the step acts within their role and the step's own, and they confirm any change",
     is_required: true,
   },
   channel: {
@@ -121,7 +128,7 @@ export function stepDefinition(registry: Registry, path: string): StepDefinition
   const form = stepForm(registry, path);
   const inputs: Record<string, StepParameter> = {};
   for (const f of form.fields) inputs[inputNameOf(f.key)] = parameterOf(f);
-  for (const k of ["user", "channel"] as const) {
+  for (const k of ["requester", "channel"] as const) {
     // A field of that name would be overwritten by who runs the step: a command that has one needs another name.
     if (Object.hasOwn(inputs, k)) throw new Error(`workflow step "${path}": a field is named "${k}"`);
     inputs[k] = WHO[k];
@@ -143,7 +150,7 @@ export function workflowFunctions(registry: Registry): Record<string, StepDefini
     [RUN_COMMAND_STEP]: {
       title: "Run an /array command",
       description:
-        "Runs a command as a person, through the same checks, confirmation or approval as typing it",
+        "Runs a command within the step's role and the requester's, through the same checks; a change waits for the requester's confirmation",
       input_parameters: {
         command: {
           type: "string",
@@ -152,6 +159,8 @@ export function workflowFunctions(registry: Registry): Record<string, StepDefini
           is_required: true,
         },
         ...WHO,
+        // A read needs no person (the step's own role applies); a change is refused without one.
+        requester: { ...WHO.requester, is_required: false },
       },
       output_parameters: OUTPUTS,
     },
@@ -179,10 +188,10 @@ export function workflowStepsMarkdown(registry: Registry): string {
   const lines: string[] = [];
   for (const [id, def] of Object.entries(workflowFunctions(registry))) {
     const asks = Object.entries(def.input_parameters)
-      .filter(([k]) => k !== "user" && k !== "channel")
+      .filter(([k]) => k !== "requester" && k !== "channel")
       .map(([k, p]) => `\`${k}\`${p.type === "boolean" ? " (tick)" : ""}${p.is_required ? "" : "?"}`);
     lines.push(
-      `- **${def.title}** (\`${id}\`): ${def.description}. Asks for ${asks.join(", ")}, the person and the channel.`,
+      `- **${def.title}** (\`${id}\`): ${def.description}. Asks for ${asks.join(", ")}, the requester (filled by Slack) and the channel.`,
     );
   }
   return `${lines.join("\n")}\n`;

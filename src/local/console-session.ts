@@ -3,6 +3,7 @@
  * a number clicks the button shown with that number, `/as <user>` switches identity, prompts (typing a name
  * to approve an eradication, a secret a command needs) read the next line.
  */
+import { consoleActor } from "../core/actors.js";
 import type { AuditRecord } from "../core/audit.js";
 import type { Attachment, Button, Message } from "../core/message.js";
 import type { Effect, Pipeline } from "../core/pipeline-types.js";
@@ -68,7 +69,7 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
   let posted = 0;
   const awaiting = new Set<Promise<void>>();
 
-  const actor = () => ({ userId: user, channelId, displayName: user });
+  const actor = () => consoleActor(user, channelId, user);
   const describe = (name: string) => {
     const known = deps.knownUsers;
     const role = known && Object.hasOwn(known, name) ? known[name] : undefined;

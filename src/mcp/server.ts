@@ -12,10 +12,11 @@ import type { AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { isAssistant, type McpClientConfig, type McpConfig, principalId } from "../config/mcp.js";
+import type { McpClientConfig, McpConfig } from "../config/mcp.js";
+import { assistantActor, SLACK_USER_ID } from "../core/actors.js";
 import type { Message } from "../core/message.js";
 import type { PendingStore } from "../core/pending-store.js";
-import type { Actor, Effect, MessageRef, Pipeline } from "../core/pipeline-types.js";
+import type { Actor, Effect, MessageRef, PersonRef, Pipeline } from "../core/pipeline-types.js";
 import type { Registry } from "../core/registry.js";
 import type { Logger } from "../logger.js";
 import { toolResult } from "./output.js";
@@ -64,12 +65,35 @@ function authenticate(
   return found;
 }
 
-/** The person an assistant says it acts for: one line of plain words, or nothing. */
-function actsFor(req: IncomingMessage, client: McpClientConfig): string | undefined {
-  if (!client.acts_for_header) return undefined;
+/**
+ * The person an assistant says it acts for: a Slack user id, shown on cards as that person (a mention Slack
+ * resolves), and a requester as far as approvals go. Being named there gives no right. Anything but a user id
+ * is refused, so no free text reaches a card.
+ */
+function actsFor(
+  req: IncomingMessage,
+  client: McpClientConfig,
+): { person?: PersonRef } | { refused: string } {
+  if (!client.acts_for_header) return {};
   const v = req.headers[client.acts_for_header.toLowerCase()];
   const s = (Array.isArray(v) ? v[0] : v)?.trim();
-  return s && /^[\p{L}\p{N} ._@-]{1,64}$/u.test(s) ? s : undefined;
+  if (s === undefined || s === "") return {};
+  if (!SLACK_USER_ID.test(s))
+    return { refused: `${client.acts_for_header} must be a Slack user id (U… or W…), not a name.` };
+  return { person: { userId: s } };
+}
+
+/**
+ * DNS-rebinding defence (the MCP specification's transport security): a browser page on another site may reach
+ * a loopback server, but it cannot make its request carry our Host, nor hide its Origin.
+ */
+function foreignOrigin(req: IncomingMessage, allowed: { hosts: Set<string>; origins: Set<string> }) {
+  const host = (req.headers.host ?? "").toLowerCase();
+  if (!allowed.hosts.has(host)) return `Host "${host.slice(0, 100)}" is not one this server answers to.`;
+  const origin = req.headers.origin;
+  if (origin !== undefined && !allowed.origins.has(origin.toLowerCase()))
+    return `Origin "${origin.slice(0, 100)}" may not call this server.`;
+  return undefined;
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
@@ -94,6 +118,18 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
   const listed = tools.map(({ entry: _e, ...t }) => t);
   const channelId = deps.config.channel ?? deps.approvalsChannel ?? "mcp";
   const log = deps.logger.child({ component: "mcp" });
+  let listening: { host: string; port: number } | undefined;
+  /** The Host values this server answers to: its own address and loopback names on its port, and the configured. */
+  const allowed = () => {
+    const port = listening?.port ?? deps.config.port;
+    const own = [listening?.host ?? deps.config.host, "127.0.0.1", "localhost", "[::1]"].map((h) =>
+      `${h}:${port}`.toLowerCase(),
+    );
+    return {
+      hosts: new Set([...own, ...deps.config.allowed_hosts.map((h) => h.toLowerCase())]),
+      origins: new Set(deps.config.allowed_origins.map((o) => o.toLowerCase())),
+    };
+  };
 
   /** Carries the effects a person would see: cards are posted to people, the answer goes back to the assistant. */
   const carry = async (effects: Effect[]): Promise<{ answer?: Message; pendingId?: string }> => {
@@ -169,6 +205,8 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     if (path !== "/mcp") return refuse(res, 404, "Not found: the MCP endpoint is /mcp.");
+    const foreign = foreignOrigin(req, allowed());
+    if (foreign) return refuse(res, 403, foreign);
     const client = authenticate(req.headers.authorization, deps.tokens);
     if (!client)
       return refuse(res, 401, "Unknown or missing bearer token.", {
@@ -182,13 +220,9 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
     } catch {
       return refuse(res, 400, "The body is not JSON of at most 1 MiB.");
     }
-    const person = actsFor(req, client);
-    const actor: Actor = {
-      userId: principalId(client.name),
-      channelId,
-      displayName: `assistant ${client.name}${person ? ` for ${person}` : ""}`,
-    };
-    if (!isAssistant(actor.userId)) throw new Error("an MCP principal must be an assistant");
+    const named = actsFor(req, client);
+    if ("refused" in named) return refuse(res, 400, named.refused);
+    const actor: Actor = assistantActor(client.name, channelId, named.person);
     // Stateless: one server and transport per request, so nothing of one client's call lingers for another.
     const server = serverFor(actor);
     const transport = new StreamableHTTPServerTransport({
@@ -216,6 +250,7 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
   });
   const addr = http.address() as AddressInfo;
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+  listening = { host, port: addr.port };
   log.info({ port: addr.port }, "MCP face listening");
   return {
     url: `http://${host}:${addr.port}/mcp`,

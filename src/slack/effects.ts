@@ -25,7 +25,11 @@ export type Responder = (msg: {
 }) => Promise<unknown>;
 
 export interface EffectScope {
-  actor: Actor;
+  /**
+   * Whom private answers go to, and where: the person who acted (for a workflow step, the person Slack vouched
+   * for; for timers, nobody). Only delivery: who acted was decided before the pipeline ran.
+   */
+  actor: Pick<Actor, "userId" | "channelId">;
   requestId: string;
   logger: Logger;
   respond?: Responder;

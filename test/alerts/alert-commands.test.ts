@@ -102,7 +102,9 @@ describe("alert routes and test (answered by the alert engine)", () => {
       alerts: engine.commands,
     });
     const run = async (user: string, text: string, channelId: string) =>
-      textOf(await pipeline.handleCommand({ text, actor: { userId: user, channelId } }));
+      textOf(
+        await pipeline.handleCommand({ text, actor: { kind: "person" as const, userId: user, channelId } }),
+      );
 
     const routes = await run("carol", "alert routes", "CONCALL01");
     expect(routes).toContain("2 alert routes post into this channel");

@@ -52,7 +52,7 @@ describe("buttons on alert messages", () => {
     const out = await h.engine.handleClick({
       actionId: top?.actionId ?? "",
       value: top?.value ?? "",
-      actor: { userId: VIEWER, channelId: STORAGE },
+      actor: { kind: "person" as const, userId: VIEWER, channelId: STORAGE },
     });
     expect(out).toBe(answer);
     expect(ran).toEqual([{ text: "fs list --sort used- --array fb1", user: VIEWER }]);
@@ -71,7 +71,13 @@ describe("buttons on alert messages", () => {
     await h.advance(30_000);
     const snooze = buttons(h.posts(STORAGE)[0]?.blocks ?? []).find((b) => b.actionId === "alert.snooze");
     const click = async (actionId: string, value: string, userId = OPERATOR) =>
-      JSON.stringify(await h?.engine.handleClick({ actionId, value, actor: { userId, channelId: STORAGE } }));
+      JSON.stringify(
+        await h?.engine.handleClick({
+          actionId,
+          value,
+          actor: { kind: "person" as const, userId, channelId: STORAGE },
+        }),
+      );
 
     expect(await click("alert.snooze", snooze?.value ?? "", VIEWER)).toContain("needs the operator role");
     expect(await click("alert.snooze", `999:${snooze?.value.split(":")[1]}`)).toContain(

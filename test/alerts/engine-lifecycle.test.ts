@@ -80,7 +80,7 @@ describe("alert lifecycle on a simulated array", () => {
     const denied = await h.engine.handleClick({
       actionId: "alert.flag",
       value,
-      actor: { userId: VIEWER, channelId: STORAGE },
+      actor: { kind: "person" as const, userId: VIEWER, channelId: STORAGE },
     });
     expect(JSON.stringify(denied)).toContain("needs the operator role");
     expect(h.sim.state.alerts.get(a.index)?.flagged).toBe(false);
@@ -88,7 +88,7 @@ describe("alert lifecycle on a simulated array", () => {
     const ok = await h.engine.handleClick({
       actionId: "alert.flag",
       value,
-      actor: { userId: OPERATOR, channelId: STORAGE, displayName: "ana" },
+      actor: { kind: "person" as const, userId: OPERATOR, channelId: STORAGE, displayName: "ana" },
     });
     expect(JSON.stringify(ok)).toContain(`Flagged alert ${a.index} on fb1`);
     expect(h.sim.state.alerts.get(a.index)?.flagged).toBe(true);

@@ -59,7 +59,7 @@ describe("noise control", () => {
     const r = await h.engine.handleClick({
       actionId: "alert.snooze",
       value,
-      actor: { userId: OPERATOR, channelId: STORAGE },
+      actor: { kind: "person" as const, userId: OPERATOR, channelId: STORAGE },
     });
     expect(JSON.stringify(r)).toContain("Snoozed for 1 hour");
     await h.engine.idle();

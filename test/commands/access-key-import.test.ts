@@ -26,7 +26,7 @@ const sim = (name = "lab-1"): Simulator => {
   if (!s) throw new Error(`no simulator ${name}`);
   return s;
 };
-const asBob = { userId: "bob", channelId: "C1", displayName: "bob" };
+const asBob = { kind: "console" as const, userId: "bob", channelId: "C1", displayName: "bob" };
 const secretEffect = (effects: readonly Effect[]) => {
   const e = effects.find((x) => x.kind === "secret");
   if (e?.kind !== "secret") throw new Error(`no secret prompt in ${JSON.stringify(effects)}`);
@@ -72,7 +72,7 @@ describe("access-key import", () => {
     const carol = await h.pipeline.handleClick({
       actionId: button.actionId,
       value: button.value,
-      actor: { userId: "carol", channelId: "C1" },
+      actor: { kind: "console" as const, userId: "carol", channelId: "C1" },
       secrets: { secret_access_key: SECRET },
     });
     expect(textOf(carol)).toContain("Only bob, who asked for this, can confirm it.");

@@ -30,7 +30,7 @@ const sim = (of: Harness = h): Simulator => {
   if (!s) throw new Error("no simulator");
   return s;
 };
-const asAlice = { userId: "alice", channelId: "C1", displayName: "alice" };
+const asAlice = { kind: "console" as const, userId: "alice", channelId: "C1", displayName: "alice" };
 const promptOf = (effects: readonly Effect[]) => {
   const e = effects.find((x) => x.kind === "secret");
   if (e?.kind !== "secret") throw new Error(`no secret prompt in ${JSON.stringify(effects)}`);

@@ -65,7 +65,7 @@ describe("every changing catalogue verb", () => {
       await h.pipeline.handleClick({
         actionId: prompt.actionId,
         value: prompt.pendingId,
-        actor: { userId: "alice", channelId: "C1" },
+        actor: { kind: "console" as const, userId: "alice", channelId: "C1" },
         secrets: Object.fromEntries(prompt.fields.map((f) => [f.key, "s3cret-value"])),
       });
       expect(changes().length).toBeGreaterThan(0);

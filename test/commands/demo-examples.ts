@@ -44,7 +44,7 @@ async function answerDialogs(h: Harness, user: string, effects: Effect[]): Promi
     effects = await h.pipeline.handleClick({
       actionId: dialog.actionId,
       value: dialog.pendingId,
-      actor: { userId: user, channelId: "C1" },
+      actor: { kind: "console" as const, userId: user, channelId: "C1" },
       ...(typedText === undefined ? {} : { typedText }),
       ...(secrets ? { secrets } : {}),
     });

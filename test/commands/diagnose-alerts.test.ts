@@ -48,7 +48,7 @@ describe("diagnose with the alert engine running", () => {
     });
     const effects = await pipeline.handleCommand({
       text: "diagnose",
-      actor: { userId: "carol", channelId: "C1" },
+      actor: { kind: "console" as const, userId: "carol", channelId: "C1" },
     });
     const text = textOf(effects);
     expect(text).toMatch(/1\. \*critical alert \d+\* \(code 1001\) open: Blade CH1\.FB3 is unreachable/);

@@ -62,7 +62,7 @@ describe("the offer button acts on offer records only", () => {
     const crafted = await h.pipeline.handleClick({
       actionId: ACTIONS.offer,
       value: pending.id,
-      actor: { userId: "erin", channelId: "C1" },
+      actor: { kind: "console" as const, userId: "erin", channelId: "C1" },
     });
     expect(textOf(crafted)).toContain("This button is not one the bot offers; nothing was done.");
     expect(crafted.some((e) => e.kind === "post" || e.kind === "update")).toBe(false);

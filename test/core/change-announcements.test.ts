@@ -21,7 +21,7 @@ describe("changes announce their result in the channel; lookups stay private", (
     const done = await h.pipeline.handleClick({
       actionId: confirm.actionId,
       value: confirm.value,
-      actor: { userId: "bob", channelId: "C1", displayName: "bob" },
+      actor: { kind: "console" as const, userId: "bob", channelId: "C1", displayName: "bob" },
       ref: prompt,
     });
     expect(shape(done)).toEqual(["update:ephemeral", "reply:in_channel"]);

@@ -6,6 +6,7 @@
 import { RESOURCES } from "../../commands/index.js";
 import type { ResolvedArrayConfig } from "../../src/config/arrays.js";
 import { type AppConfigInput, configSchema } from "../../src/config/schema.js";
+import { ASSISTANT_PREFIX, assistantActor, consoleActor } from "../../src/core/actors.js";
 import { type AuditRecord, memoryAuditSink } from "../../src/core/audit.js";
 import { createAuditHistory } from "../../src/core/audit-history.js";
 import type { ResourceDefinition } from "../../src/core/define-command.js";
@@ -13,7 +14,7 @@ import type { Button, Message } from "../../src/core/message.js";
 import type { PendingStore } from "../../src/core/pending-store.js";
 import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
 import { createPipeline } from "../../src/core/pipeline.js";
-import type { Effect, IdentityPort, MessageRef, Pipeline } from "../../src/core/pipeline-types.js";
+import type { Actor, Effect, IdentityPort, MessageRef, Pipeline } from "../../src/core/pipeline-types.js";
 import { createRegistry } from "../../src/core/registry.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../src/flashblade/types.js";
@@ -161,7 +162,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       attach(
         await pipeline.handleCommand({
           text,
-          actor: { userId: user, channelId: o.channel ?? "C1" },
+          actor: actorFor(user, o.channel ?? "C1"),
           ...(o.requestId ? { requestId: o.requestId } : {}),
         }),
       ),
@@ -171,7 +172,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
         await pipeline.handleClick({
           actionId: button.actionId,
           value: button.value,
-          actor: { userId: user, channelId: "C1" },
+          actor: actorFor(user, "C1"),
           ...(typedText === undefined ? {} : { typedText }),
         }),
       );
@@ -223,4 +224,11 @@ export function findButton(effects: readonly Effect[], label: string): Button {
     }
   }
   throw new Error(`no button "${label}" in ${JSON.stringify(effects.map((e) => e.kind))}`);
+}
+
+/** The harness's users are console users (`alice`), or an MCP client's principal when named `mcp:<client>`. */
+export function actorFor(user: string, channelId: string): Actor {
+  return user.startsWith(ASSISTANT_PREFIX)
+    ? assistantActor(user.slice(ASSISTANT_PREFIX.length), channelId)
+    : consoleActor(user, channelId);
 }

@@ -201,7 +201,7 @@ describe("array responses fuzz (a misbehaving array over HTTPS)", () => {
           current = s;
           const effects = await pipeline.handleCommand({
             text: cmd,
-            actor: { userId: "U1", channelId: "C1" },
+            actor: { kind: "person" as const, userId: "U1", channelId: "C1" },
           });
           const text = textOf(effects);
           expect(text).not.toMatch(/Something went wrong/);
@@ -223,7 +223,7 @@ describe("array responses fuzz (a misbehaving array over HTTPS)", () => {
     listCalls = 0;
     const effects = await pipeline.handleCommand({
       text: "fs list --limit 30",
-      actor: { userId: "U1", channelId: "C1" },
+      actor: { kind: "person" as const, userId: "U1", channelId: "C1" },
     });
     expect(listCalls).toBeLessThanOrEqual(32);
     expect(textOf(effects)).toContain("1,000,000,000 file systems");
@@ -233,7 +233,7 @@ describe("array responses fuzz (a misbehaving array over HTTPS)", () => {
     current = () => ({ status: 200, body: envelope(Array.from({ length: 20_000 }, (_, i) => goodFs(i))) });
     const effects = await pipeline.handleCommand({
       text: "fs list",
-      actor: { userId: "U1", channelId: "C1" },
+      actor: { kind: "person" as const, userId: "U1", channelId: "C1" },
     });
     expect(textOf(effects)).toContain("20,000 file systems");
   });
@@ -245,7 +245,7 @@ describe("array responses fuzz (a misbehaving array over HTTPS)", () => {
     });
     const effects = await pipeline.handleCommand({
       text: "fs list",
-      actor: { userId: "U1", channelId: "C1" },
+      actor: { kind: "person" as const, userId: "U1", channelId: "C1" },
     });
     expect(textOf(effects)).toMatch(/array odd-1 answered \/file-systems.*continuation_token/);
   });

@@ -74,7 +74,7 @@ describe("the MCP face", () => {
     const sim = w.h.sims.get("lab-1");
     const before = sim?.state.fileSystems.get("projects")?.provisioned ?? 0;
     const target = Math.ceil(before / TIB) + 5;
-    const client = await w.connect(TOKENS.ops, { "X-Acting-For": "alice" });
+    const client = await w.connect(TOKENS.ops, { "X-Acting-For": "UALICE" });
     const r = await client.callTool({
       name: "fs_resize",
       arguments: { name: "projects", size: `${target}T` },
@@ -90,10 +90,11 @@ describe("the MCP face", () => {
     const id = String(s.pendingId);
     const rec = await w.h.store.get(id);
     expect(rec?.policy).toBe("approve");
-    expect(rec?.requester).toEqual({ userId: "mcp:ops", displayName: "assistant ops for alice" });
-    // The card reached people in the approvals channel, naming the assistant and the person.
+    expect(rec?.requester).toEqual({ userId: "mcp:ops", displayName: "assistant ops" });
+    expect(rec?.onBehalfOf).toEqual({ userId: "UALICE" });
+    // The card reached people in the approvals channel, naming the assistant and the person as a mention.
     expect(w.cards.map((c) => (c.kind === "post" ? c.channelId : ""))).toContain("CAPPROVE");
-    expect(JSON.stringify(w.cards)).toContain("assistant ops for alice");
+    expect(JSON.stringify(w.cards)).toContain("assistant ops for <@UALICE>");
 
     const pending = await client.callTool({ name: "request_status", arguments: { id } });
     expect((pending.structuredContent as Structured).state).toBe("pending");

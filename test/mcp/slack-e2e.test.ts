@@ -58,7 +58,7 @@ describe("the MCP face beside the Slack face", () => {
     const client = new Client({ name: "agent", version: "1" });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${String(listening["port"])}/mcp`), {
-        requestInit: { headers: { Authorization: `Bearer ${TOKEN}`, "X-Acting-For": "alice" } },
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN}`, "X-Acting-For": "U1" } },
       }),
     );
     try {
@@ -71,7 +71,7 @@ describe("the MCP face beside the Slack face", () => {
       const pendingId = String((r.structuredContent as { pendingId: string }).pendingId);
       const card = await w.fake.waitForCall("chat.postMessage", (c) => c.args["channel"] === "CAPPROVE");
       const blocks = JSON.stringify(card.args["blocks"]);
-      expect(blocks).toContain("assistant agent for alice");
+      expect(blocks).toContain("assistant agent for <@U1>");
       expect(blocks).toContain(`"action_id":"${ACTIONS.approve}"`);
       expect(w.sim.state.fileSystems.get("projects")?.provisioned).toBe(before);
 

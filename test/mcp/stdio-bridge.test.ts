@@ -47,7 +47,7 @@ describe("the stdio bridge", () => {
     bridge = await startBridge({
       url: w.face.url,
       token: TOKENS.ops,
-      actsFor: "alice",
+      actsFor: "UALICE",
       stdin: io.stdin,
       stdout: io.stdout,
       log: (l) => logs.push(l),
@@ -62,7 +62,9 @@ describe("the stdio bridge", () => {
       arguments: { name: "projects", size: "900T" },
     });
     const id = (change.result as { structuredContent: { pendingId: string } }).structuredContent.pendingId;
-    expect((await w.h.store.get(id))?.requester.displayName).toBe("assistant ops for alice");
+    const rec = await w.h.store.get(id);
+    expect(rec?.requester.displayName).toBe("assistant ops");
+    expect(rec?.onBehalfOf).toEqual({ userId: "UALICE" });
     expect(logs).toEqual([]);
   });
 

@@ -74,7 +74,12 @@ describe("manifest.yml", () => {
     expect(Object.keys(manifest.functions ?? {})).toEqual(seen.functions);
     expect(manifest.settings.org_deploy_enabled).toBe(true);
     const step = manifest.functions?.["run_array_command"];
-    expect(Object.keys(step?.input_parameters ?? {})).toEqual(["command", "user", "channel"]);
+    expect(Object.keys(step?.input_parameters ?? {})).toEqual(["command", "requester", "channel"]);
+    // The person behind a run is one Slack fills in (user_context), never a user id a builder can type.
+    const typeOf = (p: unknown) => (p as { type?: string } | undefined)?.type;
+    expect(typeOf(step?.input_parameters["requester"])).toBe("slack#/types/user_context");
+    for (const f of Object.values(manifest.functions ?? {}))
+      expect(Object.values(f.input_parameters).map(typeOf)).not.toContain("slack#/types/user_id");
     expect(Object.keys(step?.output_parameters ?? {})).toEqual(["status", "result", "request_id"]);
   });
 
@@ -93,6 +98,7 @@ describe("manifest.yml", () => {
       "boolean",
       "integer",
       "slack#/types/user_id",
+      "slack#/types/user_context",
       "slack#/types/channel_id",
     ]);
     for (const [id, f] of Object.entries(manifest.functions ?? {})) {
@@ -106,7 +112,7 @@ describe("manifest.yml", () => {
           expect(typeof p["is_required"]).toBe("boolean");
         }
       expect(f.input_parameters).toMatchObject({
-        user: { type: "slack#/types/user_id", is_required: true },
+        requester: { type: "slack#/types/user_context" },
         channel: { type: "slack#/types/channel_id", is_required: true },
       });
     }

@@ -1,9 +1,10 @@
 /**
  * The Workflow Builder step "Run an /array command", through Bolt's real HTTP receiver (a signed
  * function_executed event), the fake Slack Web API (which checks functions.completeSuccess/completeError as Slack
- * documents them) and the simulator: a read completes at once with its answer; a refused command fails the step;
- * a change that needs approval posts its card, and the step completes only when another person approves it and
- * it is carried out, or fails when it is denied.
+ * documents them) and the simulator: a read completes at once with its answer, within the step's role capped by
+ * the requester's; a refused command fails the step; a change that needs approval is first confirmed by the person
+ * Slack vouched for, then approved by another, and the step completes only once it is carried out, or fails when
+ * it is denied.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +13,7 @@ import { cardButton } from "../fakes/card-buttons.js";
 import { blockAction } from "../fakes/payloads.js";
 import type { Harness } from "./helpers/harness.js";
 import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
-import { outputsOf, runWorkflowStep, stepCompleted } from "./helpers/workflow-events.js";
+import { outputsOf, runWorkflowStep, stepCompleted, vouched } from "./helpers/workflow-events.js";
 
 describe("Workflow Builder step: run an /array command", () => {
   let world: PipelineWorld;
@@ -20,7 +21,9 @@ describe("Workflow Builder step: run an /array command", () => {
   let h: Harness;
 
   beforeAll(async () => {
-    world = await startPipelineWorld(["UBOB", "UOLGA"]);
+    world = await startPipelineWorld(["UBOB", "UOLGA"], undefined, {
+      workflow_steps: { run_array_command: { role: "operator" } },
+    });
     ({ h, sim } = world);
   });
 
@@ -28,7 +31,7 @@ describe("Workflow Builder step: run an /array command", () => {
 
   /** Runs the step as a workflow would; returns its execution id. */
   const runStep = (command: string, user: string) =>
-    runWorkflowStep(h, "run_array_command", { command, user, channel: "C1" });
+    runWorkflowStep(h, "run_array_command", { command, requester: vouched(user), channel: "C1" });
 
   const completed = (id: string, method: "functions.completeSuccess" | "functions.completeError") =>
     stepCompleted(h, id, method);
@@ -47,9 +50,31 @@ describe("Workflow Builder step: run an /array command", () => {
     expect(sim.state.fileSystems.has("wf-viewer")).toBe(false);
   });
 
-  it("a change that needs approval completes only once another person approves it and it is carried out", async () => {
+  /** How many private messages `user` has had so far. */
+  const privateTo = (user: string) =>
+    h.fake.callsOf("chat.postEphemeral").filter((c) => c.args["user"] === user).length;
+
+  /** The requester's private Confirm for run `id`, clicked by them: the change is theirs from then on. */
+  const confirmAs = async (user: string, id: string, before: number) => {
+    const card = await h.fake.waitForCall("chat.postEphemeral", (c) => c.args["user"] === user, before + 1);
+    const confirm = cardButton(card, "confirm");
+    await h.driver.interactive(
+      blockAction({
+        actionId: confirm.action_id,
+        value: confirm.value,
+        userId: user,
+        messageTs: `${id.slice(2)}.000100`,
+        ephemeral: true,
+        responseUrl: h.fake.responseUrl(`wf-confirm-${id}`),
+      }),
+    );
+  };
+
+  it("a change that needs approval is confirmed by its requester, then completes only once another person approves it", async () => {
+    const ephemerals = privateTo("UBOB");
     const before = h.fake.callsOf("chat.postMessage").length;
     const id = await runStep("fs resize scratch 4T", "UBOB");
+    await confirmAs("UBOB", id, ephemerals);
     const card = await h.fake.waitForCall("chat.postMessage", () => true, before + 1);
     const approve = cardButton(card, "approve");
     expect(
@@ -71,8 +96,10 @@ describe("Workflow Builder step: run an /array command", () => {
   });
 
   it("a denied change fails the step", async () => {
+    const ephemerals = privateTo("UBOB");
     const before = h.fake.callsOf("chat.postMessage").length;
     const id = await runStep("fs resize scratch 3T", "UBOB");
+    await confirmAs("UBOB", id, ephemerals);
     const card = await h.fake.waitForCall("chat.postMessage", () => true, before + 1);
     const deny = cardButton(card, "deny");
     const ts = [...h.fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";

@@ -128,7 +128,7 @@ describe("one process per data file", () => {
       const approve = {
         actionId: "array.pending.approve",
         value: id,
-        actor: { userId: "alice", channelId: "C1" },
+        actor: { kind: "console" as const, userId: "alice", channelId: "C1" },
       };
       await bot.pipeline.handleClick(approve);
       await bot.pipeline.handleClick(approve);

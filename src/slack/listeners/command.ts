@@ -4,6 +4,7 @@
  * A delivery seen before (same trigger_id) is acknowledged and dropped.
  */
 import type { App } from "@slack/bolt";
+import { personActor } from "../../core/actors.js";
 import type { Actor } from "../../core/pipeline-types.js";
 import { toUserMessage } from "../../errors.js";
 import { lazyChild } from "../../logger.js";
@@ -48,8 +49,8 @@ export function registerCommand(app: App, name: string, ctx: ListenerContext): v
       ctx.metrics.commands.inc({ command: label, outcome: "form" });
       return;
     }
-    const actor: Actor = { userId: command.user_id, channelId: command.channel_id };
-    if (command.user_name) actor.displayName = command.user_name;
+    // The signed payload's user is the actor; nothing in the command's text can name another.
+    const actor: Actor = personActor(command.user_id, command.channel_id, command.user_name);
     const started = ctx.now();
     const respondVia = responder(respond);
     await ctx.inflight.track(async () => {

@@ -4,6 +4,7 @@
  * submitted it, so the access policy, the gate and the audit are those of a typed command.
  */
 import type { App, BlockAction, ButtonAction, RespondFn, StaticSelectAction, types } from "@slack/bolt";
+import { personActor } from "../../core/actors.js";
 import { formLine } from "../../core/forms.js";
 import type { Actor } from "../../core/pipeline-types.js";
 import { toUserMessage } from "../../errors.js";
@@ -53,7 +54,7 @@ async function openOffered(
   const container = body.container as { channel_id?: string };
   const channelId = body.channel?.id ?? container.channel_id ?? "";
   if (!target || !ctx.pipeline.openForm) return;
-  const actor: Actor = { userId: body.user.id, channelId };
+  const actor: Actor = personActor(body.user.id, channelId);
   try {
     const form = await ctx.pipeline.openForm({ actor, ...target, ...(name ? { name } : {}) });
     await ctx.client.call("views.open", { trigger_id: body.trigger_id, view: formView(form, channelId) });
@@ -100,7 +101,7 @@ export function registerForms(app: App, ctx: ListenerContext): void {
       }
       const array = view?.state?.values?.["array"]?.[FORM_INPUT]?.selected_option?.value ?? undefined;
       const names = await ctx.pipeline.lookup({
-        actor: { userId: body.user.id, channelId: meta.channelId },
+        actor: personActor(body.user.id, meta.channelId),
         path: meta.path,
         field,
         query: "value" in body ? String(body.value ?? "") : "",
@@ -123,8 +124,7 @@ export function registerForms(app: App, ctx: ListenerContext): void {
       ctx.logger.warn({ user: body.user.id }, "form submission with unreadable metadata ignored");
       return;
     }
-    const actor: Actor = { userId: body.user.id, channelId: meta.channelId };
-    if (body.user.name) actor.displayName = body.user.name;
+    const actor: Actor = personActor(body.user.id, meta.channelId, body.user.name);
     const log = ctx.logger.child({ user: body.user.id, form: form.path });
     if (meta.line === undefined) {
       // First submit: the dry run of the line the form stands for, shown in the modal; nothing is kept.

@@ -4,6 +4,7 @@
  * modal; "Open" is a link to the approval's channel, so its click needs only an acknowledgement.
  */
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
+import { personActor } from "../../core/actors.js";
 import type { Message } from "../../core/message.js";
 import type { Actor } from "../../core/pipeline-types.js";
 import { toSlack } from "../blocks.js";
@@ -49,7 +50,7 @@ export function registerHome(app: App, ctx: ListenerContext): void {
       });
       const viewId = opened.view?.id;
       // App Home is no channel: the read runs as the person, on the array the button names.
-      const actor: Actor = { userId: body.user.id, channelId: "" };
+      const actor: Actor = personActor(body.user.id, "");
       await ctx.inflight.track(async () => {
         try {
           const effects = await ctx.pipeline.handleCommand({

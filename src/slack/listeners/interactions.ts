@@ -4,6 +4,7 @@
  * may act.
  */
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
+import { personActor } from "../../core/actors.js";
 import { ACTIONS } from "../../core/pipeline-deps.js";
 import type { Actor, ClickInput, MessageRef } from "../../core/pipeline-types.js";
 import { toUserMessage } from "../../errors.js";
@@ -85,9 +86,7 @@ export function registerInteractions(app: App, ctx: ListenerContext): void {
     const container = body.container as { channel_id?: string; message_ts?: string; is_ephemeral?: boolean };
     const channelId = body.channel?.id ?? container.channel_id ?? "";
     const ts = body.message?.ts ?? container.message_ts;
-    const actor: Actor = { userId: body.user.id, channelId };
-    const name = body.user.name ?? body.user.username;
-    if (name) actor.displayName = name;
+    const actor: Actor = personActor(body.user.id, channelId, body.user.name ?? body.user.username);
     const input: ClickInput = { actionId: baseActionId(action.action_id), value: action.value ?? "", actor };
     // A name typed in the card's own box goes with the click, so one click approves; an empty box opens the dialog.
     const typed = cardTyped(body);
@@ -155,8 +154,7 @@ async function submitted(
 ): Promise<void> {
   const requestId = viewId;
   if (!(await ctx.dedupe.firstTime(`view:${requestId}`))) return;
-  const actor: Actor = { userId: user.id, channelId: sub.channelId };
-  if (user.name) actor.displayName = user.name;
+  const actor: Actor = personActor(user.id, sub.channelId, user.name);
   const log = ctx.logger.child({ reqId: requestId, user: user.id, action: sub.actionId });
   const input: ClickInput = { actionId: sub.actionId, value: sub.pendingId, actor, ...answer };
   const scope: EffectScope = { actor, requestId, logger: log };

@@ -1,14 +1,17 @@
 /**
- * A Workflow Builder step, "Run an /array command": a workflow hands it the command line, the person it runs
- * as and the channel; the step runs that line through the pipeline as that person, so the access policy, the
- * impact, the confirmation or approval and the audit are those of a typed command (its card is posted in the
- * channel, where people click as usual). It completes with the result once the change is carried out, and
- * fails when the command is refused, or the request is denied, expires or is voided. Nothing here decides.
- * Besides it, one step per common change (core/workflow-steps.ts): a form filled by the workflow, run the same way.
+ * Workflow Builder steps: "Run an /array command" (the workflow hands it a line) and one step per common change
+ * (core/workflow-steps.ts: a form the workflow fills). Who acts is the step itself, `workflow:<step>`, with the
+ * role the configuration gives it (none by default), capped by the person Slack vouches for in its `requester`
+ * input (a user_context, which no workflow builder can set). Any change waits for that person's own Confirm click
+ * (and then for approvals where its class asks them): a workflow never changes an array on its own. The step
+ * completes with the result once the change is carried out, and fails when it is refused, denied, expires or is
+ * voided. Outputs go to other steps: they never carry a secret, and array text in them is escaped.
  */
 import type { App } from "@slack/bolt";
+import { SLACK_USER_ID, workflowActor } from "../../core/actors.js";
+import { escapeSlackMarkup, withoutSecrets } from "../../core/outbound.js";
 import { ACTIONS } from "../../core/pipeline-deps.js";
-import type { Actor, Effect, Pipeline, RequestStatus } from "../../core/pipeline-types.js";
+import type { Effect, PersonRef, Pipeline, RequestStatus } from "../../core/pipeline-types.js";
 import {
   RUN_COMMAND_STEP,
   stepIdOf,
@@ -64,6 +67,33 @@ export async function waitForDecision(
 type StepArgs = Parameters<Parameters<App["function"]>[1]>[0];
 
 /**
+ * The person Slack vouches for in a run: the `requester` user_context (`{ id, secret }`), or an interactivity
+ * input's `interactor`. A plain user id (a `user_id` input, a text field) is data a builder typed: never a person.
+ */
+export function vouchedPerson(inputs: Readonly<Record<string, unknown>>): PersonRef | undefined {
+  const idOf = (v: unknown): string | undefined => {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
+    const id = (v as { id?: unknown }).id;
+    return typeof id === "string" && SLACK_USER_ID.test(id) ? id : undefined;
+  };
+  const interactivity = inputs["interactivity"];
+  const interactor =
+    typeof interactivity === "object" && interactivity !== null
+      ? (interactivity as { interactor?: unknown }).interactor
+      : undefined;
+  const id = idOf(inputs["requester"]) ?? idOf(interactor);
+  return id === undefined ? undefined : { userId: id };
+}
+
+/** The answer as another step will read it: no secret, array text escaped, within Slack's output size. */
+function outputText(effects: readonly Effect[]): string {
+  const answer = effects.flatMap((e) => (e.kind === "reply" || e.kind === "post" ? [e.message] : []));
+  return withoutSecrets(answer)
+    .map((m) => escapeSlackMarkup(messageToPlainText(m).trim()))
+    .join("\n\n");
+}
+
+/**
  * Runs one workflow step's command line as `userId` in `channelId`: the pipeline's access policy, impact and gate,
  * then the wait for its confirmation or approval; completes or fails the step. Shared by every step.
  */
@@ -75,22 +105,25 @@ async function runStepLine(
   inputs: Readonly<Record<string, unknown>>,
   { complete, fail, body }: Pick<StepArgs, "complete" | "fail" | "body">,
 ): Promise<void> {
-  const userId = typeof inputs["user"] === "string" ? inputs["user"] : "";
   const channelId = typeof inputs["channel"] === "string" ? inputs["channel"] : "";
-  if (text === "" || userId === "" || channelId === "") {
-    await fail({ error: "The step needs a command, the person it runs as and a channel." });
+  if (text === "" || !/^[CGD][A-Z0-9]+$/.test(channelId)) {
+    await fail({ error: "The step needs a command and a channel." });
     return;
   }
   const requestId = `wf-${body.event.function_execution_id}`;
   if (!(await ctx.dedupe.firstTime(`function:${requestId}`))) return;
-  const actor: Actor = { userId, channelId };
-  const log = ctx.logger.child({ reqId: requestId, user: userId, step });
+  const person = vouchedPerson(inputs);
+  const actor = workflowActor(step, channelId, person);
+  const log = ctx.logger.child({ reqId: requestId, user: actor.userId, step });
   await ctx.inflight.track(async () => {
     try {
       const effects = await ctx.pipeline.handleCommand({ text, actor, requestId });
-      await runEffects(effects, { actor, requestId, logger: log }, ctx.effects);
-      const answer = effects.flatMap((e) => (e.kind === "reply" || e.kind === "post" ? [e.message] : []));
-      const said = answer.map((m) => messageToPlainText(m).trim()).join("\n\n");
+      // Private answers (a Confirm card, a secret shown once) go to the person Slack vouched for; with nobody
+      // behind the run there is no one to answer privately, so only channel posts go out.
+      const delivered = person ? effects : effects.filter((e) => e.kind !== "reply");
+      const to = { userId: person?.userId ?? "", channelId };
+      await runEffects(delivered, { actor: to, requestId, logger: log }, ctx.effects);
+      const said = outputText(effects);
       const pending = pendingIdOf(effects);
       if (pending === undefined) {
         // Answered at once: a read, an ungated change, or a refusal (the answer is then an error).

@@ -32,9 +32,11 @@ export type WorldSlackDeps = (parts: {
   store: PendingStore;
 }) => Partial<Omit<SlackAppDeps, "pipeline" | "logger">>;
 
+/** `extra`: more configuration sections (workflow_steps, mcp, destructive…), merged over the world's own. */
 export async function startPipelineWorld(
   operators: readonly string[],
   slack?: WorldSlackDeps,
+  extra: Record<string, unknown> = {},
 ): Promise<PipelineWorld> {
   const sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
   const pool = createArrayPool([simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING)], {
@@ -45,6 +47,7 @@ export async function startPipelineWorld(
     arrays: [{ name: "lab-1", address: sim.url, api_token_env: "T" }],
     access: { default_role: "viewer", operator: { users: [...operators] } },
     channels: { default_array: "lab-1" },
+    ...extra,
   });
   const registry = createRegistry(RESOURCES);
   const h = await startHarness("http", {

@@ -55,3 +55,6 @@ export const outputsOf = (c: { args: Record<string, unknown> }) =>
     string,
     string
   >;
+
+/** A `user_context` input as Slack fills it (from the person who used the workflow): `{ id, secret }`. */
+export const vouched = (id: string) => ({ id, secret: `ctx-secret-${id}` });
