@@ -2,10 +2,13 @@
  * A pipeline message as an MCP tool result: plain text for the model to read, and structured content (headings,
  * facts, and every table as its rows keyed by column with the column labels) for a client to use as data. The
  * message already passed the pipeline's one redaction; it is redacted again here because this face also builds
- * results of its own (request_status), and the redaction is idempotent.
+ * results of its own (request_status), and the redaction is idempotent. An assistant is another system: a secret
+ * shown once never reaches it (core/outbound.ts), and array text comes with Slack's markup escaped, so an agent
+ * that posts it on gets no mention or link that an array name smuggled in.
  */
 import type { Block, Message, TableColumn } from "../core/message.js";
 import { unescapeText } from "../core/message.js";
+import { escapeSlackMarkup, withoutSecrets } from "../core/outbound.js";
 import { redactMessage } from "../core/redact.js";
 
 export interface ToolResult {
@@ -21,22 +24,22 @@ export interface StructuredTable {
   totalRows: number;
 }
 
-const plain = (markup: string) => unescapeText(markup);
+const plain = (markup: string) => escapeSlackMarkup(unescapeText(markup));
 
 function blockText(b: Block): string | undefined {
   switch (b.type) {
     case "header":
-      return b.text;
+      return escapeSlackMarkup(b.text);
     case "section":
     case "context":
       return plain(b.text.markup);
     case "fields":
       return b.fields.map((f) => `${f.label}: ${plain(f.value.markup)}`).join("\n");
     case "code":
-      return b.text;
+      return escapeSlackMarkup(b.text);
     case "table": {
       const head = b.columns.map((c) => c.label).join(" | ");
-      const rows = b.rows.map((r) => b.columns.map((c) => r[c.key] ?? "").join(" | "));
+      const rows = b.rows.map((r) => b.columns.map((c) => escapeSlackMarkup(r[c.key] ?? "")).join(" | "));
       const more =
         b.totalRows !== undefined && b.totalRows > b.rows.length
           ? [`(${b.rows.length} of ${b.totalRows} rows)`]
@@ -52,7 +55,8 @@ function blockText(b: Block): string | undefined {
 }
 
 export function toolResult(raw: Message, extra: Record<string, unknown> = {}): ToolResult {
-  const m = redactMessage(raw);
+  const [kept = raw] = withoutSecrets([raw]);
+  const m = redactMessage(kept);
   const text =
     m.blocks.length > 0
       ? m.blocks
@@ -64,14 +68,20 @@ export function toolResult(raw: Message, extra: Record<string, unknown> = {}): T
   const facts: Record<string, string> = {};
   for (const b of m.blocks) {
     if (b.type === "table")
-      tables.push({ columns: b.columns, rows: b.rows, totalRows: b.totalRows ?? b.rows.length });
+      tables.push({
+        columns: b.columns,
+        rows: b.rows.map((r) =>
+          Object.fromEntries(Object.entries(r).map(([k, v]) => [k, escapeSlackMarkup(v)])),
+        ),
+        totalRows: b.totalRows ?? b.rows.length,
+      });
     if (b.type === "fields") for (const f of b.fields) facts[f.label] = plain(f.value.markup);
   }
   const title = m.blocks.find((b) => b.type === "header");
   return {
-    content: [{ type: "text", text }],
+    content: [{ type: "text", text: m.blocks.length > 0 ? text : escapeSlackMarkup(text) }],
     structuredContent: {
-      ...(title?.type === "header" ? { title: title.text } : {}),
+      ...(title?.type === "header" ? { title: escapeSlackMarkup(title.text) } : {}),
       summary: plain(m.text),
       ...(Object.keys(facts).length > 0 ? { facts } : {}),
       ...(tables.length > 0 ? { tables } : {}),

@@ -7,6 +7,7 @@ import type { App, BlockAction, ButtonAction, RespondFn, StaticSelectAction, typ
 import { personActor } from "../../core/actors.js";
 import { formLine } from "../../core/forms.js";
 import type { Actor } from "../../core/pipeline-types.js";
+import { tokenize } from "../../core/tokenize.js";
 import { toUserMessage } from "../../errors.js";
 import { runEffects } from "../effects.js";
 import {
@@ -26,6 +27,17 @@ import {
   readOfferTarget,
 } from "../form-offer-render.js";
 import type { ListenerContext } from "./context.js";
+
+/** True when `line` starts with the words of the form's command path and is read without error. */
+function lineIsOf(line: string, path: string): boolean {
+  try {
+    const words = tokenize(line);
+    const want = path.split(" ");
+    return want.every((w, i) => words[i]?.text === w && words[i]?.quoted === false);
+  } catch {
+    return false;
+  }
+}
 
 /** Opens the form when `text` is a changing command's path alone; false when it is not (the command runs). */
 export async function openFormFor(
@@ -141,6 +153,16 @@ export function registerForms(app: App, ctx: ListenerContext): void {
       return;
     }
     // Second submit: the line the preview showed, for real; the modal closes and the answer goes to the channel.
+    // The line must be the form's own command: a view whose metadata pairs one form with another command's line
+    // (a replayed or altered view) runs nothing.
+    if (!lineIsOf(meta.line, form.path)) {
+      log.warn("form submission whose line is not its form's command ignored");
+      await ack({
+        response_action: "errors",
+        errors: fieldErrors(form, "This form no longer matches its command; close it and open it again."),
+      });
+      return;
+    }
     await ack({ response_action: "clear" });
     const requestId = `form-${view.id}`;
     if (!(await ctx.dedupe.firstTime(`form:${view.id}`))) return;

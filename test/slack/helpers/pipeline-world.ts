@@ -62,6 +62,7 @@ export async function startPipelineWorld(
         audit: memoryAuditSink(),
         logger: silentLogger(),
         now: Date.now,
+        limits: config.limits,
       }),
   });
   return {
