@@ -2,6 +2,7 @@
  * docs/security.md: the access policy as a table (npm run docs:security), from src/rest-spec/policy.ts and the
  * registry's declared sends, so the page cannot drift from what the bot enforces.
  */
+import { FACES } from "../src/core/actors.js";
 import { parseDeclared } from "../src/core/endpoint-checks.js";
 import type { Registry } from "../src/core/registry.js";
 import { PARAM_RULES, policyTable } from "../src/rest-spec/policy.js";
@@ -66,7 +67,29 @@ export function securityMarkdown(registry: Registry, parts: SecurityParts): stri
         `| ${method} | ${path} | ${rule.role} | ${rule.cls ?? "–"} | ${cell((verbs.get(`${method} ${path}`) ?? []).join(", ") || "`api` only")} | ${cell(rule.why ?? "")} |`,
     ),
     "",
+    ...identitySection(),
     ...SECURITY_PARTS.flatMap(({ title, file }) => [`## ${title}`, "", parts[file].trimEnd(), ""]),
   ];
   return out.join("\n");
+}
+
+/** "Who acts": per face, how its actor is established and what a name in its data can do (src/core/actors.ts). */
+function identitySection(): string[] {
+  const cell = (s: string) => s.replace(/\|/g, "\\|");
+  return [
+    "## Who acts",
+    "",
+    "Each face establishes its actor once, from what it can verify, through one function per face",
+    "(src/core/actors.ts); the pipeline refuses an actor without a kind. A name carried as data (an input, a",
+    "header, a form field, an argument) never becomes an actor: at most it names a person to show or to ask.",
+    "Only people (in Slack or at the console) confirm, approve or deny. Limits are charged to the actor.",
+    "",
+    "| face | kind | the actor is | data that can carry a user id | what a name there can do |",
+    "|---|---|---|---|---|",
+    ...FACES.map(
+      (f) =>
+        `| ${f.face} | ${f.kind} | ${cell(f.actor)} | ${cell(f.dataFields.join("; "))} | ${cell(f.namedPerson)} |`,
+    ),
+    "",
+  ];
 }

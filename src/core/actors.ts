@@ -125,3 +125,71 @@ export function requesterOf(a: Actor): { requester: Person; via?: Person; onBeha
   if (a.kind === "workflow" && a.onBehalfOf) return { requester: personOf(a.onBehalfOf), via: personOf(a) };
   return { requester: personOf(a), ...(a.onBehalfOf ? { onBehalfOf: personOf(a.onBehalfOf) } : {}) };
 }
+
+/**
+ * Every face, how it establishes its actor, and what a name carried in its data can and cannot do: the identity
+ * section of docs/security.md is generated from this, and test/security/identity-sweep.test.ts tries each field.
+ */
+export const FACES: readonly {
+  face: string;
+  kind: ActorKind;
+  actor: string;
+  /** Places in the face's requests where a user id can be carried as data. */
+  dataFields: readonly string[];
+  namedPerson: string;
+}[] = [
+  {
+    face: "slash command",
+    kind: "person",
+    actor: "the `user_id` of the request Slack signed",
+    dataFields: ["the command's text (`--as`, `--user`, a mention)"],
+    namedPerson: "an argument; never an actor or a role",
+  },
+  {
+    face: "button",
+    kind: "person",
+    actor: "the `user.id` of the signed `block_actions` payload",
+    dataFields: ["the button's value", "the message it was on"],
+    namedPerson: "nothing: a value names a request, and the clicker's own role decides",
+  },
+  {
+    face: "modal",
+    kind: "person",
+    actor: "the `user.id` of the signed `view_submission`",
+    dataFields: ["the view's private_metadata", "the form's fields"],
+    namedPerson:
+      "a form value becomes one word of the form's own command; metadata naming another command runs nothing",
+  },
+  {
+    face: "App Home",
+    kind: "person",
+    actor: "the `user.id` of the signed event or click",
+    dataFields: ["the button's value (an array and a command)"],
+    namedPerson: "nothing",
+  },
+  {
+    face: "workflow step",
+    kind: "workflow",
+    actor:
+      "the step itself, `workflow:<step>`, with the role `workflow_steps` gives it (none by default), capped by the person Slack vouches for in its `requester` input (a `user_context`, which no builder can set)",
+    dataFields: ["any input (`user`, `run_as`, a user id typed as text)"],
+    namedPerson:
+      "nothing: only the vouched person counts; they confirm every change and can never approve it; limits are charged to the step and that person",
+  },
+  {
+    face: "MCP",
+    kind: "assistant",
+    actor:
+      "the client its bearer token belongs to, `mcp:<client>`, with the role its `mcp.clients` entry gives",
+    dataFields: ["the `X-Acting-For` header", "a tool's arguments"],
+    namedPerson:
+      "`X-Acting-For` must be a Slack user id: shown on the card as a mention and counted as a requester, so they cannot approve it; it gives no right",
+  },
+  {
+    face: "console",
+    kind: "console",
+    actor: "the terminal's user, switched only by the console's own `/as`",
+    dataFields: ["the command's text"],
+    namedPerson: "an argument; never an actor",
+  },
+];
