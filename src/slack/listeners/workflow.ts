@@ -16,6 +16,7 @@ import {
   WORKFLOW_CHANGES,
   withArrayField,
 } from "../../core/workflow-steps.js";
+import { isUserFacing } from "../../errors.js";
 import { runEffects } from "../effects.js";
 import { realSleep } from "../paced-client.js";
 import { messageToPlainText } from "../plain-text.js";
@@ -74,6 +75,7 @@ async function runStepLine(
   text: string,
   inputs: Readonly<Record<string, unknown>>,
   { complete, fail, body }: Pick<StepArgs, "complete" | "fail" | "body">,
+  built = false,
 ): Promise<void> {
   const userId = typeof inputs["user"] === "string" ? inputs["user"] : "";
   const channelId = typeof inputs["channel"] === "string" ? inputs["channel"] : "";
@@ -87,7 +89,7 @@ async function runStepLine(
   const log = ctx.logger.child({ reqId: requestId, user: userId, step });
   await ctx.inflight.track(async () => {
     try {
-      const effects = await ctx.pipeline.handleCommand({ text, actor, requestId });
+      const effects = await ctx.pipeline.handleCommand({ text, actor, requestId, built });
       await runEffects(effects, { actor, requestId, logger: log }, ctx.effects);
       const answer = effects.flatMap((e) => (e.kind === "reply" || e.kind === "post" ? [e.message] : []));
       const said = answer.map((m) => messageToPlainText(m).trim()).join("\n\n");
@@ -129,8 +131,15 @@ export function registerWorkflow(app: App, ctx: ListenerContext, sleep = realSle
     const step = stepIdOf(path);
     app.function(step, async (args) => {
       const form = ctx.pipeline.form?.(path);
-      const text = form ? stepLine(withArrayField(form), args.inputs) : "";
-      await runStepLine(ctx, sleep, step, text, args.inputs, args);
+      let text: string;
+      try {
+        text = form ? stepLine(withArrayField(form), args.inputs) : "";
+      } catch (err) {
+        // A value no quoting can carry is refused (wordOf), naming its input; nothing runs.
+        await args.fail({ error: isUserFacing(err) ? err.message : "The step's inputs could not be read." });
+        return;
+      }
+      await runStepLine(ctx, sleep, step, text, args.inputs, args, true);
     });
   }
 }
