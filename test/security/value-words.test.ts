@@ -63,14 +63,14 @@ describe("values as words: Slack forms and workflow steps", () => {
           values: Object.fromEntries(Object.entries(vals).map(([k, v]) => [k, { array_form_value: v }])),
         }),
       );
-    const first = (await submit(view.private_metadata, values)).body as {
+    type Answer = {
       response_action: string;
       errors?: Record<string, string>;
       view?: { private_metadata: string };
     };
+    const first = (await submit(view.private_metadata, values)).body as Answer;
     if (first.response_action !== "update" || !first.view) return first;
-    const done = (await submit(first.view.private_metadata, {})).body as { response_action: string };
-    return done;
+    return (await submit(first.view.private_metadata, {})).body as Answer;
   }
 
   it("a form's name that reads as options is one name: made as named, with no option nobody chose", async () => {
