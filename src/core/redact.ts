@@ -95,6 +95,37 @@ function redactLine(text: string): string {
   return out.join(" ");
 }
 
+/**
+ * Arguments as typed (an audit record's, kept even when they did not validate): a text that opens like JSON but
+ * does not parse goes whole, as in redactCommandLine, since no key-based redaction can read it (`{password:x}`).
+ */
+export function redactTypedArgs(args: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const k in args) {
+    const v = args[k];
+    const safe = Array.isArray(v) ? v.map(typedValue) : typedValue(v);
+    if (Array.isArray(v) ? (safe as unknown[]).some((x, i) => x !== v[i]) : safe !== v) {
+      out ??= { ...args };
+      out[k] = safe;
+    }
+  }
+  return out ?? args;
+}
+
+/**
+ * Whole, or after `--flag=`: a quoted part makes the tokenizer take `--body='{…}'` as one value, which the one
+ * redaction does not read as JSON, so it is parsed and redacted by key here.
+ */
+function typedValue(v: unknown): unknown {
+  if (typeof v !== "string") return v;
+  const flag = FLAG.exec(v);
+  const inline = flag?.[2] ?? v;
+  if (!JSONISH.test(inline)) return v;
+  const json = parsedJson(inline);
+  if (json === undefined) return REDACTED;
+  return flag ? `--${flag[1]}=${JSON.stringify(redact(json))}` : v;
+}
+
 /** `--v2c-community` names the field v2c.community: secret when the name or any tail of it is a secret key. */
 function secretFlag(name: string): boolean {
   const parts = name.split(/[-_.]/);
