@@ -1,7 +1,7 @@
 /**
  * Values become words by construction (issue 39), through the real paths: a form submitted to Bolt's HTTP
- * receiver, a Workflow Builder step's signed `function_executed` event, and an MCP tool called over Streamable
- * HTTP, each against the simulator. A value written to add options (`x’ --hard-limit --nfs --array ‘lab-1`: its
+ * receiver (typed, or opened from a list's Change menu prefilled from the array), a Workflow Builder step's
+ * signed `function_executed` event, and an MCP tool called over Streamable HTTP, each against the simulator. A value written to add options (`x’ --hard-limit --nfs --array ‘lab-1`: its
  * `’` closed a `'` the old quoting opened) is one value: the file system is made with that very name and none of
  * the options; Slack markup in a value (`&amp;`, `<x|y>`) stays as typed; a value no quote can carry is refused,
  * naming its field, and nothing is sent.
@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stepIdOf } from "../../src/core/workflow-steps.js";
 import type { Simulator } from "../../src/simulator/index.js";
-import { slashCommand, viewSubmission } from "../fakes/payloads.js";
+import { blankFileSystem } from "../../src/simulator/models/file-system.js";
+import { blockAction, slashCommand, viewSubmission } from "../fakes/payloads.js";
 import { startMcpWorld, TOKENS, textOfResult } from "../mcp/helpers.js";
 import type { Harness } from "../slack/helpers/harness.js";
 import { type PipelineWorld, startPipelineWorld } from "../slack/helpers/pipeline-world.js";
@@ -80,6 +81,70 @@ describe("values as words: Slack forms and workflow steps", () => {
     expect(done.response_action).toBe("clear");
     await announced(n);
     expectMadeAsNamed(sim, name, "formx");
+  });
+
+  it("the Change menu's form of an object so named changes that object, with no option nobody chose", async () => {
+    // Named on the array itself (by another tool, or a past form): the Change form is prefilled with that name.
+    const name = injected("changex");
+    sim.state.fileSystems.set(name, blankFileSystem(sim.state.newId(), name, sim.state.clock()));
+    // The list's Change menu, a pick of that name: the update form prefilled from the object as the array has it.
+    const listed = `change-${made()}`;
+    await h.driver.command(
+      slashCommand({ text: "fs list", userId: "UBOB", responseUrl: h.fake.responseUrl(listed) }),
+    );
+    const blocks = (await h.fake.waitForResponse((r) => r.id === listed)).body["blocks"] as {
+      type: string;
+      block_id?: string;
+      elements?: Record<string, unknown>[];
+    }[];
+    const menu = blocks.find((b) => b.elements?.some((e) => e["action_id"] === "form.change"));
+    const opens = h.fake.callsOf("views.open").length;
+    const pick = blockAction({
+      userId: "UBOB",
+      actionId: "form.change",
+      value: "",
+      messageTs: "1700000000.000200",
+      ephemeral: true,
+      responseUrl: h.fake.responseUrl(`${listed}-pick`),
+    });
+    (pick["actions"] as Record<string, unknown>[])[0] = {
+      type: "static_select",
+      action_id: "form.change",
+      block_id: menu?.block_id,
+      action_ts: "1700000000.000300",
+      selected_option: { text: { type: "plain_text", text: "x" }, value: name },
+    };
+    await h.driver.interactive(pick);
+    const form = (await h.fake.waitForCall("views.open", () => true, opens + 1)).args["view"] as {
+      private_metadata: string;
+      blocks: { type: string; block_id?: string; element?: Record<string, unknown> }[];
+    };
+    const values: Record<string, Record<string, unknown>> = {};
+    for (const b of form.blocks) {
+      const e = b.element ?? {};
+      if (b.type !== "input" || b.block_id === undefined) continue;
+      values[b.block_id] = {
+        array_form_value:
+          e["type"] === "checkboxes"
+            ? { type: "checkboxes", selected_options: e["initial_options"] ?? [] }
+            : e["type"] === "plain_text_input"
+              ? { type: "plain_text_input", value: e["initial_value"] ?? null }
+              : { type: String(e["type"]), selected_option: e["initial_option"] ?? null },
+      };
+    }
+    values["nfsRules"] = { array_form_value: { type: "plain_text_input", value: "*(ro)" } };
+    const p = viewSubmission({
+      userId: "UBOB",
+      callbackId: "array_form",
+      privateMetadata: form.private_metadata,
+    });
+    (p["view"] as { state: { values: unknown } }).state.values = values;
+    const preview = JSON.stringify((await h.driver.interactive(p)).body);
+    // The dry run of exactly that change on exactly that object: its name whole, no hard limit, no NFS switch.
+    expect(preview).toContain("Dry run");
+    expect(preview).toContain(`Updates *${name}* on lab-1: NFS export rules`);
+    expect(preview).toContain(`?name=${encodeURIComponent(name).replace(/%20/g, "+")} `);
+    expect(preview).not.toMatch(/hard_limit_enabled|v3_enabled/);
   });
 
   it("Slack markup in a form's value is kept as typed, not cleaned as if Slack had sent it", async () => {
