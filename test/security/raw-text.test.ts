@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redactCommandLine } from "../../src/core/redact.js";
+import { redactCommandLine, redactTypedArgs } from "../../src/core/redact.js";
 import { slashCommand } from "../fakes/payloads.js";
 import { startConsoleWorld } from "../local/console-world.js";
 import { type SecretBot, startSecretBot } from "../slack/helpers/secret-bot.js";
@@ -45,6 +45,19 @@ describe("raw text: redacted lines", () => {
     expect(redactCommandLine(`api PATCH /smtp '{"password":"pw","relay_host":"x y"}'`)).toBe(
       `api PATCH /smtp '{"password":"[redacted]","relay_host":"x y"}'`,
     );
+  });
+
+  it("typed arguments: JSON-ish text that does not parse goes whole; JSON after --flag= is redacted by key", () => {
+    expect(redactTypedArgs({ target: "/smtp", body: "{password:pw}" })).toEqual({
+      target: "/smtp",
+      body: "[redacted]",
+    });
+    expect(redactTypedArgs({ body: '--body={"password":"pw","relay_host":"h"}' })).toEqual({
+      body: '--body={"password":"[redacted]","relay_host":"h"}',
+    });
+    expect(redactTypedArgs({ names: ["a", "[pw"] })).toEqual({ names: ["a", "[redacted]"] });
+    const clean = { name: "home", body: '{"relay_host":"h"}' };
+    expect(redactTypedArgs(clean)).toBe(clean);
   });
 });
 
