@@ -70,15 +70,8 @@ export function parseRaw(method: HttpMethod, target: string, bodyText: string | 
   const req: RawRequest = { method, path, query, endpoint };
   if (bodyText !== undefined) {
     if (method === "GET" || method === "DELETE") fail("API_BODY_NOT_ALLOWED", `${method} takes no body.`);
-    let body: unknown;
-    try {
-      body = JSON.parse(bodyText);
-    } catch (err) {
-      fail(
-        "API_BAD_JSON",
-        `The body is not JSON: ${err instanceof Error ? err.message : String(err)}. Quote it: '{"key": "value"}'.`,
-      );
-    }
+    const body = jsonBody(bodyText);
+    if (body === undefined) fail("API_BAD_JSON", NOT_JSON);
     if (!body || typeof body !== "object" || Array.isArray(body))
       fail("API_BAD_JSON", "The body must be a JSON object.");
     // Keys are matched after parsing, folded (`BIND_PASSWORD`, `bind\u005fpassword`, nested), before anything
@@ -88,6 +81,22 @@ export function parseRaw(method: HttpMethod, target: string, bodyText: string | 
     req.body = body as Record<string, unknown>;
   }
   return req;
+}
+
+/**
+ * Why a body was refused, quoting none of it: JSON.parse's own message quotes the text, and a body that does not
+ * parse cannot be redacted by key (`{"password":"x"}` typed in Slack without quotes reaches us as `{password:x}`).
+ */
+export const NOT_JSON =
+  'The body is not JSON. Typed without quotes around it, its own quotes are read as quoting and lost: quote the whole body, \'{"key": "value"}\'. Nothing was sent.';
+
+/** The body parsed, or undefined when it is not JSON. */
+export function jsonBody(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function secretRefused(key: string): never {

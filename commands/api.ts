@@ -22,7 +22,7 @@ import { countOf } from "../src/core/units.js";
 import { redact } from "../src/redact.js";
 import type { HttpMethod } from "../src/rest-spec/endpoints.js";
 import { leastRole, requestRule } from "../src/rest-spec/policy.js";
-import { checkVersion, parseRaw, plannedOf } from "./api-request.js";
+import { checkVersion, jsonBody, NOT_JSON, parseRaw, plannedOf } from "./api-request.js";
 import { formatValue, type Item } from "./catalogue/generic/values.js";
 
 /** Longest JSON shown inline; longer answers go along as a file. */
@@ -30,7 +30,14 @@ const INLINE_JSON = 2500;
 
 const args = z.object({
   target: z.string().min(1).max(2000).describe("the path below /api/<version>, with ?query if any"),
-  body: z.string().max(20_000).optional().describe("a JSON object, quoted: '{\"enabled\": false}'"),
+  // Checked here, with the arguments, so a body that is not JSON is refused before any impact, card or store sees
+  // it; the refusal quotes none of it, and the audit keeps the line with it redacted (redactCommandLine).
+  body: z
+    .string()
+    .max(20_000)
+    .refine((t) => jsonBody(t) !== undefined, NOT_JSON)
+    .optional()
+    .describe("a JSON object, quoted: '{\"enabled\": false}'"),
 });
 
 interface ApiResult {

@@ -11,6 +11,7 @@ import {
   type Rich,
   rich,
 } from "../core/message.js";
+import { wordOf } from "../core/tokenize.js";
 import { alertTitle, isClosed } from "./alert-model.js";
 import { formatSpan, formatTime, formatWindow } from "./format.js";
 import { type AlertRecord, type Card, SEVERITIES, type Severity, severityRank } from "./types.js";
@@ -26,10 +27,10 @@ export const ACTION = {
 export const CAPACITY_CODES: ReadonlySet<number> = new Set([1100, 1101, 1102, 1106, 1128]);
 
 export const FOLLOW_UPS = {
-  space: { label: "Array space", command: (array: string) => `space --array ${array}` },
+  space: { label: "Array space", command: (array: string) => `space --array ${wordOf(array, "array")}` },
   "fs-top": {
     label: "Largest file systems",
-    command: (array: string) => `fs list --sort used- --array ${array}`,
+    command: (array: string) => `fs list --sort used- --array ${wordOf(array, "array")}`,
   },
 } as const;
 export type FollowUpName = keyof typeof FOLLOW_UPS;

@@ -7,6 +7,7 @@
 import type { Logger } from "../logger.js";
 import { redact } from "../redact.js";
 import type { AccessResolver } from "./authz.js";
+import { redactTypedArgs } from "./redact.js";
 import { type Role, roleAtLeast } from "./roles.js";
 
 export type AuditDecision =
@@ -78,13 +79,14 @@ export interface Auditor {
 
 /**
  * Writes each record to the log and to the sink; a failing sink is logged, never fatal to the request. Every
- * record passes the one redaction first (its typed text is redacted where it is made, see redactCommandLine).
+ * record passes the one redaction first (its typed text is redacted where it is made, see redactCommandLine; its
+ * typed arguments lose what opens like JSON but does not parse, see redactTypedArgs).
  */
 export function createAuditor(logger: Logger, sink: AuditSink): Auditor {
   const log = logger.child({ component: "audit" });
   return {
     async record(raw) {
-      const rec = redact(raw);
+      const rec = redact({ ...raw, args: redactTypedArgs(raw.args) });
       log.info({ audit: rec }, `audit ${rec.command} ${rec.decision} ${rec.outcome}`);
       try {
         await sink.write(rec);

@@ -132,6 +132,12 @@ export function bindArguments(id: string, cmd: CommandDefinition, tokens: readon
 
   const free = positional.filter((k) => !seen.has(k));
   if (bare.length > free.length) {
+    // Words after one that opens like JSON are most likely a body split at its blanks: never quoted back.
+    if (bare.some((w) => /^\s*[[{]/.test(w)))
+      fail(
+        "PARSE_EXTRA_WORDS",
+        'Unexpected words after a JSON value; a body with blanks goes in quotes: \'{"key": "value"}\'.',
+      );
     const extra = bare.slice(free.length).map((w) => `\`${userText(w)}\``);
     fail("PARSE_EXTRA_WORDS", `Unexpected ${extra.length === 1 ? "word" : "words"} ${extra.join(" ")}.`);
   }

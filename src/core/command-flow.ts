@@ -90,7 +90,7 @@ async function dispatch(
   log: Runtime["log"],
 ): Promise<{ effects: Effect[]; failedCode?: ErrorCode }> {
   const { actor } = input;
-  const parsed = parseCommandLine(input.text, rt.deps.registry);
+  const parsed = parseCommandLine(input.text, rt.deps.registry, input.built === true);
   if (parsed.kind === "help") {
     trail.command = "help";
     trail.args = parsed.topic ? { topic: parsed.topic } : {};

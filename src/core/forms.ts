@@ -4,10 +4,11 @@
  * command, so the access policy, validation, the impact, the gate and the audit are the same ones.
  */
 import type { z } from "zod";
+import { UserFacingError } from "../errors.js";
 import { ENDPOINTS } from "../rest-spec/endpoints.js";
-import { quoteWord } from "./redact.js";
 import type { Registry } from "./registry.js";
 import { describeArg, enumValues, isOptional, isSwitch, keyToOption } from "./schema-introspect.js";
+import { wordOf } from "./tokenize.js";
 
 export interface FormField {
   /** The argument's key; also the input's block id. */
@@ -137,23 +138,39 @@ export function formFor(
 
 /**
  * The command line a filled form stands for: positional values in order, then `--option value` for each
- * filled field and `--switch` for each ticked one. Values are quoted as the parser reads them.
+ * filled field and `--switch` for each ticked one. Each value, its surrounding blanks trimmed, is one word that
+ * the parser reads back exactly (wordOf); a value no quoting can carry is refused as `• --option: …`, the form
+ * of a field error (src/slack/form-modal.ts `fieldErrors`), so the modal shows it beside its box. After an empty
+ * positional field the later ones are given by option (`--size 2T`): by place they would fill the empty one.
  */
 export function formLine(
   form: FormSpec,
   values: Readonly<Record<string, string | boolean | undefined>>,
 ): string {
   const words = [form.path];
+  let gap = false;
   for (const f of form.fields) {
     const v = values[f.key];
-    if (v === undefined || v === false || v === "") continue;
     if (f.kind === "switch") {
       if (v === true && f.option) words.push(f.option);
       continue;
     }
-    const text = String(v).trim();
-    if (text === "") continue;
-    words.push(...(f.option ? [f.option, quoteWord(text)] : [quoteWord(text)]));
+    const text = v === undefined || v === false ? "" : String(v).trim();
+    if (text === "") {
+      gap ||= f.option === undefined;
+      continue;
+    }
+    const option = f.option ?? (gap ? `--${keyToOption(f.key)}` : undefined);
+    words.push(...(option ? [option, valueWord(text, f)] : [valueWord(text, f)]));
   }
   return words.join(" ");
+}
+
+function valueWord(text: string, f: FormField): string {
+  try {
+    return wordOf(text, f.option ?? `<${keyToOption(f.key)}>`);
+  } catch (err) {
+    if (err instanceof UserFacingError) throw new UserFacingError(err.code, `• ${err.message}`);
+    throw err;
+  }
 }

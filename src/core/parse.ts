@@ -17,14 +17,15 @@ export type ParsedLine =
 /** Longest text we accept; Slack caps slash-command text well below this. */
 const MAX_TEXT = 4000;
 
-export function parseCommandLine(text: string, registry: Registry): ParsedLine {
+/** `built`: the text came from wordOf's words, not from Slack, so Slack's markup is not cleaned from it. */
+export function parseCommandLine(text: string, registry: Registry, built = false): ParsedLine {
   if (text.length > MAX_TEXT) {
     throw new UserFacingError(
       "PARSE_TOO_LONG",
       `That command is ${text.length} characters long; the limit is ${MAX_TEXT}.`,
     );
   }
-  const tokens = tokenize(stripSlackMarkup(text));
+  const tokens = tokenize(built ? text : stripSlackMarkup(text));
   const first = tokens[0];
   if (first === undefined) return { kind: "help" };
   const word = first.text.toLowerCase();

@@ -75,6 +75,11 @@ export interface CommandInput {
   actor: Actor;
   /** Transport-level id of the request, used for dedupe of retried deliveries and in audit records. */
   requestId?: string;
+  /**
+   * The text was built from values, each made one word by wordOf (a form, a workflow step's inputs, an MCP tool's
+   * arguments), not typed in Slack: it holds no Slack markup to clean, so `<…>` or `&amp;` in a value stays as is.
+   */
+  built?: boolean;
 }
 
 export interface ClickInput {

@@ -2,15 +2,16 @@
  * The command line as typed, made safe to keep in audit records and pending requests: it is split into words the
  * way the parser splits it, then each word is redacted as a value: JSON (`/array api … '{"BIND_PASSWORD": …}'`)
  * is parsed and passed through `redact`, a value after a secret's flag (`--bind-password hunter2`: the flag takes
- * none, but the line is kept) goes, and URLs lose their credentials. A line that does not split (an unclosed
- * quote) keeps only what comes before its first quote.
+ * none, but the line is kept) goes, and URLs lose their credentials. A word that opens like JSON (`{` or `[`) but
+ * does not parse goes with the rest of the line: typed without quotes in Slack, `{"password":"x"}` reaches us as
+ * `{password:x}`, which no key-based redaction can read, and a body with blanks is split over the words after it.
+ * A line that does not split (an unclosed quote) keeps only what comes before its first quote.
  */
-
 import { REDACTED, redact, redactUrlCredentials } from "../redact.js";
 import { isSecretColumn, isSecretKey } from "../rest-spec/secrets.js";
 import { type Attachment, type Block, type Message, Rich } from "./message.js";
 import type { Effect } from "./pipeline-types.js";
-import { tokenize } from "./tokenize.js";
+import { tokenize, wordOf } from "./tokenize.js";
 
 export { REDACTED, redact };
 
@@ -26,12 +27,17 @@ function parsedJson(word: string): unknown {
   }
 }
 
-/** A word as the tokenizer reads it back: quoted when it holds blanks or quotes. */
-export function quoteWord(word: string): string {
-  if (word === "") return "''";
-  if (!/[\s'"]/.test(word)) return word;
-  return word.includes("'") ? `"${word.replace(/"/g, '\\"')}"` : `'${word}'`;
+/** A word of a redacted line as the parser reads it back (wordOf); one no quoting carries is shown between «». */
+function shownWord(word: string): string {
+  try {
+    return wordOf(word, "word");
+  } catch {
+    return `«${word}»`;
+  }
 }
+
+/** Opens like JSON: a body typed without quotes, or with its quotes eaten by the tokenizer. */
+const JSONISH = /^\s*[[{]/;
 
 /**
  * Lines known to have nothing to redact (their redaction is the line itself): chat-ops repeats the same few lines,
@@ -64,23 +70,60 @@ function redactLine(text: string): string {
   for (const w of words) {
     const json = parsedJson(w.text);
     if (json !== undefined) {
-      out.push(`'${JSON.stringify(redact(json))}'`);
+      out.push(shownWord(JSON.stringify(redact(json))));
       afterSecretFlag = false;
       continue;
     }
+    if (JSONISH.test(w.text)) return [...out, REDACTED].join(" ");
     const flag = w.quoted && !w.text.startsWith("-") ? null : FLAG.exec(w.text);
     if (flag) {
       const secret = secretFlag(flag[1] ?? "");
-      if (flag[2] !== undefined)
-        out.push(secret ? `--${flag[1]}=${REDACTED}` : quoteWord(redactWord(w.text)));
+      const inline = flag[2];
+      if (inline !== undefined && !secret && JSONISH.test(inline)) {
+        const inner = parsedJson(inline);
+        if (inner === undefined) return [...out, `--${flag[1]}=${REDACTED}`].join(" ");
+        out.push(shownWord(`--${flag[1]}=${JSON.stringify(redact(inner))}`));
+      } else if (inline !== undefined)
+        out.push(secret ? `--${flag[1]}=${REDACTED}` : shownWord(redactWord(w.text)));
       else out.push(w.text);
       afterSecretFlag = secret && flag[2] === undefined;
       continue;
     }
-    out.push(afterSecretFlag ? REDACTED : quoteWord(redactWord(w.text)));
+    out.push(afterSecretFlag ? REDACTED : shownWord(redactWord(w.text)));
     afterSecretFlag = false;
   }
   return out.join(" ");
+}
+
+/**
+ * Arguments as typed (an audit record's, kept even when they did not validate): a text that opens like JSON but
+ * does not parse goes whole, as in redactCommandLine, since no key-based redaction can read it (`{password:x}`).
+ */
+export function redactTypedArgs(args: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const k in args) {
+    const v = args[k];
+    const safe = Array.isArray(v) ? v.map(typedValue) : typedValue(v);
+    if (Array.isArray(v) ? (safe as unknown[]).some((x, i) => x !== v[i]) : safe !== v) {
+      out ??= { ...args };
+      out[k] = safe;
+    }
+  }
+  return out ?? args;
+}
+
+/**
+ * Whole, or after `--flag=`: a quoted part makes the tokenizer take `--body='{…}'` as one value, which the one
+ * redaction does not read as JSON, so it is parsed and redacted by key here.
+ */
+function typedValue(v: unknown): unknown {
+  if (typeof v !== "string") return v;
+  const flag = FLAG.exec(v);
+  const inline = flag?.[2] ?? v;
+  if (!JSONISH.test(inline)) return v;
+  const json = parsedJson(inline);
+  if (json === undefined) return REDACTED;
+  return flag ? `--${flag[1]}=${JSON.stringify(redact(json))}` : v;
 }
 
 /** `--v2c-community` names the field v2c.community: secret when the name or any tail of it is a secret key. */

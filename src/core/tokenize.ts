@@ -102,3 +102,32 @@ export function tokenize(text: string): Token[] {
   if (inToken) tokens.push({ text: cur, quoted });
   return tokens;
 }
+
+/** What a bare word may not hold: a blank would split it, a quote (or `»`) would start or end a quoted part. */
+const BARE_UNSAFE = /[\s"'“”‘’„«»]/;
+
+/** Openers `wordOf` may use, each with a closer set of its own (the other openers share one of these three). */
+const WORD_QUOTES: readonly (readonly [open: string, close: string])[] = [
+  ["'", "'"],
+  ['"', '"'],
+  ["«", "»"],
+];
+
+/**
+ * A value as one word of a command line that `tokenize` reads back as exactly that value (a property test holds
+ * it to this over arbitrary text): bare when it has no blank, no quote and no leading dash, otherwise quoted with
+ * the first quote none of whose closers the value holds. The tokenizer has no escapes, so a value holding a
+ * closer of every quote (`'`, `"` and `»`, or their curly forms) cannot be carried and is refused, naming
+ * `field`, rather than changed. Quoted, a value starting with `--` stays a value: a quoted word is never an option.
+ */
+export function wordOf(value: string, field: string): string {
+  if (value !== "" && !BARE_UNSAFE.test(value) && !value.startsWith("-")) return value;
+  for (const [open, close] of WORD_QUOTES) {
+    const closers = CLOSERS[open] ?? [];
+    if (!closers.some((c) => value.includes(c))) return `${open}${value}${close}`;
+  }
+  throw new UserFacingError(
+    "PARSE_BAD_VALUE",
+    `${field}: the value holds every kind of closing quote (' " and »), so it cannot be passed as one word. Nothing was run.`,
+  );
+}

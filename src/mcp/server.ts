@@ -173,6 +173,7 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
       }
       const effects = await deps.pipeline.handleCommand({
         text,
+        built: true,
         actor,
         requestId: `mcp-${randomUUID()}`,
       });

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { fanOutSafe } from "../core/define-command.js";
 import type { CommandEntry, Registry } from "../core/registry.js";
 import { isSwitch, keyToOption } from "../core/schema-introspect.js";
+import { wordOf } from "../core/tokenize.js";
 import { UserFacingError } from "../errors.js";
 
 export const STATUS_TOOL = "request_status";
@@ -93,16 +94,9 @@ export function buildTools(registry: Registry): ToolSpec[] {
   return tools;
 }
 
-/** A value as one word of a command line; text no quoting can carry is refused rather than changed. */
+/** A value as one word of a command line (wordOf: read back exactly, or refused naming the argument). */
 function word(key: string, v: unknown): string {
-  const s = Array.isArray(v) ? v.map(String).join(",") : String(v);
-  if (s !== "" && !/[\s"'“”‘’„«»<>&]/.test(s) && !s.startsWith("-")) return s;
-  if (!/["“”„]/.test(s)) return `"${s}"`;
-  if (!/['‘’]/.test(s)) return `'${s}'`;
-  throw new UserFacingError(
-    "PARSE_BAD_VALUE",
-    `The value of ${key} holds both kinds of quote; it cannot be passed.`,
-  );
+  return wordOf(Array.isArray(v) ? v.map(String).join(",") : String(v), key);
 }
 
 /** The tool's arguments as the command line a person would type after `/array`. */

@@ -6,6 +6,7 @@
 
 import type { FleetArray } from "../core/fleet.js";
 import { type Block, type Message, Rich, rich } from "../core/message.js";
+import { wordOf } from "../core/tokenize.js";
 import { formatBytes } from "../core/units.js";
 import { type SlackBlock, toSlack } from "./blocks.js";
 
@@ -59,9 +60,15 @@ export const HOME_OPEN_ACTION = "home.open";
  * an array, never a command line, so a forged value cannot run anything else.
  */
 export const HOME_COMMANDS = {
-  alerts: { label: "Alerts", line: (array: string) => `alert list --array ${array}` },
-  forecast: { label: "Space forecast", line: (array: string) => `space forecast --array ${array}` },
-  rpo: { label: "Links behind RPO", line: (array: string) => `replication status --array ${array}` },
+  alerts: { label: "Alerts", line: (array: string) => `alert list --array ${wordOf(array, "array")}` },
+  forecast: {
+    label: "Space forecast",
+    line: (array: string) => `space forecast --array ${wordOf(array, "array")}`,
+  },
+  rpo: {
+    label: "Links behind RPO",
+    line: (array: string) => `replication status --array ${wordOf(array, "array")}`,
+  },
 } as const;
 export type HomeCommand = keyof typeof HOME_COMMANDS;
 

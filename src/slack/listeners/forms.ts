@@ -8,7 +8,7 @@ import { personActor } from "../../core/actors.js";
 import { formLine } from "../../core/forms.js";
 import type { Actor } from "../../core/pipeline-types.js";
 import { tokenize } from "../../core/tokenize.js";
-import { toUserMessage } from "../../errors.js";
+import { isUserFacing, toUserMessage } from "../../errors.js";
 import { runEffects } from "../effects.js";
 import {
   FORM_CALLBACK_ID,
@@ -140,8 +140,16 @@ export function registerForms(app: App, ctx: ListenerContext): void {
     const log = ctx.logger.child({ user: body.user.id, form: form.path });
     if (meta.line === undefined) {
       // First submit: the dry run of the line the form stands for, shown in the modal; nothing is kept.
-      const line = formLine(form, readFormValues(form, view));
-      const effects = await ctx.pipeline.handleCommand({ text: `${line} --dry-run`, actor });
+      let line: string;
+      try {
+        line = formLine(form, readFormValues(form, view));
+      } catch (err) {
+        // A value no quoting can carry (wordOf) is refused beside its box; nothing runs.
+        if (!isUserFacing(err)) throw err;
+        await ack({ response_action: "errors", errors: fieldErrors(form, err.message) });
+        return;
+      }
+      const effects = await ctx.pipeline.handleCommand({ text: `${line} --dry-run`, actor, built: true });
       const reply = effects.find((e) => e.kind === "reply");
       const msg = reply?.kind === "reply" ? reply.message : undefined;
       if (msg === undefined || !msg.text.startsWith("Dry run:")) {
@@ -168,7 +176,12 @@ export function registerForms(app: App, ctx: ListenerContext): void {
     if (!(await ctx.dedupe.firstTime(`form:${view.id}`))) return;
     await ctx.inflight.track(async () => {
       try {
-        const effects = await ctx.pipeline.handleCommand({ text: meta.line ?? "", actor, requestId });
+        const effects = await ctx.pipeline.handleCommand({
+          text: meta.line ?? "",
+          actor,
+          requestId,
+          built: true,
+        });
         await runEffects(effects, { actor, requestId, logger: log }, ctx.effects);
       } catch (err) {
         log.error({ err }, "form submission failed");

@@ -19,6 +19,7 @@ import {
   WORKFLOW_CHANGES,
   withArrayField,
 } from "../../core/workflow-steps.js";
+import { isUserFacing } from "../../errors.js";
 import { runEffects } from "../effects.js";
 import { realSleep } from "../paced-client.js";
 import { messageToPlainText } from "../plain-text.js";
@@ -104,6 +105,7 @@ async function runStepLine(
   text: string,
   inputs: Readonly<Record<string, unknown>>,
   { complete, fail, body }: Pick<StepArgs, "complete" | "fail" | "body">,
+  built = false,
 ): Promise<void> {
   const channelId = typeof inputs["channel"] === "string" ? inputs["channel"] : "";
   if (text === "" || !/^[CGD][A-Z0-9]+$/.test(channelId)) {
@@ -117,7 +119,7 @@ async function runStepLine(
   const log = ctx.logger.child({ reqId: requestId, user: actor.userId, step });
   await ctx.inflight.track(async () => {
     try {
-      const effects = await ctx.pipeline.handleCommand({ text, actor, requestId });
+      const effects = await ctx.pipeline.handleCommand({ text, actor, requestId, built });
       // Private answers (a Confirm card, a secret shown once) go to the person Slack vouched for; with nobody
       // behind the run there is no one to answer privately, so only channel posts go out.
       const delivered = person ? effects : effects.filter((e) => e.kind !== "reply");
@@ -162,8 +164,15 @@ export function registerWorkflow(app: App, ctx: ListenerContext, sleep = realSle
     const step = stepIdOf(path);
     app.function(step, async (args) => {
       const form = ctx.pipeline.form?.(path);
-      const text = form ? stepLine(withArrayField(form), args.inputs) : "";
-      await runStepLine(ctx, sleep, step, text, args.inputs, args);
+      let text: string;
+      try {
+        text = form ? stepLine(withArrayField(form), args.inputs) : "";
+      } catch (err) {
+        // A value no quoting can carry is refused (wordOf), naming its input; nothing runs.
+        await args.fail({ error: isUserFacing(err) ? err.message : "The step's inputs could not be read." });
+        return;
+      }
+      await runStepLine(ctx, sleep, step, text, args.inputs, args, true);
     });
   }
 }
