@@ -58,7 +58,7 @@ export async function startInsightEnv(
     async run(text, user = "carol") {
       const effects = await pipeline.handleCommand({
         text,
-        actor: { kind: "person" as const, userId: user, channelId: "C1" },
+        actor: { kind: "console" as const, userId: user, channelId: "C1" },
       });
       return effects.flatMap((e) => (e.kind === "reply" || e.kind === "post" ? [e.message] : []));
     },

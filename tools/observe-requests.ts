@@ -79,7 +79,7 @@ export async function observeRequests(
         calls = [];
         const effects = await pipeline.handleCommand({
           text: mutating && !/\s--dry-run\b/.test(example) ? `${example} --dry-run` : example,
-          actor: { kind: "person" as const, userId: ADMIN, channelId: "C-observe" },
+          actor: { kind: "console" as const, userId: ADMIN, channelId: "C-observe" },
         });
         // Sorted: a command's reads may run in parallel, and the docs must not depend on which answered first.
         const sent = mutating ? plannedRequests(effects) : [...new Set(calls)].sort();

@@ -103,7 +103,7 @@ describe("alert routes and test (answered by the alert engine)", () => {
     });
     const run = async (user: string, text: string, channelId: string) =>
       textOf(
-        await pipeline.handleCommand({ text, actor: { kind: "person" as const, userId: user, channelId } }),
+        await pipeline.handleCommand({ text, actor: { kind: "console" as const, userId: user, channelId } }),
       );
 
     const routes = await run("carol", "alert routes", "CONCALL01");
