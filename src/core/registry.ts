@@ -130,7 +130,7 @@ export function createRegistry(
         ];
         throw new UserFacingError(
           "UNKNOWN_VERB",
-          `\`${resource.name} ${userText(verb)}\` is not a command.${didYouMean(hits)}\n` +
+          `${quotedWord(verb) === "That" ? `That is not a ${resource.name} command.` : `\`${resource.name} ${userText(verb)}\` is not a command.`}${didYouMean(hits)}\n` +
             `${resource.name} commands: ${verbs.join(", ")}. Type \`/array help ${resource.name}\` for details.`,
           { suggestions: hits },
         );
@@ -138,6 +138,15 @@ export function createRegistry(
       return entry;
     },
   };
+}
+
+/**
+ * An unknown word as the answer may quote it: a word the way nouns and verbs are written. Anything else (a JSON
+ * body typed where a command goes, a URL with credentials) is not echoed: an answer is kept in chat history.
+ */
+function quotedWord(typed: string): string {
+  const data = typed.trim() === "" || typed.length > 60 || /[{}[\]"]|:\/\/|@|=/.test(typed);
+  return data ? "That" : `\`${userText(typed)}\``;
 }
 
 /** Suggestions compare the typed words with each phrase of the same length, and the first word alone. */
@@ -161,7 +170,7 @@ function unknownResource(
   const count = resources.length;
   return new UserFacingError(
     "UNKNOWN_RESOURCE",
-    `\`${userText(typed)}\` is not something I know.${didYouMean(unique)}\n` +
+    `${quotedWord(typed)} is not something I know.${didYouMean(unique)}\n` +
       `I know ${count} resources; type \`/array help\` for the list by area.`,
     { suggestions: unique },
   );
