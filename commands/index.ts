@@ -3,9 +3,11 @@
  * registry checks every definition at start-up.
  */
 import type { ResourceDefinition } from "../src/core/define-command.js";
+import { accessResource } from "./access.js";
 import { alertResource } from "./alert.js";
 import { apiResource } from "./api.js";
 import { arraysResource } from "./arrays.js";
+import { breakGlassResource } from "./audit-break-glass.js";
 import { CATALOGUE_RESOURCES } from "./catalogue/index.js";
 import { diagnoseResource } from "./diagnose/index.js";
 import { fsResource } from "./fs/index.js";
@@ -31,6 +33,8 @@ export const RESOURCES: readonly ResourceDefinition[] = withDeclaredSends([
   policyResource,
   diagnoseResource,
   historyResource,
+  accessResource,
+  breakGlassResource,
   ...CATALOGUE_RESOURCES,
   apiResource,
   // Replication status is a noun of its own; the other hand-written replication and object-store resources join

@@ -9,6 +9,7 @@ import { ROLES } from "../core/roles.js";
 import { parseDuration } from "../core/units.js";
 import { alertsConfigSchema, storeConfigSchema, unknownAlertSelectors } from "./alerts.js";
 import { arraysConfigSchema } from "./arrays.js";
+import { changeControlSections } from "./change-control.js";
 import { DEFAULT_LIMITS, limitsConfigSchema } from "./limits.js";
 import { mcpConfigSchema } from "./mcp.js";
 import { workflowStepsSchema } from "./workflows.js";
@@ -185,6 +186,8 @@ export const configSections = {
   mcp: mcpConfigSchema.default(mcpConfigSchema.parse({})),
   /** Workflow Builder steps as principals of their own (src/config/workflows.ts); none has a role by default. */
   workflow_steps: workflowStepsSchema.default({}),
+  /** Change control (src/config/change-control.ts): approval rules, freezes, break-glass, access requests. */
+  ...changeControlSections,
 };
 
 /** What the reference checks read; each section is absent when it did not pass its own schema. */

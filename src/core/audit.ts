@@ -58,6 +58,12 @@ export interface AuditRecord {
    * card showed and the pipeline sends.
    */
   sent?: string[];
+  /** Change control (issue 45): the approval rule the change fell under, its reason, a freeze it broke through. */
+  rule?: string;
+  reason?: string;
+  breakGlass?: { freeze: string; reason: string };
+  /** The time-bound access grant the caller's role came from, when it did. */
+  grant?: string;
   outcome: "ok" | "error";
   errorCode?: string;
   durationMs: number;
@@ -117,6 +123,7 @@ export function roleTrail(access: AccessResolver, userId: string): RoleTrail {
     access: {
       roleOn: async (uid, array) => note(uid, await access.roleOn(uid, array)),
       bestRole: async (uid, arrays) => note(uid, await access.bestRole(uid, arrays)),
+      ...(access.grantBehind ? { grantBehind: access.grantBehind } : {}),
     },
     role: () => (seen ? (lowest ?? "none") : undefined),
   };

@@ -9,6 +9,7 @@ import type { AccessConfig, Members } from "../config/schema.js";
 import { stepRole, type WorkflowStepsConfig } from "../config/workflows.js";
 import { UserFacingError } from "../errors.js";
 import { ASSISTANT_PREFIX, kindOfPrincipal, parseWorkflowId } from "./actors.js";
+import { arraysMatch } from "./change-control/match.js";
 import type { IdentityPort } from "./pipeline-types.js";
 import { capRole, maxRole, ROLES, type Role, roleAtLeast } from "./roles.js";
 
@@ -37,6 +38,8 @@ function matchRole(b: Bindings, who: Who): Role | undefined {
 export interface AccessResolver {
   /** The user's role on one array, or undefined when they have none. */
   roleOn(userId: string, array: ArrayRef): Promise<Role | undefined>;
+  /** The access grant a person's role on the array comes from, when a grant raises it above their mapping. */
+  grantBehind?(userId: string, array: ArrayRef): Promise<string | undefined>;
   /** The highest role the user holds on any of `arrays` (help listings, pool-wide commands). */
   bestRole(userId: string, arrays: readonly ArrayRef[]): Promise<Role | undefined>;
 }
@@ -47,6 +50,8 @@ export interface Principals {
   assistants?: readonly McpClientConfig[];
   /** The Workflow Builder steps (src/config/workflows.ts): `workflow:<step>`. */
   workflowSteps?: WorkflowStepsConfig;
+  /** A person's time-bound access grants in force (src/core/change-control/records.ts). */
+  grants?: (userId: string) => Promise<readonly { id: string; role: Role; arrays: readonly string[] }[]>;
 }
 
 /**
@@ -65,7 +70,7 @@ export function createAccessResolver(
       const { step, vouched } = parseWorkflowId(userId);
       const own = stepRole(principals.workflowSteps ?? {}, step, array.name);
       if (vouched === undefined || own === undefined) return own;
-      const person = resolve(await who(vouched), array);
+      const person = await personRole(await who(vouched), array);
       return person === undefined ? undefined : capRole(own, person);
     }
     const name = userId.slice(ASSISTANT_PREFIX.length);
@@ -91,10 +96,30 @@ export function createAccessResolver(
     role ??= access.default_role === "viewer" ? "viewer" : undefined;
     return w.restricted ? capRole(role, "viewer") : role;
   };
+  /** The highest role a grant in force gives the person on the array (guests stay capped at viewer). */
+  const granted = async (userId: string, array: ArrayRef, restricted: boolean): Promise<Role | undefined> => {
+    if (!principals.grants) return undefined;
+    let best: Role | undefined;
+    for (const g of await principals.grants(userId))
+      if (arraysMatch(g.arrays, array)) best = maxRole(best, g.role);
+    return restricted ? capRole(best, "viewer") : best;
+  };
+  const personRole = async (w: Who & { restricted: boolean }, array: ArrayRef) =>
+    maxRole(resolve(w, array), await granted(w.userId, array, w.restricted));
   return {
     async roleOn(userId, array) {
       if (!isPerson(userId)) return principalRole(userId, array);
-      return resolve(await who(userId), array);
+      return personRole(await who(userId), array);
+    },
+    async grantBehind(userId, array) {
+      if (!principals.grants || !isPerson(userId)) return undefined;
+      const w = await who(userId);
+      const mapped = resolve(w, array);
+      const cap = (r: Role) => (w.restricted ? capRole(r, "viewer") : r);
+      const g = (await principals.grants(userId)).find(
+        (x) => arraysMatch(x.arrays, array) && !roleAtLeast(mapped, cap(x.role) ?? x.role),
+      );
+      return g?.id;
     },
     async bestRole(userId, arrays) {
       let best: Role | undefined;
@@ -103,7 +128,7 @@ export function createAccessResolver(
         return best;
       }
       const w = await who(userId);
-      for (const a of arrays) best = maxRole(best, resolve(w, a));
+      for (const a of arrays) best = maxRole(best, await personRole(w, a));
       return best;
     },
   };

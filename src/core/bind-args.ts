@@ -15,8 +15,16 @@ import type { Token } from "./tokenize.js";
 import { usageLine } from "./usage.js";
 
 /** Options every command understands; command schemas may not reuse these keys. */
-export const GLOBAL_OPTIONS = ["array", "dry-run", "public", "help", "where"] as const;
-export const RESERVED_KEYS = ["array", "dryRun", "public", "help", "where"] as const;
+export const GLOBAL_OPTIONS = [
+  "array",
+  "dry-run",
+  "public",
+  "help",
+  "where",
+  "reason",
+  "break-glass",
+] as const;
+export const RESERVED_KEYS = ["array", "dryRun", "public", "help", "where", "reason", "breakGlass"] as const;
 
 export interface BoundArgs {
   /** Input for the command's zod schema. */
@@ -27,6 +35,10 @@ export interface BoundArgs {
   /** `--public`: answer a lookup in the channel instead of only to the asker. */
   public: boolean;
   help: boolean;
+  /** `--reason "…"`: why a change is asked for (approval rules may require one citing a ticket). */
+  reason?: string;
+  /** `--break-glass "…"`: run a change through a freeze, with the reason (src/core/change-control/). */
+  breakGlass?: string;
   /** `--where`, and `--sort`/`--limit` for a command without its own: applied to the list it answers with. */
   view: { where?: string; sort?: string; limit?: string };
 }
@@ -78,6 +90,15 @@ export function bindArguments(id: string, cmd: CommandDefinition, tokens: readon
     }
     if (name === "help") {
       out.help = true;
+      continue;
+    }
+    if (name === "reason" || name === "break-glass" || name === "break_glass") {
+      const shown = name === "reason" ? "--reason" : "--break-glass";
+      const value = inline ?? takeValue(tokens, i, shown, fail);
+      if (inline === undefined) i++;
+      const key = name === "reason" ? "reason" : "breakGlass";
+      if (out[key] !== undefined) fail("PARSE_DUPLICATE_OPTION", `${shown} is given more than once.`);
+      out[key] = value;
       continue;
     }
     if (name === "array") {

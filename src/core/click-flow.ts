@@ -10,6 +10,8 @@ import { type Logger, lazyChild } from "../logger.js";
 import { canDecide, requesterIds } from "./actors.js";
 import { type AuditDecision, roleTrail, withRole } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
+import { accessCard, grantAccess } from "./change-control/access.js";
+import { isMember } from "./change-control/match.js";
 import {
   cardEffects,
   executePending,
@@ -215,8 +217,7 @@ async function approve(
         : "This was asked for on your behalf, so it needs approval from someone else.",
     );
   }
-  const role = await rt.access.roleOn(input.actor.userId, rt.deps.pool.get(rec.array));
-  assertRole("Approving this request", rec.approverRole, role, rec.array);
+  await assertMayApprove(rt, rec, input.actor.userId);
   // Early answers from the record read before the (possibly slow) identity lookup; the store's approval
   // compare-and-set below decides for real, against the record as it is now. A request that is no longer
   // pending says so first: the one approval it needed may be this person's, being carried out right now.
@@ -237,9 +238,14 @@ async function approve(
     case "expired":
       return expiredOutcome(step.record, input.ref);
     case "claimed":
+      // An access request's last approval grants the role; a change's carries it out.
+      if (step.record.kind === "access") return grantAccess(rt, step.record, input.ref);
       return executePending(rt, step.record, input.ref, log);
     case "recorded": {
-      const card = requestCard(step.record, step.record.display, rt.deps.now(), rt.deps.config.time_zone);
+      const card =
+        step.record.kind === "access"
+          ? accessCard(step.record, rt.deps.now(), rt.deps.config.time_zone)
+          : requestCard(step.record, step.record.display, rt.deps.now(), rt.deps.config.time_zone);
       return {
         effects: cardEffects(step.record, input.ref, card),
         decision: "approval_recorded",
@@ -282,13 +288,20 @@ function duplicateApproval(): UserFacingError {
 
 async function deny(rt: Runtime, rec: PendingRecord, input: ClickInput): Promise<Outcome> {
   const isRequester = input.actor.userId === rec.requester.userId;
-  if (!isRequester) {
+  // A rule's veto members deny whatever their role or the request's stage; so do its approvers.
+  const groups = rec.rule ? await rt.deps.identity.groupsOf(input.actor.userId) : [];
+  const vetoes =
+    !isRequester &&
+    (isMember(rec.rule?.veto, input.actor.userId, groups) ||
+      isMember(rec.rule?.approvers, input.actor.userId, groups));
+  if (!isRequester && !vetoes) {
     if (rec.policy !== "approve") {
       throw new UserFacingError(
         "NOT_REQUESTER",
         `Only ${who(rec.requester)}, who asked for this, can cancel it.`,
       );
     }
+    if (rec.rule?.approvers) throw notInRule(rec);
     const role = await rt.access.roleOn(input.actor.userId, rt.deps.pool.get(rec.array));
     if (!roleAtLeast(role, rec.approverRole))
       throw forbidden("Denying this request", rec.approverRole, role, rec.array);
@@ -342,4 +355,25 @@ function promptFor(rec: PendingRecord, input: ClickInput): Effect {
     label: `Type ${rec.typeToConfirm ?? ""} to go ahead`,
     actionId,
   };
+}
+
+/**
+ * Whether this person's Approve counts: under an approval rule that names its approvers, being one of them (by
+ * id or user group) is what counts, whatever their role; otherwise the approver role on the array.
+ */
+async function assertMayApprove(rt: Runtime, rec: PendingRecord, userId: string): Promise<void> {
+  if (rec.rule?.approvers) {
+    const groups = await rt.deps.identity.groupsOf(userId);
+    if (!isMember(rec.rule.approvers, userId, groups)) throw notInRule(rec);
+    return;
+  }
+  const role = await rt.access.roleOn(userId, rt.deps.pool.get(rec.array));
+  assertRole("Approving this request", rec.approverRole, role, rec.array);
+}
+
+function notInRule(rec: PendingRecord): UserFacingError {
+  return new UserFacingError(
+    "APPROVER_NOT_IN_RULE",
+    `This request falls under the approval rule ${rec.rule?.label ?? ""}, which takes approvals only from the people it names; you are not one of them. Nothing was done.`,
+  );
 }

@@ -7,6 +7,8 @@ import type { ArrayClient } from "../flashblade/types.js";
 import { lazyChild } from "../logger.js";
 import { type AuditDecision, type AuditRecord, roleTrail, withRole } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
+import type { BoundArgs } from "./bind-args.js";
+import { type ChangeControl, changeControlFor, controlFields } from "./change-control/apply.js";
 import { commandPath } from "./command-path.js";
 import { type CommandActor, fanOutSafe } from "./define-command.js";
 import { dryRunMessage } from "./dry-run.js";
@@ -35,6 +37,9 @@ interface Trail {
   decision: AuditDecision;
   pendingId?: string;
   sent?: string[];
+  control?: ChangeControl;
+  /** The access grant the requester's role came from (audit names it). */
+  grant?: string;
 }
 
 export async function handleCommandText(
@@ -64,6 +69,8 @@ export async function handleCommandText(
       decision: trail.decision,
       ...(trail.pendingId ? { pendingId: trail.pendingId } : {}),
       ...(trail.sent ? { sent: trail.sent } : {}),
+      ...controlFields(trail.control),
+      ...(trail.grant ? { grant: trail.grant } : {}),
       outcome,
       ...(code ? { errorCode: code } : {}),
       durationMs: rt.deps.now() - started,
@@ -102,7 +109,7 @@ async function dispatch(
   trail.command = entry.id;
   trail.args = bound.raw;
   const view = takeListView(entry.command, bound, isMultiSpec(bound.array));
-  const args = validateArgs(entry, bound.raw);
+  const args = validateArgs(entry, withGlobalOptions(entry, bound));
   trail.args = bound.public ? { ...args, public: true } : args;
   const cmd = entry.command;
   if (bound.dryRun && !cmd.impact) {
@@ -119,14 +126,21 @@ async function dispatch(
   const reply = (message: Message): Effect => answer(shown(message));
 
   if ((cmd.scope ?? "array") === "global") {
-    if (bound.array !== undefined)
+    if (bound.array !== undefined && !cmd.globalOptionsAsArgs?.array)
       throw new UserFacingError("ARRAY_NOT_APPLICABLE", `${what} covers every array; drop --array.`);
+    if ((bound.reason !== undefined && !cmd.globalOptionsAsArgs?.reason) || bound.breakGlass !== undefined)
+      throw new UserFacingError(
+        "PARSE_BAD_VALUE",
+        `${what} changes no array: --reason and --break-glass go with a change.`,
+      );
     const role = await rt.access.bestRole(actor.userId, rt.targets.allowed(actor.channelId));
     trail.decision = "denied";
     assertRole(what, cmd.role, role);
     trail.decision = "allowed";
     const ctx = rt.contextFor(undefined, { ...actor, role: role as Role }, requestId, log);
-    return { effects: [reply(await runOnArray(rt, entry, args, ctx, undefined))] };
+    const ran = await runOnArray(rt, entry, args, ctx, undefined);
+    // Cards the command asked to post (an access request's) go out with its answer.
+    return { effects: [...(ctx.control?.outbox ?? []), reply(ran)] };
   }
 
   const clients = rt.targets.resolve(bound.array, actor.channelId);
@@ -163,6 +177,11 @@ async function dispatch(
     lazyChild(log, { array: first.client.name }),
   );
   if (!cmd.impact) {
+    if (bound.reason !== undefined || bound.breakGlass !== undefined)
+      throw new UserFacingError(
+        "PARSE_BAD_VALUE",
+        `${what} reads, it changes nothing: --reason and --break-glass go with a change.`,
+      );
     // A slow array gets a "slow" answer at the fan-out deadline, and the real one edited in when it comes.
     const run = runOnArray(rt, entry, args, ctx, undefined);
     const ran = await withSlowNotice(rt, first.client.name, run, requestId, log);
@@ -175,6 +194,7 @@ async function dispatch(
   }
 
   const impact = await cmd.impact(args, ctx);
+  const given = { reason: bound.reason, breakGlass: bound.breakGlass };
   // What the card will show must be allowed to the requester before it is shown, not only when it is sent.
   assertPlannedAllowed(impact.requests, first.actor.role, first.client.name);
   trail.sent = canonicalPlan(impact, first.client.name);
@@ -191,8 +211,19 @@ async function dispatch(
     const gate = cls ? { cls, policy: rt.deps.config.destructive[cls] } : undefined;
     return { effects: [reply(await dryRunMessage(entry, impact, first.client, gate, secrets))] };
   }
-  // An assistant's or a workflow step's change always waits for a person (src/core/gate.ts), whatever its class.
-  if (cls || secrets.length > 0 || actor.kind === "assistant" || actor.kind === "workflow") {
+  // Freezes and approval rules (src/core/change-control/), before any card: a refusal here sends nothing.
+  const control = await changeControlFor(rt, {
+    entry,
+    cls: cls ?? undefined,
+    client: first.client,
+    actor,
+    ...given,
+  });
+  trail.control = control;
+  // An assistant's or a workflow step's change always waits for a person (src/core/gate.ts), whatever its class;
+  // so does one an approval rule covers, or one breaking glass through a freeze.
+  const ruled = control.rule !== undefined || control.breakGlass !== undefined;
+  if (cls || secrets.length > 0 || ruled || actor.kind === "assistant" || actor.kind === "workflow") {
     trail.decision = "denied";
     const gate = await openGate(rt, {
       entry,
@@ -204,6 +235,7 @@ async function dispatch(
       ...(cls ? { cls } : {}),
       ...(secrets.length > 0 ? { secrets } : {}),
       commandText: redactCommandLine(input.text.trim()),
+      control,
     });
     trail.decision = "pending";
     trail.pendingId = gate.record.id;
@@ -232,6 +264,8 @@ async function authorize(
       throw forbidden(`\`${commandPath(entry.id)}\``, entry.command.role, role, client.name);
     }
     out.push({ client, actor: { ...actor, role: role as Role } });
+    const grant = await rt.access.grantBehind?.(actor.userId, client);
+    if (grant) trail.grant = grant;
   }
   trail.decision = "allowed";
   return out;
@@ -256,4 +290,15 @@ function checkPublic(rt: Runtime, entry: CommandEntry, channelId: string): void 
       "This channel does not take public answers (its configuration sets public_answers: false); drop --public and the answer comes to you alone.",
     );
   }
+}
+
+/** A global command's own `--array`/`--reason` arguments, bound where it asks for them. */
+function withGlobalOptions(entry: CommandEntry, bound: BoundArgs): Record<string, unknown> {
+  const own = entry.command.globalOptionsAsArgs;
+  if (!own) return bound.raw;
+  return {
+    ...bound.raw,
+    ...(own.array && bound.array !== undefined ? { [own.array]: bound.array } : {}),
+    ...(own.reason && bound.reason !== undefined ? { [own.reason]: bound.reason } : {}),
+  };
 }

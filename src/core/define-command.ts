@@ -4,12 +4,14 @@
  * command only says what it needs, what it would change, how to do it, and how to show the result.
  */
 import type { z } from "zod";
+import type { AccessRule, RuleMembers } from "../config/change-control.js";
 import type { ArrayClient, ArrayPool, PlannedCall } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
 import type { AlertCommandPort } from "./alert-port.js";
 import type { HistoryReader } from "./audit-history.js";
+import type { ChangeControlRecords } from "./change-control/records.js";
 import type { Field, Message, Rich } from "./message.js";
-import type { SecretField } from "./pipeline-types.js";
+import type { ActorKind, Effect, SecretField } from "./pipeline-types.js";
 import type { Role } from "./roles.js";
 import type { Responses } from "./send-plan.js";
 
@@ -70,10 +72,22 @@ export interface Impact {
 }
 
 export interface CommandActor {
+  kind?: ActorKind;
   userId: string;
   channelId: string;
   displayName?: string;
   role: Role;
+}
+
+/** Change control as a command sees it (src/core/runtime.ts builds it per request). */
+export interface ControlPort {
+  readonly records: ChangeControlRecords;
+  readonly config: { accessRules: readonly AccessRule[]; breakGlass: RuleMembers };
+  groupsOf(userId: string): Promise<readonly string[]>;
+  /** Opens an access request; its card goes to the approvers with the command's answer. */
+  requestAccess(ask: { role: Role; arrays: string; forMs: number; reason: string }): Promise<void>;
+  /** Cards a command asked to post, carried out with its answer. */
+  readonly outbox: Effect[];
 }
 
 /** What `impact` and `run` receive. `array` throws for global commands, which use `pool` instead. */
@@ -92,6 +106,8 @@ export interface CommandContext {
   readonly alerts?: AlertCommandPort;
   /** The bot's kept records of changes, by object (`/array history`; absent where no store keeps them). */
   readonly history?: HistoryReader;
+  /** Change control's records and rules, and access requests (`/array access`, `/array audit break-glass`). */
+  readonly control?: ControlPort;
   /**
    * True when `impact` runs again for a request made earlier (at the last click, before it is carried out), so a
    * precondition that fails can say what changed ("not destroyed any more") rather than what to do first.
@@ -148,6 +164,11 @@ export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unkn
   replaces?: readonly string[];
   /** "global" commands do not target an array (pool health). */
   scope?: "array" | "global";
+  /**
+   * A global command that takes `--array` or `--reason` as arguments of its own (an access request names the
+   * arrays it is for, and why): the argument keys they are bound to. Any other global command refuses them.
+   */
+  globalOptionsAsArgs?: { array?: string; reason?: string };
   /**
    * Whether `--array all|a,b|tag:…` may run it on several arrays. "refuse" for a command that names one object
    * by an array-local id or name (alert 2 is a different alert on each array); "safe" for listings and totals.

@@ -8,6 +8,7 @@ import { type ErrorCode, errorCode, InternalError, isUserFacing, toUserMessage }
 import type { Logger } from "../logger.js";
 import type { AuditDecision } from "./audit.js";
 import { forbidden } from "./authz.js";
+import { isMember } from "./change-control/match.js";
 import { commandPath } from "./command-path.js";
 import type { CommandContext, Impact } from "./define-command.js";
 import { describeStateChange, fingerprintOf } from "./fingerprint.js";
@@ -249,7 +250,12 @@ async function lapsedApprovals(rt: Runtime, rec: PendingRecord): Promise<Pending
   const client = rt.deps.pool.get(rec.array);
   const out: PendingRecord["approvals"] = [];
   for (const a of rec.approvals) {
-    if (!roleAtLeast(await rt.access.roleOn(a.userId, client), rec.approverRole)) out.push(a);
+    // Under a rule that names its approvers, membership is what counts, checked again now.
+    const approvers = rec.rule?.approvers;
+    const still = approvers
+      ? isMember(approvers, a.userId, await rt.deps.identity.groupsOf(a.userId))
+      : roleAtLeast(await rt.access.roleOn(a.userId, client), rec.approverRole);
+    if (!still) out.push(a);
   }
   return out;
 }

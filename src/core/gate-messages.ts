@@ -4,6 +4,7 @@
  * so any replica can update a card.
  */
 import { redact } from "../redact.js";
+import { describeMembers } from "./change-control/match.js";
 import type { PlannedRequest } from "./define-command.js";
 import { formatWhen } from "./format-time.js";
 import { type Block, type Button, type Message, message, Rich, rich } from "./message.js";
@@ -63,7 +64,17 @@ export function requestCard(rec: PendingRecord, d: PendingDisplay, now: number, 
     ...impactBlocks(d),
   ];
   const expires = formatWhen(rec.expiresAt, now, timeZone);
-  if (approve) {
+  blocks.push(...controlBlocks(rec));
+  if (approve && rec.rule) {
+    const got = rec.approvals.length ? `: ${rec.approvals.map(who).join(", ")}` : "";
+    const from = rec.rule.approvers
+      ? new Rich(describeMembers(rec.rule.approvers))
+      : rich`anyone with the ${rec.approverRole} role`;
+    blocks.push({
+      type: "context",
+      text: rich`Requested by ${requestedBy(rec)} on array ${rec.array}: \`/array ${rec.commandText}\`. Approval rule ${rec.rule.label}: needs ${rec.approvalsRequired} of ${from}, none of them the requester; ${rec.approvals.length} of ${rec.approvalsRequired} so far${got}. Expires ${expires}.`,
+    });
+  } else if (approve) {
     const got = rec.approvals.length ? rec.approvals.map(who).join(", ") : "none yet";
     blocks.push({
       type: "context",
@@ -122,6 +133,18 @@ export function requestCard(rec: PendingRecord, d: PendingDisplay, now: number, 
   });
   const text = approve ? `Approval needed: ${d.title}` : `Confirm: ${d.title}`;
   return message(text, blocks, { visibility: approve ? "in_channel" : "ephemeral" });
+}
+
+/** What change control adds to a card: the reason (with its ticket) and a freeze broken through. */
+function controlBlocks(rec: PendingRecord): Block[] {
+  const out: Block[] = [];
+  if (rec.breakGlass)
+    out.push({
+      type: "section",
+      text: rich`🚨 *Break-glass* through the ${rec.breakGlass.freeze} freeze. An admin reviews it afterwards (\`/array audit break-glass\`).`,
+    });
+  if (rec.reason) out.push({ type: "context", text: rich`Reason: ${rec.reason}` });
+  return out;
 }
 
 /** The card once the request ended without running. */

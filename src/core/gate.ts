@@ -7,6 +7,7 @@ import type { GatePolicy } from "../config/schema.js";
 import { InternalError, UserFacingError } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import { requesterOf } from "./actors.js";
+import type { ChangeControl } from "./change-control/apply.js";
 import { commandPath } from "./command-path.js";
 import type { DestructiveClass, Impact } from "./define-command.js";
 import { fingerprintOf } from "./fingerprint.js";
@@ -41,6 +42,8 @@ export async function displayOf(
 }
 
 export interface GateRequest {
+  /** Change control that applies (an approval rule, a reason, a freeze broken through): src/core/change-control/. */
+  control?: ChangeControl;
   entry: CommandEntry;
   args: Record<string, unknown>;
   actor: Actor;
@@ -84,8 +87,22 @@ function gatePolicy(rt: Runtime, req: GateRequest): Exclude<GatePolicy, { policy
   }
   // An assistant confirms nothing: what a person would confirm needs another person's Approve.
   const byPerson: GatePolicy = { policy: "approve", approvers: 1, approver_role: req.entry.command.role };
-  if (!cls) return assistant ? byPerson : { policy: "confirm" };
-  const policy = policyFor(rt, cls);
+  const rule = req.control?.rule;
+  if (!cls) {
+    if (rule) return { policy: "approve", approvers: rule.approvals, approver_role: req.entry.command.role };
+    return assistant ? byPerson : { policy: "confirm" };
+  }
+  const classPolicy = policyFor(rt, cls);
+  // An approval rule replaces the class's own count of approvals (it never turns on a class set to deny).
+  const policy: GatePolicy =
+    rule && classPolicy.policy !== "deny"
+      ? {
+          policy: "approve",
+          approvers: rule.approvals,
+          approver_role:
+            classPolicy.policy === "approve" ? classPolicy.approver_role : req.entry.command.role,
+        }
+      : classPolicy;
   const what = cls.replace(/_/g, " ");
   if (assistant && rt.deps.config.mcp?.forbid_classes.includes(cls)) {
     throw new UserFacingError(
@@ -144,6 +161,9 @@ export async function openGate(
     commandText: req.commandText,
     ...requesterOf(req.actor),
     ...(approvalsAfterConfirm ? { approvalsAfterConfirm } : {}),
+    ...(req.control?.rule ? { rule: req.control.rule } : {}),
+    ...(req.control?.reason ? { reason: req.control.reason } : {}),
+    ...(req.control?.breakGlass ? { breakGlass: req.control.breakGlass } : {}),
     channelId: req.actor.channelId,
     array: req.client.name,
     requestId: req.requestId,
@@ -164,6 +184,17 @@ export async function openGate(
     messages: [],
   };
   await rt.deps.store.create(record);
+  // A change through a freeze waits for an admin's review from the moment it is asked for.
+  if (req.control?.breakGlass)
+    await rt.control.addBreakGlass({
+      id: req.requestId,
+      at: now,
+      requester: record.requester,
+      command: commandPath(req.entry.id),
+      array: record.array,
+      ...req.control.breakGlass,
+      pendingId: record.id,
+    });
   const card = requestCard(record, display, now, rt.deps.config.time_zone);
   if (policy.policy === "confirm") return { record, effects: [{ kind: "reply", message: card }] };
   return { record, effects: approvalEffects(rt, record, now) };

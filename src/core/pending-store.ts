@@ -47,7 +47,7 @@ export interface PendingDisplay {
 export interface PendingRecord {
   id: string;
   /** A gated request, or a follow-up offer (the Recover button). */
-  kind: "request" | "offer";
+  kind: "request" | "offer" | "access";
   status: PendingStatus;
   /** "fs.eradicate". */
   commandId: string;
@@ -70,6 +70,20 @@ export interface PendingRecord {
   approvalsAfterConfirm?: { approvalsRequired: number; approverRole: Role };
   channelId: string;
   array: string;
+  /**
+   * The approval rule it falls under (issue 45): only its approvers' Approve counts (when it names them), and its
+   * veto members' Deny vetoes it whatever their role. Kept on the record: a later configuration does not move it.
+   */
+  rule?: {
+    label: string;
+    approvals: number;
+    approvers?: { users: string[]; groups: string[] };
+    veto?: { users: string[]; groups: string[] };
+  };
+  /** The requester's reason (and ticket), shown on the card and in audit. */
+  reason?: string;
+  /** Run through a freeze by someone allowed to break glass, with their reason. */
+  breakGlass?: { freeze: string; reason: string };
   /** The request id of the command that created this record (audit correlation). */
   requestId: string;
   destructiveClass?: DestructiveClass;

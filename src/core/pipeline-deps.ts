@@ -8,13 +8,25 @@ import type { ExecutionLeases } from "../store/execution-lease.js";
 import type { AlertCommandPort } from "./alert-port.js";
 import type { AuditSink } from "./audit.js";
 import type { AuditHistory } from "./audit-history.js";
+import type { ChangeControlRecords } from "./change-control/records.js";
 import type { PendingStore } from "./pending-store.js";
 import type { LimitReason } from "./person-limits.js";
 import type { IdentityPort } from "./pipeline-types.js";
 import type { Registry } from "./registry.js";
 
 export type PipelineConfig = Pick<AppConfig, "access" | "channels" | "destructive" | "time_zone"> &
-  Partial<Pick<AppConfig, "fan_out_deadline" | "mcp" | "workflow_steps">>;
+  Partial<
+    Pick<
+      AppConfig,
+      | "fan_out_deadline"
+      | "mcp"
+      | "workflow_steps"
+      | "approvals"
+      | "freeze"
+      | "break_glass"
+      | "access_requests"
+    >
+  >;
 
 export interface PipelineDeps {
   registry: Registry;
@@ -44,6 +56,11 @@ export interface PipelineDeps {
    * them). Absent, nothing is limited: only pipelines built by hand in tests leave them out.
    */
   limits?: LimitsConfig;
+  /**
+   * Break-glass entries and time-bound access grants (src/core/change-control/records.ts), in the shared store so
+   * every replica agrees; in memory when absent (tests, pipelines built by hand).
+   */
+  changeControl?: ChangeControlRecords;
   /** Hears each command refused or stopped by a limit (metrics); the reason is a bounded label. */
   onLimited?: (reason: LimitReason) => void;
 }

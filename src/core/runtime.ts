@@ -3,10 +3,13 @@ import { randomUUID } from "node:crypto";
 import { errorCode, InternalError, isUserFacing, toUserMessage } from "../errors.js";
 import type { ArrayClient, ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
+import { createMemoryStore } from "../store/memory.js";
 import { type Auditor, createAuditor } from "./audit.js";
 import { historyReader, withHistory } from "./audit-history.js";
 import { type AccessResolver, createAccessResolver } from "./authz.js";
-import type { CommandActor, CommandContext, RenderContext } from "./define-command.js";
+import { openAccessRequest } from "./change-control/access.js";
+import { type ChangeControlRecords, changeControlRecords } from "./change-control/records.js";
+import type { CommandActor, CommandContext, ControlPort, RenderContext } from "./define-command.js";
 import { botText, type Message, message } from "./message.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import type { Effect } from "./pipeline-types.js";
@@ -24,6 +27,8 @@ export interface Runtime {
   auditor: Auditor;
   newId: () => string;
   log: Logger;
+  /** Break-glass entries and access grants (the store's, or memory's for pipelines built by hand). */
+  control: ChangeControlRecords;
   /** Each request's budget of array requests (limits.array_requests_per_command), shared by its contexts. */
   budgets: RequestBudgets;
   contextFor(
@@ -40,14 +45,24 @@ export interface Runtime {
 export function createRuntime(deps: PipelineDeps): Runtime {
   const log = deps.logger;
   const budgets = requestBudgets(deps.limits?.array_requests_per_command, () => deps.onLimited?.("budget"));
+  const control = deps.changeControl ?? changeControlRecords(createMemoryStore({ now: deps.now }));
+  // Grants exist only where access requests are configured: elsewhere no role check reads the store for them.
+  const granting = (deps.config.access_requests?.rules.length ?? 0) > 0;
   const access = createAccessResolver(deps.config.access, deps.identity, {
     ...(deps.config.mcp ? { assistants: deps.config.mcp.clients } : {}),
     ...(deps.config.workflow_steps ? { workflowSteps: deps.config.workflow_steps } : {}),
+    ...(granting
+      ? {
+          grants: async (userId: string) =>
+            (await control.grants(deps.now())).filter((g) => g.userId === userId),
+        }
+      : {}),
   });
   const history = deps.history && historyReader(deps.history, deps.registry);
-  return {
+  const self: Runtime = {
     deps,
     access,
+    control,
     targets: createTargetResolver(deps.pool, deps.config.channels),
     auditor: createAuditor(
       log,
@@ -81,6 +96,7 @@ export function createRuntime(deps: PipelineDeps): Runtime {
         fanOutDeadlineMs: deps.config.fan_out_deadline ?? DEFAULT_FAN_OUT_DEADLINE_MS,
         ...(deps.alerts ? { alerts: deps.alerts } : {}),
         ...(history ? { history } : {}),
+        control: controlPort(self, actor, requestId),
         now: deps.now,
       });
     },
@@ -95,6 +111,7 @@ export function createRuntime(deps: PipelineDeps): Runtime {
       ];
     },
   };
+  return self;
 }
 
 /**
@@ -103,4 +120,31 @@ export function createRuntime(deps: PipelineDeps): Runtime {
  */
 export function errorMessage(text: string): Message {
   return message(text, [{ type: "section", text: botText(text) }], { visibility: "ephemeral" });
+}
+
+/** What change-control commands reach (src/core/change-control/): its records, its rules, and access requests. */
+function controlPort(rt: Runtime, actor: CommandActor, requestId: string): ControlPort {
+  const outbox: Effect[] = [];
+  return {
+    records: rt.control,
+    config: {
+      accessRules: rt.deps.config.access_requests?.rules ?? [],
+      breakGlass: rt.deps.config.break_glass ?? { users: [], groups: [] },
+    },
+    groupsOf: (userId) => rt.deps.identity.groupsOf(userId),
+    async requestAccess(ask) {
+      const { effects } = await openAccessRequest(rt, {
+        ...ask,
+        actor: {
+          kind: actor.kind ?? "person",
+          userId: actor.userId,
+          channelId: actor.channelId,
+          ...(actor.displayName ? { displayName: actor.displayName } : {}),
+        },
+        requestId,
+      });
+      outbox.push(...effects);
+    },
+    outbox,
+  };
 }

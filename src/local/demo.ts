@@ -89,6 +89,12 @@ export async function startDemo(logger: Logger, incident?: DemoIncident): Promis
       viewer: byRole("viewer"),
     },
     channels: { default_array: "fb-lab-01" },
+    // Change control to try (docs/change-control.md): operators of the lab may be granted by an admin for a while,
+    // and dave is the on-call lead who may break glass through a freeze.
+    access_requests: {
+      rules: [{ roles: ["operator"], arrays: "tag:lab", max: "4h", approvers: byRole("admin") }],
+    },
+    break_glass: { users: ["dave"] },
   });
   return {
     loaded: { config, arrays, source: "demo" },
