@@ -101,3 +101,51 @@ export const changeControlSections = {
   break_glass: membersSchema.default({ users: [], groups: [] }),
   access_requests: z.strictObject({ rules: z.array(accessRuleSchema).default([]) }).default({ rules: [] }),
 };
+
+/**
+ * What only the whole configuration can tell: a class a rule or a window names must exist, and an approver set
+ * must be able to give the approvals it is asked for from people other than the requester. Group membership is
+ * Slack's to say, so a set with a group is checked at start-up by the Slack face (src/slack/run.ts).
+ */
+export function changeControlIssues(
+  c: {
+    approvals: { rules: readonly ApprovalRule[] };
+    freeze: readonly FreezeWindow[];
+    access_requests: { rules: readonly AccessRule[] };
+  },
+  classes: readonly string[],
+): { path: (string | number)[]; message: string }[] {
+  const out: { path: (string | number)[]; message: string }[] = [];
+  const unknownClass = (cls: string) => `"${cls}" is not a destructive class (one of ${classes.join(", ")})`;
+  c.approvals.rules.forEach((r, i) => {
+    r.match.classes?.forEach((cls, j) => {
+      if (!classes.includes(cls))
+        out.push({ path: ["approvals", "rules", i, "match", "classes", j], message: unknownClass(cls) });
+    });
+    const who = r.approvers;
+    if (who && who.groups.length === 0 && who.users.length < r.approvals)
+      out.push({
+        path: ["approvals", "rules", i, "approvers"],
+        message: `needs ${r.approvals} approvals but names only ${who.users.length} approver${who.users.length === 1 ? "" : "s"}, and the requester never counts: name more people or a group`,
+      });
+    if (who && who.groups.length === 0 && who.users.length === 0)
+      out.push({
+        path: ["approvals", "rules", i, "approvers"],
+        message: "names nobody: give users or groups",
+      });
+  });
+  c.freeze.forEach((w, i) => {
+    if (w.classes === "all") return;
+    w.classes.forEach((cls, j) => {
+      if (!classes.includes(cls)) out.push({ path: ["freeze", i, "classes", j], message: unknownClass(cls) });
+    });
+  });
+  c.access_requests.rules.forEach((r, i) => {
+    if (r.approvers.groups.length === 0 && r.approvers.users.length < r.approvals)
+      out.push({
+        path: ["access_requests", "rules", i, "approvers"],
+        message: `needs ${r.approvals} approvals but names only ${r.approvers.users.length} approver(s): name more people or a group`,
+      });
+  });
+  return out;
+}

@@ -9,7 +9,7 @@ import { ROLES } from "../core/roles.js";
 import { parseDuration } from "../core/units.js";
 import { alertsConfigSchema, storeConfigSchema, unknownAlertSelectors } from "./alerts.js";
 import { arraysConfigSchema } from "./arrays.js";
-import { changeControlSections } from "./change-control.js";
+import { changeControlIssues, changeControlSections } from "./change-control.js";
 import { DEFAULT_LIMITS, limitsConfigSchema } from "./limits.js";
 import { mcpConfigSchema } from "./mcp.js";
 import { workflowStepsSchema } from "./workflows.js";
@@ -266,6 +266,7 @@ export const configSchema = configBaseSchema.superRefine((c, ctx) => {
         message: `"${cls}" is not a destructive class (one of ${classes.join(", ")})`,
       });
   });
+  for (const issue of changeControlIssues(c, classes)) ctx.addIssue({ code: "custom", ...issue });
   if (c.mcp.enabled && c.mcp.channel === undefined && c.destructive.approvals_channel === undefined)
     ctx.addIssue({
       code: "custom",

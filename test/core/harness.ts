@@ -9,6 +9,7 @@ import { type AppConfigInput, configSchema } from "../../src/config/schema.js";
 import { ASSISTANT_PREFIX, assistantActor, consoleActor } from "../../src/core/actors.js";
 import { type AuditRecord, memoryAuditSink } from "../../src/core/audit.js";
 import { createAuditHistory } from "../../src/core/audit-history.js";
+import type { ChangeControlRecords } from "../../src/core/change-control/records.js";
 import type { ResourceDefinition } from "../../src/core/define-command.js";
 import type { Button, Message } from "../../src/core/message.js";
 import type { PendingStore } from "../../src/core/pending-store.js";
@@ -48,6 +49,8 @@ export interface HarnessOptions {
   config?: Partial<Omit<AppConfigInput, "arrays">>;
   groups?: Record<string, string[]>;
   restricted?: string[];
+  /** Change control's records (break-glass, grants) in a store the test shares between pipelines. */
+  changeControl?: ChangeControlRecords;
   /** Replaces the map-backed identity port (a slow lookup, for races). */
   identity?: IdentityPort;
   /** Where the pipeline logs (silent by default). */
@@ -140,6 +143,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     ...(opts.limited ? { limits: config.limits } : {}),
     ...(opts.onLimited ? { onLimited: opts.onLimited } : {}),
     ...(opts.timer ? { timer: opts.timer } : {}),
+    ...(opts.changeControl ? { changeControl: opts.changeControl } : {}),
   });
   let ts = 0;
   const attach = async (effects: Effect[]) => {
