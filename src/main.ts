@@ -121,13 +121,13 @@ export async function runSlackMode(loaded: LoadedConfig, opts: SlackModeOptions)
   if (!slack) throw new Error("runSlackMode needs a slack configuration");
   const { logger } = opts;
   const { createSlackPorts } = await import("./slack/app.js");
-  const { accessGroupIds, openRequestCount, runSlack, slackAuditSink } = await import("./slack/run.js");
+  const { identityGroupIds, openRequestCount, runSlack, slackAuditSink } = await import("./slack/run.js");
   const { createMetrics } = await import("./ops/metrics.js");
   let core: Composed | undefined;
   const metrics =
     opts.replica?.metrics ??
     createMetrics({ pendingCount: async () => (core ? openRequestCount(core.pending)() : 0) });
-  const ports = createSlackPorts(slack, { logger, metrics, groupIds: accessGroupIds(loaded.config.access) });
+  const ports = createSlackPorts(slack, { logger, metrics, groupIds: identityGroupIds(loaded.config) });
   const audit = slackAuditSink(loaded, ports, logger);
   core = await compose(loaded, {
     logger,

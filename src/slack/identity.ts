@@ -61,6 +61,13 @@ export class SlackIdentity implements IdentityPort {
     for (const id of opts.groupIds) this.groups.set(id, { members: new Set() });
   }
 
+  /** A group's members, or undefined when Slack would not say (no scope, no plan, unreachable). */
+  async membersOf(groupId: string): Promise<readonly string[] | undefined> {
+    await this.ensureLoaded(groupId);
+    const g = this.groups.get(groupId);
+    return g?.loadedAt === undefined ? undefined : [...g.members];
+  }
+
   async groupsOf(userId: string): Promise<readonly string[]> {
     await Promise.all([...this.groups.keys()].map((id) => this.ensureLoaded(id)));
     const out = [...this.groups].filter(([, g]) => g.members.has(userId)).map(([id]) => id);

@@ -4,11 +4,13 @@
  * on SIGTERM/SIGINT (stop taking commands, finish in-flight work, then close the parts). Resolves with the exit
  * code once stopped.
  */
+
 import type { LoadedConfig } from "../config/load.js";
 import { createAccessResolver } from "../core/authz.js";
 import type { PendingStore } from "../core/pending-store.js";
 import type { Pipeline } from "../core/pipeline-types.js";
 import type { Registry } from "../core/registry.js";
+import { UserFacingError } from "../errors.js";
 import type { ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
 import { commandLabeler } from "../ops/command-label.js";
@@ -63,6 +65,44 @@ export function accessGroupIds(access: LoadedConfig["config"]["access"]): string
   return [...new Set(ids)];
 }
 
+/** Change control's user groups by where the configuration names them (rules' approvers and vetoes, break-glass). */
+function changeControlGroups(config: LoadedConfig["config"]): [string, string][] {
+  const out: [string, string][] = [];
+  config.approvals.rules.forEach((r, i) => {
+    for (const g of r.approvers?.groups ?? []) out.push([`approvals.rules[${i}].approvers`, g]);
+    for (const g of r.veto?.groups ?? []) out.push([`approvals.rules[${i}].veto`, g]);
+    for (const g of r.match.groups ?? []) out.push([`approvals.rules[${i}].match.groups`, g]);
+  });
+  for (const g of config.break_glass.groups) out.push(["break_glass", g]);
+  config.access_requests.rules.forEach((r, i) => {
+    for (const g of r.approvers.groups) out.push([`access_requests.rules[${i}].approvers`, g]);
+  });
+  return out;
+}
+
+/** Every user group whose members the bot must know: the access mapping's and change control's. */
+export function identityGroupIds(config: LoadedConfig["config"]): string[] {
+  return [...new Set([...accessGroupIds(config.access), ...changeControlGroups(config).map(([, g]) => g)])];
+}
+
+/**
+ * A rule that names a user group nobody is in can never be satisfied (or vetoed): a start-up error, naming the
+ * setting. A group Slack does not let the bot read is logged and left to the rule's other members.
+ */
+export async function assertRuleGroupsPopulated(
+  config: LoadedConfig["config"],
+  identity: { membersOf(groupId: string): Promise<readonly string[] | undefined> },
+): Promise<void> {
+  for (const [where, group] of changeControlGroups(config)) {
+    const members = await identity.membersOf(group);
+    if (members !== undefined && members.length === 0)
+      throw new UserFacingError(
+        "CONFIG_INVALID",
+        `${where}: the user group ${group} has nobody in it, so the rule can never be met; add people to it or name others.`,
+      );
+  }
+}
+
 /** The audit sink of the Slack face: every record also posted to the audit channel, when one is configured. */
 export function slackAuditSink(loaded: LoadedConfig, ports: SlackPorts, logger: Logger): AuditChannelSink {
   if (loaded.config.audit_channel === undefined) return { write: () => {}, flush: async () => {} };
@@ -79,6 +119,7 @@ export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promis
   if (slack === undefined) throw new Error("runSlack needs a slack configuration");
   const { logger, parts, ports } = deps;
   const health = () => parts.pool.health();
+  await assertRuleGroupsPopulated(loaded.config, ports.identity);
 
   const app = createSlackApp(slack, {
     logger,
@@ -99,7 +140,7 @@ export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promis
     clickRoutes: parts.clickRoutes,
     arrays: arrayHealthFrom(health),
     ...(deps.sharedStore ? { sharedStore: deps.sharedStore } : {}),
-    groupIds: accessGroupIds(loaded.config.access),
+    groupIds: identityGroupIds(loaded.config),
     commandLabel: commandLabeler(parts.registry),
     ...(deps.afterDrain ? { afterDrain: deps.afterDrain } : {}),
   });
