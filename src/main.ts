@@ -19,7 +19,7 @@ import { consoleLogSink } from "./local/console-log.js";
 import { waitingCards } from "./local/console-store.js";
 import { DEMO_USERS, demoIncidentFrom, startDemo } from "./local/demo.js";
 import { runConsole } from "./local/run-console.js";
-import { createLogger, type Logger } from "./logger.js";
+import { createLogger, flushLogs, type Logger, logLinesDropped } from "./logger.js";
 import { applyProcessSettings } from "./ops/heap-options.js";
 import type { Metrics } from "./ops/metrics.js";
 import { redactUrlCredentials } from "./redact.js";
@@ -41,6 +41,9 @@ export interface MainIO {
  * second there; a full backlog is 50 messages): well inside Kubernetes' default 30-second grace period.
  */
 const AUDIT_FLUSH_MS = 10_000;
+
+/** How long an exiting bot waits for stdout to take its last log lines. */
+const LOG_FLUSH_MS = 1000;
 
 const consoleIdentity: IdentityPort = { groupsOf: async () => [], isRestricted: async () => false };
 
@@ -126,7 +129,10 @@ export async function runSlackMode(loaded: LoadedConfig, opts: SlackModeOptions)
   let core: Composed | undefined;
   const metrics =
     opts.replica?.metrics ??
-    createMetrics({ pendingCount: async () => (core ? openRequestCount(core.pending)() : 0) });
+    createMetrics({
+      pendingCount: async () => (core ? openRequestCount(core.pending)() : 0),
+      logLinesDropped: () => logLinesDropped(logger),
+    });
   const ports = createSlackPorts(slack, { logger, metrics, groupIds: accessGroupIds(loaded.config.access) });
   const audit = slackAuditSink(loaded, ports, logger);
   core = await compose(loaded, {
@@ -172,8 +178,16 @@ export async function main(io: MainIO): Promise<number> {
   try {
     const readFile = (p: string) => readFileSync(p, "utf8");
     const loaded = loadConfig({ argv: io.argv, env: io.env, readFile });
-    if (loaded?.slack)
-      return await runSlackMode(loaded, { logger: createLogger({ level: loaded.config.log_level }) });
+    if (loaded?.slack) {
+      const logger = createLogger({
+        level: loaded.config.log_level,
+        bufferBytes: loaded.config.log_buffer_bytes,
+      });
+      const code = await runSlackMode(loaded, { logger });
+      // The last lines (the shutdown's own) go out if stdout takes them soon; a stalled reader cannot hold the exit.
+      await flushLogs(logger, LOG_FLUSH_MS);
+      return code;
+    }
     if (!loaded && loadSlackConfig(io.env)) {
       io.stderr.write(
         "Slack credentials are set but no configuration: give --config <file> or ARRAY_CHATOPS_CONFIG.\n",
