@@ -61,6 +61,8 @@ export interface Composed {
   alertClicks?: AlertEngine;
   /** Set when replicas share the store (Redis): Slack retries are de-duplicated there and /readyz watches it. */
   shared?: { store: Store; health: () => { up: boolean; detail: string } };
+  /** The changes this process is carrying out now (from memory): what a stop cut off by its deadline names. */
+  executing(): { id: string; about: Readonly<Record<string, unknown>> }[];
   /** Stops alerting, gives up the data file, closes the store and logs out of the arrays. */
   close(): Promise<void>;
 }
@@ -147,6 +149,7 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
     pipeline,
     ...(alertClicks ? { alertClicks } : {}),
     ...(options.kind === "redis" ? { shared: { store, health: () => storeHealth(store) } } : {}),
+    executing: () => executions.holding(),
     async close() {
       await alerting?.stop();
       await store.close();

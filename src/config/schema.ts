@@ -184,6 +184,11 @@ export const configSections = {
     .min(4096)
     .max(256 * 2 ** 20)
     .default(2 ** 20),
+  /**
+   * How long SIGTERM may take: in-flight work is finished within it, whatever it waits on, and the process exits
+   * by then (under Kubernetes' default 30 s terminationGracePeriodSeconds).
+   */
+  shutdown_grace: durationText.default(20_000),
   /** Alert polling, routing to channels, quiet hours, maintenance windows, noise control (src/config/alerts.ts). */
   alerts: alertsConfigSchema.default(alertsConfigSchema.parse({})),
   /** Where the bot keeps state that must survive a restart (alert messages, cursors, pending approvals). */

@@ -79,8 +79,11 @@ export interface SlackApp {
   readonly readiness: Readiness;
   /** Connects to Slack and opens the HTTP port; resolves with the port serving the ops endpoints. */
   start(): Promise<{ port: number }>;
-  /** Stops taking commands, lets in-flight work finish (bounded), disconnects. */
-  stop(): Promise<void>;
+  /**
+   * Stops taking commands, lets in-flight work finish (bounded by `drainSeconds`, or `drainMs` when the
+   * shutdown's grace leaves less), disconnects.
+   */
+  stop(opts?: { drainMs?: number }): Promise<void>;
   /** Expires stale approvals now (also runs on a timer). */
   sweep(): Promise<void>;
 }
@@ -230,12 +233,12 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
       logger.info({ mode: config.mode, port }, "slack app started");
       return { port };
     },
-    async stop() {
+    async stop(opts = {}) {
       readiness.shuttingDown = true;
       inflight.stopAccepting();
       clearInterval(sweepTimer);
       identity.stop();
-      const left = await inflight.drain(config.drainSeconds * 1000);
+      const left = await inflight.drain(Math.min(config.drainSeconds * 1000, opts.drainMs ?? Infinity));
       if (left > 0) logger.warn({ left }, "stopping with work still running");
       await deps
         .afterDrain?.()

@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import { DATA_DIR_ENV } from "../../src/config/data-dir.js";
 import { DEFAULT_API_TOKEN, type Simulator } from "../../src/simulator/index.js";
 import { slashCommand } from "../fakes/payloads.js";
-import { commandBody, signedPost } from "../fakes/signed-request.js";
+import { commandBody, interactiveBody, signedPost } from "../fakes/signed-request.js";
 import type { FakeSlackApi } from "../fakes/slack-api-server.js";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -41,8 +41,10 @@ export interface BotProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** From here on nobody reads the bot's stdout: the pipe fills and stays full. */
   stopReading(): void;
-  /** Sends a signed slash command; resolves with the HTTP status of its acknowledgement. */
-  command(text: string, responseId: string): Promise<number>;
+  /** Sends a signed slash command (from U1 unless `userId`); resolves with the acknowledgement's HTTP status. */
+  command(text: string, responseId: string, userId?: string): Promise<number>;
+  /** Sends a signed interactivity payload (a click); resolves with the acknowledgement's HTTP status. */
+  interactive(payload: Record<string, unknown>): Promise<number>;
   /** The value of a counter or gauge on /metrics (0 when absent). */
   metric(name: string): Promise<number>;
 }
@@ -71,7 +73,7 @@ export async function startBotProcess(o: BotProcessOptions): Promise<BotProcess>
       "    ca_file: ca.pem",
       "access:",
       "  viewer: { users: [U1] }",
-      "  operator: { users: [U2] }",
+      "  operator: { users: [U2, U3] }",
       ...(o.extraConfig ?? []),
       "",
     ].join("\n"),
@@ -119,11 +121,13 @@ export async function startBotProcess(o: BotProcessOptions): Promise<BotProcess>
       reader.close();
       child.stdout?.pause();
     },
-    async command(text, responseId) {
-      const body = commandBody(
-        slashCommand({ text, userId: "U1", responseUrl: o.fake.responseUrl(responseId) }),
-      );
+    async command(text, responseId, userId = "U1") {
+      const body = commandBody(slashCommand({ text, userId, responseUrl: o.fake.responseUrl(responseId) }));
       return (await signedPost(`${base}/slack/events`, body, { secret: SIGNING_SECRET })).status;
+    },
+    async interactive(payload) {
+      return (await signedPost(`${base}/slack/events`, interactiveBody(payload), { secret: SIGNING_SECRET }))
+        .status;
     },
     async metric(name) {
       const text = await (await fetch(`${base}/metrics`)).text();
