@@ -192,6 +192,9 @@ async function dispatch(
     const gate = cls ? { cls, policy: rt.deps.config.destructive[cls] } : undefined;
     return { effects: [reply(await dryRunMessage(entry, impact, first.client, gate, secrets))] };
   }
+  // A change whose request or history the store cannot record (a full data volume) is refused before any of it
+  // reaches the array.
+  rt.deps.assertStoreWritable?.();
   // An assistant's change always waits for a person (src/core/gate.ts), whatever its class.
   if (cls || secrets.length > 0 || isAssistant(actor.userId)) {
     trail.decision = "denied";

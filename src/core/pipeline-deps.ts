@@ -44,6 +44,11 @@ export interface PipelineDeps {
    * them). Absent, nothing is limited: only pipelines built by hand in tests leave them out.
    */
   limits?: LimitsConfig;
+  /**
+   * Throws a user-facing refusal when the store cannot record a change now (the SQLite data volume is full):
+   * changes and the clicks that carry them out are refused before anything is sent to an array.
+   */
+  assertStoreWritable?: () => void;
   /** Hears each command refused or stopped by a limit (metrics); the reason is a bounded label. */
   onLimited?: (reason: LimitReason) => void;
 }

@@ -70,6 +70,8 @@ export interface SlackAppDeps {
    * /readyz reports not ready while it is unreachable.
    */
   sharedStore?: { store: Store; health: () => { up: boolean; detail: string } };
+  /** Whether the process's own store takes writes (the SQLite data volume not full): /readyz says when not. */
+  storeHealth?: () => { up: boolean; detail: string };
 }
 
 export interface SlackApp {
@@ -133,6 +135,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
 
   const readiness = new Readiness(config.mode, deps.arrays);
   if (deps.sharedStore) readiness.store = deps.sharedStore.health;
+  else if (deps.storeHealth) readiness.store = deps.storeHealth;
   const routes = opsRoutes({ metrics, readiness, logger });
   const inflight = new InFlight();
 

@@ -30,6 +30,8 @@ export interface CoreParts {
   clickRoutes: readonly ClickRoute[];
   /** Stops alerting, releases the data file, closes the store and logs out of the arrays. */
   close(): Promise<void>;
+  /** Whether the store takes writes now (a full SQLite data volume does not): /readyz reports it. */
+  health?: () => { up: boolean; detail: string };
   /** The changes being carried out now: named in the log when the shutdown's deadline cuts them off. */
   executing?: () => readonly { id: string; about: Readonly<Record<string, unknown>> }[];
 }
@@ -132,6 +134,7 @@ export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promis
     clickRoutes: parts.clickRoutes,
     arrays: arrayHealthFrom(health),
     ...(deps.sharedStore ? { sharedStore: deps.sharedStore } : {}),
+    ...(parts.health ? { storeHealth: parts.health } : {}),
     groupIds: accessGroupIds(loaded.config.access),
     commandLabel: commandLabeler(parts.registry),
     ...(deps.afterDrain ? { afterDrain: deps.afterDrain } : {}),
