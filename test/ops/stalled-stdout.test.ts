@@ -2,6 +2,7 @@
  * Logs never stall the bot (issue 44): its stdout a pipe nobody reads, then a pipe whose reader is gone. Commands
  * keep being answered, the dropped lines are counted on /metrics, and SIGTERM still ends the process within
  * its grace period. Before, pino's synchronous destination slept and retried on EAGAIN: the bot froze.
+ * The bot is a child process (bot-process.ts spawns it, from "node:child_process"): an integration file.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
