@@ -29,6 +29,7 @@ import type { Metrics } from "./ops/metrics.js";
 import { storeFullError } from "./store/disk-full.js";
 import { createExecutionLeases } from "./store/execution-lease.js";
 import { openStore, storeHealth } from "./store/index.js";
+import { storeUnavailableError } from "./store/redis-connection.js";
 import type { Store, StoreOptions } from "./store/types.js";
 
 export interface Faces {
@@ -146,13 +147,11 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
     now,
     ...(alerting ? { alerts: alerting.commands } : {}),
     limits: loaded.config.limits,
-    ...(options.kind === "sqlite"
-      ? {
-          assertStoreWritable: () => {
-            if (!storeHealth(store).up) throw storeFullError();
-          },
-        }
-      : {}),
+    // A change the store cannot record (a full data volume, no writable Redis primary) is refused before it starts.
+    assertStoreWritable: () => {
+      if (storeHealth(store).up) return;
+      throw options.kind === "sqlite" ? storeFullError() : storeUnavailableError();
+    },
     ...(m ? { onLimited: (reason: "rate" | "concurrency" | "budget") => m.rateLimited.inc({ reason }) } : {}),
   });
   const alertClicks = faces.chat

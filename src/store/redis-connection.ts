@@ -70,6 +70,15 @@ function connectionOptions(opts: RedisStoreOptions): RedisOptions {
 
 const READONLY = /^READONLY\b/;
 
+/** What a command or click that needs the shared store is told while it has no writable primary. */
+export function storeUnavailableError(cause?: unknown): UserFacingError {
+  return new UserFacingError(
+    "STORE_UNAVAILABLE",
+    "Paused: the bot's shared state store (Redis) is unreachable, so approvals and alert posts wait. Nothing was changed; read-only commands still work. Try again in a moment.",
+    cause === undefined ? {} : { cause },
+  );
+}
+
 /** `role` and `connected_slaves` from INFO replication. */
 function replication(info: string): { role: string; replicas: number } {
   const role = /^role:(\w+)/m.exec(info)?.[1] ?? "unknown";
@@ -132,12 +141,7 @@ export function connectRedis(opts: RedisStoreOptions): RedisConnection {
   const firstReady = new Promise<void>((resolve) => client.once("ready", () => resolve()));
   firstReady.catch(() => undefined);
 
-  const unavailable = (cause?: unknown) =>
-    new UserFacingError(
-      "STORE_UNAVAILABLE",
-      "Paused: the bot's shared state store (Redis) is unreachable, so approvals and alert posts wait. Nothing was changed; read-only commands still work. Try again in a moment.",
-      cause === undefined ? {} : { cause },
-    );
+  const unavailable = storeUnavailableError;
 
   /** Waits for the first connection (bounded), then refuses at once whenever the connection is not ready. */
   async function ready(): Promise<void> {
