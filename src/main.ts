@@ -42,9 +42,6 @@ export interface MainIO {
  */
 const AUDIT_FLUSH_MS = 10_000;
 
-/** How long an exiting bot waits for stdout to take its last log lines. */
-const LOG_FLUSH_MS = 1000;
-
 const consoleIdentity: IdentityPort = { groupsOf: async () => [], isRestricted: async () => false };
 
 async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Promise<number> {
@@ -185,7 +182,8 @@ export async function main(io: MainIO): Promise<number> {
       });
       const code = await runSlackMode(loaded, { logger });
       // The last lines (the shutdown's own) go out if stdout takes them soon; a stalled reader cannot hold the exit.
-      await flushLogs(logger, LOG_FLUSH_MS);
+      const { shutdownBudget } = await import("./slack/run.js");
+      await flushLogs(logger, shutdownBudget(loaded.config.shutdown_grace).flushMs);
       return code;
     }
     if (!loaded && loadSlackConfig(io.env)) {

@@ -83,13 +83,20 @@ export function slackAuditSink(loaded: LoadedConfig, ports: SlackPorts, logger: 
  * itself fit inside the grace (the orchestrator's SIGKILL comes after it); in-flight work may use what is left
  * once the later steps (audit lines, logging out of the arrays) have their share.
  */
-export function shutdownBudget(graceMs: number): { deadlineMs: number; drainMs: number; recordMs: number } {
+export function shutdownBudget(graceMs: number): {
+  deadlineMs: number;
+  drainMs: number;
+  recordMs: number;
+  flushMs: number;
+} {
   const reserve = Math.min(2_000, graceMs * 0.2);
   const deadlineMs = Math.max(0, graceMs - reserve);
   return {
     deadlineMs,
     drainMs: Math.max(0, deadlineMs - Math.min(5_000, deadlineMs * 0.3)),
     recordMs: reserve / 4,
+    // The last log lines into a slow stdout: after the deadline and its record, still inside the grace.
+    flushMs: reserve / 4,
   };
 }
 
