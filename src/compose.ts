@@ -26,8 +26,10 @@ import { createArrayPool } from "./flashblade/pool.js";
 import type { ArrayCallEvent, ArrayPool } from "./flashblade/types.js";
 import type { Logger } from "./logger.js";
 import type { Metrics } from "./ops/metrics.js";
+import { storeFullError } from "./store/disk-full.js";
 import { createExecutionLeases } from "./store/execution-lease.js";
 import { openStore, storeHealth } from "./store/index.js";
+import { storeUnavailableError } from "./store/redis-connection.js";
 import type { Store, StoreOptions } from "./store/types.js";
 
 export interface Faces {
@@ -59,8 +61,12 @@ export interface Composed {
   pipeline: Pipeline;
   /** The alert engine's click route for "alert.…" buttons; absent without a chat port. */
   alertClicks?: AlertEngine;
+  /** Whether the store takes writes now (Redis reachable, the data volume not full): /readyz and changes check it. */
+  health: () => { up: boolean; detail: string };
   /** Set when replicas share the store (Redis): Slack retries are de-duplicated there and /readyz watches it. */
   shared?: { store: Store; health: () => { up: boolean; detail: string } };
+  /** The changes this process is carrying out now (from memory): what a stop cut off by its deadline names. */
+  executing(): { id: string; about: Readonly<Record<string, unknown>> }[];
   /** Stops alerting, gives up the data file, closes the store and logs out of the arrays. */
   close(): Promise<void>;
 }
@@ -76,7 +82,14 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
     error: (op) => m?.storeErrors.inc({ op }),
     state: (up, detail) => {
       m?.storeUp.set(up ? 1 : 0);
-      if (up) storeLog.info("shared store reachable: approvals and alert posts resume");
+      if (options.kind === "sqlite") {
+        if (up) storeLog.info("data volume has room again: changes and approvals resume");
+        else
+          storeLog.error(
+            { detail },
+            "data volume full: changes and approvals are refused until space is freed",
+          );
+      } else if (up) storeLog.info("shared store reachable: approvals and alert posts resume");
       else storeLog.error({ detail }, "shared store unreachable: approvals and alert posts pause");
     },
   });
@@ -134,6 +147,11 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
     now,
     ...(alerting ? { alerts: alerting.commands } : {}),
     limits: loaded.config.limits,
+    // A change the store cannot record (a full data volume, no writable Redis primary) is refused before it starts.
+    assertStoreWritable: () => {
+      if (storeHealth(store).up) return;
+      throw options.kind === "sqlite" ? storeFullError() : storeUnavailableError();
+    },
     ...(m ? { onLimited: (reason: "rate" | "concurrency" | "budget") => m.rateLimited.inc({ reason }) } : {}),
   });
   const alertClicks = faces.chat
@@ -147,6 +165,8 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
     pipeline,
     ...(alertClicks ? { alertClicks } : {}),
     ...(options.kind === "redis" ? { shared: { store, health: () => storeHealth(store) } } : {}),
+    executing: () => executions.holding(),
+    health: () => storeHealth(store),
     async close() {
       await alerting?.stop();
       await store.close();

@@ -1,21 +1,44 @@
 import { type DestinationStream, type Logger, pino } from "pino";
+import { asyncDestination, type LogDestination, type LogSink } from "./log-destination.js";
 import { redact, redactUrlCredentials } from "./redact.js";
 
 export interface LoggerOptions {
   level?: string;
-  /** Where lines go; defaults to stdout. Tests pass a sink to read lines back. */
+  /**
+   * Where lines go; defaults to stdout through the bounded asynchronous destination (src/log-destination.ts).
+   * Tests pass a sink to read lines back.
+   */
   destination?: DestinationStream;
+  /** The default destination's buffer bound (config `log_buffer_bytes`). */
+  bufferBytes?: number;
   name?: string;
 }
 
 export function createLogger(opts: LoggerOptions = {}): Logger {
+  const dest = opts.destination ?? asyncDestination(process.stdout as LogSink, opts.bufferBytes);
   return pino(
     {
       name: opts.name ?? "array-chatops",
       level: opts.level ?? "info",
+      // Level names ("warn"), which log shippers and people read without pino's number table (issue 43).
+      formatters: { level: (label) => ({ level: label }) },
     },
-    redactingStream(opts.destination ?? pino.destination(1)),
+    redactingStream(dest),
   );
+}
+
+function destinationOf(logger: Logger): Partial<LogDestination> {
+  return (logger as unknown as Record<symbol, Partial<LogDestination>>)[pino.symbols.streamSym] ?? {};
+}
+
+/** Lines the logger's destination dropped so far (a full or closed stdout); 0 for a destination that never drops. */
+export function logLinesDropped(logger: Logger): number {
+  return destinationOf(logger).dropped?.() ?? 0;
+}
+
+/** Waits, at most `timeoutMs`, for the logger's queued lines to go out: the last lines of a stopping bot. */
+export async function flushLogs(logger: Logger, timeoutMs: number): Promise<void> {
+  await destinationOf(logger).flush?.(timeoutMs);
 }
 
 /**
@@ -25,24 +48,49 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
  * text shows as `user:***@host`.
  */
 type Flushable = DestinationStream & {
-  flush?: (cb?: (err?: Error) => void) => void;
-  flushSync?: () => void;
+  /** pino's `logger.flush(cb)` passes a callback; flushLogs passes a time-out (LogDestination.flush). */
+  flush?: (arg?: unknown) => unknown;
+  dropped?: () => number;
   end?: () => void;
 };
+
+/** pino's own flush waits a second at most here: the destination never blocks, so neither may its flush. */
+const PINO_FLUSH_MS = 1000;
 
 function redactingStream(dest: DestinationStream): DestinationStream {
   const out = dest as Flushable;
   const wrapped: Flushable = { write: (line: string) => out.write(redactLine(line)) };
-  if (typeof out.flush === "function") wrapped.flush = (cb) => out.flush?.(cb);
-  if (typeof out.flushSync === "function") wrapped.flushSync = () => out.flushSync?.();
+  // No flushSync on purpose: pino's exit path would call it, and a synchronous flush into a full pipe never ends.
+  if (typeof out.flush === "function")
+    wrapped.flush = (arg) => {
+      if (typeof arg !== "function") return out.flush?.(arg);
+      const cb = arg as () => void;
+      void Promise.resolve(out.flush?.(PINO_FLUSH_MS)).then(cb, cb);
+      return undefined;
+    };
+  if (typeof out.dropped === "function") wrapped.dropped = () => out.dropped?.() ?? 0;
   if (typeof out.end === "function") wrapped.end = () => out.end?.();
   return wrapped;
+}
+
+/** Levels whose `err` is expected (a refused login, a slow array): its message says enough, a stack is noise. */
+const STACKLESS = new Set(["trace", "debug", "info", "warn"]);
+
+function dropStacks(err: unknown, depth = 0): void {
+  if (!err || typeof err !== "object" || depth > 8) return;
+  const e = err as Record<string, unknown>;
+  delete e["stack"];
+  dropStacks(e["cause"], depth + 1);
 }
 
 function redactLine(line: string): string {
   try {
     const parsed: unknown = JSON.parse(line);
-    if (parsed && typeof parsed === "object") return `${JSON.stringify(redact(parsed))}\n`;
+    if (parsed && typeof parsed === "object") {
+      const rec = parsed as Record<string, unknown>;
+      if (typeof rec["level"] === "string" && STACKLESS.has(rec["level"])) dropStacks(rec["err"]);
+      return `${JSON.stringify(redact(parsed))}\n`;
+    }
   } catch {
     // Not a JSON line: only its URLs can be read.
   }

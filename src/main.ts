@@ -19,7 +19,7 @@ import { consoleLogSink } from "./local/console-log.js";
 import { waitingCards } from "./local/console-store.js";
 import { DEMO_USERS, demoIncidentFrom, startDemo } from "./local/demo.js";
 import { runConsole } from "./local/run-console.js";
-import { createLogger, type Logger } from "./logger.js";
+import { createLogger, flushLogs, type Logger, logLinesDropped } from "./logger.js";
 import { applyProcessSettings } from "./ops/heap-options.js";
 import type { Metrics } from "./ops/metrics.js";
 import { redactUrlCredentials } from "./redact.js";
@@ -126,7 +126,10 @@ export async function runSlackMode(loaded: LoadedConfig, opts: SlackModeOptions)
   let core: Composed | undefined;
   const metrics =
     opts.replica?.metrics ??
-    createMetrics({ pendingCount: async () => (core ? openRequestCount(core.pending)() : 0) });
+    createMetrics({
+      pendingCount: async () => (core ? openRequestCount(core.pending)() : 0),
+      logLinesDropped: () => logLinesDropped(logger),
+    });
   const ports = createSlackPorts(slack, { logger, metrics, groupIds: identityGroupIds(loaded.config) });
   const audit = slackAuditSink(loaded, ports, logger);
   core = await compose(loaded, {
@@ -172,8 +175,17 @@ export async function main(io: MainIO): Promise<number> {
   try {
     const readFile = (p: string) => readFileSync(p, "utf8");
     const loaded = loadConfig({ argv: io.argv, env: io.env, readFile });
-    if (loaded?.slack)
-      return await runSlackMode(loaded, { logger: createLogger({ level: loaded.config.log_level }) });
+    if (loaded?.slack) {
+      const logger = createLogger({
+        level: loaded.config.log_level,
+        bufferBytes: loaded.config.log_buffer_bytes,
+      });
+      const code = await runSlackMode(loaded, { logger });
+      // The last lines (the shutdown's own) go out if stdout takes them soon; a stalled reader cannot hold the exit.
+      const { shutdownBudget } = await import("./slack/run.js");
+      await flushLogs(logger, shutdownBudget(loaded.config.shutdown_grace).flushMs);
+      return code;
+    }
     if (!loaded && loadSlackConfig(io.env)) {
       io.stderr.write(
         "Slack credentials are set but no configuration: give --config <file> or ARRAY_CHATOPS_CONFIG.\n",

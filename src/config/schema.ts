@@ -176,6 +176,21 @@ export const configSections = {
   /** What one person can make the bot do (src/config/limits.ts). */
   limits: limitsConfigSchema.default(DEFAULT_LIMITS),
   log_level: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+  /**
+   * Log lines held for a slow or stalled stdout before further lines are dropped (and counted in
+   * array_chatops_log_lines_dropped_total): logging never blocks the bot (src/log-destination.ts).
+   */
+  log_buffer_bytes: z
+    .number()
+    .int()
+    .min(4096)
+    .max(256 * 2 ** 20)
+    .default(2 ** 20),
+  /**
+   * How long SIGTERM may take: in-flight work is finished within it, whatever it waits on, and the process exits
+   * by then (under Kubernetes' default 30 s terminationGracePeriodSeconds).
+   */
+  shutdown_grace: durationText.default(20_000),
   /** Alert polling, routing to channels, quiet hours, maintenance windows, noise control (src/config/alerts.ts). */
   alerts: alertsConfigSchema.default(alertsConfigSchema.parse({})),
   /** Where the bot keeps state that must survive a restart (alert messages, cursors, pending approvals). */

@@ -26,16 +26,27 @@ const duration = (minMs: number, maxMs: number, example: string) =>
     return ms;
   });
 
+const hostPort = (message: string) =>
+  z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, message);
+
 export const redisStoreSchema = z
   .strictObject({
     kind: z.literal("redis"),
-    /** host, host:port or [v6]:port; 6379 when no port is given. */
-    address: z
-      .string()
-      .regex(
-        /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/,
-        'write host:port, e.g. "redis.internal:6379"',
-      ),
+    /** host, host:port or [v6]:port; 6379 when no port is given. Or `sentinels`, not both. */
+    address: hostPort('write host:port, e.g. "redis.internal:6379"').optional(),
+    /** Sentinels (host:port, 26379 when no port is given) that know the primary of `sentinel_name`. */
+    sentinels: z.array(hostPort('write host:port, e.g. "sentinel-1.internal:26379"')).min(1).optional(),
+    /** The master group name the sentinels monitor (`sentinel monitor <name> …`). */
+    sentinel_name: z.string().min(1).optional(),
+    sentinel_password_env: z.string().regex(ENV_NAME, "must be an environment variable name").optional(),
+    sentinel_password_file: z.string().min(1).optional(),
+    /**
+     * Replicas that must acknowledge a write (Redis `WAIT`) before the bot acts on it (an approval claim, an
+     * execution lease); absent: 1 when the primary has replicas, else 0. See docs/replicas.md.
+     */
+    min_replicas_acked: z.number().int().min(0).max(16).optional(),
+    /** How long a write waits for those acknowledgements before it counts as not granted. */
+    replica_ack_timeout: duration(10, 10_000, "0.5s").default(500),
     db: z.number().int().min(0).max(15).default(0),
     tls: z
       .union([
@@ -77,18 +88,23 @@ export const redisStoreSchema = z
     ping_timeout: duration(100, 30_000, "1s").default(1_000),
   })
   .superRefine((s, ctx) => {
-    if (s.password_env !== undefined && s.password_file !== undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["password_file"],
-        message: "give only one of password_env and password_file",
-      });
-    }
+    const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+    if (s.password_env !== undefined && s.password_file !== undefined)
+      issue("password_file", "give only one of password_env and password_file");
+    if (s.sentinel_password_env !== undefined && s.sentinel_password_file !== undefined)
+      issue("sentinel_password_file", "give only one of sentinel_password_env and sentinel_password_file");
+    if (s.address === undefined && s.sentinels === undefined)
+      issue("address", "give the Redis address, or sentinels and sentinel_name");
+    if (s.address !== undefined && s.sentinels !== undefined)
+      issue("sentinels", "give either address or sentinels, not both");
+    if (s.sentinels !== undefined && s.sentinel_name === undefined)
+      issue("sentinel_name", "sentinels need the master group name they monitor (sentinel_name)");
   });
 export type RedisStoreConfig = z.output<typeof redisStoreSchema>;
 
 export interface StoreSecrets {
   password?: Secret;
+  sentinelPassword?: Secret;
   /** Absolute path of the CA file, checked readable. */
   caFile?: string;
 }
@@ -125,6 +141,18 @@ export function resolveStoreSecrets(
     if (v) out.password = new Secret(v);
     else if (v === "") problems.push(`store.password_file: "${s.password_file}" is empty`);
   }
+  if (s.sentinel_password_env !== undefined) {
+    const v = deps.env[s.sentinel_password_env]?.trim();
+    if (v) out.sentinelPassword = new Secret(v);
+    else
+      problems.push(
+        `store.sentinel_password_env: environment variable ${s.sentinel_password_env} is not set`,
+      );
+  } else if (s.sentinel_password_file !== undefined) {
+    const v = read("sentinel_password_file", s.sentinel_password_file)?.trim();
+    if (v) out.sentinelPassword = new Secret(v);
+    else if (v === "") problems.push(`store.sentinel_password_file: "${s.sentinel_password_file}" is empty`);
+  }
   if (typeof s.tls === "object" && s.tls.ca_file !== undefined) {
     const pem = read("tls.ca_file", s.tls.ca_file);
     if (pem !== undefined && !pem.includes("-----BEGIN CERTIFICATE-----")) {
@@ -143,14 +171,17 @@ export function resolveStoreSecrets(
 }
 
 /** "host:port" → parts; the schema already checked the shape. */
-export function parseRedisAddress(address: string): { host: string; port: number } {
+export function parseRedisAddress(address: string, defaultPort = 6379): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d+))?$/.exec(address);
-  return { host: m?.[1] ?? m?.[2] ?? address, port: m?.[3] ? Number(m[3]) : 6379 };
+  return { host: m?.[1] ?? m?.[2] ?? address, port: m?.[3] ? Number(m[3]) : defaultPort };
 }
 
 /** The parsed section and its secrets as the Redis store's open options. */
 export function redisStoreOptions(s: RedisStoreConfig, secrets: StoreSecrets = {}): StoreOptions {
-  const { host, port } = parseRedisAddress(s.address);
+  const sentinels = s.sentinels?.map((a) => parseRedisAddress(a, 26379));
+  // With sentinels the primary's address comes from them; host/port stay as the first sentinel's, unused.
+  const { host, port } =
+    s.address === undefined ? (sentinels?.[0] ?? parseRedisAddress("")) : parseRedisAddress(s.address);
   const o: StoreOptions = {
     kind: "redis",
     host,
@@ -158,6 +189,12 @@ export function redisStoreOptions(s: RedisStoreConfig, secrets: StoreSecrets = {
     db: s.db,
     keyPrefix: s.key_prefix,
     healthCheck: { intervalMs: s.ping_interval, timeoutMs: s.ping_timeout },
+    replicaAckTimeoutMs: s.replica_ack_timeout,
+    ...(sentinels ? { sentinels, sentinelName: s.sentinel_name ?? "" } : {}),
+    ...(s.min_replicas_acked === undefined ? {} : { minReplicasAcked: s.min_replicas_acked }),
+    ...(secrets.sentinelPassword === undefined
+      ? {}
+      : { sentinelPassword: secrets.sentinelPassword.reveal() }),
   };
   if (s.username !== undefined) o.username = s.username;
   if (secrets.password !== undefined) o.password = secrets.password.reveal();

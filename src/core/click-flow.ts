@@ -89,6 +89,9 @@ async function route(
       "ASSISTANT_CANNOT_DECIDE",
       "An assistant cannot confirm, approve, deny or run offers; a person must decide. Nothing was done.",
     );
+  // A click that would carry a change out waits while the store cannot record it (a full data volume): the
+  // request stays as it was, and the same click works once there is room again.
+  if (input.actionId !== ACTIONS.deny) rt.deps.assertStoreWritable?.();
   switch (input.actionId) {
     case ACTIONS.confirm:
       return confirm(rt, rec, input, log);

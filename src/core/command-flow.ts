@@ -211,6 +211,9 @@ async function dispatch(
     const gate = cls ? { cls, policy: rt.deps.config.destructive[cls] } : undefined;
     return { effects: [reply(await dryRunMessage(entry, impact, first.client, gate, secrets))] };
   }
+  // A change whose request or history the store cannot record (a full data volume) is refused before any of it
+  // reaches the array.
+  rt.deps.assertStoreWritable?.();
   // Freezes and approval rules (src/core/change-control/), before any card: a refusal here sends nothing.
   const control = await changeControlFor(rt, {
     entry,

@@ -61,6 +61,12 @@ export interface PipelineDeps {
    * every replica agrees; in memory when absent (tests, pipelines built by hand).
    */
   changeControl?: ChangeControlRecords;
+  /**
+   * Throws a user-facing refusal when the store cannot record a change now (the SQLite data volume is full, no
+   * writable Redis primary): changes and the clicks that carry them out are refused before anything is sent to
+   * an array, so nothing is left half done.
+   */
+  assertStoreWritable?: () => void;
   /** Hears each command refused or stopped by a limit (metrics); the reason is a bounded label. */
   onLimited?: (reason: LimitReason) => void;
 }

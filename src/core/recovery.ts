@@ -26,7 +26,14 @@ export async function withExecutionLease<T>(
 ): Promise<T> {
   const leases = rt.deps.executions;
   if (!leases) return work();
-  const hold = await leases.hold(rec.id);
+  const hold = await leases.hold(rec.id, {
+    command: rec.commandText,
+    array: rec.array,
+    requestId: rec.requestId,
+    requester: rec.requester,
+    approvedBy: rec.approvals.map((a) => a.userId),
+    requests: rec.display.requests,
+  });
   try {
     await rt.deps.store.update(rec.id, { executor: leases.owner });
     return await work();

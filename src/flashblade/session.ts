@@ -2,9 +2,11 @@
  * The array session: `POST /api/login` with the API token in the `api-token` header (never in the URL), the
  * session token taken from the `x-auth-token` response header and shared by every caller. Login is lazy and
  * single-flight (a burst against a cold array logs in once), and so is re-login: concurrent callers that saw
- * the same stale token share one new login.
+ * the same stale token share one new login. Once logged out it stays out: a call still under way when the bot
+ * stopped (an alert poll, a retry after a 401) is refused rather than logging in again and leaving a session open.
  */
 import type { Secret } from "../config/arrays.js";
+import { InternalError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { authFailed, describeErrors } from "./errors.js";
 import { errorEntries } from "./response.js";
@@ -17,6 +19,7 @@ export class Session {
   #obtainedAt: number | undefined;
   #pending: Promise<string> | undefined;
   #logins = 0;
+  #closed = false;
 
   constructor(
     private readonly array: string,
@@ -34,6 +37,10 @@ export class Session {
   /** The current session token, logging in first if there is none. */
   token(): Promise<string> {
     if (this.#token !== undefined) return Promise.resolve(this.#token);
+    if (this.#closed)
+      return Promise.reject(
+        new InternalError("ARRAY_CLIENT_CLOSED", `the client for array ${this.array} is shutting down`),
+      );
     if (!this.#pending) {
       this.#pending = this.#login().finally(() => {
         this.#pending = undefined;
@@ -89,6 +96,7 @@ export class Session {
 
   /** Ends the session on the array. Failures are logged, not thrown: we are shutting down anyway. */
   async logout(): Promise<void> {
+    this.#closed = true;
     const pending = this.#pending;
     if (pending) await pending.catch(() => undefined);
     const token = this.#token;

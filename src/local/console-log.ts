@@ -7,13 +7,14 @@
 import type { Writable } from "node:stream";
 import type { DestinationStream } from "pino";
 
-const LEVELS: Readonly<Record<number, string>> = {
-  10: "trace",
-  20: "debug",
-  30: "info",
-  40: "warning",
-  50: "error",
-  60: "fatal",
+/** The logger writes level names; the console says "warning" where pino says "warn". */
+const LEVELS: Readonly<Record<string, string>> = {
+  trace: "trace",
+  debug: "debug",
+  info: "info",
+  warn: "warning",
+  error: "error",
+  fatal: "fatal",
 };
 /** pino's own fields, which the short line does not repeat. */
 const OWN = new Set(["level", "time", "pid", "hostname", "name", "msg", "v"]);
@@ -33,7 +34,7 @@ export function formatLogLine(line: string): string {
   }
   if (!parsed || typeof parsed !== "object") return line.trimEnd();
   const rec = parsed as Record<string, unknown>;
-  const level = LEVELS[Number(rec["level"])] ?? "log";
+  const level = LEVELS[String(rec["level"])] ?? "log";
   const err = rec["err"] as { message?: unknown } | undefined;
   const context = Object.entries(rec)
     .filter(([k, v]) => !OWN.has(k) && k !== "err" && v !== undefined)

@@ -33,6 +33,8 @@ export interface Metrics {
   readonly rateLimited: Counter<"reason">;
   /** Leases this replica took, lost or released, by lease kind (poll) and change. */
   readonly leaseChanges: Counter<"lease" | "change">;
+  /** Log lines dropped because stdout did not take them (a full or closed pipe): read from the logger. */
+  readonly logLinesDropped: Counter;
 }
 
 export interface MetricsOptions {
@@ -41,6 +43,8 @@ export interface MetricsOptions {
   prefix?: string;
   /** Counts open approval requests at scrape time (the pending store knows; nothing has to keep a tally). */
   pendingCount?: () => Promise<number>;
+  /** The logger's own count of dropped lines (src/logger.ts `logLinesDropped`), read at scrape time. */
+  logLinesDropped?: () => number;
 }
 
 export function createMetrics(opts: MetricsOptions = {}): Metrics {
@@ -131,5 +135,28 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
       labelNames: ["lease", "change"],
       registers,
     }),
+    logLinesDropped: droppedCounter(`${p}log_lines_dropped_total`, registers, opts.logLinesDropped),
   };
+}
+
+/**
+ * The logger counts what it drops itself (it exists before the metrics do, and must never wait on them); the
+ * counter catches up with that count at each scrape.
+ */
+function droppedCounter(name: string, registers: Registry[], read: (() => number) | undefined): Counter {
+  let seen = 0;
+  return new Counter({
+    name,
+    help: "Log lines dropped because stdout did not take them (a full or closed pipe)",
+    registers,
+    ...(read === undefined
+      ? {}
+      : {
+          collect(this: Counter) {
+            const n = read();
+            if (n > seen) this.inc(n - seen);
+            seen = Math.max(seen, n);
+          },
+        }),
+  });
 }

@@ -70,6 +70,8 @@ export interface SlackAppDeps {
    * /readyz reports not ready while it is unreachable.
    */
   sharedStore?: { store: Store; health: () => { up: boolean; detail: string } };
+  /** Whether the process's own store takes writes (the SQLite data volume not full): /readyz says when not. */
+  storeHealth?: () => { up: boolean; detail: string };
 }
 
 export interface SlackApp {
@@ -79,8 +81,11 @@ export interface SlackApp {
   readonly readiness: Readiness;
   /** Connects to Slack and opens the HTTP port; resolves with the port serving the ops endpoints. */
   start(): Promise<{ port: number }>;
-  /** Stops taking commands, lets in-flight work finish (bounded), disconnects. */
-  stop(): Promise<void>;
+  /**
+   * Stops taking commands, lets in-flight work finish (bounded by `drainSeconds`, or `drainMs` when the
+   * shutdown's grace leaves less), disconnects.
+   */
+  stop(opts?: { drainMs?: number }): Promise<void>;
   /** Expires stale approvals now (also runs on a timer). */
   sweep(): Promise<void>;
 }
@@ -130,6 +135,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
 
   const readiness = new Readiness(config.mode, deps.arrays);
   if (deps.sharedStore) readiness.store = deps.sharedStore.health;
+  else if (deps.storeHealth) readiness.store = deps.storeHealth;
   const routes = opsRoutes({ metrics, readiness, logger });
   const inflight = new InFlight();
 
@@ -230,12 +236,12 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
       logger.info({ mode: config.mode, port }, "slack app started");
       return { port };
     },
-    async stop() {
+    async stop(opts = {}) {
       readiness.shuttingDown = true;
       inflight.stopAccepting();
       clearInterval(sweepTimer);
       identity.stop();
-      const left = await inflight.drain(config.drainSeconds * 1000);
+      const left = await inflight.drain(Math.min(config.drainSeconds * 1000, opts.drainMs ?? Infinity));
       if (left > 0) logger.warn({ left }, "stopping with work still running");
       await deps
         .afterDrain?.()

@@ -32,6 +32,10 @@ export interface CoreParts {
   clickRoutes: readonly ClickRoute[];
   /** Stops alerting, releases the data file, closes the store and logs out of the arrays. */
   close(): Promise<void>;
+  /** Whether the store takes writes now (a full SQLite data volume does not): /readyz reports it. */
+  health?: () => { up: boolean; detail: string };
+  /** The changes being carried out now: named in the log when the shutdown's deadline cuts them off. */
+  executing?: () => readonly { id: string; about: Readonly<Record<string, unknown>> }[];
 }
 
 export interface RunSlackDeps {
@@ -114,6 +118,44 @@ export function slackAuditSink(loaded: LoadedConfig, ports: SlackPorts, logger: 
   });
 }
 
+/**
+ * How a stop spends `shutdown_grace`: the forced exit comes early enough that the last log lines and the exit
+ * itself fit inside the grace (the orchestrator's SIGKILL comes after it); in-flight work may use what is left
+ * once the later steps (audit lines, logging out of the arrays) have their share.
+ */
+export function shutdownBudget(graceMs: number): {
+  deadlineMs: number;
+  drainMs: number;
+  recordMs: number;
+  flushMs: number;
+} {
+  const reserve = Math.min(2_000, graceMs * 0.2);
+  const deadlineMs = Math.max(0, graceMs - reserve);
+  return {
+    deadlineMs,
+    drainMs: Math.max(0, deadlineMs - Math.min(5_000, deadlineMs * 0.3)),
+    recordMs: reserve / 4,
+    // The last log lines into a slow stdout: after the deadline and its record, still inside the grace.
+    flushMs: reserve / 4,
+  };
+}
+
+/**
+ * The work the deadline cut off, one error line each with its execution record. Nothing is written to the store
+ * here (it may be what hangs): the execution's lease lapses, and the next start or any replica's sweep ends it
+ * "interrupted", reading the array back for its card (src/core/recovery.ts).
+ */
+function logCutOff(
+  logger: Logger,
+  running: readonly { id: string; about: Readonly<Record<string, unknown>> }[],
+) {
+  for (const e of running)
+    logger.error(
+      { pendingId: e.id, execution: e.about },
+      "change cut off by shutdown: left to be ended as interrupted when its lease lapses",
+    );
+}
+
 export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promise<number> {
   const slack = loaded.slack;
   if (slack === undefined) throw new Error("runSlack needs a slack configuration");
@@ -140,6 +182,7 @@ export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promis
     clickRoutes: parts.clickRoutes,
     arrays: arrayHealthFrom(health),
     ...(deps.sharedStore ? { sharedStore: deps.sharedStore } : {}),
+    ...(parts.health ? { storeHealth: parts.health } : {}),
     groupIds: identityGroupIds(loaded.config),
     commandLabel: commandLabeler(parts.registry),
     ...(deps.afterDrain ? { afterDrain: deps.afterDrain } : {}),
@@ -152,14 +195,23 @@ export async function runSlack(loaded: LoadedConfig, deps: RunSlackDeps): Promis
       once: (signal, fn) => (deps.signals ?? process).once(signal, fn),
       exit: (code) => resolve(code),
     };
+    const budget = shutdownBudget(loaded.config.shutdown_grace);
     onShutdownSignals(
       target,
       [
-        { name: "stop taking commands and finish in-flight work", run: () => app.stop() },
+        {
+          name: "stop taking commands and finish in-flight work",
+          run: () => app.stop({ drainMs: budget.drainMs }),
+        },
         { name: "stop other parts", run: () => deps.onStop?.() ?? Promise.resolve() },
         { name: "stop alerting, close the store, log out of arrays", run: () => parts.close() },
       ],
       logger,
+      {
+        ms: budget.deadlineMs,
+        boundMs: budget.recordMs,
+        onDeadline: () => logCutOff(logger, parts.executing?.() ?? []),
+      },
     );
   });
 }

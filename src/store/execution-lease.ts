@@ -43,9 +43,17 @@ export interface ExecutionLeases {
    * start-up every claimed request's owner is gone and the lease need not be consulted.
    */
   readonly exclusive: boolean;
-  /** Takes the lease on execution `id` and renews it every third of the lease time until released. */
-  hold(id: string): Promise<ExecutionHold>;
+  /**
+   * Takes the lease on execution `id` and renews it every third of the lease time until released; `about`
+   * describes the execution (command, array, planned requests) for `holding`.
+   */
+  hold(id: string, about?: Readonly<Record<string, unknown>>): Promise<ExecutionHold>;
   state(id: string): Promise<ExecutionState>;
+  /**
+   * The executions this process is carrying out now, read from memory: what a stop cut off by its deadline
+   * names in its last log lines, even with the store unreachable.
+   */
+  holding(): { id: string; about: Readonly<Record<string, unknown>> }[];
 }
 
 const realTimers: ExecutionTimers = {
@@ -70,6 +78,7 @@ export function createExecutionLeases(
   },
 ): ExecutionLeases {
   const timers = o.timers ?? realTimers;
+  const held = new Map<string, Readonly<Record<string, unknown>>>();
   const write = (id: string) => {
     const expiresAt = o.now() + o.ttlMs;
     return store.update<LeaseDoc>(NS, id, () => ({ owner: o.owner, expiresAt }), {
@@ -80,8 +89,13 @@ export function createExecutionLeases(
     owner: o.owner,
     ttlMs: o.ttlMs,
     exclusive: o.exclusive,
-    async hold(id) {
-      await write(id);
+    holding: () => [...held].map(([id, about]) => ({ id, about })),
+    async hold(id, about = {}) {
+      held.set(id, about);
+      await write(id).catch((err: unknown) => {
+        held.delete(id);
+        throw err;
+      });
       let released = false;
       let timer: unknown;
       const renew = () => {
@@ -103,6 +117,7 @@ export function createExecutionLeases(
         owner: o.owner,
         async release() {
           released = true;
+          held.delete(id);
           if (timer !== undefined) timers.clear(timer);
           await store.update<LeaseDoc>(NS, id, (cur) =>
             cur && cur.owner === o.owner ? { ...cur, expiresAt: Math.min(cur.expiresAt, o.now()) } : cur,

@@ -3,7 +3,10 @@ import { openRedisStore, type RedisStoreEvents } from "./redis.js";
 import { openSqliteStore } from "./sqlite.js";
 import type { Store, StoreOptions } from "./types.js";
 
-/** Opens the store the config names; `events` hears a Redis store's failures and up/down changes. */
+/**
+ * Opens the store the config names; `events` hears a Redis store's failures and up/down changes, and a SQLite
+ * store's data volume filling up and having room again.
+ */
 export function openStore(
   opts: StoreOptions,
   now: () => number = Date.now,
@@ -14,13 +17,20 @@ export function openStore(
     const { kind: _kind, ...rest } = opts;
     return openRedisStore({ ...rest, now, ...(events ? { events } : {}) });
   }
-  const o: Parameters<typeof openSqliteStore>[0] = { dataDir: opts.dataDir, now };
+  const o: Parameters<typeof openSqliteStore>[0] = {
+    dataDir: opts.dataDir,
+    now,
+    ...(events ? { events } : {}),
+  };
   if (opts.fileName !== undefined) o.fileName = opts.fileName;
   if (opts.synchronous !== undefined) o.synchronous = opts.synchronous;
   return openSqliteStore(o);
 }
 
-/** Whether the store can be reached now: always for the embedded stores, the connection state for Redis. */
+/**
+ * Whether the store can take writes now: the connection state for Redis, the data volume's room for SQLite,
+ * always for the in-memory store.
+ */
 export function storeHealth(store: Store): { up: boolean; detail: string } {
   const h = (store as { health?: () => { up: boolean; detail: string } }).health;
   return h ? h.call(store) : { up: true, detail: "embedded" };

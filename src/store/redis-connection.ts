@@ -1,7 +1,9 @@
 /**
- * The connection to Redis and what the store knows of it: connected, hung (the PING monitor), or down. Calls go
- * through `run`, which refuses at once while the connection is not ready and counts outages (never answers such
- * as a fenced write).
+ * The connection to Redis and what the store knows of it: connected to a writable primary, hung (the health
+ * probe), a read-only replica, or down. Calls go through `run`, which refuses at once while the connection is not
+ * ready and counts outages (never answers such as a fenced write). With sentinels, ioredis asks them for the
+ * primary and follows a failover; with an address, a node demoted to replica behind it reads as down (READONLY),
+ * never as ready.
  */
 import { readFileSync } from "node:fs";
 import { Redis, type RedisOptions } from "ioredis";
@@ -16,6 +18,8 @@ export interface RedisConnection {
   acWrite(...args: (string | number)[]): Promise<string>;
   /** Runs `fn` once the connection is ready; an outage throws STORE_UNAVAILABLE (user-facing) and is counted. */
   run<T>(op: string, fn: () => Promise<T>): Promise<T>;
+  /** Resolves once enough replicas hold every write made so far on this connection (`WAIT`); throws otherwise. */
+  acknowledged(): Promise<void>;
   health(): { up: boolean; detail: string };
   close(): Promise<void>;
 }
@@ -23,8 +27,16 @@ export interface RedisConnection {
 /** ioredis options: fail fast, never resend a write whose answer was lost, keepalive, TLS as configured. */
 function connectionOptions(opts: RedisStoreOptions): RedisOptions {
   const ro: RedisOptions = {
-    host: opts.host,
-    port: opts.port,
+    ...(opts.sentinels
+      ? {
+          sentinels: opts.sentinels,
+          name: opts.sentinelName ?? "mymaster",
+          role: "master" as const,
+          // Sentinels announce a promotion (+switch-master): reconnect to the new primary at once.
+          failoverDetector: true,
+          ...(opts.sentinelPassword === undefined ? {} : { sentinelPassword: opts.sentinelPassword }),
+        }
+      : { host: opts.host, port: opts.port }),
     db: opts.db ?? 0,
     lazyConnect: false,
     // Calls made while disconnected fail at once (see `ready` below) rather than waiting in a queue.
@@ -36,6 +48,9 @@ function connectionOptions(opts: RedisStoreOptions): RedisOptions {
     autoResendUnfulfilledCommands: false,
     // TCP keepalive lets the kernel notice a peer that vanished (node lost, silent partition) on an idle socket.
     keepAlive: 10_000,
+    // A primary demoted under us answers writes READONLY: reconnect (with sentinels, to the new primary) but never
+    // resend the write (1, not 2).
+    reconnectOnError: (err) => (READONLY.test(err.message) ? 1 : false),
   };
   if (opts.username !== undefined) ro.username = opts.username;
   if (opts.password !== undefined) ro.password = opts.password;
@@ -45,8 +60,30 @@ function connectionOptions(opts: RedisStoreOptions): RedisOptions {
       ...(opts.tls.caFile ? { ca: readFileSync(opts.tls.caFile) } : {}),
       ...(opts.tls.servername ? { servername: opts.tls.servername } : {}),
     };
+    if (opts.sentinels) {
+      ro.enableTLSForSentinelMode = true;
+      ro.sentinelTLS = ro.tls;
+    }
   }
   return ro;
+}
+
+const READONLY = /^READONLY\b/;
+
+/** What a command or click that needs the shared store is told while it has no writable primary. */
+export function storeUnavailableError(cause?: unknown): UserFacingError {
+  return new UserFacingError(
+    "STORE_UNAVAILABLE",
+    "Paused: the bot's shared state store (Redis) is unreachable, so approvals and alert posts wait. Nothing was changed; read-only commands still work. Try again in a moment.",
+    cause === undefined ? {} : { cause },
+  );
+}
+
+/** `role` and `connected_slaves` from INFO replication. */
+function replication(info: string): { role: string; replicas: number } {
+  const role = /^role:(\w+)/m.exec(info)?.[1] ?? "unknown";
+  const replicas = Number(/^connected_slaves:(\d+)/m.exec(info)?.[1] ?? 0);
+  return { role, replicas };
 }
 
 export function connectRedis(opts: RedisStoreOptions): RedisConnection {
@@ -66,9 +103,19 @@ export function connectRedis(opts: RedisStoreOptions): RedisConnection {
     up = next;
     opts.events?.state?.(next, detail);
   };
+  /** Replicas attached to the primary, from the last probe; undefined until one answered. */
+  let replicas: number | undefined;
+  // The probe is INFO replication rather than a PING: it answers the same way, and also says whether this is
+  // still a writable primary and how many replicas can acknowledge writes.
+  const probe = async () => {
+    const r = replication(await client.info("replication"));
+    if (r.role !== "master")
+      throw new Error(`connected to a read-only replica (role ${r.role}), not the primary`);
+    replicas = r.replicas;
+  };
   // A hang keeps the connection open: the PING monitor sees it, and a command timeout reports it at once.
   const pings = startPingMonitor({
-    ping: () => client.ping(),
+    ping: probe,
     connected: () => !closed && client.status === "ready",
     intervalMs: opts.healthCheck?.intervalMs ?? 1_000,
     timeoutMs: opts.healthCheck?.timeoutMs ?? 1_000,
@@ -94,12 +141,7 @@ export function connectRedis(opts: RedisStoreOptions): RedisConnection {
   const firstReady = new Promise<void>((resolve) => client.once("ready", () => resolve()));
   firstReady.catch(() => undefined);
 
-  const unavailable = (cause?: unknown) =>
-    new UserFacingError(
-      "STORE_UNAVAILABLE",
-      "Paused: the bot's shared state store (Redis) is unreachable, so approvals and alert posts wait. Nothing was changed; read-only commands still work. Try again in a moment.",
-      cause === undefined ? {} : { cause },
-    );
+  const unavailable = storeUnavailableError;
 
   /** Waits for the first connection (bounded), then refuses at once whenever the connection is not ready. */
   async function ready(): Promise<void> {
@@ -128,15 +170,30 @@ export function connectRedis(opts: RedisStoreOptions): RedisConnection {
       // Fenced writes, contention and misuse are answers, not store failures: only outages are counted.
       if (err instanceof BotError && err.code !== "STORE_UNAVAILABLE") throw err;
       if (err instanceof Error && /timed out/i.test(err.message)) pings.markHung(`${op}: ${err.message}`);
+      if (err instanceof Error && READONLY.test(err.message)) pings.markHung(`${op}: ${err.message}`);
       opts.events?.error?.(op, err);
       throw err instanceof BotError ? err : unavailable(err);
     }
+  }
+
+  async function acknowledged(): Promise<void> {
+    if (replicas === undefined && opts.minReplicasAcked === undefined) await probe();
+    const required = opts.minReplicasAcked ?? Math.min(1, replicas ?? 0);
+    if (required <= 0) return;
+    const acked = Number(await client.wait(required, opts.replicaAckTimeoutMs ?? 500));
+    if (acked < required)
+      throw new UserFacingError(
+        "STORE_UNAVAILABLE",
+        `Paused: the bot's shared state store (Redis) did not confirm this on ${required} replica${required === 1 ? "" : "s"} in time (acknowledged by ${acked}), so it was not acted on. Nothing was sent to the array; try again in a moment.`,
+        { details: { acked, required } },
+      );
   }
 
   return {
     client,
     acWrite,
     run,
+    acknowledged,
     health: () => ({
       up: up && !pings.hung && client.status === "ready",
       detail: closed ? "closed" : lastError,

@@ -23,8 +23,23 @@ import type { PingTimers } from "./redis-health.js";
 import type { ListOptions, Store, StoreEntry, StoreOp, WriteGuard } from "./types.js";
 
 export interface RedisStoreOptions {
+  /** The server, when it is given by address (ignored with `sentinels`). */
   host: string;
   port: number;
+  /**
+   * Sentinels to ask for the current primary of `sentinelName`: ioredis connects to whichever they name, checks
+   * it is a primary, and follows a failover (+switch-master) to the promoted replica.
+   */
+  sentinels?: { host: string; port: number }[];
+  sentinelName?: string;
+  sentinelPassword?: string;
+  /**
+   * Replicas that must acknowledge every write (`WAIT`) before the store reports it done; undefined = 1 when the
+   * primary has replicas, else 0. A write not acknowledged in time throws STORE_UNAVAILABLE: not granted.
+   */
+  minReplicasAcked?: number;
+  /** How long a write waits for those acknowledgements. Default 500 ms. */
+  replicaAckTimeoutMs?: number;
   db?: number;
   username?: string;
   password?: string;
@@ -69,7 +84,7 @@ type Hm = [string | null, string | null, string | null];
 export function openRedisStore(opts: RedisStoreOptions): RedisStore {
   const now = opts.now ?? Date.now;
   const p = opts.keyPrefix ?? DEFAULT_KEY_PREFIX;
-  const { client, acWrite, run, health, close } = connectRedis(opts);
+  const { client, acWrite, run, health, close, acknowledged } = connectRedis(opts);
 
   const checkNs = (ns: string) => {
     if (!NS_PATTERN.test(ns)) throw new InternalError("STORE_BAD_NS", `bad store namespace "${ns}"`);
@@ -102,6 +117,9 @@ export function openRedisStore(opts: RedisStoreOptions): RedisStore {
     if (res === "fenced") {
       throw new InternalError("STORE_FENCED", `lease ${guard?.lease} is no longer held by ${guard?.owner}`);
     }
+    // A write the replicas have not taken could vanish in a failover (an approval claimed twice): it is done only
+    // once they acknowledge it (docs/replicas.md).
+    if (res === "ok") await acknowledged();
     return res === "ok";
   }
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { BotError, InternalError, UserFacingError } from "../errors.js";
 import { lockDataFile } from "./data-file.js";
+import { freeBytes, isDiskFull, MIN_FREE_BYTES, storeFullError, VolumeState } from "./disk-full.js";
 import { prefixUpperBound } from "./keys.js";
 import { fenced, guardHolds, serialise } from "./memory.js";
 import { migrate, transaction } from "./migrations.js";
@@ -26,6 +27,8 @@ export interface SqliteStoreOptions {
    */
   synchronous?: "full" | "normal";
   now?: () => number;
+  /** Hears the volume filling up (up = false) and having room again (up = true), for logs and metrics. */
+  events?: { state?(up: boolean, detail: string): void; error?(op: string, err: unknown): void };
 }
 
 interface KvRow {
@@ -35,6 +38,8 @@ interface KvRow {
 }
 
 export interface SqliteStore extends Store {
+  /** Up unless the data volume is full (then a small probe write checks whether space came back). */
+  health(): { up: boolean; detail: string };
   /** The connection's effective settings, for the startup log line and tests. */
   settings(): {
     path: string;
@@ -136,15 +141,30 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
   );
 
   let closed = false;
+  const volume = new VolumeState(path, now);
+  const WRITES = new Set(["write", "update", "take", "sweep"]);
   const guard = <T>(what: string, fn: () => T): T => {
     if (closed) throw new InternalError("STORE_CLOSED", "the store was used after close()");
     try {
-      return fn();
+      const out = fn();
+      if (WRITES.has(what) && volume.markRoom()) opts.events?.state?.(true, "embedded");
+      return out;
     } catch (err) {
       if (err instanceof BotError) throw err;
+      if (isDiskFull(err)) {
+        opts.events?.error?.(what, err);
+        if (volume.markFull(err)) opts.events?.state?.(false, volume.health().detail);
+        throw storeFullError(err);
+      }
       throw new InternalError("STORE_IO", `store ${what} failed: ${describe(err)}`, { cause: err });
     }
   };
+  // Whether a write fits again: one small row, in its own transaction, rolled back by SQLite if it does not.
+  const probeStmt = db.prepare(
+    `INSERT INTO kv (ns, key, value, expires_at, updated_at) VALUES ('health', 'probe', '{}', NULL, ?)
+     ON CONFLICT (ns, key) DO UPDATE SET updated_at = excluded.updated_at`,
+  );
+  const probeTx = transaction(db, "IMMEDIATE", (at: number) => probeStmt.run(at));
   const toEntry = <T>(row: KvRow): StoreEntry<T> => {
     const e: StoreEntry<T> = { key: row.key, value: JSON.parse(row.value) as T };
     if (row.expires_at !== null) e.expiresAt = row.expires_at;
@@ -208,6 +228,22 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
     },
     async sweepExpired(): Promise<number> {
       return guard("sweep", () => Number(sweepStmt.run(now()).changes));
+    },
+    health() {
+      if (closed) return volume.health();
+      // The volume's free space first: a write may still fit in the WAL's slack while the next one will not.
+      const free = freeBytes(opts.dataDir);
+      if (free !== undefined && free < MIN_FREE_BYTES) {
+        if (volume.markFull(`${free} bytes free on the data volume`))
+          opts.events?.state?.(false, volume.health().detail);
+      } else if (volume.full) {
+        try {
+          guard("write", () => probeTx(now()));
+        } catch {
+          // Still full: the state says so.
+        }
+      }
+      return volume.health();
     },
     settings() {
       return guard("settings", () => {

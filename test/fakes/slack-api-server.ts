@@ -100,6 +100,12 @@ export class FakeSlackApi {
   connectionsOpened = 0;
   /** Status for POSTs to response URLs (404 = expired). */
   responseUrlStatus = 200;
+  /**
+   * Set, the fake takes every request and never answers (Slack behind a black-holed network); `held` counts
+   * what arrived meanwhile.
+   */
+  unreachable = false;
+  held = 0;
   private readonly scripts = new Map<string, Scripted[]>();
   private tsCounter = 1_700_000_000;
   private fileCounter = 0;
@@ -214,6 +220,11 @@ export class FakeSlackApi {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.unreachable) {
+      this.held++;
+      this.events.emit("held");
+      return;
+    }
     const url = new URL(req.url ?? "/", this.origin);
     const body = await readBody(req);
     if (url.pathname.startsWith("/upload/")) {

@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { Secret } from "../../src/config/arrays.js";
+import { Session } from "../../src/flashblade/session.js";
+import type { WireRequest, WireResponse } from "../../src/flashblade/transport.js";
+import { silentLogger } from "../../src/logger.js";
 import { failure } from "./helpers.js";
 import { API_TOKEN, logSink, poolOf, simConfig, startSim } from "./sim.js";
 
@@ -90,6 +94,22 @@ describe("array sessions", () => {
     expect(sim.control.stats().logouts).toBe(1);
     expect(sim.control.activeSessions()).toBe(0);
     expect(logSink.lines.some((l) => l.includes("logged out of array"))).toBe(true);
+  });
+
+  it("once logged out it never logs in again: a call still under way when the bot stops is refused", async () => {
+    // The array's wire, injected: every login and logout the session sends is seen here.
+    const sent: string[] = [];
+    const send = async (req: WireRequest): Promise<WireResponse> => {
+      sent.push(req.path);
+      return { status: 200, headers: { "x-auth-token": `tok-${sent.length}` }, text: "{}" };
+    };
+    const session = new Session("lab-1", new Secret("T-1"), send, silentLogger(), Date.now);
+    expect(await session.token()).toBe("tok-1");
+    await session.logout();
+    // An alert poll answered 401 after the logout asks for a fresh session: none is made.
+    await expect(session.refresh("tok-1")).rejects.toThrow(/shutting down/);
+    await expect(session.token()).rejects.toThrow(/shutting down/);
+    expect(sent).toEqual(["/api/login", "/api/logout"]);
   });
 
   it("a 401 is treated like a 403", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InFlight } from "../../src/ops/in-flight.js";
 import { onShutdownSignals, runShutdown, type SignalTarget } from "../../src/ops/shutdown.js";
+import { shutdownBudget } from "../../src/slack/run.js";
 import { memoryLogger } from "../fakes/memory-logger.js";
 
 function fakeProcess() {
@@ -95,5 +96,55 @@ describe("shutdown", () => {
     p.emit("SIGINT");
     p.emit("SIGINT");
     expect(await p.exited).toBe(1);
+  });
+
+  it("with a deadline, a hung step cannot hold the exit: what was cut off is recorded, then exit 1", async () => {
+    const p = fakeProcess();
+    const log = memoryLogger();
+    const recorded: string[] = [];
+    onShutdownSignals(
+      p.target,
+      [
+        { name: "quick", run: async () => {} },
+        { name: "hangs", run: () => new Promise(() => {}) },
+      ],
+      log.logger,
+      { ms: 20, onDeadline: (step) => void recorded.push(step) },
+    );
+    p.emit("SIGTERM");
+    expect(await p.exited).toBe(1);
+    expect(recorded).toEqual(["hangs"]);
+    expect(log.lines.find((l) => l["msg"] === "shutdown grace ran out: exiting now")).toMatchObject({
+      level: "error",
+      step: "hangs",
+    });
+  });
+
+  it("with a deadline, recording what was cut off is itself bounded", async () => {
+    const p = fakeProcess();
+    onShutdownSignals(
+      p.target,
+      [{ name: "hangs", run: () => new Promise(() => {}) }],
+      memoryLogger().logger,
+      {
+        ms: 5,
+        boundMs: 5,
+        onDeadline: () => new Promise(() => {}),
+      },
+    );
+    p.emit("SIGTERM");
+    expect(await p.exited).toBe(1);
+  });
+
+  it("shutdown_grace is shared out so the exit comes inside it, after the drain's share", () => {
+    const b = shutdownBudget(20_000);
+    expect(b.deadlineMs).toBeLessThan(20_000);
+    expect(b.drainMs).toBeLessThan(b.deadlineMs);
+    expect(b.drainMs).toBeGreaterThanOrEqual(10_000);
+    // The forced exit, what it records and the last log lines all fit in the grace.
+    expect(b.deadlineMs + b.recordMs + b.flushMs).toBeLessThan(20_000);
+    const tiny = shutdownBudget(1_000);
+    expect(tiny.deadlineMs).toBeGreaterThan(0);
+    expect(tiny.deadlineMs + tiny.recordMs + tiny.flushMs).toBeLessThan(1_000);
   });
 });

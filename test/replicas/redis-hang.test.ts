@@ -1,7 +1,8 @@
 /**
  * A Redis that hangs with its connections open (SIGSTOP, what a silent network partition looks like): every
  * replica's /readyz turns 503 and its store gauge 0 within a few seconds, and both come back once Redis answers
- * again. An approval clicked during the hang pauses; clicked again afterwards it runs once.
+ * again. An approval clicked during the hang pauses, and so does a change that needs no approval (refused before it
+ * reaches the array); clicked again afterwards the approval runs once.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -94,6 +95,19 @@ describe("three replicas when Redis hangs", () => {
       await click(r2, "hang-click-1", "UOPS1");
       const paused = await fake.waitForResponse((x) => x.id === "hang-click-1");
       expect(JSON.stringify(paused.body)).toMatch(
+        /Paused: the bot's shared state store \(Redis\) is unreachable/,
+      );
+      expect(patches()).toBe(startPatches);
+      // A change that needs no approval is refused the same way before it reaches the array: nothing half done.
+      await r3.driver.command(
+        slashCommand({
+          text: "fs resize home 30T",
+          userId: "UBOB",
+          responseUrl: fake.responseUrl("hang-grow"),
+        }),
+      );
+      const grow = await fake.waitForResponse((x) => x.id === "hang-grow");
+      expect(JSON.stringify(grow.body)).toMatch(
         /Paused: the bot's shared state store \(Redis\) is unreachable/,
       );
       expect(patches()).toBe(startPatches);

@@ -40,6 +40,7 @@ describe("store.kind: redis in the configuration", () => {
       password: "s3cret",
       tls: { insecure: false, caFile: "/etc/bot/ca.pem" },
       healthCheck: { intervalMs: 1_000, timeoutMs: 1_000 },
+      replicaAckTimeoutMs: 500,
     });
     // The secret never prints with the config.
     expect(JSON.stringify(loaded)).not.toContain("s3cret");
@@ -59,7 +60,50 @@ describe("store.kind: redis in the configuration", () => {
       keyPrefix: "array-chatops:",
       password: "pw",
       healthCheck: { intervalMs: 1_000, timeoutMs: 1_000 },
+      replicaAckTimeoutMs: 500,
     });
+  });
+
+  it("takes sentinels, their master name and password, and the replica acknowledgements", () => {
+    const loaded = load(
+      [
+        "store:",
+        "  kind: redis",
+        "  sentinels: [s1.internal, 's2.internal:26380']",
+        "  sentinel_name: bot-primary",
+        "  password_env: REDIS_PASSWORD",
+        "  sentinel_password_file: /run/secrets/sentinel",
+        "  min_replicas_acked: 2",
+        "  replica_ack_timeout: 0.25s",
+        "",
+      ].join("\n"),
+      { REDIS_PASSWORD: "pw" },
+      { "/run/secrets/sentinel": "sentinel-pw\n" },
+    );
+    expect(storeOptions(loaded)).toMatchObject({
+      kind: "redis",
+      sentinels: [
+        { host: "s1.internal", port: 26379 },
+        { host: "s2.internal", port: 26380 },
+      ],
+      sentinelName: "bot-primary",
+      password: "pw",
+      sentinelPassword: "sentinel-pw",
+      minReplicasAcked: 2,
+      replicaAckTimeoutMs: 250,
+    });
+    expect(JSON.stringify(loaded)).not.toContain("sentinel-pw");
+  });
+
+  it("refuses both an address and sentinels, neither, or sentinels without their master name", () => {
+    expect(() =>
+      load("store:\n  kind: redis\n  address: r\n  sentinels: [s1]\n  sentinel_name: m\n"),
+    ).toThrow(/store\.sentinels.*either address or sentinels, not both/);
+    expect(() => load("store:\n  kind: redis\n")).toThrow(/store\.address.*or sentinels and sentinel_name/);
+    expect(() => load("store:\n  kind: redis\n  sentinels: [s1]\n")).toThrow(/store\.sentinel_name/);
+    expect(() =>
+      load("store:\n  kind: redis\n  sentinels: [s1]\n  sentinel_name: m\n  sentinel_password_env: NOPE\n"),
+    ).toThrow(/store\.sentinel_password_env.*environment variable NOPE is not set/);
   });
 
   it("takes the health-check PING interval and time-out, and refuses times out of range", () => {
