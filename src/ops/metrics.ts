@@ -33,6 +33,8 @@ export interface Metrics {
   readonly rateLimited: Counter<"reason">;
   /** Leases this replica took, lost or released, by lease kind (poll) and change. */
   readonly leaseChanges: Counter<"lease" | "change">;
+  /** Audit lines an export target (file, syslog) dropped because its queue was full. */
+  readonly auditExportDropped: Counter<"target">;
 }
 
 export interface MetricsOptions {
@@ -129,6 +131,12 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
       name: `${p}lease_changes_total`,
       help: "Leases this replica acquired, lost or released, by lease kind",
       labelNames: ["lease", "change"],
+      registers,
+    }),
+    auditExportDropped: new Counter({
+      name: `${p}audit_export_dropped_total`,
+      help: "Audit lines dropped by an export target (file, syslog) whose queue was full",
+      labelNames: ["target"],
       registers,
     }),
   };
