@@ -4,7 +4,7 @@
  * first batch goes out and again after it breaks; the queue (queue.ts) retries a batch that failed with
  * back-off, so a collector that restarts loses nothing that fits in the queue.
  */
-import { connect as netConnect, type Socket } from "node:net";
+import { isIP, connect as netConnect, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import type { AuditRecord } from "../core/audit.js";
 import type { Transport } from "./queue.js";
@@ -52,7 +52,8 @@ export function syslogTransport(t: SyslogTarget): Transport {
         ? tlsConnect({
             host: t.host,
             port: t.port,
-            servername: t.host,
+            // SNI carries host names only (RFC 6066); an address is still checked against the certificate's SANs.
+            ...(isIP(t.host) ? {} : { servername: t.host }),
             ...(t.tls.ca ? { ca: t.tls.ca } : {}),
           })
         : netConnect({ host: t.host, port: t.port });
