@@ -31,13 +31,21 @@ beforeAll(async () => {
     await h.click("dave", card, "Approve");
     await h.run("bob", "frobnicate the array");
     await h.run("alice", "fs list --array lab-2");
+    // A secret typed into a command is redacted before the record is hashed, so it is in no export.
+    await h.run(
+      "alice",
+      "directory update management --bind-password hunter2-export --uris ldaps://l1 --array lab-1",
+    );
     expect(h.audits.map((r) => r.seq)).toEqual(h.audits.map((_, i) => i + 1));
   } finally {
     await h.close();
   }
   await exporter.flush();
   await exporter.close();
-  lines = readFileSync(file, "utf8").trimEnd().split("\n");
+  const text = readFileSync(file, "utf8");
+  expect(text).toContain("directory update management");
+  expect(text).not.toContain("hunter2");
+  lines = text.trimEnd().split("\n");
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
