@@ -28,11 +28,14 @@ export type ChainedRecord = AuditRecord & { seq: number; prev_hash: string; hash
 /**
  * The one canonical form every hash is taken over: JSON with object keys sorted by UTF-16 code units (JS's
  * default sort), no whitespace, array order kept, keys whose value is undefined left out and numbers and strings
- * written as JSON.stringify writes them. A record read back from a JSON line therefore hashes as it did when it
+ * written as JSON.stringify writes them (toJSON included). A record read back from a JSON line therefore hashes as it did when it
  * was written.
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  // As JSON.stringify does (a Date becomes its ISO string), so the hash is of what the export line holds.
+  const toJSON = (value as { toJSON?: () => unknown }).toJSON;
+  if (typeof toJSON === "function") return canonicalJson(toJSON.call(value));
   if (Array.isArray(value))
     return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
   const obj = value as Record<string, unknown>;

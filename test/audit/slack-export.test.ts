@@ -74,6 +74,13 @@ describe("audit_export in the running bot", () => {
     expect(channelLines()).toEqual(
       first.map((r) => `${r.command} ${r.decision}: ${r.outcome} · seq ${r.seq}`),
     );
+    const blocks = JSON.stringify(
+      world()
+        .fake.callsOf("chat.postMessage")
+        .filter((c) => c.args["channel"] === "CAUDIT")
+        .map((c) => c.args["blocks"]),
+    );
+    expect(blocks).toContain("`fs.resize` denied for alice in <#C1> on lab-1: error (FORBIDDEN) · seq 2");
 
     await session(["fs list"], "two");
     const all = read();

@@ -36,6 +36,8 @@ describe("canonicalJson", () => {
       '{"a":{"d":[3,1,{"y":"é","z":null}]},"b":1}',
     );
     expect(canonicalJson({ B: 1, a: 2, _: 3 })).toBe('{"B":1,"_":3,"a":2}');
+    const at = new Date(Date.UTC(2026, 10, 28));
+    expect(canonicalJson({ at, n: [undefined, -0, 1e21] })).toBe(JSON.stringify({ at, n: [null, 0, 1e21] }));
   });
 
   it("gives a record read back from its JSON line the hash it was written with", () => {
