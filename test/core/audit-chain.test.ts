@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AuditRecord } from "../../src/core/audit.js";
+import { type AuditRecord, createAuditor, memoryAuditSink } from "../../src/core/audit.js";
 import {
   type ChainedRecord,
   canonicalJson,
@@ -15,6 +15,7 @@ import {
 import { createMemoryStore } from "../../src/store/memory.js";
 import { openSqliteStore } from "../../src/store/sqlite.js";
 import type { Store } from "../../src/store/types.js";
+import { memoryLogger } from "../fakes/memory-logger.js";
 
 const rec = (id: string, extra: Partial<AuditRecord> = {}): AuditRecord => ({
   id,
@@ -96,5 +97,31 @@ describe.each(stores)("the chain on the %s store", (_name, open) => {
     expect(placed.prev_hash).toBe(GENESIS_HASH);
     expect(recordHash(placed)).toBe(placed.hash);
     await store.close();
+  });
+});
+
+describe("the auditor with a chain", () => {
+  it("logs, posts and files each record with its place in the chain", async () => {
+    const log = memoryLogger();
+    const sink = memoryAuditSink();
+    const auditor = createAuditor(log.logger, sink, createAuditChain(createMemoryStore()));
+    await auditor.record(rec("a"));
+    await auditor.record(rec("b"));
+    expect(sink.records.map((r) => r.seq)).toEqual([1, 2]);
+    const logged = log.lines
+      .filter((l) => l["component"] === "audit")
+      .map((l) => l["audit"] as ChainedRecord);
+    expect(logged.map((r) => [r.seq, r.hash])).toEqual(sink.records.map((r) => [r.seq, r.hash]));
+  });
+
+  it("still logs and posts a record the store cannot chain, and says so", async () => {
+    const log = memoryLogger();
+    const sink = memoryAuditSink();
+    const store = createMemoryStore();
+    await store.close();
+    await createAuditor(log.logger, sink, createAuditChain(store)).record(rec("lost"));
+    expect(sink.records).toHaveLength(1);
+    expect(sink.records[0]?.seq).toBeUndefined();
+    expect(log.lines.map((l) => l["msg"])).toContain("audit record could not be added to the audit chain");
   });
 });
