@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { dirname, isAbsolute, join } from "node:path";
 import { checkSpecs } from "../commands/catalogue/generic/derive.js";
 import { CATALOGUE } from "../commands/catalogue/index.js";
 import type { NounSpec } from "../commands/catalogue/spec.js";
@@ -13,14 +14,17 @@ import { RESOURCES } from "../commands/index.js";
 import type { AlertEngine } from "./alerts/engine.js";
 import { openAlerting, storeOptions } from "./alerts/start.js";
 import type { AlertChat, Clock } from "./alerts/types.js";
+import { type AuditExport, openAuditExport } from "./audit-export/index.js";
 import type { LoadedConfig } from "./config/load.js";
 import type { AuditSink } from "./core/audit.js";
+import { createAuditChain } from "./core/audit-chain.js";
 import { createAuditHistory } from "./core/audit-history.js";
 import type { PendingStore } from "./core/pending-store.js";
 import { createDurablePendingStore } from "./core/pending-store-durable.js";
 import { createPipeline } from "./core/pipeline.js";
 import type { IdentityPort, Pipeline } from "./core/pipeline-types.js";
 import { createRegistry, type Registry } from "./core/registry.js";
+import { raceTimeout } from "./core/slow-array.js";
 import { InternalError } from "./errors.js";
 import { createArrayPool } from "./flashblade/pool.js";
 import type { ArrayCallEvent, ArrayPool } from "./flashblade/types.js";
@@ -31,6 +35,9 @@ import { createExecutionLeases } from "./store/execution-lease.js";
 import { openStore, storeHealth } from "./store/index.js";
 import { storeUnavailableError } from "./store/redis-connection.js";
 import type { Store, StoreOptions } from "./store/types.js";
+
+/** How long closing waits for audit records still queued for export. */
+const AUDIT_EXPORT_FLUSH_MS = 3_000;
 
 export interface Faces {
   logger: Logger;
@@ -134,7 +141,26 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
     now,
     onRenewError: (id, err) => logger.warn({ err, pendingId: id }, "could not renew an execution lease"),
   });
+  // One hash chain per store (every replica appends to it); this replica exports what it appends, in order.
+  const exportCfg = loaded.config.audit_export;
+  let auditExport: AuditExport | undefined;
+  try {
+    auditExport =
+      exportCfg &&
+      openAuditExport(exportCfg, {
+        logger,
+        ...(m ? { onDropped: (target: string, n: number) => m.auditExportDropped.inc({ target }, n) } : {}),
+        resolvePath: (p) => (isAbsolute(p) ? p : join(dirname(loaded.source), p)),
+      });
+  } catch (err) {
+    await alerting?.stop();
+    await pool.close();
+    await store.close();
+    throw err;
+  }
+  const auditChain = createAuditChain(store, auditExport ? { onPlaced: (r) => auditExport.enqueue(r) } : {});
   const pipeline = createPipeline({
+    auditChain,
     executions,
     registry,
     pool,
@@ -169,6 +195,9 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
     health: () => storeHealth(store),
     async close() {
       await alerting?.stop();
+      // Records still queued get a few seconds to go out; close() drops (and logs) what a dead collector left.
+      if (auditExport) await raceTimeout(AUDIT_EXPORT_FLUSH_MS, auditExport.flush());
+      await auditExport?.close();
       await store.close();
       await pool.close();
     },

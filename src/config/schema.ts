@@ -9,6 +9,7 @@ import { ROLES } from "../core/roles.js";
 import { parseDuration } from "../core/units.js";
 import { alertsConfigSchema, storeConfigSchema, unknownAlertSelectors } from "./alerts.js";
 import { arraysConfigSchema } from "./arrays.js";
+import { auditExportSchema } from "./audit-export.js";
 import { changeControlIssues, changeControlSections } from "./change-control.js";
 import { DEFAULT_LIMITS, limitsConfigSchema } from "./limits.js";
 import { mcpConfigSchema } from "./mcp.js";
@@ -167,6 +168,8 @@ export const configSections = {
       days: z.number().int().min(1).max(3650).default(90),
     })
     .default({ keep: 50, days: 90 }),
+  /** Every audit record, hash-chained, as JSON lines to a file and/or syslog (src/config/audit-export.ts). */
+  audit_export: auditExportSchema.optional(),
   time_zone: timeZone,
   /**
    * How long `--array all` waits before answering with the arrays that answered; the rest are named as late

@@ -2,10 +2,12 @@
  * One audit record per request, from the first word typed to the final outcome: who, where, which arrays,
  * what, the decision (allowed, denied, pending, approved by whom, vetoed, expired, voided) and the outcome.
  * Records go to the log (child logger `component: "audit"`) and to an injected sink (the Slack layer may post
- * them to the audit channel; tests collect them).
+ * them to the audit channel; tests collect them). With a chain (src/core/audit-chain.ts) each record first takes
+ * its place in the store's hash chain, so the log line, the sink and the export all carry seq, prev_hash, hash.
  */
 import type { Logger } from "../logger.js";
 import { redact } from "../redact.js";
+import type { AuditChain } from "./audit-chain.js";
 import type { AccessResolver } from "./authz.js";
 import { redactTypedArgs } from "./redact.js";
 import { type Role, roleAtLeast } from "./roles.js";
@@ -67,6 +69,12 @@ export interface AuditRecord {
   outcome: "ok" | "error";
   errorCode?: string;
   durationMs: number;
+  /** The record's place in the store's audit chain (absent without a chain: hand-built pipelines in tests). */
+  seq?: number;
+  /** The hash of record seq-1 (64 zeros for the first). */
+  prev_hash?: string;
+  /** SHA-256 hex of the record's canonical JSON without `hash` (canonicalJson in audit-chain.ts). */
+  hash?: string;
 }
 
 export interface AuditSink {
@@ -86,13 +94,23 @@ export interface Auditor {
 /**
  * Writes each record to the log and to the sink; a failing sink is logged, never fatal to the request. Every
  * record passes the one redaction first (its typed text is redacted where it is made, see redactCommandLine; its
- * typed arguments lose what opens like JSON but does not parse, see redactTypedArgs).
+ * typed arguments lose what opens like JSON but does not parse, see redactTypedArgs), so what is hashed into the
+ * chain is what was redacted: no secret is ever part of a hash anyone can check.
  */
-export function createAuditor(logger: Logger, sink: AuditSink): Auditor {
+export function createAuditor(logger: Logger, sink: AuditSink, chain?: AuditChain): Auditor {
   const log = logger.child({ component: "audit" });
   return {
     async record(raw) {
-      const rec = redact({ ...raw, args: redactTypedArgs(raw.args) });
+      let rec: AuditRecord = redact({ ...raw, args: redactTypedArgs(raw.args) });
+      if (chain) {
+        try {
+          rec = await chain.append(rec);
+        } catch (err) {
+          // The store is down: the request goes on and the record still reaches the log and the sink, without a
+          // place in the chain (and so not exported); the error says which record the chain lacks.
+          log.error({ err, auditId: rec.id }, "audit record could not be added to the audit chain");
+        }
+      }
       log.info({ audit: rec }, `audit ${rec.command} ${rec.decision} ${rec.outcome}`);
       try {
         await sink.write(rec);

@@ -7,6 +7,7 @@ import type { Logger } from "../logger.js";
 import type { ExecutionLeases } from "../store/execution-lease.js";
 import type { AlertCommandPort } from "./alert-port.js";
 import type { AuditSink } from "./audit.js";
+import type { AuditChain } from "./audit-chain.js";
 import type { AuditHistory } from "./audit-history.js";
 import type { ChangeControlRecords } from "./change-control/records.js";
 import type { PendingStore } from "./pending-store.js";
@@ -37,6 +38,8 @@ export interface PipelineDeps {
   audit: AuditSink;
   /** Where records of changes are kept for `/array history` (the store, so every replica reads them). */
   history?: AuditHistory;
+  /** The store's audit hash chain every record joins before it is logged (the composition root always passes it). */
+  auditChain?: AuditChain;
   logger: Logger;
   /** Milliseconds since the epoch. */
   now: () => number;

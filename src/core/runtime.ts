@@ -67,6 +67,7 @@ export function createRuntime(deps: PipelineDeps): Runtime {
     auditor: createAuditor(
       log,
       deps.history ? withHistory(deps.audit, deps.history, deps.registry) : deps.audit,
+      deps.auditChain,
     ),
     newId: deps.newId ?? (() => randomUUID()),
     log,

@@ -35,6 +35,8 @@ export interface Metrics {
   readonly leaseChanges: Counter<"lease" | "change">;
   /** Log lines dropped because stdout did not take them (a full or closed pipe): read from the logger. */
   readonly logLinesDropped: Counter;
+  /** Audit lines an export target (file, syslog) dropped because its queue was full. */
+  readonly auditExportDropped: Counter<"target">;
 }
 
 export interface MetricsOptions {
@@ -136,6 +138,12 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
       registers,
     }),
     logLinesDropped: droppedCounter(`${p}log_lines_dropped_total`, registers, opts.logLinesDropped),
+    auditExportDropped: new Counter({
+      name: `${p}audit_export_dropped_total`,
+      help: "Audit lines dropped by an export target (file, syslog) whose queue was full",
+      labelNames: ["target"],
+      registers,
+    }),
   };
 }
 

@@ -24,7 +24,9 @@ export function auditLine(r: AuditRecord): Rich {
   const arrays = r.arrays.length > 0 ? rich` on ${r.arrays.join(", ")}` : new Rich("");
   const approved = r.approvedBy?.length ? rich`, approved by ${r.approvedBy.join(", ")}` : new Rich("");
   const error = r.errorCode ? rich` (${r.errorCode})` : new Rich("");
-  return rich`\`${r.command}\` ${r.decision} for ${who}${where}${arrays}${approved}: ${r.outcome}${error}`;
+  // The record's place in the audit chain, so a line can be matched with the exported record it stands for.
+  const seq = r.seq === undefined ? new Rich("") : rich` · seq ${String(r.seq)}`;
+  return rich`\`${r.command}\` ${r.decision} for ${who}${where}${arrays}${approved}: ${r.outcome}${error}${seq}`;
 }
 
 export interface AuditChannelSink extends AuditSink {
@@ -76,7 +78,8 @@ export function createAuditChannelSink(deps: {
 
   return {
     write(r) {
-      waiting.push({ line: auditLine(r), text: `${r.command} ${r.decision}: ${r.outcome}` });
+      const seq = r.seq === undefined ? "" : ` · seq ${r.seq}`;
+      waiting.push({ line: auditLine(r), text: `${r.command} ${r.decision}: ${r.outcome}${seq}` });
       if (waiting.length > AUDIT_BACKLOG) dropped += waiting.splice(0, waiting.length - AUDIT_BACKLOG).length;
       if (posting === undefined) start();
     },

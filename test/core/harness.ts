@@ -8,6 +8,7 @@ import type { ResolvedArrayConfig } from "../../src/config/arrays.js";
 import { type AppConfigInput, configSchema } from "../../src/config/schema.js";
 import { ASSISTANT_PREFIX, assistantActor, consoleActor } from "../../src/core/actors.js";
 import { type AuditRecord, memoryAuditSink } from "../../src/core/audit.js";
+import type { AuditChain } from "../../src/core/audit-chain.js";
 import { createAuditHistory } from "../../src/core/audit-history.js";
 import type { ChangeControlRecords } from "../../src/core/change-control/records.js";
 import type { ResourceDefinition } from "../../src/core/define-command.js";
@@ -69,6 +70,8 @@ export interface HarnessOptions {
   onLimited?: (reason: "rate" | "concurrency" | "budget") => void;
   /** The fan-out deadline's timer (a real one by default). */
   timer?: (ms: number, ended: AbortSignal) => Promise<void>;
+  /** Chains every audit record (src/core/audit-chain.ts); records are unchained without it. */
+  auditChain?: AuditChain;
 }
 
 export interface Harness {
@@ -144,6 +147,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     ...(opts.onLimited ? { onLimited: opts.onLimited } : {}),
     ...(opts.timer ? { timer: opts.timer } : {}),
     ...(opts.changeControl ? { changeControl: opts.changeControl } : {}),
+    ...(opts.auditChain ? { auditChain: opts.auditChain } : {}),
   });
   let ts = 0;
   const attach = async (effects: Effect[]) => {
