@@ -24,7 +24,7 @@ export const DEMO_ARRAYS = [
 ] as const;
 
 /** What `npm start -- --demo <incident>` may put on fb-lab-01: the demo itself, or the demo with an incident. */
-export const DEMO_INCIDENTS = ["slow-nfs", "growth"] as const;
+export const DEMO_INCIDENTS = ["slow-nfs", "growth", "freeze"] as const;
 export type DemoIncident = (typeof DEMO_INCIDENTS)[number];
 
 /**
@@ -58,7 +58,9 @@ export async function startDemo(logger: Logger, incident?: DemoIncident): Promis
       sims.push(
         await startSimulator({
           arrayName: a.name,
-          scenario: a.scenario === "demo" && incident !== undefined ? incident : a.scenario,
+          // `freeze` is a change-control drill, not an array incident: the arrays stay the demo's.
+          scenario:
+            a.scenario === "demo" && incident !== undefined && incident !== "freeze" ? incident : a.scenario,
           logger: logger.child({ sim: a.name }),
         }),
       );
@@ -95,6 +97,19 @@ export async function startDemo(logger: Logger, incident?: DemoIncident): Promis
       rules: [{ roles: ["operator"], arrays: "tag:lab", max: "4h", approvers: byRole("admin") }],
     },
     break_glass: { users: ["dave"] },
+    // `--demo freeze`: the lab is in its year-end freeze, from an hour ago for two weeks (docs/change-control.md).
+    ...(incident === "freeze"
+      ? {
+          freeze: [
+            {
+              name: "year-end",
+              from: new Date(Date.now() - 3_600_000).toISOString(),
+              to: new Date(Date.now() + 14 * 86_400_000).toISOString(),
+              arrays: "tag:lab",
+            },
+          ],
+        }
+      : {}),
   });
   return {
     loaded: { config, arrays, source: "demo" },
