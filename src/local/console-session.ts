@@ -4,8 +4,10 @@
  * to approve an eradication, a secret a command needs) read the next line.
  */
 import type { AuditRecord } from "../core/audit.js";
-import type { Attachment, Button, Message } from "../core/message.js";
+import type { Attachment, Message } from "../core/message.js";
 import type { Effect, Pipeline } from "../core/pipeline-types.js";
+import { redactCommandLine } from "../core/redact.js";
+import { type AnswerDraft, answerBook } from "./console-answers.js";
 import { renderText } from "./text-render.js";
 
 export interface ConsoleIO {
@@ -44,8 +46,11 @@ export interface LineResult {
 export interface ConsoleSession {
   readonly user: string;
   handleLine(line: string): Promise<LineResult>;
-  /** Shows the effects of a sweep of expired requests. */
-  show(effects: readonly Effect[]): Promise<void>;
+  /**
+   * Shows effects no typed line caused, as an answer of their own named by `origin` (cards from before a
+   * restart; an expired request's update, which shows no buttons).
+   */
+  show(effects: readonly Effect[], origin?: string): Promise<void>;
   /** Resolves once every late answer still awaited (a fan-out past its deadline) has been printed. */
   settled(): Promise<void>;
 }
@@ -53,7 +58,7 @@ export interface ConsoleSession {
 export const CONSOLE_HELP = [
   "Console commands:",
   "  /array <resource> <verb> …   run a command, e.g. /array fs list (try /array help)",
-  "  1, 2, …                      click the button shown with that number",
+  "  1, 2, …                      click a button of the last answer; 3:1 clicks button 1 of answer 3",
   "  /as <user>                   act as another user (demo: alice admin, bob operator, carol viewer, dave admin)",
   "  /whoami                      who you are acting as",
   "  /help                        this text",
@@ -64,7 +69,7 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
   const { pipeline, io } = deps;
   const channelId = deps.channelId ?? "console";
   let user = deps.initialUser;
-  let buttons: Button[] = [];
+  const book = answerBook();
   let posted = 0;
   const awaiting = new Set<Promise<void>>();
 
@@ -75,7 +80,7 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
     return role ? `${name} (${role})` : name;
   };
 
-  const print = (msg: Message, prefix: string | undefined, batch: Button[]) => {
+  const print = (msg: Message, prefix: string | undefined, { batch }: AnswerDraft) => {
     const rendered = renderText(msg, {
       color: deps.color ?? false,
       firstButton: batch.length + 1,
@@ -91,26 +96,28 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
     return a && io.saveAttachment ? io.saveAttachment(a) : `[attachment: ${filename}]`;
   };
 
-  const apply = async (effects: readonly Effect[]): Promise<void> => {
-    const batch: Button[] = [];
+  /** Prints effects into `draft`, the answer they belong to; the caller files its buttons. */
+  const apply = async (effects: readonly Effect[], draft: AnswerDraft): Promise<void> => {
     for (const e of effects) {
       if (e.kind === "reply") {
-        print(e.message, undefined, batch);
+        print(e.message, undefined, draft);
         // The console cannot edit what it printed: a late answer comes as a follow-up with every array in it.
         if (e.later) {
           const done = e.later.then((m) => {
-            const late: Button[] = [];
+            // More of the same answer, whose buttons it replaces; it does not take over bare numbers while
+            // the person may be typing one for a later answer.
+            const late = book.draft(draft.origin, draft.answer);
             print(m, "(answer updated: the late arrays have answered)", late);
-            if (late.length > 0) buttons = late;
+            book.finish(late, false);
           });
           awaiting.add(done);
           void done.finally(() => awaiting.delete(done));
         }
       } else if (e.kind === "post") {
-        print(e.message, `(posted in ${e.channelId})`, batch);
+        print(e.message, `(posted in ${e.channelId})`, draft);
         if (e.trackPending)
           await pipeline.attachMessage(e.trackPending, { channelId: e.channelId, ts: `console-${++posted}` });
-      } else if (e.kind === "update") print(e.message, "(message updated)", batch);
+      } else if (e.kind === "update") print(e.message, "(message updated)", draft);
       else if (e.kind === "secret") {
         const secrets: Record<string, string> = {};
         let answered = true;
@@ -130,6 +137,7 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
         }
         await apply(
           await pipeline.handleClick({ actionId: e.actionId, value: e.pendingId, actor: actor(), secrets }),
+          draft,
         );
       } else {
         const typed = await io.ask(`${e.label}: `);
@@ -144,10 +152,14 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
             actor: actor(),
             typedText: typed,
           }),
+          draft,
         );
       }
     }
-    if (batch.length > 0) buttons = batch;
+  };
+  const answer = async (effects: readonly Effect[], draft: AnswerDraft, current: boolean) => {
+    await apply(effects, draft);
+    book.finish(draft, current);
   };
 
   /** Runs `work` and reports whether any audit record it produced is an error. */
@@ -161,7 +173,12 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
     get user() {
       return user;
     },
-    show: apply,
+    show: (effects, origin = "an earlier request") =>
+      answer(
+        effects,
+        book.draft(origin),
+        effects.some((e) => e.kind !== "update"),
+      ),
     async settled() {
       while (awaiting.size > 0) await Promise.all([...awaiting]);
     },
@@ -171,21 +188,24 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
       const command = /^\/?array(\s+|$)/i.exec(line);
       if (command) {
         const text = line.slice(command[0].length);
-        return tracked(async () => apply(await pipeline.handleCommand({ text, actor: actor() })));
+        const draft = book.draft(`${user}'s ${redactCommandLine(line)}`);
+        return tracked(async () =>
+          answer(await pipeline.handleCommand({ text, actor: actor() }), draft, true),
+        );
       }
-      if (/^\d+$/.test(line)) {
-        const button = buttons[Number(line) - 1];
-        if (!button) {
-          io.write(
-            buttons.length
-              ? `There is no button ${line}; the buttons shown are 1–${buttons.length}.`
-              : "No buttons are shown.",
-          );
+      const click = book.resolve(line);
+      if (click) {
+        if (!click.ok) {
+          io.write(click.message);
           return { ok: false };
         }
+        const { button } = click;
+        io.write(book.describeClick(click));
         return tracked(async () =>
-          apply(
+          answer(
             await pipeline.handleClick({ actionId: button.actionId, value: button.value, actor: actor() }),
+            book.draft(click.answer.origin, click.answer),
+            true,
           ),
         );
       }

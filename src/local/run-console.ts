@@ -108,7 +108,10 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
   let timer: NodeJS.Timeout | undefined;
   if (opts.waiting && opts.waiting.length > 0) {
     write(`${opts.waiting.length} request(s) made before the restart still wait for an answer:`);
-    await session.show(opts.waiting.map((message) => ({ kind: "reply", message })));
+    await session.show(
+      opts.waiting.map((message) => ({ kind: "reply", message })),
+      "requests made before the restart",
+    );
   }
   if (opts.interactive) {
     write(opts.banner ?? CONSOLE_HELP);
