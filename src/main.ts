@@ -19,6 +19,7 @@ import { consoleLogSink } from "./local/console-log.js";
 import { waitingCards } from "./local/console-store.js";
 import { DEMO_USERS, demoIncidentFrom, startDemo } from "./local/demo.js";
 import { runConsole } from "./local/run-console.js";
+import { secretFileKeeper } from "./local/secret-out.js";
 import { createLogger, type Logger } from "./logger.js";
 import { applyProcessSettings } from "./ops/heap-options.js";
 import type { Metrics } from "./ops/metrics.js";
@@ -33,6 +34,8 @@ export interface MainIO {
   stderr: Writable;
   /** Whether stdin is a terminal (interactive console). */
   interactive: boolean;
+  /** Whether stdout is a terminal: a secret shown once is printed only there (or with --show-secret). */
+  stdoutIsTerminal?: boolean;
 }
 
 /** The console knows no groups and no guests: the person at the keyboard is whoever /as says. */
@@ -61,6 +64,8 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
   });
   // A change a stopped console was carrying out ends as interrupted rather than "being carried out".
   await core.pipeline.recoverInterrupted();
+  const saveAttachment = attachmentSaver();
+  const printSecrets = io.stdoutIsTerminal === true || io.argv.includes("--show-secret");
   try {
     const waiting = await waitingCards(core.pending, {
       now: Date.now(),
@@ -87,7 +92,8 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
       initialUser: demo ? "alice" : "console",
       ...(users ? { knownUsers: users } : {}),
       banner,
-      saveAttachment: attachmentSaver(),
+      saveAttachment,
+      ...(printSecrets ? {} : { keepSecret: secretFileKeeper() }),
       waiting,
       logLines,
       stillWaiting: async () =>
@@ -96,6 +102,7 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
           .map((r) => r.display.title),
     });
   } finally {
+    saveAttachment.close();
     await core.close();
     await demo?.close();
   }
@@ -202,6 +209,7 @@ if (isEntryPoint(import.meta.url, process.argv[1])) {
     stdout: process.stdout,
     stderr: process.stderr,
     interactive: process.stdin.isTTY === true,
+    stdoutIsTerminal: process.stdout.isTTY === true,
   }).then(
     (code) => process.exit(code),
     (err: unknown) => {

@@ -4,7 +4,7 @@
  * to approve an eradication, a secret a command needs) read the next line.
  */
 import type { AuditRecord } from "../core/audit.js";
-import type { Attachment, Message } from "../core/message.js";
+import { type Attachment, type Message, plain } from "../core/message.js";
 import type { Effect, Pipeline } from "../core/pipeline-types.js";
 import { redactCommandLine } from "../core/redact.js";
 import { type AnswerDraft, answerBook } from "./console-answers.js";
@@ -18,8 +18,16 @@ export interface ConsoleIO {
    * echoed in piped mode, hidden while typed at a terminal) and kept out of the line history.
    */
   ask(question: string, opts?: { secret?: boolean }): Promise<string | undefined>;
-  /** Keeps an attachment somewhere the user can open it; returns a line saying where. */
-  saveAttachment?(a: Attachment): string;
+  /**
+   * Keeps an attachment somewhere the user can open it; returns a line saying where. A `transient` one (a
+   * chart) is only for looking at while the session runs.
+   */
+  saveAttachment?(a: Attachment, how?: { transient?: boolean }): string;
+  /**
+   * Takes the secret of a message shown once instead of printing it and returns what to print in its place
+   * (the console's output is not a terminal); absent, the secret is printed.
+   */
+  keepSecret?(secret: string): string;
 }
 
 /** Audit records as they are written, so the console can tell whether a line failed. */
@@ -80,12 +88,17 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
     return role ? `${name} (${role})` : name;
   };
 
-  const print = (msg: Message, prefix: string | undefined, { batch }: AnswerDraft) => {
+  const print = (shown: Message, prefix: string | undefined, { batch }: AnswerDraft) => {
+    const msg = withoutSecret(shown, io.keepSecret);
+    const save = io.saveAttachment;
     const rendered = renderText(msg, {
       color: deps.color ?? false,
       firstButton: batch.length + 1,
-      ...(io.saveAttachment
-        ? { describeAttachment: (f) => describeAttachment(msg, f), describeImage: io.saveAttachment }
+      ...(save
+        ? {
+            describeAttachment: (f) => describeAttachment(msg, f),
+            describeImage: (a) => save(a, { transient: true }),
+          }
         : {}),
     });
     batch.push(...rendered.buttons);
@@ -249,6 +262,15 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
           return { ok: false };
       }
     },
+  };
+}
+
+/** A message shown once, its secret (the code block, by the commands' convention) handed to `keep` instead. */
+function withoutSecret(msg: Message, keep: ConsoleIO["keepSecret"]): Message {
+  if (!msg.secret || !keep) return msg;
+  return {
+    ...msg,
+    blocks: msg.blocks.map((b) => (b.type === "code" ? { type: "context", text: plain(keep(b.text)) } : b)),
   };
 }
 

@@ -21,7 +21,9 @@ export interface RunConsoleOptions {
   knownUsers?: Readonly<Record<string, string>>;
   /** Shown once at the start of an interactive session. */
   banner?: string;
-  saveAttachment?: (a: Attachment) => string;
+  saveAttachment?: (a: Attachment, how?: { transient?: boolean }) => string;
+  /** Given when the output is not a terminal: a secret shown once goes to it instead (secret-out.ts). */
+  keepSecret?: (secret: string) => string;
   /** How often an interactive session sweeps expired requests. */
   sweepMs?: number;
   /** Shown (with their buttons) before the first line: requests still waiting from before a restart. */
@@ -99,6 +101,7 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
         return answer;
       },
       ...(opts.saveAttachment ? { saveAttachment: opts.saveAttachment } : {}),
+      ...(opts.keepSecret ? { keepSecret: opts.keepSecret } : {}),
     },
   });
 
