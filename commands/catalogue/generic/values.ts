@@ -1,4 +1,5 @@
 /** Reading and showing array values for the catalogue: dotted paths, units, status and expiry marks. */
+import { markAfter, markBefore } from "../../../src/core/cell-marks.js";
 import { formatTimestamp } from "../../../src/core/format-time.js";
 import type { TableColumn } from "../../../src/core/message.js";
 import { formatBytes, formatDuration, formatPercent } from "../../../src/core/units.js";
@@ -153,8 +154,8 @@ function unitFormat(unit: Unit | undefined): Format | undefined {
         if (n === undefined || n === 0) return String(v);
         const left = n - ctx.now;
         const when = formatTimestamp(n, ctx.timeZone);
-        if (left < 0) return `${when} ⚠ expired`;
-        return left < EXPIRY_WARNING_MS ? `${when} ⚠ in ${formatDuration(left)}` : when;
+        if (left < 0) return markAfter(when, "⚠", "expired");
+        return left < EXPIRY_WARNING_MS ? markAfter(when, "⚠", `in ${formatDuration(left)}`) : when;
       };
     case "days-left":
       return (v, ctx) => {
@@ -163,12 +164,12 @@ function unitFormat(unit: Unit | undefined): Format | undefined {
         // Whole days, rounded down: "0" is the last day. Numbers first, so --where "days left < 30" reads them.
         const days = Math.floor((n - ctx.now) / DAY);
         const left = n - ctx.now;
-        if (left < 0) return `${days} ✗ expired`;
-        if (left < EXPIRY_WARNING_MS) return `${days} ⚠ under 30`;
-        return left < EXPIRY_NOTICE_MS ? `${days} ⚠ under 90` : String(days);
+        if (left < 0) return markAfter(String(days), "✗", "expired");
+        if (left < EXPIRY_WARNING_MS) return markAfter(String(days), "⚠", "under 30");
+        return left < EXPIRY_NOTICE_MS ? markAfter(String(days), "⚠", "under 90") : String(days);
       };
     case "status":
-      return (v) => (HEALTHY.has(String(v).toLowerCase()) ? `✓ ${String(v)}` : `✗ ${String(v)}`);
+      return (v) => markBefore(HEALTHY.has(String(v).toLowerCase()) ? "✓" : "✗", String(v));
     default:
       return undefined;
   }
