@@ -133,7 +133,10 @@ export async function runSlackMode(loaded: LoadedConfig, opts: SlackModeOptions)
   let core: Composed | undefined;
   const metrics =
     opts.replica?.metrics ??
-    createMetrics({ pendingCount: async () => (core ? openRequestCount(core.pending)() : 0) });
+    createMetrics({
+      pendingCount: async () => (core ? openRequestCount(core.pending)() : 0),
+      arrays: () => core?.pool.health() ?? [],
+    });
   const ports = createSlackPorts(slack, { logger, metrics, groupIds: accessGroupIds(loaded.config.access) });
   const audit = slackAuditSink(loaded, ports, logger);
   core = await compose(loaded, {

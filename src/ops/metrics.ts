@@ -33,6 +33,8 @@ export interface Metrics {
   readonly rateLimited: Counter<"reason">;
   /** Leases this replica took, lost or released, by lease kind (poll) and change. */
   readonly leaseChanges: Counter<"lease" | "change">;
+  /** 1 per array that answers and takes the bot's token, 0 otherwise (down, refused, not answered yet). */
+  readonly arrayUp: Gauge<"array">;
 }
 
 export interface MetricsOptions {
@@ -41,6 +43,8 @@ export interface MetricsOptions {
   prefix?: string;
   /** Counts open approval requests at scrape time (the pending store knows; nothing has to keep a tally). */
   pendingCount?: () => Promise<number>;
+  /** The arrays' health at scrape time (the pool knows; read when scraped, as the pending count is). */
+  arrays?: () => readonly { name: string; reachable: boolean }[];
 }
 
 export function createMetrics(opts: MetricsOptions = {}): Metrics {
@@ -125,6 +129,20 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
       registers,
     }),
     storeUp: new Gauge({ name: `${p}store_up`, help: "1 while the state store is reachable", registers }),
+    arrayUp: new Gauge({
+      name: `${p}array_up`,
+      help: "1 while an array answers and takes the bot's API token, 0 while it is down, refuses it or has not answered yet",
+      labelNames: ["array"],
+      registers,
+      ...(opts.arrays === undefined
+        ? {}
+        : {
+            collect(this: Gauge<"array">) {
+              for (const a of (opts.arrays as NonNullable<MetricsOptions["arrays"]>)())
+                this.set({ array: a.name }, a.reachable ? 1 : 0);
+            },
+          }),
+    }),
     leaseChanges: new Counter({
       name: `${p}lease_changes_total`,
       help: "Leases this replica acquired, lost or released, by lease kind",
