@@ -13,7 +13,7 @@ import { memoryAuditSink } from "./core/audit.js";
 import type { IdentityPort } from "./core/pipeline-types.js";
 import { raceTimeout } from "./core/slow-array.js";
 import { isEntryPoint } from "./entry-point.js";
-import { isUserFacing } from "./errors.js";
+import { errorCode, isUserFacing, UserFacingError } from "./errors.js";
 import { attachmentSaver } from "./local/attachments.js";
 import { consoleLogSink } from "./local/console-log.js";
 import { waitingCards } from "./local/console-store.js";
@@ -63,7 +63,12 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
     ...(loaded ? {} : { store: { kind: "memory" } as const }),
   });
   // A change a stopped console was carrying out ends as interrupted rather than "being carried out".
-  await core.pipeline.recoverInterrupted();
+  await core.pipeline.recoverInterrupted().catch(async (err: unknown) => {
+    const detail = core.shared?.health().detail;
+    await core.close();
+    await demo?.close();
+    throw storeUnreachableAtStart(err, config, detail);
+  });
   const saveAttachment = attachmentSaver();
   const printSecrets = io.stdoutIsTerminal === true || io.argv.includes("--show-secret");
   try {
@@ -106,6 +111,25 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
     await core.close();
     await demo?.close();
   }
+}
+
+/**
+ * The console keeps its pending approvals in the configured store, so with Redis unreachable it cannot start:
+ * it exits at once and says so (the store's own message, "read-only commands still work", is for a running
+ * bot). The Slack face chooses the other way: it starts, with /readyz not ready until Redis answers.
+ */
+function storeUnreachableAtStart(err: unknown, loaded: LoadedConfig, detail?: string): unknown {
+  const store = loaded.config.store;
+  if (errorCode(err) !== "STORE_UNAVAILABLE" || store.kind !== "redis") return err;
+  const cause = detail ? ` (${detail})` : "";
+  return new UserFacingError(
+    "STORE_UNAVAILABLE",
+    `The console cannot start: Redis at ${store.address} (store.address) does not answer${cause}, and the console ` +
+      "keeps its pending approvals there. Start Redis or correct store.address, or give the console its own " +
+      "store (store.kind: sqlite). The Slack app, by contrast, starts and reports not ready on /readyz until " +
+      "Redis answers.",
+    { cause: err },
+  );
 }
 
 export interface SlackModeOptions {

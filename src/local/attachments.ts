@@ -6,10 +6,11 @@
  * Charts are only something to look at while the session runs, so they are removed when the console exits
  * (and the directory with them when nothing else is in it); a CSV is data the person asked for and stays.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { type Attachment, isSpooled } from "../core/message.js";
+import { makeDirs } from "../make-dirs.js";
 
 function reasonOf(err: unknown): string {
   return err instanceof Error && "code" in err ? String(err.code) : String(err);
@@ -28,11 +29,11 @@ export function attachmentSaver(dir?: string, base: () => string = tmpdir): Atta
   const transient: string[] = [];
   const folder = (): string => {
     if (target !== undefined) {
-      mkdirSync(target, { recursive: true });
+      makeDirs(target);
       return target;
     }
     const root = base();
-    mkdirSync(root, { recursive: true });
+    makeDirs(root);
     target = mkdtempSync(join(root, "array-chatops-"));
     made = target;
     return target;

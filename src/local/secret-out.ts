@@ -3,9 +3,10 @@
  * not a terminal: a pipe or a file is a log someone keeps, which the secret must never reach unless the person
  * asked for it (`--show-secret`). It goes to a file only its owner can read, and the answer says where.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeDirs } from "../make-dirs.js";
 
 /** Keeps `secret` aside and returns the note printed in its place. */
 export type SecretKeeper = (secret: string) => string;
@@ -15,7 +16,7 @@ export function secretFileKeeper(base: () => string = tmpdir): SecretKeeper {
   return (secret) => {
     try {
       const root = base();
-      mkdirSync(root, { recursive: true });
+      makeDirs(root);
       // mkdtemp makes the directory 0700 and the file is 0600: no other user on the machine can read either.
       const dir = mkdtempSync(join(root, "array-chatops-secret-"));
       const path = join(dir, `secret-${++n}.txt`);
