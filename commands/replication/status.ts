@@ -23,7 +23,8 @@ import {
   type Verdict,
 } from "./read.js";
 
-const DEFAULT_RPO = 60 * 60_000;
+/** The interval a link no policy schedules (a bucket link) is measured against, unless --rpo says otherwise. */
+export const DEFAULT_RPO = 60 * 60_000;
 const ICON: Record<Verdict, CellMark> = { broken: "🔴", paused: "⏸️", behind: "🟡", ok: "🟢" };
 
 /** Live file systems with no snapshot policy and no replica link (the same rule as `policy gaps`). */
