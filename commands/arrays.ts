@@ -5,6 +5,7 @@ import { formatRelative } from "../src/core/format-time.js";
 import { message, rich } from "../src/core/message.js";
 import { truncatedTable } from "../src/core/table.js";
 import { countOf, formatLatencyMs } from "../src/core/units.js";
+import { arrayState } from "../src/flashblade/health-words.js";
 import type { ArrayHealth } from "../src/flashblade/types.js";
 
 const arraysHealth = defineCommand({
@@ -15,9 +16,9 @@ const arraysHealth = defineCommand({
   scope: "global",
   args: z.object({}),
   async run(_args, ctx): Promise<ArrayHealth[]> {
-    // A version call is the cheapest request that proves the array answers; failures show in health(). A
+    // The version and a login prove the array answers and takes the token; failures show in health(). A
     // stalled array must not hold the answer: after the fan-out deadline it shows as not answered yet.
-    const asked = Promise.allSettled(ctx.pool.list().map((c) => c.version()));
+    const asked = Promise.allSettled(ctx.pool.list().map((c) => c.check()));
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, ctx.fanOutDeadlineMs);
@@ -32,7 +33,7 @@ const arraysHealth = defineCommand({
     const rows = health.map((h) => ({
       name: h.name,
       tags: h.tags.join(", ") || "–",
-      status: h.reachable ? "up" : h.status === "unknown" ? "no answer yet" : downWord(h),
+      status: arrayState(h),
       version: h.version ?? "–",
       latency:
         h.latencyMs.p50 === undefined
@@ -59,11 +60,6 @@ const arraysHealth = defineCommand({
     ]);
   },
 });
-
-/** A down array that accepted the connection but did not answer in time is hung, not gone: say which. */
-function downWord(h: ArrayHealth): string {
-  return /^no answer within/.test(h.down?.reason ?? h.lastError?.message ?? "") ? "not answering" : "DOWN";
-}
 
 export const arraysResource = defineResource({
   name: "arrays",

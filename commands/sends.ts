@@ -18,6 +18,7 @@ export const HAND_WRITTEN_SENDS: Readonly<Record<string, readonly string[]>> = {
   "access-key.enable": ["PATCH /object-store-access-keys {enabled: true}"],
   "access-key.import": ["POST /object-store-access-keys {secret_access_key}"],
   "access-key.list": ["GET /object-store-access-keys"],
+  "access-key.rotate": ["POST /object-store-access-keys {rotate: a new key beside the old}"],
   "alert.flag": ["GET /alerts", "PATCH /alerts {flagged: true}"],
   "alert.list": ["GET /alerts"],
   "alert.routes": [],

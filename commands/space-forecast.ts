@@ -14,7 +14,7 @@ import {
 import { formatDay } from "../src/core/format-time.js";
 import { type Block, type Field, message, type Rich, rich } from "../src/core/message.js";
 import { truncatedTable } from "../src/core/table.js";
-import { formatBytes, formatPercent, parseDuration } from "../src/core/units.js";
+import { formatBytes, formatBytesLike, formatPercent, parseDuration } from "../src/core/units.js";
 import { UserFacingError } from "../src/errors.js";
 import { forecastChart } from "./space-forecast-chart.js";
 
@@ -51,10 +51,11 @@ const inDays = (ms: number, now: number) => {
 export function describeCrossing(c: LevelCrossing, now: number): string {
   if (c.reached) return "already reached";
   if (c.at === undefined) return "not on the current trend (usage is not growing)";
+  // A range whose two ends fall on the same day says nothing a range should: it is left out, never printed.
   const range =
     c.earliest !== undefined && c.latest !== undefined
       ? date(c.earliest) === date(c.latest)
-        ? "that very day"
+        ? ""
         : `between ${date(c.earliest)} and ${date(c.latest)}`
       : c.earliest !== undefined
         ? `not before ${date(c.earliest)}; the slowest plausible growth never gets there`
@@ -62,10 +63,17 @@ export function describeCrossing(c: LevelCrossing, now: number): string {
   return `${date(c.at)} (${inDays(c.at, now)}${range ? `; ${range}` : ""})`;
 }
 
-function perDayText(f: CapacityForecast): string {
+/**
+ * The growth per day and its range, all three in one unit: the best figure's, or `like`'s for a column of
+ * several arrays; no range when it has no width.
+ */
+function perDayText(f: CapacityForecast, like?: number): string {
   if (!f.perDay) return "–";
-  const sign = (v: number) => (v < 0 ? `−${formatBytes(-v)}` : formatBytes(v));
-  return `${sign(f.perDay.best)}/day (${sign(f.perDay.low)} to ${sign(f.perDay.high)})`;
+  const { best, low, high } = f.perDay;
+  const unit = like ?? best;
+  const sign = (v: number) => (v < 0 ? `−${formatBytesLike(-v, unit)}` : formatBytesLike(v, unit));
+  const [from, to] = [sign(low), sign(high)];
+  return from === to ? `${sign(best)}/day` : `${sign(best)}/day (${from} to ${to})`;
 }
 
 function oneArray(f: CapacityForecast, fsNote: Block[], timeZone: string): Block[] {
@@ -154,6 +162,8 @@ export const spaceForecast = defineCommand({
         : `${headline}: not enough history (${only.reason ?? "no samples"})`;
       return message(summary, [{ type: "header", text: headline }, ...oneArray(only, fsNote, rctx.timeZone)]);
     }
+    // One unit for the whole Growth column: the largest growth's.
+    const like = Math.max(0, ...result.forecasts.map((f) => Math.abs(f.perDay?.best ?? 0)));
     const rows = result.forecasts.map((f) => {
       const now = f.history[f.history.length - 1]?.[0] ?? rctx.now;
       const at = (level: number) => {
@@ -163,7 +173,7 @@ export const spaceForecast = defineCommand({
       return {
         array: f.array,
         used: f.capacity > 0 ? formatPercent(f.usedNow / f.capacity) : "–",
-        growth: perDayText(f),
+        growth: perDayText(f, like),
         p80: at(0.8),
         p90: at(0.9),
         p100: at(1),

@@ -12,7 +12,7 @@ import { truncatedTable } from "../src/core/table.js";
 import { countOf, formatBytes, formatCount, formatDuration } from "../src/core/units.js";
 import { eq } from "../src/flashblade/filter.js";
 import { bucketSchema, fileSystemSchema, snapshotSchema } from "../src/flashblade/schemas.js";
-import { destroyedThroughBot, newerOf } from "./shared/destroyed-by.js";
+import { destroyedByPolicyChange, destroyedThroughBot, newerOf } from "./shared/destroyed-by.js";
 
 type Kind = "file system" | "snapshot" | "bucket";
 
@@ -31,6 +31,8 @@ export interface TrashItem {
    * audit log (REST 1.9+), when it still holds the entry.
    */
   destroyedBy?: { user: string; at: number; viaBot?: boolean };
+  /** The policy that made a snapshot: a change to it through the bot may have destroyed the snapshot. */
+  policy?: string;
 }
 
 export interface TrashResult {
@@ -60,8 +62,17 @@ async function attachChatDestroyers(ctx: CommandContext, items: TrashItem[]): Pr
       RESOURCE[kind],
       mine.map((i) => i.name),
     );
+    // A snapshot no destroy of its own names may have gone with a rule of its policy (issue 43: "Destroyed by: –").
+    const byPolicy =
+      kind === "snapshot"
+        ? await destroyedByPolicyChange(
+            ctx,
+            mine.flatMap((i) => (i.policy && !chat.has(i.name) ? [i.policy] : [])),
+          )
+        : undefined;
     for (const item of mine) {
-      const by = newerOf(chat.get(item.name), item.destroyedBy);
+      const mark = chat.get(item.name) ?? (item.policy ? byPolicy?.get(item.policy) : undefined);
+      const by = newerOf(mark, item.destroyedBy);
       if (by) item.destroyedBy = by;
     }
   }
@@ -137,6 +148,7 @@ export const spaceTrash = defineCommand({
       items.push({
         ...base("snapshot", s.name, s.time_remaining),
         detail: `of ${s.source ?? "?"}${s.owner_destroyed || s.source_destroyed ? " (destroyed with it)" : ""}`,
+        ...(s.policy?.name ? { policy: s.policy.name } : {}),
       });
     }
     if (await ctx.array.supports("1.8")) {

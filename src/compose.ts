@@ -64,6 +64,11 @@ export interface Composed {
   store: Store;
   pending: PendingStore;
   pool: ArrayPool;
+  /**
+   * Settles once every array has been asked at start-up whether it answers and takes the token, so health
+   * (/healthz, /readyz, /array arrays, the up gauge) is known at once, not after the first command or poll.
+   */
+  arraysChecked: Promise<void>;
   registry: Registry;
   pipeline: Pipeline;
   /** The alert engine's click route for "alert.…" buttons; absent without a chat port. */
@@ -183,10 +188,13 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
   const alertClicks = faces.chat
     ? alerting?.attach({ chat: faces.chat, pool, identity: faces.identity, pipeline })
     : undefined;
+  // Not awaited: a start-up must not wait on an array that does not answer; what each says lands in its health.
+  const arraysChecked = pool.checkAll();
   return {
     store,
     pending,
     pool,
+    arraysChecked,
     registry,
     pipeline,
     ...(alertClicks ? { alertClicks } : {}),

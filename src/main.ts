@@ -13,12 +13,13 @@ import { memoryAuditSink } from "./core/audit.js";
 import type { IdentityPort } from "./core/pipeline-types.js";
 import { raceTimeout } from "./core/slow-array.js";
 import { isEntryPoint } from "./entry-point.js";
-import { isUserFacing } from "./errors.js";
+import { errorCode, isUserFacing, UserFacingError } from "./errors.js";
 import { attachmentSaver } from "./local/attachments.js";
 import { consoleLogSink } from "./local/console-log.js";
 import { waitingCards } from "./local/console-store.js";
 import { DEMO_USERS, demoIncidentFrom, startDemo } from "./local/demo.js";
 import { runConsole } from "./local/run-console.js";
+import { secretFileKeeper } from "./local/secret-out.js";
 import { createLogger, flushLogs, type Logger, logLinesDropped } from "./logger.js";
 import { applyProcessSettings } from "./ops/heap-options.js";
 import type { Metrics } from "./ops/metrics.js";
@@ -33,6 +34,8 @@ export interface MainIO {
   stderr: Writable;
   /** Whether stdin is a terminal (interactive console). */
   interactive: boolean;
+  /** Whether stdout is a terminal: a secret shown once is printed only there (or with --show-secret). */
+  stdoutIsTerminal?: boolean;
 }
 
 /** The console knows no groups and no guests: the person at the keyboard is whoever /as says. */
@@ -60,7 +63,14 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
     ...(loaded ? {} : { store: { kind: "memory" } as const }),
   });
   // A change a stopped console was carrying out ends as interrupted rather than "being carried out".
-  await core.pipeline.recoverInterrupted();
+  await core.pipeline.recoverInterrupted().catch(async (err: unknown) => {
+    const detail = core.shared?.health().detail;
+    await core.close();
+    await demo?.close();
+    throw storeUnreachableAtStart(err, config, detail);
+  });
+  const saveAttachment = attachmentSaver();
+  const printSecrets = io.stdoutIsTerminal === true || io.argv.includes("--show-secret");
   try {
     const waiting = await waitingCards(core.pending, {
       now: Date.now(),
@@ -87,7 +97,8 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
       initialUser: demo ? "alice" : "console",
       ...(users ? { knownUsers: users } : {}),
       banner,
-      saveAttachment: attachmentSaver(),
+      saveAttachment,
+      ...(printSecrets ? {} : { keepSecret: secretFileKeeper() }),
       waiting,
       logLines,
       stillWaiting: async () =>
@@ -96,9 +107,29 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
           .map((r) => r.display.title),
     });
   } finally {
+    saveAttachment.close();
     await core.close();
     await demo?.close();
   }
+}
+
+/**
+ * The console keeps its pending approvals in the configured store, so with Redis unreachable it cannot start:
+ * it exits at once and says so (the store's own message, "read-only commands still work", is for a running
+ * bot). The Slack face chooses the other way: it starts, with /readyz not ready until Redis answers.
+ */
+function storeUnreachableAtStart(err: unknown, loaded: LoadedConfig, detail?: string): unknown {
+  const store = loaded.config.store;
+  if (errorCode(err) !== "STORE_UNAVAILABLE" || store.kind !== "redis") return err;
+  const cause = detail ? ` (${detail})` : "";
+  return new UserFacingError(
+    "STORE_UNAVAILABLE",
+    `The console cannot start: Redis at ${store.address} (store.address) does not answer${cause}, and the console ` +
+      "keeps its pending approvals there. Start Redis or correct store.address, or give the console its own " +
+      "store (store.kind: sqlite). The Slack app, by contrast, starts and reports not ready on /readyz until " +
+      "Redis answers.",
+    { cause: err },
+  );
 }
 
 export interface SlackModeOptions {
@@ -129,6 +160,7 @@ export async function runSlackMode(loaded: LoadedConfig, opts: SlackModeOptions)
     createMetrics({
       pendingCount: async () => (core ? openRequestCount(core.pending)() : 0),
       logLinesDropped: () => logLinesDropped(logger),
+      arrays: () => core?.pool.health() ?? [],
     });
   const ports = createSlackPorts(slack, { logger, metrics, groupIds: identityGroupIds(loaded.config) });
   const audit = slackAuditSink(loaded, ports, logger);
@@ -214,6 +246,7 @@ if (isEntryPoint(import.meta.url, process.argv[1])) {
     stdout: process.stdout,
     stderr: process.stderr,
     interactive: process.stdin.isTTY === true,
+    stdoutIsTerminal: process.stdout.isTTY === true,
   }).then(
     (code) => process.exit(code),
     (err: unknown) => {

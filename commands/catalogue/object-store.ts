@@ -101,7 +101,11 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     secrets: [],
     // Disabling a key that is enabled cuts off the applications signing with it; enabling one harms nothing.
     classFrom: {
-      update: { classes: ["destroy"], of: (state) => (state["enabled"] === "true" ? "destroy" : null) },
+      // The class `access-key disable` asks by, so both ways of disabling a key are held to one policy.
+      update: {
+        classes: ["disable_access_key"],
+        of: (state) => (state["enabled"] === "true" ? "disable_access_key" : null),
+      },
     },
     examples: {
       list: "",

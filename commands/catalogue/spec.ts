@@ -26,7 +26,10 @@ export type Unit =
   | "expiry" // a timestamp that warns when it is under 30 days away
   | "days-left" // a timestamp shown as whole days from now, marked under 30 and under 90
   | "status" // healthy vs not, marked in tables
-  | "percent"; // a ratio 0..1
+  | "percent" // a ratio 0..1
+  | "usec" // a latency in microseconds, shown in ms like every latency ("0.52 ms")
+  | "rate" // operations per second, with thousands separators ("7,111")
+  | "bitrate"; // a link speed in bits per second ("40 Gb/s")
 
 /** A query parameter filled from a bare word (`snmp manager show trap1` → names=trap1). */
 export interface Selector {

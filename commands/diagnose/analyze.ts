@@ -18,8 +18,6 @@ const MIN_RELATIVE_CHANGE = 0.25;
 const MIN_RELATIVE_SPREAD = 0.05;
 /** A client doing this share of the NFS operations or more (nearly a third) dominates the array. */
 const DOMINANT_SHARE = 0.3;
-/** A replica link lagging more than this is behind (a 1-hour policy missed once and a bit). */
-const LAG_BEHIND = 90 * 60_000;
 
 export type MetricKind = "latency" | "iops" | "bandwidth";
 
@@ -190,8 +188,9 @@ export function analyze(data: DiagnoseData): Diagnosis {
       inWindow,
     });
   }
+  // Behind, paused or broken as `replication status` says (collect.ts): one definition for both answers.
   for (const link of data.links) {
-    if (link.lag < LAG_BEHIND && link.status !== "unhealthy") continue;
+    if (link.verdict === "ok") continue;
     rest.push({ kind: "link", score: Math.min(9, ABNORMAL + Math.log2(1 + link.lag / HOUR)), link });
   }
   if (data.capacity && data.capacity.total > 0) {

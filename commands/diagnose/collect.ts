@@ -8,6 +8,8 @@ import type { CommandContext } from "../../src/core/define-command.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { arrayPerformanceSchema } from "../../src/flashblade/schemas.js";
 import { type PerfSample, resolutionFor, toSample } from "../perf.js";
+import { readReplication, type Verdict } from "../replication/read.js";
+import { DEFAULT_RPO } from "../replication/status.js";
 
 /** An alert as the engine's port gives it; derived from the context so commands/ never import src/alerts. */
 export type AlertSnapshot = Awaited<ReturnType<NonNullable<CommandContext["alerts"]>["alertsSince"]>>[number];
@@ -27,6 +29,10 @@ export interface Load {
   ms?: number;
 }
 
+/**
+ * A replica link as `replication status` judges it: the same reading (readReplication) and the same verdict
+ * against the link's interval, so diagnose never calls "behind" a link that status calls ok, or the reverse.
+ */
 export interface LinkLag {
   kind: "file system" | "bucket";
   name: string;
@@ -34,6 +40,12 @@ export interface LinkLag {
   lag: number;
   status: string;
   details?: string;
+  verdict: Verdict;
+  /** The interval the lag is measured against, and the policy it comes from (none: the default RPO). */
+  interval: number;
+  intervalFrom?: string;
+  /** lag ÷ interval, when the lag is known. */
+  ratio?: number;
 }
 
 export interface DiagnoseData {
@@ -92,27 +104,19 @@ async function loads(ctx: CommandContext, path: string, query: Record<string, st
 
 async function links(ctx: CommandContext): Promise<LinkLag[]> {
   if (!(await ctx.array.supports("1.9"))) return [];
-  const read = async (path: string, kind: LinkLag["kind"], local: string, remote: string) => {
-    const page = await ctx.array.get<Record<string, unknown>>(path, { query: { limit: 1000 } });
-    return page.items.map((l): LinkLag => {
-      const ref = (k: string) => (l[k] as { name?: string } | undefined)?.name;
-      const details = typeof l["status_details"] === "string" ? l["status_details"] : undefined;
-      const remoteName = ref(remote);
-      return {
-        kind,
-        name: ref(local) ?? "?",
-        lag: num(l, "lag"),
-        status: typeof l["status"] === "string" ? l["status"] : "unknown",
-        ...(remoteName ? { remote: remoteName } : {}),
-        ...(details ? { details } : {}),
-      };
-    });
-  };
-  const [fs, buckets] = await Promise.all([
-    opt(read("/file-system-replica-links", "file system", "local_file_system", "remote")),
-    opt(read("/bucket-replica-links", "bucket", "local_bucket", "remote")),
-  ]);
-  return [...(fs ?? []), ...(buckets ?? [])];
+  const { rows } = await readReplication(ctx, { defaultInterval: DEFAULT_RPO, unprotected: async () => [] });
+  return rows.map((r) => ({
+    kind: r.kind,
+    name: r.local,
+    lag: r.lag ?? 0,
+    status: r.status,
+    verdict: r.verdict,
+    interval: r.interval,
+    ...(r.remote !== "?" ? { remote: r.remote } : {}),
+    ...(r.details ? { details: r.details } : {}),
+    ...(r.intervalFrom ? { intervalFrom: r.intervalFrom } : {}),
+    ...(r.ratio !== undefined ? { ratio: r.ratio } : {}),
+  }));
 }
 
 async function alerts(ctx: CommandContext, since: number): Promise<DiagnoseData["alerts"]> {

@@ -56,8 +56,13 @@ export function findingText(f: Finding, now: number): Rich {
       // The index is the number `alert list` shows and `alert show` takes; the code only names the kind.
       return rich`*${f.severity} alert ${f.index}* (code ${f.code}) open: ${f.subject || "(no subject)"}${f.component ? ` (${f.component})` : ""}, raised ${f.inWindow ? "in this window" : formatRelative(f.created, now)}.`;
     case "link": {
+      // The words of `replication status`: its verdict, and the lag against the same interval.
       const l = f.link;
-      return rich`*Replication behind*: ${l.kind} ${l.name}${l.remote ? ` → ${l.remote}` : ""} lags ${formatDuration(l.lag)} (${l.status}${l.details ? `: ${l.details}` : ""}).`;
+      const against =
+        l.ratio === undefined
+          ? ""
+          : `, ${l.ratio.toFixed(1)}× its ${formatDuration(l.interval)} interval (${l.intervalFrom ? `policy ${l.intervalFrom}` : "no policy"})`;
+      return rich`*Replication ${l.verdict}*: ${l.kind} ${l.name}${l.remote ? ` → ${l.remote}` : ""} lags ${formatDuration(l.lag)}${against} (${l.status}${l.details ? `: ${l.details}` : ""}).`;
     }
     case "capacity":
       return rich`*Array ${formatPercent(f.ratio)} full*: above 80 %, where performance and rebuild headroom suffer. See \`/array space forecast\`.`;

@@ -179,6 +179,13 @@ function toggle(enabled: boolean) {
     visibility: "in_channel",
     positional: ["key"],
     args: z.object({ key: keyName() }),
+    // Disabling cuts off every application that signs with the key: it asks first (issue 43).
+    ...(enabled
+      ? {}
+      : {
+          destructive: () => "disable_access_key" as const,
+          gateClasses: ["disable_access_key" as const],
+        }),
     async impact(a, ctx): Promise<Impact> {
       const key = await requireKey(ctx, a.key);
       if ((key.enabled !== false) === enabled) {

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { duration } from "../../src/core/arg-types.js";
+import { type CellMark, markBefore } from "../../src/core/cell-marks.js";
 import { type CommandContext, defineCommand, type FollowUp } from "../../src/core/define-command.js";
 import { formatWhen } from "../../src/core/format-time.js";
 import { type Block, joinRich, message, plain, type Rich, rich } from "../../src/core/message.js";
@@ -22,8 +23,9 @@ import {
   type Verdict,
 } from "./read.js";
 
-const DEFAULT_RPO = 60 * 60_000;
-const ICON: Record<Verdict, string> = { broken: "🔴", paused: "⏸️", behind: "🟡", ok: "🟢" };
+/** The interval a link no policy schedules (a bucket link) is measured against, unless --rpo says otherwise. */
+export const DEFAULT_RPO = 60 * 60_000;
+const ICON: Record<Verdict, CellMark> = { broken: "🔴", paused: "⏸️", behind: "🟡", ok: "🟢" };
 
 /** Live file systems with no snapshot policy and no replica link (the same rule as `policy gaps`). */
 async function unprotectedFileSystems(ctx: CommandContext): Promise<string[]> {
@@ -114,7 +116,7 @@ export const replicationStatus = defineCommand({
           { key: "status", label: "Status" },
         ],
         rows.map((r) => ({
-          verdict: `${ICON[r.verdict]} ${r.verdict}`,
+          verdict: markBefore(ICON[r.verdict], r.verdict),
           array: r.array,
           link: linkName(r),
           kind: r.kind,

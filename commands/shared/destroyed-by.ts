@@ -40,6 +40,39 @@ export async function destroyedThroughBot(
 }
 
 /**
+ * Who destroyed snapshots by changing their policy through the bot: the policy's newest change the array took
+ * that was sent with `destroy_snapshots=true` (an approved `policy update --remove-rule`). The array destroys
+ * the snapshots the removed rules made, none named in the request, so they are matched by the policy that made
+ * them (a snapshot's `policy`); the array's own log, if it shows a destroy of one later, still wins (newerOf).
+ */
+export async function destroyedByPolicyChange(
+  ctx: CommandContext,
+  policies: readonly string[],
+): Promise<Map<string, ChatDestroyer>> {
+  const out = new Map<string, ChatDestroyer>();
+  const history = ctx.history;
+  if (!history) return out;
+  const update = commandId("policy", "update");
+  await Promise.all(
+    [...new Set(policies)].map(async (name) => {
+      const changes = changesOf(await history.of({ array: ctx.arrayName, kind: "policy", name }));
+      const c = changes
+        .filter(
+          (x) =>
+            x.outcome === "done" &&
+            x.command === update &&
+            x.sent.some((l) => /[?&]destroy_snapshots=true\b/.test(l)),
+        )
+        .at(-1);
+      if (!c) return;
+      const approved = c.approvedBy?.length ? `, approved by ${c.approvedBy.join(", ")}` : "";
+      out.set(name, { who: `${c.requestedBy}${approved} (policy update ${name})`, at: c.lastAt });
+    }),
+  );
+  return out;
+}
+
+/**
  * The chat destroyer unless the array's own log shows a destroy of it well after (made outside the bot since):
  * the bot's destroy is logged by the array moments after the bot sent it; ten minutes allow for clock skew.
  */

@@ -160,6 +160,8 @@ export interface ResolvedArrayConfig {
   /** `https://host[:port]`; the client appends /api. */
   origin: string;
   apiToken: Secret;
+  /** The setting the token came from, named when the array refuses it. */
+  tokenSetting?: "api_token_env" | "api_token_file";
   /** PEM text of a private CA, from ca_file. */
   ca?: string;
   insecure: boolean;
@@ -241,6 +243,7 @@ export function collectArrays(
       name: a.name,
       origin: a.address,
       apiToken: new Secret(token),
+      tokenSetting: a.api_token_env !== undefined ? "api_token_env" : "api_token_file",
       ...(ca === undefined ? {} : { ca }),
       insecure: a.insecure,
       ...(a.api_version === undefined ? {} : { apiVersion: a.api_version }),

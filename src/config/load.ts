@@ -12,6 +12,7 @@ import { redactUrlCredentials } from "../redact.js";
 import type { StoreConfig } from "./alerts.js";
 import { type ArrayConfig, arrayConfigSchema, collectArrays, type ResolvedArrayConfig } from "./arrays.js";
 import { resolveDataDir } from "./data-dir.js";
+import { formatConfigIssues as formatIssuesOf } from "./issues.js";
 import { type McpClientConfig, type McpConfig, resolveMcpTokens } from "./mcp.js";
 import {
   type AppConfig,
@@ -24,6 +25,7 @@ import {
 } from "./schema.js";
 import { loadSlackConfig, type SlackConfig } from "./slack.js";
 import { resolveStoreSecrets, type StoreSecrets } from "./store.js";
+import { yamlProblem } from "./yaml-errors.js";
 import { withLines } from "./yaml-lines.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -215,13 +217,7 @@ function pathText(segments: readonly PropertyKey[]): string {
 function parseYaml(text: string, source: string): { raw: unknown; doc: Document; counter: LineCounter } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    const lines = doc.errors.map((e) => {
-      const pos = lineCounter.linePos(e.pos[0]);
-      return `line ${pos.line}, column ${pos.col}: ${e.message.split("\n")[0]}`;
-    });
-    throw invalid(source, lines);
-  }
+  if (doc.errors.length > 0) throw invalid(source, [yamlProblem(doc.errors, text, lineCounter)]);
   if (!isMap(doc.contents)) throw invalid(source, ["the file must be a YAML mapping (key: value lines)"]);
   try {
     // Aliases resolve only here: an alias to no anchor, or an alias bomb, is the file's fault, not ours.
@@ -239,12 +235,12 @@ export function validateConfig(raw: unknown, source: string): AppConfig {
   throw invalid(source, formatConfigIssues(result.error));
 }
 
-export function formatConfigIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => {
-    const message =
-      issue.code === "unrecognized_keys" ? `unknown key(s) ${issue.keys.join(", ")}` : issue.message;
-    return `${pathText(issue.path)}: ${message}`;
-  });
+/**
+ * Schema problems, each with its path and, for an unknown key, the key it may have meant; `schema` is the one
+ * that found them (the whole file's unless a section was checked alone).
+ */
+export function formatConfigIssues(error: z.ZodError, schema: z.ZodType = configBaseSchema): string[] {
+  return formatIssuesOf(error, schema);
 }
 
 function invalid(source: string, listed: string[]): UserFacingError {

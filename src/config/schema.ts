@@ -131,6 +131,8 @@ export const destructiveSchema = z.strictObject({
   delete_replication: policySchema.default({ policy: "approve", approvers: 1, approver_role: "operator" }),
   /** Removing every name server, the only NTP server or the SMTP relay: name lookups, time or alert e-mail stop. */
   remove_last_server: policySchema.default({ policy: "approve", approvers: 1, approver_role: "admin" }),
+  /** Disabling an S3 access key: applications signing with it are refused at once. */
+  disable_access_key: policySchema.default(confirm),
 });
 export type DestructiveConfig = z.output<typeof destructiveSchema>;
 

@@ -32,7 +32,9 @@ export type DestructiveClass =
   /** Deleting a bucket replica link, an array connection or a replication target: what it protected stops being copied. */
   | "delete_replication"
   /** Removing every name server, the only NTP server or the SMTP relay: a service of the array stops working. */
-  | "remove_last_server";
+  | "remove_last_server"
+  /** Disabling an S3 access key: applications that sign with it get Access Denied at once. */
+  | "disable_access_key";
 
 /**
  * One HTTP call exactly as it will be sent (shown by --dry-run and in confirmations), planned by the client.

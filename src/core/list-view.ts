@@ -10,9 +10,12 @@
  *   op      := >  >=  <  <=  =  !=  ~        (~: contains, or a pattern with *)
  *   value   := 90 | 90% | 500G | 1.5T (binary units, as in every size) | 7d | text ('quoted' when it has spaces)
  *   sort    := column, "-" appended for descending (used%-)
- * A row whose cell is empty ("–") never matches a comparison and sorts last.
+ * A row whose cell is empty ("–") never matches a comparison and sorts last. A cell is compared and sorted by
+ * its value, without the mark it may carry (`✓ healthy` is `healthy`, `64 ⚠ under 90` is 64: cell-marks.ts);
+ * `~` searches the cell as shown too.
  */
 import { UserFacingError } from "../errors.js";
+import { cellValue } from "./cell-marks.js";
 import type { Block, Message, TableColumn } from "./message.js";
 import { isSpooled, userText } from "./message.js";
 import { removeSpooled } from "./spool.js";
@@ -65,7 +68,8 @@ function parseWhere(text: string, columns: readonly TableColumn[]): Cond[] {
           "LIST_BAD_WHERE",
           `--where: \`${userText(part)}\` is not a condition; write <column> <op> <value> with op one of > >= < <= = != ~ (e.g. --where "used% > 90").`,
         );
-      const value = (m[3] as string).replace(/^(['"])(.*)\1$/, "$2");
+      // A value typed as the cell shows it (`✓ healthy`) is the value without its mark, as cells are read.
+      const value = cellValue((m[3] as string).replace(/^(['"])(.*)\1$/, "$2"));
       return { column: findColumn(columns, m[1] as string, "--where"), op: m[2] as Op, value };
     });
 }
@@ -93,14 +97,15 @@ function kindOf(value: string): "size" | "duration" | "number" | "text" {
 const EMPTY = new Set(["", "–", "-", "—", "?", "n/a"]);
 
 function matches(cond: Cond, row: Record<string, string>): boolean {
-  const cell = row[cond.column.key] ?? "";
+  const shown = row[cond.column.key] ?? "";
+  const cell = cellValue(shown);
   const kind = kindOf(cond.value);
   if (cond.op === "~") {
     const v = cond.value.toLowerCase();
-    const c = cell.toLowerCase();
-    if (!v.includes("*")) return c.includes(v);
+    const texts = [cell.toLowerCase(), shown.toLowerCase()];
+    if (!v.includes("*")) return texts.some((c) => c.includes(v));
     const re = new RegExp(`^${v.split("*").map(escapeRe).join(".*")}$`);
-    return re.test(c);
+    return texts.some((c) => re.test(c));
   }
   if (kind === "text") {
     const eq = cell.toLowerCase() === cond.value.toLowerCase();
@@ -145,7 +150,8 @@ export function columnNumbers(cells: readonly string[]): (number | undefined)[] 
   const hole = (c: string) => EMPTY.has(c.trim()) || NO_NUMBER.test(c.trim());
   // The first cell of text, or of a second kind, settles it: a column of names is not read to its end.
   let found: "size" | "duration" | "number" | undefined;
-  for (const c of cells) {
+  for (const shown of cells) {
+    const c = cellValue(shown);
     if (hole(c)) continue;
     const t = c.trim();
     const k = STRICT_NUMBER.test(t) ? "number" : kindOf(t);
@@ -154,8 +160,8 @@ export function columnNumbers(cells: readonly string[]): (number | undefined)[] 
   }
   const kind = found;
   if (kind === undefined) return undefined;
-  const values = cells.map((c) => (hole(c) ? undefined : numberOf(c, kind)));
-  return values.every((v, i) => v !== undefined || hole(cells[i] ?? "")) ? values : undefined;
+  const values = cells.map((c) => (hole(cellValue(c)) ? undefined : numberOf(cellValue(c), kind)));
+  return values.every((v, i) => v !== undefined || hole(cellValue(cells[i] ?? ""))) ? values : undefined;
 }
 
 const NO_NUMBER = /^(unlimited|none|never|off|n\/a|unknown)$/i;
@@ -164,7 +170,9 @@ const NO_NUMBER = /^(unlimited|none|never|off|n\/a|unknown)$/i;
 const STRICT_NUMBER = /^[<>~≈]?\s*-?[\d,]+(\.\d+)?\s*%?$/;
 
 /** Orders cells as what they stand for: sizes as bytes, numbers and percentages as numbers, else as text. */
-function compareCells(a: string, b: string): number {
+function compareCells(shownA: string, shownB: string): number {
+  const a = cellValue(shownA);
+  const b = cellValue(shownB);
   const ea = EMPTY.has(a.trim());
   const eb = EMPTY.has(b.trim());
   if (ea || eb) return ea === eb ? 0 : ea ? 1 : -1;

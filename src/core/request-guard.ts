@@ -108,6 +108,7 @@ export function guardClient(client: ArrayClient, roleOn: RoleOn): ArrayClient {
     tags: client.tags,
     ...(client.host === undefined ? {} : { host: client.host }),
     health: () => client.health(),
+    check: () => client.check(),
     close: () => client.close(),
   });
 }

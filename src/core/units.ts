@@ -95,6 +95,20 @@ export function formatBytes(bytes: number): string {
   return `${sign}${trimZeros(v.toFixed(digits))} ${label}`;
 }
 
+/**
+ * `bytes` in the unit `formatBytes(like)` picks: the figures of one column or one range ("3.13 TiB/day (0.99 TiB
+ * to 3.2 TiB)") in one unit, never "3.13 TiB" beside "1014 GiB".
+ */
+export function formatBytesLike(bytes: number, like: number): string {
+  if (!Number.isFinite(bytes) || !Number.isFinite(like)) return "?";
+  let i = 0;
+  for (let v = Math.abs(like); v >= 1024 && i < BYTE_LABELS.length - 1; v /= 1024) i++;
+  if (i === 0) return `${bytes < 0 ? "-" : ""}${formatCount(Math.round(Math.abs(bytes)))} B`;
+  const v = Math.abs(bytes) / 1024 ** i;
+  const digits = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+  return `${bytes < 0 ? "-" : ""}${trimZeros(v.toFixed(digits))} ${BYTE_LABELS[i] ?? "B"}`;
+}
+
 function trimZeros(s: string): string {
   return s.includes(".") ? s.replace(/\.?0+$/, "") : s;
 }
@@ -128,21 +142,25 @@ export function formatLatencyMs(ms: number): string {
   return `${trimZeros(ms.toFixed(2))} ms`;
 }
 
-/** 90_000 → "1m 30s"; 2 days → "2d". Two largest units only. */
+/**
+ * 90_000 → "1m 30s"; 2 days → "2d". The largest unit and the one right below it, when not zero: "20h 18s"
+ * (minutes skipped) reads as more precise than it is and is never written; that is "20h".
+ */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return "–";
   if (ms < 1000) return `${Math.round(ms)}ms`;
-  const parts: string[] = [];
-  let rest = Math.floor(ms / 1000);
-  for (const [label, secs] of [
+  const units = [
     ["d", 86_400],
     ["h", 3_600],
     ["m", 60],
     ["s", 1],
-  ] as const) {
-    const n = Math.floor(rest / secs);
-    rest -= n * secs;
-    if (n > 0) parts.push(`${n}${label}`);
-  }
-  return parts.slice(0, 2).join(" ");
+  ] as const;
+  const secs = Math.floor(ms / 1000);
+  const first = units.findIndex(([, size]) => secs >= size);
+  const [label, size] = units[first] ?? units[3];
+  const parts = [`${Math.floor(secs / size)}${label}`];
+  const next = units[first + 1];
+  const below = next ? Math.floor((secs % size) / next[1]) : 0;
+  if (next && below > 0) parts.push(`${below}${next[0]}`);
+  return parts.join(" ");
 }

@@ -114,6 +114,10 @@ export class FlashBladeClient implements ArrayClient {
     return this.conn.health();
   }
 
+  check(): Promise<void> {
+    return this.conn.check();
+  }
+
   /** Logins made by this client (tests and the benchmark check single-flight with it). */
   get logins(): number {
     return this.conn.logins;

@@ -91,7 +91,10 @@ export class ArrayConnection {
       deps.now,
     );
     const unauthenticated = (req: WireRequest) => this.#exchange(req, false, false);
-    this.#session = new Session(cfg.name, cfg.apiToken, unauthenticated, this.#log, deps.now);
+    const setting = cfg.tokenSetting ?? "api_token_env or api_token_file";
+    this.#session = new Session(cfg.name, cfg.apiToken, unauthenticated, this.#log, deps.now, (accepted) =>
+      accepted ? this.#health.loginAccepted() : this.#health.loginRefused(setting),
+    );
     // Negotiation is one short probe: a hung array answers "not answering" in seconds, not 3 × the read time-out
     // (a time-out opens the breaker, which ends the retries).
     const negotiate = (req: WireRequest) =>
@@ -107,6 +110,14 @@ export class ArrayConnection {
   /** The negotiated version; asks the array on first use (single-flight). */
   version(): Promise<string> {
     return this.#versions.get().catch((err: unknown) => {
+      throw this.#record(err);
+    });
+  }
+
+  /** Whether the array answers and takes the token: the version, then a session (a login when there is none). */
+  async check(): Promise<void> {
+    await this.version();
+    await this.#session.token().catch((err: unknown) => {
       throw this.#record(err);
     });
   }

@@ -20,6 +20,7 @@ export function guardedClient(inner: ArrayClient, before: BeforeRequest): ArrayC
     version: () => inner.version(),
     supports: (v) => inner.supports(v),
     health: () => inner.health(),
+    check: () => inner.check(),
     get<T>(path: string, opts?: RequestOptions<T>) {
       before("GET", path);
       return inner.get<T>(path, opts);
@@ -73,6 +74,7 @@ export function guardedPool(inner: ArrayPool, guard: (client: ArrayClient) => Ar
     get: (name) => guard(inner.get(name)),
     select: (spec) => inner.select(spec).map(guard),
     health: () => inner.health(),
+    checkAll: () => inner.checkAll(),
     close: () => inner.close(),
   };
 }

@@ -26,6 +26,8 @@ export class HealthTracker {
   /** Down because a call got no answer in time (not refused): user calls must not wait on it as probes. */
   #hung = false;
   #status: "unknown" | "up" | "down" = "unknown";
+  /** The last login was refused (the token): answering, but of no use until a login succeeds. */
+  #refused: { since: number; setting: string } | undefined;
   #lastError: { code: string; message: string; at: number } | undefined;
   readonly #latency: number[] = [];
   #next = 0;
@@ -104,6 +106,16 @@ export class HealthTracker {
     this.#probing = false;
   }
 
+  /** The array refused the bot's login; `setting` is where the token comes from (api_token_env …). */
+  loginRefused(setting: string): void {
+    this.#refused ??= { since: this.now(), setting };
+  }
+
+  /** A login succeeded: the token is good. */
+  loginAccepted(): void {
+    this.#refused = undefined;
+  }
+
   recordError(code: string, message: string): void {
     this.#lastError = { code, message, at: this.now() };
   }
@@ -118,9 +130,11 @@ export class HealthTracker {
       sorted.length === 0 ? undefined : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
     const p50 = pick(0.5);
     const p95 = pick(0.95);
+    // Refused only while the array answers: down says more (nothing can be known about the token then).
+    const refused = this.#status === "up" ? this.#refused : undefined;
     return {
-      status: this.#status,
-      reachable: this.#status === "up",
+      status: refused ? ("refused" as const) : this.#status,
+      reachable: this.#status === "up" && !refused,
       ...(this.#lastError ? { lastError: { ...this.#lastError } } : {}),
       latencyMs: {
         ...(p50 === undefined ? {} : { p50 }),
@@ -130,6 +144,7 @@ export class HealthTracker {
       ...(this.#down
         ? { down: { since: this.#down.since, reason: this.#down.reason, retryAt: this.#down.retryAt } }
         : {}),
+      ...(refused ? { refused: { ...refused } } : {}),
     };
   }
 }

@@ -93,6 +93,10 @@ export function createArrayPool(
     get,
     select,
     health: (): ArrayHealth[] => clients.map((c) => c.health()),
+    async checkAll() {
+      // Failures are what health records; nobody waits on this for an answer.
+      await Promise.allSettled(clients.map((c) => c.check()));
+    },
     async close() {
       await Promise.allSettled(clients.map((c) => c.close()));
     },

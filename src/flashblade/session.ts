@@ -27,6 +27,8 @@ export class Session {
     private readonly send: Send,
     private readonly log: Logger,
     private readonly now: () => number,
+    /** Hears each login's verdict on the token: accepted, or refused by the array. */
+    private readonly onLogin: (accepted: boolean) => void = () => {},
   ) {}
 
   /** The current session token if there is one (the hot path reads it without a promise). */
@@ -86,10 +88,12 @@ export class Session {
     if (res.status !== 200 || !token) {
       const entries = errorEntries(res.text);
       this.log.warn({ status: res.status }, "array login refused");
+      this.onLogin(false);
       throw authFailed(this.array, res.status, entries.length > 0 ? describeErrors(entries) : undefined);
     }
     this.#token = token;
     this.#obtainedAt = this.now();
+    this.onLogin(true);
     this.log.info("logged in to array");
     return token;
   }

@@ -35,8 +35,11 @@ export interface Page<T> {
 export interface ArrayHealth {
   name: string;
   tags: readonly string[];
-  /** "unknown" until the array first answers: an array is "up" only once it did. */
-  status: "unknown" | "up" | "down";
+  /**
+   * "unknown" until the array first answers: an array is "up" only once it did. "refused" while it answers but
+   * refuses the bot's API token: it serves no command, so it is not up.
+   */
+  status: "unknown" | "up" | "down" | "refused";
   reachable: boolean;
   /** The negotiated API version, once known. */
   version?: string;
@@ -47,6 +50,8 @@ export interface ArrayHealth {
   queued: number;
   /** Set while marked down: since when, why, and when the next probe is allowed. */
   down?: { since: number; reason: string; retryAt: number };
+  /** Set while the array refuses the bot's login: since when, and the setting that holds the token. */
+  refused?: { since: number; setting: string };
 }
 
 export interface RequestOptions<T> {
@@ -184,6 +189,8 @@ export interface ArrayClient {
   version(): Promise<string>;
   supports(minVersion: string): Promise<boolean>;
   health(): ArrayHealth;
+  /** The version, then a login: whether the array answers and takes the bot's token (health says). */
+  check(): Promise<void>;
   /** One page of a GET. */
   get<T = unknown>(path: string, opts?: RequestOptions<T>): Promise<Page<T>>;
   /** Every item of a GET, one page in memory at a time. */
@@ -212,6 +219,12 @@ export interface ArrayPool {
   /** "a", "a,b", "all", "tag:prod" (and mixes like "a,tag:dr"). */
   select(spec: string): ArrayClient[];
   health(): ArrayHealth[];
+  /**
+   * Asks every array at once whether it answers and takes the bot's token (the version, then a login), so
+   * health is known from start-up instead of from the first command; resolves when every array has answered
+   * or failed, never rejects.
+   */
+  checkAll(): Promise<void>;
   close(): Promise<void>;
 }
 

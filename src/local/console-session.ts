@@ -5,8 +5,10 @@
  */
 import { consoleActor } from "../core/actors.js";
 import type { AuditRecord } from "../core/audit.js";
-import type { Attachment, Button, Message } from "../core/message.js";
+import { type Attachment, type Message, plain } from "../core/message.js";
 import type { Effect, Pipeline } from "../core/pipeline-types.js";
+import { redactCommandLine } from "../core/redact.js";
+import { type AnswerDraft, answerBook } from "./console-answers.js";
 import { renderText } from "./text-render.js";
 
 export interface ConsoleIO {
@@ -17,8 +19,16 @@ export interface ConsoleIO {
    * echoed in piped mode, hidden while typed at a terminal) and kept out of the line history.
    */
   ask(question: string, opts?: { secret?: boolean }): Promise<string | undefined>;
-  /** Keeps an attachment somewhere the user can open it; returns a line saying where. */
-  saveAttachment?(a: Attachment): string;
+  /**
+   * Keeps an attachment somewhere the user can open it; returns a line saying where. A `transient` one (a
+   * chart) is only for looking at while the session runs.
+   */
+  saveAttachment?(a: Attachment, how?: { transient?: boolean }): string;
+  /**
+   * Takes the secret of a message shown once instead of printing it and returns what to print in its place
+   * (the console's output is not a terminal); absent, the secret is printed.
+   */
+  keepSecret?(secret: string): string;
 }
 
 /** Audit records as they are written, so the console can tell whether a line failed. */
@@ -45,8 +55,11 @@ export interface LineResult {
 export interface ConsoleSession {
   readonly user: string;
   handleLine(line: string): Promise<LineResult>;
-  /** Shows the effects of a sweep of expired requests. */
-  show(effects: readonly Effect[]): Promise<void>;
+  /**
+   * Shows effects no typed line caused, as an answer of their own named by `origin` (cards from before a
+   * restart; an expired request's update, which shows no buttons).
+   */
+  show(effects: readonly Effect[], origin?: string): Promise<void>;
   /** Resolves once every late answer still awaited (a fan-out past its deadline) has been printed. */
   settled(): Promise<void>;
 }
@@ -54,7 +67,7 @@ export interface ConsoleSession {
 export const CONSOLE_HELP = [
   "Console commands:",
   "  /array <resource> <verb> …   run a command, e.g. /array fs list (try /array help)",
-  "  1, 2, …                      click the button shown with that number",
+  "  1, 2, …                      click a button of the last answer; 3:1 clicks button 1 of answer 3",
   "  /as <user>                   act as another user (demo: alice admin, bob operator, carol viewer, dave admin)",
   "  /whoami                      who you are acting as",
   "  /help                        this text",
@@ -65,7 +78,7 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
   const { pipeline, io } = deps;
   const channelId = deps.channelId ?? "console";
   let user = deps.initialUser;
-  let buttons: Button[] = [];
+  const book = answerBook();
   let posted = 0;
   const awaiting = new Set<Promise<void>>();
 
@@ -76,12 +89,17 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
     return role ? `${name} (${role})` : name;
   };
 
-  const print = (msg: Message, prefix: string | undefined, batch: Button[]) => {
+  const print = (shown: Message, prefix: string | undefined, { batch }: AnswerDraft) => {
+    const msg = withoutSecret(shown, io.keepSecret);
+    const save = io.saveAttachment;
     const rendered = renderText(msg, {
       color: deps.color ?? false,
       firstButton: batch.length + 1,
-      ...(io.saveAttachment
-        ? { describeAttachment: (f) => describeAttachment(msg, f), describeImage: io.saveAttachment }
+      ...(save
+        ? {
+            describeAttachment: (f) => describeAttachment(msg, f),
+            describeImage: (a) => save(a, { transient: true }),
+          }
         : {}),
     });
     batch.push(...rendered.buttons);
@@ -92,26 +110,28 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
     return a && io.saveAttachment ? io.saveAttachment(a) : `[attachment: ${filename}]`;
   };
 
-  const apply = async (effects: readonly Effect[]): Promise<void> => {
-    const batch: Button[] = [];
+  /** Prints effects into `draft`, the answer they belong to; the caller files its buttons. */
+  const apply = async (effects: readonly Effect[], draft: AnswerDraft): Promise<void> => {
     for (const e of effects) {
       if (e.kind === "reply") {
-        print(e.message, undefined, batch);
+        print(e.message, undefined, draft);
         // The console cannot edit what it printed: a late answer comes as a follow-up with every array in it.
         if (e.later) {
           const done = e.later.then((m) => {
-            const late: Button[] = [];
+            // More of the same answer, whose buttons it replaces; it does not take over bare numbers while
+            // the person may be typing one for a later answer.
+            const late = book.draft(draft.origin, draft.answer);
             print(m, "(answer updated: the late arrays have answered)", late);
-            if (late.length > 0) buttons = late;
+            book.finish(late, false);
           });
           awaiting.add(done);
           void done.finally(() => awaiting.delete(done));
         }
       } else if (e.kind === "post") {
-        print(e.message, `(posted in ${e.channelId})`, batch);
+        print(e.message, `(posted in ${e.channelId})`, draft);
         if (e.trackPending)
           await pipeline.attachMessage(e.trackPending, { channelId: e.channelId, ts: `console-${++posted}` });
-      } else if (e.kind === "update") print(e.message, "(message updated)", batch);
+      } else if (e.kind === "update") print(e.message, "(message updated)", draft);
       else if (e.kind === "secret") {
         const secrets: Record<string, string> = {};
         let answered = true;
@@ -131,6 +151,7 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
         }
         await apply(
           await pipeline.handleClick({ actionId: e.actionId, value: e.pendingId, actor: actor(), secrets }),
+          draft,
         );
       } else {
         const typed = await io.ask(`${e.label}: `);
@@ -145,10 +166,14 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
             actor: actor(),
             typedText: typed,
           }),
+          draft,
         );
       }
     }
-    if (batch.length > 0) buttons = batch;
+  };
+  const answer = async (effects: readonly Effect[], draft: AnswerDraft, current: boolean) => {
+    await apply(effects, draft);
+    book.finish(draft, current);
   };
 
   /** Runs `work` and reports whether any audit record it produced is an error. */
@@ -162,7 +187,12 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
     get user() {
       return user;
     },
-    show: apply,
+    show: (effects, origin = "an earlier request") =>
+      answer(
+        effects,
+        book.draft(origin),
+        effects.some((e) => e.kind !== "update"),
+      ),
     async settled() {
       while (awaiting.size > 0) await Promise.all([...awaiting]);
     },
@@ -172,21 +202,24 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
       const command = /^\/?array(\s+|$)/i.exec(line);
       if (command) {
         const text = line.slice(command[0].length);
-        return tracked(async () => apply(await pipeline.handleCommand({ text, actor: actor() })));
+        const draft = book.draft(`${user}'s ${redactCommandLine(line)}`);
+        return tracked(async () =>
+          answer(await pipeline.handleCommand({ text, actor: actor() }), draft, true),
+        );
       }
-      if (/^\d+$/.test(line)) {
-        const button = buttons[Number(line) - 1];
-        if (!button) {
-          io.write(
-            buttons.length
-              ? `There is no button ${line}; the buttons shown are 1–${buttons.length}.`
-              : "No buttons are shown.",
-          );
+      const click = book.resolve(line);
+      if (click) {
+        if (!click.ok) {
+          io.write(click.message);
           return { ok: false };
         }
+        const { button } = click;
+        io.write(book.describeClick(click));
         return tracked(async () =>
-          apply(
+          answer(
             await pipeline.handleClick({ actionId: button.actionId, value: button.value, actor: actor() }),
+            book.draft(click.answer.origin, click.answer),
+            true,
           ),
         );
       }
@@ -230,6 +263,15 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
           return { ok: false };
       }
     },
+  };
+}
+
+/** A message shown once, its secret (the code block, by the commands' convention) handed to `keep` instead. */
+function withoutSecret(msg: Message, keep: ConsoleIO["keepSecret"]): Message {
+  if (!msg.secret || !keep) return msg;
+  return {
+    ...msg,
+    blocks: msg.blocks.map((b) => (b.type === "code" ? { type: "context", text: plain(keep(b.text)) } : b)),
   };
 }
 

@@ -21,7 +21,9 @@ export interface RunConsoleOptions {
   knownUsers?: Readonly<Record<string, string>>;
   /** Shown once at the start of an interactive session. */
   banner?: string;
-  saveAttachment?: (a: Attachment) => string;
+  saveAttachment?: (a: Attachment, how?: { transient?: boolean }) => string;
+  /** Given when the output is not a terminal: a secret shown once goes to it instead (secret-out.ts). */
+  keepSecret?: (secret: string) => string;
   /** How often an interactive session sweeps expired requests. */
   sweepMs?: number;
   /** Shown (with their buttons) before the first line: requests still waiting from before a restart. */
@@ -99,6 +101,7 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
         return answer;
       },
       ...(opts.saveAttachment ? { saveAttachment: opts.saveAttachment } : {}),
+      ...(opts.keepSecret ? { keepSecret: opts.keepSecret } : {}),
     },
   });
 
@@ -108,7 +111,10 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
   let timer: NodeJS.Timeout | undefined;
   if (opts.waiting && opts.waiting.length > 0) {
     write(`${opts.waiting.length} request(s) made before the restart still wait for an answer:`);
-    await session.show(opts.waiting.map((message) => ({ kind: "reply", message })));
+    await session.show(
+      opts.waiting.map((message) => ({ kind: "reply", message })),
+      "requests made before the restart",
+    );
   }
   if (opts.interactive) {
     write(opts.banner ?? CONSOLE_HELP);

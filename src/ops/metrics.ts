@@ -37,6 +37,8 @@ export interface Metrics {
   readonly logLinesDropped: Counter;
   /** Audit lines an export target (file, syslog) dropped because its queue was full. */
   readonly auditExportDropped: Counter<"target">;
+  /** 1 per array that answers and takes the bot's token, 0 otherwise (down, refused, not answered yet). */
+  readonly arrayUp: Gauge<"array">;
 }
 
 export interface MetricsOptions {
@@ -47,6 +49,8 @@ export interface MetricsOptions {
   pendingCount?: () => Promise<number>;
   /** The logger's own count of dropped lines (src/logger.ts `logLinesDropped`), read at scrape time. */
   logLinesDropped?: () => number;
+  /** The arrays' health at scrape time (the pool knows; read when scraped, as the pending count is). */
+  arrays?: () => readonly { name: string; reachable: boolean }[];
 }
 
 export function createMetrics(opts: MetricsOptions = {}): Metrics {
@@ -131,6 +135,20 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
       registers,
     }),
     storeUp: new Gauge({ name: `${p}store_up`, help: "1 while the state store is reachable", registers }),
+    arrayUp: new Gauge({
+      name: `${p}array_up`,
+      help: "1 while an array answers and takes the bot's API token, 0 while it is down, refuses it or has not answered yet",
+      labelNames: ["array"],
+      registers,
+      ...(opts.arrays === undefined
+        ? {}
+        : {
+            collect(this: Gauge<"array">) {
+              for (const a of (opts.arrays as NonNullable<MetricsOptions["arrays"]>)())
+                this.set({ array: a.name }, a.reachable ? 1 : 0);
+            },
+          }),
+    }),
     leaseChanges: new Counter({
       name: `${p}lease_changes_total`,
       help: "Leases this replica acquired, lost or released, by lease kind",

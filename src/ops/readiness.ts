@@ -5,6 +5,9 @@
  * down); it shows up in the summary for whoever watches the endpoint.
  */
 
+import { unusableDetail } from "../flashblade/health-words.js";
+import type { ArrayHealth as ArrayHealthState } from "../flashblade/types.js";
+
 export interface ArrayHealth {
   name: string;
   reachable: boolean;
@@ -78,22 +81,14 @@ export class Readiness {
 }
 
 /** The array pool's health as /readyz and App Home show it. */
-export function arrayHealthFrom(
-  health: () => readonly {
-    name: string;
-    status: string;
-    reachable: boolean;
-    version?: string;
-    lastError?: { message: string };
-  }[],
-): ArrayHealthSource {
+export function arrayHealthFrom(health: () => readonly ArrayHealthState[]): ArrayHealthSource {
   return async () =>
     health().map((h) => {
       const detail = h.reachable
         ? h.version === undefined
           ? undefined
           : `REST ${h.version}`
-        : (h.lastError?.message ?? (h.status === "unknown" ? "not contacted yet" : "unreachable"));
+        : unusableDetail(h);
       return detail === undefined
         ? { name: h.name, reachable: h.reachable }
         : { name: h.name, reachable: h.reachable, detail };

@@ -10,7 +10,8 @@ import type { PendingRecord, PendingStore } from "../core/pending-store.js";
 import type { CommandEntry } from "../core/registry.js";
 import { guardClient } from "../core/request-guard.js";
 import { type Role, roleAtLeast } from "../core/roles.js";
-import type { ArrayClient } from "../flashblade/types.js";
+import { unusableDetail } from "../flashblade/health-words.js";
+import type { ArrayClient, ArrayHealth } from "../flashblade/types.js";
 import type { HomeData, HomePending, HomePort } from "./home.js";
 
 export interface HomeArraySource {
@@ -18,6 +19,8 @@ export interface HomeArraySource {
   tags: readonly string[];
   reachable: boolean;
   version?: string;
+  status?: ArrayHealth["status"];
+  refused?: { setting: string };
   lastError?: { message: string };
 }
 
@@ -90,7 +93,7 @@ export function createHomePort(src: HomeSources): HomePort {
         arrays: arrays
           .filter((a) => roles.get(a.name) !== undefined)
           .map((a) => {
-            const detail = a.reachable ? (a.version ? `REST ${a.version}` : undefined) : a.lastError?.message;
+            const detail = a.reachable ? (a.version ? `REST ${a.version}` : undefined) : unusableDetail(a);
             return detail === undefined
               ? { name: a.name, reachable: a.reachable }
               : { name: a.name, reachable: a.reachable, detail };

@@ -140,6 +140,9 @@ export function connectRedis(opts: RedisStoreOptions): RedisConnection {
   }
   const firstReady = new Promise<void>((resolve) => client.once("ready", () => resolve()));
   firstReady.catch(() => undefined);
+  // The first attempt's failure (refused, unknown host, wrong password) answers a caller waiting to connect at
+  // once: a start-up with Redis down says so without waiting out the connect timeout.
+  const firstFailure = new Promise<void>((resolve) => client.once("error", () => resolve()));
 
   const unavailable = storeUnavailableError;
 
@@ -155,7 +158,7 @@ export function connectRedis(opts: RedisStoreOptions): RedisConnection {
       const timeout = new Promise<void>((r) => {
         timer = setTimeout(r, opts.connectTimeoutMs ?? 5_000);
       });
-      await Promise.race([firstReady, timeout]);
+      await Promise.race([firstReady, firstFailure, timeout]);
       clearTimeout(timer);
       if (isReady()) return;
     }

@@ -1,7 +1,7 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { BotError, InternalError, UserFacingError } from "../errors.js";
+import { prepareDataDir } from "./data-dir-check.js";
 import { lockDataFile } from "./data-file.js";
 import { freeBytes, isDiskFull, MIN_FREE_BYTES, storeFullError, VolumeState } from "./disk-full.js";
 import { prefixUpperBound } from "./keys.js";
@@ -60,7 +60,7 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
   let db: DatabaseSync;
   let opened: DatabaseSync | undefined;
   try {
-    mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+    prepareDataDir(opts.dataDir);
     db = opened = new DatabaseSync(path);
     lockDataFile(db, path, opts.dataDir);
     db.exec(`PRAGMA synchronous = ${opts.synchronous === "normal" ? "NORMAL" : "FULL"}`);
@@ -71,7 +71,7 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
     throw new UserFacingError("STORE_OPEN_FAILED", `Cannot open the data file ${path}: ${describe(err)}`, {
       cause: err,
       suggestions: [
-        "Check that store.dataDir exists or can be created, and that the bot may read and write it.",
+        "Check that store.data_dir exists or can be created, and that the bot may read and write it.",
         "If the file is damaged, move it aside; the bot starts with empty state and re-learns open alerts.",
       ],
     });

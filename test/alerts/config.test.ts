@@ -5,7 +5,7 @@ import { configSchema } from "../../src/config/schema.js";
 
 const problems = (raw: unknown) => {
   const r = alertsConfigSchema.safeParse(raw);
-  return r.success ? [] : formatConfigIssues(r.error);
+  return r.success ? [] : formatConfigIssues(r.error, alertsConfigSchema);
 };
 
 describe("alerts config", () => {
@@ -47,7 +47,7 @@ describe("alerts config", () => {
     expect(text).toContain("routes[1]: give either severity (a list) or min_severity, not both");
     expect(text).toContain("quiet_hours.start: write a 24-hour time");
     expect(text).toContain("maintenance[0]: end must be after start");
-    expect(text).toContain("unknown key(s) surprise");
+    expect(text).toContain("surprise: unknown key.");
   });
 
   it("checks array selectors against the configured arrays at the root", () => {

@@ -43,9 +43,37 @@ describe("access-key", () => {
     expect(writesSince(sim(), m, "/object-store-access-keys")).toHaveLength(0);
   });
 
-  test("disable and enable at once; delete is gated and says when the user has no key left", async () => {
+  test("rotate: a new key with its secret once, then Disable for the old one, which asks first", async () => {
+    const [old] = keysOf("analytics/etl");
+    expect(old?.enabled).toBe(true);
+    const effects = await h.run("bob", "access-key rotate analytics/etl");
+    const [answer] = messagesOf(effects);
+    const fresh = keysOf("analytics/etl").find((k) => k.name !== old?.name);
+    expect(answer).toMatchObject({ visibility: "ephemeral", secret: true });
+    expect(textOf(effects)).toContain(fresh?.secret ?? "missing");
+    // The old key still works until someone confirms its disable.
+    expect(sim().state.accessKeys.get(old?.name ?? "")?.enabled).toBe(true);
+    const asked = await h.click("bob", effects, `Disable ${old?.name}`);
+    expect(textOf(asked)).toContain(`Confirm: disable access key ${old?.name}`);
+    expect(sim().state.accessKeys.get(old?.name ?? "")?.enabled).toBe(true);
+    await h.click("bob", asked, "Confirm");
+    expect(sim().state.accessKeys.get(old?.name ?? "")?.enabled).toBe(false);
+    expect(sim().state.accessKeys.get(fresh?.name ?? "")?.enabled).not.toBe(false);
+    // Two keys is the most: the next rotation names the disabled one to delete first, and sends nothing.
+    const m = requestMark(sim());
+    expect(textOf(await h.run("bob", "access-key rotate analytics/etl"))).toContain(
+      `Delete the disabled one first: \`/array access-key delete ${old?.name}\``,
+    );
+    expect(writesSince(sim(), m, "/object-store-access-keys")).toHaveLength(0);
+    await h.click("bob", await h.run("bob", `access-key delete ${old?.name}`), "Confirm");
+  });
+
+  test("disable asks for a confirmation (applications are cut off); enable runs at once; delete is gated", async () => {
     const key = keysOf("analytics/etl")[0]?.name ?? "";
-    expect(textOf(await h.run("bob", `access-key disable ${key}`))).toContain(`Disabled access key ${key}`);
+    const asked = await h.run("bob", `access-key disable ${key}`);
+    expect(textOf(asked)).toContain(`Confirm: disable access key ${key}`);
+    expect(sim().state.accessKeys.get(key)?.enabled).not.toBe(false);
+    expect(textOf(await h.click("bob", asked, "Confirm"))).toContain(`Disabled access key ${key}`);
     expect(sim().state.accessKeys.get(key)?.enabled).toBe(false);
     expect(textOf(await h.run("bob", `access-key disable ${key}`))).toContain("already disabled");
     await h.run("bob", `access-key enable ${key}`);

@@ -82,7 +82,7 @@ describe("diagnose", () => {
   test("what is wrong besides performance is ranked too: lagging replication and open critical alerts", async () => {
     const lines = await findings("diagnose --array demo-1 --since 30m");
     const all = lines.join("\n");
-    expect(all).toMatch(/Replication behind\*: bucket veeam-repo → fb-dr-01 lags 1d/);
+    expect(all).toMatch(/Replication paused\*: bucket veeam-repo → fb-dr-01 lags 1d/);
     expect(all).not.toContain("latency");
   });
 

@@ -4,7 +4,7 @@ import type { AuditRecord } from "../../src/core/audit.js";
 import { createAuditHistory } from "../../src/core/audit-history.js";
 import { createConsoleSession } from "../../src/local/console-session.js";
 import { createMemoryStore } from "../../src/store/memory.js";
-import { type Harness, startHarness } from "../core/harness.js";
+import { type Harness, messagesOf, startHarness } from "../core/harness.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -81,6 +81,29 @@ describe("destroyed through the bot", () => {
     const hist = out.length;
     expect(await s.handleLine("/array history fs scratch")).toEqual({ ok: true });
     expect(since(hist)).toContain("`fs destroy` requested by bob · Confirmed by bob — done");
+  });
+});
+
+describe("destroyed by a policy change through the bot", () => {
+  test("space trash names who asked and who approved the rule removal for every snapshot it destroyed", async () => {
+    const st = h.sims.get("lab-1")!.state;
+    const before = new Set([...st.snapshots.values()].filter((x) => x.destroyed).map((x) => x.name));
+    const asked = await h.run("bob", 'policy update daily --remove-rule "every 7d at 03:00 UTC, keep 28d"');
+    await h.click("alice", asked, "Approve");
+    const destroyed = [...st.snapshots.values()]
+      .filter((x) => x.destroyed && !before.has(x.name))
+      .map((x) => x.name);
+    expect(destroyed.length).toBeGreaterThan(0);
+    const table = messagesOf(await h.run("carol", "space trash")).flatMap((m) =>
+      m.blocks.flatMap((b) => (b.type === "table" ? b.rows : [])),
+    );
+    for (const name of destroyed) {
+      const row = table.find((r) => r["kind"] === "snapshot" && r["name"] === name);
+      expect(row?.["by"], name).toMatch(/^bob, approved by alice \(policy update daily\) \(via the bot\), /);
+    }
+    // A snapshot destroyed before, by no change of the bot's, is not claimed for it.
+    for (const r of table.filter((x) => x["kind"] === "snapshot" && before.has(x["name"] ?? "")))
+      expect(r["by"]).not.toContain("policy update");
   });
 });
 

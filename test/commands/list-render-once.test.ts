@@ -60,7 +60,8 @@ describe("a column is compiled once", () => {
     expect(formatterOf("created", undefined)(t, ctx)).toBe(formatValue("created", t, undefined, ctx));
     expect(formatterOf("created", undefined)(t, ctx)).toMatch(/^2026-11-24/);
     expect(formatterOf("last_seen", undefined)(String(t), ctx)).toMatch(/^2026-11-24/);
-    expect(formatterOf("capacity", undefined)(t, ctx)).toBe(String(t));
+    // A field whose name implies no unit (impliedUnit: capacity is bytes, *_count a count) stays the number.
+    expect(formatterOf("index", undefined)(t, ctx)).toBe(String(t));
   });
 
   test("each unit reads as before: sizes, durations, percentages, expiry and days left, status", () => {

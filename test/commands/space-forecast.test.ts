@@ -23,7 +23,8 @@ async function fullAt(text: string): Promise<{ at: number; from: number; to: num
   if (fields?.type !== "fields") throw new Error(`no fields in ${m?.text}`);
   const value = fields.fields.find((f) => f.label === "100 % full")?.value.markup ?? "";
   const image = m?.blocks.some((b) => b.type === "image") ?? false;
-  const same = /^(\d{4}-\d\d-\d\d) \(in \d+ days; that very day\)$/.exec(value);
+  // A range under a day is not printed: the date alone.
+  const same = /^(\d{4}-\d\d-\d\d) \(in \d+ days\)$/.exec(value);
   if (same) return { at: day(same[1]!), from: day(same[1]!), to: day(same[1]!), image };
   const hit = /^(\d{4}-\d\d-\d\d) \(in \d+ days; between (\d{4}-\d\d-\d\d) and (\d{4}-\d\d-\d\d)\)$/.exec(
     value,

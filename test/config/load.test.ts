@@ -97,7 +97,7 @@ colour: blue
       "destructive.eradicate",
       "destructive.expiry",
       "time_zone",
-      "(root): unknown key(s) colour",
+      "colour (line",
     ]) {
       expect(joined).toContain(path);
     }

@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { attachmentSaver } from "../../src/local/attachments.js";
 
@@ -31,5 +31,23 @@ describe("console attachments", () => {
     expect(line).toMatch(
       /^\[File systems: not saved, .* is not writable \(\w+\); set TMPDIR to a writable directory\]$/,
     );
+  });
+});
+
+describe("console attachments at exit", () => {
+  test("close() removes transient files and the directory it made once empty, and keeps the rest", () => {
+    const save = attachmentSaver(undefined, () => scratch);
+    const chart = /saved to (\S+); removed when the console exits\]/.exec(
+      save({ ...csv, filename: "c.png", title: "Chart" }, { transient: true }),
+    )?.[1];
+    const kept = /saved to (\S+)\]/.exec(save(csv))?.[1];
+    save.close();
+    expect(existsSync(chart ?? "")).toBe(false);
+    expect(readFileSync(kept ?? "", "utf8")).toBe("a,b\n");
+    const alone = attachmentSaver(undefined, () => scratch);
+    const only = /saved to (\S+);/.exec(alone(csv, { transient: true }))?.[1] ?? "";
+    expect(existsSync(only)).toBe(true);
+    alone.close();
+    expect(existsSync(dirname(only))).toBe(false);
   });
 });

@@ -43,6 +43,30 @@ describe("console session", () => {
     expect(h.sims.get("lab-1")?.state.fileSystems.get("scratch")?.provisioned).toBe(4 * 2 ** 40);
   });
 
+  test("a number clicks a button of the last answer; an earlier answer's needs its id, and each click names its answer", async () => {
+    const { s, all, out } = session();
+    const destroyed = () => h.sims.get("lab-1")?.state.snapshots.get("projects.q3-close")?.destroyed;
+    expect(destroyed()).toBe(true);
+    expect(await s.handleLine("/array space trash")).toEqual({ ok: true });
+    expect(all()).toContain("[1] Recover projects.q3-close");
+    // A command that runs at once shows no buttons: the `1` meant for it must not reach the listing before it.
+    expect(await s.handleLine("/array fs list --limit 1")).toEqual({ ok: true });
+    expect(await s.handleLine("1")).toEqual({ ok: false });
+    expect(out.at(-1)).toMatch(
+      /^The last answer \(alice's \/array fs list --limit 1\) has no buttons, so 1 clicks nothing\. For the buttons of answer \d+ \(alice's \/array space trash\), type \d+:1 to \d+:\d+\.$/,
+    );
+    expect(destroyed()).toBe(true);
+    const id = /answer (\d+) \(alice's \/array space trash\)/.exec(out.at(-1) ?? "")?.[1];
+    expect(await s.handleLine(`${id}:1`)).toEqual({ ok: true });
+    expect(all()).toContain(
+      `(clicking [1] Recover projects.q3-close on answer ${id} (alice's /array space trash))`,
+    );
+    expect(destroyed()).toBe(false);
+    expect(await s.handleLine(`${id}:99`)).toEqual({ ok: false });
+    expect(out.at(-1)).toContain(`There is no button 99 on answer ${id}`);
+    expect(await s.handleLine("999:1")).toEqual({ ok: false });
+  });
+
   test("/as takes only the cast's names: prototype keys are nobody", async () => {
     const { s, all } = session();
     for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {

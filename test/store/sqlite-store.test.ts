@@ -77,8 +77,10 @@ describe("SQLite store", () => {
       caught = err;
     }
     expect(isUserFacing(caught)).toBe(true);
-    expect(caught).toMatchObject({ code: "STORE_OPEN_FAILED" });
+    expect(caught).toMatchObject({ code: "STORE_DATA_DIR_UNUSABLE" });
     expect(String((caught as Error).message)).toContain(file);
+    expect(String((caught as Error).message)).toContain("store.data_dir");
+    expect(String((caught as Error).message)).toContain("ENOTDIR");
   });
 
   it("explains a damaged data file", () => {

@@ -1,7 +1,14 @@
 /** Reading and showing array values for the catalogue: dotted paths, units, status and expiry marks. */
+import { markAfter, markBefore } from "../../../src/core/cell-marks.js";
 import { formatTimestamp } from "../../../src/core/format-time.js";
 import type { TableColumn } from "../../../src/core/message.js";
-import { formatBytes, formatDuration, formatPercent } from "../../../src/core/units.js";
+import {
+  formatBytes,
+  formatCount,
+  formatDuration,
+  formatLatencyMs,
+  formatPercent,
+} from "../../../src/core/units.js";
 import { REDACTED, redactUrlValue } from "../../../src/redact.js";
 import { isSecretColumn, isSecretKey } from "../../../src/rest-spec/secrets.js";
 import type { Unit } from "../spec.js";
@@ -16,7 +23,7 @@ export const EXPIRY_NOTICE_MS = 90 * DAY;
 /** Field names that hold a time in epoch milliseconds (REST 1.x: created, time, *_time, …_opened, …_expires). */
 const TIME_FIELD =
   /^(created|updated|time|destroyed_time|.*_time|.*_opened|.*_expires|expires|valid_from|valid_to|started|completed|last_.*)$/;
-const HEALTHY = new Set(["healthy", "ok", "connected", "enabled", "running", "success", "true"]);
+const HEALTHY = new Set(["healthy", "ok", "connected", "enabled", "running", "success", "completed", "true"]);
 
 /**
  * The value at a dotted path; "a.x|b.x" takes the first that is present (fields renamed between versions,
@@ -86,7 +93,9 @@ export const labelOf = remembered((path: string): string => {
   const words = path
     .replace(/:.*$/, "")
     .replace(/\.name$/, "")
-    .replace(/[._]/g, " ");
+    .replace(/[._]/g, " ")
+    // A latency is shown in ms (impliedUnit), so its label does not say µs.
+    .replace(/\busec per\b/, "latency per");
   return words.charAt(0).toUpperCase() + words.slice(1);
 });
 
@@ -124,8 +133,27 @@ export function formatterOf(path: string, unit: Unit | undefined): Format {
 }
 const FORMATTERS = new Map<Unit | undefined, (path: string) => Format>();
 
+/**
+ * The unit a REST field's name implies when the catalogue gives none: `usec_per_*` is a latency in µs and
+ * `*_per_sec` (but bytes) a rate, so every performance view shows latency in ms and counts with separators,
+ * as the hand-written ones do, without each entry having to say so.
+ */
+export function impliedUnit(path: string): Unit | undefined {
+  const first = path.split("|")[0] ?? path;
+  const key = first.split(".").pop() ?? "";
+  if (/^usec_per_/.test(key)) return "usec";
+  if (/_per_sec$/.test(key) && !/bytes_per_sec$/.test(key)) return "rate";
+  // Space figures (`space.unique`, a transfer's `data_transferred`) are bytes; `*_speed` a link's bits per second.
+  if (/^space\./.test(first) && key !== "data_reduction") return "size";
+  if (/^(data_transferred|physical_bytes_written|raw_capacity|capacity)$/.test(key)) return "size";
+  if (/_speed$/.test(key)) return "bitrate";
+  if (key === "progress") return "percent";
+  if (/(^|_)count$/.test(key)) return "rate";
+  return undefined;
+}
+
 function compileFormat(path: string, unit: Unit | undefined): Format {
-  const shown = unitFormat(unit) ?? plainFormat(isTimePath(path));
+  const shown = unitFormat(unit ?? impliedUnit(path)) ?? plainFormat(isTimePath(path));
   // A column path ("v2c.community", "api_token.token"): secret when any of its keys is, as the one redaction rules.
   if (isSecretColumn(path)) return (v) => (v === undefined || v === null || v === "" ? "–" : REDACTED);
   return (v, ctx) => (v === undefined || v === null || v === "" ? "–" : shown(v, ctx));
@@ -153,8 +181,8 @@ function unitFormat(unit: Unit | undefined): Format | undefined {
         if (n === undefined || n === 0) return String(v);
         const left = n - ctx.now;
         const when = formatTimestamp(n, ctx.timeZone);
-        if (left < 0) return `${when} ⚠ expired`;
-        return left < EXPIRY_WARNING_MS ? `${when} ⚠ in ${formatDuration(left)}` : when;
+        if (left < 0) return markAfter(when, "⚠", "expired");
+        return left < EXPIRY_WARNING_MS ? markAfter(when, "⚠", `in ${formatDuration(left)}`) : when;
       };
     case "days-left":
       return (v, ctx) => {
@@ -163,15 +191,33 @@ function unitFormat(unit: Unit | undefined): Format | undefined {
         // Whole days, rounded down: "0" is the last day. Numbers first, so --where "days left < 30" reads them.
         const days = Math.floor((n - ctx.now) / DAY);
         const left = n - ctx.now;
-        if (left < 0) return `${days} ✗ expired`;
-        if (left < EXPIRY_WARNING_MS) return `${days} ⚠ under 30`;
-        return left < EXPIRY_NOTICE_MS ? `${days} ⚠ under 90` : String(days);
+        if (left < 0) return markAfter(String(days), "✗", "expired");
+        if (left < EXPIRY_WARNING_MS) return markAfter(String(days), "⚠", "under 30");
+        return left < EXPIRY_NOTICE_MS ? markAfter(String(days), "⚠", "under 90") : String(days);
       };
     case "status":
-      return (v) => (HEALTHY.has(String(v).toLowerCase()) ? `✓ ${String(v)}` : `✗ ${String(v)}`);
+      return (v) => markBefore(HEALTHY.has(String(v).toLowerCase()) ? "✓" : "✗", String(v));
+    case "usec":
+      return (v) => numeric(v, (n) => formatLatencyMs(n / 1000));
+    case "bitrate":
+      return (v) => numeric(v, formatBitrate);
+    case "rate":
+      return (v) => numeric(v, (n) => formatCount(n >= 10 ? Math.round(n) : Math.round(n * 10) / 10));
     default:
       return undefined;
   }
+}
+
+/** 40_000_000_000 → "40 Gb/s": link speeds in decimal bits, as ports are sold. */
+function formatBitrate(bps: number): string {
+  const units = ["b/s", "Kb/s", "Mb/s", "Gb/s", "Tb/s"];
+  let i = 0;
+  let v = bps;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`;
 }
 
 function numeric(v: unknown, show: (n: number) => string): string {

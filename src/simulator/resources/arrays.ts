@@ -3,10 +3,13 @@ import { z } from "zod";
 import { renderArray } from "../models/array.js";
 import { bodyObject, parseBody } from "../models/body.js";
 import { renderSpace, type SpaceRec } from "../models/file-system.js";
+import { noise } from "../models/random.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { at, type Handler, listing, ok } from "./common.js";
 import { sampleTimes } from "./time-window.js";
+
+const HOUR_MS = 3_600_000;
 
 export const listArrays: Handler = (req, state) =>
   listing([renderArray(state.array, req.version, state.clock())], req);
@@ -71,9 +74,17 @@ function currentSpace(state: SimState, type: SpaceType): SpaceRec {
   return total;
 }
 
-/** Space `ago` ms in the past: usage grew about 1 % a day, so older samples read a little lower. */
-function spaceAt(now: SpaceRec, ago: number): SpaceRec {
-  const f = Math.max(0.2, 1 - (0.01 * ago) / 86_400_000);
+/**
+ * Space `ago` ms in the past: usage grew about 1 % a day, so older samples read a little lower, with the jitter
+ * of a real array (files written and deleted, snapshots taken and expired), so a forecast from
+ * it has a range that is a range. The current sample is the objects' own figures.
+ */
+function spaceAt(now: SpaceRec, ago: number, seed: number, t: number): SpaceRec {
+  // Day to day (±1.5 %: a busy day, a quiet one) and hour to hour (±0.5 %).
+  const day = (2 * noise(seed, 0x5acd, Math.floor(t / (24 * HOUR_MS))) - 1) * 0.015;
+  const hour = (2 * noise(seed, 0x5ace, Math.floor(t / HOUR_MS)) - 1) * 0.005;
+  const jitter = ago < HOUR_MS ? 0 : day + hour;
+  const f = Math.max(0.2, 1 - (0.01 * ago) / 86_400_000 + jitter);
   return {
     virtual: Math.round(now.virtual * f),
     unique: Math.round(now.unique * f),
@@ -106,7 +117,7 @@ export const listArraySpace: Handler = (req, state) => {
     name: state.array.name,
     capacity: state.array.capacity,
     parity: state.array.parity,
-    space: renderSpace(scaledTo(current, bent?.(type, t)) ?? spaceAt(current, now - t)),
+    space: renderSpace(scaledTo(current, bent?.(type, t)) ?? spaceAt(current, now - t, state.seed, t)),
     time: t,
   }));
   return listing(items, req, { nameParams: [] });
