@@ -69,7 +69,9 @@ const accessList = defineCommand({
   render(grants, _args, rctx) {
     const headline = `${countOf(grants.length, "access grant")} in force`;
     if (grants.length === 0)
-      return message(headline, [{ type: "section", text: rich`No access grant is in force.` }]);
+      return message("No access grant is in force.", [
+        { type: "section", text: rich`No access grant is in force.` },
+      ]);
     return message(headline, [
       { type: "header", text: headline },
       {

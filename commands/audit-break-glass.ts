@@ -32,7 +32,9 @@ const breakGlassList = defineCommand({
   render(entries, _args, rctx) {
     const headline = `${countOf(entries.length, "break-glass change")} to review`;
     if (entries.length === 0)
-      return message(headline, [{ type: "section", text: rich`No break-glass change waits for a review.` }]);
+      return message("No break-glass change waits for a review.", [
+        { type: "section", text: rich`No break-glass change waits for a review.` },
+      ]);
     return message(headline, [
       { type: "header", text: headline },
       {

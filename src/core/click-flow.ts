@@ -13,7 +13,6 @@ import { assertRole, forbidden } from "./authz.js";
 import { accessCard, grantAccess } from "./change-control/access.js";
 import { isMember } from "./change-control/match.js";
 import {
-  cardEffects,
   executePending,
   failClaimOnError,
   type Outcome,
@@ -21,7 +20,7 @@ import {
   staleCard,
 } from "./execute-pending.js";
 import { approvalEffects } from "./gate.js";
-import { closedCard, requestCard, who } from "./gate-messages.js";
+import { cardEffects, closedCard, requestCard, who } from "./gate-messages.js";
 import { message, rich } from "./message.js";
 import { runOffer } from "./offer-flow.js";
 import { assertOpen, typedOk } from "./pending-checks.js";

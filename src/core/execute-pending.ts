@@ -12,7 +12,7 @@ import { isMember } from "./change-control/match.js";
 import { commandPath } from "./command-path.js";
 import type { CommandContext, Impact } from "./define-command.js";
 import { describeStateChange, fingerprintOf } from "./fingerprint.js";
-import { closedCard, doneLine, requestCard, who, withDecisionLine } from "./gate-messages.js";
+import { cardEffects, closedCard, doneLine, requestCard, who, withDecisionLine } from "./gate-messages.js";
 import { type Message, message, rich } from "./message.js";
 import type { PendingRecord } from "./pending-store.js";
 import type { Effect, MessageRef } from "./pipeline-types.js";
@@ -30,15 +30,6 @@ export interface Outcome {
   code?: ErrorCode;
   /** Who let an executed request through, from the record that ran (the audit's `approvedBy`). */
   approvedBy?: string[];
-}
-
-/** Updates every known copy of the card; with none known, replies instead. */
-export function cardEffects(rec: PendingRecord, clickRef: MessageRef | undefined, msg: Message): Effect[] {
-  const refs = [...rec.messages];
-  if (clickRef && !refs.some((r) => r.channelId === clickRef.channelId && r.ts === clickRef.ts))
-    refs.push(clickRef);
-  if (refs.length === 0) return [{ kind: "reply", message: msg }];
-  return refs.map((ref) => ({ kind: "update", ref, message: msg }));
 }
 
 /** Runs `work` for a claimed record; if it throws, the record is marked failed so it never stays "claimed". */

@@ -10,6 +10,7 @@ import { formatWhen } from "./format-time.js";
 import { type Block, type Button, type Message, message, Rich, rich } from "./message.js";
 import type { PendingDisplay, PendingRecord } from "./pending-store.js";
 import { ACTIONS } from "./pipeline-deps.js";
+import type { Effect, MessageRef } from "./pipeline-types.js";
 import { countOf } from "./units.js";
 
 const SLACK_USER = /^[UW][A-Z0-9]+$/;
@@ -187,4 +188,13 @@ export function withDecisionLine(result: Message, rec: PendingRecord): Message {
   const blocks =
     at === -1 ? [...result.blocks, line] : [...result.blocks.slice(0, at), line, ...result.blocks.slice(at)];
   return { ...result, blocks };
+}
+
+/** Updates every known copy of the card; with none known, replies instead. */
+export function cardEffects(rec: PendingRecord, clickRef: MessageRef | undefined, msg: Message): Effect[] {
+  const refs = [...rec.messages];
+  if (clickRef && !refs.some((r) => r.channelId === clickRef.channelId && r.ts === clickRef.ts))
+    refs.push(clickRef);
+  if (refs.length === 0) return [{ kind: "reply", message: msg }];
+  return refs.map((ref) => ({ kind: "update", ref, message: msg }));
 }

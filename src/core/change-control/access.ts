@@ -6,9 +6,9 @@
  */
 import type { AccessRule } from "../../config/change-control.js";
 import { UserFacingError } from "../../errors.js";
-import { cardEffects, type Outcome } from "../execute-pending.js";
+import type { Outcome } from "../execute-pending.js";
 import { formatWhen } from "../format-time.js";
-import { closedCard, requestedBy, who } from "../gate-messages.js";
+import { cardEffects, closedCard, requestedBy, who } from "../gate-messages.js";
 import { type Block, type Message, message, Rich, rich } from "../message.js";
 import type { PendingRecord } from "../pending-store.js";
 import { ACTIONS } from "../pipeline-deps.js";
