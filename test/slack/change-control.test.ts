@@ -11,7 +11,7 @@ import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world
 
 const ACCESS = {
   default_role: "viewer",
-  admin: { users: ["UALICE"] },
+  admin: { users: ["UALICE", "UADA"] },
   operator: { users: ["UBOB", "UOLGA"] },
 };
 
@@ -45,6 +45,7 @@ describe("change control in Slack", () => {
           classes: ["eradicate"],
         },
       ],
+      break_glass: { users: ["UALICE"] },
     });
     h = world.h;
   });
@@ -97,8 +98,93 @@ describe("change control in Slack", () => {
     expect(await type("UCAROL", "fs create cc-granted 1T --nfs")).toContain("Created");
   });
 
-  it("a freeze refuses a typed change with its name", async () => {
-    await type("UBOB", "fs destroy projects --reason CHG-1");
-    expect(await type("UALICE", "fs eradicate old-share")).toContain("eradications-off");
+  it("a freeze refuses a typed change with its name; break-glass runs it marked, listed for review", async () => {
+    expect(await type("UADA", "fs eradicate old-share")).toContain("eradications-off");
+    expect(await type("UADA", 'fs eradicate old-share --break-glass "INC-80 space"')).toContain(
+      "Only the people break_glass names",
+    );
+    const posts = h.fake.callsOf("chat.postMessage").length;
+    await type("UALICE", 'fs eradicate old-share --break-glass "INC-80 space"');
+    const card = await h.fake.waitForCall("chat.postMessage", () => true, posts + 1);
+    expect(JSON.stringify(card.args["blocks"])).toContain("Break-glass");
+    const listed = await type("UADA", "audit break-glass");
+    expect(listed).toContain("INC-80 space");
+    expect(await type("UBOB", "audit break-glass")).toContain("needs the admin role");
+  });
+});
+
+describe("approval rules with Slack user groups", () => {
+  let world: PipelineWorld;
+  let h: Harness;
+  let n = 100;
+
+  beforeAll(async () => {
+    world = await startPipelineWorld(["UBOB", "UOLGA"], () => ({ groupIds: ["SLEADS", "SSEC"] }), {
+      access: ACCESS,
+      approvals: {
+        rules: [
+          {
+            name: "leads-destroy",
+            match: { commands: ["fs destroy"] },
+            approvals: 2,
+            approvers: { groups: ["SLEADS"], users: ["UDAVE"] },
+            veto: { groups: ["SSEC"] },
+            ticket: "^(INC|CHG)-[0-9]+",
+          },
+        ],
+      },
+    });
+    h = world.h;
+    h.fake.groups.set("SLEADS", ["UERIN", "UBOB"]);
+    h.fake.groups.set("SSEC", ["USAM"]);
+  });
+
+  afterAll(async () => world?.close());
+
+  const type = async (user: string, text: string) => {
+    const id = `ccg-${++n}`;
+    await h.driver.command(slashCommand({ text, userId: user, responseUrl: h.fake.responseUrl(id) }));
+    return JSON.stringify((await h.fake.waitForResponse((r) => r.id === id)).body);
+  };
+  const click = async (user: string, card: Parameters<typeof cardButton>[0], label: "approve" | "deny") => {
+    const b = cardButton(card, label);
+    const ts = [...h.fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
+    await h.driver.interactive(
+      blockAction({
+        actionId: b.action_id,
+        value: b.value,
+        userId: user,
+        messageTs: ts,
+        responseUrl: h.fake.responseUrl(`ccg-click-${++n}`),
+      }),
+    );
+    return b.value;
+  };
+
+  it("reason and ticket are asked for; group members count, two distinct, never the requester", async () => {
+    expect(await type("UBOB", "fs destroy scratch")).toContain("asks for a reason citing a ticket");
+    expect(await type("UBOB", 'fs destroy scratch --reason "just because"')).toContain("cite a ticket");
+    const posts = h.fake.callsOf("chat.postMessage").length;
+    await type("UBOB", 'fs destroy scratch --reason "INC-81 retire"');
+    const card = await h.fake.waitForCall("chat.postMessage", () => true, posts + 1);
+    // The requester is in the group, and still never counts; an operator outside it does not either.
+    const id = await click("UBOB", card, "approve");
+    await click("UOLGA", card, "approve");
+    expect((await world.store.get(id))?.approvals).toEqual([]);
+    await click("UERIN", card, "approve");
+    expect((await world.store.get(id))?.approvals.map((a) => a.userId)).toEqual(["UERIN"]);
+    expect(world.sim.state.fileSystems.get("scratch")?.destroyed).toBe(false);
+    await click("UDAVE", card, "approve");
+    await h.fake.waitForUpdate((u) => JSON.stringify(u.blocks).includes("approved by"));
+    expect(world.sim.state.fileSystems.get("scratch")?.destroyed).toBe(true);
+  });
+
+  it("a veto group member's Deny ends it, though they hold no role", async () => {
+    const posts = h.fake.callsOf("chat.postMessage").length;
+    await type("UBOB", 'fs destroy projects --reason "CHG-82 archive"');
+    const card = await h.fake.waitForCall("chat.postMessage", () => true, posts + 1);
+    const id = await click("USAM", card, "deny");
+    expect((await world.store.get(id))?.status).toBe("vetoed");
+    expect(world.sim.state.fileSystems.get("projects")?.destroyed).toBe(false);
   });
 });
