@@ -10,6 +10,7 @@ import type { Simulator } from "../../src/simulator/index.js";
 import { FORM_CALLBACK_ID } from "../../src/slack/form-modal.js";
 import { cardButton } from "../fakes/card-buttons.js";
 import { blockAction, slashCommand, viewSubmission } from "../fakes/payloads.js";
+import { clickCard, confirmPrivately } from "../slack/helpers/clicks.js";
 import type { Harness } from "../slack/helpers/harness.js";
 import { type PipelineWorld, startPipelineWorld } from "../slack/helpers/pipeline-world.js";
 import { outputsOf, runWorkflowStep, stepCompleted, vouched } from "../slack/helpers/workflow-events.js";
@@ -101,28 +102,10 @@ describe("who acts: no name carried in data becomes the actor", () => {
       }),
     );
     const card = await h.fake.waitForCall("chat.postMessage", () => true, posts + 1);
-    const approve = cardButton(card, "approve");
-    const ts = [...h.fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
-    await h.driver.interactive(
-      blockAction({
-        actionId: approve.action_id,
-        value: approve.value,
-        userId: OPERATOR,
-        messageTs: ts,
-        responseUrl: h.fake.responseUrl(`self-${id}`),
-      }),
-    );
-    expect((await world.store.get(approve.value))?.approvals).toEqual([]);
+    const pendingId = await clickCard(h, OPERATOR, card, "approve", `self-${id}`);
+    expect((await world.store.get(pendingId))?.approvals).toEqual([]);
     expect(sim.state.fileSystems.get("scratch")?.provisioned).not.toBe(4 * 2 ** 40);
-    await h.driver.interactive(
-      blockAction({
-        actionId: approve.action_id,
-        value: approve.value,
-        userId: OTHER_OPERATOR,
-        messageTs: ts,
-        responseUrl: h.fake.responseUrl(`other-${id}`),
-      }),
-    );
+    await clickCard(h, OTHER_OPERATOR, card, "approve", `other-${id}`);
     const done = await stepCompleted(h, id, "functions.completeSuccess");
     expect(outputsOf(done)["status"]).toBe("executed");
     expect(sim.state.fileSystems.get("scratch")?.provisioned).toBe(4 * 2 ** 40);
@@ -132,18 +115,7 @@ describe("who acts: no name carried in data becomes the actor", () => {
     const mine = privateTo(ADMIN).length;
     const before = new Set(sim.state.accessKeys.keys());
     const id = await step({ command: "access-key create analytics/etl", requester: vouched(ADMIN) });
-    const ask = await h.fake.waitForCall("chat.postEphemeral", (c) => c.args["user"] === ADMIN, mine + 1);
-    const confirm = cardButton(ask, "confirm");
-    await h.driver.interactive(
-      blockAction({
-        actionId: confirm.action_id,
-        value: confirm.value,
-        userId: ADMIN,
-        messageTs: "1.000003",
-        ephemeral: true,
-        responseUrl: h.fake.responseUrl(`key-${id}`),
-      }),
-    );
+    await confirmPrivately(h, ADMIN, mine, `key-${id}`);
     await stepCompleted(h, id, "functions.completeSuccess");
     const made = [...sim.state.accessKeys.values()].find((k) => !before.has(k.name));
     const secret = String(made?.secret ?? "");

@@ -4,10 +4,12 @@
  * approved in Slack and then used; a freeze refusing a typed change.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cardButton } from "../fakes/card-buttons.js";
-import { blockAction, slashCommand } from "../fakes/payloads.js";
+import type { cardButton } from "../fakes/card-buttons.js";
+import { clickCard, typeCommand } from "./helpers/clicks.js";
 import type { Harness } from "./helpers/harness.js";
 import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
+
+type Card = Parameters<typeof cardButton>[0];
 
 const ACCESS = {
   default_role: "viewer",
@@ -52,27 +54,9 @@ describe("change control in Slack", () => {
 
   afterAll(async () => world?.close());
 
-  /** Types a command as `user`; returns what its response_url got. */
-  const type = async (user: string, text: string) => {
-    const id = `cc-${++n}`;
-    await h.driver.command(slashCommand({ text, userId: user, responseUrl: h.fake.responseUrl(id) }));
-    return JSON.stringify((await h.fake.waitForResponse((r) => r.id === id)).body);
-  };
-  const click = async (user: string, card: Parameters<typeof cardButton>[0], label: "approve" | "deny") => {
-    const b = cardButton(card, label);
-    const ts = [...h.fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
-    const id = `cc-click-${++n}`;
-    await h.driver.interactive(
-      blockAction({
-        actionId: b.action_id,
-        value: b.value,
-        userId: user,
-        messageTs: ts,
-        responseUrl: h.fake.responseUrl(id),
-      }),
-    );
-    return b.value;
-  };
+  const type = (user: string, text: string) => typeCommand(h, user, text, `cc-${++n}`);
+  const click = (user: string, card: Card, label: "approve" | "deny") =>
+    clickCard(h, user, card, label, `cc-click-${++n}`);
 
   it("a rule's card names it; only the person it names can approve, whatever others' roles", async () => {
     const posts = h.fake.callsOf("chat.postMessage").length;
@@ -141,25 +125,9 @@ describe("approval rules with Slack user groups", () => {
 
   afterAll(async () => world?.close());
 
-  const type = async (user: string, text: string) => {
-    const id = `ccg-${++n}`;
-    await h.driver.command(slashCommand({ text, userId: user, responseUrl: h.fake.responseUrl(id) }));
-    return JSON.stringify((await h.fake.waitForResponse((r) => r.id === id)).body);
-  };
-  const click = async (user: string, card: Parameters<typeof cardButton>[0], label: "approve" | "deny") => {
-    const b = cardButton(card, label);
-    const ts = [...h.fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
-    await h.driver.interactive(
-      blockAction({
-        actionId: b.action_id,
-        value: b.value,
-        userId: user,
-        messageTs: ts,
-        responseUrl: h.fake.responseUrl(`ccg-click-${++n}`),
-      }),
-    );
-    return b.value;
-  };
+  const type = (user: string, text: string) => typeCommand(h, user, text, `ccg-${++n}`);
+  const click = (user: string, card: Card, label: "approve" | "deny") =>
+    clickCard(h, user, card, label, `ccg-click-${++n}`);
 
   it("reason and ticket are asked for; group members count, two distinct, never the requester", async () => {
     expect(await type("UBOB", "fs destroy scratch")).toContain("asks for a reason citing a ticket");

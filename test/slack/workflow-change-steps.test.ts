@@ -10,6 +10,7 @@ import type { Simulator } from "../../src/simulator/index.js";
 import { requestMark, writesSince } from "../commands/sim-requests.js";
 import { cardButton } from "../fakes/card-buttons.js";
 import { blockAction } from "../fakes/payloads.js";
+import { confirmPrivately, privateCount } from "./helpers/clicks.js";
 import type { Harness } from "./helpers/harness.js";
 import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
 import { outputsOf, runWorkflowStep, stepCompleted, vouched } from "./helpers/workflow-events.js";
@@ -35,29 +36,8 @@ describe("Workflow Builder steps for the common changes", () => {
   const completed = (id: string, method: "functions.completeSuccess" | "functions.completeError") =>
     stepCompleted(h, id, method);
 
-  /** How many private messages `user` has had so far. */
-  const privateTo = (user: string) =>
-    h.fake.callsOf("chat.postEphemeral").filter((c) => c.args["user"] === user).length;
-
-  /** Clicks the Confirm that the vouched person was sent privately for run `id`. */
-  const confirmAs = async (user: string, id: string, before: number) => {
-    const card = await h.fake.waitForCall("chat.postEphemeral", (c) => c.args["user"] === user, before + 1);
-    const confirm = cardButton(card, "confirm");
-    await h.driver.interactive(
-      blockAction({
-        actionId: confirm.action_id,
-        value: confirm.value,
-        userId: user,
-        messageTs: `${id.slice(2)}.000100`,
-        ephemeral: true,
-        responseUrl: h.fake.responseUrl(`wfc-confirm-${id}`),
-      }),
-    );
-    return confirm.value;
-  };
-
   it("fs create waits for the requester's own Confirm, then completes with the file system made as the form would make it", async () => {
-    const before = privateTo("UBOB");
+    const before = privateCount(h, "UBOB");
     const id = await runStep(stepIdOf("fs create"), {
       name: "wf made",
       size: "1T",
@@ -68,7 +48,7 @@ describe("Workflow Builder steps for the common changes", () => {
       channel: "C1",
     });
     // A workflow never changes an array on its own: nothing exists until the person Slack vouched for confirms.
-    const pendingId = await confirmAs("UBOB", id, before);
+    const pendingId = await confirmPrivately(h, "UBOB", before, `wfc-confirm-${id}`);
     const done = await completed(id, "functions.completeSuccess");
     expect(outputsOf(done)).toMatchObject({ status: "executed", request_id: pendingId });
     // The name with a space reached the command as one word: the line was quoted as a submitted form's is.

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Simulator } from "../../src/simulator/index.js";
 import { cardButton } from "../fakes/card-buttons.js";
 import { blockAction } from "../fakes/payloads.js";
+import { confirmPrivately, privateCount } from "./helpers/clicks.js";
 import type { Harness } from "./helpers/harness.js";
 import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
 import { outputsOf, runWorkflowStep, stepCompleted, vouched } from "./helpers/workflow-events.js";
@@ -50,31 +51,11 @@ describe("Workflow Builder step: run an /array command", () => {
     expect(sim.state.fileSystems.has("wf-viewer")).toBe(false);
   });
 
-  /** How many private messages `user` has had so far. */
-  const privateTo = (user: string) =>
-    h.fake.callsOf("chat.postEphemeral").filter((c) => c.args["user"] === user).length;
-
-  /** The requester's private Confirm for run `id`, clicked by them: the change is theirs from then on. */
-  const confirmAs = async (user: string, id: string, before: number) => {
-    const card = await h.fake.waitForCall("chat.postEphemeral", (c) => c.args["user"] === user, before + 1);
-    const confirm = cardButton(card, "confirm");
-    await h.driver.interactive(
-      blockAction({
-        actionId: confirm.action_id,
-        value: confirm.value,
-        userId: user,
-        messageTs: `${id.slice(2)}.000100`,
-        ephemeral: true,
-        responseUrl: h.fake.responseUrl(`wf-confirm-${id}`),
-      }),
-    );
-  };
-
   it("a change that needs approval is confirmed by its requester, then completes only once another person approves it", async () => {
-    const ephemerals = privateTo("UBOB");
+    const ephemerals = privateCount(h, "UBOB");
     const before = h.fake.callsOf("chat.postMessage").length;
     const id = await runStep("fs resize scratch 4T", "UBOB");
-    await confirmAs("UBOB", id, ephemerals);
+    await confirmPrivately(h, "UBOB", ephemerals, `wf-confirm-${id}`);
     const card = await h.fake.waitForCall("chat.postMessage", () => true, before + 1);
     const approve = cardButton(card, "approve");
     expect(
@@ -96,10 +77,10 @@ describe("Workflow Builder step: run an /array command", () => {
   });
 
   it("a denied change fails the step", async () => {
-    const ephemerals = privateTo("UBOB");
+    const ephemerals = privateCount(h, "UBOB");
     const before = h.fake.callsOf("chat.postMessage").length;
     const id = await runStep("fs resize scratch 3T", "UBOB");
-    await confirmAs("UBOB", id, ephemerals);
+    await confirmPrivately(h, "UBOB", ephemerals, `wf-confirm-${id}`);
     const card = await h.fake.waitForCall("chat.postMessage", () => true, before + 1);
     const deny = cardButton(card, "deny");
     const ts = [...h.fake.messages.values()].filter((m) => m.channel === "C1").at(-1)?.ts ?? "";
