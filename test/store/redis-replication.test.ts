@@ -53,7 +53,14 @@ describe("the Redis store and replication", () => {
   });
 
   it("a write is done once a replica holds it; asking for more replicas than exist is refused", async () => {
-    const one = openRedisStore({ host: "127.0.0.1", port: primary.port, healthCheck: FAST });
+    // A generous wait for the one replica: on a loaded machine its acknowledgement can take longer than the
+    // default half second, and this checks what a write waits for, not how fast.
+    const one = openRedisStore({
+      host: "127.0.0.1",
+      port: primary.port,
+      healthCheck: FAST,
+      replicaAckTimeoutMs: 10_000,
+    });
     const two = openRedisStore({
       host: "127.0.0.1",
       port: primary.port,
