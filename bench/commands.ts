@@ -24,6 +24,7 @@ import { eq } from "../src/flashblade/filter.js";
 import { createArrayPool } from "../src/flashblade/pool.js";
 import { silentLogger } from "../src/logger.js";
 import { simulatedArrayConfig, startSimulator } from "../src/simulator/index.js";
+import { ROLES } from "../src/vocabulary.js";
 import { type Figure, withGoal, writeResult } from "./report/result.js";
 
 const { values } = parseArgs({ options: { iterations: { type: "string", default: "300" } } });
@@ -53,7 +54,7 @@ t0 = performance.now();
 const registry = createRegistry(RESOURCES);
 const buildMs = performance.now() - t0;
 t0 = performance.now();
-for (const role of ["viewer", "operator", "admin"] as const) helpMessage(registry, role);
+for (const role of ROLES) helpMessage(registry, role);
 const helpMs = performance.now() - t0;
 const verbCount = registry.all().length;
 const LINES = [

@@ -3,7 +3,7 @@
  * hours, maintenance windows, noise control, and where the bot keeps its state.
  */
 import { z } from "zod";
-import { parseDuration } from "../core/units.js";
+import { parseDuration } from "../vocabulary.js";
 import { redisStoreSchema } from "./store.js";
 
 const channelId = z

@@ -5,8 +5,7 @@
  * an approver set that someone other than the requester can fill) are made at the root (schema.ts).
  */
 import { z } from "zod";
-import { ROLES } from "../core/roles.js";
-import { parseDuration } from "../core/units.js";
+import { parseDuration, ROLES } from "../vocabulary.js";
 
 const slackId = z.string().regex(/^[A-Za-z0-9._-]+$/, "use the Slack ID (U…, W…, S…), not a name or @handle");
 

@@ -5,7 +5,7 @@
  * received undefined". The known keys are read from the schema itself, so every section gets the same help.
  */
 import type { z } from "zod";
-import { didYouMean, suggest } from "../core/suggest.js";
+import { didYouMean, suggest } from "../suggest.js";
 
 type Segment = PropertyKey;
 

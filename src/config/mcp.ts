@@ -5,7 +5,7 @@
  * waits for a person's Approve (src/core/gate.ts).
  */
 import { z } from "zod";
-import { ROLES, type Role } from "../core/roles.js";
+import { ROLES, type Role } from "../vocabulary.js";
 
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 const roleSchema = z.enum(ROLES);

@@ -4,9 +4,8 @@
  * at the root so every problem is reported in one pass.
  */
 import { z } from "zod";
-import type { DestructiveClass } from "../core/define-command.js";
-import { ROLES } from "../core/roles.js";
-import { parseDuration } from "../core/units.js";
+import type { DestructiveClass } from "../vocabulary.js";
+import { parseDuration, ROLES } from "../vocabulary.js";
 import { alertsConfigSchema, storeConfigSchema, unknownAlertSelectors } from "./alerts.js";
 import { arraysConfigSchema } from "./arrays.js";
 import { auditExportSchema } from "./audit-export.js";

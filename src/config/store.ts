@@ -5,9 +5,9 @@
  */
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
-import { parseDuration } from "../core/units.js";
 import { UserFacingError } from "../errors.js";
 import type { StoreOptions } from "../store/types.js";
+import { parseDuration } from "../vocabulary.js";
 import { Secret } from "./arrays.js";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -6,7 +6,7 @@
  * with their own and confirms its changes; a person named in an ordinary input never acts.
  */
 import { z } from "zod";
-import { ROLES, type Role } from "../core/roles.js";
+import { ROLES, type Role } from "../vocabulary.js";
 
 const roleSchema = z.enum(ROLES);
 

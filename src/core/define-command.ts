@@ -3,10 +3,12 @@
  * listed once in commands/index.ts. The pipeline does parsing, authorization, confirmation and audit; a
  * command only says what it needs, what it would change, how to do it, and how to show the result.
  */
+
 import type { z } from "zod";
 import type { AccessRule, RuleMembers } from "../config/change-control.js";
 import type { ArrayClient, ArrayPool, PlannedCall } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
+import type { DestructiveClass } from "../vocabulary.js";
 import type { AlertCommandPort } from "./alert-port.js";
 import type { HistoryReader } from "./audit-history.js";
 import type { ChangeControlRecords } from "./change-control/records.js";
@@ -15,26 +17,7 @@ import type { ActorKind, Effect, SecretField } from "./pipeline-types.js";
 import type { Role } from "./roles.js";
 import type { Responses } from "./send-plan.js";
 
-export type DestructiveClass =
-  | "eradicate"
-  | "destroy"
-  | "shrink_below_usage"
-  | "quota_below_usage"
-  | "delete"
-  | "remove_snapshot_rules"
-  | "pause_replication"
-  | "array_settings"
-  | "raw_api"
-  /** Turning a protocol off a file system: its clients lose access. */
-  | "disable_protocol"
-  /** Demoting a file system: data not yet in a replicated snapshot is discarded and it turns read-only. */
-  | "demote_file_system"
-  /** Deleting a bucket replica link, an array connection or a replication target: what it protected stops being copied. */
-  | "delete_replication"
-  /** Removing every name server, the only NTP server or the SMTP relay: a service of the array stops working. */
-  | "remove_last_server"
-  /** Disabling an S3 access key: applications that sign with it get Access Denied at once. */
-  | "disable_access_key";
+export type { DestructiveClass };
 
 /**
  * One HTTP call exactly as it will be sent (shown by --dry-run and in confirmations), planned by the client.

@@ -57,25 +57,7 @@ export function nearestUnit(n: number, current: number): string {
   return best;
 }
 
-const DURATION_UNITS: Record<string, number> = {
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 7 * 86_400_000,
-};
-
-/** Parses "30m", "24h", "7d", "45s", "2w" (or combinations such as "1h30m") into milliseconds. */
-export function parseDuration(text: string): number | undefined {
-  const t = text.trim().toLowerCase();
-  if (!/^(\d+(\.\d+)?[smhdw])+$/.test(t)) return undefined;
-  let total = 0;
-  for (const m of t.matchAll(/(\d+(?:\.\d+)?)([smhdw])/g)) {
-    total += Number(m[1]) * (DURATION_UNITS[m[2] ?? ""] ?? 0);
-  }
-  const ms = Math.round(total);
-  return Number.isSafeInteger(ms) && ms > 0 ? ms : undefined;
-}
+export { parseDuration } from "../vocabulary.js";
 
 const BYTE_LABELS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"] as const;
 

@@ -6,13 +6,15 @@
  * (src/core/request-guard.ts), whatever command, button or raw call sends it; commands declare the endpoints
  * they send and the registry refuses a command whose role is below the table's (docs/security.md lists it).
  */
+import { type DestructiveClass, ROLES, type Role, roleAtLeast } from "../vocabulary.js";
 import { ENDPOINTS, type HttpMethod } from "./endpoints.js";
 import { findEndpoint } from "./versions.js";
 
-/** The role ladder as the interface sees it (src/core/roles.ts ranks the same names). */
-export type PolicyRole = "viewer" | "operator" | "admin";
-/** The destructive classes the policy assigns (a subset of src/core/define-command.ts DestructiveClass). */
-export type PolicyClass =
+/** The role ladder: the ground floor's (src/vocabulary.ts). */
+export type PolicyRole = Role;
+/** The classes of harm the policy assigns: those of the ground floor's vocabulary it uses. */
+export type PolicyClass = Extract<
+  DestructiveClass,
   | "delete"
   | "eradicate"
   | "destroy"
@@ -20,7 +22,8 @@ export type PolicyClass =
   | "delete_replication"
   | "remove_snapshot_rules"
   | "shrink_below_usage"
-  | "array_settings";
+  | "array_settings"
+>;
 
 export interface PolicyRule {
   role: PolicyRole;
@@ -255,8 +258,6 @@ export interface RequestVerdict {
   reason?: string;
 }
 
-const RANK: Record<PolicyRole, number> = { viewer: 1, operator: 2, admin: 3 };
-
 /** The verdict for one request: its endpoint's rule, raised by any revealing or destroying query parameter. */
 export function requestRule(
   method: HttpMethod,
@@ -273,7 +274,7 @@ export function requestRule(
     if (key === undefined || !flagOn(query[key])) continue;
     const why = `\`${p.param}\` ${p.why}`;
     if (p.role === "refuse") return { role: "refuse", cls: p.cls, reason: why };
-    if (verdict.role !== "refuse" && RANK[p.role] > RANK[verdict.role])
+    if (verdict.role !== "refuse" && !roleAtLeast(verdict.role, p.role))
       verdict = { ...verdict, role: p.role, reason: why };
     if (p.cls && !verdict.cls) verdict = { ...verdict, cls: p.cls, reason: verdict.reason ?? why };
   }
@@ -291,7 +292,7 @@ export function policyTable(): { method: HttpMethod; path: string; rule: PolicyR
 
 /** True when `have` is at least `need` on the policy's ladder. */
 export function policyAllows(have: PolicyRole | undefined, need: PolicyRole | "refuse"): boolean {
-  return need !== "refuse" && have !== undefined && RANK[have] >= RANK[need];
+  return need !== "refuse" && roleAtLeast(have, need);
 }
 
 /** The least role any endpoint of `method` needs: what a raw call of that method must have to be considered. */
@@ -299,5 +300,5 @@ export function leastRole(method: HttpMethod): PolicyRole {
   const roles = policyTable()
     .filter((r) => r.method === method)
     .map((r) => r.rule.role);
-  return roles.sort((a, b) => RANK[a] - RANK[b])[0] ?? "admin";
+  return ROLES.find((r) => roles.includes(r)) ?? "admin";
 }

@@ -81,6 +81,7 @@ describe("architecture", () => {
   const KNOWN: Record<string, readonly string[]> = {
     "src/core/ → src/alerts/": [],
     "src/store/ → src/core/": [],
+    "src/config/ → src/core/": [],
   };
 
   test("src/core never imports src/alerts, not even types (but for the known edge)", () => {
@@ -89,6 +90,10 @@ describe("architecture", () => {
 
   test("src/store never imports src/core, not even types (but for the known edge)", () => {
     expect(offending(edges, "src/store/", /^src\/core\//)).toEqual(KNOWN["src/store/ → src/core/"]);
+  });
+
+  test("src/config never imports src/core, not even types: the words they share are the ground floor's (src/vocabulary.ts)", () => {
+    expect(offending(edges, "src/config/", /^src\/core\//)).toEqual(KNOWN["src/config/ → src/core/"]);
   });
 
   test("commands never import a transport", () => {
