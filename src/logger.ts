@@ -1,6 +1,7 @@
 import { type DestinationStream, type Logger, pino } from "pino";
 import { asyncDestination, type LogDestination, type LogSink } from "./log-destination.js";
 import { redact, redactUrlCredentials } from "./redact.js";
+import { currentTrace } from "./trace.js";
 
 export interface LoggerOptions {
   level?: string;
@@ -22,6 +23,11 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
       level: opts.level ?? "info",
       // Level names ("warn"), which log shippers and people read without pino's number table (issue 43).
       formatters: { level: (label) => ({ level: label }) },
+      // Every line of a request carries its trace id (src/trace.ts), however deep the line is written.
+      mixin: () => {
+        const trace = currentTrace();
+        return trace === undefined ? {} : { trace };
+      },
     },
     redactingStream(dest),
   );

@@ -5,8 +5,10 @@
  * them to the audit channel; tests collect them). With a chain (src/core/audit-chain.ts) each record first takes
  * its place in the store's hash chain, so the log line, the sink and the export all carry seq, prev_hash, hash.
  */
+
 import type { Logger } from "../logger.js";
 import { redact } from "../redact.js";
+import { currentTrace } from "../trace.js";
 import type { AuditChain } from "./audit-chain.js";
 import type { AccessResolver } from "./authz.js";
 import { redactTypedArgs } from "./redact.js";
@@ -66,6 +68,8 @@ export interface AuditRecord {
   breakGlass?: { freeze: string; reason: string };
   /** The time-bound access grant the caller's role came from, when it did. */
   grant?: string;
+  /** The trace id of the request it belongs to (its trigger's id; a click's is its request's): src/trace.ts. */
+  trace?: string;
   outcome: "ok" | "error";
   errorCode?: string;
   durationMs: number;
@@ -101,7 +105,13 @@ export function createAuditor(logger: Logger, sink: AuditSink, chain?: AuditChai
   const log = logger.child({ component: "audit" });
   return {
     async record(raw) {
-      let rec: AuditRecord = redact({ ...raw, args: redactTypedArgs(raw.args) });
+      // The request's trace id (src/trace.ts), so a record is found beside the log lines of the same request.
+      const trace = raw.trace ?? currentTrace();
+      let rec: AuditRecord = redact({
+        ...raw,
+        args: redactTypedArgs(raw.args),
+        ...(trace === undefined ? {} : { trace }),
+      });
       if (chain) {
         try {
           rec = await chain.append(rec);

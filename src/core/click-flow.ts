@@ -7,27 +7,18 @@
 
 import { type ErrorCode, errorCode, UserFacingError } from "../errors.js";
 import { type Logger, lazyChild } from "../logger.js";
+import { withTrace } from "../trace.js";
 import { canDecide, requesterIds } from "./actors.js";
 import { type AuditDecision, roleTrail, withRole } from "./audit.js";
-import { assertRole, forbidden } from "./authz.js";
 import { accessCard, grantAccess } from "./change-control/access.js";
-import { isMember } from "./change-control/match.js";
-import {
-  executePending,
-  failClaimOnError,
-  type Outcome,
-  staleBeforePrompt,
-  staleCard,
-} from "./execute-pending.js";
-import { approvalEffects } from "./gate.js";
-import { cardEffects, closedCard, requestCard, who } from "./gate-messages.js";
-import { message, rich } from "./message.js";
+import { assertMayApprove, claim, confirmThenApprove, deny, expiredOutcome } from "./click-decide.js";
+import { executePending, type Outcome, staleBeforePrompt, staleCard } from "./execute-pending.js";
+import { cardEffects, requestCard, who } from "./gate-messages.js";
 import { runOffer } from "./offer-flow.js";
 import { assertOpen, typedOk } from "./pending-checks.js";
 import type { PendingRecord } from "./pending-store.js";
 import { ACTIONS } from "./pipeline-deps.js";
 import type { ClickInput, Effect } from "./pipeline-types.js";
-import { roleAtLeast } from "./roles.js";
 import type { Runtime } from "./runtime.js";
 
 export async function handleClickInput(base: Runtime, input: ClickInput, clickId: string): Promise<Effect[]> {
@@ -65,13 +56,16 @@ export async function handleClickInput(base: Runtime, input: ClickInput, clickId
     rec = await rt.deps.store.get(input.value);
     if (!rec)
       throw new UserFacingError("PENDING_UNKNOWN", "This request is no longer known; nothing was done.");
-    const result = await route(rt, rec, input, log);
+    // A click carries on its request's trace: its decision, execution and array calls are found by that id.
+    const asked = rec;
+    const result = await withTrace(asked.requestId, () => route(rt, asked, input, log));
     if (result === "prompt") return [promptFor(rec, input)];
     decision = result.decision;
-    await audit(result.ok ? "ok" : "error", result.code, result.approvedBy);
+    await withTrace(asked.requestId, () => audit(result.ok ? "ok" : "error", result.code, result.approvedBy));
     return result.effects;
   } catch (err) {
-    await audit("error", errorCode(err));
+    const refused = () => audit("error", errorCode(err));
+    await (rec ? withTrace(rec.requestId, refused) : refused());
     return rt.errorEffects(err, clickId, log);
   }
 }
@@ -106,42 +100,6 @@ async function route(
   }
 }
 
-/** Wins the claim or explains why not; an expired request is closed on the spot. */
-async function claim(
-  rt: Runtime,
-  rec: PendingRecord,
-  clickRef: ClickInput["ref"],
-): Promise<PendingRecord | Outcome> {
-  const claimed = await rt.deps.store.claim(rec.id, "pending");
-  if (!claimed) {
-    const now = await rt.deps.store.get(rec.id);
-    assertOpen(now ?? { ...rec, status: "executed" }, rt.deps.config.time_zone);
-    throw new UserFacingError(
-      "PENDING_BUSY",
-      "Another click is acting on this request right now; try again in a moment.",
-    );
-  }
-  if (rt.deps.now() >= claimed.expiresAt) {
-    const expired = await rt.deps.store.update(rec.id, { status: "expired", updatedAt: rt.deps.now() });
-    return expiredOutcome(expired ?? claimed, clickRef);
-  }
-  return claimed;
-}
-
-function expiredOutcome(rec: PendingRecord, clickRef: ClickInput["ref"]): Outcome {
-  const msg = closedCard(
-    rec,
-    rec.display,
-    rich`Expired before it was ${rec.policy === "approve" ? "approved" : "confirmed"}. Nothing was changed.`,
-  );
-  return {
-    effects: cardEffects(rec, clickRef, msg),
-    decision: "expired",
-    ok: false,
-    code: "PENDING_EXPIRED",
-  };
-}
-
 async function confirm(
   rt: Runtime,
   rec: PendingRecord,
@@ -162,45 +120,6 @@ async function confirm(
   const claimed = await claim(rt, rec, input.ref);
   if (!("id" in claimed)) return claimed;
   return executePending(rt, claimed, input.ref, log, input.secrets);
-}
-
-/**
- * A workflow step's change, confirmed by the person Slack vouched for: now theirs, it waits for the approvals its
- * class asks, from people other than them. Their role is checked now, as a requester's is when a change runs.
- */
-async function confirmThenApprove(
-  rt: Runtime,
-  rec: PendingRecord,
-  then: NonNullable<PendingRecord["approvalsAfterConfirm"]>,
-  input: ClickInput,
-): Promise<Outcome> {
-  const role = await rt.access.roleOn(input.actor.userId, rt.deps.pool.get(rec.array));
-  assertRole("Confirming this request", rec.approverRole, role, rec.array);
-  const claimed = await claim(rt, rec, input.ref);
-  if (!("id" in claimed)) return claimed;
-  const now = rt.deps.now();
-  const next = await failClaimOnError(rt, rec.id, async () => {
-    const updated = await rt.deps.store.update(rec.id, {
-      status: "pending",
-      policy: "approve",
-      approvalsRequired: then.approvalsRequired,
-      approverRole: then.approverRole,
-      approvalsAfterConfirm: undefined,
-      updatedAt: now,
-    });
-    if (!updated)
-      throw new UserFacingError("PENDING_UNKNOWN", "This request is no longer known; nothing was done.");
-    return updated;
-  });
-  const line = rich`Confirmed by ${who(input.actor)}: ${next.display.title} now waits for ${next.approvalsRequired} approval${next.approvalsRequired === 1 ? "" : "s"} from someone else with the ${next.approverRole} role.`;
-  const confirmed = message(`Confirmed: ${next.display.title}`, [{ type: "section", text: line }], {
-    visibility: "ephemeral",
-  });
-  return {
-    effects: [...cardEffects(rec, input.ref, confirmed), ...approvalEffects(rt, next, now)],
-    decision: "confirmed",
-    ok: true,
-  };
 }
 
 async function approve(
@@ -288,52 +207,6 @@ function duplicateApproval(): UserFacingError {
   );
 }
 
-async function deny(rt: Runtime, rec: PendingRecord, input: ClickInput): Promise<Outcome> {
-  const isRequester = input.actor.userId === rec.requester.userId;
-  // A rule's veto members deny whatever their role or the request's stage; so do its approvers.
-  const groups = rec.rule ? await rt.deps.identity.groupsOf(input.actor.userId) : [];
-  const vetoes =
-    !isRequester &&
-    (isMember(rec.rule?.veto, input.actor.userId, groups) ||
-      isMember(rec.rule?.approvers, input.actor.userId, groups));
-  if (!isRequester && !vetoes) {
-    if (rec.policy !== "approve") {
-      throw new UserFacingError(
-        "NOT_REQUESTER",
-        `Only ${who(rec.requester)}, who asked for this, can cancel it.`,
-      );
-    }
-    if (rec.rule?.approvers) throw notInRule(rec);
-    const role = await rt.access.roleOn(input.actor.userId, rt.deps.pool.get(rec.array));
-    if (!roleAtLeast(role, rec.approverRole))
-      throw forbidden("Denying this request", rec.approverRole, role, rec.array);
-  }
-  assertOpen(rec, rt.deps.config.time_zone);
-  const claimed = await rt.deps.store.claim(rec.id, "pending");
-  if (!claimed) {
-    const now = await rt.deps.store.get(rec.id);
-    if (now) assertOpen(now, rt.deps.config.time_zone);
-    throw new UserFacingError(
-      "PENDING_CLOSED",
-      "This request was decided a moment ago; nothing more was done.",
-    );
-  }
-  const status = isRequester ? "cancelled" : "vetoed";
-  const by = {
-    userId: input.actor.userId,
-    ...(input.actor.displayName ? { displayName: input.actor.displayName } : {}),
-  };
-  await rt.deps.store.update(rec.id, { status, decidedBy: by, updatedAt: rt.deps.now() });
-  const headline = isRequester
-    ? rich`Cancelled by ${who(by)}. Nothing was changed.`
-    : rich`Denied by ${who(by)}. Nothing was changed.`;
-  return {
-    effects: cardEffects(claimed, input.ref, closedCard(claimed, claimed.display, headline)),
-    decision: status,
-    ok: true,
-  };
-}
-
 /** Every secret the request asks for was typed (a click on the button itself carries none: it opens the prompt). */
 function secretsGiven(rec: PendingRecord, input: ClickInput): boolean {
   return (rec.secrets ?? []).every((f) => (input.secrets?.[f.key] ?? "").trim() !== "");
@@ -357,25 +230,4 @@ function promptFor(rec: PendingRecord, input: ClickInput): Effect {
     label: `Type ${rec.typeToConfirm ?? ""} to go ahead`,
     actionId,
   };
-}
-
-/**
- * Whether this person's Approve counts: under an approval rule that names its approvers, being one of them (by
- * id or user group) is what counts, whatever their role; otherwise the approver role on the array.
- */
-async function assertMayApprove(rt: Runtime, rec: PendingRecord, userId: string): Promise<void> {
-  if (rec.rule?.approvers) {
-    const groups = await rt.deps.identity.groupsOf(userId);
-    if (!isMember(rec.rule.approvers, userId, groups)) throw notInRule(rec);
-    return;
-  }
-  const role = await rt.access.roleOn(userId, rt.deps.pool.get(rec.array));
-  assertRole("Approving this request", rec.approverRole, role, rec.array);
-}
-
-function notInRule(rec: PendingRecord): UserFacingError {
-  return new UserFacingError(
-    "APPROVER_NOT_IN_RULE",
-    `This request falls under the approval rule ${rec.rule?.label ?? ""}, which takes approvals only from the people it names; you are not one of them. Nothing was done.`,
-  );
 }

@@ -5,6 +5,7 @@
 
 import { UserFacingError } from "../errors.js";
 import { contains } from "../flashblade/filter.js";
+import { withTrace } from "../trace.js";
 import { assertActor } from "./actors.js";
 import { handleClickInput } from "./click-flow.js";
 import { handleCommandText } from "./command-flow.js";
@@ -90,12 +91,15 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         }
       }
       const requestId = input.requestId ?? rt.newId();
-      const effects = out(
-        limited(
-          input.actor,
-          requestId,
-          () => handleCommandText(rt, input, requestId),
-          isHelp(input.text) ? 0 : 1,
+      // The request's id is its trace: every log line, pending record, click, execution and array call of it.
+      const effects = withTrace(requestId, () =>
+        out(
+          limited(
+            input.actor,
+            requestId,
+            () => handleCommandText(rt, input, requestId),
+            isHelp(input.text) ? 0 : 1,
+          ),
         ),
       );
       if (input.requestId !== undefined) remember(input.requestId, effects);

@@ -49,12 +49,15 @@ async function request(id: string): Promise<{ effects: Effect[]; pendingId: stri
     sent: [expect.stringMatching(/^lab-2: PATCH \/file-systems\?\S*name=scratch \{"provisioned":/)],
     outcome: "ok",
     durationMs: 0,
+    // The request's id is its trace (src/trace.ts): its clicks and execution carry it too.
+    trace: id,
   });
   return { effects, pendingId };
 }
 
-/** The fields every click record on bob's request shares. */
-const click = (pendingId: string) => ({
+/** The fields every click record on bob's request shares (`trace`: the request's id, when a click carries it). */
+const click = (pendingId: string, trace?: string) => ({
+  ...(trace === undefined ? {} : { trace }),
   id: expect.stringMatching(/^id-\d+$/),
   at: START,
   channelId: "C1",
@@ -76,6 +79,7 @@ describe("audit records", () => {
     expect(recs).toEqual([
       {
         id: "r1",
+        trace: "r1",
         at: START,
         userId: "carol",
         channelId: "C7",
@@ -98,6 +102,7 @@ describe("audit records", () => {
     expect(recs).toEqual([
       {
         id: "r2",
+        trace: "r2",
         at: START,
         userId: "carol",
         channelId: "C7",
@@ -141,9 +146,10 @@ describe("audit records", () => {
         pendingId,
         outcome: "ok",
         durationMs: 0,
+        trace: "r3",
       },
       {
-        ...click(pendingId),
+        ...click(pendingId, "r3"),
         userId: "alice",
         role: "admin",
         decision: "approved",
@@ -157,7 +163,7 @@ describe("audit records", () => {
     const { effects, pendingId } = await request("r4");
     const recs = await recorded(() => h.click("dave", effects, "Deny"));
     expect(recs).toEqual([
-      { ...click(pendingId), userId: "dave", role: "admin", decision: "vetoed", outcome: "ok" },
+      { ...click(pendingId, "r4"), userId: "dave", role: "admin", decision: "vetoed", outcome: "ok" },
     ]);
   });
 
@@ -190,7 +196,7 @@ describe("audit records", () => {
     expect(textOf(done)).toContain("used over new size: yes → no");
     expect(recs).toEqual([
       {
-        ...click(pendingId),
+        ...click(pendingId, "r6"),
         userId: "alice",
         role: "admin",
         decision: "voided",

@@ -4,14 +4,14 @@
  */
 import { RESOURCES } from "../../../commands/index.js";
 import { configSchema } from "../../../src/config/schema.js";
-import { memoryAuditSink } from "../../../src/core/audit.js";
+import { type AuditRecord, memoryAuditSink } from "../../../src/core/audit.js";
 import type { PendingStore } from "../../../src/core/pending-store.js";
 import { createMemoryPendingStore } from "../../../src/core/pending-store-memory.js";
 import { createPipeline } from "../../../src/core/pipeline.js";
 import { createRegistry } from "../../../src/core/registry.js";
 import { createArrayPool } from "../../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../../src/flashblade/types.js";
-import { silentLogger } from "../../../src/logger.js";
+import { type Logger, silentLogger } from "../../../src/logger.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../../../src/simulator/index.js";
 import type { SlackAppDeps } from "../../../src/slack/app.js";
 import { TEST_ARRAY_TUNING } from "../../core/harness.js";
@@ -22,6 +22,8 @@ export interface PipelineWorld {
   sim: Simulator;
   pool: ArrayPool;
   store: PendingStore;
+  /** Every audit record the pipeline wrote. */
+  audits: AuditRecord[];
   close(): Promise<void>;
 }
 
@@ -37,11 +39,11 @@ export async function startPipelineWorld(
   operators: readonly string[],
   slack?: WorldSlackDeps,
   extra: Record<string, unknown> = {},
+  /** Where the pipeline and the array pool log (silent by default): a test that reads log lines passes its own. */
+  logger: Logger = silentLogger(),
 ): Promise<PipelineWorld> {
   const sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
-  const pool = createArrayPool([simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING)], {
-    logger: silentLogger(),
-  });
+  const pool = createArrayPool([simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING)], { logger });
   const store = createMemoryPendingStore();
   const config = configSchema.parse({
     arrays: [{ name: "lab-1", address: sim.url, api_token_env: "T" }],
@@ -50,6 +52,7 @@ export async function startPipelineWorld(
     ...extra,
   });
   const registry = createRegistry(RESOURCES);
+  const audit = memoryAuditSink();
   const h = await startHarness("http", {
     ...slack?.({ config, pool, store }),
     pipeline: ({ identity }) =>
@@ -59,8 +62,8 @@ export async function startPipelineWorld(
         config,
         identity,
         store,
-        audit: memoryAuditSink(),
-        logger: silentLogger(),
+        audit,
+        logger,
         now: Date.now,
         // Limits only where a test sets them: most worlds send many commands from one person at once.
         ...("limits" in extra ? { limits: config.limits } : {}),
@@ -71,6 +74,7 @@ export async function startPipelineWorld(
     sim,
     pool,
     store,
+    audits: audit.records,
     async close() {
       await h.stop();
       await pool.close();
