@@ -6,6 +6,7 @@
 import { InternalError, UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { assertRole } from "./authz.js";
+import { changeControlFor } from "./change-control/apply.js";
 import { commandPath } from "./command-path.js";
 import { failClaimOnError, type Outcome } from "./execute-pending.js";
 import { openGate } from "./gate.js";
@@ -51,7 +52,12 @@ export async function runOffer(
     const impact = entry.command.impact ? await entry.command.impact(rec.args, ctx) : undefined;
     const cls = impact ? (entry.command.destructive?.(rec.args, impact) ?? null) : null;
     const secrets = entry.command.secrets?.(rec.args) ?? [];
-    if (impact && (cls || secrets.length > 0)) {
+    // A button is a path into the array like any other: a freeze refuses it (break-glass is typed, with its
+    // reason), and an approval rule over it opens the rule's gate instead of running at once.
+    const control = impact
+      ? await changeControlFor(rt, { entry, cls: cls ?? undefined, client, actor: input.actor })
+      : {};
+    if (impact && (cls || secrets.length > 0 || control.rule)) {
       // A destructive offer (Eradicate) is no shortcut: it opens the gate the typed command would; so does one
       // that takes a secret, which its clicker then types privately.
       const gate = await openGate(rt, {
@@ -63,6 +69,7 @@ export async function runOffer(
         impact,
         ...(cls ? { cls } : {}),
         ...(secrets.length > 0 ? { secrets } : {}),
+        control,
         commandText: `${rec.commandText} ${Object.values(rec.args).map(String).join(" ")} --array ${rec.array}`,
       });
       await rt.deps.store.update(rec.id, { status: "executed", outcome: "ok", updatedAt: rt.deps.now() });

@@ -161,6 +161,29 @@ describe("freeze windows and break-glass", () => {
     expect(textOf(await h.run("alice", "audit break-glass"))).toContain("No break-glass change waits");
   });
 
+  test("a button is no way around a freeze: a Recover offered before the freeze is refused during it", async () => {
+    const now = Date.UTC(2026, 10, 22, 12, 0, 0);
+    h = await startHarness({
+      arrays: ARRAYS,
+      config: {
+        access: ACCESS,
+        freeze: [
+          {
+            name: "weekend",
+            from: new Date(now + HOUR).toISOString(),
+            to: new Date(now + 48 * HOUR).toISOString(),
+          },
+        ],
+      },
+    });
+    const card = await h.run("bob", "fs destroy scratch --array lab-2");
+    const done = await h.click("bob", card, "Confirm");
+    expect(h.sims.get("lab-2")?.state.fileSystems.get("scratch")?.destroyed).toBe(true);
+    h.clock.advance(2 * HOUR);
+    expect(textOf(await h.click("bob", done, "Recover"))).toContain("the weekend freeze lasts until");
+    expect(h.sims.get("lab-2")?.state.fileSystems.get("scratch")?.destroyed).toBe(true);
+  });
+
   test("an assistant can never break glass", async () => {
     h = await startHarness({
       arrays: ARRAYS,
