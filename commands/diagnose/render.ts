@@ -1,4 +1,6 @@
 /** Words for a diagnosis: the ranked findings first, then the evidence (protocol table, clients, hot spots). */
+
+import { sizeIn, unitOf } from "../../src/core/column-units.js";
 import { formatRelative } from "../../src/core/format-time.js";
 import { type Block, joinRich, type Rich, rich, unescapeText } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
@@ -20,11 +22,12 @@ const PROTOCOL_NAMES: Record<DiagProtocol, string> = {
   http: "HTTP",
 };
 
-export function valueText(kind: MetricCheck["kind"], v: number | undefined): string {
+/** A figure as findings and the table say it; a bandwidth in `unit` (a power of 1024) when the table's column has one. */
+export function valueText(kind: MetricCheck["kind"], v: number | undefined, unit?: number): string {
   if (v === undefined || !Number.isFinite(v)) return "–";
   if (kind === "latency") return formatLatencyMs(v);
   if (kind === "iops") return `${formatCount(Math.round(v))} ops/s`;
-  return `${formatBytes(v)}/s`;
+  return `${unit === undefined ? formatBytes(v) : sizeIn(v, unit)}/s`;
 }
 
 const KIND_NAMES = { latency: "latency", iops: "IOPS", bandwidth: "bandwidth" } as const;
@@ -119,13 +122,18 @@ function loadsLine(title: string, loads: readonly Load[] | undefined, strip = ""
 }
 
 export function evidenceBlocks(d: Diagnosis, window: string): Block[] {
+  // The bandwidth column in one unit, its largest figure's (column-units.ts), usual levels included.
+  const widest = d.checks
+    .filter((c) => c.kind === "bandwidth")
+    .reduce((m, c) => Math.max(m, c.now, c.baseline?.level ?? 0), 0);
+  const unit = (k: MetricCheck["kind"]) => (k === "bandwidth" ? unitOf(widest) : undefined);
   const rows = (Object.keys(PROTOCOL_NAMES) as DiagProtocol[]).flatMap((p) => {
     const of = (k: MetricCheck["kind"]) => d.checks.find((c) => c.protocol === p && c.kind === k);
     const cell = (k: MetricCheck["kind"]) => {
       const c = of(k);
       if (!c) return "–";
       const mark = scoreOf(c) >= 3 ? " ⚠" : "";
-      return `${valueText(k, c.now)} (usual ${valueText(k, c.baseline?.level)})${mark}`;
+      return `${valueText(k, c.now, unit(k))} (usual ${valueText(k, c.baseline?.level, unit(k))})${mark}`;
     };
     if (!of("iops")) return [];
     return [
