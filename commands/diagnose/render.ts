@@ -162,7 +162,8 @@ export function evidenceBlocks(d: Diagnosis, window: string): Block[] {
   const lines = [
     loadsLine("Top clients by operations", data.clients),
     slowest.length
-      ? rich`Slowest clients: ${slowest
+      ? // Per operation, as the findings weigh it; `perf clients` shows its parts (per read, per write).
+        rich`Slowest clients per operation: ${slowest
           .slice(0, 3)
           .map((c) => `${c.name} ${formatLatencyMs(c.ms ?? 0)}`)
           .join(", ")}.`

@@ -11,7 +11,7 @@ import { cellValue } from "../../src/core/cell-marks.js";
 import { formatRelative } from "../../src/core/format-time.js";
 import { unescapeText } from "../../src/core/message.js";
 import { formatBytes, formatCount, formatLatencyMs, formatPercent } from "../../src/core/units.js";
-import { type Harness, messagesOf, startHarness } from "../core/harness.js";
+import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 import { expected, type Kind, opMsOf, opsOf, protocolSeries, WINDOW } from "./diagnose-recompute.js";
 
 type Row = Record<string, unknown>;
@@ -126,6 +126,14 @@ describe.each(ARRAYS)("every finding of diagnose on %s recomputes from the sampl
       return m ? [m] : [];
     });
     if (array === "slow-1") expect(said.length).toBe(2);
+    // The evidence lines about clients: the busiest by operations and the slowest per operation, from the wire.
+    const text = unescapeText(textOf(await h.run("carol", `diagnose --array ${array}`)));
+    const busy = [...clients].filter((c) => opsOf(c) > 0).sort((a, b) => opsOf(b) - opsOf(a));
+    const top = busy.slice(0, 3).map((c) => `${c["name"]} ${formatCount(opsOf(c))} ops/s`);
+    expect(text).toContain(`Top clients by operations: ${top.join(", ")}.`);
+    const slow = busy.sort((a, b) => (opMsOf(b) ?? 0) - (opMsOf(a) ?? 0)).slice(0, 3);
+    const slowest = slow.map((c) => `${c["name"]} ${formatLatencyMs(opMsOf(c) ?? 0)}`);
+    expect(text).toContain(`Slowest clients per operation: ${slowest.join(", ")}.`);
     for (const m of said) {
       const c = clients.find((x) => x["name"] === m[1]);
       if (!c) throw new Error(`client ${m[1]} is not on the array`);
