@@ -75,8 +75,8 @@ export function oneUnitPerColumn(
     const sizes = parsed.filter((p): p is Parsed => p !== undefined);
     // A column of text, of one size, or already in one unit and one rate is left alone.
     if (!ok || sizes.length < 2 || new Set(sizes.map((p) => p.per)).size > 1) continue;
-    if (new Set(sizes.map((p) => p.unit)).size < 2) continue;
     const largest = sizes.reduce((a, p) => (Math.abs(p.bytes) > Math.abs(a.bytes) ? p : a));
+    if (sizes.every((p) => p.unit === largest.unit)) continue;
     out ??= rows.map((r) => ({ ...r }));
     out.forEach((r, i) => {
       const p = parsed[i];

@@ -47,7 +47,8 @@ export function truncatedTable(
           },
         ]
       : [];
-  sources.set(block, { columns, rows, filename: opts.filename, title: opts.title });
+  // The rows as given: --where/--sort re-pick the unit from the rows they keep, at full precision.
+  sources.set(block, { columns, rows: given, filename: opts.filename, title: opts.title });
   return { block, attachments, csvRows: attachments.length > 0 ? rows.length : 0, totalRows: total };
 }
 

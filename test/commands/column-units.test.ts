@@ -140,5 +140,11 @@ describe("every lookup example's tables have one unit per column", () => {
     const kept = big?.blocks.find((b) => b.type === "table");
     if (kept?.type !== "table") throw new Error("no filtered table");
     expect(kept.rows.length).toBe(values.filter((v) => (v ?? 0) > 2 ** 30).length);
+    // Without the flood, the unit is that of the rows kept, read from the rows as the array gave them.
+    const small = messagesOf(await slow.run("alice", "perf clients --where 'read bytes per sec < 1G'"))[0];
+    const rest = small?.blocks.find((b) => b.type === "table");
+    if (rest?.type !== "table") throw new Error("no filtered table");
+    const units = new Set(rest.rows.map((r) => /[KMGT]iB/.exec(r["read_bytes_per_sec"] ?? "")?.[0]));
+    expect([...units]).toEqual(["MiB"]);
   });
 });
