@@ -57,10 +57,11 @@ export type Finding =
   | { kind: "capacity"; score: number; ratio: number };
 
 /**
- * A client's load against the total it belongs to: array clients are NFS clients, so the whole is the NFS
- * IOPS the evidence table shows for the same window (the clients' own sum when the array gave no NFS series).
+ * A client's load against the total it belongs to: array clients are NFS clients, and the array has no client
+ * history, so the whole is NFS read at the same moment as the clients (collect.ts), with NFS's latency then;
+ * the clients' own sum when the array gave no NFS sample.
  */
-export type ClientShare = Load & { share: number; of: number; basis: "nfs" | "clients" };
+export type ClientShare = Load & { share: number; of: number; basis: "nfs" | "clients"; ofMs?: number };
 
 export interface Diagnosis {
   data: DiagnoseData;
@@ -74,14 +75,19 @@ const pick: Record<MetricKind, (s: PerfSample) => number | undefined> = {
   bandwidth: (s) => s.bw,
 };
 
-function mean(samples: readonly PerfSample[], f: (s: PerfSample) => number | undefined): number | undefined {
+/**
+ * The window's figure: rates are the mean of the samples; latency is weighted by each sample's operations, as
+ * the array weights its clients' latencies, so a busy minute counts for what it carried.
+ */
+export function windowMean(samples: readonly PerfSample[], kind: MetricKind): number | undefined {
   let sum = 0;
   let n = 0;
   for (const s of samples) {
-    const v = f(s);
-    if (v !== undefined && Number.isFinite(v)) {
-      sum += v;
-      n++;
+    const v = pick[kind](s);
+    const w = kind === "latency" ? iopsOf(s) : 1;
+    if (v !== undefined && Number.isFinite(v) && w > 0) {
+      sum += v * w;
+      n += w;
     }
   }
   return n > 0 ? sum / n : undefined;
@@ -102,10 +108,10 @@ export function baselineOf(values: number[]): Baseline | undefined {
 
 function check(protocol: DiagProtocol, kind: MetricKind, data: DiagnoseData): MetricCheck | undefined {
   const p = data.perf[protocol];
-  const now = p ? mean(p.window, pick[kind]) : undefined;
+  const now = p ? windowMean(p.window, kind) : undefined;
   if (!p || now === undefined) return undefined;
   const daily = p.days.flatMap((d) => {
-    const v = mean(d, pick[kind]);
+    const v = windowMean(d, kind);
     return v === undefined ? [] : [v];
   });
   const baseline = baselineOf(daily);
@@ -124,17 +130,21 @@ export function scoreOf(c: MetricCheck): number {
 
 function dominantClient(
   clients: readonly Load[] | undefined,
-  nfsOps: number | undefined,
+  nfs: PerfSample | undefined,
 ): ClientShare | undefined {
   if (!clients || clients.length < 2) return undefined;
   const sum = clients.reduce((a, c) => a + c.ops, 0);
   const top = [...clients].sort((a, b) => b.ops - a.ops)[0];
-  const basis = nfsOps !== undefined && nfsOps > 0 ? "nfs" : "clients";
-  // A sample taken a moment later can exceed the window's mean: never more than the whole.
-  const of = basis === "nfs" ? Math.max(nfsOps ?? 0, top?.ops ?? 0) : sum;
+  const nfsOps = nfs ? iopsOf(nfs) : 0;
+  const basis = nfsOps > 0 ? "nfs" : "clients";
+  // Read up to a sample period apart (collect.ts): never more than the whole.
+  const of = basis === "nfs" ? Math.max(nfsOps, top?.ops ?? 0) : sum;
   if (!top || of <= 0) return undefined;
   const share = top.ops / of;
-  return share >= DOMINANT_SHARE ? { ...top, share, of, basis } : undefined;
+  const ofMs = basis === "nfs" ? nfs?.opMs : undefined;
+  return share >= DOMINANT_SHARE
+    ? { ...top, share, of, basis, ...(ofMs === undefined ? {} : { ofMs }) }
+    : undefined;
 }
 
 export function analyze(data: DiagnoseData): Diagnosis {
@@ -149,13 +159,25 @@ export function analyze(data: DiagnoseData): Diagnosis {
     const score = scoreOf(c);
     if (score >= ABNORMAL) findings.push({ kind: "metric", score, check: c });
   }
+  // "All protocols" is the mix of the protocols: when one protocol is abnormal in the same way, it is the
+  // finding that explains the mix, so the mix ranks right below it, however steadier its own history.
+  for (const f of findings) {
+    if (f.kind !== "metric" || f.check.protocol !== "all") continue;
+    const own = findings.filter(
+      (g) => g.kind === "metric" && g.check.kind === f.check.kind && g.check.protocol !== "all",
+    );
+    const top = Math.max(...own.map((g) => g.score));
+    if (own.length > 0 && f.score >= top) f.score = top - 1e-6;
+  }
   findings.sort((a, b) => b.score - a.score);
-  const nfsOps = checks.find((c) => c.protocol === "nfs" && c.kind === "iops")?.now;
-  const dominant = dominantClient(data.clients, nfsOps);
+  const dominant = dominantClient(data.clients, data.clientsNfs);
   if (dominant) {
     // A client that dominates is the likely cause of the worst latency finding: it is named there and
     // listed right after it, ahead of findings that are further from normal but not explained by it.
-    const symptom = findings.find((f) => f.kind === "metric" && f.check.kind === "latency");
+    // Array clients are NFS clients: NFS latency is the symptom they explain, all protocols only without it.
+    const latency = (p: DiagProtocol) =>
+      findings.find((f) => f.kind === "metric" && f.check.kind === "latency" && f.check.protocol === p);
+    const symptom = latency("nfs") ?? latency("all");
     if (symptom?.kind === "metric") {
       symptom.cause = dominant;
       findings.splice(findings.indexOf(symptom) + 1, 0, {

@@ -16,6 +16,7 @@ export type AlertSnapshot = Awaited<ReturnType<NonNullable<CommandContext["alert
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
+const SAMPLE_PERIOD = 30_000;
 export const DIAG_PROTOCOLS = ["all", "nfs", "smb", "s3", "http"] as const;
 export type DiagProtocol = (typeof DIAG_PROTOCOLS)[number];
 /** Previous days whose same hours make the baseline. */
@@ -27,6 +28,20 @@ export interface Load {
   bw: number;
   /** Weighted latency per operation, ms. */
   ms?: number;
+  /** Latency per read and per write, ms: the figures `perf clients` shows. */
+  readMs?: number;
+  writeMs?: number;
+}
+
+/**
+ * The clients and the NFS figure they make up, read at the same moment: clients have no history on the array,
+ * so a client's share and latency are set against NFS now, never against the window's mean.
+ */
+export interface ClientsNow {
+  clients: Load[];
+  /** NFS at the time of the clients' sample, when the array gave one. */
+  nfs?: PerfSample;
+  time?: number;
 }
 
 /**
@@ -56,6 +71,8 @@ export interface DiagnoseData {
   /** Per protocol: the window's samples and, per previous day, that day's samples at the same hours. */
   perf: Partial<Record<DiagProtocol, { window: PerfSample[]; days: PerfSample[][] }>>;
   clients?: Load[];
+  /** NFS read with the clients (same moment), what a client's share is of. */
+  clientsNfs?: PerfSample;
   fileSystems?: Load[];
   buckets?: Load[];
   /** Hot users and groups of the busiest file system (REST 1.12). */
@@ -81,6 +98,8 @@ export function loadOf(name: string, row: Record<string, unknown>): Load {
     ops,
     bw: s.bw ?? num(row, "read_bytes_per_sec") + num(row, "write_bytes_per_sec"),
     ...(s.opMs === undefined ? {} : { ms: s.opMs }),
+    ...(s.reads > 0 ? { readMs: num(row, "usec_per_read_op") / 1000 } : {}),
+    ...(s.writes > 0 ? { writeMs: num(row, "usec_per_write_op") / 1000 } : {}),
   };
 }
 
@@ -100,6 +119,22 @@ async function series(ctx: CommandContext, protocol: string, start: number, end:
 async function loads(ctx: CommandContext, path: string, query: Record<string, string | number> = {}) {
   const page = await ctx.array.get<Record<string, unknown>>(path, { query: { ...query } });
   return page.items.map((r) => loadOf(String(r["name"] ?? "?"), r)).sort(byOps);
+}
+
+/**
+ * The clients, and NFS now; NFS is kept only when read within one sample period (30 s, an array's finest
+ * history) of the clients, else a share would set two moments against each other.
+ */
+async function clientsNow(ctx: CommandContext): Promise<ClientsNow> {
+  const [clients, nfs] = await Promise.all([
+    ctx.array.get<Record<string, unknown>>("/arrays/clients/performance", { query: { limit: 1000 } }),
+    opt(ctx.array.arrays.performance("nfs").then(toSample)),
+  ]);
+  const time = clients.items.map((r) => r["time"]).find((t) => typeof t === "number");
+  const loads = clients.items.map((r) => loadOf(String(r["name"] ?? "?"), r)).sort(byOps);
+  const same =
+    nfs && (typeof time !== "number" || nfs.time === undefined || Math.abs(nfs.time - time) <= SAMPLE_PERIOD);
+  return { clients: loads, ...(same ? { nfs } : {}), ...(typeof time === "number" ? { time } : {}) };
 }
 
 async function links(ctx: CommandContext): Promise<LinkLag[]> {
@@ -163,7 +198,7 @@ export async function collect(ctx: CommandContext, windowMs: number): Promise<Di
   const v12 = await ctx.array.supports("1.12");
   const [perf, clients, fileSystems, buckets, linkList, alertList, space] = await Promise.all([
     Promise.all(perfEntries.map((e) => opt(e))),
-    opt(loads(ctx, "/arrays/clients/performance", { limit: 1000 })),
+    opt(clientsNow(ctx)),
     opt(loads(ctx, "/file-systems/performance")),
     opt(loads(ctx, "/buckets/performance")),
     opt(links(ctx)),
@@ -188,7 +223,8 @@ export async function collect(ctx: CommandContext, windowMs: number): Promise<Di
     end,
     resolution,
     perf: Object.fromEntries(perf.flatMap((e) => (e ? [e] : []))),
-    ...(clients ? { clients } : {}),
+    ...(clients ? { clients: clients.clients } : {}),
+    ...(clients?.nfs ? { clientsNfs: clients.nfs } : {}),
     ...(fileSystems ? { fileSystems } : {}),
     ...(buckets ? { buckets } : {}),
     ...(hot ? { hot } : {}),

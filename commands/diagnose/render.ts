@@ -1,4 +1,6 @@
 /** Words for a diagnosis: the ranked findings first, then the evidence (protocol table, clients, hot spots). */
+
+import { sizeIn, unitOf } from "../../src/core/column-units.js";
 import { formatRelative } from "../../src/core/format-time.js";
 import { type Block, joinRich, type Rich, rich, unescapeText } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
@@ -20,18 +22,36 @@ const PROTOCOL_NAMES: Record<DiagProtocol, string> = {
   http: "HTTP",
 };
 
-export function valueText(kind: MetricCheck["kind"], v: number | undefined): string {
+/** A figure as findings and the table say it; a bandwidth in `unit` (a power of 1024) when the table's column has one. */
+export function valueText(kind: MetricCheck["kind"], v: number | undefined, unit?: number): string {
   if (v === undefined || !Number.isFinite(v)) return "–";
   if (kind === "latency") return formatLatencyMs(v);
   if (kind === "iops") return `${formatCount(Math.round(v))} ops/s`;
-  return `${formatBytes(v)}/s`;
+  return `${unit === undefined ? formatBytes(v) : sizeIn(v, unit)}/s`;
 }
 
 const KIND_NAMES = { latency: "latency", iops: "IOPS", bandwidth: "bandwidth" } as const;
 
+/** "3.3 ms per read, 2.33 ms per write": the figures and the format `perf clients` shows for the client. */
+function perKind(c: Load): string {
+  const parts = [
+    c.readMs === undefined ? undefined : `${formatLatencyMs(c.readMs)} per read`,
+    c.writeMs === undefined ? undefined : `${formatLatencyMs(c.writeMs)} per write`,
+  ].filter((x) => x !== undefined);
+  return parts.length ? ` (${parts.join(", ")})` : "";
+}
+
+/**
+ * A client against the NFS it is part of, both now (clients have no history): its share of the operations and
+ * its latency per operation beside NFS's, so the two can be checked against each other.
+ */
 function clientText(c: ClientShare): Rich {
   const whole = c.basis === "nfs" ? "NFS operations" : "client operations";
-  return rich`client \`${c.name}\` does ${formatPercent(c.share)} of ${whole} (${formatCount(Math.round(c.ops))} of ${formatCount(Math.round(c.of))} ops/s${c.ms === undefined ? "" : `, ${formatLatencyMs(c.ms)} per operation`})`;
+  const latency =
+    c.ms === undefined
+      ? ""
+      : `, at ${formatLatencyMs(c.ms)} per operation${perKind(c)}${c.ofMs === undefined ? "" : ` against ${formatLatencyMs(c.ofMs)} for all of NFS`}`;
+  return rich`client \`${c.name}\` does ${formatPercent(c.share)} of ${whole} now (${formatCount(Math.round(c.ops))} of ${formatCount(Math.round(c.of))} ops/s)${latency}`;
 }
 
 /** One finding as a line: what, how far from usual, and the likely cause when known. */
@@ -102,13 +122,18 @@ function loadsLine(title: string, loads: readonly Load[] | undefined, strip = ""
 }
 
 export function evidenceBlocks(d: Diagnosis, window: string): Block[] {
+  // The bandwidth column in one unit, its largest figure's (column-units.ts), usual levels included.
+  const widest = d.checks
+    .filter((c) => c.kind === "bandwidth")
+    .reduce((m, c) => Math.max(m, c.now, c.baseline?.level ?? 0), 0);
+  const unit = (k: MetricCheck["kind"]) => (k === "bandwidth" ? unitOf(widest) : undefined);
   const rows = (Object.keys(PROTOCOL_NAMES) as DiagProtocol[]).flatMap((p) => {
     const of = (k: MetricCheck["kind"]) => d.checks.find((c) => c.protocol === p && c.kind === k);
     const cell = (k: MetricCheck["kind"]) => {
       const c = of(k);
       if (!c) return "–";
       const mark = scoreOf(c) >= 3 ? " ⚠" : "";
-      return `${valueText(k, c.now)} (usual ${valueText(k, c.baseline?.level)})${mark}`;
+      return `${valueText(k, c.now, unit(k))} (usual ${valueText(k, c.baseline?.level, unit(k))})${mark}`;
     };
     if (!of("iops")) return [];
     return [
@@ -137,7 +162,8 @@ export function evidenceBlocks(d: Diagnosis, window: string): Block[] {
   const lines = [
     loadsLine("Top clients by operations", data.clients),
     slowest.length
-      ? rich`Slowest clients: ${slowest
+      ? // Per operation, as the findings weigh it; `perf clients` shows its parts (per read, per write).
+        rich`Slowest clients per operation: ${slowest
           .slice(0, 3)
           .map((c) => `${c.name} ${formatLatencyMs(c.ms ?? 0)}`)
           .join(", ")}.`

@@ -7,9 +7,10 @@
  */
 import { z } from "zod";
 import { count, duration, objectName } from "../../src/core/arg-types.js";
+import { oneUnitPerColumn } from "../../src/core/column-units.js";
 import { type CommandContext, defineCommand } from "../../src/core/define-command.js";
 import { formatTimestamp } from "../../src/core/format-time.js";
-import { type Block, message, rich } from "../../src/core/message.js";
+import { type Block, message, rich, type TableColumn } from "../../src/core/message.js";
 import { formatBytes, formatDuration, formatPercent } from "../../src/core/units.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { arraySpaceSchema, bucketSchema, fileSystemSchema } from "../../src/flashblade/schemas.js";
@@ -20,6 +21,14 @@ import { requireLiveFileSystem, usedBytes } from "../shared/file-system-facts.js
 
 const DEFAULT_LIMIT = 10;
 const MAX_SINCE = 365 * 86_400_000;
+
+const COLUMNS = (inFs: boolean): TableColumn[] => [
+  { key: "name", label: "Name" },
+  { key: "kind", label: "Kind" },
+  // Logical, before data reduction: `/array space` shows physical, and says so.
+  { key: "used", label: "Used (logical)", align: "right" },
+  { key: "share", label: inFs ? "Share of the file system" : "vs largest", align: "right" },
+];
 
 interface TopRow {
   kind: "file system" | "bucket" | "user" | "group";
@@ -155,23 +164,21 @@ export const fsTop = defineCommand({
       { type: "header", text: headline },
       {
         type: "table",
-        columns: [
-          { key: "name", label: "Name" },
-          { key: "kind", label: "Kind" },
-          // Logical, before data reduction: `/array space` shows physical, and says so.
-          { key: "used", label: "Used (logical)", align: "right" },
-          { key: "share", label: r.fs ? "Share of the file system" : "vs largest", align: "right" },
-        ],
-        rows: (r.fs ? r.rows : r.rows.slice(0, a.limit ?? DEFAULT_LIMIT)).map((x) => ({
-          name: x.name,
-          kind: x.kind,
-          used: formatBytes(x.used),
-          share: r.fs
-            ? x.kind === "file system"
-              ? "100%"
-              : formatPercent(x.used / (r.rows[0]?.used || 1))
-            : formatPercent(x.used / (top || 1)),
-        })),
+        columns: COLUMNS(!!r.fs),
+        // One unit for the column (column-units.ts): the largest's, so 900 GiB never sits above 1.2 TiB unnoticed.
+        rows: oneUnitPerColumn(
+          COLUMNS(!!r.fs),
+          (r.fs ? r.rows : r.rows.slice(0, a.limit ?? DEFAULT_LIMIT)).map((x) => ({
+            name: x.name,
+            kind: x.kind,
+            used: formatBytes(x.used),
+            share: r.fs
+              ? x.kind === "file system"
+                ? "100%"
+                : formatPercent(x.used / (r.rows[0]?.used || 1))
+              : formatPercent(x.used / (top || 1)),
+          })),
+        ),
       },
     ];
     if (r.since !== undefined) {

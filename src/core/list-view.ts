@@ -16,6 +16,7 @@
  */
 import { UserFacingError } from "../errors.js";
 import { cellValue } from "./cell-marks.js";
+import { oneUnitPerColumn } from "./column-units.js";
 import type { Block, Message, TableColumn } from "./message.js";
 import { isSpooled, userText } from "./message.js";
 import { removeSpooled } from "./spool.js";
@@ -235,6 +236,8 @@ export function applyListView(msg: Message, view: ListView | undefined): Message
       ? Math.max(block.totalRows ?? block.rows.length, source.rows.length)
       : rows.length;
   if (view.limit !== undefined) rows = rows.slice(0, view.limit);
+  // The unit of the rows kept: a filter that drops the largest value does not leave its unit behind.
+  rows = oneUnitPerColumn(source.columns, rows);
   const shown = rows.slice(0, DEFAULT_ROW_LIMIT);
   const table: Block = {
     type: "table",

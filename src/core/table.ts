@@ -2,6 +2,7 @@
  * Long listings: the message shows the first rows ("showing 50 of 10,000") and the full listing goes along as
  * a CSV attachment, so nothing is silently dropped.
  */
+import { oneUnitPerColumn } from "./column-units.js";
 import type { Attachment, Block, TableColumn } from "./message.js";
 
 export const DEFAULT_ROW_LIMIT = 50;
@@ -21,9 +22,11 @@ export interface TableOutput {
  */
 export function truncatedTable(
   columns: TableColumn[],
-  rows: Record<string, string>[],
+  given: Record<string, string>[],
   opts: { limit?: number; totalRows?: number; filename: string; title: string },
 ): TableOutput {
+  // Every table, the CSV too, writes a column of sizes in one unit (column-units.ts).
+  const rows = oneUnitPerColumn(columns, given);
   const limit = opts.limit ?? DEFAULT_ROW_LIMIT;
   const total = Math.max(opts.totalRows ?? rows.length, rows.length);
   const shown = rows.slice(0, limit);
@@ -44,7 +47,8 @@ export function truncatedTable(
           },
         ]
       : [];
-  sources.set(block, { columns, rows, filename: opts.filename, title: opts.title });
+  // The rows as given: --where/--sort re-pick the unit from the rows they keep, at full precision.
+  sources.set(block, { columns, rows: given, filename: opts.filename, title: opts.title });
   return { block, attachments, csvRows: attachments.length > 0 ? rows.length : 0, totalRows: total };
 }
 

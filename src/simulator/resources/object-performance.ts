@@ -7,7 +7,8 @@ import { namedMetrics, standardPerformance } from "../models/series.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { at, type Handler, listing, preselect } from "./common.js";
-import { bend, replicationSample, replicationType } from "./performance.js";
+import { replicationSample, replicationType } from "./performance.js";
+import { clientSample } from "./protocol-samples.js";
 import { sampleTimes } from "./time-window.js";
 
 /** Upper bound on samples × objects one listing generates. */
@@ -119,10 +120,7 @@ export const listClientPerformance: Handler = (req, state) => {
   const now = state.clock();
   const items = state.clients.map((c) => ({
     name: c.name,
-    ...bend(
-      standardPerformance(state.seed, `client:${c.name}`, now, c.weight, false),
-      state.effects?.client?.(c.name, now),
-    ),
+    ...clientSample(state, c, now),
     time: now,
   }));
   return listing(items, req, { totals: at(req, "1.11") ? "list" : "none" });

@@ -1,28 +1,12 @@
 /** Array-wide performance: all protocols, per protocol, protocol specifics, and replication. */
 import { atLeast } from "../../rest-spec/versions.js";
 import { hashString } from "../models/random.js";
-import { metric, namedMetrics, standardPerformance } from "../models/series.js";
+import { metric, namedMetrics } from "../models/series.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { type Handler, listing } from "./common.js";
+import { OTHER_PROTOCOL_SCALE, PROTOCOLS, protocolSample } from "./protocol-samples.js";
 import { sampleTimes } from "./time-window.js";
-
-/** Share of the array's load each protocol carries. */
-const PROTOCOL_SCALE: Record<string, number> = { all: 1, nfs: 0.55, smb: 0.15, http: 0.05, s3: 0.25 };
-
-/** A scenario's multipliers applied to one sample: latencies by `latency`, rates by `ops`. */
-export function bend(
-  m: Record<string, number>,
-  by: { latency: number; ops: number } | undefined,
-): Record<string, number> {
-  if (!by) return m;
-  const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(m)) {
-    const f = k.startsWith("usec_per_") ? by.latency : k.endsWith("_per_sec") ? by.ops : 1;
-    out[k] = Math.round(v * f);
-  }
-  return out;
-}
 
 function series(req: SimRequest, state: SimState, sample: (t: number) => Record<string, unknown>) {
   return listing(sampleTimes(req, state.clock()).map(sample), req, { nameParams: [] });
@@ -30,16 +14,11 @@ function series(req: SimRequest, state: SimState, sample: (t: number) => Record<
 
 export const listArrayPerformance: Handler = (req, state) => {
   const protocol = (req.query.string("protocol") ?? "all").toLowerCase();
-  const scale = Object.hasOwn(PROTOCOL_SCALE, protocol) ? PROTOCOL_SCALE[protocol] : undefined;
-  if (scale === undefined)
-    throw badRequest(`'protocol' must be one of ${Object.keys(PROTOCOL_SCALE).join(", ")}.`, protocol);
+  if (!PROTOCOLS.includes(protocol))
+    throw badRequest(`'protocol' must be one of ${PROTOCOLS.join(", ")}.`, protocol);
   const v13 = atLeast(req.version, "1.3");
-  const key = `array:${protocol}`;
   return series(req, state, (t) => {
-    const m = bend(
-      standardPerformance(state.seed, key, t, scale * 10, false),
-      state.effects?.performance?.(protocol, t),
-    );
+    const m = protocolSample(state, protocol, t);
     const { read_bytes_per_sec, write_bytes_per_sec, ...rest } = m;
     return {
       name: state.array.name,
@@ -115,7 +94,7 @@ function protocolSpecific(fields: readonly string[], protocol: string, withId: b
     series(req, state, (t) => ({
       ...(withId ? { id: state.array.id } : {}),
       name: state.array.name,
-      ...namedMetrics(state.seed, `array:${protocol}`, t, fields, PROTOCOL_SCALE[protocol] ?? 1),
+      ...namedMetrics(state.seed, `array:${protocol}`, t, fields, OTHER_PROTOCOL_SCALE[protocol] ?? 1),
       time: t,
     }));
 }
@@ -139,10 +118,7 @@ const OTHER_WEIGHTS = (() => {
 
 export const listNfsPerformance: Handler = (req, state) =>
   series(req, state, (t) => {
-    const m = bend(
-      standardPerformance(state.seed, "array:nfs", t, (PROTOCOL_SCALE["nfs"] ?? 1) * 10, false),
-      state.effects?.performance?.("nfs", t),
-    );
+    const m = protocolSample(state, "nfs", t);
     const reads = m["reads_per_sec"] ?? 0;
     const writes = m["writes_per_sec"] ?? 0;
     const others = m["others_per_sec"] ?? 0;
