@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { count } from "../src/core/arg-types.js";
+import { countWire, wired } from "../src/core/arg-wire.js";
 import {
   type CommandContext,
   defineCommand,
@@ -29,8 +30,7 @@ export interface AlertRow extends Alert {
   array: string;
 }
 
-const index = z
-  .union([z.number(), z.string()])
+const index = wired(z.union([z.number(), z.string()]), countWire(1, Number.MAX_SAFE_INTEGER))
   .transform((v, ctx) => {
     const n = typeof v === "number" ? v : /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
     if (!Number.isSafeInteger(n) || n < 1) {
