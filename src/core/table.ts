@@ -2,7 +2,7 @@
  * Long listings: the message shows the first rows ("showing 50 of 10,000") and the full listing goes along as
  * a CSV attachment, so nothing is silently dropped.
  */
-import type { Attachment, Block, TableColumn } from "./message.js";
+import type { Attachment, Block, RawValue, TableColumn } from "./message.js";
 
 export const DEFAULT_ROW_LIMIT = 50;
 
@@ -22,7 +22,14 @@ export interface TableOutput {
 export function truncatedTable(
   columns: TableColumn[],
   rows: Record<string, string>[],
-  opts: { limit?: number; totalRows?: number; filename: string; title: string },
+  opts: {
+    limit?: number;
+    totalRows?: number;
+    filename: string;
+    title: string;
+    /** Each row's raw values, in the order of `rows`. */
+    values?: Record<string, RawValue>[];
+  },
 ): TableOutput {
   const limit = opts.limit ?? DEFAULT_ROW_LIMIT;
   const total = Math.max(opts.totalRows ?? rows.length, rows.length);
@@ -32,6 +39,7 @@ export function truncatedTable(
     columns,
     rows: shown,
     ...(total > shown.length ? { totalRows: total } : {}),
+    ...(opts.values ? { values: opts.values.slice(0, limit) } : {}),
   };
   const attachments: Attachment[] =
     rows.length > shown.length
@@ -44,7 +52,13 @@ export function truncatedTable(
           },
         ]
       : [];
-  sources.set(block, { columns, rows, filename: opts.filename, title: opts.title });
+  sources.set(block, {
+    columns,
+    rows,
+    filename: opts.filename,
+    title: opts.title,
+    ...(opts.values ? { values: opts.values } : {}),
+  });
   return { block, attachments, csvRows: attachments.length > 0 ? rows.length : 0, totalRows: total };
 }
 
@@ -54,6 +68,7 @@ export interface TableSource {
   rows: Record<string, string>[];
   filename: string;
   title: string;
+  values?: Record<string, RawValue>[];
 }
 
 // Keyed by the block object, so the message model stays what the renderers see.
