@@ -90,6 +90,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         }
       }
       const requestId = input.requestId ?? rt.newId();
+      if (input.arrayRequests !== undefined) rt.budgets.lower(requestId, input.arrayRequests);
       const effects = out(
         limited(
           input.actor,
