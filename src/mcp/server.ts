@@ -11,7 +11,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Task,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { McpClientConfig, McpConfig } from "../config/mcp.js";
 import { assistantActor, SLACK_USER_ID } from "../core/actors.js";
 import type { Message } from "../core/message.js";
@@ -20,8 +26,9 @@ import type { Actor, Effect, MessageRef, PersonRef, Pipeline } from "../core/pip
 import type { Registry } from "../core/registry.js";
 import type { Logger } from "../logger.js";
 import { clientGate } from "./client-limits.js";
-import { toolResult } from "./output.js";
+import { type ToolResult, toolResult } from "./output.js";
 import { requestStatus } from "./status.js";
+import { pendingTasks, taskOf } from "./tasks.js";
 import { buildTools, commandLine, STATUS_TOOL } from "./tools.js";
 
 /** Where approval cards reach people: the Slack chat port (or any port that posts a message and says where). */
@@ -119,7 +126,8 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
   const listed = tools.map(({ entry: _e, ...t }) => t);
   const channelId = deps.config.channel ?? deps.approvalsChannel ?? "mcp";
   const log = deps.logger.child({ component: "mcp" });
-  const gate = clientGate(deps.tokens.values(), deps.now ?? Date.now);
+  const now = deps.now ?? Date.now;
+  const gate = clientGate(deps.tokens.values(), now);
   let listening: { host: string; port: number } | undefined;
   /** The Host values this server answers to: its own address and loopback names on its port, and the configured. */
   const allowed = () => {
@@ -156,7 +164,11 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
   const serverFor = (actor: Actor, client: McpClientConfig) => {
     const server = new Server(
       { name: "array-chatops", version: deps.version ?? "0" },
-      { capabilities: { tools: {} } },
+      {
+        // Tasks for change tools, where the client asks for one: answered from the pending store (tasks.ts).
+        capabilities: { tools: {}, tasks: { list: {}, requests: { tools: { call: {} } } } },
+        taskStore: pendingTasks(deps.pending, actor.userId, now),
+      },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -164,7 +176,14 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
       const started = gate.start(client, request.params.name === STATUS_TOOL ? 0 : 1);
       if (typeof started !== "function") return toolResult(errorText(started.refused, started.code));
       try {
-        return await callTool(actor, client, request.params.name, request.params.arguments);
+        const asTask = request.params.task !== undefined;
+        const result = await callTool(actor, client, request.params.name, request.params.arguments, asTask);
+        if (!asTask || "task" in result) return result;
+        // Asked as a task but no request was made (refused, or a read): the error, with the words Slack would show.
+        const text = result.content.map((c) => c.text).join("\n");
+        throw new McpError(ErrorCode.InvalidParams, text, {
+          error: result.structuredContent.error ?? "NOT_A_TASK",
+        });
       } finally {
         started();
       }
@@ -178,7 +197,8 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
     client: McpClientConfig,
     name: string,
     params: Record<string, unknown> | undefined,
-  ) => {
+    asTask = false,
+  ): Promise<ToolResult | { task: Task }> => {
     const tool = byName.get(name);
     const args = params ?? {};
     if (!tool) return toolResult(errorText(`No tool named ${name}.`, "UNKNOWN_TOOL"));
@@ -186,6 +206,10 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
       return requestStatus(deps.pending, actor.userId, String(args.id ?? ""), deps.now);
     const entry = tool.entry;
     if (!entry) return toolResult(errorText("This tool has no command.", "UNKNOWN_TOOL"));
+    if (asTask && !entry.command.impact)
+      return toolResult(
+        errorText(`${name} is a read: it answers at once, so call it without task.`, "NOT_A_TASK"),
+      );
     let text: string;
     try {
       text = commandLine(entry, args);
@@ -204,6 +228,7 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
     const reply = answer ?? errorText("The command gave no answer.", "NO_ANSWER");
     if (!pendingId) return toolResult(reply);
     const rec = await deps.pending.get(pendingId);
+    if (asTask && rec) return { task: taskOf(rec, now()) };
     return toolResult(reply, {
       pendingId,
       status: "pending",

@@ -25,6 +25,8 @@ export interface ToolSpec {
     unknown
   >;
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
+  /** A change may be called as an MCP task (tasks.ts): it stays working until a person decides. */
+  execution?: { taskSupport: "optional" };
   entry?: CommandEntry;
 }
 
@@ -33,7 +35,7 @@ export const toolName = (id: string): string => id.replace(/\./g, "_");
 function describe(e: CommandEntry): string {
   const c = e.command;
   const change = c.impact
-    ? "A change: it is not carried out now. It returns the impact (what would change, the exact requests) and a pending request id; a person must approve it in Slack. Follow it with request_status."
+    ? "A change: it is not carried out now. It returns the impact (what would change, the exact requests) and a pending request id; a person must approve it in Slack. Follow it with request_status, or call it as a task (it completes once carried out, fails if denied or expired)."
     : "A read.";
   const examples = c.examples.map((x) => `/array ${x}`).join("; ");
   return `${c.summary} (${e.path}). ${change} Slack examples: ${examples}. ${DATA_NOTE}`;
@@ -100,6 +102,7 @@ export function buildTools(registry: Registry): ToolSpec[] {
       destructiveHint: !!e.command.destructive,
       openWorldHint: false,
     },
+    ...(e.command.impact ? { execution: { taskSupport: "optional" as const } } : {}),
     entry: e,
   }));
   tools.push({
