@@ -94,6 +94,8 @@ export const alertList = defineCommand({
       [
         ...(many ? [{ key: "array", label: "Array" }] : []),
         { key: "index", label: "Alert", align: "right" as const },
+        // The number an admin searches Pure's knowledge base with.
+        { key: "code", label: "Code", align: "right" as const },
         { key: "severity", label: "Severity" },
         { key: "state", label: "State" },
         { key: "component", label: "Component" },
@@ -104,6 +106,7 @@ export const alertList = defineCommand({
       rows.map((a) => ({
         array: a.array,
         index: String(a.index ?? a.name),
+        code: a.code === undefined ? "–" : String(a.code),
         severity: a.severity ?? "–",
         state: a.state ?? "–",
         component: a.component || "–",
