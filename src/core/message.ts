@@ -175,6 +175,18 @@ export interface TableColumn {
  */
 export type RawValue = string | number | boolean | null | readonly string[];
 
+/**
+ * A line chart a face may draw itself: the shared categories (times) and each series' value at every one,
+ * with its title (the caption) and a summary in words (what a screen reader reads).
+ */
+export interface NativeChart {
+  title: string;
+  summary: string;
+  categories: string[];
+  series: { name: string; values: number[] }[];
+  yLabel?: string;
+}
+
 /** The object a `show` answer is about: its name, and its fields as values and as shown, under the same keys. */
 export interface ShownObject {
   name: string;
@@ -200,7 +212,14 @@ export type Block =
   | { type: "context"; text: Rich }
   | { type: "divider" }
   | { type: "actions"; buttons: Button[]; typed?: TypedAnswer }
-  | { type: "image"; title: string; altText: string; file: Attachment };
+  | {
+      type: "image";
+      title: string;
+      altText: string;
+      file: Attachment;
+      /** The same data as charts a face may draw itself (src/core/chart/native.ts); the PNG stays for the others. */
+      charts?: NativeChart[];
+    };
 
 /**
  * An attachment too large to hold in memory, already written to a temporary file (a listing streamed page by
