@@ -13,7 +13,7 @@ import type { FileSystem, FileSystemPatch } from "../../src/flashblade/types.js"
 import { protocolsOf } from "../shared/file-system-facts.js";
 
 /** NFS export rules as one line of text: `10.0.0.0/8(rw,no_root_squash) *(ro)`. */
-const exportRules = wired(
+export const exportRules = wired(
   z
     .string()
     .trim()
