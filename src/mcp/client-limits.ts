@@ -6,11 +6,11 @@
  */
 import type { McpClientConfig, McpClientLimits } from "../config/mcp.js";
 import { createPersonLimiter, type PersonLimiter } from "../core/person-limits.js";
-import { BotError } from "../errors.js";
+import { BotError, type ErrorCode } from "../errors.js";
 
 export interface ClientGate {
   /** Takes a token and a running slot for the client, or gives the refusal; returns the function that frees it. */
-  start(client: McpClientConfig, cost: number): (() => void) | { refused: string; code: string };
+  start(client: McpClientConfig, cost: number): (() => void) | { refused: string; code: ErrorCode };
   /** The array requests a call of this client may send, when its entry sets a budget. */
   budget(client: McpClientConfig): number | undefined;
 }

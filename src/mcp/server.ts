@@ -24,6 +24,7 @@ import type { Message } from "../core/message.js";
 import type { PendingStore } from "../core/pending-store.js";
 import type { Actor, Effect, MessageRef, PersonRef, Pipeline } from "../core/pipeline-types.js";
 import type { Registry } from "../core/registry.js";
+import type { ErrorCode as BotErrorCode } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { clientGate } from "./client-limits.js";
 import { type ToolResult, toolResult } from "./output.js";
@@ -309,6 +310,6 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
   };
 }
 
-function errorText(text: string, code: string): Message {
+function errorText(text: string, code: BotErrorCode): Message {
   return { text, blocks: [], error: code };
 }
