@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { count } from "../src/core/arg-types.js";
+import { countWire, wired } from "../src/core/arg-wire.js";
 import {
   type CommandContext,
   defineCommand,
@@ -29,8 +30,7 @@ export interface AlertRow extends Alert {
   array: string;
 }
 
-const index = z
-  .union([z.number(), z.string()])
+const index = wired(z.union([z.number(), z.string()]), countWire(1, Number.MAX_SAFE_INTEGER))
   .transform((v, ctx) => {
     const n = typeof v === "number" ? v : /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
     if (!Number.isSafeInteger(n) || n < 1) {
@@ -94,6 +94,8 @@ export const alertList = defineCommand({
       [
         ...(many ? [{ key: "array", label: "Array" }] : []),
         { key: "index", label: "Alert", align: "right" as const },
+        // The number an admin searches Pure's knowledge base with.
+        { key: "code", label: "Code", align: "right" as const },
         { key: "severity", label: "Severity" },
         { key: "state", label: "State" },
         { key: "component", label: "Component" },
@@ -104,6 +106,7 @@ export const alertList = defineCommand({
       rows.map((a) => ({
         array: a.array,
         index: String(a.index ?? a.name),
+        code: a.code === undefined ? "–" : String(a.code),
         severity: a.severity ?? "–",
         state: a.state ?? "–",
         component: a.component || "–",

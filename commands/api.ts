@@ -9,6 +9,7 @@
  */
 
 import { z } from "zod";
+import { JSON_OBJECT_WIRE, wired } from "../src/core/arg-wire.js";
 import {
   type CommandDefinition,
   defineCommand,
@@ -32,10 +33,13 @@ const args = z.object({
   target: z.string().min(1).max(2000).describe("the path below /api/<version>, with ?query if any"),
   // Checked here, with the arguments, so a body that is not JSON is refused before any impact, card or store sees
   // it; the refusal quotes none of it, and the audit keeps the line with it redacted (redactCommandLine).
-  body: z
-    .string()
-    .max(20_000)
-    .refine((t) => jsonBody(t) !== undefined, NOT_JSON)
+  body: wired(
+    z
+      .string()
+      .max(20_000)
+      .refine((t) => jsonBody(t) !== undefined, NOT_JSON),
+    JSON_OBJECT_WIRE,
+  )
     .optional()
     .describe("a JSON object, quoted: '{\"enabled\": false}'"),
 });

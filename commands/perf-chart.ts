@@ -1,5 +1,6 @@
 /** The PNG chart of `/array perf --last`: IOPS by kind over latency by kind, on the array's time axis. */
 import { renderLineChart } from "../src/core/chart/line-chart.js";
+import { sampledChart } from "../src/core/chart/native.js";
 import { summarize } from "../src/core/chart/stats.js";
 import { timeTicks } from "../src/core/chart/ticks.js";
 import type { Block } from "../src/core/message.js";
@@ -70,14 +71,54 @@ export function perfChart(h: PerfHistory, window: string, timeZone: string): Blo
   const peak = summarize(h.samples.map((s) => s.reads + s.writes + s.others))?.max;
   const worst = summarize(h.samples.map((s) => Math.max(s.readMs ?? 0, s.writeMs ?? 0)))?.max;
   const title = `IOPS and latency on ${h.array}, last ${window}`;
+  const altText =
+    `Line chart of reads, writes and other operations per second and of read and write latency on ${h.array} ` +
+    `over the last ${window}` +
+    (peak === undefined ? "" : `; peak ${compactCount(Math.round(peak))} IOPS`) +
+    (worst === undefined ? "" : `, highest latency ${formatLatencyMs(worst)}`);
+  // The same panels as charts Slack draws: IOPS, then latency.
+  const native = (
+    name: string,
+    yLabel: string,
+    series: { name: string; points: readonly (readonly [number, number])[] }[],
+    summary: string,
+  ) =>
+    sampledChart({
+      title: `${name} on ${h.array}, last ${window}`,
+      summary,
+      xRange: [h.start, h.end],
+      series,
+      yLabel,
+      timeZone,
+    });
+  const charts = [
+    native(
+      "IOPS",
+      "operations per second",
+      [
+        { name: "reads/s", points: line((s) => s.reads) },
+        { name: "writes/s", points: line((s) => s.writes) },
+        { name: "other/s", points: line((s) => s.others) },
+      ],
+      `Reads, writes and other operations per second on ${h.array} over the last ${window}` +
+        (peak === undefined ? "" : `; peak ${compactCount(Math.round(peak))} IOPS`),
+    ),
+    native(
+      "Latency",
+      "milliseconds per operation",
+      [
+        { name: "read ms", points: line((s) => s.readMs) },
+        { name: "write ms", points: line((s) => s.writeMs) },
+      ],
+      `Read and write latency on ${h.array} over the last ${window}` +
+        (worst === undefined ? "" : `; highest ${formatLatencyMs(worst)}`),
+    ),
+  ].filter((c) => c !== undefined);
   return {
     type: "image",
     title,
-    altText:
-      `Line chart of reads, writes and other operations per second and of read and write latency on ${h.array} ` +
-      `over the last ${window}` +
-      (peak === undefined ? "" : `; peak ${compactCount(Math.round(peak))} IOPS`) +
-      (worst === undefined ? "" : `, highest latency ${formatLatencyMs(worst)}`),
+    altText,
     file: { filename: chartFilename(h.array, window), title, contentType: "image/png", content: png },
+    ...(charts.length > 0 ? { charts } : {}),
   };
 }

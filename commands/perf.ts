@@ -4,6 +4,7 @@
  * chart of IOPS and latency. Admins' first question in a slowdown is "is it the array, and since when".
  */
 import { z } from "zod";
+import { enumWire, windowWire, wired } from "../src/core/arg-wire.js";
 import { summarize } from "../src/core/chart/stats.js";
 import { defineCommand, defineResource } from "../src/core/define-command.js";
 import { formatTimestamp } from "../src/core/format-time.js";
@@ -41,17 +42,23 @@ export function resolutionFor(windowMs: number): number {
 const WINDOW_HELP = "use a duration from 5m to 30d, such as 1h, 24h or 7d";
 
 function timeWindow() {
-  return z.union([z.number(), z.string()]).transform((v, ctx) => {
-    const ms = typeof v === "number" ? v : parseDuration(v);
-    if (ms === undefined || ms < MIN_WINDOW || ms > MAX_WINDOW) {
-      ctx.addIssue({
-        code: "custom",
-        message: `\`${String(v)}\` is not a window I can chart; ${WINDOW_HELP}`,
-      });
-      return z.NEVER;
-    }
-    return { ms, text: typeof v === "number" ? formatDuration(v).replace(/ /g, "") : v.trim().toLowerCase() };
-  });
+  return wired(
+    z.union([z.number(), z.string()]).transform((v, ctx) => {
+      const ms = typeof v === "number" ? v : parseDuration(v);
+      if (ms === undefined || ms < MIN_WINDOW || ms > MAX_WINDOW) {
+        ctx.addIssue({
+          code: "custom",
+          message: `\`${String(v)}\` is not a window I can chart; ${WINDOW_HELP}`,
+        });
+        return z.NEVER;
+      }
+      return {
+        ms,
+        text: typeof v === "number" ? formatDuration(v).replace(/ /g, "") : v.trim().toLowerCase(),
+      };
+    }),
+    windowWire("([5-9]|[1-5][0-9])m|([1-9]|1[0-9]|2[0-3])h|([1-9]|[12][0-9]|30)d", ["1h", "24h", "7d"]),
+  );
 }
 
 /** One sample, in the units people read: operations per second, bytes per second, milliseconds. */
@@ -140,11 +147,14 @@ const perfShow = defineCommand({
   role: "viewer",
   args: z.object({
     last: timeWindow().optional().describe(`history over this window instead of now; ${WINDOW_HELP}`),
-    protocol: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .pipe(z.enum(PROTOCOLS, { error: `use one of ${PROTOCOLS.join(", ")}` }))
+    protocol: wired(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .pipe(z.enum(PROTOCOLS, { error: `use one of ${PROTOCOLS.join(", ")}` })),
+      enumWire(PROTOCOLS),
+    )
       .default("all")
       .describe(`one protocol's share: ${PROTOCOLS.join(", ")}`),
   }),

@@ -50,7 +50,8 @@ export const HAND_WRITTEN_SENDS: Readonly<Record<string, readonly string[]>> = {
     "GET /file-systems/performance",
     "GET /file-systems/users/performance",
   ],
-  "fs.create": ["POST /file-systems"],
+  // The policy of a new file system, attached right after it is made (policy attach for existing ones).
+  "fs.create": ["POST /file-systems", "POST /policies/file-systems {new file system}"],
   "fs.list": ["GET /file-systems"],
   "fs.resize": ["PATCH /file-systems {provisioned}"],
   "fs.show": [

@@ -1,9 +1,10 @@
 /** The PNG of `/array space forecast`: used space in % of capacity, the fitted trend and its band ahead. */
 import { type Band, renderLineChart, type Series } from "../src/core/chart/line-chart.js";
+import { sampledChart } from "../src/core/chart/native.js";
 import { timeTicks } from "../src/core/chart/ticks.js";
 import type { CapacityForecast } from "../src/core/forecast/capacity.js";
 import { bandAt } from "../src/core/forecast/theil-sen.js";
-import type { Block } from "../src/core/message.js";
+import type { Block, NativeChart } from "../src/core/message.js";
 import { formatPercent } from "../src/core/units.js";
 
 const DAY = 86_400_000;
@@ -77,20 +78,62 @@ export function forecastChart(f: CapacityForecast, timeZone: string): Block {
   });
   const full = f.crossings.find((c) => c.level === 1);
   const title = `Capacity forecast for ${f.array}`;
+  const altText =
+    `Line chart of used space on ${f.array} as a share of capacity over the last ${Math.round(f.windowMs / DAY)} days ` +
+    `(now ${formatPercent(f.capacity > 0 ? f.usedNow / f.capacity : 0)})` +
+    (full?.at === undefined
+      ? ""
+      : `, with the trend reaching 100 % in about ${Math.round((full.at - now) / DAY)} days`);
+  const native = nativeForecast(f, { start, now, end, title, summary: altText, timeZone });
   return {
     type: "image",
     title,
-    altText:
-      `Line chart of used space on ${f.array} as a share of capacity over the last ${Math.round(f.windowMs / DAY)} days ` +
-      `(now ${formatPercent(f.capacity > 0 ? f.usedNow / f.capacity : 0)})` +
-      (full?.at === undefined
-        ? ""
-        : `, with the trend reaching 100 % in about ${Math.round((full.at - now) / DAY)} days`),
+    altText,
     file: {
       filename: `forecast-${safeName(f.array)}.png`,
       title,
       contentType: "image/png",
       content: png,
     },
+    ...(native ? { charts: [native] } : {}),
   };
+}
+
+/**
+ * The forecast as a chart Slack draws: what was used up to now, then the trend ahead, with the likely range
+ * around the trend (which is the measured value itself up to now: a line chart has one value per category).
+ */
+function nativeForecast(
+  f: CapacityForecast,
+  o: { start: number; now: number; end: number; title: string; summary: string; timeZone: string },
+): NativeChart | undefined {
+  const pct = (bytes: number) => (f.capacity > 0 ? Math.min(100, (100 * bytes) / f.capacity) : Number.NaN);
+  const history = f.history.map(([t, u]) => [t, pct(u)] as const);
+  const fit = f.fit;
+  if (!fit)
+    return sampledChart({
+      title: o.title,
+      summary: o.summary,
+      xRange: [o.start, o.now],
+      series: [{ name: "used", points: history }],
+      yLabel: "% of capacity",
+      round: (v) => Math.round(v * 10) / 10,
+      timeZone: o.timeZone,
+    });
+  const steps = 40;
+  const ahead = Array.from({ length: steps }, (_, i) => o.now + ((o.end - o.now) * (i + 1)) / steps);
+  const at = (k: 0 | 1 | 2) => ahead.map((t) => [t, pct(bandAt(fit, t)[k])] as const);
+  return sampledChart({
+    title: o.title,
+    summary: o.summary,
+    xRange: [o.start, o.end],
+    series: [
+      { name: "used, then trend", points: [...history, ...at(0)] },
+      { name: "likely low", points: [...history, ...at(1)] },
+      { name: "likely high", points: [...history, ...at(2)] },
+    ],
+    yLabel: "% of capacity",
+    round: (v) => Math.round(v * 10) / 10,
+    timeZone: o.timeZone,
+  });
 }

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { objectName } from "../src/core/arg-types.js";
+import { windowWire, wired } from "../src/core/arg-wire.js";
 import { defineCommand } from "../src/core/define-command.js";
 import {
   type CapacityForecast,
@@ -28,17 +29,27 @@ export interface ForecastResult {
 }
 
 function days() {
-  return z.union([z.number(), z.string()]).transform((v, ctx) => {
-    const ms = typeof v === "number" ? v * DAY : parseDuration(/^\d+$/.test(v.trim()) ? `${v.trim()}d` : v);
-    if (ms === undefined || ms < DAY || ms > 90 * DAY) {
-      ctx.addIssue({
-        code: "custom",
-        message: `\`${String(v)}\` is not a history window I can fit; ${WINDOW_HELP}`,
-      });
-      return z.NEVER;
-    }
-    return ms;
-  });
+  return wired(
+    z.union([z.number(), z.string()]).transform((v, ctx) => {
+      const ms = typeof v === "number" ? v * DAY : parseDuration(/^\d+$/.test(v.trim()) ? `${v.trim()}d` : v);
+      if (ms === undefined || ms < DAY || ms > 90 * DAY) {
+        ctx.addIssue({
+          code: "custom",
+          message: `\`${String(v)}\` is not a history window I can fit; ${WINDOW_HELP}`,
+        });
+        return z.NEVER;
+      }
+      return ms;
+    }),
+    {
+      json: {
+        anyOf: [
+          { type: "integer", minimum: 1, maximum: 90, description: "days" },
+          windowWire("[1-9]d|[1-8][0-9]d|90d", ["7d", "30d"]).json,
+        ],
+      },
+    },
+  );
 }
 
 const date = formatDay;

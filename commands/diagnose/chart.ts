@@ -1,5 +1,6 @@
 /** The PNG of `/array diagnose`: the window's latency and IOPS for the protocol at fault, over its baseline band. */
 import { type Band, renderLineChart } from "../../src/core/chart/line-chart.js";
+import { sampledChart } from "../../src/core/chart/native.js";
 import { timeTicks } from "../../src/core/chart/ticks.js";
 import type { Block } from "../../src/core/message.js";
 import { formatLatencyMs } from "../../src/core/units.js";
@@ -69,10 +70,36 @@ export function diagnoseChart(
     ],
   });
   const title = `${name} on ${data.array}, last ${window}, against the same hours of previous days`;
+  const days = data.perf[protocol]?.days.length ?? 0;
+  // Charts Slack draws: now against the usual low and high of the same hours (a band is two lines there).
+  const native = (what: string, f: (s: PerfSample) => number | undefined, yLabel: string) => {
+    const band = baselineBand(data, protocol, f);
+    return sampledChart({
+      title: `${what}, ${name} on ${data.array}`,
+      summary: `${what} for ${name} on ${data.array} over the last ${window}, against the lowest and highest the previous ${days} days had at the same hours`,
+      xRange: [data.start, data.end],
+      series: [
+        { name: "now", points: line(f) },
+        ...(band.length > 0
+          ? [
+              { name: "usual low", points: band.map(([t, lo]) => [t, lo] as const) },
+              { name: "usual high", points: band.map(([t, , hi]) => [t, hi] as const) },
+            ]
+          : []),
+      ],
+      yLabel,
+      timeZone,
+    });
+  };
+  const charts = [
+    native("Latency", (s) => s.opMs, "milliseconds per operation"),
+    native("IOPS", iopsOf, "operations per second"),
+  ].filter((c) => c !== undefined);
   return {
     type: "image",
     title,
-    altText: `Line charts of latency and IOPS for ${name} on ${data.array} over the last ${window}, each over a shaded band of the range the previous ${data.perf[protocol]?.days.length ?? 0} days had at the same hours`,
+    ...(charts.length > 0 ? { charts } : {}),
+    altText: `Line charts of latency and IOPS for ${name} on ${data.array} over the last ${window}, each over a shaded band of the range the previous ${days} days had at the same hours`,
     file: {
       filename: `diagnose-${data.array.replace(/[^A-Za-z0-9._-]+/g, "_")}-${protocol}.png`,
       title,

@@ -5,6 +5,7 @@
  * ranked by how far they are from normal; a quiet array is said to be quiet.
  */
 import { z } from "zod";
+import { windowWire, wired } from "../../src/core/arg-wire.js";
 import { defineCommand, defineResource } from "../../src/core/define-command.js";
 import { type Block, joinRich, message, plain, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
@@ -18,14 +19,20 @@ const MINUTE = 60_000;
 const HELP = "use a duration from 15m to 24h, such as 30m, 1h or 6h";
 
 function since() {
-  return z.union([z.number(), z.string()]).transform((v, ctx) => {
-    const ms = typeof v === "number" ? v : parseDuration(v);
-    if (ms === undefined || ms < 15 * MINUTE || ms > 24 * 60 * MINUTE) {
-      ctx.addIssue({ code: "custom", message: `\`${String(v)}\` is not a window I can diagnose; ${HELP}` });
-      return z.NEVER;
-    }
-    return { ms, text: typeof v === "number" ? formatDuration(v).replace(/ /g, "") : v.trim().toLowerCase() };
-  });
+  return wired(
+    z.union([z.number(), z.string()]).transform((v, ctx) => {
+      const ms = typeof v === "number" ? v : parseDuration(v);
+      if (ms === undefined || ms < 15 * MINUTE || ms > 24 * 60 * MINUTE) {
+        ctx.addIssue({ code: "custom", message: `\`${String(v)}\` is not a window I can diagnose; ${HELP}` });
+        return z.NEVER;
+      }
+      return {
+        ms,
+        text: typeof v === "number" ? formatDuration(v).replace(/ /g, "") : v.trim().toLowerCase(),
+      };
+    }),
+    windowWire("(1[5-9]|[2-5][0-9])m|([1-9]|1[0-9]|2[0-4])h", ["30m", "1h", "6h"]),
+  );
 }
 
 export interface DiagnoseResult {

@@ -1,7 +1,9 @@
 /**
- * `fs create <name> <size> [--nfs --smb --http --hard-limit]`: hand-written, not catalogue data, because its
- * switches turn on nested protocol objects (`nfs.enabled`…) whose names the client maps per REST version, and a
- * name taken by a destroyed file system is refused with its way back (`fs recover`) rather than the array's 400.
+ * `fs create <name> <size> [--nfs --smb --http --hard-limit --nfs-rules <rules> --policy <policy>]`:
+ * hand-written, not catalogue data, because its switches turn on nested protocol objects (`nfs.enabled`…) whose
+ * names the client maps per REST version, a name taken by a destroyed file system is refused with its way back
+ * (`fs recover`) rather than the array's 400, and a snapshot policy is attached by a second request once the
+ * file system exists (the form's policy menu lists the array's policies).
  */
 import { z } from "zod";
 import { flag, objectName, size } from "../../src/core/arg-types.js";
@@ -10,9 +12,11 @@ import { rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystemCreate } from "../../src/flashblade/types.js";
+import { requirePolicy } from "../policy/read.js";
 import { done } from "../shared/done.js";
 import { protocolsOf, sizeText } from "../shared/file-system-facts.js";
-import { itemsOf, onlyItem } from "../shared/plan.js";
+import { itemsOf, onlyItem, planned } from "../shared/plan.js";
+import { exportRules } from "./update-settings.js";
 
 const args = z.object({
   name: objectName("file system name", "file-system").describe("name of the new file system"),
@@ -21,6 +25,8 @@ const args = z.object({
   smb: flag().describe("enable SMB"),
   http: flag().describe("enable HTTP"),
   hardLimit: flag().describe("cap usage at the provisioned size"),
+  nfsRules: exportRules.optional().describe('NFS export rules, e.g. "10.0.0.0/8(rw) *(ro)" (turns NFS on)'),
+  policy: objectName("policy name").optional().describe("a snapshot policy to protect it with (REST 1.5+)"),
 });
 
 function bodyOf(a: z.output<typeof args>): FileSystemCreate {
@@ -28,20 +34,27 @@ function bodyOf(a: z.output<typeof args>): FileSystemCreate {
     name: a.name,
     provisioned: a.size,
     ...(a.hardLimit ? { hard_limit_enabled: true } : {}),
-    ...(a.nfs ? { nfs: { enabled: true } } : {}),
+    ...(a.nfs || a.nfsRules ? { nfs: { enabled: true, ...(a.nfsRules ? { rules: a.nfsRules } : {}) } } : {}),
     ...(a.smb ? { smb: { enabled: true } } : {}),
     ...(a.http ? { http: { enabled: true } } : {}),
   };
 }
 
 function protocols(a: z.output<typeof args>): string {
-  return [a.nfs && "NFS", a.smb && "SMB", a.http && "HTTP"].filter(Boolean).join(", ") || "no protocols";
+  return (
+    [(a.nfs || a.nfsRules) && "NFS", a.smb && "SMB", a.http && "HTTP"].filter(Boolean).join(", ") ||
+    "no protocols"
+  );
 }
 
 export const fsCreate = defineCommand({
   verb: "create",
   summary: "Create a file system",
-  examples: ["fs create research 2T --nfs", "fs create scratch2 500G --nfs --smb --hard-limit"],
+  examples: [
+    "fs create research 2T --nfs",
+    "fs create scratch2 500G --nfs --smb --hard-limit",
+    'fs create builds2 1T --nfs-rules "10.0.0.0/8(rw) *(ro)" --policy daily',
+  ],
   role: "operator",
   visibility: "in_channel",
   positional: ["name", "size"],
@@ -54,22 +67,34 @@ export const fsCreate = defineCommand({
         `A file system named "${a.name}" already exists on ${ctx.arrayName}${existing.destroyed ? " (destroyed; recover it with /array fs recover)" : ""}.`,
       );
     }
+    // The policy must exist before the card is shown: it is attached once the file system is made.
+    const policy = a.policy === undefined ? undefined : await requirePolicy(ctx, a.policy);
     return {
       target: `file system ${a.name}`,
-      summary: rich`Creates file system *${a.name}* on ${ctx.arrayName}: ${sizeText(a.size)}, ${protocols(a)}${a.hardLimit ? ", hard limit on" : ""}.`,
-      facts: [],
-      warnings: [],
+      summary: rich`Creates file system *${a.name}* on ${ctx.arrayName}: ${sizeText(a.size)}, ${protocols(a)}${a.hardLimit ? ", hard limit on" : ""}${a.policy ? `, protected by policy ${a.policy}` : ""}.`,
+      facts: a.nfsRules ? [{ label: "Export rules", value: rich`${a.nfsRules}` }] : [],
+      warnings:
+        policy?.enabled === false
+          ? [rich`${a.policy ?? ""} is paused: it takes no snapshots until resumed.`]
+          : [],
       state: { exists: false },
-      requests: [await ctx.array.fileSystems.planCreate(bodyOf(a))],
+      requests: [
+        await ctx.array.fileSystems.planCreate(bodyOf(a)),
+        ...(a.policy
+          ? [planned("POST", "/policies/file-systems", { policy_names: [a.policy], member_names: [a.name] })]
+          : []),
+      ],
     };
   },
-  result(responses, _a, ctx, _impact) {
-    return onlyItem(ctx, "/file-systems", itemsOf(ctx, responses, fileSystemSchema));
+  result(responses, a, ctx, _impact) {
+    const fs = onlyItem(ctx, "/file-systems", itemsOf(ctx, responses, fileSystemSchema, 0));
+    return a.policy ? { ...fs, policyAttached: a.policy } : fs;
   },
   render(fs, _a, rctx) {
     // From the file system the array returned, like every other setting shown here.
     const served = protocolsOf(fs).join(", ") || "no protocols";
-    const what = `${sizeText(fs.provisioned)}, ${served}${fs.hard_limit_enabled ? ", hard limit on" : ""}`;
+    const policy = "policyAttached" in fs ? `, protected by policy ${String(fs.policyAttached)}` : "";
+    const what = `${sizeText(fs.provisioned)}, ${served}${fs.hard_limit_enabled ? ", hard limit on" : ""}${policy}`;
     const array = rctx.arrays[0] ?? "?";
     return done(
       `Created file system ${fs.name} on ${array}: ${what}.`,

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { count, namePattern, sortKey } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";
 import { formatTimestamp } from "../../src/core/format-time.js";
+import type { RawValue } from "../../src/core/message.js";
 import { formatBytes, formatPercent } from "../../src/core/units.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
@@ -75,6 +76,22 @@ function cells(r: FsRow, timeZone: string): Record<string, string> {
     protocols: r.protocols.join(", ") || "none",
     created: r.created === undefined ? "–" : formatTimestamp(r.created, timeZone),
     destroyedBy: r.destroyedBy ?? "–",
+  };
+}
+
+/** A row's raw values under the same keys: sizes in bytes, the used share as a ratio, the time ISO 8601. */
+function values(r: FsRow): Record<string, RawValue> {
+  return {
+    array: r.array,
+    name: r.name,
+    size: r.provisioned,
+    used: r.used,
+    pct: r.provisioned > 0 ? r.used / r.provisioned : null,
+    reduction: r.reduction ?? null,
+    protocols: r.protocols,
+    created: r.created === undefined ? null : new Date(r.created).toISOString(),
+    destroyed: r.destroyed,
+    destroyedBy: r.destroyedBy ?? null,
   };
 }
 
@@ -146,6 +163,7 @@ export const fsList = defineCommand({
         empty: (where) =>
           `No file systems${args.name === undefined ? "" : ` matching ${args.name}`} on ${where}.`,
         total: result.total,
+        values: result.rows.map(values),
         title: (where) => `File systems on ${where}`,
         columns: [...COLUMNS, ...(args.destroyed ? [DESTROYED_BY] : [])],
         offset: next,

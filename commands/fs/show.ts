@@ -7,7 +7,7 @@ import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";
 import { formatWhen } from "../../src/core/format-time.js";
-import { type Field, message, rich } from "../../src/core/message.js";
+import { type Field, message, type RawValue, rich, type ShownObject } from "../../src/core/message.js";
 import { formatBytes, formatCount, formatDuration } from "../../src/core/units.js";
 import type { FileSystem, FileSystemReplicaLink } from "../../src/flashblade/types.js";
 import { fileSystemPolicies as policiesOf } from "../policy/read.js";
@@ -18,6 +18,7 @@ import {
   sizeText,
   snapshotCount,
   usageText,
+  usedBytes,
 } from "../shared/file-system-facts.js";
 
 export interface FsShowResult {
@@ -48,39 +49,61 @@ export const fsShow = defineCommand({
   render({ fs, snapshots, links, policies }, _args, rctx) {
     const array = rctx.arrays[0] ?? "?";
     const protocols = protocolsOf(fs);
-    const fields: Field[] = [
-      { label: "Provisioned", value: rich`${sizeText(fs.provisioned)}` },
-      { label: "Used", value: rich`${usageText(fs)}` },
-      {
-        label: "Data reduction",
-        value: rich`${fs.space?.data_reduction === undefined ? "–" : `${fs.space.data_reduction.toFixed(1)}:1`}`,
-      },
-      {
-        label: "Physical",
-        value: rich`${fs.space?.total_physical === undefined ? "–" : formatBytes(fs.space.total_physical)}`,
-      },
-      { label: "Protocols", value: rich`${protocols.length ? protocols.join(", ") : "none"}` },
-      ...protocolFields(fs),
-      { label: "Snapshot directory", value: rich`${onOff(fs.snapshot_directory_enabled)}` },
+    const reduction = fs.space?.data_reduction;
+    const physical = fs.space?.total_physical;
+    // Each fact once: its key and raw value for faces that carry data, its label and text for people.
+    const facts: Fact[] = [
+      ["provisioned", "Provisioned", fs.provisioned ?? 0, sizeText(fs.provisioned)],
+      ["used", "Used", usedBytes(fs), usageText(fs)],
+      [
+        "data_reduction",
+        "Data reduction",
+        reduction ?? null,
+        reduction === undefined ? "–" : `${reduction.toFixed(1)}:1`,
+      ],
+      ["physical", "Physical", physical ?? null, physical === undefined ? "–" : formatBytes(physical)],
+      ["protocols", "Protocols", protocols, protocols.length ? protocols.join(", ") : "none"],
+      ...protocolFacts(fs),
+      [
+        "snapshot_directory",
+        "Snapshot directory",
+        fs.snapshot_directory_enabled ?? null,
+        onOff(fs.snapshot_directory_enabled),
+      ],
       // Attached policies come from the array's policy-member endpoint (REST 1.5+); "–" before it.
-      {
-        label: "Policies",
-        value: rich`${policies === undefined ? "–" : policies.length ? policies.join(", ") : "none"}`,
-      },
-      { label: "Hard limit", value: rich`${fs.hard_limit_enabled ? "on" : "off"}` },
-      { label: "Snapshots", value: rich`${formatCount(snapshots)}` },
-      { label: "Replica links", value: rich`${linksText(links)}` },
-      ...(policies ? [{ label: "Protected by", value: rich`${protectionText(policies, links)}` }] : []),
-      {
-        label: "Created",
-        value: rich`${fs.created === undefined ? "–" : formatWhen(fs.created, rctx.now, rctx.timeZone)}`,
-      },
+      [
+        "policies",
+        "Policies",
+        policies ?? null,
+        policies === undefined ? "–" : policies.length ? policies.join(", ") : "none",
+      ],
+      ["hard_limit", "Hard limit", fs.hard_limit_enabled ?? false, fs.hard_limit_enabled ? "on" : "off"],
+      ["snapshots", "Snapshots", snapshots, formatCount(snapshots)],
+      ["replica_links", "Replica links", links.map(linkText), linksText(links)],
+      ...(policies ? [["protected_by", "Protected by", null, protectionText(policies, links)] as Fact] : []),
+      [
+        "created",
+        "Created",
+        fs.created === undefined ? null : new Date(fs.created).toISOString(),
+        fs.created === undefined ? "–" : formatWhen(fs.created, rctx.now, rctx.timeZone),
+      ],
     ];
     if (fs.default_user_quota)
-      fields.push({ label: "Default user quota", value: rich`${formatBytes(fs.default_user_quota)}` });
-    if (fs.default_group_quota) {
-      fields.push({ label: "Default group quota", value: rich`${formatBytes(fs.default_group_quota)}` });
-    }
+      facts.push([
+        "default_user_quota",
+        "Default user quota",
+        fs.default_user_quota,
+        formatBytes(fs.default_user_quota),
+      ]);
+    if (fs.default_group_quota)
+      facts.push([
+        "default_group_quota",
+        "Default group quota",
+        fs.default_group_quota,
+        formatBytes(fs.default_group_quota),
+      ]);
+    const fields: Field[] = facts.map(([, label, , text]) => ({ label, value: rich`${text}` }));
+    const object = objectOf(fs.name, facts, fs.destroyed ?? false);
     const title = `File system ${fs.name} on ${array}`;
     const blocks = [
       { type: "header" as const, text: title },
@@ -91,15 +114,19 @@ export const fsShow = defineCommand({
         fs.time_remaining === undefined
           ? ""
           : ` It will be eradicated in ${formatDuration(fs.time_remaining)}.`;
-      return message(`${title} (destroyed)`, [
-        ...blocks,
-        {
-          type: "section",
-          text: rich`⚠ Destroyed: not serving clients.${left} Recover it with \`/array fs recover ${fs.name}\`.`,
-        },
-      ]);
+      return message(
+        `${title} (destroyed)`,
+        [
+          ...blocks,
+          {
+            type: "section",
+            text: rich`⚠ Destroyed: not serving clients.${left} Recover it with \`/array fs recover ${fs.name}\`.`,
+          },
+        ],
+        { object },
+      );
     }
-    return message(`${title}: ${usageText(fs)}`, blocks);
+    return message(`${title}: ${usageText(fs)}`, blocks, { object });
   },
 });
 
@@ -108,22 +135,42 @@ function onOff(v: boolean | undefined): string {
   return v === undefined ? "–" : v ? "on" : "off";
 }
 
+/** One fact: its key and raw value (for faces that carry data), its label and text (for people). */
+type Fact = [key: string, label: string, raw: RawValue, text: string];
+
 /** NFSv3 and NFSv4.1 apart (before REST 1.6 `nfs.enabled` is NFSv3 and v4.1 is not reported), rules, SMB, HTTP. */
-function protocolFields(fs: FileSystem): Field[] {
+function protocolFacts(fs: FileSystem): Fact[] {
   const nfs = fs.nfs;
   const acl = fs.smb?.acl_mode ?? fs.smb?.["acl-mode"];
   const smb = onOff(fs.smb?.enabled);
+  const v3 = nfs?.v3_enabled ?? nfs?.enabled;
   return [
-    { label: "NFSv3", value: rich`${onOff(nfs?.v3_enabled ?? nfs?.enabled)}` },
-    { label: "NFSv4.1", value: rich`${onOff(nfs?.v4_1_enabled)}` },
-    {
-      label: "Export rules",
-      value: rich`${nfs?.rules === undefined ? "–" : nfs.rules.trim() || "none (the array's default)"}`,
-    },
-    { label: "SMB", value: rich`${fs.smb?.enabled && acl ? `${smb} (ACL mode ${acl})` : smb}` },
-    { label: "HTTP", value: rich`${onOff(fs.http?.enabled)}` },
+    ["nfs_v3", "NFSv3", v3 ?? null, onOff(v3)],
+    ["nfs_v4_1", "NFSv4.1", nfs?.v4_1_enabled ?? null, onOff(nfs?.v4_1_enabled)],
+    [
+      "export_rules",
+      "Export rules",
+      nfs?.rules ?? null,
+      nfs?.rules === undefined ? "–" : nfs.rules.trim() || "none (the array's default)",
+    ],
+    ["smb", "SMB", fs.smb?.enabled ?? null, fs.smb?.enabled && acl ? `${smb} (ACL mode ${acl})` : smb],
+    ["http", "HTTP", fs.http?.enabled ?? null, onOff(fs.http?.enabled)],
   ];
 }
+
+/** The file system as values: every fact's raw value and text under its key. */
+function objectOf(name: string, facts: readonly Fact[], destroyed: boolean): ShownObject {
+  const values: Record<string, RawValue> = { name, destroyed };
+  const display: Record<string, string> = { name };
+  for (const [key, , raw, text] of facts) {
+    values[key] = raw;
+    display[key] = text;
+  }
+  return { name, values, display };
+}
+
+/** "outbound fb-dr-01:home (replicating)", as linksText shows each link. */
+const linkText = (l: FileSystemReplicaLink) => linksText([l]);
 
 /** "policy daily; replica link to fb-dr-01 (policy daily)", or a plain warning when nothing protects it. */
 function protectionText(policies: readonly string[], links: readonly FileSystemReplicaLink[]): string {

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { flag, objectName, size } from "../../src/core/arg-types.js";
+import { textWire, wired } from "../../src/core/arg-wire.js";
 import { formatBytes } from "../../src/core/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { promotionOf } from "../../src/flashblade/index.js";
@@ -12,12 +13,15 @@ import type { FileSystem, FileSystemPatch } from "../../src/flashblade/types.js"
 import { protocolsOf } from "../shared/file-system-facts.js";
 
 /** NFS export rules as one line of text: `10.0.0.0/8(rw,no_root_squash) *(ro)`. */
-const exportRules = z
-  .string()
-  .trim()
-  .min(1, 'the export rules are empty; give e.g. "*(rw,no_root_squash)"')
-  .max(4096, "the export rules are longer than 4096 characters")
-  .refine((s) => !/\p{Cc}/u.test(s), "the export rules contain a line break or another control character");
+export const exportRules = wired(
+  z
+    .string()
+    .trim()
+    .min(1, 'the export rules are empty; give e.g. "*(rw,no_root_squash)"')
+    .max(4096, "the export rules are longer than 4096 characters")
+    .refine((s) => !/\p{Cc}/u.test(s), "the export rules contain a line break or another control character"),
+  textWire(4096, true),
+);
 
 export const args = z.object({
   name: objectName("file system name").describe("the file system"),

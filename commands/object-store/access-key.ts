@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
+import { ACCOUNT_USER_WIRE, wired } from "../../src/core/arg-wire.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { formatWhen } from "../../src/core/format-time.js";
 import { message, rich } from "../../src/core/message.js";
@@ -33,9 +34,13 @@ export type Key = z.output<typeof keySchema>;
 const createdSchema = keySchema.extend({ secret_access_key: z.string().nullish() });
 
 export const userName = () =>
-  objectName("user name")
-    .refine((s) => /^[^/]+\/[^/]+$/.test(s), "name the user as <account>/<user>, e.g. analytics/etl")
-    .describe("the object store user, <account>/<user>");
+  wired(
+    objectName("user name").refine(
+      (s) => /^[^/]+\/[^/]+$/.test(s),
+      "name the user as <account>/<user>, e.g. analytics/etl",
+    ),
+    ACCOUNT_USER_WIRE,
+  ).describe("the object store user, <account>/<user>");
 export const keyName = () => objectName("access key id").describe("the access key id (PSFB…)");
 
 export async function keysOf(ctx: CommandContext, user?: string): Promise<Key[]> {

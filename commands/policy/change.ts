@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { flag, objectName } from "../../src/core/arg-types.js";
+import { nameWire, wired } from "../../src/core/arg-wire.js";
 import { defineCommand, type Impact } from "../../src/core/define-command.js";
 import { type Field, message, type Rich, rich } from "../../src/core/message.js";
 import { countOf } from "../../src/core/units.js";
@@ -38,12 +39,13 @@ export const policyCreate = defineCommand({
   visibility: "in_channel",
   positional: ["name"],
   args: z.object({
-    name: objectName("policy name")
-      .refine(
+    name: wired(
+      objectName("policy name").refine(
         (n) => POLICY_NAME.test(n),
         "a policy name is letters, digits, - and _ (at most 63), starting with a letter or digit",
-      )
-      .describe("the new policy"),
+      ),
+      nameWire("policy"),
+    ).describe("the new policy"),
     rules: ruleList().describe(
       'rules separated by ";", e.g. "every 1h, keep 1d; every 1d at 02:00, keep 7d"',
     ),

@@ -4,6 +4,7 @@
  * into `--remove-rule`.
  */
 import { z } from "zod";
+import { type ArgWire, wired } from "../../src/core/arg-wire.js";
 
 export interface Rule {
   every: number;
@@ -98,32 +99,58 @@ export function parseRule(text: string): Rule | string {
   return rule;
 }
 
+/**
+ * Rules as a JSON face offers them: hourly or daily, kept for whole days, always longer than the interval (a
+ * subset of what parseRule takes). Several as an array of distinct rules: a rule given twice is refused.
+ */
+const RULE =
+  "every ([1-9]|1[0-2])h, keep [1-9][0-9]?d|every [1-9]d( at ([01][0-9]|2[0-3]):[0-5][0-9])?, keep [1-9][0-9]d";
+const RULES_WIRE: ArgWire = {
+  json: {
+    anyOf: [
+      { type: "string", pattern: `^(${RULE})$` },
+      {
+        type: "array",
+        items: { type: "string", pattern: `^(${RULE})$` },
+        minItems: 1,
+        maxItems: 8,
+        uniqueItems: true,
+      },
+    ],
+    examples: ["every 1h, keep 1d", ["every 1h, keep 1d", "every 1d at 02:00, keep 30d"]],
+  },
+  word: (v) => (Array.isArray(v) ? v.map(String).join("; ") : undefined),
+};
+
 /** `--rules "every 1h, keep 1d; every 1d at 02:00, keep 7d"`. */
 export function ruleList() {
-  return z.string().transform((v, ctx): Rule[] => {
-    const parts = v
-      .split(";")
-      .map((p) => p.trim())
-      .filter((p) => p !== "");
-    const rules: Rule[] = [];
-    for (const p of parts) {
-      const r = parseRule(p);
-      if (typeof r === "string") {
-        ctx.addIssue({ code: "custom", message: r });
+  return wired(
+    z.string().transform((v, ctx): Rule[] => {
+      const parts = v
+        .split(";")
+        .map((p) => p.trim())
+        .filter((p) => p !== "");
+      const rules: Rule[] = [];
+      for (const p of parts) {
+        const r = parseRule(p);
+        if (typeof r === "string") {
+          ctx.addIssue({ code: "custom", message: r });
+          return z.NEVER;
+        }
+        if (rules.some((x) => sameRule(x, r))) {
+          ctx.addIssue({ code: "custom", message: `"${p}" is given twice` });
+          return z.NEVER;
+        }
+        rules.push(r);
+      }
+      if (rules.length === 0) {
+        ctx.addIssue({ code: "custom", message: 'give at least one rule, e.g. "every 1h, keep 1d"' });
         return z.NEVER;
       }
-      if (rules.some((x) => sameRule(x, r))) {
-        ctx.addIssue({ code: "custom", message: `"${p}" is given twice` });
-        return z.NEVER;
-      }
-      rules.push(r);
-    }
-    if (rules.length === 0) {
-      ctx.addIssue({ code: "custom", message: 'give at least one rule, e.g. "every 1h, keep 1d"' });
-      return z.NEVER;
-    }
-    return rules;
-  });
+      return rules;
+    }),
+    RULES_WIRE,
+  );
 }
 
 /** A rule as the array takes it in a body. */

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { objectName, size } from "../../src/core/arg-types.js";
+import { sizeWire, wired } from "../../src/core/arg-wire.js";
 import { defineCommand, type Impact, type StateValue } from "../../src/core/define-command.js";
 import { type Field, message, type Rich, rich } from "../../src/core/message.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
@@ -19,7 +20,11 @@ import { KINDS, type KindSpec, readQuotas, readUsage, requireQuotaApi, subjectOf
 
 /** A default quota: a size, or `none` to remove it (the array stores 0). */
 function defaultSize() {
-  return z.union([z.enum(["none", "off"]).transform(() => 0), size({ min: 1 })]);
+  const bytes = sizeWire(1);
+  return wired(z.union([z.enum(["none", "off"]).transform(() => 0), size({ min: 1 })]), {
+    json: { anyOf: [{ type: "string", enum: ["none", "off"] }, bytes.json] },
+    ...(bytes.word ? { word: bytes.word } : {}),
+  });
 }
 
 const MAX_LINES = 10;

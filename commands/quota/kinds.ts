@@ -4,6 +4,7 @@
  * quota yet reads as "none" instead of the 400 the selector parameters answer with.
  */
 import { z } from "zod";
+import { enumWire, ITEM, listWire, wired } from "../../src/core/arg-wire.js";
 import type { CommandContext } from "../../src/core/define-command.js";
 import { and, anyOf, type Filter } from "../../src/flashblade/filter.js";
 import { groupQuotaSchema, userQuotaSchema } from "../../src/flashblade/schemas.js";
@@ -46,7 +47,7 @@ export const KINDS: Record<QuotaKind, KindSpec> = {
 
 /** `user` or `group` (plural and uid/gid accepted). */
 export function quotaKind() {
-  return z
+  const schema = z
     .string()
     .transform((v, ctx) => {
       const k = v.trim().toLowerCase();
@@ -56,6 +57,7 @@ export function quotaKind() {
       return z.NEVER;
     })
     .describe("user or group");
+  return wired(schema, enumWire(["user", "group"]));
 }
 
 /** Users or groups as typed: all numeric ids, or all names; the array takes one kind per request. */
@@ -63,8 +65,14 @@ export type Subjects = { by: "id"; ids: number[] } | { by: "name"; names: string
 
 const NAME_RE = /^[^\s,*'"\\]{1,255}$/;
 
+/** All ids, or all names (a name holds something besides digits, so no name reads as an id). */
+const SUBJECT = "[^\\s,*'\"\\\\\\u0000-\\u001f\\u007f-\\u009f]";
+const SUBJECTS = listWire(`[0-9]{1,9}`).json.pattern as string;
+const NAMES = listWire(`[0-9]{0,8}[^\\s,*'"\\\\0-9\\u0000-\\u001f\\u007f-\\u009f]${SUBJECT}{0,30}`).json
+  .pattern as string;
+
 export function subjectList() {
-  return z.string().transform((v, ctx): Subjects => {
+  const schema = z.string().transform((v, ctx): Subjects => {
     const parts = [...new Set(v.split(",").map((p) => p.trim()))].filter((p) => p !== "");
     if (parts.length === 0) {
       ctx.addIssue({ code: "custom", message: "name at least one user or group" });
@@ -88,11 +96,12 @@ export function subjectList() {
     }
     return { by: "name", names: parts };
   });
+  return wired(schema, { json: { type: "string", anyOf: [{ pattern: SUBJECTS }, { pattern: NAMES }] } });
 }
 
 /** File system names, comma separated. */
 export function fileSystemList() {
-  return z.string().transform((v, ctx) => {
+  const schema = z.string().transform((v, ctx) => {
     const parts = [...new Set(v.split(",").map((p) => p.trim()))].filter((p) => p !== "");
     if (parts.length === 0 || parts.some((p) => p.includes("*") || p.length > 255)) {
       ctx.addIssue({ code: "custom", message: `\`${v}\` is not a list of file system names` });
@@ -100,6 +109,7 @@ export function fileSystemList() {
     }
     return parts;
   });
+  return wired(schema, listWire(ITEM.replace(/\[\^,/g, "[^,*")));
 }
 
 /** The wire selector for the subjects: `uids=…` or `user_names=…`. */

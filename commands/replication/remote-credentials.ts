@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
+import { ACCOUNT_USER_WIRE, wired } from "../../src/core/arg-wire.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { rich } from "../../src/core/message.js";
 import type { Responses } from "../../src/core/send-plan.js";
@@ -37,9 +38,13 @@ const credName = () =>
     )
     .describe("the credentials, <remote>/<name>");
 const userName = () =>
-  objectName("user name")
-    .refine((s) => /^[^/]+\/[^/]+$/.test(s), "name the user as <account>/<user>, e.g. backup/replication")
-    .describe("the object store user on the remote array whose new key the link writes with");
+  wired(
+    objectName("user name").refine(
+      (s) => /^[^/]+\/[^/]+$/.test(s),
+      "name the user as <account>/<user>, e.g. backup/replication",
+    ),
+    ACCOUNT_USER_WIRE,
+  ).describe("the object store user on the remote array whose new key the link writes with");
 
 async function credentials(ctx: CommandContext) {
   await requireReplicationApi(ctx);

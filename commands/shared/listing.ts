@@ -8,6 +8,7 @@ import {
   escapeText,
   type Message,
   message,
+  type RawValue,
   Rich,
   rich,
   type SpooledFile,
@@ -218,6 +219,8 @@ interface ListingOptions {
   offset?: number;
   spool?: Listing<unknown>["spool"];
   continueWith?(csvRows: number): string | undefined;
+  /** Each row's raw values keyed by column, in the order of the rows (faces that carry data give them). */
+  values?: Record<string, RawValue>[];
 }
 
 /**
@@ -257,7 +260,12 @@ export function rowsListing(rctx: RenderContext, rows: Record<string, string>[],
   ];
   const filename = o.filename ?? `${noun.replace(/ /g, "-")}s.csv`;
   const title = o.title?.(where) ?? headline;
-  const table = truncatedTable(columns, rows, { filename, title, totalRows });
+  const table = truncatedTable(columns, rows, {
+    filename,
+    title,
+    totalRows,
+    ...(o.values ? { values: o.values } : {}),
+  });
   return listingMessage(headline, table, {
     continueWith: o.continueWith?.(table.csvRows),
     offset: o.offset,

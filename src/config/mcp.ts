@@ -10,6 +10,22 @@ import { ROLES, type Role } from "../vocabulary.js";
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 const roleSchema = z.enum(ROLES);
 
+/**
+ * One client's own limits, besides the per-principal ones every caller has (`limits`): an agent in a loop is
+ * stopped at its own rate without touching anyone else's. Absent: only the per-principal limits apply.
+ */
+const clientLimitsSchema = z.strictObject({
+  /** Tool calls per minute, sustained. */
+  per_minute: z.number().min(0.1).max(60_000).optional(),
+  /** Calls at once before the per-minute rate applies (default: one minute's worth). */
+  burst: z.int().min(1).max(10_000).optional(),
+  /** Calls of this client running at the same time. */
+  concurrent: z.int().min(1).max(1000).optional(),
+  /** Array requests one call may send (its request budget); the lower of this and `limits` applies. */
+  array_requests_per_call: z.int().min(1).max(1_000_000).optional(),
+});
+export type McpClientLimits = z.output<typeof clientLimitsSchema>;
+
 const clientSchema = z
   .strictObject({
     /** Names the principal: its user id is `mcp:<name>` in audit records and on approval cards. */
@@ -35,6 +51,7 @@ const clientSchema = z
       .string()
       .regex(/^[A-Za-z0-9-]+$/, "a header name")
       .optional(),
+    limits: clientLimitsSchema.optional(),
   })
   .superRefine((c, ctx) => {
     const n = [c.token_env, c.token_file].filter((s) => s !== undefined).length;

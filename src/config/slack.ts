@@ -56,6 +56,11 @@ export const slackSectionSchema = z
     tables: z.enum(["data_table", "table"]).default("data_table"),
     /** Rows per page of a data table (Slack takes 1 to 100). */
     tablePageSize: z.number().int().min(1).max(100).default(20),
+    /**
+     * Charts in messages: `native` (Slack's data_visualization block, June 2026: drawn by the client, at most two
+     * per message, the rest as PNG) or `png` (the picture uploaded beside the answer, for workspaces without it).
+     */
+    charts: z.enum(["native", "png"]).default("native"),
   })
   .superRefine((s, ctx) => {
     if (s.mode === "socket" && s.appToken === undefined) {

@@ -5,6 +5,16 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { type NameKind, nameProblem } from "../rest-spec/names.js";
+import {
+  countWire,
+  DURATION_WIRE,
+  nameWire,
+  sizeWire,
+  sortWire,
+  textWire,
+  VALUE_WIRES,
+  wired,
+} from "./arg-wire.js";
 import { userText } from "./message.js";
 import { countOf, LARGEST_SIZE_TEXT, parseDuration, parseSize, sizeTooLarge } from "./units.js";
 
@@ -35,11 +45,12 @@ export function objectName(what = "name", kind?: NameKind) {
     .max(255, `the ${what} is longer than 255 characters`)
     .refine((s) => !s.includes(","), `a ${what} cannot contain a comma`)
     .refine((s) => !hasControlChars(s), `the ${what} contains control characters`);
-  if (kind === undefined) return base;
-  return base.superRefine((s, ctx) => {
+  if (kind === undefined) return wired(base, textWire(255, false));
+  const named = base.superRefine((s, ctx) => {
     const problem = nameProblem(s, kind);
     if (problem) ctx.addIssue({ code: "custom", message: `arrays take no such ${what}: use ${problem}` });
   });
+  return wired(named, nameWire(kind));
 }
 
 /** The checks of a typed size once it has a unit (or is a number of bytes from the bot itself). */
@@ -69,7 +80,7 @@ function checkedSize(v: string | number, min: number, ctx: z.RefinementCtx): num
  */
 export function size(opts: { min?: number } = {}) {
   const min = opts.min ?? 0;
-  return z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const schema = z.union([z.number(), z.string()]).transform((v, ctx) => {
     const bare = typeof v === "string" ? BARE_NUMBER.exec(v) : null;
     if (bare && Number(bare[1]) !== 0) {
       const n = bare[1];
@@ -81,6 +92,7 @@ export function size(opts: { min?: number } = {}) {
     }
     return checkedSize(v, min, ctx);
   });
+  return wired(schema, sizeWire(min));
 }
 
 /** A number typed without a unit, left for the command to answer beside the size it would change. */
@@ -94,16 +106,18 @@ export interface UnitlessSize {
  */
 export function sizeNear(opts: { min?: number } = {}) {
   const min = opts.min ?? 0;
-  return z.union([z.number(), z.string()]).transform((v, ctx): number | UnitlessSize => {
+  const schema = z.union([z.number(), z.string()]).transform((v, ctx): number | UnitlessSize => {
     const bare = typeof v === "string" ? BARE_NUMBER.exec(v) : null;
     if (bare && Number(bare[1]) !== 0) return { unitless: Number(bare[1]) };
     return checkedSize(v, min, ctx);
   });
+  // A JSON number is bytes (a face's client means bytes by it); a unitless word stays a person's.
+  return wired(schema, sizeWire(min));
 }
 
 /** A duration in milliseconds from "30m", "24h", "7d". */
 export function duration() {
-  return z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const schema = z.union([z.number(), z.string()]).transform((v, ctx) => {
     const ms = typeof v === "number" ? v : parseDuration(v);
     if (ms === undefined || ms <= 0) {
       ctx.addIssue({
@@ -114,13 +128,14 @@ export function duration() {
     }
     return ms;
   });
+  return wired(schema, DURATION_WIRE);
 }
 
 /** A whole number within bounds. */
 export function count(opts: { min?: number; max?: number } = {}) {
   const min = opts.min ?? 1;
   const max = opts.max ?? 100_000;
-  return z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const schema = z.union([z.number(), z.string()]).transform((v, ctx) => {
     const n = typeof v === "number" ? v : /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
     if (!Number.isSafeInteger(n) || n < min || n > max) {
       ctx.addIssue({
@@ -131,6 +146,7 @@ export function count(opts: { min?: number; max?: number } = {}) {
     }
     return n;
   });
+  return wired(schema, countWire(min, max));
 }
 
 /** A switch: `--nfs` is true, `--no-nfs` is false, absent is undefined. */
@@ -144,7 +160,7 @@ export function flag() {
  */
 export function sortKey(fields: Record<string, string>) {
   const names = Object.keys(fields);
-  return z.string().transform((v, ctx) => {
+  const schema = z.string().transform((v, ctx) => {
     const desc = v.endsWith("-");
     const key = desc ? v.slice(0, -1) : v;
     const field = Object.hasOwn(fields, key) ? fields[key] : undefined;
@@ -157,16 +173,18 @@ export function sortKey(fields: Record<string, string>) {
     }
     return { key, field, descending: desc };
   });
+  return wired(schema, sortWire(names));
 }
 
 /** A name pattern where `*` matches anything; everything else is literal. */
 export function namePattern() {
-  return z
+  const schema = z
     .string()
     .trim()
     .min(1, "the pattern is empty")
     .max(255, "the pattern is longer than 255 characters")
     .refine((s) => !hasControlChars(s), "the pattern contains control characters");
+  return wired(schema, textWire(255, true));
 }
 
 /**
@@ -273,7 +291,7 @@ function problemOf(type: ValueType, v: string): string | undefined {
 
 /** A value of one of the kinds above: text trimmed (and numbers for the whole-number kinds), or a clear refusal. */
 export function typedValue(type: ValueType): z.ZodType<string | number> {
-  return z.union([z.number(), z.string()]).transform((raw, ctx) => {
+  const schema = z.union([z.number(), z.string()]).transform((raw, ctx) => {
     const v = String(raw).trim();
     const problem = problemOf(type, v);
     if (problem !== undefined) {
@@ -285,4 +303,9 @@ export function typedValue(type: ValueType): z.ZodType<string | number> {
     }
     return VALUE_RANGES[type] ? Number(v) : v;
   });
+  const range = VALUE_RANGES[type];
+  return wired(
+    schema,
+    range ? countWire(range.min, range.max) : VALUE_WIRES[type as keyof typeof VALUE_WIRES],
+  );
 }

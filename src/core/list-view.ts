@@ -211,7 +211,10 @@ export function applyListView(msg: Message, view: ListView | undefined): Message
     rows: block.rows,
     filename: "list.csv",
     title: "list",
+    ...(block.values ? { values: block.values } : {}),
   };
+  // Raw values follow their row through the filter and the sort (rows keep their identity).
+  const valuesOf = new Map(source.values ? source.rows.map((r, i) => [r, source.values?.[i] ?? {}]) : []);
   let rows = [...source.rows];
   const said: string[] = [];
   if (view.where !== undefined) {
@@ -244,6 +247,7 @@ export function applyListView(msg: Message, view: ListView | undefined): Message
     columns: block.columns,
     rows: shown,
     ...(total > shown.length ? { totalRows: total } : {}),
+    ...(source.values ? { values: shown.map((r) => valuesOf.get(r) ?? {}) } : {}),
   };
   const csv = source.filename;
   const attachments = (msg.attachments ?? []).filter((a) => a.filename !== csv);

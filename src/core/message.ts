@@ -169,6 +169,31 @@ export interface TableColumn {
   align?: "left" | "right";
 }
 
+/**
+ * A value as the array holds it, beside the text people read: sizes in bytes, ratios as numbers, times as ISO
+ * 8601 text. Faces that carry data (MCP's structured content) give it; Slack and the console show the text.
+ */
+export type RawValue = string | number | boolean | null | readonly string[];
+
+/**
+ * A line chart a face may draw itself: the shared categories (times) and each series' value at every one,
+ * with its title (the caption) and a summary in words (what a screen reader reads).
+ */
+export interface NativeChart {
+  title: string;
+  summary: string;
+  categories: string[];
+  series: { name: string; values: number[] }[];
+  yLabel?: string;
+}
+
+/** The object a `show` answer is about: its name, and its fields as values and as shown, under the same keys. */
+export interface ShownObject {
+  name: string;
+  values: Record<string, RawValue>;
+  display: Record<string, string>;
+}
+
 export type Block =
   | { type: "header"; text: string }
   | { type: "section"; text: Rich }
@@ -180,12 +205,21 @@ export type Block =
       rows: Record<string, string>[];
       /** How many rows exist in all; when larger than rows.length the renderers say "showing N of M". */
       totalRows?: number;
+      /** Each row's raw values keyed by column (one per row, in the same order), where the command has them. */
+      values?: Record<string, RawValue>[];
     }
   | { type: "code"; text: string }
   | { type: "context"; text: Rich }
   | { type: "divider" }
   | { type: "actions"; buttons: Button[]; typed?: TypedAnswer }
-  | { type: "image"; title: string; altText: string; file: Attachment };
+  | {
+      type: "image";
+      title: string;
+      altText: string;
+      file: Attachment;
+      /** The same data as charts a face may draw itself (src/core/chart/native.ts); the PNG stays for the others. */
+      charts?: NativeChart[];
+    };
 
 /**
  * An attachment too large to hold in memory, already written to a temporary file (a listing streamed page by
@@ -238,6 +272,8 @@ export interface Message {
   forms?: FormOffer[];
   /** The error code when the message answers a refused or failed request (the MCP face reports it as an error). */
   error?: string;
+  /** A `show` answer's object as values (faces that carry data give it; the blocks show it). */
+  object?: ShownObject;
 }
 
 export function message(

@@ -80,6 +80,8 @@ export interface CommandInput {
    * arguments), not typed in Slack: it holds no Slack markup to clean, so `<…>` or `&amp;` in a value stays as is.
    */
   built?: boolean;
+  /** Array requests this command may send, when the principal has a lower budget of its own (an MCP client). */
+  arrayRequests?: number;
 }
 
 export interface ClickInput {

@@ -91,6 +91,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         }
       }
       const requestId = input.requestId ?? rt.newId();
+      if (input.arrayRequests !== undefined) rt.budgets.lower(requestId, input.arrayRequests);
       // The request's id is its trace: every log line, pending record, click, execution and array call of it.
       const effects = withTrace(requestId, () =>
         out(

@@ -9,7 +9,14 @@
  */
 import { REDACTED, redact, redactUrlCredentials } from "../redact.js";
 import { isSecretColumn, isSecretKey } from "../rest-spec/secrets.js";
-import { type Attachment, type Block, type Message, Rich } from "./message.js";
+import {
+  type Attachment,
+  type Block,
+  type Message,
+  type RawValue,
+  Rich,
+  type ShownObject,
+} from "./message.js";
 import type { Effect } from "./pipeline-types.js";
 import { tokenize, wordOf } from "./tokenize.js";
 
@@ -172,6 +179,25 @@ function redactRow(row: Readonly<Record<string, string>>): Record<string, string
   return out ?? (row as Record<string, string>);
 }
 
+/** A raw value under a key, as redactRow treats a cell: a secret key's goes, text loses URL credentials. */
+function redactRaw(key: string, v: RawValue): RawValue {
+  if (isSecretColumn(key) && v !== null && v !== "") return REDACTED;
+  if (typeof v === "string") return redactUrlCredentials(v);
+  return Array.isArray(v) ? v.map(redactUrlCredentials) : v;
+}
+
+function redactRawRecord<T extends RawValue>(rec: Readonly<Record<string, T>>): Record<string, RawValue> {
+  return Object.fromEntries(Object.entries(rec).map(([k, v]) => [k, redactRaw(k, v)]));
+}
+
+function redactObject(o: ShownObject): ShownObject {
+  return {
+    name: redactUrlCredentials(o.name),
+    values: redactRawRecord(o.values),
+    display: redactRawRecord(o.display) as Record<string, string>,
+  };
+}
+
 function richOrText<T extends Rich | string>(v: T): T {
   return (v instanceof Rich ? new Rich(redactUrlCredentials(v.markup)) : redactUrlCredentials(v)) as T;
 }
@@ -190,6 +216,7 @@ function redactBlock(b: Block): Block {
       return {
         ...b,
         rows: b.rows.map(redactRow),
+        ...(b.values ? { values: b.values.map(redactRawRecord) } : {}),
       };
     case "actions":
       return {
@@ -218,6 +245,7 @@ export function redactMessage(m: Message): Message {
     text: redactUrlCredentials(m.text),
     blocks: m.blocks.map(redactBlock),
     ...(m.attachments ? { attachments: m.attachments.map(redactAttachment) } : {}),
+    ...(m.object ? { object: redactObject(m.object) } : {}),
     // A Change menu shows the listed names: the same redaction as the table's cells.
     ...(m.forms
       ? { forms: m.forms.map((o) => (o.names ? { ...o, names: o.names.map(redactUrlCredentials) } : o)) }

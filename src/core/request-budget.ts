@@ -51,6 +51,8 @@ export function createRequestBudget(limit: number, onExceeded: () => void = () =
 export interface RequestBudgets {
   /** The context sending through its request's budget (unchanged when there is no limit). */
   apply(requestId: string, ctx: CommandContext): CommandContext;
+  /** A lower budget for one request (an MCP client's own, from its entry); the lower of the two applies. */
+  lower(requestId: string, limit: number): void;
   /** Forgets a finished request's budget (clients already handed out keep counting against it). */
   release(requestId: string): void;
 }
@@ -60,19 +62,27 @@ const MAX_TRACKED = 10_000;
 
 export function requestBudgets(limit: number | undefined, onExceeded?: () => void): RequestBudgets {
   const budgets = new Map<string, RequestBudget>();
+  const lowered = new Map<string, number>();
   return {
     apply(requestId, ctx) {
-      if (limit === undefined) return ctx;
+      const own = lowered.get(requestId);
+      const effective = own === undefined ? limit : Math.min(own, limit ?? own);
+      if (effective === undefined) return ctx;
       let b = budgets.get(requestId);
       if (!b) {
-        b = createRequestBudget(limit, onExceeded);
+        b = createRequestBudget(effective, onExceeded);
         budgets.set(requestId, b);
         if (budgets.size > MAX_TRACKED) budgets.delete(budgets.keys().next().value as string);
       }
       return b.apply(ctx);
     },
+    lower(requestId, own) {
+      lowered.set(requestId, own);
+      if (lowered.size > MAX_TRACKED) lowered.delete(lowered.keys().next().value as string);
+    },
     release(requestId) {
       budgets.delete(requestId);
+      lowered.delete(requestId);
     },
   };
 }

@@ -3,7 +3,7 @@
  * a CSV attachment, so nothing is silently dropped.
  */
 import { oneUnitPerColumn } from "./column-units.js";
-import type { Attachment, Block, TableColumn } from "./message.js";
+import type { Attachment, Block, RawValue, TableColumn } from "./message.js";
 
 export const DEFAULT_ROW_LIMIT = 50;
 
@@ -23,7 +23,14 @@ export interface TableOutput {
 export function truncatedTable(
   columns: TableColumn[],
   given: Record<string, string>[],
-  opts: { limit?: number; totalRows?: number; filename: string; title: string },
+  opts: {
+    limit?: number;
+    totalRows?: number;
+    filename: string;
+    title: string;
+    /** Each row's raw values, in the order of `given`. */
+    values?: Record<string, RawValue>[];
+  },
 ): TableOutput {
   // Every table, the CSV too, writes a column of sizes in one unit (column-units.ts).
   const rows = oneUnitPerColumn(columns, given);
@@ -35,6 +42,7 @@ export function truncatedTable(
     columns,
     rows: shown,
     ...(total > shown.length ? { totalRows: total } : {}),
+    ...(opts.values ? { values: opts.values.slice(0, limit) } : {}),
   };
   const attachments: Attachment[] =
     rows.length > shown.length
@@ -48,7 +56,13 @@ export function truncatedTable(
         ]
       : [];
   // The rows as given: --where/--sort re-pick the unit from the rows they keep, at full precision.
-  sources.set(block, { columns, rows: given, filename: opts.filename, title: opts.title });
+  sources.set(block, {
+    columns,
+    rows: given,
+    filename: opts.filename,
+    title: opts.title,
+    ...(opts.values ? { values: opts.values } : {}),
+  });
   return { block, attachments, csvRows: attachments.length > 0 ? rows.length : 0, totalRows: total };
 }
 
@@ -58,6 +72,7 @@ export interface TableSource {
   rows: Record<string, string>[];
   filename: string;
   title: string;
+  values?: Record<string, RawValue>[];
 }
 
 // Keyed by the block object, so the message model stays what the renderers see.

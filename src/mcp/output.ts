@@ -1,12 +1,13 @@
 /**
  * A pipeline message as an MCP tool result: plain text for the model to read, and structured content (headings,
- * facts, and every table as its rows keyed by column with the column labels) for a client to use as data. The
+ * facts, every table as its rows keyed by column with the column labels and, where the command has them, each
+ * row's raw values; a `show` answer's object as values) for a client to use as data. The
  * message already passed the pipeline's one redaction; it is redacted again here because this face also builds
  * results of its own (request_status), and the redaction is idempotent. An assistant is another system: a secret
  * shown once never reaches it (core/outbound.ts), and array text comes with Slack's markup escaped, so an agent
  * that posts it on gets no mention or link that an array name smuggled in.
  */
-import type { Block, Message, TableColumn } from "../core/message.js";
+import type { Block, Message, RawValue, TableColumn } from "../core/message.js";
 import { unescapeText } from "../core/message.js";
 import { escapeSlackMarkup, withoutSecrets } from "../core/outbound.js";
 import { redactMessage } from "../core/redact.js";
@@ -21,8 +22,19 @@ export interface ToolResult {
 export interface StructuredTable {
   columns: TableColumn[];
   rows: Record<string, string>[];
+  /** Each row's raw values keyed by column (sizes in bytes, times ISO 8601), where the command has them. */
+  values?: Record<string, RawValue>[];
   totalRows: number;
 }
+
+/** Array text in a raw value is escaped like every other text an assistant gets. */
+function escapedRaw(v: RawValue): RawValue {
+  if (typeof v === "string") return escapeSlackMarkup(v);
+  return Array.isArray(v) ? v.map(escapeSlackMarkup) : v;
+}
+
+const escapedRecord = (r: Readonly<Record<string, RawValue>>) =>
+  Object.fromEntries(Object.entries(r).map(([k, v]) => [k, escapedRaw(v)]));
 
 const plain = (markup: string) => escapeSlackMarkup(unescapeText(markup));
 
@@ -73,6 +85,7 @@ export function toolResult(raw: Message, extra: Record<string, unknown> = {}): T
         rows: b.rows.map((r) =>
           Object.fromEntries(Object.entries(r).map(([k, v]) => [k, escapeSlackMarkup(v)])),
         ),
+        ...(b.values ? { values: b.values.map(escapedRecord) } : {}),
         totalRows: b.totalRows ?? b.rows.length,
       });
     if (b.type === "fields") for (const f of b.fields) facts[f.label] = plain(f.value.markup);
@@ -85,6 +98,15 @@ export function toolResult(raw: Message, extra: Record<string, unknown> = {}): T
       summary: plain(m.text),
       ...(Object.keys(facts).length > 0 ? { facts } : {}),
       ...(tables.length > 0 ? { tables } : {}),
+      ...(m.object
+        ? {
+            object: {
+              name: escapeSlackMarkup(m.object.name),
+              values: escapedRecord(m.object.values),
+              display: escapedRecord(m.object.display),
+            },
+          }
+        : {}),
       ...(m.error ? { error: m.error } : {}),
       ...extra,
     },

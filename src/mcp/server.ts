@@ -11,16 +11,25 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Task,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { McpClientConfig, McpConfig } from "../config/mcp.js";
 import { assistantActor, SLACK_USER_ID } from "../core/actors.js";
 import type { Message } from "../core/message.js";
 import type { PendingStore } from "../core/pending-store.js";
 import type { Actor, Effect, MessageRef, PersonRef, Pipeline } from "../core/pipeline-types.js";
 import type { Registry } from "../core/registry.js";
+import type { ErrorCode as BotErrorCode } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { toolResult } from "./output.js";
+import { clientGate } from "./client-limits.js";
+import { type ToolResult, toolResult } from "./output.js";
 import { requestStatus } from "./status.js";
+import { pendingTasks, taskOf } from "./tasks.js";
 import { buildTools, commandLine, STATUS_TOOL } from "./tools.js";
 
 /** Where approval cards reach people: the Slack chat port (or any port that posts a message and says where). */
@@ -118,6 +127,8 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
   const listed = tools.map(({ entry: _e, ...t }) => t);
   const channelId = deps.config.channel ?? deps.approvalsChannel ?? "mcp";
   const log = deps.logger.child({ component: "mcp" });
+  const now = deps.now ?? Date.now;
+  const gate = clientGate(deps.tokens.values(), now);
   let listening: { host: string; port: number } | undefined;
   /** The Host values this server answers to: its own address and loopback names on its port, and the configured. */
   const allowed = () => {
@@ -151,56 +162,92 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
     return { ...(answer ? { answer } : {}), ...(pendingId ? { pendingId } : {}) };
   };
 
-  const serverFor = (actor: Actor) => {
+  const serverFor = (actor: Actor, client: McpClientConfig) => {
     const server = new Server(
       { name: "array-chatops", version: deps.version ?? "0" },
-      { capabilities: { tools: {} } },
+      {
+        // Tasks for change tools, where the client asks for one: answered from the pending store (tasks.ts).
+        capabilities: { tools: {}, tasks: { list: {}, requests: { tools: { call: {} } } } },
+        taskStore: pendingTasks(deps.pending, actor.userId, now),
+      },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      const tool = byName.get(request.params.name);
-      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-      if (!tool) return toolResult(errorText(`No tool named ${request.params.name}.`, "UNKNOWN_TOOL"));
-      if (tool.name === STATUS_TOOL)
-        return requestStatus(deps.pending, actor.userId, String(args.id ?? ""), deps.now);
-      const entry = tool.entry;
-      if (!entry) return toolResult(errorText("This tool has no command.", "UNKNOWN_TOOL"));
-      let text: string;
+      // The client's own limits first (request_status reaches no array: a slot, no token).
+      const started = gate.start(client, request.params.name === STATUS_TOOL ? 0 : 1);
+      if (typeof started !== "function") return toolResult(errorText(started.refused, started.code));
       try {
-        text = commandLine(entry, args);
-      } catch (err) {
-        return toolResult(errorText(err instanceof Error ? err.message : String(err), "PARSE_BAD_VALUE"));
+        const asTask = request.params.task !== undefined;
+        const result = await callTool(actor, client, request.params.name, request.params.arguments, asTask);
+        if (!asTask || "task" in result) return result;
+        // Asked as a task but no request was made (refused, or a read): the error, with the words Slack would show.
+        const text = result.content.map((c) => c.text).join("\n");
+        throw new McpError(ErrorCode.InvalidParams, text, {
+          error: result.structuredContent.error ?? "NOT_A_TASK",
+        });
+      } finally {
+        started();
       }
-      const effects = await deps.pipeline.handleCommand({
-        text,
-        built: true,
-        actor,
-        requestId: `mcp-${randomUUID()}`,
-      });
-      const { answer, pendingId } = await carry(effects);
-      const reply = answer ?? errorText("The command gave no answer.", "NO_ANSWER");
-      if (!pendingId) return toolResult(reply);
-      const rec = await deps.pending.get(pendingId);
-      return toolResult(reply, {
-        pendingId,
-        status: "pending",
-        ...(rec
-          ? {
-              impact: {
-                title: rec.display.title,
-                summary: rec.display.summary,
-                facts: rec.display.facts,
-                warnings: rec.display.warnings,
-                requests: rec.display.requests,
-              },
-              approvalsRequired: rec.approvalsRequired,
-              approverRole: rec.approverRole,
-              expiresAt: new Date(rec.expiresAt).toISOString(),
-            }
-          : {}),
-      });
     });
     return server;
+  };
+
+  /** One tool call: the status tool, or the command line a person would type, run as the client's principal. */
+  const callTool = async (
+    actor: Actor,
+    client: McpClientConfig,
+    name: string,
+    params: Record<string, unknown> | undefined,
+    asTask = false,
+  ): Promise<ToolResult | { task: Task }> => {
+    const tool = byName.get(name);
+    const args = params ?? {};
+    if (!tool) return toolResult(errorText(`No tool named ${name}.`, "UNKNOWN_TOOL"));
+    if (tool.name === STATUS_TOOL)
+      return requestStatus(deps.pending, actor.userId, String(args.id ?? ""), deps.now);
+    const entry = tool.entry;
+    if (!entry) return toolResult(errorText("This tool has no command.", "UNKNOWN_TOOL"));
+    if (asTask && !entry.command.impact)
+      return toolResult(
+        errorText(`${name} is a read: it answers at once, so call it without task.`, "NOT_A_TASK"),
+      );
+    let text: string;
+    try {
+      text = commandLine(entry, args);
+    } catch (err) {
+      return toolResult(errorText(err instanceof Error ? err.message : String(err), "PARSE_BAD_VALUE"));
+    }
+    const budget = gate.budget(client);
+    const effects = await deps.pipeline.handleCommand({
+      text,
+      built: true,
+      actor,
+      requestId: `mcp-${randomUUID()}`,
+      ...(budget === undefined ? {} : { arrayRequests: budget }),
+    });
+    const { answer, pendingId } = await carry(effects);
+    const reply = answer ?? errorText("The command gave no answer.", "NO_ANSWER");
+    if (!pendingId) return toolResult(reply);
+    const rec = await deps.pending.get(pendingId);
+    if (asTask && rec) return { task: taskOf(rec, now()) };
+    return toolResult(reply, {
+      pendingId,
+      status: "pending",
+      ...(rec
+        ? {
+            impact: {
+              title: rec.display.title,
+              summary: rec.display.summary,
+              facts: rec.display.facts,
+              warnings: rec.display.warnings,
+              requests: rec.display.requests,
+            },
+            approvalsRequired: rec.approvalsRequired,
+            approverRole: rec.approverRole,
+            expiresAt: new Date(rec.expiresAt).toISOString(),
+          }
+        : {}),
+    });
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -225,7 +272,7 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
     if ("refused" in named) return refuse(res, 400, named.refused);
     const actor: Actor = assistantActor(client.name, channelId, named.person);
     // Stateless: one server and transport per request, so nothing of one client's call lingers for another.
-    const server = serverFor(actor);
+    const server = serverFor(actor, client);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -263,6 +310,6 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
   };
 }
 
-function errorText(text: string, code: string): Message {
+function errorText(text: string, code: BotErrorCode): Message {
   return { text, blocks: [], error: code };
 }

@@ -4,6 +4,7 @@
  * examples. A call becomes the command line a person would type, so it takes the one path every request takes.
  */
 import { z } from "zod";
+import { declaredWire, wireOf } from "../core/arg-wire.js";
 import { fanOutSafe } from "../core/define-command.js";
 import type { CommandEntry, Registry } from "../core/registry.js";
 import { isSwitch, keyToOption } from "../core/schema-introspect.js";
@@ -24,6 +25,8 @@ export interface ToolSpec {
     unknown
   >;
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
+  /** A change may be called as an MCP task (tasks.ts): it stays working until a person decides. */
+  execution?: { taskSupport: "optional" };
   entry?: CommandEntry;
 }
 
@@ -32,17 +35,25 @@ export const toolName = (id: string): string => id.replace(/\./g, "_");
 function describe(e: CommandEntry): string {
   const c = e.command;
   const change = c.impact
-    ? "A change: it is not carried out now. It returns the impact (what would change, the exact requests) and a pending request id; a person must approve it in Slack. Follow it with request_status."
+    ? "A change: it is not carried out now. It returns the impact (what would change, the exact requests) and a pending request id; a person must approve it in Slack. Follow it with request_status, or call it as a task (it completes once carried out, fails if denied or expired)."
     : "A read.";
   const examples = c.examples.map((x) => `/array ${x}`).join("; ");
   return `${c.summary} (${e.path}). ${change} Slack examples: ${examples}. ${DATA_NOTE}`;
 }
 
 function inputSchemaOf(e: CommandEntry): ToolSpec["inputSchema"] {
-  const json = z.toJSONSchema(e.command.args, { io: "input", unrepresentable: "any" }) as Record<
-    string,
-    unknown
-  >;
+  const json = z.toJSONSchema(e.command.args, {
+    io: "input",
+    unrepresentable: "any",
+    // What the argument really takes (arg-wire.ts) replaces zod's view of a transform's input.
+    override: (ctx) => {
+      const wire = declaredWire(ctx.zodSchema);
+      if (!wire) return;
+      const out = ctx.jsonSchema as Record<string, unknown>;
+      for (const k of Object.keys(out)) if (k !== "description") delete out[k];
+      Object.assign(out, structuredClone(wire.json));
+    },
+  }) as Record<string, unknown>;
   const { $schema: _s, ...rest } = json;
   const properties = { ...((rest.properties as Record<string, object> | undefined) ?? {}) };
   if ((e.command.scope ?? "array") === "array") {
@@ -57,16 +68,28 @@ function inputSchemaOf(e: CommandEntry): ToolSpec["inputSchema"] {
   if (!e.command.impact) {
     // The list view every listing takes in Slack (--where, --sort, --limit), unless the command has its own.
     const own = e.command.args.shape as Record<string, unknown>;
-    for (const [key, description] of Object.entries(VIEW_OPTIONS))
-      if (!Object.hasOwn(own, key)) properties[key] = { type: "string", description };
+    for (const [key, view] of Object.entries(VIEW_OPTIONS))
+      if (!Object.hasOwn(own, key)) properties[key] = { ...view };
   }
   return { ...rest, type: "object", properties };
 }
 
-const VIEW_OPTIONS: Record<string, string> = {
-  where: 'For a list: keep rows matching a filter on its columns, e.g. "used% > 90 and name ~ prod".',
-  sort: "For a list: the column to sort by; append - for descending.",
-  limit: "For a list: at most this many rows.",
+const VIEW_OPTIONS: Record<string, Record<string, unknown>> = {
+  where: {
+    type: "string",
+    description:
+      'For a list: keep rows matching a filter on its columns, e.g. "used% > 90 and name ~ prod". The columns are those of the answer.',
+  },
+  sort: {
+    type: "string",
+    description: "For a list: the column to sort by (a column of the answer); append - for descending.",
+  },
+  limit: {
+    type: "integer",
+    minimum: 1,
+    maximum: 1_000_000,
+    description: "For a list: at most this many rows.",
+  },
 };
 
 export function buildTools(registry: Registry): ToolSpec[] {
@@ -79,6 +102,7 @@ export function buildTools(registry: Registry): ToolSpec[] {
       destructiveHint: !!e.command.destructive,
       openWorldHint: false,
     },
+    ...(e.command.impact ? { execution: { taskSupport: "optional" as const } } : {}),
     entry: e,
   }));
   tools.push({
@@ -94,9 +118,11 @@ export function buildTools(registry: Registry): ToolSpec[] {
   return tools;
 }
 
+const plainText = (v: unknown) => (Array.isArray(v) ? v.map(String).join(",") : String(v));
+
 /** A value as one word of a command line (wordOf: read back exactly, or refused naming the argument). */
 function word(key: string, v: unknown): string {
-  return wordOf(Array.isArray(v) ? v.map(String).join(",") : String(v), key);
+  return wordOf(plainText(v), key);
 }
 
 /** The tool's arguments as the command line a person would type after `/array`. */
@@ -118,7 +144,7 @@ export function commandLine(e: CommandEntry, input: Record<string, unknown>): st
     }
     const opt = keyToOption(key);
     if (isSwitch(shape[key])) parts.push(value === true || value === "true" ? `--${opt}` : `--no-${opt}`);
-    else parts.push(`--${opt}`, word(key, value));
+    else parts.push(`--${opt}`, wordOf(wireOf(shape[key])?.word?.(value) ?? plainText(value), key));
   }
   return parts.join(" ");
 }

@@ -166,7 +166,7 @@ export function createSlackApp(config: SlackConfig, deps: SlackAppDeps): SlackAp
       client,
       uploader,
       pipeline,
-      tables: { kind: config.tables, pageSize: config.tablePageSize },
+      tables: { kind: config.tables, pageSize: config.tablePageSize, charts: config.charts },
       dialogResponders: new DialogResponders(),
     },
     client,

@@ -9,6 +9,7 @@ import { escapeText, rich, singleLine, singleLineRows } from "../core/message.js
 import { toCsv } from "../core/table.js";
 import { formatCount } from "../core/units.js";
 import { InternalError } from "../errors.js";
+import { dataVisualization } from "./chart-block.js";
 import { LIMITS, splitText, truncate } from "./limits.js";
 import { formatGrid } from "./plain-text.js";
 
@@ -31,10 +32,12 @@ export interface Piece {
   essential: boolean;
 }
 
-/** How lists show in messages: Slack's data table (sortable, paged) or the plain table block. */
+/** How lists and charts show in messages: data table or plain table; charts Slack draws or PNG files. */
 export interface TableStyle {
   kind: "data_table" | "table";
   pageSize: number;
+  /** Charts Slack draws (data_visualization), or the PNG for workspaces without the block. */
+  charts?: "native" | "png";
 }
 
 export const DEFAULT_TABLE_STYLE: TableStyle = { kind: "data_table", pageSize: 20 };
@@ -43,6 +46,8 @@ export interface RenderState {
   surface: Surface;
   tables: TableStyle;
   tableUsed: boolean;
+  /** data_visualization blocks already in the message (at most LIMITS.chartsPerMessage). */
+  charts: number;
   lastHeader: string;
   files: OutgoingFile[];
   actionIds: Set<string>;
@@ -304,6 +309,19 @@ export function renderBlock(b: Block, state: RenderState): Piece[] {
       return out;
     }
     case "image": {
+      const charts = b.charts ?? [];
+      // Slack draws the chart itself in a message, two at most; elsewhere (and past two) the PNG goes along.
+      if (
+        state.surface === "message" &&
+        state.tables.charts !== "png" &&
+        charts.length > 0 &&
+        state.charts + charts.length <= LIMITS.chartsPerMessage
+      ) {
+        state.charts += charts.length;
+        return charts.map((c) =>
+          piece([dataVisualization(c), context(escapeText(c.summary))], c.title.length + c.summary.length),
+        );
+      }
       const filename = state.files.some((f) => f.filename === b.file.filename)
         ? uniqueFilename(state, b.file.filename.replace(/\.[^.]*$/, ""), "png")
         : b.file.filename;

@@ -94,6 +94,7 @@ export function toSlack(
     surface,
     tables,
     tableUsed: false,
+    charts: 0,
     lastHeader: "",
     files: (msg.attachments ?? []).map((a) => ({ ...a })),
     actionIds: new Set(),

@@ -19,6 +19,8 @@ export const LIMITS = {
   elementsPerActions: 25,
   tableRows: 100,
   tableColumns: 20,
+  /** data_visualization blocks in one message (Slack draws at most two). */
+  chartsPerMessage: 2,
   confirmTitle: 100,
   confirmText: 300,
   confirmButton: 30,

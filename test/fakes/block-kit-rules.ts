@@ -3,6 +3,8 @@
  * rules). The fake Web API refuses payloads that break them, as Slack does with invalid_blocks.
  */
 
+import { dataVisualizationViolations, MAX_CHARTS_PER_MESSAGE } from "./chart-rules.js";
+
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -15,6 +17,7 @@ export function blockKitViolations(blocks: unknown, surface: "message" | "view" 
   if (blocks.length > maxBlocks) out.push(`${blocks.length} blocks > ${maxBlocks}`);
   const actionIds = new Set<string>();
   let tables = 0;
+  let charts = 0;
   let chars = 0;
   blocks.forEach((b, i) => {
     const at = `blocks[${i}]`;
@@ -162,6 +165,10 @@ export function blockKitViolations(blocks: unknown, surface: "message" | "view" 
         chars += JSON.stringify(b).length;
         break;
       }
+      case "data_visualization":
+        charts++;
+        out.push(...dataVisualizationViolations(b, at, surface));
+        break;
       case "divider":
       case "image":
       case "input":
@@ -171,6 +178,7 @@ export function blockKitViolations(blocks: unknown, surface: "message" | "view" 
     }
   });
   if (tables > 1) out.push(`${tables} table blocks in one message`);
+  if (charts > MAX_CHARTS_PER_MESSAGE) out.push(`${charts} data_visualization blocks in one message`);
   // msg_blocks_too_long was seen near 13.2k characters (bolt-js #2509).
   if (surface === "message" && chars > 13_000) out.push(`about ${chars} characters of block text`);
   return out;

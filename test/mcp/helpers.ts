@@ -5,6 +5,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { z } from "zod";
 import { RESOURCES } from "../../commands/index.js";
 import { mcpConfigSchema, resolveMcpTokens } from "../../src/config/mcp.js";
 import type { Message } from "../../src/core/message.js";
@@ -37,14 +38,21 @@ export interface McpWorld {
   close(): Promise<void>;
 }
 
-export async function startMcpWorld(opts: HarnessOptions = {}): Promise<McpWorld> {
+/** Clients of a test's own beside reader and ops, with the tokens their token_env names. */
+export interface ExtraClients {
+  clients?: NonNullable<z.input<typeof mcpConfigSchema>["clients"]>;
+  env?: Record<string, string>;
+}
+
+export async function startMcpWorld(opts: HarnessOptions = {}, extra: ExtraClients = {}): Promise<McpWorld> {
+  const mcp = { ...MCP, clients: [...MCP.clients, ...(extra.clients ?? [])] };
   const h = await startHarness({
     ...opts,
-    config: { destructive: { approvals_channel: "CAPPROVE" }, mcp: MCP, ...opts.config },
+    config: { destructive: { approvals_channel: "CAPPROVE" }, mcp, ...opts.config },
   });
-  const config = mcpConfigSchema.parse(MCP);
+  const config = mcpConfigSchema.parse(mcp);
   const { tokens } = resolveMcpTokens(config, {
-    env: { MCP_READER: TOKENS.reader, MCP_OPS: TOKENS.ops },
+    env: { MCP_READER: TOKENS.reader, MCP_OPS: TOKENS.ops, ...extra.env },
     readFile: () => "",
   });
   const cards: Effect[] = [];

@@ -67,4 +67,9 @@ describe("Block Kit golden files", () => {
     const second = await h.run("bob", "fs resize scratch 4T");
     golden("denied-card", await h.click("alice", second, "Deny"));
   });
+
+  // Last: every answer takes an id from the harness's counter, and the cards above name theirs.
+  test("charts: a capacity forecast drawn by Slack (data_visualization, its summary beside it)", async () => {
+    golden("forecast-chart", await h.run("carol", "space forecast"));
+  });
 });

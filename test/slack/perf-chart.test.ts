@@ -1,7 +1,8 @@
 /**
- * The perf chart end to end: Bolt over HTTP, the real pipeline and command registry, a simulated array over
- * HTTPS, and the fake Slack Web API. The PNG the command draws must reach Slack through the external upload
- * flow (files.getUploadURLExternal, the byte POST, files.completeUploadExternal) intact.
+ * The perf chart end to end where the workspace has no data_visualization block (`slack.charts: png`): Bolt over
+ * HTTP, the real pipeline and command registry, a simulated array over HTTPS, and the fake Slack Web API. The
+ * PNG the command draws must reach Slack through the external upload flow (files.getUploadURLExternal, the byte
+ * POST, files.completeUploadExternal) intact. Charts Slack draws itself: native-charts.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
@@ -35,19 +36,23 @@ describe("perf chart through Slack's file upload flow", () => {
       arrays: [{ name: "lab-1", address: sim.url, api_token_env: "T" }],
       access: { default_role: "none", viewer: { users: ["UCAROL"], groups: [] } },
     });
-    h = await startHarness("http", {
-      pipeline: ({ identity }) =>
-        createPipeline({
-          registry: createRegistry(RESOURCES),
-          pool,
-          config,
-          identity,
-          store: createMemoryPendingStore(),
-          audit: memoryAuditSink(),
-          logger: silentLogger(),
-          now: Date.now,
-        }),
-    });
+    h = await startHarness(
+      "http",
+      {
+        pipeline: ({ identity }) =>
+          createPipeline({
+            registry: createRegistry(RESOURCES),
+            pool,
+            config,
+            identity,
+            store: createMemoryPendingStore(),
+            audit: memoryAuditSink(),
+            logger: silentLogger(),
+            now: Date.now,
+          }),
+      },
+      { charts: "png" },
+    );
   });
 
   afterAll(async () => {

@@ -16,6 +16,7 @@ import {
   VALUE_HELP,
   type ValueType,
 } from "../../../src/core/arg-types.js";
+import { ITEM, listWire, textWire, VALUE_ITEMS, wired, wireOf } from "../../../src/core/arg-wire.js";
 import { MODELS, type ModelField } from "../../../src/rest-spec/models.js";
 import { isSecretKey, mintsSecret } from "../../../src/rest-spec/secrets.js";
 import type { NounSpec, Unit } from "../spec.js";
@@ -162,15 +163,18 @@ export function writableFields(
 }
 
 const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, "the value is empty")
-    .max(max, `longer than ${max} characters`)
-    .refine(
-      (s) => ![...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
-      "contains control characters",
-    );
+  wired(
+    z
+      .string()
+      .trim()
+      .min(1, "the value is empty")
+      .max(max, `longer than ${max} characters`)
+      .refine(
+        (s) => ![...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+        "contains control characters",
+      ),
+    textWire(max, true),
+  );
 
 /** The zod schema of one field's option, from its SDK type, unit and bounds. */
 export function fieldSchema(f: FieldDef): z.ZodType {
@@ -185,7 +189,10 @@ export function fieldSchema(f: FieldDef): z.ZodType {
     const one = typedValue(f.value);
     s =
       f.type === "list[str]"
-        ? commaList.pipe(z.array(one as z.ZodType<string | number, string>).max(64))
+        ? wired(
+            commaList.pipe(z.array(one as z.ZodType<string | number, string>).max(64)),
+            listWire(`(${VALUE_ITEMS[f.value]})`),
+          )
         : one;
   } else if (f.type === "int" || f.type === "float") {
     if (f.unit === "size") s = size({ min: m.min ?? 0 });
@@ -193,13 +200,16 @@ export function fieldSchema(f: FieldDef): z.ZodType {
     else if (f.unit === "s") s = duration().transform((ms) => Math.round(ms / 1000));
     else s = count({ min: m.min ?? 0, max: m.max ?? Number.MAX_SAFE_INTEGER });
   } else if (f.type === "list[str]") {
-    s = commaList.pipe(z.array(text(255)).max(64));
+    s = wired(commaList.pipe(z.array(text(255)).max(64)), listWire(ITEM));
   } else if (REFERENCES.test(f.type)) {
     s = objectName(f.option).transform((name) => ({ name }));
   } else if (REFERENCE_LISTS.test(f.type)) {
-    s = commaList
-      .pipe(z.array(objectName(f.option)).min(1, "name at least one").max(64))
-      .transform((names) => names.map((name) => ({ name })));
+    s = wired(
+      commaList
+        .pipe(z.array(objectName(f.option)).min(1, "name at least one").max(64))
+        .transform((names) => names.map((name) => ({ name }))),
+      listWire(ITEM),
+    );
   } else if (m.values) {
     s = z.enum(m.values as [string, ...string[]]);
   } else if (PEM_FIELD.test(f.path.at(-1) ?? "")) {
@@ -216,13 +226,15 @@ export function fieldSchema(f: FieldDef): z.ZodType {
  * answer only "Invalid input".
  */
 function emptyOr(inner: z.ZodType): z.ZodType {
-  return z.string().transform((v, ctx) => {
+  const schema = z.string().transform((v, ctx) => {
     if (v === "") return v;
     const r = inner.safeParse(v);
     if (r.success) return r.data;
     for (const issue of r.error.issues) ctx.addIssue({ code: "custom", message: issue.message });
     return z.NEVER;
   });
+  const json = wireOf(inner)?.json ?? { type: "string" };
+  return wired(schema, { json: { anyOf: [{ type: "string", enum: [""] }, json] } });
 }
 
 function describe(f: FieldDef): string {

@@ -7,7 +7,14 @@ import {
   defineCommand,
   type RenderContext,
 } from "../../../src/core/define-command.js";
-import { type Block, type Message, message, rich } from "../../../src/core/message.js";
+import {
+  type Block,
+  type Message,
+  message,
+  type RawValue,
+  rich,
+  type ShownObject,
+} from "../../../src/core/message.js";
 import { truncatedTable } from "../../../src/core/table.js";
 import { countOf } from "../../../src/core/units.js";
 import { errorCode, UserFacingError } from "../../../src/errors.js";
@@ -35,6 +42,7 @@ import {
   formatValue,
   type Item,
   labelOf,
+  rawValueOf,
   readerOf,
   valueAt,
 } from "./values.js";
@@ -206,12 +214,18 @@ export function tableMessage(
     for (const c of cells) row[c.key] = c.format(c.read(i), rctx);
     return row;
   });
+  const values = result.items.map((i) => {
+    const row: Record<string, RawValue> = { _array: String(i["_array"] ?? "") };
+    for (const c of cells) row[c.key] = rawValueOf(c.key, p.spec.units?.[c.key], c.read(i));
+    return row;
+  });
   const headline = title
     ? `${title} on ${where}: ${countOf(result.items.length, "result")}`
     : `${result.capped ? "First " : ""}${countNoun(p, result.items.length)} on ${where}`;
   const table = truncatedTable(columnsOf(cols, many, p.spec.labels), rows, {
     filename: `${p.spec.noun.replace(/ /g, "-")}.csv`,
     title: headline,
+    values,
   });
   const blocks: Block[] = [
     { type: "header", text: headline },
@@ -298,14 +312,17 @@ export function showCommand(p: VerbPlan): CommandDefinition {
       const fields = p.spec.show ?? fieldsOf(item).filter((f) => f !== "_array");
       const title = `${target.charAt(0).toUpperCase()}${target.slice(1)} on ${rctx.arrays.join(", ")}`;
       const blocks: Block[] = [{ type: "header", text: title }];
-      const pairs = fields.map((f) => ({
-        label: p.spec.labels?.[f] ?? labelOf(f),
-        value: rich`${formatValue(f, valueAt(item, f), unitOf(p, f), rctx)}`,
-      }));
+      const object: ShownObject = { name: nameOf(p, item), values: {}, display: {} };
+      const pairs = fields.map((f) => {
+        const text = formatValue(f, valueAt(item, f), unitOf(p, f), rctx);
+        object.values[f] = rawValueOf(f, unitOf(p, f), valueAt(item, f));
+        object.display[f] = text;
+        return { label: p.spec.labels?.[f] ?? labelOf(f), value: rich`${text}` };
+      });
       for (let i = 0; i < pairs.length; i += 10)
         blocks.push({ type: "fields", fields: pairs.slice(i, i + 10) });
       blocks.push(...callouts(p, [item], rctx));
-      return message(title, blocks);
+      return message(title, blocks, { object });
     },
   });
 }

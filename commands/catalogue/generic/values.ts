@@ -1,7 +1,7 @@
 /** Reading and showing array values for the catalogue: dotted paths, units, status and expiry marks. */
 import { markAfter, markBefore } from "../../../src/core/cell-marks.js";
 import { formatTimestamp } from "../../../src/core/format-time.js";
-import type { TableColumn } from "../../../src/core/message.js";
+import type { RawValue, TableColumn } from "../../../src/core/message.js";
 import {
   formatBytes,
   formatCount,
@@ -241,6 +241,24 @@ function plainFormat(timePath: boolean): Format {
     if (typeof v === "object") return nameOf(v as Item);
     return String(v);
   };
+}
+
+/**
+ * A cell's value as the array holds it, for faces that carry data: a secret column's withheld as its cell is,
+ * times as ISO 8601, references by name, URLs without their credentials; sizes and counts stay numbers.
+ */
+export function rawValueOf(path: string, unit: Unit | undefined, v: unknown): RawValue {
+  if (isSecretColumn(path)) return v === undefined || v === null || v === "" ? null : REDACTED;
+  if (v === undefined || v === null) return null;
+  const n = asNumber(v);
+  const time = unit === "timestamp" || unit === "expiry" || unit === "days-left";
+  if (n !== undefined && (time ? n > 0 : unit === undefined && isTimePath(path) && n > 1e11 && n < 1e14))
+    return new Date(n).toISOString();
+  if (typeof v === "string") return redactUrlValue(v);
+  if (typeof v === "number" || typeof v === "boolean") return v;
+  if (Array.isArray(v)) return v.map((x) => (x && typeof x === "object" ? nameOf(x as Item) : String(x)));
+  if (typeof v === "object") return nameOf(v as Item);
+  return String(v);
 }
 
 /** A table column with its reader and formatter. */
