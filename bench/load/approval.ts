@@ -4,6 +4,7 @@
  * opens. Each leg is timed, and approvals that met a Slack 429 are told from the others.
  */
 import { ACTIONS } from "../../src/core/pipeline-deps.js";
+import { type ApproveClick, answerKind } from "./failover.js";
 import type { Kind } from "./run-load.js";
 import { buttonValue, type SlackDriver } from "./slack-driver.js";
 import type { SlackStub } from "./slack-stub.js";
@@ -21,6 +22,8 @@ export interface ApprovalDeps {
   destroyed: { array: string; name: string }[];
   timed: <T>(kind: Kind, f: () => Promise<T>) => Promise<T>;
   within: <T>(p: Promise<T>, what: string) => Promise<T>;
+  /** Each approve click, when and what it was answered (the failover mode counts those in its gap). */
+  clicks?: ApproveClick[];
 }
 
 export function approvals(d: ApprovalDeps) {
@@ -58,6 +61,8 @@ export function approvals(d: ApprovalDeps) {
       const ack = await timed("eradicate", () =>
         command(requester, `fs eradicate ${target.name} --array ${target.array}`),
       );
+      // Answered "Paused … try again" (no writable Redis primary in the failover mode): no card comes.
+      if (answerKind(ack) === "paused: try again") return;
       if (buttonValue(ack, ACTIONS.approve) === undefined && !JSON.stringify(ack).includes("approval"))
         return;
       const posted = await within(card, "the approval card");
@@ -125,10 +130,13 @@ export function approvals(d: ApprovalDeps) {
             opened.then((call) => ({ open: call, ended: false })),
             cardReplaced.then(() => ({ open: undefined, ended: true })),
             updated.then(() => ({ open: undefined, ended: true })),
-            answeredInstead.then(() => ({ open: undefined, ended: false })),
+            answeredInstead.then((body) => ({ open: undefined, ended: false, body })),
           ]),
           "views.open, an answer or a card update after an Approve click",
         );
+        const answer =
+          "body" in first ? answerKind(first.body) : first.ended ? "carried out" : "dialog opened";
+        d.clicks?.push({ at: t0, answer });
         if (first.ended && !viaDialog) {
           approveSteps.inCard.push(performance.now() - t0);
           return;

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { ACTIONS } from "../../src/core/pipeline-deps.js";
 import { approvals } from "./approval.js";
-import { startBot } from "./bot.js";
+import { type BotOptions, startBot } from "./bot.js";
+import { type ApproveClick, type FailoverReport, replicaSet, startFailover } from "./failover.js";
 import { type MemoryReport, memoryReport, type Percentiles, pcts, rng } from "./figures.js";
 import { type FleetFileSystems, startFleet } from "./fleet.js";
 import { type Reconciliation, reconcile } from "./reconcile.js";
@@ -41,6 +42,8 @@ export interface LoadOptions {
    * go only to file systems destroyed less than half of it ago. Unset (the default): the arrays grow with the run.
    */
   eradicateAfterMs?: number;
+  /** The bot as this many replicas on Redis under Sentinel, the primary SIGKILLed at half time (failover.ts). */
+  failover?: { replicas: number };
 }
 
 export type Kind = "read" | "create" | "destroy" | "confirm" | "eradicate" | "approve";
@@ -77,6 +80,7 @@ export interface LoadReport {
    */
   fileSystemsAtMarks: FleetFileSystems[];
   wallSeconds: number;
+  failover?: FailoverReport;
 }
 
 const SECRET = "load-signing-secret-000000";
@@ -84,6 +88,18 @@ const SECRET = "load-signing-secret-000000";
 const APPROVAL_EVERY_MS = 2000;
 
 export async function runLoad(o: LoadOptions): Promise<LoadReport> {
+  // The Sentinel group's processes end with the run, whichever way it ends.
+  let closeGroup = async () => {};
+  try {
+    return await drive(o, (close) => {
+      closeGroup = close;
+    });
+  } finally {
+    await closeGroup();
+  }
+}
+
+async function drive(o: LoadOptions, onGroup: (close: () => Promise<void>) => void): Promise<LoadReport> {
   const log = o.log ?? (() => {});
   const random = rng(o.seed ?? 42);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
@@ -101,7 +117,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   const down = fleet.down;
 
   const stub = await SlackStub.start({ rate429: o.faults ? 0.05 : 0, random });
-  const bot = await startBot({
+  const botOptions: BotOptions & { child: boolean; heapOptions: boolean } = {
     arrays: fleet.arrays,
     admins,
     operators,
@@ -109,10 +125,14 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     slackApiUrl: stub.apiUrl,
     child: o.botInChild !== false,
     heapOptions: o.heapOptions !== false,
-  });
-  const port = bot.port;
-  const events = `http://127.0.0.1:${port}/slack/events`;
-  log(`${o.arrays} arrays, bot on port ${port}${down ? `, ${down} down` : ""}`);
+  };
+  const failover = o.failover ? await startFailover(o.failover.replicas, botOptions, stub.events) : undefined;
+  if (failover) onGroup(() => failover.group.close());
+  const bot = failover ? replicaSet(failover.bots) : await startBot(botOptions);
+  const events = failover ? failover.nextEventsUrl : `http://127.0.0.1:${bot.port}/slack/events`;
+  log(
+    `${o.arrays} arrays, ${failover ? `${failover.bots.length} replicas on Redis under Sentinel` : `bot on port ${bot.port}`}${down ? `, ${down} down` : ""}`,
+  );
 
   const slack = slackDriver(stub, events, SECRET);
   const { command, click } = slack;
@@ -154,7 +174,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   let fsSeq = 0;
 
   let lastApproval = 0;
-  const approvalFlow = approvals({ stub, slack, random, pick, admins, destroyed, timed, within });
+  const clicks: ApproveClick[] = [];
+  const approvalFlow = approvals({ stub, slack, random, pick, admins, destroyed, timed, within, clicks });
   const { approval, steps: approveSteps } = approvalFlow;
 
   const op = async (): Promise<void> => {
@@ -230,6 +251,10 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     }
     if (!half && performance.now() - t0 > (o.seconds * 1000) / 2) {
       half = true;
+      if (failover) {
+        log("SIGKILL to the Redis primary");
+        failover.killPrimary(t0);
+      }
       await mark();
     }
     const next = t0 + (i + 1) * interval;
@@ -240,6 +265,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   log(`sending stopped; waiting for ${inflight.size} operations in flight`);
   await Promise.race([Promise.all(inflight), delay(o.drainMs ?? 60_000)]);
   const unanswered = slack.pending().waiting;
+  const failoverReport = await failover?.report(clicks);
   if (o.heapSnapshotDir)
     log(`heap snapshot: ${await bot.snapshot(join(o.heapSnapshotDir, "end.heapsnapshot"))}`);
 
@@ -281,5 +307,6 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     ...(fleetRss === undefined ? {} : { fleetRssMiB: fleetRss }),
     fileSystemsAtMarks,
     wallSeconds: (performance.now() - started) / 1000,
+    ...(failoverReport ? { failover: failoverReport } : {}),
   };
 }
