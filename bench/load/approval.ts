@@ -41,13 +41,17 @@ export function approvals(d: ApprovalDeps) {
     unthrottled: [] as number[],
   };
   let approvalsNotCarriedOut = 0;
-  const approval = async (): Promise<void> => {
+  /**
+   * One approval; `held` (the failover mode): its card is asked for now, clicked once `until` settles (the
+   * primary killed), and clicked again once `again` settles (every replica ready) if answered "try again".
+   */
+  const approval = async (held?: { until: Promise<void>; again: Promise<void> }): Promise<void> => {
     const target = destroyed.splice(Math.floor(random() * destroyed.length), 1)[0];
     if (!target) return;
     const requester = pick(admins);
     const approver = pick(admins.filter((a) => a !== requester));
     const mentions = new RegExp(`\\b${target.name}\\b`);
-    const viaDialog = random() < DIALOG_SHARE;
+    const viaDialog = held === undefined && random() < DIALOG_SHARE;
     // Every wait below stops listening when this approval ends, whichever way it ends.
     const done = new AbortController();
     try {
@@ -87,10 +91,12 @@ export function approvals(d: ApprovalDeps) {
         },
         done.signal,
       );
+      // A held approval (the failover mode) has its card now and is clicked once the primary is killed.
+      if (held) await held.until;
       const t0 = performance.now();
-      await timed("approve", async () => {
-        // The click's answers through its response_url: the card replaced (replace_original), an announcement in
-        // the channel, or a private answer: what a second click is told ("already approved", "being carried out"), or why nothing was done.
+      // The click's answers through its response_url: the card replaced (replace_original), an announcement in
+      // the channel, or a private answer: what a second click is told ("already approved", "being carried out"), or why nothing was done.
+      const clickOnce = async () => {
         let replaced: (body: Record<string, unknown>) => void = () => {};
         let refused: (body: Record<string, unknown>) => void = () => {};
         const cardReplaced = new Promise<Record<string, unknown>>((r) => {
@@ -136,6 +142,22 @@ export function approvals(d: ApprovalDeps) {
         );
         const answer =
           "body" in first ? answerKind(first.body) : first.ended ? "carried out" : "dialog opened";
+        return { first, cardReplaced, answer };
+      };
+      if (held) {
+        // Not timed: the click waits for the kill by design. Answered "try again", it is clicked again once
+        // every replica is ready, as a person would.
+        const gap = await clickOnce();
+        d.clicks?.push({ at: t0, answer: gap.answer });
+        if (gap.answer !== "paused: try again") return;
+        await held.again;
+        const again = await clickOnce();
+        d.clicks?.push({ at: performance.now(), answer: again.answer, again: true });
+        if (again.answer !== "carried out") approvalsNotCarriedOut++;
+        return;
+      }
+      await timed("approve", async () => {
+        const { first, cardReplaced, answer } = await clickOnce();
         d.clicks?.push({ at: t0, answer });
         if (first.ended && !viaDialog) {
           approveSteps.inCard.push(performance.now() - t0);

@@ -33,6 +33,8 @@ export interface FailoverReport {
   promotedTheReplica: boolean;
   /** Approve clicks made between the kill and every replica ready again, by what they were answered. */
   gapApprovals: Record<string, number>;
+  /** Those answered "try again", clicked again once every replica was ready: by what they were answered then. */
+  againApprovals: Record<string, number>;
   /** Answers "Paused: the bot's shared state store (Redis) is unreachable … try again" over the whole run. */
   pausedAnswers: number;
 }
@@ -41,6 +43,8 @@ export interface FailoverReport {
 export interface ApproveClick {
   at: number;
   answer: string;
+  /** A click again, once every replica was ready, of a held approval answered "try again" in the gap. */
+  again?: boolean;
 }
 
 /** The approvals clicked in [from, to], counted by answer. */
@@ -50,7 +54,8 @@ export function clicksBetween(
   to: number,
 ): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const c of clicks) if (c.at >= from && c.at <= to) out[c.answer] = (out[c.answer] ?? 0) + 1;
+  for (const c of clicks)
+    if (c.at >= from && c.at <= to && c.again !== true) out[c.answer] = (out[c.answer] ?? 0) + 1;
   return out;
 }
 
@@ -84,7 +89,11 @@ export function replicaSet(bots: readonly Bot[]): Bot {
   };
 }
 
-type Gap = Omit<FailoverReport, "gapApprovals" | "pausedAnswers" | "replicas">;
+type Gap = Omit<FailoverReport, "gapApprovals" | "againApprovals" | "pausedAnswers" | "replicas">;
+
+/** Approvals whose cards are asked for this long before the kill, and clicked just after it. */
+export const HOLD_LEAD_MS = 3_000;
+export const HELD_APPROVALS = 3;
 
 export interface FailoverRun {
   group: SentinelGroup;
@@ -93,6 +102,9 @@ export interface FailoverRun {
   nextEventsUrl(): string;
   /** SIGKILLs the primary now and watches the replicas until all are ready again; `t0` is sending's start. */
   killPrimary(t0: number): void;
+  /** Settles once the primary is killed, and once every replica is ready again (or the watch gave up). */
+  killed: Promise<void>;
+  ready: Promise<void>;
   /** Once sending has stopped: the figures, with the approvals among `clicks` made in the gap; none without a kill. */
   report(clicks: readonly ApproveClick[]): Promise<FailoverReport | undefined>;
 }
@@ -122,6 +134,14 @@ export async function startFailover(
   }
   let pausedAnswers = 0;
   let killed: Promise<Gap & { killedAt: number }> | undefined;
+  let onKilled = () => {};
+  let onReady = () => {};
+  const killedSignal = new Promise<void>((r) => {
+    onKilled = r;
+  });
+  const readySignal = new Promise<void>((r) => {
+    onReady = r;
+  });
   answers.on("response", (_id: string, body: unknown) => {
     if (answerKind(body) === "paused: try again") pausedAnswers++;
   });
@@ -139,8 +159,10 @@ export async function startFailover(
     group,
     bots,
     nextEventsUrl: () => urls[turn++ % urls.length] as string,
+    killed: killedSignal,
+    ready: readySignal,
     killPrimary(t0) {
-      killed = watchKill(t0);
+      killed = watchKill(t0).finally(onReady);
     },
     async report(clicks) {
       const gap = await killed;
@@ -151,10 +173,13 @@ export async function startFailover(
         ? Number.POSITIVE_INFINITY
         : from + gap.readyAgainAfterMs;
       const { killedAt: _, ...figures } = gap;
+      const againApprovals: Record<string, number> = {};
+      for (const c of clicks) if (c.again) againApprovals[c.answer] = (againApprovals[c.answer] ?? 0) + 1;
       return {
         ...figures,
         replicas: bots.length,
         gapApprovals: clicksBetween(clicks, from, to),
+        againApprovals,
         pausedAnswers,
       };
     },
@@ -163,6 +188,7 @@ export async function startFailover(
     const oldPrimary = group.primary.port;
     const killedAt = performance.now();
     await group.primary.kill();
+    onKilled();
     const since = () => performance.now() - killedAt;
     let promotedAfterMs = Number.NaN;
     const notReady: (number | undefined)[] = bots.map(() => undefined);
@@ -210,12 +236,13 @@ export function failoverLines(
   const s = (ms: number | undefined) =>
     ms === undefined || Number.isNaN(ms) ? "never" : `${(ms / 1000).toFixed(1)} s`;
   const gap = Object.entries(f.gapApprovals);
+  const again = Object.entries(f.againApprovals);
   return [
     `failover: ${f.replicas} replicas on Redis under Sentinel (a primary, a replica, 3 sentinels, quorum 2); primary SIGKILLed ${f.killedAtS.toFixed(1)} s into the run`,
     `  replica promoted by the sentinels after ${s(f.promotedAfterMs)}${f.promotedTheReplica ? "" : " (not the replica: another node)"}; each replica not ready (/readyz 503) after ${f.notReadyAfterMs.map(s).join(" / ")}`,
     `  from the kill to every replica ready again: ${s(f.readyAgainAfterMs)} (each: ${f.readyAfterMs.map(s).join(" / ")}; goal: all ready again within ${READY_WITHIN_MS / 1000} s: ${verdict(Number.isFinite(f.readyAgainAfterMs))})`,
     ...f.stillNotReady.map((l) => `  never ready again: /readyz of the replica on port ${l}`),
-    `  approvals clicked during the gap: ${gap.length === 0 ? "none" : gap.map(([k, n]) => `${n} ${k}`).join(", ")}; answers "Paused … try again" over the whole run: ${f.pausedAnswers}`,
+    `  approvals clicked during the gap: ${gap.length === 0 ? "none" : gap.map(([k, n]) => `${n} ${k}`).join(", ")}; clicked again once all were ready: ${again.length === 0 ? "none" : again.map(([k, n]) => `${n} ${k}`).join(", ")}; answers "Paused … try again" over the whole run: ${f.pausedAnswers}`,
     `  goals across the failover: applied twice ${r.appliedTwice} (= 0: ${verdict(r.appliedTwice === 0)}), lost ${r.lost} (= 0: ${verdict(r.lost === 0)}), unanswered ${r.unanswered} (= 0: ${verdict(r.unanswered === 0)}), approve p99 ${r.approveP99Ms.toFixed(0)} ms (< 1 s: ${verdict(r.approveP99Ms < 1000)})`,
   ];
 }
