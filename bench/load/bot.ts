@@ -4,7 +4,8 @@
  * load reports is then the bot's, not the driver's, the fake Slack's or the simulated arrays'. The child runs with
  * the image's heap settings (src/ops/heap-options.ts) and hands its audit entries to the driver once a second,
  * so what it holds is the bot's own state. Its memory is sampled once a second between start() and stop();
- * mark() takes the heap after a full GC (with --expose-gc).
+ * mark() takes the heap after a full GC (with --expose-gc). Given `store` (the failover mode), the bot is a replica
+ * built by the composition root on Redis under Sentinel instead (composed-bot.ts).
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { getHeapSpaceStatistics, writeHeapSnapshot } from "node:v8";
