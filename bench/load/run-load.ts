@@ -9,86 +9,15 @@ import { setTimeout as delay } from "node:timers/promises";
 import { ACTIONS } from "../../src/core/pipeline-deps.js";
 import { approvals } from "./approval.js";
 import { type BotOptions, startBot } from "./bot.js";
-import {
-  type ApproveClick,
-  type FailoverReport,
-  HELD_APPROVALS,
-  HOLD_LEAD_MS,
-  replicaSet,
-  startFailover,
-} from "./failover.js";
-import { type MemoryReport, memoryReport, type Percentiles, pcts, rng } from "./figures.js";
+import { type ApproveClick, HELD_APPROVALS, HOLD_LEAD_MS, replicaSet, startFailover } from "./failover.js";
+import { memoryReport, pcts, rng } from "./figures.js";
 import { type FleetFileSystems, startFleet } from "./fleet.js";
-import { type Reconciliation, reconcile } from "./reconcile.js";
+import type { Kind, LoadOptions, LoadReport } from "./load-types.js";
+import { reconcile } from "./reconcile.js";
 import { buttonValue, slackDriver } from "./slack-driver.js";
 import { SlackStub } from "./slack-stub.js";
 
-export interface LoadOptions {
-  arrays: number;
-  /** Commands (and clicks) started per second. */
-  rate: number;
-  seconds: number;
-  users: number;
-  faults: boolean;
-  seed?: number;
-  /** How long to wait for operations still in flight once sending stops (default 60 s); what is left is unanswered. */
-  drainMs?: number;
-  /** Progress lines (the CLI prints them). */
-  log?: (line: string) => void;
-  /** Run the bot in a child process, so the memory reported is the bot's alone (bot.ts); default true. */
-  botInChild?: boolean;
-  /** Start that child with the image's heap settings (src/ops/heap-options.ts); default true. */
-  heapOptions?: boolean;
-  /** Run the simulated arrays in a child process, so this process's memory is the bot's (fleet.ts). */
-  fleetInChild?: boolean;
-  /** Where to write heap snapshots of the bot's process, after warm-up and at the end (warm/end.heapsnapshot). */
-  heapSnapshotDir?: string;
-  /**
-   * A steady fleet: the arrays eradicate destroyed file systems this long after the destroy (a real array's
-   * eradication delay, 24 h, compressed), creates and destroys are sent as often as each other, and approvals
-   * go only to file systems destroyed less than half of it ago. Unset (the default): the arrays grow with the run.
-   */
-  eradicateAfterMs?: number;
-  /** The bot as this many replicas on Redis under Sentinel, the primary SIGKILLed at half time (failover.ts). */
-  failover?: { replicas: number };
-}
-
-export type Kind = "read" | "create" | "destroy" | "confirm" | "eradicate" | "approve";
-
-export interface LoadReport {
-  sent: Record<Kind, number>;
-  answered: number;
-  unanswered: number;
-  latencyMs: Record<Kind, Percentiles>;
-  /** The approve click with the name in the card to the card replaced; through the dialog: click to dialog, submit to card updated. */
-  approveStepsMs: {
-    inCard: Percentiles;
-    dialog: Percentiles;
-    carriedOut: Percentiles;
-    /** Whole approvals that met no 429 from Slack on their dialog or card update. */
-    unthrottled: Percentiles;
-  };
-  /** Records in the bot's in-memory pending store at the end (open ones and the finished it keeps). */
-  pendingRecords: number;
-  /** What the driver still waits for at the end (0 each when nothing leaks). */
-  leftListening: { stubWaits: number; optional: number; waiting: number };
-  reconciliation: Reconciliation;
-  slack429: number;
-  slack429ByMethod: Record<string, number>;
-  /** Approvals the bot answered without carrying them out (a fault, or a stale plan voided). */
-  approvalsNotCarriedOut: number;
-  /** This process's memory (the bot, the driver and the fake Slack; the arrays too unless fleetInChild). */
-  memory: MemoryReport;
-  /** The RSS of the arrays' process at the end, when they run in a child. */
-  fleetRssMiB?: number;
-  /**
-   * The file systems on the arrays at the bot's memory marks (after warm-up, at half, at the end): creates
-   * outnumber eradications, so the lists the load reads grow over the run, and the bot's buffers with them.
-   */
-  fileSystemsAtMarks: FleetFileSystems[];
-  wallSeconds: number;
-  failover?: FailoverReport;
-}
+export type { Kind, LoadOptions, LoadReport } from "./load-types.js";
 
 const SECRET = "load-signing-secret-000000";
 /** One approved eradication every 2 s: under Slack's chat.update limit, which the bot paces to. */
@@ -96,13 +25,11 @@ const APPROVAL_EVERY_MS = 2000;
 
 export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   // The Sentinel group's processes end with the run, whichever way it ends.
-  let closeGroup = async () => {};
+  const group = { close: async () => {} };
   try {
-    return await drive(o, (close) => {
-      closeGroup = close;
-    });
+    return await drive(o, (close) => Object.assign(group, { close }));
   } finally {
-    await closeGroup();
+    await group.close();
   }
 }
 
@@ -245,12 +172,16 @@ async function drive(o: LoadOptions, onGroup: (close: () => Promise<void>) => vo
   let held = false;
   // Faults during the run: session expiry, 5xx bursts and connection resets on any method, round robin.
   await fleet.startFaults();
-  for (let i = 0; performance.now() - t0 < o.seconds * 1000; i++) {
-    const p = op().catch((err: unknown) => {
+  /** An operation in flight until it settles; its failure is the run's. */
+  const track = (work: Promise<void>) => {
+    const p = work.catch((err: unknown) => {
       failures.push(String(err));
     });
     inflight.add(p);
     void p.finally(() => inflight.delete(p));
+  };
+  for (let i = 0; performance.now() - t0 < o.seconds * 1000; i++) {
+    track(op());
     if (!warm && performance.now() - t0 > Math.min(120_000, (o.seconds * 1000) / 3)) {
       warm = true;
       await mark();
@@ -260,13 +191,8 @@ async function drive(o: LoadOptions, onGroup: (close: () => Promise<void>) => vo
     // A few approvals get their cards just before the kill and are clicked in the gap (failover.ts).
     if (failover && !held && performance.now() - t0 > (o.seconds * 1000) / 2 - HOLD_LEAD_MS) {
       held = true;
-      for (let k = 0; k < HELD_APPROVALS; k++) {
-        const h = approval({ until: failover.killed, again: failover.ready }).catch((err: unknown) => {
-          failures.push(String(err));
-        });
-        inflight.add(h);
-        void h.finally(() => inflight.delete(h));
-      }
+      for (let k = 0; k < HELD_APPROVALS; k++)
+        track(approval({ until: failover.killed, again: failover.ready }));
     }
     if (!half && performance.now() - t0 > (o.seconds * 1000) / 2) {
       half = true;
