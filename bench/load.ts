@@ -158,6 +158,7 @@ if (report.failover)
   for (const line of failoverLines(report.failover, {
     appliedTwice: r.appliedTwice.length,
     lost: r.lost.length,
+    unreported: r.unreported.length,
     unanswered: report.unanswered,
     approveP99Ms: report.latencyMs.approve.p99,
   }))

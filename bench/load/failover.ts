@@ -231,7 +231,7 @@ const verdict = (met: boolean) => (met ? "met" : "**not met**");
 /** The failover figures as `npm run load -- --failover` prints them, each goal met or **not met**. */
 export function failoverLines(
   f: FailoverReport,
-  r: { appliedTwice: number; lost: number; unanswered: number; approveP99Ms: number },
+  r: { appliedTwice: number; lost: number; unreported: number; unanswered: number; approveP99Ms: number },
 ): string[] {
   const s = (ms: number | undefined) =>
     ms === undefined || Number.isNaN(ms) ? "never" : `${(ms / 1000).toFixed(1)} s`;
@@ -243,6 +243,6 @@ export function failoverLines(
     `  from the kill to every replica ready again: ${s(f.readyAgainAfterMs)} (each: ${f.readyAfterMs.map(s).join(" / ")}; goal: all ready again within ${READY_WITHIN_MS / 1000} s: ${verdict(Number.isFinite(f.readyAgainAfterMs))})`,
     ...f.stillNotReady.map((l) => `  never ready again: /readyz of the replica on port ${l}`),
     `  approvals clicked during the gap: ${gap.length === 0 ? "none" : gap.map(([k, n]) => `${n} ${k}`).join(", ")}; clicked again once all were ready: ${again.length === 0 ? "none" : again.map(([k, n]) => `${n} ${k}`).join(", ")}; answers "Paused … try again" over the whole run: ${f.pausedAnswers}`,
-    `  goals across the failover: applied twice ${r.appliedTwice} (= 0: ${verdict(r.appliedTwice === 0)}), lost ${r.lost} (= 0: ${verdict(r.lost === 0)}), unanswered ${r.unanswered} (= 0: ${verdict(r.unanswered === 0)}), approve p99 ${r.approveP99Ms.toFixed(0)} ms (< 1 s: ${verdict(r.approveP99Ms < 1000)})`,
+    `  goals across the failover: applied twice ${r.appliedTwice} (= 0: ${verdict(r.appliedTwice === 0)}), lost ${r.lost} (= 0: ${verdict(r.lost === 0)}), applied but not reported ${r.unreported} (= 0: ${verdict(r.unreported === 0)}), unanswered ${r.unanswered} (= 0: ${verdict(r.unanswered === 0)}), approve p99 ${r.approveP99Ms.toFixed(0)} ms (< 1 s: ${verdict(r.approveP99Ms < 1000)})`,
   ];
 }
