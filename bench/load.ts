@@ -12,12 +12,18 @@
  * work) and the load sends creates as often as destroys: a steady fleet, whose lists stay the same length, so
  * the bot's memory is measured apart from the arrays' growth. `--eradicate-after 0`: the arrays keep everything
  * destroyed until an approved eradication, and grow with the run (the load as it was before 2026-11-27).
+ * `--failover`: the bot as `--replicas` (3) replicas sharing Redis through Sentinel (a primary, a replica and three
+ * sentinels on loopback), the primary SIGKILLed at half time; the same reconciliation, plus the time from the kill
+ * to every replica ready again and what the approvals clicked in that gap were answered (bench/load/failover.ts).
+ * Its result goes to bench/results/load-failover.json, apart from the report's.
  *   npm run load [-- --rate 100 --seconds 60 --arrays 200 --users 40 --no-faults --short --eradicate-after 60]
+ *   npm run load -- --failover [--replicas 3 --rate 50 --arrays 50 --seconds 60]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { HEAP_OPTIONS } from "../src/ops/heap-options.js";
+import { failoverLines } from "./load/failover.js";
 import { runLoad } from "./load/run-load.js";
 import { type BenchResult, type Figure, withGoal } from "./report/result.js";
 
@@ -29,7 +35,9 @@ const { values } = parseArgs({
     users: { type: "string" },
     short: { type: "boolean", default: false },
     "no-faults": { type: "boolean", default: false },
-    out: { type: "string", default: "bench/results/load.json" },
+    out: { type: "string" },
+    failover: { type: "boolean", default: false },
+    replicas: { type: "string", default: "3" },
     "heap-snapshots": { type: "string" },
     "fleet-in-process": { type: "boolean", default: false },
     "bot-in-process": { type: "boolean", default: false },
@@ -39,6 +47,7 @@ const { values } = parseArgs({
   },
 });
 const short = values.short === true;
+const failover = values.failover === true;
 const eradicateAfter = Number(values["eradicate-after"]);
 if (!Number.isFinite(eradicateAfter) || eradicateAfter < 0) {
   console.error(
@@ -52,9 +61,10 @@ function snapshotDir(dir: string): string {
   return resolve(dir);
 }
 const opts = {
-  rate: Number(values.rate ?? (short ? 30 : 100)),
+  // Three bots share the 2 cores with five Redis processes in the failover mode: half the rate, a quarter of the arrays.
+  rate: Number(values.rate ?? (short ? 30 : failover ? 50 : 100)),
   seconds: Number(values.seconds ?? (short ? 10 : 60)),
-  arrays: Number(values.arrays ?? (short ? 20 : 200)),
+  arrays: Number(values.arrays ?? (short ? 20 : failover ? 50 : 200)),
   users: Number(values.users ?? 40),
   faults: values["no-faults"] !== true,
   log: (l: string) => console.log(l),
@@ -62,6 +72,7 @@ const opts = {
   botInChild: values["bot-in-process"] !== true,
   heapOptions: values["v8-default-heap"] !== true,
   ...(eradicateAfter === 0 ? {} : { eradicateAfterMs: eradicateAfter * 1000 }),
+  ...(failover ? { failover: { replicas: Number(values.replicas) } } : {}),
   ...(values["heap-snapshots"] === undefined
     ? {}
     : { heapSnapshotDir: snapshotDir(values["heap-snapshots"]) }),
@@ -84,6 +95,14 @@ console.log(
   `reconciliation: ${r.ok ? "OK" : "MISMATCH"} (applied twice ${r.appliedTwice.length}, lost ${r.lost.length}, ` +
     `unreported ${r.unreported.length}, driver errors ${r.driverErrors.length})`,
 );
+// What did not reconcile, by name: the effect and what the bot recorded for it.
+for (const [what, keys] of [
+  ["applied twice", r.appliedTwice],
+  ["lost", r.lost],
+  ["unreported", r.unreported],
+  ["driver error", r.driverErrors],
+] as const)
+  for (const k of keys.slice(0, 10)) console.log(`  ${what}: ${k}`);
 for (const [kind, l] of Object.entries(report.latencyMs)) {
   console.log(
     `  ${kind.padEnd(9)} n=${String(l.n).padStart(5)}  p50 ${l.p50.toFixed(1)} ms  p95 ${l.p95.toFixed(1)} ms  p99 ${l.p99.toFixed(1)} ms`,
@@ -135,6 +154,15 @@ if (m.liveHeapMiB)
   console.log(
     `heap after a full GC: after warm-up ${m.liveHeapMiB.warm.toFixed(1)} MiB, at half ${m.liveHeapMiB.half.toFixed(1)} MiB, at the end ${m.liveHeapMiB.end.toFixed(1)} MiB`,
   );
+if (report.failover)
+  for (const line of failoverLines(report.failover, {
+    appliedTwice: r.appliedTwice.length,
+    lost: r.lost.length,
+    unreported: r.unreported.length,
+    unanswered: report.unanswered,
+    approveP99Ms: report.latencyMs.approve.p99,
+  }))
+    console.log(line);
 const signedPercent = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(0)} %`;
 const [fsWarm, fsHalf, fsEnd] = report.fileSystemsAtMarks;
 /** The arrays' file systems at the memory marks: the lists the load reads, and so the bot's buffers, grow with them. */
@@ -182,8 +210,8 @@ const growth = (mib: number): Figure =>
       };
 const result: BenchResult & { report: typeof report } = {
   name: "load",
-  title: `Load test (\`bench/load.ts\`): ${opts.rate} commands/s for ${opts.seconds} s over ${opts.arrays} arrays, faults ${opts.faults ? "on" : "off"}${opts.eradicateAfterMs === undefined ? "" : `, destroyed file systems eradicated by the arrays after ${opts.eradicateAfterMs / 1000} s`}`,
-  command: `npm run load${short ? " -- --short" : ""}`,
+  title: `Load test (\`bench/load.ts\`)${failover ? `, failover mode (${opts.failover?.replicas} replicas, Redis primary SIGKILLed at half time)` : ""}: ${opts.rate} commands/s for ${opts.seconds} s over ${opts.arrays} arrays, faults ${opts.faults ? "on" : "off"}${opts.eradicateAfterMs === undefined ? "" : `, destroyed file systems eradicated by the arrays after ${opts.eradicateAfterMs / 1000} s`}`,
+  command: `npm run load${short || failover ? ` --${short ? " --short" : ""}${failover ? " --failover" : ""}` : ""}`,
   figures: [
     ...Object.entries(report.latencyMs).flatMap(([kind, l]) => latency(kind, l)),
     {
@@ -224,7 +252,7 @@ const result: BenchResult & { report: typeof report } = {
   ],
   report,
 };
-const out = values.out ?? "bench/results/load.json";
+const out = values.out ?? (failover ? "bench/results/load-failover.json" : "bench/results/load.json");
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 process.exit(r.ok && report.unanswered === 0 ? 0 : 1);

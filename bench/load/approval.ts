@@ -4,6 +4,7 @@
  * opens. Each leg is timed, and approvals that met a Slack 429 are told from the others.
  */
 import { ACTIONS } from "../../src/core/pipeline-deps.js";
+import { type ApproveClick, answerKind } from "./failover.js";
 import type { Kind } from "./run-load.js";
 import { buttonValue, type SlackDriver } from "./slack-driver.js";
 import type { SlackStub } from "./slack-stub.js";
@@ -21,6 +22,8 @@ export interface ApprovalDeps {
   destroyed: { array: string; name: string }[];
   timed: <T>(kind: Kind, f: () => Promise<T>) => Promise<T>;
   within: <T>(p: Promise<T>, what: string) => Promise<T>;
+  /** Each approve click, when and what it was answered (the failover mode counts those in its gap). */
+  clicks?: ApproveClick[];
 }
 
 export function approvals(d: ApprovalDeps) {
@@ -38,13 +41,17 @@ export function approvals(d: ApprovalDeps) {
     unthrottled: [] as number[],
   };
   let approvalsNotCarriedOut = 0;
-  const approval = async (): Promise<void> => {
+  /**
+   * One approval; `held` (the failover mode): its card is asked for now, clicked once `until` settles (the
+   * primary killed), and clicked again once `again` settles (every replica ready) if answered "try again".
+   */
+  const approval = async (held?: { until: Promise<void>; again: Promise<void> }): Promise<void> => {
     const target = destroyed.splice(Math.floor(random() * destroyed.length), 1)[0];
     if (!target) return;
     const requester = pick(admins);
     const approver = pick(admins.filter((a) => a !== requester));
     const mentions = new RegExp(`\\b${target.name}\\b`);
-    const viaDialog = random() < DIALOG_SHARE;
+    const viaDialog = held === undefined && random() < DIALOG_SHARE;
     // Every wait below stops listening when this approval ends, whichever way it ends.
     const done = new AbortController();
     try {
@@ -58,6 +65,8 @@ export function approvals(d: ApprovalDeps) {
       const ack = await timed("eradicate", () =>
         command(requester, `fs eradicate ${target.name} --array ${target.array}`),
       );
+      // Answered "Paused … try again" (no writable Redis primary in the failover mode): no card comes.
+      if (answerKind(ack) === "paused: try again") return;
       if (buttonValue(ack, ACTIONS.approve) === undefined && !JSON.stringify(ack).includes("approval"))
         return;
       const posted = await within(card, "the approval card");
@@ -82,10 +91,12 @@ export function approvals(d: ApprovalDeps) {
         },
         done.signal,
       );
+      // A held approval (the failover mode) has its card now and is clicked once the primary is killed.
+      if (held) await held.until;
       const t0 = performance.now();
-      await timed("approve", async () => {
-        // The click's answers through its response_url: the card replaced (replace_original), an announcement in
-        // the channel, or a private answer: what a second click is told ("already approved", "being carried out"), or why nothing was done.
+      // The click's answers through its response_url: the card replaced (replace_original), an announcement in
+      // the channel, or a private answer: what a second click is told ("already approved", "being carried out"), or why nothing was done.
+      const clickOnce = async () => {
         let replaced: (body: Record<string, unknown>) => void = () => {};
         let refused: (body: Record<string, unknown>) => void = () => {};
         const cardReplaced = new Promise<Record<string, unknown>>((r) => {
@@ -125,10 +136,29 @@ export function approvals(d: ApprovalDeps) {
             opened.then((call) => ({ open: call, ended: false })),
             cardReplaced.then(() => ({ open: undefined, ended: true })),
             updated.then(() => ({ open: undefined, ended: true })),
-            answeredInstead.then(() => ({ open: undefined, ended: false })),
+            answeredInstead.then((body) => ({ open: undefined, ended: false, body })),
           ]),
           "views.open, an answer or a card update after an Approve click",
         );
+        const answer =
+          "body" in first ? answerKind(first.body) : first.ended ? "carried out" : "dialog opened";
+        return { first, cardReplaced, answer };
+      };
+      if (held) {
+        // Not timed: the click waits for the kill by design. Answered "try again", it is clicked again once
+        // every replica is ready, as a person would.
+        const gap = await clickOnce();
+        d.clicks?.push({ at: t0, answer: gap.answer });
+        if (gap.answer !== "paused: try again") return;
+        await held.again;
+        const again = await clickOnce();
+        d.clicks?.push({ at: performance.now(), answer: again.answer, again: true });
+        if (again.answer !== "carried out") approvalsNotCarriedOut++;
+        return;
+      }
+      await timed("approve", async () => {
+        const { first, cardReplaced, answer } = await clickOnce();
+        d.clicks?.push({ at: t0, answer });
         if (first.ended && !viaDialog) {
           approveSteps.inCard.push(performance.now() - t0);
           return;

@@ -4,13 +4,15 @@
  * load reports is then the bot's, not the driver's, the fake Slack's or the simulated arrays'. The child runs with
  * the image's heap settings (src/ops/heap-options.ts) and hands its audit entries to the driver once a second,
  * so what it holds is the bot's own state. Its memory is sampled once a second between start() and stop();
- * mark() takes the heap after a full GC (with --expose-gc).
+ * mark() takes the heap after a full GC (with --expose-gc). Given `store` (the failover mode), the bot is a replica
+ * built by the composition root on Redis under Sentinel instead (composed-bot.ts).
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { getHeapSpaceStatistics, writeHeapSnapshot } from "node:v8";
 import { RESOURCES } from "../../commands/index.js";
 import { configSchema } from "../../src/config/schema.js";
 import { parseSlackSection } from "../../src/config/slack.js";
+import type { AuditSink } from "../../src/core/audit.js";
 import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
 import { createPipeline } from "../../src/core/pipeline.js";
 import { createRegistry } from "../../src/core/registry.js";
@@ -18,7 +20,8 @@ import { createArrayPool } from "../../src/flashblade/pool.js";
 import { silentLogger } from "../../src/logger.js";
 import { applyProcessSettings, HEAP_OPTIONS, MALLOC_ENV } from "../../src/ops/heap-options.js";
 import { simulatedArrayConfig } from "../../src/simulator/index.js";
-import { createSlackApp } from "../../src/slack/app.js";
+import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
+import { type SharedStoreOptions, startComposedBot } from "./composed-bot.js";
 import type { FleetArray } from "./fleet.js";
 import { type AuditEntry, reconcileSink } from "./reconcile.js";
 import { rssSplit, type SocketCensus, socketCensus } from "./sockets.js";
@@ -29,6 +32,10 @@ export interface BotOptions {
   operators: readonly string[];
   signingSecret: string;
   slackApiUrl: string;
+  /** Share the store in Redis through these sentinels (the failover mode's replicas); unset: approvals in memory. */
+  store?: SharedStoreOptions;
+  /** This replica's name in lease records. */
+  replicaId?: string;
 }
 
 export interface BotSample {
@@ -69,25 +76,29 @@ export interface Bot {
   drainAudit(): AuditEntry[];
 }
 
-/** The bot in this process. */
-export async function startLocalBot(o: BotOptions): Promise<Bot> {
-  // As the bot's entry point does (src/main.ts); in the driver's process too with --bot-in-process.
-  applyProcessSettings();
+/** The load's array tuning: a small pool per array, as many arrays share one process. */
+const arrayConfigs = (arrays: readonly FleetArray[]) =>
+  arrays.map((a) =>
+    simulatedArrayConfig(a.name, a, {
+      connections: 2,
+      rate: { maxConcurrent: 4, minSpacingMs: 0, maxQueue: 200 },
+      timeouts: { connectMs: 2000, readMs: 10_000 },
+    }),
+  );
+
+interface BotParts {
+  app: SlackApp;
+  close(): Promise<void>;
+  pendingRecords(): Promise<number>;
+}
+
+/** The bot on its own, its approvals in memory: the Slack app, the pipeline and the pool, nothing shared. */
+function standaloneParts(o: BotOptions, audit: AuditSink): BotParts {
   const config = configSchema.parse({
     arrays: o.arrays.map((a) => ({ name: a.name, address: a.url, api_token_env: "T" })),
     access: { default_role: "none", admin: { users: o.admins }, operator: { users: o.operators } },
   });
-  const pool = createArrayPool(
-    o.arrays.map((a) =>
-      simulatedArrayConfig(a.name, a, {
-        connections: 2,
-        rate: { maxConcurrent: 4, minSpacingMs: 0, maxQueue: 200 },
-        timeouts: { connectMs: 2000, readMs: 10_000 },
-      }),
-    ),
-    { logger: silentLogger() },
-  );
-  const audit = reconcileSink();
+  const pool = createArrayPool(arrayConfigs(o.arrays), { logger: silentLogger() });
   const store = createMemoryPendingStore();
   const app = createSlackApp(
     parseSlackSection({
@@ -115,6 +126,35 @@ export async function startLocalBot(o: BotOptions): Promise<Bot> {
         }),
     },
   );
+  return {
+    app,
+    async close() {
+      await app.stop();
+      await pool.close();
+    },
+    pendingRecords: async () => store.size,
+  };
+}
+
+/** A replica sharing Redis through Sentinel (composed-bot.ts). */
+async function sharedParts(o: BotOptions, store: SharedStoreOptions, audit: AuditSink): Promise<BotParts> {
+  const { app, core, close } = await startComposedBot({
+    ...o,
+    arrays: arrayConfigs(o.arrays),
+    store,
+    replicaId: o.replicaId ?? `load-${process.pid}`,
+    audit,
+  });
+  return { app, close, pendingRecords: async () => (await core.pending.listOpen()).length };
+}
+
+/** The bot in this process. */
+export async function startLocalBot(o: BotOptions): Promise<Bot> {
+  // As the bot's entry point does (src/main.ts); in the driver's process too with --bot-in-process.
+  applyProcessSettings();
+  const audit = reconcileSink();
+  const parts = o.store ? await sharedParts(o, o.store, audit) : standaloneParts(o, audit);
+  const app = parts.app;
   const { port } = await app.start();
   const memory: BotMemory = { samples: [], liveHeapMiB: [] };
   let t0 = 0;
@@ -162,9 +202,9 @@ export async function startLocalBot(o: BotOptions): Promise<Bot> {
           usedMiB: sp.space_used_size / 2 ** 20,
         }));
       clearInterval(sampler);
-      await app.stop();
-      await pool.close();
-      return { entries: audit.entries, memory, pendingRecords: store.size };
+      const pendingRecords = await parts.pendingRecords().catch(() => -1);
+      await parts.close();
+      return { entries: audit.entries, memory, pendingRecords };
     },
   };
 }
@@ -191,9 +231,12 @@ export function serveBot(): void {
         if (m.op === "stop") clearInterval(handOver);
         void (m.op === "snapshot" ? b.snapshot(m.arg ?? "bot.heapsnapshot") : b[m.op]()).then((value) => {
           // Disconnecting only once the answer is written: the stop answer (every audit entry) is large, and a
-          // disconnect right after send() drops it.
+          // disconnect right after send() drops it. Then the process ends: a replica's closed parts may still
+          // hold a timer (the Redis client's reconnect), and the driver waits for this exit.
           process.send?.({ id: m.id, value }, undefined, {}, () => {
-            if (m.op === "stop") process.disconnect();
+            if (m.op !== "stop") return;
+            process.disconnect();
+            process.exit(0);
           });
         });
       });

@@ -49,6 +49,8 @@ export interface AuditEntry {
   key: string;
   done: boolean;
   unknown: boolean;
+  /** Why not done, when the bot said so: names what the bot answered for an effect it did not report. */
+  code?: string;
 }
 
 /**
@@ -67,6 +69,7 @@ export function reconcileSink(): AuditSink & { entries: AuditEntry[] } {
         key: `${r.arrays[0] ?? "?"}|${op}|${String(r.args["name"])}`,
         done: carriedOut && r.outcome === "ok",
         unknown: r.errorCode === "ARRAY_OUTCOME_UNKNOWN",
+        ...(r.errorCode === undefined ? {} : { code: r.errorCode }),
       });
     },
   };
@@ -89,7 +92,12 @@ export function reconcile(
   }
   const appliedTwice = [...counts].filter(([, n]) => n > 1).map(([k]) => k);
   const lost = [...done].filter((k) => !counts.has(k));
-  const unreported = [...counts.keys()].filter((k) => !done.has(k) && !unknown.has(k));
+  // Each with what the bot recorded for it instead (its error codes), or that it recorded nothing.
+  const said = (k: string) =>
+    [...new Set(audits.filter((a) => a.key === k).map((a) => a.code ?? "no code"))].join(", ") || "no record";
+  const unreported = [...counts.keys()]
+    .filter((k) => !done.has(k) && !unknown.has(k))
+    .map((k) => `${k} (the bot recorded: ${said(k)})`);
   return {
     ok:
       appliedTwice.length === 0 && lost.length === 0 && unreported.length === 0 && driverErrors.length === 0,

@@ -8,82 +8,32 @@ import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { ACTIONS } from "../../src/core/pipeline-deps.js";
 import { approvals } from "./approval.js";
-import { startBot } from "./bot.js";
-import { type MemoryReport, memoryReport, type Percentiles, pcts, rng } from "./figures.js";
+import { type BotOptions, startBot } from "./bot.js";
+import { type ApproveClick, HELD_APPROVALS, HOLD_LEAD_MS, replicaSet, startFailover } from "./failover.js";
+import { memoryReport, pcts, rng } from "./figures.js";
 import { type FleetFileSystems, startFleet } from "./fleet.js";
-import { type Reconciliation, reconcile } from "./reconcile.js";
+import type { Kind, LoadOptions, LoadReport } from "./load-types.js";
+import { reconcile } from "./reconcile.js";
 import { buttonValue, slackDriver } from "./slack-driver.js";
 import { SlackStub } from "./slack-stub.js";
 
-export interface LoadOptions {
-  arrays: number;
-  /** Commands (and clicks) started per second. */
-  rate: number;
-  seconds: number;
-  users: number;
-  faults: boolean;
-  seed?: number;
-  /** How long to wait for operations still in flight once sending stops (default 60 s); what is left is unanswered. */
-  drainMs?: number;
-  /** Progress lines (the CLI prints them). */
-  log?: (line: string) => void;
-  /** Run the bot in a child process, so the memory reported is the bot's alone (bot.ts); default true. */
-  botInChild?: boolean;
-  /** Start that child with the image's heap settings (src/ops/heap-options.ts); default true. */
-  heapOptions?: boolean;
-  /** Run the simulated arrays in a child process, so this process's memory is the bot's (fleet.ts). */
-  fleetInChild?: boolean;
-  /** Where to write heap snapshots of the bot's process, after warm-up and at the end (warm/end.heapsnapshot). */
-  heapSnapshotDir?: string;
-  /**
-   * A steady fleet: the arrays eradicate destroyed file systems this long after the destroy (a real array's
-   * eradication delay, 24 h, compressed), creates and destroys are sent as often as each other, and approvals
-   * go only to file systems destroyed less than half of it ago. Unset (the default): the arrays grow with the run.
-   */
-  eradicateAfterMs?: number;
-}
-
-export type Kind = "read" | "create" | "destroy" | "confirm" | "eradicate" | "approve";
-
-export interface LoadReport {
-  sent: Record<Kind, number>;
-  answered: number;
-  unanswered: number;
-  latencyMs: Record<Kind, Percentiles>;
-  /** The approve click with the name in the card to the card replaced; through the dialog: click to dialog, submit to card updated. */
-  approveStepsMs: {
-    inCard: Percentiles;
-    dialog: Percentiles;
-    carriedOut: Percentiles;
-    /** Whole approvals that met no 429 from Slack on their dialog or card update. */
-    unthrottled: Percentiles;
-  };
-  /** Records in the bot's in-memory pending store at the end (open ones and the finished it keeps). */
-  pendingRecords: number;
-  /** What the driver still waits for at the end (0 each when nothing leaks). */
-  leftListening: { stubWaits: number; optional: number; waiting: number };
-  reconciliation: Reconciliation;
-  slack429: number;
-  slack429ByMethod: Record<string, number>;
-  /** Approvals the bot answered without carrying them out (a fault, or a stale plan voided). */
-  approvalsNotCarriedOut: number;
-  /** This process's memory (the bot, the driver and the fake Slack; the arrays too unless fleetInChild). */
-  memory: MemoryReport;
-  /** The RSS of the arrays' process at the end, when they run in a child. */
-  fleetRssMiB?: number;
-  /**
-   * The file systems on the arrays at the bot's memory marks (after warm-up, at half, at the end): creates
-   * outnumber eradications, so the lists the load reads grow over the run, and the bot's buffers with them.
-   */
-  fileSystemsAtMarks: FleetFileSystems[];
-  wallSeconds: number;
-}
+export type { Kind, LoadOptions, LoadReport } from "./load-types.js";
 
 const SECRET = "load-signing-secret-000000";
 /** One approved eradication every 2 s: under Slack's chat.update limit, which the bot paces to. */
 const APPROVAL_EVERY_MS = 2000;
 
 export async function runLoad(o: LoadOptions): Promise<LoadReport> {
+  // The Sentinel group's processes end with the run, whichever way it ends.
+  const group = { close: async () => {} };
+  try {
+    return await drive(o, (close) => Object.assign(group, { close }));
+  } finally {
+    await group.close();
+  }
+}
+
+async function drive(o: LoadOptions, onGroup: (close: () => Promise<void>) => void): Promise<LoadReport> {
   const log = o.log ?? (() => {});
   const random = rng(o.seed ?? 42);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
@@ -101,7 +51,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   const down = fleet.down;
 
   const stub = await SlackStub.start({ rate429: o.faults ? 0.05 : 0, random });
-  const bot = await startBot({
+  const botOptions: BotOptions & { child: boolean; heapOptions: boolean } = {
     arrays: fleet.arrays,
     admins,
     operators,
@@ -109,10 +59,14 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     slackApiUrl: stub.apiUrl,
     child: o.botInChild !== false,
     heapOptions: o.heapOptions !== false,
-  });
-  const port = bot.port;
-  const events = `http://127.0.0.1:${port}/slack/events`;
-  log(`${o.arrays} arrays, bot on port ${port}${down ? `, ${down} down` : ""}`);
+  };
+  const failover = o.failover ? await startFailover(o.failover.replicas, botOptions, stub.events) : undefined;
+  if (failover) onGroup(() => failover.group.close());
+  const bot = failover ? replicaSet(failover.bots) : await startBot(botOptions);
+  const events = failover ? failover.nextEventsUrl : `http://127.0.0.1:${bot.port}/slack/events`;
+  log(
+    `${o.arrays} arrays, ${failover ? `${failover.bots.length} replicas on Redis under Sentinel` : `bot on port ${bot.port}`}${down ? `, ${down} down` : ""}`,
+  );
 
   const slack = slackDriver(stub, events, SECRET);
   const { command, click } = slack;
@@ -154,7 +108,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   let fsSeq = 0;
 
   let lastApproval = 0;
-  const approvalFlow = approvals({ stub, slack, random, pick, admins, destroyed, timed, within });
+  const clicks: ApproveClick[] = [];
+  const approvalFlow = approvals({ stub, slack, random, pick, admins, destroyed, timed, within, clicks });
   const { approval, steps: approveSteps } = approvalFlow;
 
   const op = async (): Promise<void> => {
@@ -214,22 +169,37 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   };
   await bot.start();
   let half = false;
+  let held = false;
   // Faults during the run: session expiry, 5xx bursts and connection resets on any method, round robin.
   await fleet.startFaults();
-  for (let i = 0; performance.now() - t0 < o.seconds * 1000; i++) {
-    const p = op().catch((err: unknown) => {
+  /** An operation in flight until it settles; its failure is the run's. */
+  const track = (work: Promise<void>) => {
+    const p = work.catch((err: unknown) => {
       failures.push(String(err));
     });
     inflight.add(p);
     void p.finally(() => inflight.delete(p));
+  };
+  for (let i = 0; performance.now() - t0 < o.seconds * 1000; i++) {
+    track(op());
     if (!warm && performance.now() - t0 > Math.min(120_000, (o.seconds * 1000) / 3)) {
       warm = true;
       await mark();
       if (o.heapSnapshotDir)
         log(`heap snapshot: ${await bot.snapshot(join(o.heapSnapshotDir, "warm.heapsnapshot"))}`);
     }
+    // A few approvals get their cards just before the kill and are clicked in the gap (failover.ts).
+    if (failover && !held && performance.now() - t0 > (o.seconds * 1000) / 2 - HOLD_LEAD_MS) {
+      held = true;
+      for (let k = 0; k < HELD_APPROVALS; k++)
+        track(approval({ until: failover.killed, again: failover.ready }));
+    }
     if (!half && performance.now() - t0 > (o.seconds * 1000) / 2) {
       half = true;
+      if (failover) {
+        log("SIGKILL to the Redis primary");
+        failover.killPrimary(t0);
+      }
       await mark();
     }
     const next = t0 + (i + 1) * interval;
@@ -240,6 +210,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   log(`sending stopped; waiting for ${inflight.size} operations in flight`);
   await Promise.race([Promise.all(inflight), delay(o.drainMs ?? 60_000)]);
   const unanswered = slack.pending().waiting;
+  const failoverReport = await failover?.report(clicks);
   if (o.heapSnapshotDir)
     log(`heap snapshot: ${await bot.snapshot(join(o.heapSnapshotDir, "end.heapsnapshot"))}`);
 
@@ -281,5 +252,6 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     ...(fleetRss === undefined ? {} : { fleetRssMiB: fleetRss }),
     fileSystemsAtMarks,
     wallSeconds: (performance.now() - started) / 1000,
+    ...(failoverReport ? { failover: failoverReport } : {}),
   };
 }

@@ -7,8 +7,11 @@ import { postSigned, type SlackStub } from "./slack-stub.js";
 
 export type SlackDriver = ReturnType<typeof slackDriver>;
 
-/** A driver of the bot at `events` (its /slack/events URL), signing with `secret`; answers come through `stub`. */
-export function slackDriver(stub: SlackStub, events: string, secret: string) {
+/**
+ * A driver of the bot at `events` (its /slack/events URL, or a function giving the next replica's in turn),
+ * signing with `secret`; answers come through `stub`.
+ */
+export function slackDriver(stub: SlackStub, events: string | (() => string), secret: string) {
   // Responses by response_url id.
   const waiting = new Map<string, (body: Record<string, unknown>) => void>();
   let answered = 0;
@@ -29,7 +32,7 @@ export function slackDriver(stub: SlackStub, events: string, secret: string) {
   });
   let seq = 0;
   const post = async (form: Record<string, string>): Promise<void> => {
-    const status = await postSigned(events, secret, form);
+    const status = await postSigned(typeof events === "string" ? events : events(), secret, form);
     if (status !== 200) throw new Error(`ack ${status}`);
   };
   const answer = (id: string) => new Promise<Record<string, unknown>>((r) => waiting.set(id, r));

@@ -1,0 +1,117 @@
+/**
+ * A real `redis-server` for tests and the load test's failover mode: started on a free loopback port with its own temporary directory, waited
+ * for by its "Ready to accept connections" line (never by time), killed and restarted on the same port and
+ * directory when a test needs Redis to go away and come back.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface RedisServer {
+  readonly port: number;
+  readonly dir: string;
+  /** Kills the server without letting it save (SIGKILL): only what it already persisted survives. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and directory. */
+  start(): Promise<void>;
+  /** SIGSTOP: the server hangs with its connections open (what a silent network partition looks like). */
+  pause(): void;
+  /** SIGCONT: it answers again, queued commands included. */
+  resume(): void;
+  /** Stops it for good and removes its directory. */
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startRedis(
+  opts: { persistence?: boolean; args?: readonly string[]; tls?: { cert: string; key: string } } = {},
+): Promise<RedisServer> {
+  const bin = process.env.REDIS_SERVER ?? "redis-server";
+  const dir = mkdtempSync(join(tmpdir(), "redis-test-"));
+  const port = await freePort();
+  // Append-only file fsynced on every write: with persistence on, a write Redis answered survives SIGKILL.
+  const tlsArgs: string[] = [];
+  if (opts.tls) {
+    writeFileSync(join(dir, "cert.pem"), opts.tls.cert);
+    writeFileSync(join(dir, "key.pem"), opts.tls.key, { mode: 0o600 });
+    tlsArgs.push("--tls-cert-file", join(dir, "cert.pem"), "--tls-key-file", join(dir, "key.pem"));
+    tlsArgs.push("--tls-ca-cert-file", join(dir, "cert.pem"), "--tls-auth-clients", "no");
+  }
+  // With TLS the port speaks TLS only.
+  const args = [
+    ...(opts.tls ? ["--port", "0", "--tls-port", String(port), ...tlsArgs] : ["--port", String(port)]),
+    "--bind",
+    "127.0.0.1",
+    "--dir",
+    dir,
+    "--save",
+    "",
+    "--appendonly",
+    opts.persistence ? "yes" : "no",
+    "--appendfsync",
+    "always",
+    "--protected-mode",
+    "no",
+    ...(opts.args ?? []),
+  ];
+  let child: ChildProcess | undefined;
+
+  const start = () =>
+    new Promise<void>((resolve, reject) => {
+      const c = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+      child = c;
+      let out = "";
+      const onData = (b: Buffer) => {
+        out += b.toString();
+        if (out.includes("Ready to accept connections")) {
+          c.stdout?.off("data", onData);
+          c.stdout?.resume();
+          resolve();
+        }
+      };
+      c.stdout?.on("data", onData);
+      c.stderr?.resume();
+      c.once("error", (err) =>
+        reject(new Error(`cannot start ${bin} (install redis-server, or set REDIS_SERVER): ${err.message}`)),
+      );
+      c.once("exit", (code) =>
+        reject(new Error(`redis-server exited with ${code} before it was ready:\n${out}`)),
+      );
+    });
+
+  const kill = () =>
+    new Promise<void>((resolve) => {
+      const c = child;
+      child = undefined;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();
+      c.once("exit", () => resolve());
+      c.kill("SIGKILL");
+    });
+
+  await start();
+  return {
+    port,
+    dir,
+    kill,
+    start,
+    pause: () => child?.kill("SIGSTOP"),
+    resume: () => child?.kill("SIGCONT"),
+    async close() {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
