@@ -195,17 +195,33 @@ async function execute(
     // Only the secrets the request asked for reach the command, and only for this run.
     const asked = Object.fromEntries((rec.secrets ?? []).map((f) => [f.key, secrets?.[f.key] ?? ""]));
     const runCtx = rec.secrets?.length ? { ...ctx, secrets: asked } : ctx;
-    const result = await runOnArray(rt, entry, rec.args, runCtx, checked.impact);
-    await rt.deps.store.update(rec.id, {
-      status: "executed",
-      outcome: "ok",
-      // A secret shown once (a new access key) is never kept, not even for the requester's later status question.
-      result: result.secret
-        ? "The answer held a secret, shown once and not kept."
-        : redactMessage(result).text,
-      updatedAt: rt.deps.now(),
-      ...(decidedBy ? { decidedBy: { userId: decidedBy.userId, ...nameOf(decidedBy) } } : {}),
-    });
+    const ran = await runOnArray(rt, entry, rec.args, runCtx, checked.impact);
+    // The array has the change now. A store that cannot record it (a failover, a full disk) must not turn the
+    // answer into "nothing was changed": the change is announced as done, saying its record is missing; the
+    // record stays claimed, and recovery ends it as interrupted, reading the array back.
+    let result = ran;
+    try {
+      await rt.deps.store.update(rec.id, {
+        status: "executed",
+        outcome: "ok",
+        // A secret shown once (a new access key) is never kept, not even for the requester's later status question.
+        result: ran.secret ? "The answer held a secret, shown once and not kept." : redactMessage(ran).text,
+        updatedAt: rt.deps.now(),
+        ...(decidedBy ? { decidedBy: { userId: decidedBy.userId, ...nameOf(decidedBy) } } : {}),
+      });
+    } catch (err) {
+      log.error({ err, pendingId: rec.id }, "change carried out, but the state store could not record it");
+      result = {
+        ...ran,
+        blocks: [
+          ...ran.blocks,
+          {
+            type: "context",
+            text: rich`Carried out on ${rec.array}. The bot's state store could not record it just now (${errorCode(err)}); its card may later read "interrupted". Do not run it again.`,
+          },
+        ],
+      };
+    }
     // A change is announced in the channel: an approval card is there already and becomes the result; a
     // confirmation prompt was private, so it shrinks to a "done" line and the result is answered in channel.
     const announced: Message = { ...withDecisionLine(result, rec), visibility: "in_channel" };

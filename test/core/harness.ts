@@ -50,6 +50,8 @@ export interface HarnessOptions {
   config?: Partial<Omit<AppConfigInput, "arrays">>;
   groups?: Record<string, string[]>;
   restricted?: string[];
+  /** Wraps the memory pending store (a store that fails a write, for failure tests). */
+  pendingStore?: (base: PendingStore) => PendingStore;
   /** Change control's records (break-glass, grants) in a store the test shares between pipelines. */
   changeControl?: ChangeControlRecords;
   /** Replaces the map-backed identity port (a slow lookup, for races). */
@@ -126,7 +128,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     ...opts.config,
   });
   const pool = createArrayPool(resolved, { logger: silentLogger(), sleep: async () => {} });
-  const store = createMemoryPendingStore();
+  const store = opts.pendingStore
+    ? opts.pendingStore(createMemoryPendingStore())
+    : createMemoryPendingStore();
   const sink = memoryAuditSink();
   let seq = 0;
   const pipeline = createPipeline({
