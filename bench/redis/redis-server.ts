@@ -69,28 +69,11 @@ export async function startRedis(
   ];
   let child: ChildProcess | undefined;
 
-  const start = () =>
-    new Promise<void>((resolve, reject) => {
-      const c = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
-      child = c;
-      let out = "";
-      const onData = (b: Buffer) => {
-        out += b.toString();
-        if (out.includes("Ready to accept connections")) {
-          c.stdout?.off("data", onData);
-          c.stdout?.resume();
-          resolve();
-        }
-      };
-      c.stdout?.on("data", onData);
-      c.stderr?.resume();
-      c.once("error", (err) =>
-        reject(new Error(`cannot start ${bin} (install redis-server, or set REDIS_SERVER): ${err.message}`)),
-      );
-      c.once("exit", (code) =>
-        reject(new Error(`redis-server exited with ${code} before it was ready:\n${out}`)),
-      );
-    });
+  const start = () => {
+    const c = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+    child = c;
+    return readyWhen(c, "Ready to accept connections", `${bin} (install redis-server, or set REDIS_SERVER)`);
+  };
 
   const kill = () =>
     new Promise<void>((resolve) => {
@@ -114,4 +97,26 @@ export async function startRedis(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Resolves once the child prints `marker` on stdout (then lets the rest of its output drain); rejects, naming
+ * `what`, when it cannot start or exits first, with what it printed.
+ */
+export function readyWhen(c: ChildProcess, marker: string, what: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let out = "";
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      if (out.includes(marker)) {
+        c.stdout?.off("data", onData);
+        c.stdout?.resume();
+        resolve();
+      }
+    };
+    c.stdout?.on("data", onData);
+    c.stderr?.resume();
+    c.once("error", (err) => reject(new Error(`cannot start ${what}: ${err.message}`)));
+    c.once("exit", (code) => reject(new Error(`${what} exited with ${code} before it was ready:\n${out}`)));
+  });
 }

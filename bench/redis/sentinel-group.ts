@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { type RedisServer, startRedis } from "./redis-server.js";
+import { type RedisServer, readyWhen, startRedis } from "./redis-server.js";
 
 export const MASTER_NAME = "bot-primary";
 
@@ -77,21 +77,7 @@ async function startSentinel(
   const child = spawn(process.env.REDIS_SENTINEL ?? "redis-sentinel", [conf], {
     stdio: ["ignore", "pipe", "pipe"],
   });
-  await new Promise<void>((resolve, reject) => {
-    let out = "";
-    const onData = (b: Buffer) => {
-      out += b.toString();
-      if (out.includes("+monitor master")) {
-        child.stdout?.off("data", onData);
-        child.stdout?.resume();
-        resolve();
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.resume();
-    child.once("error", (err) => reject(new Error(`cannot start redis-sentinel: ${err.message}`)));
-    child.once("exit", (code) => reject(new Error(`redis-sentinel exited with ${code}:\n${out}`)));
-  });
+  await readyWhen(child, "+monitor master", "redis-sentinel");
   return { port, child };
 }
 

@@ -8,10 +8,8 @@ import { z } from "zod";
 import { defineCommand, type FollowUp, type Impact } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
-import { itemsOf, planned } from "../shared/plan.js";
-import { keysOf, MAX_KEYS, PATH, requireUser, userName } from "./access-key.js";
-
-const createdSchema = z.looseObject({ name: z.string(), secret_access_key: z.string().nullish() });
+import { planned } from "../shared/plan.js";
+import { createdKey, keysOf, MAX_KEYS, PATH, requireUser, userName } from "./access-key.js";
 
 /** How long the Disable buttons stay offered: a day to move applications to the new key. */
 const OFFER_MS = 24 * 3_600_000;
@@ -45,17 +43,11 @@ export const accessKeyRotate = defineCommand({
     };
   },
   result(responses, a, ctx, impact) {
-    const [key] = itemsOf(ctx, responses, createdSchema);
-    if (!key?.secret_access_key) {
-      throw new UserFacingError(
-        "NO_SECRET",
-        `${ctx.arrayName} created an access key for ${a.user}${key ? ` (${key.name})` : ""} but sent no secret. Delete it and rotate again.`,
-      );
-    }
+    const key = createdKey(ctx, responses, a.user, "rotate again");
     const old = String(impact.state["old"] ?? "")
       .split(",")
       .filter((k) => k !== "" && k !== key.name);
-    return { user: a.user, name: key.name, secret: key.secret_access_key, old };
+    return { user: a.user, name: key.name, secret: key.secret, old };
   },
   render(r, _a, rctx) {
     const array = rctx.arrays[0] ?? "?";

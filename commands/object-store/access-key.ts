@@ -142,14 +142,8 @@ export const accessKeyCreate = defineCommand({
     };
   },
   result(responses, a, ctx, _impact) {
-    const [key] = itemsOf(ctx, responses, createdSchema);
-    if (!key?.secret_access_key) {
-      throw new UserFacingError(
-        "NO_SECRET",
-        `${ctx.arrayName} created an access key for ${a.user}${key ? ` (${key.name})` : ""} but sent no secret. Delete it and create another.`,
-      );
-    }
-    return { user: a.user, name: key.name, secret: key.secret_access_key };
+    const key = createdKey(ctx, responses, a.user, "create another");
+    return { user: a.user, name: key.name, secret: key.secret };
   },
   render(r, _a, rctx) {
     return message(
@@ -235,3 +229,22 @@ export const accessKeyDeleteCheck: Precheck = async (ctx, { name, item }) => {
     state: { enabled: key.enabled ?? null, other_keys: others.length },
   };
 };
+
+/**
+ * The key a POST made, with its secret: the array gives it once, in that answer. One that came without a secret
+ * is refused, saying what to do (`then`: "create another", "rotate again").
+ */
+export function createdKey(
+  ctx: Parameters<typeof itemsOf>[0],
+  responses: Parameters<typeof itemsOf>[1],
+  user: string,
+  then: string,
+): { name: string; secret: string } {
+  const [key] = itemsOf(ctx, responses, createdSchema);
+  if (!key?.secret_access_key)
+    throw new UserFacingError(
+      "NO_SECRET",
+      `${ctx.arrayName} created an access key for ${user}${key ? ` (${key.name})` : ""} but sent no secret. Delete it and ${then}.`,
+    );
+  return { name: key.name, secret: key.secret_access_key };
+}
