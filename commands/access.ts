@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { duration } from "../src/core/arg-types.js";
-import { isMember } from "../src/core/change-control/match.js";
+import { arraysMatch, isMember } from "../src/core/change-control/match.js";
 import type { AccessGrant } from "../src/core/change-control/records.js";
 import { defineCommand, defineResource } from "../src/core/define-command.js";
 import { formatWhen } from "../src/core/format-time.js";
@@ -127,7 +127,15 @@ const accessRevoke = defineCommand({
         "FORBIDDEN",
         "Ending someone's access needs an admin, or one of the approvers access_requests names.",
       );
-    const ended = await c.records.revoke(args.user, args.arrays);
+    // `--array` names a grant's own words (`tag:prod`), or an array whose name or tag a grant covers.
+    const asked = args.arrays;
+    const covers = (g: AccessGrant): boolean => {
+      if (asked === undefined || g.arrays.includes(asked)) return true;
+      if (asked.startsWith("tag:")) return false;
+      const client = ctx.pool.list().find((x) => x.name === asked);
+      return client !== undefined && arraysMatch(g.arrays, { name: client.name, tags: client.tags });
+    };
+    const ended = await c.records.revoke(args.user, covers);
     if (ended.length === 0)
       throw new UserFacingError(
         "ACCESS_NOT_FOUND",

@@ -253,7 +253,9 @@ describe("time-bound access", () => {
     h2 = await startHarness({ arrays: ARRAYS, config, changeControl: records });
     expect(textOf(await h2.run("carol", "fs create kept 1T --nfs --array lab-1"))).toContain("Created");
     expect(textOf(await h2.run("bob", "access revoke carol"))).toContain("needs an admin");
-    expect(textOf(await h2.run("alice", "access revoke carol"))).toContain("Ended 1 grant of carol");
+    // `--array` ends only the grants covering that array (lab-2 carries no prod tag; lab-1 does).
+    expect(textOf(await h2.run("alice", "access revoke carol --array lab-2"))).toContain("holds no access grant");
+    expect(textOf(await h2.run("alice", "access revoke carol --array lab-1"))).toContain("Ended 1 grant of carol");
     expect(textOf(await h2.run("carol", "fs create gone 1T --nfs --array lab-1"))).toContain(
       "needs the operator role",
     );

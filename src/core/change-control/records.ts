@@ -50,8 +50,8 @@ export interface ChangeControlRecords {
   addGrant(g: AccessGrant): Promise<void>;
   /** Grants in force at `now` (the store forgets them at `until`), oldest first. */
   grants(now: number): Promise<AccessGrant[]>;
-  /** Ends a person's grants (those covering `array` only, when given); returns what ended. */
-  revoke(userId: string, array: string | undefined): Promise<AccessGrant[]>;
+  /** Ends a person's grants (only those `which` picks, when given); returns what ended. */
+  revoke(userId: string, which?: (g: AccessGrant) => boolean): Promise<AccessGrant[]>;
 }
 
 export function changeControlRecords(store: Store): ChangeControlRecords {
@@ -80,14 +80,9 @@ export function changeControlRecords(store: Store): ChangeControlRecords {
     async grants(now) {
       return (await store.list<AccessGrant>(GRANTS)).map((x) => x.value).filter((g) => g.until > now);
     },
-    async revoke(userId, array) {
+    async revoke(userId, which) {
       const mine = await store.list<AccessGrant>(GRANTS, { prefix: `${userId}:` });
-      const ending = mine.filter(
-        (x) =>
-          array === undefined ||
-          x.value.arrays.includes(array) ||
-          x.value.arrays.some((a) => a.startsWith("tag:")),
-      );
+      const ending = mine.filter((x) => which === undefined || which(x.value));
       if (ending.length > 0)
         await store.write(ending.map((x) => ({ op: "delete" as const, ns: GRANTS, key: x.key })));
       return ending.map((x) => x.value);
