@@ -254,8 +254,12 @@ describe("time-bound access", () => {
     expect(textOf(await h2.run("carol", "fs create kept 1T --nfs --array lab-1"))).toContain("Created");
     expect(textOf(await h2.run("bob", "access revoke carol"))).toContain("needs an admin");
     // `--array` ends only the grants covering that array (lab-2 carries no prod tag; lab-1 does).
-    expect(textOf(await h2.run("alice", "access revoke carol --array lab-2"))).toContain("holds no access grant");
-    expect(textOf(await h2.run("alice", "access revoke carol --array lab-1"))).toContain("Ended 1 grant of carol");
+    expect(textOf(await h2.run("alice", "access revoke carol --array lab-2"))).toContain(
+      "holds no access grant",
+    );
+    expect(textOf(await h2.run("alice", "access revoke carol --array lab-1"))).toContain(
+      "Ended 1 grant of carol",
+    );
     expect(textOf(await h2.run("carol", "fs create gone 1T --nfs --array lab-1"))).toContain(
       "needs the operator role",
     );
