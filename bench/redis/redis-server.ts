@@ -24,7 +24,8 @@ export interface RedisServer {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listens on now (for a child server to take). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", reject);

@@ -5,11 +5,10 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { type RedisServer, readyWhen, startRedis } from "./redis-server.js";
+import { freePort, type RedisServer, readyWhen, startRedis } from "./redis-server.js";
 
 export const MASTER_NAME = "bot-primary";
 
@@ -30,18 +29,6 @@ function adminClient(port: number): Redis {
   const c = new Redis({ port, host: "127.0.0.1", lazyConnect: true, maxRetriesPerRequest: 0 });
   c.on("error", () => undefined);
   return c;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Polls `probe` until true; fails after `withinMs` (a bound, not a synchronisation sleep). */

@@ -19,50 +19,62 @@ import { arrayYaml, RUN_SECRET, startRunSlack, useRunSlackWorld } from "../slack
 const TIB = 2 ** 40;
 const TOKEN = "agent-token-0123456789abcdef";
 
+/**
+ * The bot as main.ts runs it in Slack mode, with the MCP face on and one operator assistant (`agent`, acting for the
+ * person its header names when given one), and the SDK's own client connected to it.
+ */
+async function startBotAndAgent(
+  w: ReturnType<ReturnType<typeof useRunSlackWorld>>,
+  headers: Record<string, string>,
+) {
+  const yaml = [
+    "arrays:",
+    ...arrayYaml("lab-1", w.sim.url),
+    "access:",
+    "  operator: { users: [U2] }",
+    "destructive:",
+    "  approvals_channel: CAPPROVE",
+    "mcp:",
+    "  enabled: true",
+    "  port: 0",
+    "  clients:",
+    "    - name: agent",
+    "      token_env: MCP_AGENT",
+    "      role: operator",
+    "      acts_for_header: X-Acting-For",
+    "slack:",
+    "  port: 0",
+    "  channelIntervalMs: 0",
+  ].join("\n");
+  const loaded = parseConfigText(yaml, {
+    source: join(w.dir, "bot.yml"),
+    env: {
+      LAB_TOKEN: DEFAULT_API_TOKEN,
+      SLACK_BOT_TOKEN: "xoxb-run-slack",
+      SLACK_SIGNING_SECRET: RUN_SECRET,
+      SLACK_API_URL: w.fake.apiUrl,
+      MCP_AGENT: TOKEN,
+    },
+    readFile: (p) => (p.endsWith("ca.pem") ? w.sim.ca : ""),
+    baseDir: w.dir,
+  });
+  const app = await startRunSlack(loaded);
+  const listening = await app.log.waitFor((l) => l["msg"] === "MCP face listening");
+  const client = new Client({ name: "agent", version: "1" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${String(listening["port"])}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${TOKEN}`, ...headers } },
+    }),
+  );
+  return { app, client };
+}
+
 describe("the MCP face beside the Slack face", () => {
   const world = useRunSlackWorld();
 
   it("an assistant's change becomes a card in Slack's approvals channel, a person approves, the status says executed", async () => {
     const w = world();
-    const yaml = [
-      "arrays:",
-      ...arrayYaml("lab-1", w.sim.url),
-      "access:",
-      "  operator: { users: [U2] }",
-      "destructive:",
-      "  approvals_channel: CAPPROVE",
-      "mcp:",
-      "  enabled: true",
-      "  port: 0",
-      "  clients:",
-      "    - name: agent",
-      "      token_env: MCP_AGENT",
-      "      role: operator",
-      "      acts_for_header: X-Acting-For",
-      "slack:",
-      "  port: 0",
-      "  channelIntervalMs: 0",
-    ].join("\n");
-    const loaded = parseConfigText(yaml, {
-      source: join(w.dir, "bot.yml"),
-      env: {
-        LAB_TOKEN: DEFAULT_API_TOKEN,
-        SLACK_BOT_TOKEN: "xoxb-run-slack",
-        SLACK_SIGNING_SECRET: RUN_SECRET,
-        SLACK_API_URL: w.fake.apiUrl,
-        MCP_AGENT: TOKEN,
-      },
-      readFile: (p) => (p.endsWith("ca.pem") ? w.sim.ca : ""),
-      baseDir: w.dir,
-    });
-    const app = await startRunSlack(loaded);
-    const listening = await app.log.waitFor((l) => l["msg"] === "MCP face listening");
-    const client = new Client({ name: "agent", version: "1" });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${String(listening["port"])}/mcp`), {
-        requestInit: { headers: { Authorization: `Bearer ${TOKEN}`, "X-Acting-For": "U1" } },
-      }),
-    );
+    const { app, client } = await startBotAndAgent(w, { "X-Acting-For": "U1" });
     try {
       const before = w.sim.state.fileSystems.get("projects")?.provisioned ?? 0;
       const target = Math.ceil(before / TIB) + 5;
@@ -100,44 +112,7 @@ describe("the MCP face beside the Slack face", () => {
   });
   it("a change asked as a task completes after a person's Approve in Slack, and fails after a Deny", async () => {
     const w = world();
-    const yaml = [
-      "arrays:",
-      ...arrayYaml("lab-1", w.sim.url),
-      "access:",
-      "  operator: { users: [U2] }",
-      "destructive:",
-      "  approvals_channel: CAPPROVE",
-      "mcp:",
-      "  enabled: true",
-      "  port: 0",
-      "  clients:",
-      "    - name: agent",
-      "      token_env: MCP_AGENT",
-      "      role: operator",
-      "slack:",
-      "  port: 0",
-      "  channelIntervalMs: 0",
-    ].join("\n");
-    const loaded = parseConfigText(yaml, {
-      source: join(w.dir, "bot.yml"),
-      env: {
-        LAB_TOKEN: DEFAULT_API_TOKEN,
-        SLACK_BOT_TOKEN: "xoxb-run-slack",
-        SLACK_SIGNING_SECRET: RUN_SECRET,
-        SLACK_API_URL: w.fake.apiUrl,
-        MCP_AGENT: TOKEN,
-      },
-      readFile: (p) => (p.endsWith("ca.pem") ? w.sim.ca : ""),
-      baseDir: w.dir,
-    });
-    const app = await startRunSlack(loaded);
-    const listening = await app.log.waitFor((l) => l["msg"] === "MCP face listening");
-    const client = new Client({ name: "agent", version: "1" });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${String(listening["port"])}/mcp`), {
-        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
-      }),
-    );
+    const { app, client } = await startBotAndAgent(w, {});
     const driver = httpDriver(app.baseUrl, RUN_SECRET);
     /** Asks for a resize as a task, then a person clicks `actionId` on its card in the approvals channel. */
     const decide = async (bytes: number, actionId: string, n: number) => {
