@@ -15,8 +15,8 @@ import {
   VALUE_WIRES,
   wired,
 } from "./arg-wire.js";
-import { userText } from "./message.js";
 import { countOf, LARGEST_SIZE_TEXT, parseDuration, parseSize, sizeTooLarge } from "./units.js";
+import { userText } from "./user-text.js";
 
 export const SIZE_HELP =
   "sizes take binary units: 500G, 1.5T, 2TiB, 10GB (G = GiB = 2^30 bytes: 10GB is 10,737,418,240 bytes, not 10^10), or B for bytes (4096B)";

@@ -8,11 +8,11 @@ import type { z } from "zod";
 import { type ErrorCode, UserFacingError } from "../errors.js";
 import { commandPath } from "./command-path.js";
 import type { CommandDefinition } from "./define-command.js";
-import { userText } from "./message.js";
 import { isSwitch, keyToOption, optionToKey } from "./schema-introspect.js";
 import { didYouMean, suggest } from "./suggest.js";
 import type { Token } from "./tokenize.js";
 import { usageLine } from "./usage.js";
+import { userText } from "./user-text.js";
 
 /** Options every command understands; command schemas may not reuse these keys. */
 export const GLOBAL_OPTIONS = [

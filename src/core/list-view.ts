@@ -18,11 +18,12 @@ import { UserFacingError } from "../errors.js";
 import { cellValue } from "./cell-marks.js";
 import { oneUnitPerColumn } from "./column-units.js";
 import type { Block, Message, TableColumn } from "./message.js";
-import { isSpooled, userText } from "./message.js";
+import { isSpooled } from "./message.js";
 import { removeSpooled } from "./spool.js";
 import { didYouMean, suggest } from "./suggest.js";
 import { DEFAULT_ROW_LIMIT, tableSource, toCsv } from "./table.js";
 import { parseDuration, parseSize } from "./units.js";
+import { userText } from "./user-text.js";
 
 export interface ListView {
   where?: string;

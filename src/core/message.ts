@@ -12,6 +12,8 @@
  * words, and snake_case names are common.
  */
 
+import { STAND_IN } from "./user-text.js";
+
 /** Rich text: Slack-style markup (*bold*, _italic_, `code`) whose user-supplied parts are already escaped. */
 export class Rich {
   constructor(readonly markup: string) {}
@@ -25,13 +27,6 @@ export function escapeText(s: string): string {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-const ZWSP = "\u200b";
-const STAND_IN: Readonly<Record<string, string>> = {
-  "*": `${ZWSP}\u2217`,
-  _: `${ZWSP}\u02cd`,
-  "~": `${ZWSP}\u223c`,
-  "`": `${ZWSP}\u02cb`,
-};
 const TYPED: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(STAND_IN).map(([typed, standIn]) => [standIn, typed]),
 );
@@ -78,14 +73,6 @@ export function escapeUserText(s: string): string {
     if (m === "_" && WORD.test(all.charAt(i - 1)) && WORD.test(all.charAt(i + 1))) return m;
     return STAND_IN[m] ?? m;
   });
-}
-
-/**
- * A user-supplied word placed inside the bot's own text (an error, a usage line): its backticks become the
- * stand-in, so they can never open or close the bot's `code` spans. Use it for every user value in an error.
- */
-export function userText(s: string): string {
-  return s.replace(/`/g, STAND_IN["`"] ?? "`");
 }
 
 /**
@@ -282,4 +269,12 @@ export function message(
   extra: Partial<Omit<Message, "text" | "blocks">> = {},
 ): Message {
   return { text, blocks, ...extra };
+}
+
+/**
+ * An error as a message: escaped, so nothing the user typed can become a mention, with the bot's own `code`
+ * spans kept as code (user words in errors went through userText, so their backticks cannot pair with them).
+ */
+export function errorMessage(text: string): Message {
+  return message(text, [{ type: "section", text: botText(text) }], { visibility: "ephemeral" });
 }

@@ -13,8 +13,8 @@ import { commandId, commandPath } from "./command-path.js";
 import type { CommandDefinition, ResourceDefinition } from "./define-command.js";
 import { checkEndpoints } from "./endpoint-checks.js";
 import { checkGateClasses } from "./gate-classes.js";
-import { userText } from "./message.js";
 import { didYouMean, suggest } from "./suggest.js";
+import { userText } from "./user-text.js";
 
 export interface CommandEntry {
   /** "fs.resize", "snmp.manager.create": stable, used by audit records, pending requests and metrics. */

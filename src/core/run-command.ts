@@ -12,9 +12,9 @@ import { type Block, type Button, botText, type Message, rich } from "./message.
 import type { PendingRecord } from "./pending-store.js";
 import { ACTIONS } from "./pipeline-deps.js";
 import type { CommandEntry } from "./registry.js";
-import { DEFAULT_FAN_OUT_DEADLINE_MS, type Runtime } from "./runtime.js";
+import type { Runtime } from "./runtime.js";
 import { nothingPlanned, sendPlan } from "./send-plan.js";
-import { raceDeadline } from "./slow-array.js";
+import { DEFAULT_FAN_OUT_DEADLINE_MS, raceDeadline } from "./slow-array.js";
 
 export interface Ran {
   message: Message;

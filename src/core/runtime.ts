@@ -10,16 +10,15 @@ import { type AccessResolver, createAccessResolver } from "./authz.js";
 import { openAccessRequest } from "./change-control/access.js";
 import { type ChangeControlRecords, changeControlRecords } from "./change-control/records.js";
 import type { CommandActor, CommandContext, ControlPort, RenderContext } from "./define-command.js";
-import { botText, type Message, message } from "./message.js";
+import { errorMessage } from "./message.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import type { Effect } from "./pipeline-types.js";
 import { type RequestBudgets, requestBudgets } from "./request-budget.js";
 import { guardClient, guardPool, type RoleOn } from "./request-guard.js";
+import { DEFAULT_FAN_OUT_DEADLINE_MS } from "./slow-array.js";
 import { createTargetResolver, type TargetResolver } from "./targets.js";
 
 /** `fan_out_deadline` when a configuration built in code leaves it out. */
-export const DEFAULT_FAN_OUT_DEADLINE_MS = 10_000;
-
 export interface Runtime {
   deps: PipelineDeps;
   access: AccessResolver;
@@ -113,14 +112,6 @@ export function createRuntime(deps: PipelineDeps): Runtime {
     },
   };
   return self;
-}
-
-/**
- * An error as a message: escaped, so nothing the user typed can become a mention, with the bot's own `code`
- * spans kept as code (user words in errors went through userText, so their backticks cannot pair with them).
- */
-export function errorMessage(text: string): Message {
-  return message(text, [{ type: "section", text: botText(text) }], { visibility: "ephemeral" });
 }
 
 /** What change-control commands reach (src/core/change-control/): its records, its rules, and access requests. */

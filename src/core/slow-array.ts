@@ -6,8 +6,11 @@
  */
 import { isUserFacing, toUserMessage } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { type Message, message, rich } from "./message.js";
-import { DEFAULT_FAN_OUT_DEADLINE_MS, errorMessage, type Runtime } from "./runtime.js";
+import { errorMessage, type Message, message, rich } from "./message.js";
+import type { Runtime } from "./runtime.js";
+
+/** How long a read waits for slow arrays before answering without them (config `fan_out_deadline`). */
+export const DEFAULT_FAN_OUT_DEADLINE_MS = 10_000;
 
 /**
  * A deadline raced against an answer, ended as soon as the race is decided: a timer left running would keep
