@@ -7,21 +7,11 @@
  */
 import { alertsApi } from "./resources/alerts.js";
 import { arraysApi } from "./resources/arrays.js";
-import { bucketsApi } from "./resources/buckets.js";
 import type { ClientCore } from "./resources/core.js";
 import { fileSystemsApi } from "./resources/file-systems.js";
-import { quotasApi } from "./resources/quotas.js";
 import { replicaLinksApi } from "./resources/replication.js";
 import { snapshotsApi } from "./resources/snapshots.js";
-import type {
-  AlertsApi,
-  ArraysApi,
-  BucketsApi,
-  FileSystemsApi,
-  QuotasApi,
-  ReplicaLinksApi,
-  SnapshotsApi,
-} from "./types.js";
+import type { AlertsApi, ArraysApi, FileSystemsApi, ReplicaLinksApi, SnapshotsApi } from "./types.js";
 
 export abstract class TypedReads {
   #fileSystems?: FileSystemsApi;
@@ -29,8 +19,6 @@ export abstract class TypedReads {
   #alerts?: AlertsApi;
   #arrays?: ArraysApi;
   #replicaLinks?: ReplicaLinksApi;
-  #buckets?: BucketsApi;
-  #quotas?: QuotasApi;
 
   /** The generic calls the typed reads are built over (the subclass's own). */
   protected abstract core(): ClientCore;
@@ -54,13 +42,5 @@ export abstract class TypedReads {
   get replicaLinks(): ReplicaLinksApi {
     this.#replicaLinks ??= replicaLinksApi(this.core());
     return this.#replicaLinks;
-  }
-  get buckets(): BucketsApi {
-    this.#buckets ??= bucketsApi(this.core());
-    return this.#buckets;
-  }
-  get quotas(): QuotasApi {
-    this.#quotas ??= quotasApi(this.core());
-    return this.#quotas;
   }
 }
