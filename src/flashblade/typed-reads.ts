@@ -13,34 +13,40 @@ import { replicaLinksApi } from "./resources/replication.js";
 import { snapshotsApi } from "./resources/snapshots.js";
 import type { AlertsApi, ArraysApi, FileSystemsApi, ReplicaLinksApi, SnapshotsApi } from "./types.js";
 
+/** What each typed read is built from. */
+const MAKERS = {
+  fileSystems: fileSystemsApi,
+  snapshots: snapshotsApi,
+  alerts: alertsApi,
+  arrays: arraysApi,
+  replicaLinks: replicaLinksApi,
+};
+type Reads = { [K in keyof typeof MAKERS]: ReturnType<(typeof MAKERS)[K]> };
+
 export abstract class TypedReads {
-  #fileSystems?: FileSystemsApi;
-  #snapshots?: SnapshotsApi;
-  #alerts?: AlertsApi;
-  #arrays?: ArraysApi;
-  #replicaLinks?: ReplicaLinksApi;
+  readonly #built: Partial<Reads> = {};
 
   /** The generic calls the typed reads are built over (the subclass's own). */
   protected abstract core(): ClientCore;
 
+  #read<K extends keyof Reads>(key: K): Reads[K] {
+    this.#built[key] ??= MAKERS[key](this.core()) as Reads[K];
+    return this.#built[key] as Reads[K];
+  }
+
   get fileSystems(): FileSystemsApi {
-    this.#fileSystems ??= fileSystemsApi(this.core());
-    return this.#fileSystems;
+    return this.#read("fileSystems");
   }
   get snapshots(): SnapshotsApi {
-    this.#snapshots ??= snapshotsApi(this.core());
-    return this.#snapshots;
+    return this.#read("snapshots");
   }
   get alerts(): AlertsApi {
-    this.#alerts ??= alertsApi(this.core());
-    return this.#alerts;
+    return this.#read("alerts");
   }
   get arrays(): ArraysApi {
-    this.#arrays ??= arraysApi(this.core());
-    return this.#arrays;
+    return this.#read("arrays");
   }
   get replicaLinks(): ReplicaLinksApi {
-    this.#replicaLinks ??= replicaLinksApi(this.core());
-    return this.#replicaLinks;
+    return this.#read("replicaLinks");
   }
 }
