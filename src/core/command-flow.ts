@@ -9,6 +9,7 @@ import { type AuditDecision, auditRecord, decidedAs, decisionOf, roleTrail } fro
 import { assertRole, forbidden } from "./authz.js";
 import type { BoundArgs } from "./bind-args.js";
 import { type ChangeControl, changeControlFor, controlFields } from "./change-control/apply.js";
+import { checkPublic, withGlobalOptions } from "./command-options.js";
 import { commandPath } from "./command-path.js";
 import { type CommandActor, fanOutSafe } from "./define-command.js";
 import { dryRunMessage } from "./dry-run.js";
@@ -141,10 +142,12 @@ async function dispatch(
       );
     const role = await rt.access.bestRole(actor.userId, rt.targets.allowed(actor.channelId));
     assertRole(what, cmd.role, role);
-    const ctx = rt.contextFor(undefined, { ...actor, role: role as Role }, requestId, log);
-    const ran = await decidedAs("allowed", () => runOnArray(rt, entry, args, ctx, undefined));
-    // Cards the command asked to post (an access request's) go out with its answer.
-    return { effects: [...(ctx.control?.outbox ?? []), reply(ran)], decision: "allowed" };
+    return decidedAs("allowed", async () => {
+      const ctx = rt.contextFor(undefined, { ...actor, role: role as Role }, requestId, log);
+      const ran = await runOnArray(rt, entry, args, ctx, undefined);
+      // Cards the command asked to post (an access request's) go out with its answer.
+      return { effects: [...(ctx.control?.outbox ?? []), reply(ran)], decision: "allowed" };
+    });
   }
 
   const clients = rt.targets.resolve(bound.array, actor.channelId);
@@ -310,32 +313,4 @@ async function authorize(
 
 function answer(message: Message): Effect {
   return { kind: "reply", message };
-}
-
-/** `--public` is for lookups, in channels whose configuration allows answers everyone sees. */
-function checkPublic(rt: Runtime, entry: CommandEntry, channelId: string): void {
-  const what = `\`${commandPath(entry.id)}\``;
-  if (entry.command.impact) {
-    throw new UserFacingError(
-      "PUBLIC_NOT_APPLICABLE",
-      `${what} changes something, so its result is announced in the channel anyway; drop --public.`,
-    );
-  }
-  if (!rt.targets.publicAllowed(channelId)) {
-    throw new UserFacingError(
-      "CHANNEL_PUBLIC_FORBIDDEN",
-      "This channel does not take public answers (its configuration sets public_answers: false); drop --public and the answer comes to you alone.",
-    );
-  }
-}
-
-/** A global command's own `--array`/`--reason` arguments, bound where it asks for them. */
-function withGlobalOptions(entry: CommandEntry, bound: BoundArgs): Record<string, unknown> {
-  const own = entry.command.globalOptionsAsArgs;
-  if (!own) return bound.raw;
-  return {
-    ...bound.raw,
-    ...(own.array && bound.array !== undefined ? { [own.array]: bound.array } : {}),
-    ...(own.reason && bound.reason !== undefined ? { [own.reason]: bound.reason } : {}),
-  };
 }
