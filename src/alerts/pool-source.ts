@@ -21,7 +21,7 @@ export function poolAlertSource(pool: ArrayPool): AlertSource {
       return out;
     },
     async setFlagged(array, name, flagged) {
-      await pool.get(array).alerts.setFlagged(name, flagged);
+      await pool.get(array).patch("/alerts", { query: { names: [name] }, body: { flagged } });
     },
     supportsAlerts: (array) => pool.get(array).supports(ALERTS_SINCE),
     async certificates(array) {

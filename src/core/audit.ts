@@ -6,11 +6,13 @@
  * its place in the store's hash chain, so the log line, the sink and the export all carry seq, prev_hash, hash.
  */
 
+import { BotError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { redact } from "../redact.js";
 import { currentTrace } from "../trace.js";
 import type { AuditChain } from "./audit-chain.js";
 import type { AccessResolver } from "./authz.js";
+import type { PendingRecord } from "./pending-store.js";
 import { redactTypedArgs } from "./redact.js";
 import { type Role, roleAtLeast } from "./roles.js";
 
@@ -131,6 +133,112 @@ export function createAuditor(logger: Logger, sink: AuditSink, chain?: AuditChai
   };
 }
 
+/**
+ * What one record says, as its maker knows it; `auditRecord` turns it into the record, the one place a record is
+ * made (an architecture test holds every other module to it). Optional facts left undefined (or empty, for the
+ * names and codes) are left out of the record, so every path writes the same fields for the same facts.
+ */
+export interface AuditFacts {
+  id: string;
+  /** Who acted, and where. */
+  by: { userId: string; displayName?: string | undefined; channelId: string };
+  /** When the request arrived (ms since the epoch). */
+  started: number;
+  /** When its record is written; a record of a moment (executing, expired, interrupted) leaves it out. */
+  ended?: number;
+  arrays: string[];
+  command: string;
+  args: Record<string, unknown>;
+  role?: Role | "none" | undefined;
+  text?: string;
+  decision: AuditDecision;
+  approvedBy?: string[] | undefined;
+  pendingId?: string | undefined;
+  requester?: AuditRecord["requester"];
+  sent?: string[] | undefined;
+  rule?: string;
+  reason?: string;
+  breakGlass?: AuditRecord["breakGlass"];
+  grant?: string | undefined;
+  outcome: "ok" | "error";
+  errorCode?: string | undefined;
+}
+
+export function auditRecord(f: AuditFacts): AuditRecord {
+  return {
+    id: f.id,
+    at: new Date(f.started).toISOString(),
+    userId: f.by.userId,
+    ...(f.by.displayName ? { displayName: f.by.displayName } : {}),
+    channelId: f.by.channelId,
+    arrays: f.arrays,
+    command: f.command,
+    // Redacted with the whole record by the auditor (one redaction for every output).
+    args: f.args,
+    ...(f.role === undefined ? {} : { role: f.role }),
+    ...(f.text === undefined ? {} : { text: f.text }),
+    decision: f.decision,
+    ...(f.approvedBy ? { approvedBy: f.approvedBy } : {}),
+    ...(f.pendingId ? { pendingId: f.pendingId } : {}),
+    ...(f.requester ? { requester: f.requester } : {}),
+    ...(f.sent ? { sent: f.sent } : {}),
+    ...(f.rule ? { rule: f.rule } : {}),
+    ...(f.reason ? { reason: f.reason } : {}),
+    ...(f.breakGlass ? { breakGlass: f.breakGlass } : {}),
+    ...(f.grant ? { grant: f.grant } : {}),
+    outcome: f.outcome,
+    ...(f.errorCode ? { errorCode: f.errorCode } : {}),
+    durationMs: f.ended === undefined ? 0 : f.ended - f.started,
+  };
+}
+
+/** The facts a gated request's own records share: what it changes, where, and who asked (the one acting). */
+export function pendingFacts(
+  rec: PendingRecord,
+): Pick<AuditFacts, "by" | "arrays" | "command" | "args" | "pendingId"> {
+  return {
+    by: { ...rec.requester, channelId: rec.channelId },
+    arrays: [rec.array],
+    command: rec.commandId,
+    args: rec.args,
+    pendingId: rec.id,
+  };
+}
+
+/**
+ * A failure with the decision its request had reached: a step run by `decidedAs` carries its decision out with
+ * the error, so the record's decision is computed once, where the error is caught (decisionOf), instead of a flag
+ * set before each step that may throw.
+ */
+class DecidedFailure extends Error {
+  constructor(
+    readonly decision: AuditDecision,
+    readonly error: unknown,
+  ) {
+    super("decided failure");
+  }
+}
+
+/** Runs `step`; an error it throws leaves with `decision` (a step nested inside keeps its own). */
+export async function decidedAs<T>(decision: AuditDecision, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    throw err instanceof DecidedFailure ? err : new DecidedFailure(decision, err);
+  }
+}
+
+/**
+ * The decision a failed request is recorded with, and its error: a refusal by policy or role is "denied"
+ * wherever it came from; otherwise the decision of the step it left (`before` when it left none).
+ */
+export function decisionOf(err: unknown, before: AuditDecision): { decision: AuditDecision; error: unknown } {
+  const decided = err instanceof DecidedFailure;
+  const error = decided ? err.error : err;
+  const denied = error instanceof BotError && error.denied;
+  return { decision: denied ? "denied" : decided ? err.decision : before, error };
+}
+
 /** An access resolver that remembers the roles it resolved for one user, for that request's audit record. */
 export interface RoleTrail {
   readonly access: AccessResolver;
@@ -155,9 +263,4 @@ export function roleTrail(access: AccessResolver, userId: string): RoleTrail {
     },
     role: () => (seen ? (lowest ?? "none") : undefined),
   };
-}
-
-/** The `role` field of a record, left out when no role was looked up. */
-export function withRole(role: Role | "none" | undefined): { role?: Role | "none" } {
-  return role === undefined ? {} : { role };
 }

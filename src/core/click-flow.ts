@@ -9,7 +9,7 @@ import { type ErrorCode, errorCode, UserFacingError } from "../errors.js";
 import { type Logger, lazyChild } from "../logger.js";
 import { withTrace } from "../trace.js";
 import { canDecide, requesterIds } from "./actors.js";
-import { type AuditDecision, roleTrail, withRole } from "./audit.js";
+import { type AuditDecision, auditRecord, roleTrail } from "./audit.js";
 import { accessCard, grantAccess } from "./change-control/access.js";
 import { assertMayApprove, claim, confirmThenApprove, deny, expiredOutcome } from "./click-decide.js";
 import { executePending, type Outcome, staleBeforePrompt, staleCard } from "./execute-pending.js";
@@ -32,26 +32,26 @@ export async function handleClickInput(base: Runtime, input: ClickInput, clickId
     pendingId: input.value,
   });
   let rec: PendingRecord | undefined;
-  let decision: AuditDecision = "denied";
-  const audit = (outcome: "ok" | "error", code?: ErrorCode, approvedBy?: string[]) =>
-    rt.auditor.record({
-      id: clickId,
-      at: new Date(started).toISOString(),
-      userId: input.actor.userId,
-      ...(input.actor.displayName ? { displayName: input.actor.displayName } : {}),
-      channelId: input.actor.channelId,
-      arrays: rec ? [rec.array] : [],
-      command: rec?.commandId ?? "unknown",
-      args: rec?.args ?? {},
-      ...withRole(roles.role()),
-      decision,
-      ...(approvedBy ? { approvedBy } : {}),
-      ...(rec ? { pendingId: rec.id, requester: rec.requester } : {}),
-      ...(rec?.planned ? { sent: rec.planned } : {}),
-      outcome,
-      ...(code ? { errorCode: code } : {}),
-      durationMs: rt.deps.now() - started,
-    });
+  const audit = (decision: AuditDecision, outcome: "ok" | "error", code?: ErrorCode, approvedBy?: string[]) =>
+    rt.auditor.record(
+      auditRecord({
+        id: clickId,
+        by: input.actor,
+        started,
+        ended: rt.deps.now(),
+        arrays: rec ? [rec.array] : [],
+        command: rec?.commandId ?? "unknown",
+        args: rec?.args ?? {},
+        role: roles.role(),
+        decision,
+        approvedBy,
+        pendingId: rec?.id,
+        requester: rec?.requester,
+        sent: rec?.planned,
+        outcome,
+        errorCode: code,
+      }),
+    );
   try {
     rec = await rt.deps.store.get(input.value);
     if (!rec)
@@ -60,11 +60,12 @@ export async function handleClickInput(base: Runtime, input: ClickInput, clickId
     const asked = rec;
     const result = await withTrace(asked.requestId, () => route(rt, asked, input, log));
     if (result === "prompt") return [promptFor(rec, input)];
-    decision = result.decision;
-    await withTrace(asked.requestId, () => audit(result.ok ? "ok" : "error", result.code, result.approvedBy));
+    const { decision, ok, code, approvedBy } = result;
+    await withTrace(asked.requestId, () => audit(decision, ok ? "ok" : "error", code, approvedBy));
     return result.effects;
   } catch (err) {
-    const refused = () => audit("error", errorCode(err));
+    // A click that failed carried nothing out: recorded as denied, the request stays as it was.
+    const refused = () => audit("denied", "error", errorCode(err));
     await (rec ? withTrace(rec.requestId, refused) : refused());
     return rt.errorEffects(err, clickId, log);
   }

@@ -2,13 +2,14 @@
  * One typed command, start to finish: parse → find → validate → resolve arrays → authorize → impact and gate
  * (or dry run) → run → render → audit. Every path ends in exactly one audit record.
  */
-import { BotError, type ErrorCode, errorCode, InternalError, UserFacingError } from "../errors.js";
+import { type ErrorCode, errorCode, InternalError, UserFacingError } from "../errors.js";
 import type { ArrayClient } from "../flashblade/types.js";
 import { lazyChild } from "../logger.js";
-import { type AuditDecision, type AuditRecord, roleTrail, withRole } from "./audit.js";
+import { type AuditDecision, auditRecord, decidedAs, decisionOf, roleTrail } from "./audit.js";
 import { assertRole, forbidden } from "./authz.js";
 import type { BoundArgs } from "./bind-args.js";
 import { type ChangeControl, changeControlFor, controlFields } from "./change-control/apply.js";
+import { checkPublic, withGlobalOptions } from "./command-options.js";
 import { commandPath } from "./command-path.js";
 import { type CommandActor, fanOutSafe } from "./define-command.js";
 import { dryRunMessage } from "./dry-run.js";
@@ -30,16 +31,23 @@ import { canonicalPlan } from "./send-plan.js";
 import { withSlowNotice } from "./slow-array.js";
 import { isMultiSpec } from "./targets.js";
 
+/** What is known of the request so far, for its record whichever way it ends (the decision is not among them). */
 interface Trail {
   command: string;
   arrays: string[];
   args: Record<string, unknown>;
-  decision: AuditDecision;
-  pendingId?: string;
   sent?: string[];
   control?: ChangeControl;
   /** The access grant the requester's role came from (audit names it). */
   grant?: string;
+}
+
+/** How a request that did not fail ended: its answer, and the decision its record carries. */
+interface Dispatched {
+  effects: Effect[];
+  decision: AuditDecision;
+  failedCode?: ErrorCode;
+  pendingId?: string;
 }
 
 export async function handleCommandText(
@@ -52,40 +60,37 @@ export async function handleCommandText(
   const rt: Runtime = { ...base, access: roles.access };
   const started = rt.deps.now();
   const log = lazyChild(rt.log, { reqId: requestId, user: actor.userId, channel: actor.channelId });
-  const trail: Trail = { command: "unknown", arrays: [], args: {}, decision: "invalid" };
-  const audit = (outcome: "ok" | "error", code?: ErrorCode) => {
-    const rec: AuditRecord = {
-      id: requestId,
-      at: new Date(started).toISOString(),
-      userId: actor.userId,
-      ...(actor.displayName ? { displayName: actor.displayName } : {}),
-      channelId: actor.channelId,
-      arrays: trail.arrays,
-      command: trail.command,
-      // Redacted with the whole record by the auditor (one redaction for every output).
-      args: trail.args,
-      ...withRole(roles.role()),
-      text: redactCommandLine(input.text),
-      decision: trail.decision,
-      ...(trail.pendingId ? { pendingId: trail.pendingId } : {}),
-      ...(trail.sent ? { sent: trail.sent } : {}),
-      ...controlFields(trail.control),
-      ...(trail.grant ? { grant: trail.grant } : {}),
-      outcome,
-      ...(code ? { errorCode: code } : {}),
-      durationMs: rt.deps.now() - started,
-    };
-    return rt.auditor.record(rec);
-  };
+  const trail: Trail = { command: "unknown", arrays: [], args: {} };
+  const audit = (decision: AuditDecision, code?: ErrorCode, pendingId?: string) =>
+    rt.auditor.record(
+      auditRecord({
+        id: requestId,
+        by: actor,
+        started,
+        ended: rt.deps.now(),
+        arrays: trail.arrays,
+        command: trail.command,
+        args: trail.args,
+        role: roles.role(),
+        text: redactCommandLine(input.text),
+        decision,
+        pendingId,
+        sent: trail.sent,
+        ...controlFields(trail.control),
+        grant: trail.grant,
+        outcome: code ? "error" : "ok",
+        errorCode: code,
+      }),
+    );
   try {
-    const { effects, failedCode } = await dispatch(rt, input, requestId, trail, log);
-    await audit(failedCode ? "error" : "ok", failedCode);
-    return effects;
+    const done = await dispatch(rt, input, requestId, trail, log);
+    await audit(done.decision, done.failedCode, done.pendingId);
+    return done.effects;
   } catch (err) {
-    const code = errorCode(err);
-    if (err instanceof BotError && err.denied) trail.decision = "denied";
-    await audit("error", code);
-    return rt.errorEffects(err, requestId, log);
+    // A failure before any decision was reached is an invalid request (it did not parse, validate or resolve).
+    const { decision, error } = decisionOf(err, "invalid");
+    await audit(decision, errorCode(error));
+    return rt.errorEffects(error, requestId, log);
   }
 }
 
@@ -95,15 +100,17 @@ async function dispatch(
   requestId: string,
   trail: Trail,
   log: Runtime["log"],
-): Promise<{ effects: Effect[]; failedCode?: ErrorCode }> {
+): Promise<Dispatched> {
   const { actor } = input;
   const parsed = parseCommandLine(input.text, rt.deps.registry, input.built === true);
   if (parsed.kind === "help") {
     trail.command = "help";
     trail.args = parsed.topic ? { topic: parsed.topic } : {};
     const role = await rt.access.bestRole(actor.userId, rt.targets.allowed(actor.channelId));
-    trail.decision = role ? "allowed" : "denied";
-    return { effects: [answer(helpMessage(rt.deps.registry, role, parsed.topic))] };
+    return {
+      effects: [answer(helpMessage(rt.deps.registry, role, parsed.topic))],
+      decision: role ? "allowed" : "denied",
+    };
   }
   const { entry, bound } = parsed;
   trail.command = entry.id;
@@ -134,13 +141,13 @@ async function dispatch(
         `${what} changes no array: --reason and --break-glass go with a change.`,
       );
     const role = await rt.access.bestRole(actor.userId, rt.targets.allowed(actor.channelId));
-    trail.decision = "denied";
     assertRole(what, cmd.role, role);
-    trail.decision = "allowed";
-    const ctx = rt.contextFor(undefined, { ...actor, role: role as Role }, requestId, log);
-    const ran = await runOnArray(rt, entry, args, ctx, undefined);
-    // Cards the command asked to post (an access request's) go out with its answer.
-    return { effects: [...(ctx.control?.outbox ?? []), reply(ran)] };
+    return decidedAs("allowed", async () => {
+      const ctx = rt.contextFor(undefined, { ...actor, role: role as Role }, requestId, log);
+      const ran = await runOnArray(rt, entry, args, ctx, undefined);
+      // Cards the command asked to post (an access request's) go out with its answer.
+      return { effects: [...(ctx.control?.outbox ?? []), reply(ran)], decision: "allowed" };
+    });
   }
 
   const clients = rt.targets.resolve(bound.array, actor.channelId);
@@ -159,6 +166,32 @@ async function dispatch(
     );
   }
   const targets = await authorize(rt, entry, actor, clients, trail);
+  // Authorized: a failure from here on is recorded as allowed (unless a step below says otherwise).
+  return decidedAs("allowed", () =>
+    carryOut(rt, input, requestId, trail, log, { entry, bound, args, shown, targets }),
+  );
+}
+
+/** An authorized command on its arrays: read, dry run, gate, or change at once. */
+async function carryOut(
+  rt: Runtime,
+  input: CommandInput,
+  requestId: string,
+  trail: Trail,
+  log: Runtime["log"],
+  req: {
+    entry: CommandEntry;
+    bound: BoundArgs;
+    args: Record<string, unknown>;
+    shown: (m: Message) => Message;
+    targets: { client: ArrayClient; actor: CommandActor }[];
+  },
+): Promise<Dispatched> {
+  const { actor } = input;
+  const { entry, bound, args, shown, targets } = req;
+  const cmd = entry.command;
+  const what = `\`${commandPath(entry.id)}\``;
+  const reply = (message: Message): Effect => answer(shown(message));
   const first = targets[0];
   if (!first) throw new UserFacingError("ARRAY_REQUIRED", "No array to run on.");
   if (targets.length > 1) {
@@ -168,7 +201,11 @@ async function dispatch(
       message: shown(ran.message),
       ...(ran.later ? { later: ran.later.then(shown) } : {}),
     };
-    return { effects: [effect], ...(ran.failedCode ? { failedCode: ran.failedCode } : {}) };
+    return {
+      effects: [effect],
+      decision: "allowed",
+      ...(ran.failedCode ? { failedCode: ran.failedCode } : {}),
+    };
   }
   const ctx = rt.contextFor(
     first.client,
@@ -188,9 +225,9 @@ async function dispatch(
     // A list offers the forms of its noun that the person may use there (Create, Change); faces decide to show them.
     const offer = (m: Message) =>
       withFormOffers(rt.deps.registry, entry, first.actor.role, first.client.name, shown(m));
-    if (!ran.later) return { effects: [answer(offer(ran.message))] };
+    if (!ran.later) return { effects: [answer(offer(ran.message))], decision: "allowed" };
     const effect: Effect = { kind: "reply", message: shown(ran.message), later: ran.later.then(offer) };
-    return { effects: [effect], failedCode: "ARRAY_DEADLINE" };
+    return { effects: [effect], decision: "allowed", failedCode: "ARRAY_DEADLINE" };
   }
 
   const impact = await cmd.impact(args, ctx);
@@ -207,9 +244,11 @@ async function dispatch(
   // A command that takes secrets waits for its requester to type them privately, as its confirmation.
   const secrets = cmd.secrets?.(args) ?? [];
   if (bound.dryRun) {
-    trail.decision = "dry_run";
     const gate = cls ? { cls, policy: rt.deps.config.destructive[cls] } : undefined;
-    return { effects: [reply(await dryRunMessage(entry, impact, first.client, gate, secrets))] };
+    const shownPlan = await decidedAs("dry_run", () =>
+      dryRunMessage(entry, impact, first.client, gate, secrets),
+    );
+    return { effects: [reply(shownPlan)], decision: "dry_run" };
   }
   // A change whose request or history the store cannot record (a full data volume) is refused before any of it
   // reaches the array.
@@ -227,28 +266,29 @@ async function dispatch(
   // so does one an approval rule covers, or one breaking glass through a freeze.
   const ruled = control.rule !== undefined || control.breakGlass !== undefined;
   if (cls || secrets.length > 0 || ruled || actor.kind === "assistant" || actor.kind === "workflow") {
-    trail.decision = "denied";
-    const gate = await openGate(rt, {
-      entry,
-      args,
-      actor,
-      requestId,
-      client: first.client,
-      impact,
-      ...(cls ? { cls } : {}),
-      ...(secrets.length > 0 ? { secrets } : {}),
-      commandText: redactCommandLine(input.text.trim()),
-      control,
-    });
-    trail.decision = "pending";
-    trail.pendingId = gate.record.id;
-    return { effects: gate.effects };
+    // A gate that refuses the request (its class turned off, a secret no one may approve) denies it.
+    const gate = await decidedAs("denied", () =>
+      openGate(rt, {
+        entry,
+        args,
+        actor,
+        requestId,
+        client: first.client,
+        impact,
+        ...(cls ? { cls } : {}),
+        ...(secrets.length > 0 ? { secrets } : {}),
+        commandText: redactCommandLine(input.text.trim()),
+        control,
+      }),
+    );
+    return { effects: gate.effects, decision: "pending", pendingId: gate.record.id };
   }
   // A change that needs no gate still announces its result in the channel, whatever its render chose; an
   // answer holding a secret (a new access key) goes to the requester alone.
   const result = await runOnArray(rt, entry, args, ctx, impact);
-  if (result.secret) return { effects: [reply({ ...result, visibility: "ephemeral", attachments: [] })] };
-  return { effects: [reply({ ...result, visibility: "in_channel" })] };
+  if (result.secret)
+    return { effects: [reply({ ...result, visibility: "ephemeral", attachments: [] })], decision: "allowed" };
+  return { effects: [reply({ ...result, visibility: "in_channel" })], decision: "allowed" };
 }
 
 /** Every target must allow the command; the first refusal names the array and the role needed. */
@@ -262,46 +302,15 @@ async function authorize(
   const out: { client: ArrayClient; actor: CommandActor }[] = [];
   for (const client of clients) {
     const role = await rt.access.roleOn(actor.userId, client);
-    if (!roleAtLeast(role, entry.command.role)) {
-      trail.decision = "denied";
+    if (!roleAtLeast(role, entry.command.role))
       throw forbidden(`\`${commandPath(entry.id)}\``, entry.command.role, role, client.name);
-    }
     out.push({ client, actor: { ...actor, role: role as Role } });
     const grant = await rt.access.grantBehind?.(actor.userId, client);
     if (grant) trail.grant = grant;
   }
-  trail.decision = "allowed";
   return out;
 }
 
 function answer(message: Message): Effect {
   return { kind: "reply", message };
-}
-
-/** `--public` is for lookups, in channels whose configuration allows answers everyone sees. */
-function checkPublic(rt: Runtime, entry: CommandEntry, channelId: string): void {
-  const what = `\`${commandPath(entry.id)}\``;
-  if (entry.command.impact) {
-    throw new UserFacingError(
-      "PUBLIC_NOT_APPLICABLE",
-      `${what} changes something, so its result is announced in the channel anyway; drop --public.`,
-    );
-  }
-  if (!rt.targets.publicAllowed(channelId)) {
-    throw new UserFacingError(
-      "CHANNEL_PUBLIC_FORBIDDEN",
-      "This channel does not take public answers (its configuration sets public_answers: false); drop --public and the answer comes to you alone.",
-    );
-  }
-}
-
-/** A global command's own `--array`/`--reason` arguments, bound where it asks for them. */
-function withGlobalOptions(entry: CommandEntry, bound: BoundArgs): Record<string, unknown> {
-  const own = entry.command.globalOptionsAsArgs;
-  if (!own) return bound.raw;
-  return {
-    ...bound.raw,
-    ...(own.array && bound.array !== undefined ? { [own.array]: bound.array } : {}),
-    ...(own.reason && bound.reason !== undefined ? { [own.reason]: bound.reason } : {}),
-  };
 }

@@ -6,7 +6,7 @@
 
 import { type ErrorCode, errorCode, InternalError, isUserFacing, toUserMessage } from "../errors.js";
 import type { Logger } from "../logger.js";
-import type { AuditDecision } from "./audit.js";
+import { type AuditDecision, auditRecord, pendingFacts } from "./audit.js";
 import { forbidden } from "./authz.js";
 import { isMember } from "./change-control/match.js";
 import { commandPath } from "./command-path.js";
@@ -178,20 +178,18 @@ async function execute(
       return { effects, decision: "voided", ok: false, code: checked.stale.code };
     }
     // Written before the array call: if the process dies during it, the trail still shows the change began.
-    await rt.auditor.record({
-      id: `${rec.id}.executing`,
-      at: new Date(rt.deps.now()).toISOString(),
-      userId: decidedBy?.userId ?? rec.requester.userId,
-      channelId: rec.channelId,
-      arrays: [rec.array],
-      command: rec.commandId,
-      args: rec.args,
-      decision: "executing",
-      approvedBy,
-      pendingId: rec.id,
-      outcome: "ok",
-      durationMs: 0,
-    });
+    await rt.auditor.record(
+      auditRecord({
+        ...pendingFacts(rec),
+        id: `${rec.id}.executing`,
+        // The one who decided it acts now (named by id alone, as the approvals list names them).
+        by: { userId: decidedBy?.userId ?? rec.requester.userId, channelId: rec.channelId },
+        started: rt.deps.now(),
+        decision: "executing",
+        approvedBy,
+        outcome: "ok",
+      }),
+    );
     // Only the secrets the request asked for reach the command, and only for this run.
     const asked = Object.fromEntries((rec.secrets ?? []).map((f) => [f.key, secrets?.[f.key] ?? ""]));
     const runCtx = rec.secrets?.length ? { ...ctx, secrets: asked } : ctx;

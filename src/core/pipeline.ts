@@ -7,6 +7,7 @@ import { UserFacingError } from "../errors.js";
 import { contains } from "../flashblade/filter.js";
 import { withTrace } from "../trace.js";
 import { assertActor } from "./actors.js";
+import { auditRecord, pendingFacts } from "./audit.js";
 import { handleClickInput } from "./click-flow.js";
 import { handleCommandText } from "./command-flow.js";
 import { offeredForm, prefilled } from "./form-offers.js";
@@ -206,20 +207,15 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         const verb = rec.policy === "approve" ? "approved" : "confirmed";
         const msg = closedCard(rec, rec.display, rich`Expired: not ${verb} in time. Nothing was changed.`);
         for (const ref of rec.messages) effects.push({ kind: "update", ref, message: msg });
-        await rt.auditor.record({
-          id: rt.newId(),
-          at: new Date(now).toISOString(),
-          userId: rec.requester.userId,
-          ...(rec.requester.displayName ? { displayName: rec.requester.displayName } : {}),
-          channelId: rec.channelId,
-          arrays: [rec.array],
-          command: rec.commandId,
-          args: rec.args,
-          decision: "expired",
-          pendingId: rec.id,
-          outcome: "ok",
-          durationMs: 0,
-        });
+        await rt.auditor.record(
+          auditRecord({
+            ...pendingFacts(rec),
+            id: rt.newId(),
+            started: now,
+            decision: "expired",
+            outcome: "ok",
+          }),
+        );
       }
       // With replicas, an execution whose executor died (its lease lapsed) ends here, on whichever replica sweeps.
       if (deps.executions && !deps.executions.exclusive) effects.push(...(await recoverInterrupted(rt)));

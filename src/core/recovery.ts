@@ -8,6 +8,7 @@
  */
 import { isUserFacing, toUserMessage } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { auditRecord, pendingFacts } from "./audit.js";
 import { closedCard } from "./gate-messages.js";
 import { type Rich, rich } from "./message.js";
 import type { PendingRecord } from "./pending-store.js";
@@ -96,22 +97,17 @@ export async function recoverInterrupted(rt: Runtime): Promise<Effect[]> {
       { executor: rec.executor },
       "request was being carried out when its executor stopped; marked interrupted",
     );
-    await rt.auditor.record({
-      id: `${rec.id}.interrupted`,
-      at: new Date(now).toISOString(),
-      userId: rec.requester.userId,
-      ...(rec.requester.displayName ? { displayName: rec.requester.displayName } : {}),
-      channelId: rec.channelId,
-      arrays: [rec.array],
-      command: rec.commandId,
-      args: rec.args,
-      decision: "interrupted",
-      ...(rec.approvals.length > 0 ? { approvedBy: rec.approvals.map((a) => a.userId) } : {}),
-      pendingId: rec.id,
-      outcome: "error",
-      errorCode: "INTERRUPTED",
-      durationMs: 0,
-    });
+    await rt.auditor.record(
+      auditRecord({
+        ...pendingFacts(rec),
+        id: `${rec.id}.interrupted`,
+        started: now,
+        decision: "interrupted",
+        ...(rec.approvals.length > 0 ? { approvedBy: rec.approvals.map((a) => a.userId) } : {}),
+        outcome: "error",
+        errorCode: "INTERRUPTED",
+      }),
+    );
     if (rec.kind !== "request" || rec.messages.length === 0) continue;
     const { headline, details } = await currentState(rt, rec, log);
     const msg = closedCard(rec, rec.display, headline, details);

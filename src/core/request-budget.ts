@@ -4,22 +4,22 @@
  * stops with REQUEST_BUDGET, a clear message saying how to ask for less.
  */
 import { UserFacingError } from "../errors.js";
-import { guardedClient, guardedPool, wrapOnce } from "../flashblade/guarded-client.js";
-import type { ArrayPool } from "../flashblade/types.js";
-import type { CommandContext } from "./define-command.js";
+import type { RequestHooks } from "../flashblade/interceptor.js";
+
+type Charge = NonNullable<RequestHooks["budget"]>;
 
 export interface RequestBudget {
   readonly limit: number;
   /** Requests charged so far. */
   readonly used: number;
-  /** The context with its array and pool sending through this budget. */
-  apply(ctx: CommandContext): CommandContext;
+  /** The interceptor's budget hook: charges one request, or throws REQUEST_BUDGET when none is left. */
+  readonly charge: Charge;
 }
 
 export function createRequestBudget(limit: number, onExceeded: () => void = () => {}): RequestBudget {
   let used = 0;
   let told = false;
-  const before = (): void => {
+  const charge = (): void => {
     if (used >= limit) {
       if (!told) onExceeded();
       told = true;
@@ -30,27 +30,19 @@ export function createRequestBudget(limit: number, onExceeded: () => void = () =
     }
     used++;
   };
-  const guard = wrapOnce((client) => guardedClient(client, before));
   return {
     limit,
     get used() {
       return used;
     },
-    apply(ctx) {
-      const pool: ArrayPool = guardedPool(ctx.pool, guard);
-      // Copied by descriptor: `array` stays a getter (a global command's context has none to give).
-      return Object.defineProperties(Object.defineProperties({}, Object.getOwnPropertyDescriptors(ctx)), {
-        array: { get: () => guard(ctx.array), enumerable: true },
-        pool: { value: pool, enumerable: true },
-      }) as CommandContext;
-    },
+    charge,
   };
 }
 
 /** Budgets by request id, so every context built for one request shares one count. */
 export interface RequestBudgets {
-  /** The context sending through its request's budget (unchanged when there is no limit). */
-  apply(requestId: string, ctx: CommandContext): CommandContext;
+  /** The budget hook of a request, shared by every client its contexts hand out (none when there is no limit). */
+  hook(requestId: string): Charge | undefined;
   /** A lower budget for one request (an MCP client's own, from its entry); the lower of the two applies. */
   lower(requestId: string, limit: number): void;
   /** Forgets a finished request's budget (clients already handed out keep counting against it). */
@@ -64,17 +56,17 @@ export function requestBudgets(limit: number | undefined, onExceeded?: () => voi
   const budgets = new Map<string, RequestBudget>();
   const lowered = new Map<string, number>();
   return {
-    apply(requestId, ctx) {
+    hook(requestId) {
       const own = lowered.get(requestId);
       const effective = own === undefined ? limit : Math.min(own, limit ?? own);
-      if (effective === undefined) return ctx;
+      if (effective === undefined) return undefined;
       let b = budgets.get(requestId);
       if (!b) {
         b = createRequestBudget(effective, onExceeded);
         budgets.set(requestId, b);
         if (budgets.size > MAX_TRACKED) budgets.delete(budgets.keys().next().value as string);
       }
-      return b.apply(ctx);
+      return b.charge;
     },
     lower(requestId, own) {
       lowered.set(requestId, own);

@@ -1,6 +1,7 @@
 /** The pipeline's working parts, built once from its dependencies and shared by the command and click flows. */
 import { randomUUID } from "node:crypto";
 import { errorCode, InternalError, isUserFacing, toUserMessage } from "../errors.js";
+import { InterceptedClient, interceptPool, type RequestHooks } from "../flashblade/interceptor.js";
 import type { ArrayClient, ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
 import { createMemoryStore } from "../store/memory.js";
@@ -14,11 +15,10 @@ import { errorMessage } from "./message.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import type { Effect } from "./pipeline-types.js";
 import { type RequestBudgets, requestBudgets } from "./request-budget.js";
-import { guardClient, guardPool, type RoleOn } from "./request-guard.js";
+import { policyHook, type RoleOn } from "./request-guard.js";
 import { DEFAULT_FAN_OUT_DEADLINE_MS } from "./slow-array.js";
 import { createTargetResolver, type TargetResolver } from "./targets.js";
 
-/** `fan_out_deadline` when a configuration built in code leaves it out. */
 export interface Runtime {
   deps: PipelineDeps;
   access: AccessResolver;
@@ -76,17 +76,19 @@ export function createRuntime(deps: PipelineDeps): Runtime {
       // counts against the command's request budget.
       const roleOn: RoleOn = async (c) =>
         c.name === rawClient?.name ? actor.role : access.roleOn(actor.userId, c);
-      const client = rawClient && guardClient(rawClient, roleOn);
+      const budget = budgets.hook(requestId);
+      const hooks: RequestHooks = { policy: policyHook(roleOn), ...(budget ? { budget } : {}) };
+      const client = rawClient && new InterceptedClient(rawClient, hooks);
       // Made when first asked for: most commands use only their own array.
       let pool: ArrayPool | undefined;
-      return budgets.apply(requestId, {
+      return {
         get array(): ArrayClient {
           if (!client) throw new InternalError("NO_ARRAY_CONTEXT", "a global command asked for ctx.array");
           return client;
         },
         arrayName: client?.name ?? "",
         get pool(): ArrayPool {
-          pool ??= guardPool(deps.pool, roleOn);
+          pool ??= interceptPool(deps.pool, hooks);
           return pool;
         },
         actor,
@@ -98,7 +100,7 @@ export function createRuntime(deps: PipelineDeps): Runtime {
         ...(history ? { history } : {}),
         control: controlPort(self, actor, requestId),
         now: deps.now,
-      });
+      };
     },
     renderContext(arrays) {
       return { arrays, now: deps.now(), timeZone: deps.config.time_zone };

@@ -9,7 +9,7 @@ import type { Logger } from "../logger.js";
 import { errorMessage, type Message, message, rich } from "./message.js";
 import type { Runtime } from "./runtime.js";
 
-/** How long a read waits for slow arrays before answering without them (config `fan_out_deadline`). */
+/** `fan_out_deadline` when a configuration built in code leaves it out: how long a read waits for slow arrays. */
 export const DEFAULT_FAN_OUT_DEADLINE_MS = 10_000;
 
 /**

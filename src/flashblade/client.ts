@@ -1,6 +1,6 @@
 /**
  * ArrayClient: generic GET/POST/PATCH/DELETE over one array's connection, paging and counting, and the typed
- * resource functions commands use.
+ * reads commands use (typed-reads.ts).
  */
 
 import type { z } from "zod";
@@ -8,98 +8,34 @@ import type { HttpMethod } from "../rest-spec/endpoints.js";
 import { atLeast, findEndpoint } from "../rest-spec/versions.js";
 import type { ArrayConnection } from "./connection.js";
 import { paginate } from "./paging.js";
-import { alertsApi } from "./resources/alerts.js";
-import { arraysApi } from "./resources/arrays.js";
-import { bucketsApi } from "./resources/buckets.js";
-import { fileSystemsApi } from "./resources/file-systems.js";
-import { quotasApi } from "./resources/quotas.js";
-import { replicaLinksApi } from "./resources/replication.js";
-import { snapshotsApi } from "./resources/snapshots.js";
+import type { ClientCore } from "./resources/core.js";
 import { toItems, toPage } from "./response.js";
+import { TypedReads } from "./typed-reads.js";
 import type {
-  AlertsApi,
   ArrayClient,
   ArrayHealth,
-  ArraysApi,
-  BucketsApi,
-  FileSystemsApi,
   Page,
   PlannedCall,
   Query,
-  QuotasApi,
-  ReplicaLinksApi,
   RequestOptions,
-  SnapshotsApi,
   WriteOptions,
 } from "./types.js";
 import { adaptListQuery, totalsAllowed } from "./wire.js";
 
-/** The typed resource functions, each built over a core (a client's generic calls). */
-const TYPED_APIS = {
-  fileSystems: fileSystemsApi,
-  snapshots: snapshotsApi,
-  alerts: alertsApi,
-  arrays: arraysApi,
-  replicaLinks: replicaLinksApi,
-  buckets: bucketsApi,
-  quotas: quotasApi,
-};
-
-type TypedApis = { readonly [K in keyof typeof TYPED_APIS]: ReturnType<(typeof TYPED_APIS)[K]> };
-
-/**
- * The typed resource functions as getters, each built on first use over the object it is read from, so what
- * they send passes through that object's generic calls (a wrapper's checks included). Most commands (every
- * catalogue verb) never touch them, and building all seven for each command's context was a measurable part
- * of a list's own cost (issue 27). A wrapper made per command (src/core/request-guard.ts) inherits them from
- * this prototype instead of defining seven getters on itself, which cost more than the rest of the wrapper.
- */
-export const TYPED_APIS_PROTOTYPE: object = (() => {
-  const built = new WeakMap<object, Record<string, unknown>>();
-  const getters: PropertyDescriptorMap = {};
-  for (const [key, make] of Object.entries(TYPED_APIS)) {
-    getters[key] = {
-      get(this: Omit<ArrayClient, keyof TypedApis>) {
-        let apis = built.get(this);
-        if (apis === undefined) {
-          apis = {};
-          built.set(this, apis);
-        }
-        apis[key] ??= make(this);
-        return apis[key];
-      },
-      enumerable: true,
-      configurable: true,
-    };
-  }
-  return Object.defineProperties({}, getters);
-})();
-
-/** `client` with the same getters as its own properties (for an object with a class of its own). */
-export function withTypedApis(client: Omit<ArrayClient, keyof TypedApis>): ArrayClient {
-  return Object.defineProperties(
-    client,
-    Object.getOwnPropertyDescriptors(TYPED_APIS_PROTOTYPE),
-  ) as ArrayClient;
-}
-
-export class FlashBladeClient implements ArrayClient {
+export class FlashBladeClient extends TypedReads implements ArrayClient {
   readonly name: string;
   readonly tags: readonly string[];
   readonly host: string;
-  declare readonly fileSystems: FileSystemsApi;
-  declare readonly snapshots: SnapshotsApi;
-  declare readonly alerts: AlertsApi;
-  declare readonly arrays: ArraysApi;
-  declare readonly replicaLinks: ReplicaLinksApi;
-  declare readonly buckets: BucketsApi;
-  declare readonly quotas: QuotasApi;
 
   constructor(private readonly conn: ArrayConnection) {
+    super();
     this.name = conn.name;
     this.tags = conn.tags;
     this.host = conn.host;
-    withTypedApis(this);
+  }
+
+  protected core(): ClientCore {
+    return this;
   }
 
   version(): Promise<string> {

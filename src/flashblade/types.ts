@@ -10,14 +10,11 @@ import type {
   ArrayInfo,
   ArrayPerformance,
   ArraySpace,
-  Bucket,
   FileSystem,
   FileSystemReplicaLink,
-  GroupQuota,
   ReplicationPerformance,
   ReplicationThroughput,
   Snapshot,
-  UserQuota,
 } from "./schemas.js";
 
 /** Query parameters; lists are sent comma-joined, undefined values are dropped. */
@@ -100,38 +97,27 @@ export interface FileSystemUpdateOptions {
   discardNonSnapshottedData?: boolean;
 }
 
+/**
+ * The typed reads and planners commands use (resources/*.ts say which). There are no typed writes: a change is
+ * planned, shown, and sent as planned through the client's generic `send`, the one send path.
+ */
 export interface FileSystemsApi {
-  list(q?: ListQuery): Promise<Page<FileSystem>>;
   get(name: string): Promise<FileSystem | undefined>;
   /** Destroyed file systems; none before 1.1, where nothing can be destroyed. */
   destroyed(): AsyncIterable<FileSystem>;
-  /** The exact requests the writes below send, for this array's version (version differences live here). */
+  /** The exact requests of a create, update or destroy for this array's version (version differences live here). */
   planCreate(body: FileSystemCreate): Promise<PlannedCall>;
   planUpdate(name: string, patch: FileSystemPatch, opts?: FileSystemUpdateOptions): Promise<PlannedCall>;
   /** Destroying turns the protocols off too (arrays refuse otherwise); see wire.ts fileSystemDestroy. */
   planDestroy(name: string, opts?: { deleteLinkOnEradication?: boolean }): Promise<PlannedCall>;
-  create(body: FileSystemCreate): Promise<FileSystem>;
-  update(name: string, patch: FileSystemPatch, opts?: FileSystemUpdateOptions): Promise<FileSystem>;
-  /** Turns the file system's protocols off in the same request (arrays refuse otherwise). */
-  destroy(name: string, opts?: { deleteLinkOnEradication?: boolean }): Promise<FileSystem>;
-  recover(name: string): Promise<FileSystem>;
-  eradicate(name: string): Promise<void>;
 }
 
 export interface SnapshotsApi {
-  list(
-    q?: { sources?: readonly string[]; names?: readonly string[] } & Omit<ListQuery, "names">,
-  ): Promise<Page<Snapshot>>;
   get(name: string): Promise<Snapshot | undefined>;
-  create(sources: readonly string[], suffix?: string): Promise<Snapshot[]>;
-  destroy(name: string): Promise<Snapshot>;
-  recover(name: string): Promise<Snapshot>;
-  eradicate(name: string): Promise<void>;
 }
 
 export interface AlertsApi {
   list(q?: Omit<ListQuery, "names">): Promise<Page<Alert>>;
-  setFlagged(name: string, flagged: boolean): Promise<Alert>;
 }
 
 export interface ArraysApi {
@@ -147,25 +133,6 @@ export interface ArraysApi {
 export interface ReplicaLinksApi {
   /** Links whose local file system is `name`; [] on arrays older than 1.9 (no replication API). */
   forFileSystem(name: string): Promise<FileSystemReplicaLink[]>;
-}
-
-export interface BucketsApi {
-  list(q?: ListQuery): Promise<Page<Bucket>>;
-  create(name: string, account: string): Promise<Bucket>;
-}
-
-export interface QuotaQuery {
-  fileSystems?: readonly string[];
-  filter?: string;
-  limit?: number;
-}
-
-/** Quotas (limits) and usage (consumption) per user and group; both since 1.6. */
-export interface QuotasApi {
-  users(q?: QuotaQuery): Promise<Page<UserQuota>>;
-  groups(q?: QuotaQuery): Promise<Page<GroupQuota>>;
-  userUsage(q?: QuotaQuery): Promise<Page<UserQuota>>;
-  groupUsage(q?: QuotaQuery): Promise<Page<GroupQuota>>;
 }
 
 /**
@@ -206,8 +173,6 @@ export interface ArrayClient {
   readonly alerts: AlertsApi;
   readonly arrays: ArraysApi;
   readonly replicaLinks: ReplicaLinksApi;
-  readonly buckets: BucketsApi;
-  readonly quotas: QuotasApi;
   /** Logs out and closes connections. */
   close(): Promise<void>;
 }

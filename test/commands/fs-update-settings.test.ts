@@ -211,9 +211,13 @@ describe("promotion", () => {
   test("the simulator refuses a demotion without a link, as an array does", async () => {
     const media = rec(h, "lab-1", "media");
     const client = h.pool.get("lab-1");
-    const err = await client.fileSystems
-      .update("media", { requested_promotion_state: "demoted" }, { discardNonSnapshottedData: true })
-      .catch((e: unknown) => e);
+    // Planned as `fs update --promotion demoted` plans it, sent as planned, around the command's own checks.
+    const plan = await client.fileSystems.planUpdate(
+      "media",
+      { requested_promotion_state: "demoted" },
+      { discardNonSnapshottedData: true },
+    );
+    const err = await client.send(plan).catch((e: unknown) => e);
     expect(String((err as Error).message)).toContain("no replica link");
     expect(media.requested_promotion_state).toBe("promoted");
   });

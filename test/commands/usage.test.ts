@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Block } from "../../src/core/message.js";
+import type { GroupQuota } from "../../src/flashblade/types.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 
 let h: Harness;
@@ -43,7 +44,7 @@ describe("usage users|groups", () => {
 
   test("groups across every file system, largest first, with no quota shown as none", async () => {
     // Expected rows come from the array's own group usage listing: every group that owns data, largest first.
-    const page = await h.pool.get("lab-1").quotas.groupUsage();
+    const page = await h.pool.get("lab-1").get<GroupQuota>("/usage/groups");
     const expected = [...page.items]
       .filter((u) => (u.usage ?? 0) > 0)
       .sort((a, b) => (b.usage ?? 0) - (a.usage ?? 0))

@@ -23,21 +23,23 @@ describe("the pool's call observer", () => {
       onCall: (e) => events.push(e),
     }).get("fb-obs");
 
-    await c.fileSystems.list();
+    await c.get("/file-systems");
     // Two 503s then an answer: one event, ok.
     sim.control.failRequests({ path: "/arrays", method: "GET", status: 503, retryAfter: 1, count: 2 });
     await c.arrays.info();
     expect(delays).toEqual([1000, 1000]);
     // The array forgets the session: a refusal, a new login, the call again; still one event.
     sim.control.invalidateSessions();
-    await c.fileSystems.list();
+    await c.get("/file-systems");
     expect(sim.control.stats().logins).toBe(2);
     // Refused for good after the retry budget: one event with the code and the last status.
     sim.control.failRequests({ path: "/arrays", method: "GET", status: 503, message: "restarting" });
     expect((await failure(c.arrays.info())).code).toBe("ARRAY_REJECTED");
     // A write the array refuses (the name is taken).
-    await c.fileSystems.create({ name: "fs1" });
-    expect((await failure(c.fileSystems.create({ name: "fs1" }))).code).toBe("ARRAY_REJECTED");
+    await c.send(await c.fileSystems.planCreate({ name: "fs1" }));
+    expect((await failure(c.send(await c.fileSystems.planCreate({ name: "fs1" })))).code).toBe(
+      "ARRAY_REJECTED",
+    );
 
     expect(withoutMs(events)).toEqual([
       { array: "fb-obs", method: "GET", path: "/api_version", outcome: "ok", status: 200 },
@@ -82,7 +84,7 @@ describe("the pool's call observer", () => {
     await logSink.waitFor((l) => l.includes('"array":"fb-old"') && l.includes("connection to array closed"));
     // The first call's tries mark the array down; the second fails fast without a connection attempt.
     expect((await failure(c.alerts.list())).code).toBe("ARRAY_UNREACHABLE");
-    const fast = await failure(c.fileSystems.list());
+    const fast = await failure(c.get("/file-systems"));
     expect(fast.message).toContain("retrying in 2s");
 
     expect(withoutMs(events)).toEqual([
@@ -141,7 +143,7 @@ describe("the pool's call observer", () => {
       },
     }).get("fb-bad-observer");
 
-    expect((await c.fileSystems.list()).items).toEqual([]);
+    expect((await c.get("/file-systems")).items).toEqual([]);
     expect((await failure(c.get("/no-such-endpoint"))).code).toBe("ARRAY_ENDPOINT_UNKNOWN");
     await c.arrays.info();
     expect(heard).toBe(4); // the version negotiation, then three calls

@@ -20,13 +20,13 @@ describe("an array that goes down", () => {
       probeInBackground: false,
     });
     const c = pool.get("fb-dr");
-    await c.fileSystems.list();
+    await c.get("/file-systems");
     expect(c.health()).toMatchObject({ status: "up", reachable: true, version: "1.12" });
 
     await sim.control.down();
     await closed("fb-dr");
     // One call: the first try and its retries are refused; the third refusal marks the array down.
-    const first = await failure(c.fileSystems.list());
+    const first = await failure(c.get("/file-systems"));
     expect(first.code).toBe("ARRAY_UNREACHABLE");
     expect(first.message).toBe(
       "array fb-dr is unreachable since 09:15 UTC (connection refused); retrying in 2s",
@@ -55,7 +55,7 @@ describe("an array that goes down", () => {
     now += 7000;
     expect((await failure(c.alerts.list())).message).toContain("retrying in 1s");
     now += 1000;
-    const page = await c.fileSystems.list();
+    const page = await c.get("/file-systems");
     expect(page.items).toEqual([]);
     expect(c.health()).toMatchObject({ status: "up", reachable: true });
     expect(c.health().down).toBeUndefined();

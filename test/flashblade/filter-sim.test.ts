@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BotError } from "../../src/errors.js";
 import { and, eq, like, not } from "../../src/flashblade/filter.js";
+import type { FileSystem } from "../../src/flashblade/types.js";
 import type { HttpMethod } from "../../src/rest-spec/endpoints.js";
 import { listItems } from "../../src/simulator/query/index.js";
 import { findHandler } from "../../src/simulator/resources/index.js";
@@ -37,13 +38,13 @@ describe("filters round-trip through the simulator", () => {
     const sim = await startSim({ handlers });
     const c = poolOf([simConfig(sim)]).list()[0]!;
     for (const name of HOSTILE.filter((n) => !n.includes("*"))) {
-      const page = await c.fileSystems.list({ filter: eq("name", name) });
+      const page = await c.get<FileSystem>("/file-systems", { query: { filter: eq("name", name) } });
       expect(
         page.items.map((i) => i.name),
         name,
       ).toEqual([name]);
       expect((await c.fileSystems.get(name))?.name).toBe(name);
-      const others = await c.fileSystems.list({ filter: not(eq("name", name)) });
+      const others = await c.get<FileSystem>("/file-systems", { query: { filter: not(eq("name", name)) } });
       expect(others.items).toHaveLength(HOSTILE.length - 1);
     }
     // The query string carried the quoted, escaped value (spaces as "+", decoded by the array).
@@ -62,20 +63,22 @@ describe("filters round-trip through the simulator", () => {
     expect((err as BotError).code).toBe("FILTER_INVALID");
     expect(sim.control.stats().total).toBe(before);
     // Selecting by name (not by filter) is exact.
-    const byName = await c.fileSystems.list({ names: ["star*name"] });
+    const byName = await c.get<FileSystem>("/file-systems", { query: { names: ["star*name"] } });
     expect(byName.items.map((i) => i.name)).toEqual(["star*name"]);
     // like() keeps the wildcard on purpose and escapes the rest.
-    const wild = await c.fileSystems.list({ filter: like("name", "x') or (*") });
+    const wild = await c.get<FileSystem>("/file-systems", { query: { filter: like("name", "x') or (*") } });
     expect(wild.items.map((i) => i.name)).toEqual(["x') or (name='y"]);
   });
 
   it("injection attempts against the real state match nothing", async () => {
     const sim = await startSim();
     const c = poolOf([simConfig(sim)]).list()[0]!;
-    await c.fileSystems.create({ name: "fs-a" });
-    await c.fileSystems.create({ name: "fs-b" });
+    await c.send(await c.fileSystems.planCreate({ name: "fs-a" }));
+    await c.send(await c.fileSystems.planCreate({ name: "fs-b" }));
     for (const attempt of ["' or name!='", "fs-a' or name='fs-b", "x\\' or provisioned>=0 or name=\\'"]) {
-      const page = await c.fileSystems.list({ filter: and(eq("name", attempt), eq("destroyed", false)) });
+      const page = await c.get<FileSystem>("/file-systems", {
+        query: { filter: and(eq("name", attempt), eq("destroyed", false)) },
+      });
       expect(page.items, attempt).toEqual([]);
     }
     expect((await c.fileSystems.get("fs-a"))?.name).toBe("fs-a");

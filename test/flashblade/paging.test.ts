@@ -60,7 +60,7 @@ describe("paging", () => {
   it("a single page reports the total item count and the continuation token", async () => {
     const sim = await startSim({ scenario: { scale: { fileSystems: 30 } } });
     const c = poolOf([simConfig(sim)]).list()[0]!;
-    const page = await c.fileSystems.list({ limit: 10 });
+    const page = await c.get("/file-systems", { query: { limit: 10 } });
     expect(page.items).toHaveLength(10);
     expect(page.totalItemCount).toBe(30);
     expect(typeof page.continuationToken).toBe("string");

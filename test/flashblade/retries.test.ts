@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import { failure, recordingSleep } from "./helpers.js";
 import { logSink, poolOf, simConfig, startSim } from "./sim.js";
 
@@ -10,7 +11,7 @@ async function setup(opts: { readMs?: number; simSleep?: (ms: number) => Promise
     downAfterFailures: 10,
   });
   const c = poolOf([cfg], { sleep, random: () => 0.5 }).list()[0]!;
-  await c.fileSystems.create({ name: "fs1", provisioned: 1000 });
+  await c.send(await c.fileSystems.planCreate({ name: "fs1", provisioned: 1000 }));
   sim.control.resetStats();
   const count = (key: string) => sim.control.stats().requests[key] ?? 0;
   return { sim, c, delays, count };
@@ -24,7 +25,7 @@ describe("retries", () => {
       simSleep: () => new Promise<void>((resolve) => held.push(resolve)),
     });
     sim.control.addLatency({ path: "/file-systems", method: "PATCH", ms: 60_000 });
-    const err = await failure(c.fileSystems.update("fs1", { provisioned: 2000 }));
+    const err = await failure(c.send(await c.fileSystems.planUpdate("fs1", { provisioned: 2000 })));
     expect(err.code).toBe("ARRAY_OUTCOME_UNKNOWN");
     expect(err.message).toContain("may or may not have been applied");
     expect(count("PATCH /api/1.12/file-systems")).toBe(1);
@@ -35,12 +36,12 @@ describe("retries", () => {
   it("repeats a GET whose connection broke after sending, but not a PATCH", async () => {
     const { sim, c, delays, count } = await setup();
     sim.control.resetConnections({ path: "/file-systems", method: "GET", count: 1 });
-    expect((await c.fileSystems.list()).items).toHaveLength(1);
+    expect((await c.get("/file-systems")).items).toHaveLength(1);
     expect(count("GET /api/1.12/file-systems")).toBe(2);
     expect(delays).toEqual([100]); // full jitter: random 0.5 × 200 ms
 
     sim.control.resetConnections({ path: "/file-systems", method: "PATCH", count: 1 });
-    const err = await failure(c.fileSystems.update("fs1", { provisioned: 3000 }));
+    const err = await failure(c.send(await c.fileSystems.planUpdate("fs1", { provisioned: 3000 })));
     expect(err.code).toBe("ARRAY_OUTCOME_UNKNOWN");
     expect(count("PATCH /api/1.12/file-systems")).toBe(1);
   });
@@ -53,8 +54,8 @@ describe("retries", () => {
     expect(count("GET /api/1.12/arrays")).toBe(3);
 
     sim.control.failRequests({ path: "/file-systems", method: "POST", status: 429, retryAfter: 2, count: 1 });
-    const fs = await c.fileSystems.create({ name: "fs2" });
-    expect(fs.name).toBe("fs2");
+    const [fs] = await c.send(await c.fileSystems.planCreate({ name: "fs2" }), fileSystemSchema);
+    expect(fs?.name).toBe("fs2");
     expect(delays).toEqual([7000, 7000, 2000]);
     expect(count("POST /api/1.12/file-systems")).toBe(2);
 
@@ -65,7 +66,9 @@ describe("retries", () => {
       retryAfter: 1,
       count: 1,
     });
-    expect((await failure(c.fileSystems.update("fs1", { provisioned: 5 }))).code).toBe("ARRAY_REJECTED");
+    expect((await failure(c.send(await c.fileSystems.planUpdate("fs1", { provisioned: 5 })))).code).toBe(
+      "ARRAY_REJECTED",
+    );
     expect(count("PATCH /api/1.12/file-systems")).toBe(1);
   });
 
@@ -103,22 +106,22 @@ describe("retries", () => {
     };
     const cfg = simConfig(sim, { name: "fb-refusing", downAfterFailures: 10 });
     const c = poolOf([cfg], { sleep, random: () => 0.5 }).list()[0]!;
-    await c.fileSystems.list();
+    await c.get("/file-systems");
     await sim.control.down();
     // Wait until the client has seen its keep-alive connection dropped: a write on a connection the array
     // closed may have reached it, and is rightly not retried (see the PATCH tests above).
     await logSink.waitFor(
       (l) => l.includes('"array":"fb-refusing"') && l.includes("connection to array closed"),
     );
-    const fs = await c.fileSystems.create({ name: "after-outage" });
-    expect(fs.name).toBe("after-outage");
+    const [fs] = await c.send(await c.fileSystems.planCreate({ name: "after-outage" }), fileSystemSchema);
+    expect(fs?.name).toBe("after-outage");
     expect(delays).toEqual([100]);
     expect(sim.control.stats().requests["POST /api/1.12/file-systems"]).toBe(1);
   });
 
   it("reports the array's error message and context for a refused request", async () => {
     const { c } = await setup();
-    const err = await failure(c.fileSystems.update("no-such-fs", { provisioned: 1 }));
+    const err = await failure(c.send(await c.fileSystems.planUpdate("no-such-fs", { provisioned: 1 })));
     expect(err.code).toBe("ARRAY_REJECTED");
     expect(err.message).toMatch(/^sim-1 refused: .*no-such-fs/);
     expect(err.details.status).toBe(400);

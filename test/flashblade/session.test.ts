@@ -76,7 +76,7 @@ describe("array sessions", () => {
   it("a refused API token is ARRAY_AUTH_FAILED and never echoed", async () => {
     const sim = await startSim({ apiTokens: [{ token: "T-other", username: "pureuser" }] });
     const client = poolOf([simConfig(sim)]).list()[0]!;
-    const err = await failure(client.fileSystems.list());
+    const err = await failure(client.get("/file-systems"));
     expect(err.code).toBe("ARRAY_AUTH_FAILED");
     expect(err.message).toContain("api_token_env");
     expect(err.message).not.toContain(API_TOKEN);

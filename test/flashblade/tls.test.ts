@@ -10,7 +10,7 @@ describe("TLS", () => {
     const cfg = simConfig(sim, { name: "fb-selfsigned" });
     delete cfg.ca;
     const c = poolOf([cfg], { sleep }).list()[0]!;
-    const err = await c.fileSystems.list().catch((e: unknown) => e);
+    const err = await c.get("/file-systems").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BotError);
     expect((err as BotError).code).toBe("ARRAY_UNREACHABLE");
     expect((err as BotError).message).toContain("TLS certificate not trusted");
@@ -25,7 +25,7 @@ describe("TLS", () => {
   it("trusts the array's CA when given", async () => {
     const sim = await startSim();
     const c = poolOf([simConfig(sim)]).list()[0]!;
-    expect((await c.fileSystems.list()).items).toEqual([]);
+    expect((await c.get("/file-systems")).items).toEqual([]);
   });
 
   it("connects to a self-signed array marked insecure, warning once", async () => {
@@ -33,8 +33,8 @@ describe("TLS", () => {
     const cfg = simConfig(sim, { name: "fb-insecure", insecure: true });
     delete cfg.ca;
     const c = poolOf([cfg]).list()[0]!;
-    await c.fileSystems.list();
-    await c.fileSystems.list();
+    await c.get("/file-systems");
+    await c.get("/file-systems");
     const warnings = logSink.lines.filter(
       (l) => l.includes("verification is disabled") && l.includes('"array":"fb-insecure"'),
     );

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { BotError } from "../../src/errors.js";
-import { promotionOf } from "../../src/flashblade/wire.js";
+import { bucketSchema, fileSystemSchema } from "../../src/flashblade/schemas.js";
+import type { Snapshot } from "../../src/flashblade/types.js";
+import {
+  bucketCreate,
+  promotionOf,
+  SNAPSHOT_NAMES_PARAM,
+  snapshotCreate,
+} from "../../src/flashblade/wire.js";
 import { poolOf, seen, simConfig, startSim } from "./sim.js";
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
@@ -21,9 +28,12 @@ describe("version negotiation and wire differences", () => {
       expect(await c.version()).toBe(top);
       const base = `/api/${top}`;
 
-      await c.fileSystems.create({ name: "fs1", provisioned: 1024 });
-      const updated = await c.fileSystems.update("fs1", { provisioned: 2048 });
-      expect(updated.provisioned).toBe(2048);
+      await c.send(await c.fileSystems.planCreate({ name: "fs1", provisioned: 1024 }));
+      const [updated] = await c.send(
+        await c.fileSystems.planUpdate("fs1", { provisioned: 2048 }),
+        fileSystemSchema,
+      );
+      expect(updated?.provisioned).toBe(2048);
       expect(seen(sim, "PATCH", `${base}/file-systems`).map((q) => [...q.keys()])).toEqual([["name"]]);
       expect(seen(sim, "PATCH", `${base}/file-systems`)[0]?.get("name")).toBe("fs1");
 
@@ -37,20 +47,26 @@ describe("version negotiation and wire differences", () => {
         expect(countQuery?.get("total_only")).toBe("true");
       }
 
-      await c.snapshots.create(["fs1"], "s1");
-      const snaps = await c.snapshots.list({ sources: ["fs1"] });
+      // As `snapshot create` and `snapshot list --fs` send them.
+      await c.post("/file-system-snapshots", snapshotCreate(["fs1"], "s1"));
+      const snaps = await c.get<Snapshot>("/file-system-snapshots", {
+        query: { [SNAPSHOT_NAMES_PARAM]: ["fs1"] },
+      });
       expect(snaps.items.map((s) => s.name)).toEqual(["fs1.s1"]);
       expect(seen(sim, "GET", `${base}/file-system-snapshots`).at(-1)?.get("names_or_sources")).toBe("fs1");
 
       // Buckets: POST /buckets arrived in 1.5; the account reference is `account` to 1.8, `bucket` from 1.9.
       await c.post("/object-store-accounts", { query: { names: ["acct1"] } });
       const before = sim.control.stats().total;
+      // As `bucket create` sends it.
+      const createBucket = async () =>
+        c.post("/buckets", { ...bucketCreate(await c.version(), "bucket-1", "acct1"), schema: bucketSchema });
       if (top === "1.4") {
-        expect(await codeOf(c.buckets.create("bucket-1", "acct1"))).toBe("ARRAY_VERSION_TOO_OLD");
+        expect(await codeOf(createBucket())).toBe("ARRAY_VERSION_TOO_OLD");
         expect(sim.control.stats().total).toBe(before);
       } else {
-        const bucket = await c.buckets.create("bucket-1", "acct1");
-        expect(bucket.name).toBe("bucket-1");
+        const [bucket] = await createBucket();
+        expect(bucket?.name).toBe("bucket-1");
       }
 
       // Replication exists from 1.9: older arrays report no links without being asked.
@@ -77,15 +93,18 @@ describe("version negotiation and wire differences", () => {
   it("refuses, before sending, a call the array's version does not have, naming both versions", async () => {
     const sim = await startSim({ versions: "1.0" });
     const c = poolOf([simConfig(sim, { name: "fb-old" })]).list()[0]!;
-    await c.fileSystems.create({ name: "fs1" });
+    await c.send(await c.fileSystems.planCreate({ name: "fs1" }));
     const before = sim.control.stats().total;
-    const err = await c.fileSystems.eradicate("fs1").catch((e: unknown) => e);
+    // As the catalogue's `fs eradicate` plans it: one DELETE selecting the file system by name.
+    const err = await c.delete("/file-systems", { query: { name: "fs1" } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BotError);
     expect((err as BotError).code).toBe("ARRAY_VERSION_TOO_OLD");
     expect((err as BotError).message).toBe(
       "DELETE /file-systems needs REST 1.1, fb-old runs 1.0. Nothing was sent.",
     );
-    expect(await codeOf(c.fileSystems.destroy("fs1"))).toBe("ARRAY_VERSION_TOO_OLD");
+    expect(await codeOf(c.fileSystems.planDestroy("fs1").then((plan) => c.send(plan)))).toBe(
+      "ARRAY_VERSION_TOO_OLD",
+    );
     expect(await codeOf(c.alerts.list())).toBe("ARRAY_VERSION_TOO_OLD");
     expect(sim.control.stats().total).toBe(before);
   });
@@ -93,7 +112,7 @@ describe("version negotiation and wire differences", () => {
   it("speaks a pinned version, and refuses one the array lacks", async () => {
     const sim = await startSim({ versions: "1.0-1.12" });
     const pinned = poolOf([simConfig(sim, { apiVersion: "1.9" })]).list()[0]!;
-    await pinned.fileSystems.list();
+    await pinned.get("/file-systems");
     expect(sim.control.stats().requests["GET /api/1.9/file-systems"]).toBe(1);
 
     const old = await startSim({ versions: "1.0-1.8" });

@@ -1,7 +1,7 @@
 /**
  * The access policy holds by construction: a command that declares less than it sends (here, written to cheat)
- * still cannot get a request past the policy, whether it sends through `ctx.array`, a typed resource API or a
- * client reached through `ctx.pool`. Real pipeline, real simulators over HTTPS.
+ * still cannot get a request past the policy, whether it sends through `ctx.array`'s generic calls, a planned
+ * request sent as planned, or a client reached through `ctx.pool`. Real pipeline, real simulators over HTTPS.
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import { z } from "zod";
@@ -37,7 +37,8 @@ const sneaky = defineResource({
       verb: "typed",
       examples: ["sneaky typed"],
       run: async (_a, ctx) => {
-        await ctx.array.fileSystems.eradicate("home");
+        // A planned request sent as planned: the path every change takes.
+        await ctx.array.send({ method: "DELETE", path: "/file-systems", query: { name: "home" } });
         return "SENT!";
       },
     }),

@@ -29,7 +29,7 @@ describe("TLS verification by default", () => {
     try {
       const err = await pool
         .get("lab-1")
-        .fileSystems.list()
+        .get("/file-systems")
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(BotError);
       expect((err as BotError).code).toBe("ARRAY_UNREACHABLE");

@@ -8,6 +8,10 @@ import type { ArraysApi } from "../types.js";
 import { replicationMetrics } from "../wire.js";
 import { type ClientCore, single } from "./core.js";
 
+/**
+ * Kept because commands use them: `space` (space, diagnose, the capacity forecast), `performance` (perf,
+ * diagnose), `replicationPerformance` (replication perf: its field differs by version), `info` (policy update).
+ */
 export function arraysApi(c: ClientCore): ArraysApi {
   return {
     async info() {

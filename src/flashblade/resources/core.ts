@@ -1,11 +1,11 @@
-/** What resource modules need from the client: the generic calls, nothing transport-specific. */
+/**
+ * What resource modules need from the client: its reads, nothing transport-specific. No write is among them:
+ * the typed helpers read and plan, and a change leaves only as planned, through the client's `send`.
+ */
 import { contract } from "../errors.js";
 import type { ArrayClient, PlannedCall, Query } from "../types.js";
 
-export type ClientCore = Pick<
-  ArrayClient,
-  "name" | "version" | "supports" | "get" | "iterate" | "count" | "post" | "patch" | "delete" | "send"
->;
+export type ClientCore = Pick<ArrayClient, "name" | "version" | "supports" | "get" | "iterate" | "count">;
 
 /** A planned call with its query as sent: undefined values dropped, lists comma-joined. */
 export function plan(

@@ -5,6 +5,7 @@ import type { ClientCore } from "./core.js";
 
 const PATH = "/file-system-replica-links";
 
+/** Kept because commands use it: fs show, fs update, policy attach and replica-link create read a file system's links. */
 export function replicaLinksApi(c: ClientCore): ReplicaLinksApi {
   return {
     async forFileSystem(name) {
