@@ -13,6 +13,7 @@ const arraysHealth = defineCommand({
   summary: "Show every configured array: reachable, REST version, latency, last error",
   examples: ["arrays list"],
   role: "viewer",
+  endpoints: [],
   scope: "global",
   args: z.object({}),
   async run(_args, ctx): Promise<ArrayHealth[]> {

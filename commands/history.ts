@@ -120,6 +120,7 @@ const historyShow = defineCommand({
     "Who changed an object through the bot: requester, approvers, time, requests sent, the array's answer",
   examples: ["history fs builds", "history bucket media-archive --array fb-dr-01"],
   role: "viewer",
+  endpoints: [],
   args: z.object({
     noun: z.string().min(1).max(64),
     name: z.string().max(256).optional(),

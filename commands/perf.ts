@@ -145,6 +145,7 @@ const perfShow = defineCommand({
     "perf show --array all",
   ],
   role: "viewer",
+  endpoints: ["GET /arrays/performance"],
   args: z.object({
     last: timeWindow().optional().describe(`history over this window instead of now; ${WINDOW_HELP}`),
     protocol: wired(

@@ -130,6 +130,7 @@ export const spaceForecast = defineCommand({
     "space forecast --fs home",
   ],
   role: "viewer",
+  endpoints: ["GET /arrays/space"],
   args: z.object({
     days: days()
       .default(30 * DAY)

@@ -119,6 +119,7 @@ export const spaceTrash = defineCommand({
     "Destroyed file systems, snapshots and buckets: what they hold, when they go, Recover or Eradicate",
   examples: ["space trash", "space trash --array all"],
   role: "viewer",
+  endpoints: ["GET /audits", "GET /buckets", "GET /file-system-snapshots", "GET /file-systems"],
   args: z.object({}),
   async run(_args, ctx): Promise<TrashResult> {
     const items: TrashItem[] = [];

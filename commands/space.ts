@@ -41,6 +41,7 @@ const spaceShow = defineCommand({
   summary: "Capacity, usage, data reduction, snapshots and space held by destroyed file systems",
   examples: ["space show", "space show --array all", "space show --array tag:dr"],
   role: "viewer",
+  endpoints: ["GET /arrays/space", "GET /file-systems"],
   args: z.object({}),
   async run(_args, ctx): Promise<SpaceResult> {
     const array = await ctx.array.arrays.space("array");

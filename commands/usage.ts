@@ -40,6 +40,7 @@ function usageCommand(spec: KindSpec) {
     summary: `Who stores the most: ${plural} by usage, with their quota and % of it`,
     examples: [`usage ${plural} home`, `usage ${plural} home --top 5`, `usage ${plural} --over 90`],
     role: "viewer",
+    endpoints: ["GET /file-systems", `GET ${spec.quotaPath}`, `GET ${spec.usagePath}`],
     positional: ["fs"],
     args: z.object({
       fs: fileSystemList().optional().describe("the file system (or several, comma separated); default: all"),

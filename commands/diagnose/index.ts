@@ -44,6 +44,18 @@ const diagnoseRun = defineCommand({
   summary: "Why is it slow? Latency, load, clients, alerts, replication and capacity against normal, ranked",
   examples: ["diagnose show", "diagnose show --since 6h", "diagnose show --array all"],
   role: "viewer",
+  endpoints: [
+    "GET /alerts",
+    "GET /arrays/clients/performance",
+    "GET /arrays/performance",
+    "GET /arrays/space",
+    "GET /bucket-replica-links",
+    "GET /buckets/performance",
+    "GET /file-system-replica-links",
+    "GET /file-systems/groups/performance",
+    "GET /file-systems/performance",
+    "GET /file-systems/users/performance",
+  ],
   args: z.object({
     since: since()
       .default({ ms: 60 * MINUTE, text: "1h" })

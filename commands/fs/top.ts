@@ -115,6 +115,7 @@ export const fsTop = defineCommand({
   summary: "Who filled it: the largest file systems and buckets, or a file system's largest users and groups",
   examples: ["fs top", "fs top --since 7d", "fs top home", "fs top --array all --limit 5"],
   role: "viewer",
+  endpoints: ["GET /buckets", "GET /file-systems"],
   positional: ["name"],
   args: z.object({
     name: objectName("file system name")

@@ -25,6 +25,7 @@ export const accessKeyImport = defineCommand({
   summary: `Import an access key from another FlashBlade (REST ${IMPORT_SINCE}+); its secret is asked in a private dialog, never typed in chat`,
   examples: ["access-key import analytics/etl --key-id PSFBIAZFCAAAAAAAAAAAA"],
   role: "operator",
+  endpoints: ["POST /object-store-access-keys {secret_access_key}"],
   visibility: "in_channel",
   positional: ["user"],
   args: z.object({ user: userName(), keyId: keyName() }),

@@ -19,6 +19,7 @@ export const accessKeyRotate = defineCommand({
   summary: "A new S3 access key for a user (its secret shown once), then Disable buttons for the old ones",
   examples: ["access-key rotate analytics/etl"],
   role: "operator",
+  endpoints: ["POST /object-store-access-keys {rotate: a new key beside the old}"],
   visibility: "ephemeral",
   positional: ["user"],
   args: z.object({ user: userName() }),

@@ -86,6 +86,7 @@ export const accessKeyList = defineCommand({
   summary: "Access keys by user, enabled or not (never their secrets)",
   examples: ["access-key list", "access-key list analytics/etl", "access-key list --array all"],
   role: "viewer",
+  endpoints: ["GET /object-store-access-keys"],
   positional: ["user"],
   args: z.object({ user: userName().optional() }),
   async run(a, ctx) {
@@ -120,6 +121,7 @@ export const accessKeyCreate = defineCommand({
   summary: "A new S3 access key for a user; its secret is shown once, to you alone",
   examples: ["access-key create analytics/etl"],
   role: "operator",
+  endpoints: ["POST /object-store-access-keys"],
   visibility: "ephemeral",
   positional: ["user"],
   args: z.object({ user: userName() }),
@@ -175,6 +177,7 @@ function toggle(enabled: boolean) {
       : "Disable an access key (applications using it lose access)",
     examples: [`access-key ${verb} ${enabled ? DEMO_READER_KEY : DEMO_ETL_KEY}`],
     role: "operator",
+    endpoints: [`PATCH /object-store-access-keys {enabled: ${enabled}}`],
     visibility: "in_channel",
     positional: ["key"],
     args: z.object({ key: keyName() }),

@@ -50,6 +50,7 @@ export const bucketPerf = defineCommand({
   summary: "The busiest buckets now (or one bucket, with its S3 object rates)",
   examples: ["bucket perf", "bucket perf veeam-repo", "bucket perf --top 5 --array all"],
   role: "viewer",
+  endpoints: ["GET /buckets/performance"],
   positional: ["bucket"],
   args: z.object({
     bucket: objectName("bucket name").optional().describe("one bucket, with S3-specific rates"),

@@ -69,6 +69,7 @@ export const lifecycleList = defineCommand({
   summary: "Lifecycle rules: how long each bucket keeps previous object versions",
   examples: ["lifecycle-rule list", "lifecycle-rule list analytics-raw"],
   role: "viewer",
+  endpoints: ["GET /lifecycle-rules"],
   positional: ["bucket"],
   args: z.object({ bucket: objectName("bucket name").optional().describe("only this bucket's rules") }),
   async run(a, ctx) {
@@ -104,6 +105,7 @@ export const lifecycleCreate = defineCommand({
     "lifecycle-rule create analytics-raw --keep 7d --prefix staging/ --rule staging-cleanup",
   ],
   role: "operator",
+  endpoints: ["POST /lifecycle-rules"],
   visibility: "in_channel",
   positional: ["bucket"],
   args: z.object({
@@ -158,6 +160,7 @@ export const lifecycleUpdate = defineCommand({
     "lifecycle-rule update logs-archive fbRule1 --enabled",
   ],
   role: "operator",
+  endpoints: ["PATCH /lifecycle-rules"],
   visibility: "in_channel",
   positional: ["bucket", "rule"],
   args: ruleArgs.extend({
@@ -203,6 +206,7 @@ export const lifecycleDelete = defineCommand({
   summary: "Delete a lifecycle rule (previous versions are then kept until deleted by hand); gated",
   examples: ["lifecycle-rule delete analytics-raw tmp-cleanup"],
   role: "operator",
+  endpoints: ["DELETE /lifecycle-rules"],
   visibility: "in_channel",
   positional: ["bucket", "rule"],
   args: ruleArgs,

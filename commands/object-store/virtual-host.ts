@@ -31,6 +31,7 @@ export const virtualHostList = defineCommand({
   summary: "Host names S3 clients use to address buckets virtual-hosted style",
   examples: ["virtual-host list", "virtual-host list --array all"],
   role: "viewer",
+  endpoints: ["GET /object-store-virtual-hosts"],
   args: z.object({}),
   async run(_a, ctx) {
     return (await hostsOf(ctx)).map((name) => ({ array: ctx.arrayName, name }));

@@ -36,6 +36,7 @@ export const policyCreate = defineCommand({
     'policy create busy --rules "every 1h, keep 1d; every 1d at 00:00, keep 7d" --no-enabled',
   ],
   role: "operator",
+  endpoints: ["POST /policies"],
   visibility: "in_channel",
   positional: ["name"],
   args: z.object({
@@ -105,6 +106,7 @@ export const policyUpdate = defineCommand({
     "policy update hourly --no-enabled",
   ],
   role: "operator",
+  endpoints: ["PATCH /policies"],
   visibility: "in_channel",
   positional: ["name"],
   args: z.object({
@@ -223,6 +225,7 @@ export const policyDelete = defineCommand({
   summary: "Delete a snapshot policy (what it protects loses that protection)",
   examples: ["policy delete archive-monthly"],
   role: "operator",
+  endpoints: ["DELETE /policies"],
   visibility: "in_channel",
   positional: ["name"],
   args: z.object({ name: objectName("policy name").describe("the policy") }),

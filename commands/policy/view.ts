@@ -38,6 +38,7 @@ export const policyList = defineCommand({
   summary: "List snapshot policies: rules, enabled, what they protect",
   examples: ["policy list", "policy list --array all"],
   role: "viewer",
+  endpoints: ["GET /policies", "GET /policies/file-system-replica-links", "GET /policies/file-systems"],
   args: z.object({}),
   async run(_a, ctx): Promise<{ rows: PolicyRow[] }> {
     await requirePolicyApi(ctx);
@@ -92,6 +93,12 @@ export const policyShow = defineCommand({
   summary: "Show one policy: its rules, members and the snapshots it manages",
   examples: ["policy show daily"],
   role: "viewer",
+  endpoints: [
+    "GET /file-system-snapshots",
+    "GET /policies",
+    "GET /policies/file-system-replica-links",
+    "GET /policies/file-systems",
+  ],
   positional: ["name"],
   args: nameArgs,
   run: (a, ctx) => policyFacts(ctx, a.name),
@@ -125,6 +132,12 @@ export const policyMembers = defineCommand({
   summary: "What a policy protects: file systems and replica links, with the snapshots it made of each",
   examples: ["policy members daily"],
   role: "viewer",
+  endpoints: [
+    "GET /file-system-snapshots",
+    "GET /policies",
+    "GET /policies/file-system-replica-links",
+    "GET /policies/file-systems",
+  ],
   positional: ["name"],
   args: nameArgs,
   run: (a, ctx) => policyFacts(ctx, a.name),
@@ -168,6 +181,12 @@ export const policyGaps = defineCommand({
   summary: "File systems with no snapshot policy and no replica link: unprotected, largest first",
   examples: ["policy gaps", "policy gaps --array all"],
   role: "viewer",
+  endpoints: [
+    "GET /file-system-replica-links",
+    "GET /file-systems",
+    "GET /policies/file-system-replica-links",
+    "GET /policies/file-systems",
+  ],
   args: z.object({}),
   async run(_a, ctx): Promise<{ rows: GapRow[]; policiesSupported: boolean[] }> {
     const supported = await ctx.array.supports("1.5");

@@ -34,6 +34,7 @@ export const quotaDefaults = defineCommand({
   summary: "Set a file system's default user or group quota (for everyone without a quota of their own)",
   examples: ["quota defaults home --user 50G", "quota defaults projects --group 10T --user none"],
   role: "operator",
+  endpoints: ["PATCH /file-systems {default_user_quota, default_group_quota}"],
   visibility: "in_channel",
   positional: ["fs"],
   args: z.object({
@@ -143,6 +144,7 @@ export const quotaSettings = defineCommand({
   summary: "Show the array's quota notification settings (contact, direct notifications to users)",
   examples: ["quota settings", "quota settings --array all"],
   role: "viewer",
+  endpoints: ["GET /quotas/settings"],
   args: z.object({}),
   async run(_a, ctx): Promise<{ rows: SettingsRow[] }> {
     if (!(await ctx.array.supports("1.8"))) {
@@ -182,6 +184,7 @@ export const quotaNotify = defineCommand({
     "Change who hears about quotas: direct notifications to users and groups, and the contact they name",
   examples: ["quota notify --direct --contact storage-oncall@example.com", "quota notify --no-direct"],
   role: "operator",
+  endpoints: ["PATCH /quotas/settings"],
   visibility: "in_channel",
   args: z.object({
     direct: z

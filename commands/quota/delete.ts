@@ -24,6 +24,7 @@ export const quotaDelete = defineCommand({
     "Remove the quota of one or more users or groups on a file system (the default quota then applies)",
   examples: ["quota delete user alice,bob --fs home", "quota delete group 3002 --fs projects"],
   role: "operator",
+  endpoints: ["DELETE /quotas/groups", "DELETE /quotas/users"],
   visibility: "in_channel",
   positional: ["kind", "who"],
   args: z.object({

@@ -28,6 +28,7 @@ export const quotaList = defineCommand({
   summary: "List user or group quotas with what each one stores against its quota",
   examples: ["quota list user --fs home", "quota list group", "quota list user alice,bob --fs home"],
   role: "viewer",
+  endpoints: ["GET /quotas/users"],
   // The required word is the kind (user or group), not an object on one array: a listing across arrays.
   fanOut: "safe",
   positional: ["kind", "who"],

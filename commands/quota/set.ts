@@ -95,6 +95,7 @@ export const quotaSet = defineCommand({
     "quota set user 1001,1002 500G --fs home --dry-run",
   ],
   role: "operator",
+  endpoints: ["PATCH /quotas/groups", "PATCH /quotas/users", "POST /quotas/groups", "POST /quotas/users"],
   visibility: "in_channel",
   positional: ["kind", "who", "size"],
   args: z.object({

@@ -42,6 +42,7 @@ export const bucketLinkList = defineCommand({
     "replica-link bucket list --array all",
   ],
   role: "viewer",
+  endpoints: ["GET /bucket-replica-links"],
   positional: ["bucket"],
   args: z.object({ bucket: bucket().optional() }),
   async run(a, ctx): Promise<LinkRowOut[]> {
@@ -90,6 +91,7 @@ export const bucketLinkCreate = defineCommand({
     "replica-link bucket create analytics-raw --remote fb-dr-01 --credentials fb-dr-01/repl-creds --remote-bucket analytics-raw-dr --paused",
   ],
   role: "operator",
+  endpoints: ["POST /bucket-replica-links"],
   visibility: "in_channel",
   positional: ["bucket"],
   args: z.object({

@@ -44,6 +44,7 @@ export const fsLinkList = defineCommand({
   summary: "File system replica links: policies, lag, the last snapshot sent and the one on its way",
   examples: ["replica-link fs list", "replica-link fs list home", "replica-link fs list --array all"],
   role: "viewer",
+  endpoints: ["GET /file-system-replica-links", "GET /file-system-replica-links/transfer"],
   positional: ["fs"],
   args: z.object({ fs: objectName("file system name").optional().describe("only this file system's links") }),
   async run(a, ctx): Promise<FsLinkRow[]> {
@@ -114,6 +115,7 @@ export const fsLinkCreate = defineCommand({
   summary: "Replicate a file system to a connected array, on a snapshot policy's schedule",
   examples: ["replica-link fs create db-dumps --remote fb-dr-01 --policy daily"],
   role: "operator",
+  endpoints: ["POST /file-system-replica-links"],
   visibility: "in_channel",
   positional: ["fs"],
   args: z.object({

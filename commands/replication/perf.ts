@@ -29,6 +29,11 @@ export const replicationPerf = defineCommand({
   summary: "Replication throughput now: per array (files and objects), per connection and per S3 target",
   examples: ["replication perf", "replication perf --array all"],
   role: "viewer",
+  endpoints: [
+    "GET /array-connections/performance/replication",
+    "GET /arrays/performance/replication",
+    "GET /targets/performance/replication",
+  ],
   args: z.object({}),
   async run(_a, ctx): Promise<PerfRow[]> {
     await requireReplicationApi(ctx);

@@ -73,6 +73,20 @@ export const replicationStatus = defineCommand({
     "Are we protected? Every replica link's lag against its interval, worst first, and what is unprotected",
   examples: ["replication status", "replication status --array all", "replication status --rpo 15m"],
   role: "viewer",
+  endpoints: [
+    "GET /array-connections",
+    "GET /array-connections/path",
+    "GET /bucket-replica-links",
+    "GET /file-system-replica-links",
+    "GET /file-system-replica-links/transfer",
+    "GET /file-system-snapshots/transfer",
+    "GET /file-systems",
+    "GET /object-store-remote-credentials",
+    "GET /policies",
+    "GET /policies/file-system-replica-links",
+    "GET /policies/file-systems",
+    "GET /targets",
+  ],
   args: z.object({
     rpo: duration()
       .optional()

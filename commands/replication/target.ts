@@ -31,6 +31,7 @@ export const targetList = defineCommand({
   summary: "S3 targets and whether the array reaches them",
   examples: ["target list", "target list --array all"],
   role: "viewer",
+  endpoints: ["GET /targets"],
   args: z.object({}),
   async run(_a, ctx) {
     return (await targetsOf(ctx)).map((t) => ({ array: ctx.arrayName, t }));
@@ -59,6 +60,7 @@ export const targetCreate = defineCommand({
   summary: "Add an S3 target bucket replica links can replicate to",
   examples: ["target create aws-glacier --address s3.us-east-1.amazonaws.com"],
   role: "admin",
+  endpoints: ["POST /targets"],
   visibility: "in_channel",
   positional: ["name"],
   args: addressArgs,
@@ -88,6 +90,7 @@ export const targetUpdate = defineCommand({
   summary: "Point an S3 target at another address",
   examples: ["target update lab-minio --address 10.41.7.10"],
   role: "admin",
+  endpoints: ["PATCH /targets"],
   visibility: "in_channel",
   positional: ["name"],
   args: addressArgs,
@@ -114,6 +117,7 @@ export const targetDelete = defineCommand({
   summary: "Remove an S3 target no replica link uses; gated",
   examples: ["target delete lab-minio"],
   role: "admin",
+  endpoints: ["DELETE /targets"],
   visibility: "in_channel",
   positional: ["name"],
   args: z.object({ name: objectName("target name").describe("the target") }),

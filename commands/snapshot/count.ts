@@ -28,6 +28,7 @@ export const snapshotCount = defineCommand({
   summary: "Snapshots per file system: how many, made by which policies, manual ones and the oldest",
   examples: ["snapshot count", "snapshot count --fs home", "snapshot count --array all"],
   role: "viewer",
+  endpoints: ["GET /file-system-snapshots"],
   args: z.object({
     fs: objectName("file system name").optional().describe("only this file system"),
   }),
