@@ -1,6 +1,8 @@
 /**
  * `/array alert …`: the array's alerts (list, show, flag, unflag) read and changed on the array itself, and
- * the bot's alert routing (routes, test) answered by the running alert engine.
+ * the bot's alert routing (routes, test) answered by the running alert engine. Hand-written because an alert is
+ * named by its number (`alert flag 2`, read with a filter on `index`), the list filters by state and severity and
+ * shows the posts the bot made for each alert, and routes and test ask the bot's alert engine, not the array.
  */
 import { z } from "zod";
 import { count } from "../src/core/arg-types.js";

@@ -1,4 +1,7 @@
-/** `/array arrays`: the pool's health, one row per configured array. */
+/**
+ * `/array arrays`: the pool's health, one row per configured array. Hand-written because it reads the bot's
+ * session pool (reachable, REST version, latency, last error), not an endpoint of any one array.
+ */
 import { z } from "zod";
 import { defineCommand, defineResource } from "../src/core/define-command.js";
 import { formatRelative } from "../src/core/format-time.js";

@@ -3,7 +3,7 @@
  * applications keep their credentials. The key id is typed in chat, its secret never is: the command declares
  * it in `secrets`, the pipeline asks the requester in a private dialog (Slack) or an unechoed line (console),
  * and `fill` gets it in memory for this one request. The card, the answer, the audit and the pending store hold
- * the id and the user only. Not catalogue data: the generic create takes no secret for this noun (the array
+ * the id and the user only. Hand-written because the generic create takes no secret for this noun (the array
  * makes it), so the imported one needs its own verb.
  */
 import { z } from "zod";

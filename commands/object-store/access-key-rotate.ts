@@ -2,7 +2,7 @@
  * `access-key rotate <user>`: a new key for the user, its secret shown once, and a button per old key that
  * disables it — through the disable's own confirmation (`disable_access_key`), once applications sign with the
  * new key. Rotation used to be three commands, and the disable among them cut applications off without asking.
- * Hand-written: it is create's request with an offer of the disables, which no catalogue verb composes.
+ * Hand-written because it is create's request with an offer of the disables, which no catalogue verb composes.
  */
 import { z } from "zod";
 import { defineCommand, type FollowUp, type Impact } from "../../src/core/define-command.js";

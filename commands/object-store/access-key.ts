@@ -2,7 +2,7 @@
  * `access-key list|create|enable|disable` (import: access-key-import.ts; delete is the catalogue's): S3 access keys of object store
  * users. A new key's secret is the array's to give once: it goes into a `secret` answer (the requester alone
  * sees it, nothing logs, stores or announces it) and the command keeps it nowhere else. Listings never carry
- * secrets. Not catalogue data: create checks the user and the per-user limit and answers with the secret,
+ * secrets. Hand-written because create checks the user and the per-user limit and answers with the secret,
  * enable/disable refuse a key already so, which the generic verbs cannot. Delete's precondition read, naming the
  * user's other keys, lives here.
  */

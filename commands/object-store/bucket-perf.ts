@@ -1,7 +1,7 @@
 /**
  * `bucket perf [bucket] [--top N]` (REST 1.8+): the busiest buckets now, from /buckets/performance; for one
  * bucket also the S3-specific rates (objects and bucket operations) from /buckets/s3-specific-performance.
- * Not catalogue data: it ranks the latest samples and joins a second endpoint, which a generic list cannot.
+ * Hand-written because it ranks the latest samples and joins a second endpoint, which a generic list cannot.
  */
 import { z } from "zod";
 import { count, objectName } from "../../src/core/arg-types.js";

@@ -1,7 +1,7 @@
 /**
  * `lifecycle list|create|update|delete` (REST 1.10+): how long a bucket keeps previous object versions. From
  * 1.12 a rule is selected by its id together with `bucket_names` (names `bucket/rule_id` before), so the
- * selector follows the array's version. Not catalogue data: the selector that changes with the version, the
+ * selector follows the array's version. Hand-written because the selector that changes with the version, the
  * refusal of an existing rule id and the warning when a shorter keep deletes versions are beyond the generic verbs.
  */
 import { z } from "zod";

@@ -1,7 +1,8 @@
 /**
  * policy attach|detach <policy> <fs> [--remote <array>]: a policy on file systems, or (with --remote) on the
  * replica link of a file system to that array (REST 1.9+). Detaching says when it leaves a file system with no
- * protection at all.
+ * protection at all. Hand-written because one verb serves two member endpoints (file systems, or replica links
+ * with --remote), takes several file systems at once, and detach reads what else protects each of them.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";

@@ -1,7 +1,9 @@
 /**
  * policy create|update|delete. Removing or shortening rules destroys the snapshots those rules made (REST 1.11
  * asks for `destroy_snapshots=true` as the acknowledgement): the impact counts them per file system and the
- * class is remove_snapshot_rules, so the flag only goes on the wire once someone approved.
+ * class is remove_snapshot_rules, so the flag only goes on the wire once someone approved. Hand-written because
+ * rules are typed as readable text, compared rule by rule with the policy's, and the class and the acknowledgement
+ * follow from the snapshots the removed rules own, which generic fields cannot say.
  */
 import { z } from "zod";
 import { flag, objectName } from "../../src/core/arg-types.js";

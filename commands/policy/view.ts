@@ -1,4 +1,8 @@
-/** Read-only policy commands: list, show, members, gaps (file systems nothing protects). */
+/**
+ * Read-only policy commands: list, show, members, gaps (file systems nothing protects). Hand-written because each
+ * joins the policies with their members on two endpoints (file systems and replica links) and the snapshots they
+ * made, and shows rules in words; gaps is the complement (file systems in no policy and no link), not a listing.
+ */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";

@@ -2,6 +2,9 @@
  * `quota defaults <fs> --user 1T --group none`: a file system's default user and group quotas, which apply to
  * everyone without a quota of their own; lowering one below what such a user stores blocks their writes, like
  * `quota set`. `quota settings` and `quota notify`: the array's quota notification settings (REST 1.8+).
+ * Hand-written because defaults are two fields of a file system (PATCH /file-systems) whose class follows from
+ * who stores more than the new default, and settings/notify are verbs of `quota` on a path of their own
+ * (/quotas/settings), said in sentences, that a catalogue noun would name `quota settings show|set`.
  */
 import { z } from "zod";
 import { objectName, size } from "../../src/core/arg-types.js";

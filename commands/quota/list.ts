@@ -1,4 +1,8 @@
-/** `quota list user|group [who] [--fs a,b]`: the explicit quotas, with usage against them. */
+/**
+ * `quota list user|group [who] [--fs a,b]`: the explicit quotas, with usage against them. Hand-written because one
+ * verb serves users and groups (two endpoints) chosen by a word, selected by names or ids, and each row is
+ * computed (usage against the quota, in % of it).
+ */
 import { z } from "zod";
 import { defineCommand } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";

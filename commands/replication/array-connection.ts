@@ -3,7 +3,7 @@
  * `remote_names` / `remote_ids`, never by name. Connecting two arrays this bot manages needs no key typed in
  * chat: `create` asks the remote array for a fresh connection key and hands it straight to the local one, so the
  * key is never shown, logged or stored. For a remote the bot does not manage, `connection-key create` shows a
- * key once, privately, to paste into that array. Not catalogue data: the key made on one array and handed to
+ * key once, privately, to paste into that array. Hand-written because the key made on one array and handed to
  * another, and the selection by remote, are beyond the generic verbs.
  */
 import { z } from "zod";

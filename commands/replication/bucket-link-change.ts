@@ -2,7 +2,7 @@
  * `bucket-link pause|resume|credentials|delete`: the changes of one existing link. Pausing is class
  * pause_replication (ransomware runbooks pause replication first, so it is fast but audited); deleting is class
  * delete_replication: the copy on the remote stays but stops receiving changes, and the impact says whether the
- * bucket is then replicated anywhere at all. Not catalogue data: a link is found by its bucket and remote, each
+ * bucket is then replicated anywhere at all. Hand-written because a link is found by its bucket and remote, each
  * card shows its lag and state read first, and delete reads what else protects the bucket, which the generic
  * verbs cannot.
  */

@@ -1,6 +1,6 @@
 /**
- * `bucket-link list|create`: bucket replica links (REST 1.9+); their changes are in bucket-link-change.ts. Not
- * catalogue data: the list reads each link's lag and recovery point, and create checks the bucket and the remote
+ * `bucket-link list|create`: bucket replica links (REST 1.9+); their changes are in bucket-link-change.ts.
+ * Hand-written because the list reads each link's lag and recovery point, and create checks the bucket and the remote
  * first, which the generic verbs cannot.
  */
 import { z } from "zod";

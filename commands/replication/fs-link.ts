@@ -1,7 +1,7 @@
 /**
  * `fs-link list|create` (REST 1.9+): file system replica links with the policies that schedule them and their
  * transfers — the newest completed snapshot and the one on its way — from /file-system-replica-links/transfer.
- * Not catalogue data: the list joins links with their transfers, and create checks the file system and the
+ * Hand-written because the list joins links with their transfers, and create checks the file system and the
  * policy first, which the generic verbs cannot.
  */
 import { z } from "zod";

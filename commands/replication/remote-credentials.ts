@@ -2,7 +2,7 @@
  * `remote-credentials list|create|rotate` (REST 1.9+; delete is the catalogue's): the S3 keys a bucket replica link uses to write
  * into the remote bucket. When the remote is an array this bot manages, `create` and `rotate` make a new access
  * key for a user there and hand it straight to the local array: nobody sees, types, logs or stores the secret.
- * Not catalogue data: that hand-over between two arrays is beyond the generic verbs. Delete's precondition read
+ * Hand-written because that hand-over between two arrays is beyond the generic verbs. Delete's precondition read
  * (refused while a link uses them) lives here.
  */
 import { z } from "zod";

@@ -1,7 +1,8 @@
 /**
  * `replication status [--array …]`: "are we protected?" — every replica link's lag against the interval that
  * schedules it, worst first, one line per link across all arrays, the file systems nothing protects, and for
- * every broken or paused link what to check, read from the array's own state.
+ * every broken or paused link what to check, read from the array's own state. Hand-written because it joins a
+ * dozen endpoints (links, policies, transfers, connections, targets, credentials) into one verdict per link.
  */
 import { z } from "zod";
 import { duration } from "../../src/core/arg-types.js";

@@ -1,6 +1,11 @@
 /**
  * `target list|create|update|delete` (REST 1.9+): S3 targets bucket replica links can replicate to besides
- * FlashBlades. Deleting one is class delete and refused while a replica link still uses it.
+ * FlashBlades. Deleting one is class delete_replication and refused while a replica link still uses it.
+ * Hand-written because what people see differs from the generic verbs at every turn, and the catalogue entry
+ * (catalogue/replication.ts, which keeps `show`) has no field for it: the list joins status with its details and
+ * takes no --limit/--sort/--name, create and update require --address and their cards say "Adds … at …" and
+ * "Points … at … (was …)", a missing target is "There is no S3 target …" rather than the array's refusal, and the
+ * answers are one sentence without the created object's fields.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";

@@ -1,7 +1,7 @@
 /**
  * `snapshot count`: snapshots per file system, split into those a policy made and manual ones, with the oldest
  * manual snapshot, so snapshot sprawl is visible (per-file-system and array-wide snapshot limits are alerts
- * 1103/1104 on real arrays). Hand-written: a summary computed over every snapshot, not one resource's list.
+ * 1103/1104 on real arrays). Hand-written because it is a summary computed over every snapshot, not one resource's list.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
