@@ -12,7 +12,16 @@ import { message, rich } from "../../src/core/message.js";
 import { InternalError, UserFacingError } from "../../src/errors.js";
 import { atLeast } from "../../src/rest-spec/versions.js";
 import { itemsOf, planned } from "../shared/plan.js";
-import { keyName, keySchema, keysOf, MAX_KEYS, PATH, requireUser, userName } from "./access-key.js";
+import {
+  keyName,
+  keySchema,
+  keysFact,
+  keysOf,
+  PATH,
+  refuseFull,
+  requireUser,
+  userName,
+} from "./access-key.js";
 
 /** The first version whose POST takes `names` with a `secret_access_key` body (ObjectStoreAccessKeyPost). */
 const IMPORT_SINCE = "1.10";
@@ -49,16 +58,11 @@ export const accessKeyImport = defineCommand({
       );
     }
     const keys = all.filter((k) => k.user?.name === a.user);
-    if (keys.length >= MAX_KEYS) {
-      throw new UserFacingError(
-        "TOO_MANY_KEYS",
-        `${a.user} already has ${keys.length} access keys (${keys.map((k) => k.name).join(", ")}), the most a user can have. Delete one first with \`/array access-key delete <key>\`.`,
-      );
-    }
+    refuseFull(a.user, keys);
     return {
       target: `access key ${a.keyId} for ${a.user}`,
       summary: rich`Imports access key ${a.keyId} for *${a.user}* on ${ctx.arrayName}, with the secret you type next.`,
-      facts: [{ label: "Keys it has", value: rich`${keys.map((k) => k.name).join(", ") || "none"}` }],
+      facts: [keysFact(keys)],
       warnings: [],
       state: { keys: keys.length, exists: false },
       requests: [

@@ -11,7 +11,7 @@ import { objectName } from "../../src/core/arg-types.js";
 import { ACCOUNT_USER_WIRE, wired } from "../../src/core/arg-wire.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { formatWhen } from "../../src/core/format-time.js";
-import { message, rich } from "../../src/core/message.js";
+import { type Field, message, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import type { Precheck } from "../catalogue/spec.js";
@@ -64,6 +64,31 @@ export async function requireUser(ctx: CommandContext, user: string): Promise<vo
     );
   }
 }
+
+/** The keys of a user who must exist (a new key is for them). */
+export async function keysOfUser(ctx: CommandContext, user: string): Promise<Key[]> {
+  await requireUser(ctx, user);
+  return keysOf(ctx, user);
+}
+
+/** Refuses a new key for a user who has the most keys a user can have; `rest` ends the sentence (what to do). */
+export function refuseFull(
+  user: string,
+  keys: readonly Key[],
+  rest = ". Delete one first with `/array access-key delete <key>`.",
+): void {
+  if (keys.length < MAX_KEYS) return;
+  throw new UserFacingError(
+    "TOO_MANY_KEYS",
+    `${user} already has ${keys.length} access keys (${keys.map((k) => k.name).join(", ")}), the most a user can have${rest}`,
+  );
+}
+
+/** The card's fact naming the keys a user has before a new one. */
+export const keysFact = (keys: readonly Key[]): Field => ({
+  label: "Keys it has",
+  value: rich`${keys.map((k) => k.name).join(", ") || "none"}`,
+});
 
 interface KeyRow {
   array: string;
@@ -126,18 +151,12 @@ export const accessKeyCreate = defineCommand({
   positional: ["user"],
   args: z.object({ user: userName() }),
   async impact(a, ctx): Promise<Impact> {
-    await requireUser(ctx, a.user);
-    const keys = await keysOf(ctx, a.user);
-    if (keys.length >= MAX_KEYS) {
-      throw new UserFacingError(
-        "TOO_MANY_KEYS",
-        `${a.user} already has ${keys.length} access keys (${keys.map((k) => k.name).join(", ")}), the most a user can have. Delete one first with \`/array access-key delete <key>\`.`,
-      );
-    }
+    const keys = await keysOfUser(ctx, a.user);
+    refuseFull(a.user, keys);
     return {
       target: `access key for ${a.user}`,
       summary: rich`Creates an S3 access key for *${a.user}* on ${ctx.arrayName}; its secret is shown once, only to the requester.`,
-      facts: [{ label: "Keys it has", value: rich`${keys.map((k) => k.name).join(", ") || "none"}` }],
+      facts: [keysFact(keys)],
       warnings: [],
       state: { keys: keys.length },
       requests: [planned("POST", PATH, {}, { user: { name: a.user } })],

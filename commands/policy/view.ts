@@ -27,6 +27,13 @@ import {
 import { rulesText } from "./rules.js";
 
 const nameArgs = z.object({ name: objectName("policy name").describe("the policy") });
+/** What policyFacts reads: show and members answer from the same facts of one policy. */
+const FACTS_READS = [
+  "GET /file-system-snapshots",
+  "GET /policies",
+  "GET /policies/file-system-replica-links",
+  "GET /policies/file-systems",
+];
 
 interface PolicyRow {
   array: string;
@@ -97,12 +104,7 @@ export const policyShow = defineCommand({
   summary: "Show one policy: its rules, members and the snapshots it manages",
   examples: ["policy show daily"],
   role: "viewer",
-  endpoints: [
-    "GET /file-system-snapshots",
-    "GET /policies",
-    "GET /policies/file-system-replica-links",
-    "GET /policies/file-systems",
-  ],
+  endpoints: FACTS_READS,
   positional: ["name"],
   args: nameArgs,
   run: (a, ctx) => policyFacts(ctx, a.name),
@@ -136,12 +138,7 @@ export const policyMembers = defineCommand({
   summary: "What a policy protects: file systems and replica links, with the snapshots it made of each",
   examples: ["policy members daily"],
   role: "viewer",
-  endpoints: [
-    "GET /file-system-snapshots",
-    "GET /policies",
-    "GET /policies/file-system-replica-links",
-    "GET /policies/file-systems",
-  ],
+  endpoints: FACTS_READS,
   positional: ["name"],
   args: nameArgs,
   run: (a, ctx) => policyFacts(ctx, a.name),
