@@ -1,10 +1,13 @@
 /**
- * `access-key list|create|enable|disable` (import: access-key-import.ts; delete is the catalogue's): S3 access keys of object store
- * users. A new key's secret is the array's to give once: it goes into a `secret` answer (the requester alone
- * sees it, nothing logs, stores or announces it) and the command keeps it nowhere else. Listings never carry
- * secrets. Hand-written because create checks the user and the per-user limit and answers with the secret,
- * enable/disable refuse a key already so, which the generic verbs cannot. Delete's precondition read, naming the
- * user's other keys, lives here.
+ * `access-key list|create|enable|disable` (import: access-key-import.ts; show, update and delete are the
+ * catalogue's): S3 access keys of object store users. A new key's secret is the array's to give once: it goes into
+ * a `secret` answer (the requester alone sees it, nothing logs, stores or announces it) and the command keeps it
+ * nowhere else. Listings never carry secrets. Hand-written because create checks the user and the per-user limit
+ * and answers with the secret, the list leads with the user and says "no (disabled)", and enable/disable are
+ * verbs that set one field to a fixed value, which the catalogue has no entry for (its form is `access-key update
+ * --enabled`, whose card says "Changes … Enabled: no → yes" where these say "Enables access key … of <user>" and
+ * refuse a key already so in those words). Delete's precondition read, naming the user's other keys,
+ * lives here.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
