@@ -1,12 +1,10 @@
 /**
- * `access-key list|create|enable|disable` (import: access-key-import.ts; show, update and delete are the
- * catalogue's): S3 access keys of object store users. A new key's secret is the array's to give once: it goes into
- * a `secret` answer (the requester alone sees it, nothing logs, stores or announces it) and the command keeps it
- * nowhere else. Listings never carry secrets. Hand-written because create checks the user and the per-user limit
- * and answers with the secret, the list leads with the user and says "no (disabled)", and enable/disable are
- * verbs that set one field to a fixed value, which the catalogue has no entry for (its form is `access-key update
- * --enabled`, whose card says "Changes … Enabled: no → yes" where these say "Enables access key … of <user>" and
- * refuse a key already so in those words). Delete's precondition read, naming the user's other keys,
+ * `access-key list|create` (import: access-key-import.ts; rotate: access-key-rotate.ts; show, update, delete,
+ * enable and disable are the catalogue's): S3 access keys of object store users. A new key's secret is the
+ * array's to give once: it goes into a `secret` answer (the requester alone sees it, nothing logs, stores or
+ * announces it) and the command keeps it nowhere else. Listings never carry secrets. Hand-written because create
+ * checks the user and the per-user limit and answers with the secret, and the list leads with the user and says
+ * "no (disabled)", which the generic verbs cannot. Delete's precondition read, naming the user's other keys,
  * lives here.
  */
 import { z } from "zod";
@@ -18,8 +16,6 @@ import { type Field, message, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import type { Precheck } from "../catalogue/spec.js";
-import { done } from "../shared/done.js";
-import { requireNamed } from "../shared/found.js";
 import { rowsListed } from "../shared/listing.js";
 import { itemsOf, planned } from "../shared/plan.js";
 
@@ -101,14 +97,6 @@ interface KeyRow {
   created: number | undefined;
 }
 
-async function requireKey(ctx: CommandContext, name: string): Promise<Key> {
-  return requireNamed(
-    await keysOf(ctx),
-    name,
-    `There is no access key ${name} on ${ctx.arrayName}. List them with \`/array access-key list --array ${ctx.arrayName}\`.`,
-  );
-}
-
 export const accessKeyList = defineCommand({
   verb: "list",
   summary: "Access keys by user, enabled or not (never their secrets)",
@@ -185,57 +173,6 @@ export const accessKeyCreate = defineCommand({
     );
   },
 });
-
-/** Keys of the demo's object users (seeded, so stable): the reader's is disabled, the ETL job's enabled. */
-const DEMO_READER_KEY = "PSFBRHUMTPRUGIHTQJURARZSKEUIVGUERAJHKSCLMFSF";
-const DEMO_ETL_KEY = "PSFBQEHLWOYJJNHJPLMDHOBDGPJBYBCWEDTPTFRJYTGG";
-
-function toggle(enabled: boolean) {
-  const verb = enabled ? "enable" : "disable";
-  return defineCommand({
-    verb,
-    summary: enabled
-      ? "Enable an access key again"
-      : "Disable an access key (applications using it lose access)",
-    examples: [`access-key ${verb} ${enabled ? DEMO_READER_KEY : DEMO_ETL_KEY}`],
-    role: "operator",
-    endpoints: [`PATCH /object-store-access-keys {enabled: ${enabled}}`],
-    visibility: "in_channel",
-    positional: ["key"],
-    args: z.object({ key: keyName() }),
-    // Disabling cuts off every application that signs with the key: it asks first (issue 43).
-    ...(enabled
-      ? {}
-      : {
-          destructive: () => "disable_access_key" as const,
-          gateClasses: ["disable_access_key" as const],
-        }),
-    async impact(a, ctx): Promise<Impact> {
-      const key = await requireKey(ctx, a.key);
-      if ((key.enabled !== false) === enabled) {
-        throw new UserFacingError(
-          "NO_CHANGE",
-          `Access key ${a.key} is already ${verb}d. Nothing was changed.`,
-        );
-      }
-      return {
-        target: `access key ${a.key}`,
-        summary: rich`${enabled ? "Enables" : "Disables"} access key ${a.key} of ${key.user?.name ?? "?"}.`,
-        facts: [],
-        warnings: enabled
-          ? []
-          : [rich`Applications signing requests with this key get Access Denied until it is enabled again.`],
-        state: { enabled: key.enabled ?? null },
-        requests: [planned("PATCH", PATH, { names: [a.key] }, { enabled })],
-      };
-    },
-    result: (_responses, a) => a.key,
-    render: (key, _a, rctx) =>
-      done(`${enabled ? "Enabled" : "Disabled"} access key ${key} on ${rctx.arrays[0] ?? "?"}.`),
-  });
-}
-export const accessKeyEnable = toggle(true);
-export const accessKeyDisable = toggle(false);
 
 /** Before a delete (the catalogue's verb): the user's other keys, and whether it is left with none. */
 export const accessKeyDeleteCheck: Precheck = async (ctx, { name, item }) => {
