@@ -1,6 +1,8 @@
 /**
  * `/array alert …`: the array's alerts (list, show, flag, unflag) read and changed on the array itself, and
- * the bot's alert routing (routes, test) answered by the running alert engine.
+ * the bot's alert routing (routes, test) answered by the running alert engine. Hand-written because an alert is
+ * named by its number (`alert flag 2`, read with a filter on `index`), the list filters by state and severity and
+ * shows the posts the bot made for each alert, and routes and test ask the bot's alert engine, not the array.
  */
 import { z } from "zod";
 import { count } from "../src/core/arg-types.js";
@@ -64,6 +66,7 @@ export const alertList = defineCommand({
   summary: "List the array's alerts (open ones by default), newest first",
   examples: ["alert list", "alert list --severity critical", "alert list --state all --array all"],
   role: "viewer",
+  endpoints: ["GET /alerts"],
   args: z.object({
     severity: z.enum(SEVERITIES).optional().describe("only this severity"),
     state: z.enum(["open", "closed", "all"]).default("open").describe("open (default), closed or all"),
@@ -126,6 +129,7 @@ export const alertShow = defineCommand({
   summary: "Show one alert: text, times, what to do, and where the bot posted it",
   examples: ["alert show 2", "alert show 2 --array fb-lab-01"],
   role: "viewer",
+  endpoints: ["GET /alerts"],
   positional: ["index"],
   args: z.object({ index }),
   async run(args, ctx): Promise<{ alert: AlertRow; posted: MessageRef[] }> {
@@ -171,6 +175,7 @@ function flagCommand(flagged: boolean) {
     summary: flagged ? "Flag (acknowledge) an alert on the array" : "Remove an alert's flag on the array",
     examples: [`alert ${verb} 2`, `alert ${verb} 2 --array fb-lab-01`],
     role: "operator",
+    endpoints: ["GET /alerts", `PATCH /alerts {flagged: ${flagged}}`],
     visibility: "in_channel",
     positional: ["index"],
     args: z.object({ index }),
@@ -216,6 +221,7 @@ export const alertRoutes = defineCommand({
   summary: "Show which alert routes post into this channel",
   examples: ["alert routes"],
   role: "viewer",
+  endpoints: [],
   scope: "global",
   args: z.object({}),
   async run(_args, ctx) {
@@ -250,6 +256,7 @@ export const alertTest = defineCommand({
     "Post a test alert message in a channel (this one by default), to check routing and the bot's access",
   examples: ["alert test", "alert test C0123456789"],
   role: "operator",
+  endpoints: [],
   scope: "global",
   positional: ["channel"],
   args: z.object({

@@ -1,4 +1,7 @@
-/** `/array arrays`: the pool's health, one row per configured array. */
+/**
+ * `/array arrays`: the pool's health, one row per configured array. Hand-written because it reads the bot's
+ * session pool (reachable, REST version, latency, last error), not an endpoint of any one array.
+ */
 import { z } from "zod";
 import { defineCommand, defineResource } from "../src/core/define-command.js";
 import { formatRelative } from "../src/core/format-time.js";
@@ -13,6 +16,7 @@ const arraysHealth = defineCommand({
   summary: "Show every configured array: reachable, REST version, latency, last error",
   examples: ["arrays list"],
   role: "viewer",
+  endpoints: [],
   scope: "global",
   args: z.object({}),
   async run(_args, ctx): Promise<ArrayHealth[]> {

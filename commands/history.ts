@@ -2,7 +2,7 @@
  * `/array history <noun> <name>`: the bot's own record of the changes it made to one object — who asked, who
  * confirmed or approved, when, the request lines it sent (as the card showed them, redacted) and what the array
  * answered. Read from the store (src/core/audit-history.ts), so every replica answers the same; sends nothing to
- * the array.
+ * the array. Hand-written because it reads the bot's own audit records, which no array endpoint holds.
  */
 import { z } from "zod";
 import type { AuditRecord } from "../src/core/audit.js";
@@ -120,6 +120,7 @@ const historyShow = defineCommand({
     "Who changed an object through the bot: requester, approvers, time, requests sent, the array's answer",
   examples: ["history fs builds", "history bucket media-archive --array fb-dr-01"],
   role: "viewer",
+  endpoints: [],
   args: z.object({
     noun: z.string().min(1).max(64),
     name: z.string().max(256).optional(),

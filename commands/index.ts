@@ -1,6 +1,7 @@
 /**
  * THE list of resources: the only input of the command registry. Add a resource by importing it here; the
- * registry checks every definition at start-up.
+ * registry checks every definition at start-up, including that each command declares what it sends (`endpoints`,
+ * in its own definition; the catalogue's verbs from their data) with a role the access policy allows for each.
  */
 import type { ResourceDefinition } from "../src/core/define-command.js";
 import { accessResource } from "./access.js";
@@ -16,12 +17,11 @@ import { perfResource } from "./perf.js";
 import { policyResource } from "./policy/index.js";
 import { quotaResource } from "./quota/index.js";
 import { replicationResource } from "./replication/index.js";
-import { withDeclaredSends } from "./sends.js";
 import { snapshotResource } from "./snapshot/index.js";
 import { spaceResource } from "./space.js";
 import { usageResource } from "./usage.js";
 
-export const RESOURCES: readonly ResourceDefinition[] = withDeclaredSends([
+export const RESOURCES: readonly ResourceDefinition[] = [
   fsResource,
   snapshotResource,
   arraysResource,
@@ -40,4 +40,4 @@ export const RESOURCES: readonly ResourceDefinition[] = withDeclaredSends([
   // Replication status is a noun of its own; the other hand-written replication and object-store resources join
   // the catalogue's nouns (HAND_WRITTEN in commands/catalogue).
   replicationResource,
-]);
+];

@@ -1,7 +1,8 @@
 /**
  * `/array perf`: array-wide performance. Without --last, the current rates and latencies (one row per array);
  * with --last, the array's own history over that window: avg/p95/max per array and, for one array, a PNG
- * chart of IOPS and latency. Admins' first question in a slowdown is "is it the array, and since when".
+ * chart of IOPS and latency ("is it the array, and since when"). Hand-written because it sums the window into
+ * avg/p95/max and draws a chart, where the catalogue's `perf <protocol>` nouns list the samples as sent.
  */
 import { z } from "zod";
 import { enumWire, windowWire, wired } from "../src/core/arg-wire.js";
@@ -145,6 +146,7 @@ const perfShow = defineCommand({
     "perf show --array all",
   ],
   role: "viewer",
+  endpoints: ["GET /arrays/performance"],
   args: z.object({
     last: timeWindow().optional().describe(`history over this window instead of now; ${WINDOW_HELP}`),
     protocol: wired(

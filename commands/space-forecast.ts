@@ -1,7 +1,8 @@
 /**
  * `/array space forecast`: when will it be full? A robust linear fit of the array's own space history
  * (Theil–Sen over the last 30 days by default) gives the dates of 80, 90 and 100 % with a range and the growth
- * per day; "not enough history" is an answer. Model and its limits: docs/forecast.md.
+ * per day; "not enough history" is an answer. Model and its limits: docs/forecast.md. Hand-written because it
+ * fits a model to the space history and answers with dates and a chart, not the samples the array sends.
  */
 import { z } from "zod";
 import { objectName } from "../src/core/arg-types.js";
@@ -130,6 +131,7 @@ export const spaceForecast = defineCommand({
     "space forecast --fs home",
   ],
   role: "viewer",
+  endpoints: ["GET /arrays/space"],
   args: z.object({
     days: days()
       .default(30 * DAY)

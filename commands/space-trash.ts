@@ -2,7 +2,9 @@
  * `/array space trash`: everything destroyed but not yet eradicated (file systems, snapshots, buckets), what
  * each still holds, when the array eradicates it on its own, and how much eradicating all of it would free.
  * Each object gets a Recover button and an Eradicate button; Eradicate opens the same approval gate as
- * `/array fs eradicate` (or `snapshot eradicate`).
+ * `/array fs eradicate` (or `snapshot eradicate`). Hand-written because it gathers destroyed objects of three
+ * kinds into one list with buttons, and names who destroyed each from the array's audit log and the bot's
+ * own records.
  */
 import { z } from "zod";
 import { type CommandContext, defineCommand, type FollowUp } from "../src/core/define-command.js";
@@ -119,6 +121,7 @@ export const spaceTrash = defineCommand({
     "Destroyed file systems, snapshots and buckets: what they hold, when they go, Recover or Eradicate",
   examples: ["space trash", "space trash --array all"],
   role: "viewer",
+  endpoints: ["GET /audits", "GET /buckets", "GET /file-system-snapshots", "GET /file-systems"],
   args: z.object({}),
   async run(_args, ctx): Promise<TrashResult> {
     const items: TrashItem[] = [];

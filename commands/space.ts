@@ -1,6 +1,8 @@
 /**
  * `/array space`: how full each array is, what holds the space, and how much is only waiting for eradication.
  * Admins' most common capacity question is "how much headroom is left and what can I reclaim now".
+ * Hand-written because it computes headroom and what waits for eradication from the array's space and its
+ * file systems, two endpoints in one answer.
  */
 import { z } from "zod";
 import { defineCommand, defineResource } from "../src/core/define-command.js";
@@ -41,6 +43,7 @@ const spaceShow = defineCommand({
   summary: "Capacity, usage, data reduction, snapshots and space held by destroyed file systems",
   examples: ["space show", "space show --array all", "space show --array tag:dr"],
   role: "viewer",
+  endpoints: ["GET /arrays/space", "GET /file-systems"],
   args: z.object({}),
   async run(_args, ctx): Promise<SpaceResult> {
     const array = await ctx.array.arrays.space("array");

@@ -1,7 +1,8 @@
 /**
  * `/array usage users|groups [fs] [--top N]`: who stores the most, sorted by usage, with the quota that applies
  * (their own, or the file system default) and how full it is. The usage endpoints are slow on big arrays, so
- * the array sorts and we read only the top N.
+ * the array sorts and we read only the top N. Hand-written because each row joins usage with the quota that
+ * applies, the subject's own or the file system's default (three endpoints).
  */
 import { z } from "zod";
 import { count } from "../src/core/arg-types.js";
@@ -40,6 +41,7 @@ function usageCommand(spec: KindSpec) {
     summary: `Who stores the most: ${plural} by usage, with their quota and % of it`,
     examples: [`usage ${plural} home`, `usage ${plural} home --top 5`, `usage ${plural} --over 90`],
     role: "viewer",
+    endpoints: ["GET /file-systems", `GET ${spec.quotaPath}`, `GET ${spec.usagePath}`],
     positional: ["fs"],
     args: z.object({
       fs: fileSystemList().optional().describe("the file system (or several, comma separated); default: all"),

@@ -7,6 +7,9 @@ import { userDeleteCheck } from "../object-store/user.js";
 import { virtualHostAddCheck, virtualHostRemoveCheck } from "../object-store/virtual-host.js";
 import type { NounSpec } from "./spec.js";
 
+/** An access key is named by its id, as `access-key list` shows it. */
+const ACCESS_KEY_ID = { what: "access key id", help: "the access key id (PSFB…)" };
+
 export const OBJECT_STORE: readonly NounSpec[] = [
   {
     noun: "bucket",
@@ -107,6 +110,34 @@ export const OBJECT_STORE: readonly NounSpec[] = [
         of: (state) => (state["enabled"] === "true" ? "disable_access_key" : null),
       },
     },
+    // Turning a key on or off: the reader's key is disabled in the demo, the ETL job's enabled.
+    switches: [
+      {
+        verb: "enable",
+        field: "enabled",
+        value: true,
+        summary: "Enable an access key again",
+        example: "PSFBRHUMTPRUGIHTQJURARZSKEUIVGUERAJHKSCLMFSF",
+        arg: ACCESS_KEY_ID,
+        doing: "Enables access key {name} of {user.name}.",
+        already: "Access key {name} is already enabled.",
+        done: "Enabled access key {name} on {array}.",
+      },
+      {
+        verb: "disable",
+        field: "enabled",
+        value: false,
+        summary: "Disable an access key (applications using it lose access)",
+        example: "PSFBQEHLWOYJJNHJPLMDHOBDGPJBYBCWEDTPTFRJYTGG",
+        arg: ACCESS_KEY_ID,
+        doing: "Disables access key {name} of {user.name}.",
+        already: "Access key {name} is already disabled.",
+        done: "Disabled access key {name} on {array}.",
+        warning: "Applications signing requests with this key get Access Denied until it is enabled again.",
+        // Disabling cuts off every application that signs with the key: it asks first (issue 43).
+        cls: "disable_access_key",
+      },
+    ],
     examples: {
       list: "",
       show: "PSFBRHUMTPRUGIHTQJURARZSKEUIVGUERAJHKSCLMFSF",

@@ -178,11 +178,39 @@ export interface NounSpec {
   precheck?: Readonly<Partial<Record<VerbName, Precheck>>>;
   /** A warning per value of a field, said in the impact of a change giving it: field → value → text. */
   valueWarnings?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Verbs that set one field of an object to a fixed value (`access-key enable|disable`): generic/switches.ts. */
+  switches?: readonly SwitchVerb[];
   /**
    * The class per generic verb decided from the array's state (the impact's `state`, which the precheck and the
    * generic read fill), with every class it can return declared for the gate.
    */
   classFrom?: Readonly<Partial<Record<VerbName, StateClass>>>;
+}
+
+/**
+ * A verb that sets one field of an object, named by its first bare word, to a fixed value: one PATCH on the
+ * resource's path, refused when the object already has that value. Its sentences are templates: `{name}` (the
+ * word given), `{array}`, and any dotted field of the object as read (`{user.name}`; "?" when absent).
+ */
+export interface SwitchVerb {
+  verb: string;
+  field: string;
+  value: boolean | string | number;
+  summary: string;
+  /** Words after `<noun> <verb>` that work against the demo array. */
+  example: string;
+  /** The word: what an invalid one is called in errors, and its help. */
+  arg: { what: string; help: string };
+  /** The impact's first line ("Disables access key {name} of {user.name}."). */
+  doing: string;
+  /** The refusal when the object already has the value, before "Nothing was changed." */
+  already: string;
+  /** The answer once it is done ("Disabled access key {name} on {array}."). */
+  done: string;
+  /** Said in the impact (what the change cuts off). */
+  warning?: string;
+  /** The class of harm; none when absent. */
+  cls?: DestructiveClass;
 }
 
 /** The object a change is about, as the precheck sees it. */

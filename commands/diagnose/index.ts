@@ -2,7 +2,9 @@
  * `/array diagnose`: "why is it slow?" in one answer. For the window (default the last hour) it compares
  * latency, IOPS and bandwidth of every protocol with the same hours of the previous days, and adds what else
  * is off: a client that dominates, open alerts, replication that lags, an array above 80 %. Findings are
- * ranked by how far they are from normal; a quiet array is said to be quiet.
+ * ranked by how far they are from normal; a quiet array is said to be quiet. Hand-written because it compares
+ * the window with the same hours of earlier days over ten endpoints and ranks what it finds, which no one
+ * resource's list or show does.
  */
 import { z } from "zod";
 import { windowWire, wired } from "../../src/core/arg-wire.js";
@@ -44,6 +46,18 @@ const diagnoseRun = defineCommand({
   summary: "Why is it slow? Latency, load, clients, alerts, replication and capacity against normal, ranked",
   examples: ["diagnose show", "diagnose show --since 6h", "diagnose show --array all"],
   role: "viewer",
+  endpoints: [
+    "GET /alerts",
+    "GET /arrays/clients/performance",
+    "GET /arrays/performance",
+    "GET /arrays/space",
+    "GET /bucket-replica-links",
+    "GET /buckets/performance",
+    "GET /file-system-replica-links",
+    "GET /file-systems/groups/performance",
+    "GET /file-systems/performance",
+    "GET /file-systems/users/performance",
+  ],
   args: z.object({
     since: since()
       .default({ ms: 60 * MINUTE, text: "1h" })

@@ -56,6 +56,8 @@ export const fsCreate = defineCommand({
     'fs create builds2 1T --nfs-rules "10.0.0.0/8(rw) *(ro)" --policy daily',
   ],
   role: "operator",
+  // The policy of a new file system, attached right after it is made (policy attach for existing ones).
+  endpoints: ["POST /file-systems", "POST /policies/file-systems {new file system}"],
   visibility: "in_channel",
   positional: ["name", "size"],
   args,

@@ -116,6 +116,7 @@ export const fsList = defineCommand({
   summary: "List file systems with size, usage and protocols",
   examples: ["fs list", "fs list --name 'prod*' --sort used- --limit 20", "fs list --array all"],
   role: "viewer",
+  endpoints: ["GET /file-systems"],
   args: z.object({
     name: namePattern().optional().describe("only names matching this pattern; * matches anything ('prod*')"),
     sort: sortKey(SORT_FIELDS)

@@ -21,6 +21,7 @@ export const fsResize = defineCommand({
   // Both grow what the demo has (projects is 50 TiB, scratch 5 TiB): an example run verbatim must not shrink.
   examples: ["fs resize projects 60T", "fs resize scratch 8T --dry-run"],
   role: "operator",
+  endpoints: ["PATCH /file-systems {provisioned}"],
   visibility: "in_channel",
   positional: ["name", "size"],
   args: z.object({

@@ -35,6 +35,12 @@ export const fsShow = defineCommand({
     "Show one file system: space, data reduction, NFSv3/NFSv4.1, export rules, SMB/HTTP, snapshot directory, policies, replica links",
   examples: ["fs show home", "fs show home --array fb-dr-01"],
   role: "viewer",
+  endpoints: [
+    "GET /file-system-replica-links",
+    "GET /file-system-snapshots",
+    "GET /file-systems",
+    "GET /policies/file-systems",
+  ],
   positional: ["name"],
   args: z.object({ name: objectName("file system name").describe("the file system") }),
   async run(args, ctx): Promise<FsShowResult> {

@@ -2,7 +2,7 @@
  * `fs top [fs] [--since 7d]`: who filled it. Without a name, the largest file systems and buckets; with one,
  * its largest users and groups. Growth comes from the array's space history (`/arrays/space` with a time
  * window), which REST 1.x keeps for the file-system and object-store totals only: per file system, bucket or
- * user there is no history, and the answer says so rather than inventing a trend. Hand-written: it joins
+ * user there is no history, and the answer says so rather than inventing a trend. Hand-written because it joins
  * several reads into one ranking, which no single catalogue resource describes.
  */
 import { z } from "zod";
@@ -115,6 +115,7 @@ export const fsTop = defineCommand({
   summary: "Who filled it: the largest file systems and buckets, or a file system's largest users and groups",
   examples: ["fs top", "fs top --since 7d", "fs top home", "fs top --array all --limit 5"],
   role: "viewer",
+  endpoints: ["GET /buckets", "GET /file-systems"],
   positional: ["name"],
   args: z.object({
     name: objectName("file system name")

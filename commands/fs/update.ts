@@ -64,6 +64,7 @@ export const fsUpdate = defineCommand({
     "fs update home --promotion demoted",
   ],
   role: "operator",
+  endpoints: ["PATCH /file-systems"],
   visibility: "in_channel",
   positional: ["name"],
   args,

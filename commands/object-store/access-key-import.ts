@@ -3,7 +3,7 @@
  * applications keep their credentials. The key id is typed in chat, its secret never is: the command declares
  * it in `secrets`, the pipeline asks the requester in a private dialog (Slack) or an unechoed line (console),
  * and `fill` gets it in memory for this one request. The card, the answer, the audit and the pending store hold
- * the id and the user only. Not catalogue data: the generic create takes no secret for this noun (the array
+ * the id and the user only. Hand-written because the generic create takes no secret for this noun (the array
  * makes it), so the imported one needs its own verb.
  */
 import { z } from "zod";
@@ -12,7 +12,16 @@ import { message, rich } from "../../src/core/message.js";
 import { InternalError, UserFacingError } from "../../src/errors.js";
 import { atLeast } from "../../src/rest-spec/versions.js";
 import { itemsOf, planned } from "../shared/plan.js";
-import { keyName, keySchema, keysOf, MAX_KEYS, PATH, requireUser, userName } from "./access-key.js";
+import {
+  keyName,
+  keySchema,
+  keysFact,
+  keysOf,
+  PATH,
+  refuseFull,
+  requireUser,
+  userName,
+} from "./access-key.js";
 
 /** The first version whose POST takes `names` with a `secret_access_key` body (ObjectStoreAccessKeyPost). */
 const IMPORT_SINCE = "1.10";
@@ -25,6 +34,7 @@ export const accessKeyImport = defineCommand({
   summary: `Import an access key from another FlashBlade (REST ${IMPORT_SINCE}+); its secret is asked in a private dialog, never typed in chat`,
   examples: ["access-key import analytics/etl --key-id PSFBIAZFCAAAAAAAAAAAA"],
   role: "operator",
+  endpoints: ["POST /object-store-access-keys {secret_access_key}"],
   visibility: "in_channel",
   positional: ["user"],
   args: z.object({ user: userName(), keyId: keyName() }),
@@ -48,16 +58,11 @@ export const accessKeyImport = defineCommand({
       );
     }
     const keys = all.filter((k) => k.user?.name === a.user);
-    if (keys.length >= MAX_KEYS) {
-      throw new UserFacingError(
-        "TOO_MANY_KEYS",
-        `${a.user} already has ${keys.length} access keys (${keys.map((k) => k.name).join(", ")}), the most a user can have. Delete one first with \`/array access-key delete <key>\`.`,
-      );
-    }
+    refuseFull(a.user, keys);
     return {
       target: `access key ${a.keyId} for ${a.user}`,
       summary: rich`Imports access key ${a.keyId} for *${a.user}* on ${ctx.arrayName}, with the secret you type next.`,
-      facts: [{ label: "Keys it has", value: rich`${keys.map((k) => k.name).join(", ") || "none"}` }],
+      facts: [keysFact(keys)],
       warnings: [],
       state: { keys: keys.length, exists: false },
       requests: [

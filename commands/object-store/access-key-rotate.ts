@@ -2,14 +2,13 @@
  * `access-key rotate <user>`: a new key for the user, its secret shown once, and a button per old key that
  * disables it — through the disable's own confirmation (`disable_access_key`), once applications sign with the
  * new key. Rotation used to be three commands, and the disable among them cut applications off without asking.
- * Hand-written: it is create's request with an offer of the disables, which no catalogue verb composes.
+ * Hand-written because it is create's request with an offer of the disables, which no catalogue verb composes.
  */
 import { z } from "zod";
 import { defineCommand, type FollowUp, type Impact } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";
-import { UserFacingError } from "../../src/errors.js";
 import { planned } from "../shared/plan.js";
-import { createdKey, keysOf, MAX_KEYS, PATH, requireUser, userName } from "./access-key.js";
+import { createdKey, keysFact, keysOfUser, PATH, refuseFull, userName } from "./access-key.js";
 
 /** How long the Disable buttons stay offered: a day to move applications to the new key. */
 const OFFER_MS = 24 * 3_600_000;
@@ -19,24 +18,23 @@ export const accessKeyRotate = defineCommand({
   summary: "A new S3 access key for a user (its secret shown once), then Disable buttons for the old ones",
   examples: ["access-key rotate analytics/etl"],
   role: "operator",
+  endpoints: ["POST /object-store-access-keys {rotate: a new key beside the old}"],
   visibility: "ephemeral",
   positional: ["user"],
   args: z.object({ user: userName() }),
   async impact(a, ctx): Promise<Impact> {
-    await requireUser(ctx, a.user);
-    const keys = await keysOf(ctx, a.user);
+    const keys = await keysOfUser(ctx, a.user);
     const old = keys.filter((k) => k.enabled !== false).map((k) => k.name);
-    if (keys.length >= MAX_KEYS) {
-      const disabled = keys.filter((k) => k.enabled === false).map((k) => k.name);
-      throw new UserFacingError(
-        "TOO_MANY_KEYS",
-        `${a.user} already has ${keys.length} access keys (${keys.map((k) => k.name).join(", ")}), the most a user can have, so there is no room for a new one. ${disabled.length > 0 ? `Delete the disabled one first: \`/array access-key delete ${disabled[0]}\`.` : "Delete the one applications no longer use first (`/array access-key delete <key>`)."}`,
-      );
-    }
+    const disabled = keys.filter((k) => k.enabled === false).map((k) => k.name);
+    refuseFull(
+      a.user,
+      keys,
+      `, so there is no room for a new one. ${disabled.length > 0 ? `Delete the disabled one first: \`/array access-key delete ${disabled[0]}\`.` : "Delete the one applications no longer use first (`/array access-key delete <key>`)."}`,
+    );
     return {
       target: `access key for ${a.user}`,
       summary: rich`Creates a new S3 access key for *${a.user}* on ${ctx.arrayName} (its secret shown once, only to the requester), then offers to disable the old one${old.length === 1 ? "" : "s"}, with a confirmation.`,
-      facts: [{ label: "Keys it has", value: rich`${keys.map((k) => k.name).join(", ") || "none"}` }],
+      facts: [keysFact(keys)],
       warnings: [],
       state: { keys: keys.length, old: old.join(",") },
       requests: [planned("POST", PATH, {}, { user: { name: a.user } })],

@@ -1,22 +1,21 @@
 /**
- * `access-key list|create|enable|disable` (import: access-key-import.ts; delete is the catalogue's): S3 access keys of object store
- * users. A new key's secret is the array's to give once: it goes into a `secret` answer (the requester alone
- * sees it, nothing logs, stores or announces it) and the command keeps it nowhere else. Listings never carry
- * secrets. Not catalogue data: create checks the user and the per-user limit and answers with the secret,
- * enable/disable refuse a key already so, which the generic verbs cannot. Delete's precondition read, naming the
- * user's other keys, lives here.
+ * `access-key list|create` (import: access-key-import.ts; rotate: access-key-rotate.ts; show, update, delete,
+ * enable and disable are the catalogue's): S3 access keys of object store users. A new key's secret is the
+ * array's to give once: it goes into a `secret` answer (the requester alone sees it, nothing logs, stores or
+ * announces it) and the command keeps it nowhere else. Listings never carry secrets. Hand-written because create
+ * checks the user and the per-user limit and answers with the secret, and the list leads with the user and says
+ * "no (disabled)", which the generic verbs cannot. Delete's precondition read, naming the user's other keys,
+ * lives here.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { ACCOUNT_USER_WIRE, wired } from "../../src/core/arg-wire.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
 import { formatWhen } from "../../src/core/format-time.js";
-import { message, rich } from "../../src/core/message.js";
+import { type Field, message, rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import type { Precheck } from "../catalogue/spec.js";
-import { done } from "../shared/done.js";
-import { requireNamed } from "../shared/found.js";
 import { rowsListed } from "../shared/listing.js";
 import { itemsOf, planned } from "../shared/plan.js";
 
@@ -65,6 +64,31 @@ export async function requireUser(ctx: CommandContext, user: string): Promise<vo
   }
 }
 
+/** The keys of a user who must exist (a new key is for them). */
+export async function keysOfUser(ctx: CommandContext, user: string): Promise<Key[]> {
+  await requireUser(ctx, user);
+  return keysOf(ctx, user);
+}
+
+/** Refuses a new key for a user who has the most keys a user can have; `rest` ends the sentence (what to do). */
+export function refuseFull(
+  user: string,
+  keys: readonly Key[],
+  rest = ". Delete one first with `/array access-key delete <key>`.",
+): void {
+  if (keys.length < MAX_KEYS) return;
+  throw new UserFacingError(
+    "TOO_MANY_KEYS",
+    `${user} already has ${keys.length} access keys (${keys.map((k) => k.name).join(", ")}), the most a user can have${rest}`,
+  );
+}
+
+/** The card's fact naming the keys a user has before a new one. */
+export const keysFact = (keys: readonly Key[]): Field => ({
+  label: "Keys it has",
+  value: rich`${keys.map((k) => k.name).join(", ") || "none"}`,
+});
+
 interface KeyRow {
   array: string;
   name: string;
@@ -73,19 +97,12 @@ interface KeyRow {
   created: number | undefined;
 }
 
-async function requireKey(ctx: CommandContext, name: string): Promise<Key> {
-  return requireNamed(
-    await keysOf(ctx),
-    name,
-    `There is no access key ${name} on ${ctx.arrayName}. List them with \`/array access-key list --array ${ctx.arrayName}\`.`,
-  );
-}
-
 export const accessKeyList = defineCommand({
   verb: "list",
   summary: "Access keys by user, enabled or not (never their secrets)",
   examples: ["access-key list", "access-key list analytics/etl", "access-key list --array all"],
   role: "viewer",
+  endpoints: ["GET /object-store-access-keys"],
   positional: ["user"],
   args: z.object({ user: userName().optional() }),
   async run(a, ctx) {
@@ -120,22 +137,17 @@ export const accessKeyCreate = defineCommand({
   summary: "A new S3 access key for a user; its secret is shown once, to you alone",
   examples: ["access-key create analytics/etl"],
   role: "operator",
+  endpoints: ["POST /object-store-access-keys"],
   visibility: "ephemeral",
   positional: ["user"],
   args: z.object({ user: userName() }),
   async impact(a, ctx): Promise<Impact> {
-    await requireUser(ctx, a.user);
-    const keys = await keysOf(ctx, a.user);
-    if (keys.length >= MAX_KEYS) {
-      throw new UserFacingError(
-        "TOO_MANY_KEYS",
-        `${a.user} already has ${keys.length} access keys (${keys.map((k) => k.name).join(", ")}), the most a user can have. Delete one first with \`/array access-key delete <key>\`.`,
-      );
-    }
+    const keys = await keysOfUser(ctx, a.user);
+    refuseFull(a.user, keys);
     return {
       target: `access key for ${a.user}`,
       summary: rich`Creates an S3 access key for *${a.user}* on ${ctx.arrayName}; its secret is shown once, only to the requester.`,
-      facts: [{ label: "Keys it has", value: rich`${keys.map((k) => k.name).join(", ") || "none"}` }],
+      facts: [keysFact(keys)],
       warnings: [],
       state: { keys: keys.length },
       requests: [planned("POST", PATH, {}, { user: { name: a.user } })],
@@ -161,56 +173,6 @@ export const accessKeyCreate = defineCommand({
     );
   },
 });
-
-/** Keys of the demo's object users (seeded, so stable): the reader's is disabled, the ETL job's enabled. */
-const DEMO_READER_KEY = "PSFBRHUMTPRUGIHTQJURARZSKEUIVGUERAJHKSCLMFSF";
-const DEMO_ETL_KEY = "PSFBQEHLWOYJJNHJPLMDHOBDGPJBYBCWEDTPTFRJYTGG";
-
-function toggle(enabled: boolean) {
-  const verb = enabled ? "enable" : "disable";
-  return defineCommand({
-    verb,
-    summary: enabled
-      ? "Enable an access key again"
-      : "Disable an access key (applications using it lose access)",
-    examples: [`access-key ${verb} ${enabled ? DEMO_READER_KEY : DEMO_ETL_KEY}`],
-    role: "operator",
-    visibility: "in_channel",
-    positional: ["key"],
-    args: z.object({ key: keyName() }),
-    // Disabling cuts off every application that signs with the key: it asks first (issue 43).
-    ...(enabled
-      ? {}
-      : {
-          destructive: () => "disable_access_key" as const,
-          gateClasses: ["disable_access_key" as const],
-        }),
-    async impact(a, ctx): Promise<Impact> {
-      const key = await requireKey(ctx, a.key);
-      if ((key.enabled !== false) === enabled) {
-        throw new UserFacingError(
-          "NO_CHANGE",
-          `Access key ${a.key} is already ${verb}d. Nothing was changed.`,
-        );
-      }
-      return {
-        target: `access key ${a.key}`,
-        summary: rich`${enabled ? "Enables" : "Disables"} access key ${a.key} of ${key.user?.name ?? "?"}.`,
-        facts: [],
-        warnings: enabled
-          ? []
-          : [rich`Applications signing requests with this key get Access Denied until it is enabled again.`],
-        state: { enabled: key.enabled ?? null },
-        requests: [planned("PATCH", PATH, { names: [a.key] }, { enabled })],
-      };
-    },
-    result: (_responses, a) => a.key,
-    render: (key, _a, rctx) =>
-      done(`${enabled ? "Enabled" : "Disabled"} access key ${key} on ${rctx.arrays[0] ?? "?"}.`),
-  });
-}
-export const accessKeyEnable = toggle(true);
-export const accessKeyDisable = toggle(false);
 
 /** Before a delete (the catalogue's verb): the user's other keys, and whether it is left with none. */
 export const accessKeyDeleteCheck: Precheck = async (ctx, { name, item }) => {

@@ -28,6 +28,7 @@ export const accountList = defineCommand({
   summary: "Object store accounts with their buckets, users and space",
   examples: ["object-account list", "object-account list --array all"],
   role: "viewer",
+  endpoints: ["GET /buckets", "GET /object-store-accounts", "GET /object-store-users"],
   args: z.object({}),
   async run(_a, ctx) {
     const out = [];

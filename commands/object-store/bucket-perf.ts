@@ -1,7 +1,7 @@
 /**
  * `bucket perf [bucket] [--top N]` (REST 1.8+): the busiest buckets now, from /buckets/performance; for one
  * bucket also the S3-specific rates (objects and bucket operations) from /buckets/s3-specific-performance.
- * Not catalogue data: it ranks the latest samples and joins a second endpoint, which a generic list cannot.
+ * Hand-written because it ranks the latest samples and joins a second endpoint, which a generic list cannot.
  */
 import { z } from "zod";
 import { count, objectName } from "../../src/core/arg-types.js";
@@ -50,6 +50,7 @@ export const bucketPerf = defineCommand({
   summary: "The busiest buckets now (or one bucket, with its S3 object rates)",
   examples: ["bucket perf", "bucket perf veeam-repo", "bucket perf --top 5 --array all"],
   role: "viewer",
+  endpoints: ["GET /buckets/performance"],
   positional: ["bucket"],
   args: z.object({
     bucket: objectName("bucket name").optional().describe("one bucket, with S3-specific rates"),

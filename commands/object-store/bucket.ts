@@ -104,6 +104,7 @@ export const bucketList = defineCommand({
   summary: "Buckets with their account, size, object count and versioning",
   examples: ["bucket list", "bucket list --account backup", "bucket list --destroyed --array all"],
   role: "viewer",
+  endpoints: ["GET /buckets"],
   args: z.object({
     account: objectName("account name").optional().describe("only this account's buckets"),
     destroyed: flag().optional().describe("include destroyed buckets"),
@@ -154,6 +155,7 @@ export const bucketCreateCommand = defineCommand({
     "bucket create media-assets --account analytics --versioning enabled",
   ],
   role: "operator",
+  endpoints: ["POST /buckets", "PATCH /buckets {versioning: on create}"],
   visibility: "in_channel",
   positional: ["name"],
   args: z.object({

@@ -1,5 +1,5 @@
 import { defineResource } from "../../src/core/define-command.js";
-import { accessKeyCreate, accessKeyDisable, accessKeyEnable, accessKeyList } from "./access-key.js";
+import { accessKeyCreate, accessKeyList } from "./access-key.js";
 import { accessKeyImport } from "./access-key-import.js";
 import { accessKeyRotate } from "./access-key-rotate.js";
 import { accountList } from "./account.js";
@@ -13,14 +13,7 @@ export const accessKeyResource = defineResource({
   name: "access-key",
   aliases: ["access-keys", "object-store-access-key", "object-store-access-keys"],
   summary: "S3 access keys of object store users; a new key's secret is shown once, to its requester alone",
-  commands: [
-    accessKeyList,
-    accessKeyCreate,
-    accessKeyRotate,
-    accessKeyImport,
-    accessKeyEnable,
-    accessKeyDisable,
-  ],
+  commands: [accessKeyList, accessKeyCreate, accessKeyRotate, accessKeyImport],
 });
 
 export const bucketResource = defineResource({

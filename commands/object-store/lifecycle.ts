@@ -1,7 +1,7 @@
 /**
  * `lifecycle list|create|update|delete` (REST 1.10+): how long a bucket keeps previous object versions. From
  * 1.12 a rule is selected by its id together with `bucket_names` (names `bucket/rule_id` before), so the
- * selector follows the array's version. Not catalogue data: the selector that changes with the version, the
+ * selector follows the array's version. Hand-written because the selector that changes with the version, the
  * refusal of an existing rule id and the warning when a shorter keep deletes versions are beyond the generic verbs.
  */
 import { z } from "zod";
@@ -69,6 +69,7 @@ export const lifecycleList = defineCommand({
   summary: "Lifecycle rules: how long each bucket keeps previous object versions",
   examples: ["lifecycle-rule list", "lifecycle-rule list analytics-raw"],
   role: "viewer",
+  endpoints: ["GET /lifecycle-rules"],
   positional: ["bucket"],
   args: z.object({ bucket: objectName("bucket name").optional().describe("only this bucket's rules") }),
   async run(a, ctx) {
@@ -104,6 +105,7 @@ export const lifecycleCreate = defineCommand({
     "lifecycle-rule create analytics-raw --keep 7d --prefix staging/ --rule staging-cleanup",
   ],
   role: "operator",
+  endpoints: ["POST /lifecycle-rules"],
   visibility: "in_channel",
   positional: ["bucket"],
   args: z.object({
@@ -158,6 +160,7 @@ export const lifecycleUpdate = defineCommand({
     "lifecycle-rule update logs-archive fbRule1 --enabled",
   ],
   role: "operator",
+  endpoints: ["PATCH /lifecycle-rules"],
   visibility: "in_channel",
   positional: ["bucket", "rule"],
   args: ruleArgs.extend({
@@ -203,6 +206,7 @@ export const lifecycleDelete = defineCommand({
   summary: "Delete a lifecycle rule (previous versions are then kept until deleted by hand); gated",
   examples: ["lifecycle-rule delete analytics-raw tmp-cleanup"],
   role: "operator",
+  endpoints: ["DELETE /lifecycle-rules"],
   visibility: "in_channel",
   positional: ["bucket", "rule"],
   args: ruleArgs,

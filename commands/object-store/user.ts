@@ -31,6 +31,7 @@ export const objectUserList = defineCommand({
   summary: "Object store users and how many access keys each has",
   examples: ["object-user list", "object-user list --account backup"],
   role: "viewer",
+  endpoints: ["GET /object-store-users"],
   args: z.object({ account: objectName("account name").optional().describe("only this account's users") }),
   async run(a, ctx) {
     return (await usersOf(ctx))

@@ -1,7 +1,9 @@
 /**
  * `virtual-host list` (REST 1.12): host names under which S3 clients address buckets virtual-hosted style
  * (`bucket.s3.example.com`). Hand-written because an empty list says what it means (clients address buckets by
- * path) and an older array is told that virtual hosts need 1.12. Add and remove (admin) are the catalogue's
+ * path), an older array is told that virtual hosts need 1.12, and the list says "virtual host" and "Host name" and
+ * takes no --limit/--sort/--name, where the generic list would say "virtual-host" and "Name" and add those three
+ * options. Add and remove (admin) are the catalogue's
  * (catalogue/object-store.ts); their precondition reads, warning about DNS and clients, live here.
  */
 import { z } from "zod";
@@ -31,6 +33,7 @@ export const virtualHostList = defineCommand({
   summary: "Host names S3 clients use to address buckets virtual-hosted style",
   examples: ["virtual-host list", "virtual-host list --array all"],
   role: "viewer",
+  endpoints: ["GET /object-store-virtual-hosts"],
   args: z.object({}),
   async run(_a, ctx) {
     return (await hostsOf(ctx)).map((name) => ({ array: ctx.arrayName, name }));

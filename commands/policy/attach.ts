@@ -1,7 +1,8 @@
 /**
  * policy attach|detach <policy> <fs> [--remote <array>]: a policy on file systems, or (with --remote) on the
  * replica link of a file system to that array (REST 1.9+). Detaching says when it leaves a file system with no
- * protection at all.
+ * protection at all. Hand-written because one verb serves two member endpoints (file systems, or replica links
+ * with --remote), takes several file systems at once, and detach reads what else protects each of them.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
@@ -83,6 +84,7 @@ export const policyAttach = defineCommand({
     "policy attach daily builds --remote fb-dr-01",
   ],
   role: "operator",
+  endpoints: ["POST /policies/file-system-replica-links", "POST /policies/file-systems"],
   visibility: "in_channel",
   positional: ["policy", "fs"],
   args,
@@ -109,6 +111,7 @@ export const policyDetach = defineCommand({
   summary: "Stop protecting file systems (or a replica link, with --remote) with a snapshot policy",
   examples: ["policy detach daily finance", "policy detach daily home --remote fb-dr-01"],
   role: "operator",
+  endpoints: ["DELETE /policies/file-system-replica-links", "DELETE /policies/file-systems"],
   visibility: "in_channel",
   positional: ["policy", "fs"],
   args,

@@ -1,7 +1,9 @@
 /**
  * policy create|update|delete. Removing or shortening rules destroys the snapshots those rules made (REST 1.11
  * asks for `destroy_snapshots=true` as the acknowledgement): the impact counts them per file system and the
- * class is remove_snapshot_rules, so the flag only goes on the wire once someone approved.
+ * class is remove_snapshot_rules, so the flag only goes on the wire once someone approved. Hand-written because
+ * rules are typed as readable text, compared rule by rule with the policy's, and the class and the acknowledgement
+ * follow from the snapshots the removed rules own, which generic fields cannot say.
  */
 import { z } from "zod";
 import { flag, objectName } from "../../src/core/arg-types.js";
@@ -36,6 +38,7 @@ export const policyCreate = defineCommand({
     'policy create busy --rules "every 1h, keep 1d; every 1d at 00:00, keep 7d" --no-enabled',
   ],
   role: "operator",
+  endpoints: ["POST /policies"],
   visibility: "in_channel",
   positional: ["name"],
   args: z.object({
@@ -105,6 +108,7 @@ export const policyUpdate = defineCommand({
     "policy update hourly --no-enabled",
   ],
   role: "operator",
+  endpoints: ["PATCH /policies"],
   visibility: "in_channel",
   positional: ["name"],
   args: z.object({
@@ -223,6 +227,7 @@ export const policyDelete = defineCommand({
   summary: "Delete a snapshot policy (what it protects loses that protection)",
   examples: ["policy delete archive-monthly"],
   role: "operator",
+  endpoints: ["DELETE /policies"],
   visibility: "in_channel",
   positional: ["name"],
   args: z.object({ name: objectName("policy name").describe("the policy") }),

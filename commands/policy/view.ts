@@ -1,4 +1,8 @@
-/** Read-only policy commands: list, show, members, gaps (file systems nothing protects). */
+/**
+ * Read-only policy commands: list, show, members, gaps (file systems nothing protects). Hand-written because each
+ * joins the policies with their members on two endpoints (file systems and replica links) and the snapshots they
+ * made, and shows rules in words; gaps is the complement (file systems in no policy and no link), not a listing.
+ */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";
@@ -23,6 +27,13 @@ import {
 import { rulesText } from "./rules.js";
 
 const nameArgs = z.object({ name: objectName("policy name").describe("the policy") });
+/** What policyFacts reads: show and members answer from the same facts of one policy. */
+const FACTS_READS = [
+  "GET /file-system-snapshots",
+  "GET /policies",
+  "GET /policies/file-system-replica-links",
+  "GET /policies/file-systems",
+];
 
 interface PolicyRow {
   array: string;
@@ -38,6 +49,7 @@ export const policyList = defineCommand({
   summary: "List snapshot policies: rules, enabled, what they protect",
   examples: ["policy list", "policy list --array all"],
   role: "viewer",
+  endpoints: ["GET /policies", "GET /policies/file-system-replica-links", "GET /policies/file-systems"],
   args: z.object({}),
   async run(_a, ctx): Promise<{ rows: PolicyRow[] }> {
     await requirePolicyApi(ctx);
@@ -92,6 +104,7 @@ export const policyShow = defineCommand({
   summary: "Show one policy: its rules, members and the snapshots it manages",
   examples: ["policy show daily"],
   role: "viewer",
+  endpoints: FACTS_READS,
   positional: ["name"],
   args: nameArgs,
   run: (a, ctx) => policyFacts(ctx, a.name),
@@ -125,6 +138,7 @@ export const policyMembers = defineCommand({
   summary: "What a policy protects: file systems and replica links, with the snapshots it made of each",
   examples: ["policy members daily"],
   role: "viewer",
+  endpoints: FACTS_READS,
   positional: ["name"],
   args: nameArgs,
   run: (a, ctx) => policyFacts(ctx, a.name),
@@ -168,6 +182,12 @@ export const policyGaps = defineCommand({
   summary: "File systems with no snapshot policy and no replica link: unprotected, largest first",
   examples: ["policy gaps", "policy gaps --array all"],
   role: "viewer",
+  endpoints: [
+    "GET /file-system-replica-links",
+    "GET /file-systems",
+    "GET /policies/file-system-replica-links",
+    "GET /policies/file-systems",
+  ],
   args: z.object({}),
   async run(_a, ctx): Promise<{ rows: GapRow[]; policiesSupported: boolean[] }> {
     const supported = await ctx.array.supports("1.5");

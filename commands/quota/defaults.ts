@@ -2,6 +2,9 @@
  * `quota defaults <fs> --user 1T --group none`: a file system's default user and group quotas, which apply to
  * everyone without a quota of their own; lowering one below what such a user stores blocks their writes, like
  * `quota set`. `quota settings` and `quota notify`: the array's quota notification settings (REST 1.8+).
+ * Hand-written because defaults are two fields of a file system (PATCH /file-systems) whose class follows from
+ * who stores more than the new default, and settings/notify are verbs of `quota` on a path of their own
+ * (/quotas/settings), said in sentences, that a catalogue noun would name `quota settings show|set`.
  */
 import { z } from "zod";
 import { objectName, size } from "../../src/core/arg-types.js";
@@ -34,6 +37,7 @@ export const quotaDefaults = defineCommand({
   summary: "Set a file system's default user or group quota (for everyone without a quota of their own)",
   examples: ["quota defaults home --user 50G", "quota defaults projects --group 10T --user none"],
   role: "operator",
+  endpoints: ["PATCH /file-systems {default_user_quota, default_group_quota}"],
   visibility: "in_channel",
   positional: ["fs"],
   args: z.object({
@@ -143,6 +147,7 @@ export const quotaSettings = defineCommand({
   summary: "Show the array's quota notification settings (contact, direct notifications to users)",
   examples: ["quota settings", "quota settings --array all"],
   role: "viewer",
+  endpoints: ["GET /quotas/settings"],
   args: z.object({}),
   async run(_a, ctx): Promise<{ rows: SettingsRow[] }> {
     if (!(await ctx.array.supports("1.8"))) {
@@ -182,6 +187,7 @@ export const quotaNotify = defineCommand({
     "Change who hears about quotas: direct notifications to users and groups, and the contact they name",
   examples: ["quota notify --direct --contact storage-oncall@example.com", "quota notify --no-direct"],
   role: "operator",
+  endpoints: ["PATCH /quotas/settings"],
   visibility: "in_channel",
   args: z.object({
     direct: z

@@ -1,6 +1,8 @@
 /**
  * `quota delete user|group <who> --fs <fs>`: removes explicit quotas in one request. Names without a quota are
  * answered before anything is sent; the impact says which default takes over and who it would block.
+ * Hand-written because one verb serves users and groups (two endpoints) selected by names or ids, and the impact
+ * reads the file system's defaults and usage to say who the change blocks.
  */
 import { z } from "zod";
 import { defineCommand, type Impact, type StateValue } from "../../src/core/define-command.js";
@@ -24,6 +26,7 @@ export const quotaDelete = defineCommand({
     "Remove the quota of one or more users or groups on a file system (the default quota then applies)",
   examples: ["quota delete user alice,bob --fs home", "quota delete group 3002 --fs projects"],
   role: "operator",
+  endpoints: ["DELETE /quotas/groups", "DELETE /quotas/users"],
   visibility: "in_channel",
   positional: ["kind", "who"],
   args: z.object({

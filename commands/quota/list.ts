@@ -1,4 +1,8 @@
-/** `quota list user|group [who] [--fs a,b]`: the explicit quotas, with usage against them. */
+/**
+ * `quota list user|group [who] [--fs a,b]`: the explicit quotas, with usage against them. Hand-written because one
+ * verb serves users and groups (two endpoints) chosen by a word, selected by names or ids, and each row is
+ * computed (usage against the quota, in % of it).
+ */
 import { z } from "zod";
 import { defineCommand } from "../../src/core/define-command.js";
 import { message, rich } from "../../src/core/message.js";
@@ -28,6 +32,7 @@ export const quotaList = defineCommand({
   summary: "List user or group quotas with what each one stores against its quota",
   examples: ["quota list user --fs home", "quota list group", "quota list user alice,bob --fs home"],
   role: "viewer",
+  endpoints: ["GET /quotas/users"],
   // The required word is the kind (user or group), not an object on one array: a listing across arrays.
   fanOut: "safe",
   positional: ["kind", "who"],

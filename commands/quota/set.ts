@@ -2,7 +2,8 @@
  * `quota set user|group <who> <size> --fs <fs>`: one command whether the quota exists or not. It reads first:
  * the users that already have a quota are updated with one PATCH, the others created with one POST, each
  * selecting every user at once. A quota below what someone already stores blocks their writes at once, so that
- * is the destructive class quota_below_usage and the impact lists those users.
+ * is the destructive class quota_below_usage and the impact lists those users. Hand-written because it plans a
+ * POST or a PATCH per subject from what the array holds, and its class follows from usage.
  */
 import { z } from "zod";
 import { size } from "../../src/core/arg-types.js";
@@ -95,6 +96,7 @@ export const quotaSet = defineCommand({
     "quota set user 1001,1002 500G --fs home --dry-run",
   ],
   role: "operator",
+  endpoints: ["PATCH /quotas/groups", "PATCH /quotas/users", "POST /quotas/groups", "POST /quotas/users"],
   visibility: "in_channel",
   positional: ["kind", "who", "size"],
   args: z.object({

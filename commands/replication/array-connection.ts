@@ -3,7 +3,7 @@
  * `remote_names` / `remote_ids`, never by name. Connecting two arrays this bot manages needs no key typed in
  * chat: `create` asks the remote array for a fresh connection key and hands it straight to the local one, so the
  * key is never shown, logged or stored. For a remote the bot does not manage, `connection-key create` shows a
- * key once, privately, to paste into that array. Not catalogue data: the key made on one array and handed to
+ * key once, privately, to paste into that array. Hand-written because the key made on one array and handed to
  * another, and the selection by remote, are beyond the generic verbs.
  */
 import { z } from "zod";
@@ -35,6 +35,7 @@ export const arrayConnectionList = defineCommand({
   summary: "Connections to other arrays: status, addresses, encryption",
   examples: ["array-connection list", "array-connection list --array all"],
   role: "viewer",
+  endpoints: ["GET /array-connections"],
   args: z.object({}),
   async run(_a, ctx) {
     return (await connections(ctx)).map((c) => ({ array: ctx.arrayName, c }));
@@ -88,6 +89,7 @@ export const arrayConnectionCreate = defineCommand({
   ],
   // Creating a key on the remote replaces any key outstanding there, so the remote is changed too.
   role: "admin",
+  endpoints: ["GET /array-connections", "POST /array-connections", "GET /array-connections/connection-key"],
   visibility: "in_channel",
   positional: ["remote"],
   args: z.object({
@@ -154,6 +156,7 @@ export const arrayConnectionDelete = defineCommand({
   summary: "Disconnect from another array (only once no replica link uses the connection); gated",
   examples: ["array-connection delete fb-archive-01"],
   role: "admin",
+  endpoints: ["GET /array-connections", "DELETE /array-connections"],
   visibility: "in_channel",
   positional: ["remote"],
   args: z.object({ remote: objectName("array name").describe("the remote array") }),
@@ -199,6 +202,7 @@ export const connectionKeyCreate = defineCommand({
   summary: "A key another array uses to connect to this one; shown once, to you alone",
   examples: ["array-connection key create --array fb-dr-01"],
   role: "admin",
+  endpoints: ["POST /array-connections/connection-key"],
   visibility: "ephemeral",
   args: z.object({}),
   async impact(_a, ctx): Promise<Impact> {

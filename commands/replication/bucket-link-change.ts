@@ -2,7 +2,7 @@
  * `bucket-link pause|resume|credentials|delete`: the changes of one existing link. Pausing is class
  * pause_replication (ransomware runbooks pause replication first, so it is fast but audited); deleting is class
  * delete_replication: the copy on the remote stays but stops receiving changes, and the impact says whether the
- * bucket is then replicated anywhere at all. Not catalogue data: a link is found by its bucket and remote, each
+ * bucket is then replicated anywhere at all. Hand-written because a link is found by its bucket and remote, each
  * card shows its lag and state read first, and delete reads what else protects the bucket, which the generic
  * verbs cannot.
  */
@@ -39,7 +39,10 @@ function linkChange<S extends typeof selectArgs>({
   plan,
   said,
   ...spec
-}: Pick<CommandDefinition<S, LinkDone>, "verb" | "summary" | "examples" | "positional" | "args"> & {
+}: Pick<
+  CommandDefinition<S, LinkDone>,
+  "verb" | "summary" | "examples" | "positional" | "args" | "endpoints"
+> & {
   gate?: "pause_replication" | "delete_replication";
   plan(f: FoundLink, a: z.output<S>, ctx: CommandContext): Promise<LinkPlan>;
   said(target: string, a: z.output<S>): string;
@@ -78,6 +81,7 @@ function pauseOrResume(paused: boolean) {
       ? "Pause a bucket's replication (e.g. to stop encrypted data reaching the copy); gated"
       : "Resume a paused bucket replica link",
     examples: [example, `${example} --remote fb-dr-01`],
+    endpoints: [`PATCH /bucket-replica-links {paused: ${paused}}`],
     positional: ["bucket"],
     args: selectArgs,
     ...(paused ? { gate: "pause_replication" as const } : {}),
@@ -112,6 +116,7 @@ export const bucketLinkCredentials = linkChange({
   verb: "credentials",
   summary: "Use other remote credentials for a bucket replica link (after rotating the remote's access key)",
   examples: ["replica-link bucket credentials veeam-repo fb-dr-01/repl-creds-2 --remote fb-dr-01"],
+  endpoints: ["PATCH /bucket-replica-links {remote_credentials}"],
   positional: ["bucket", "credentials"],
   args: selectArgs.extend({
     credentials: z
@@ -144,6 +149,7 @@ export const bucketLinkDelete = linkChange({
     "replica-link bucket delete logs-archive",
     "replica-link bucket delete logs-archive --remote fb-dr-01",
   ],
+  endpoints: ["DELETE /bucket-replica-links"],
   positional: ["bucket"],
   args: selectArgs,
   gate: "delete_replication",

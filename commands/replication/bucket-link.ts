@@ -1,6 +1,6 @@
 /**
- * `bucket-link list|create`: bucket replica links (REST 1.9+); their changes are in bucket-link-change.ts. Not
- * catalogue data: the list reads each link's lag and recovery point, and create checks the bucket and the remote
+ * `bucket-link list|create`: bucket replica links (REST 1.9+); their changes are in bucket-link-change.ts.
+ * Hand-written because the list reads each link's lag and recovery point, and create checks the bucket and the remote
  * first, which the generic verbs cannot.
  */
 import { z } from "zod";
@@ -42,6 +42,7 @@ export const bucketLinkList = defineCommand({
     "replica-link bucket list --array all",
   ],
   role: "viewer",
+  endpoints: ["GET /bucket-replica-links"],
   positional: ["bucket"],
   args: z.object({ bucket: bucket().optional() }),
   async run(a, ctx): Promise<LinkRowOut[]> {
@@ -90,6 +91,7 @@ export const bucketLinkCreate = defineCommand({
     "replica-link bucket create analytics-raw --remote fb-dr-01 --credentials fb-dr-01/repl-creds --remote-bucket analytics-raw-dr --paused",
   ],
   role: "operator",
+  endpoints: ["POST /bucket-replica-links"],
   visibility: "in_channel",
   positional: ["bucket"],
   args: z.object({

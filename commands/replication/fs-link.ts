@@ -1,7 +1,7 @@
 /**
  * `fs-link list|create` (REST 1.9+): file system replica links with the policies that schedule them and their
  * transfers — the newest completed snapshot and the one on its way — from /file-system-replica-links/transfer.
- * Not catalogue data: the list joins links with their transfers, and create checks the file system and the
+ * Hand-written because the list joins links with their transfers, and create checks the file system and the
  * policy first, which the generic verbs cannot.
  */
 import { z } from "zod";
@@ -44,6 +44,7 @@ export const fsLinkList = defineCommand({
   summary: "File system replica links: policies, lag, the last snapshot sent and the one on its way",
   examples: ["replica-link fs list", "replica-link fs list home", "replica-link fs list --array all"],
   role: "viewer",
+  endpoints: ["GET /file-system-replica-links", "GET /file-system-replica-links/transfer"],
   positional: ["fs"],
   args: z.object({ fs: objectName("file system name").optional().describe("only this file system's links") }),
   async run(a, ctx): Promise<FsLinkRow[]> {
@@ -114,6 +115,7 @@ export const fsLinkCreate = defineCommand({
   summary: "Replicate a file system to a connected array, on a snapshot policy's schedule",
   examples: ["replica-link fs create db-dumps --remote fb-dr-01 --policy daily"],
   role: "operator",
+  endpoints: ["POST /file-system-replica-links"],
   visibility: "in_channel",
   positional: ["fs"],
   args: z.object({

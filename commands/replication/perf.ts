@@ -1,7 +1,8 @@
 /**
  * `replication perf`: replication throughput now, per array (file and object replication apart), per array
  * connection and per S3 target (REST 1.9+). The throughput object is `async` up to 1.11 and `periodic` in 1.12;
- * replicationMetrics reads whichever the array sends.
+ * replicationMetrics reads whichever the array sends. Hand-written because it joins three endpoints into one
+ * table and reads a throughput object whose name changes with the REST version.
  */
 import { z } from "zod";
 import { defineCommand } from "../../src/core/define-command.js";
@@ -29,6 +30,11 @@ export const replicationPerf = defineCommand({
   summary: "Replication throughput now: per array (files and objects), per connection and per S3 target",
   examples: ["replication perf", "replication perf --array all"],
   role: "viewer",
+  endpoints: [
+    "GET /array-connections/performance/replication",
+    "GET /arrays/performance/replication",
+    "GET /targets/performance/replication",
+  ],
   args: z.object({}),
   async run(_a, ctx): Promise<PerfRow[]> {
     await requireReplicationApi(ctx);

@@ -2,7 +2,7 @@
  * `remote-credentials list|create|rotate` (REST 1.9+; delete is the catalogue's): the S3 keys a bucket replica link uses to write
  * into the remote bucket. When the remote is an array this bot manages, `create` and `rotate` make a new access
  * key for a user there and hand it straight to the local array: nobody sees, types, logs or stores the secret.
- * Not catalogue data: that hand-over between two arrays is beyond the generic verbs. Delete's precondition read
+ * Hand-written because that hand-over between two arrays is beyond the generic verbs. Delete's precondition read
  * (refused while a link uses them) lives here.
  */
 import { z } from "zod";
@@ -117,6 +117,7 @@ export const remoteCredentialsList = defineCommand({
   summary: "Remote credentials for bucket replication: which key each uses (never its secret)",
   examples: ["remote-credentials list", "remote-credentials list --array all"],
   role: "viewer",
+  endpoints: ["GET /object-store-remote-credentials"],
   args: z.object({}),
   async run(_a, ctx) {
     return (await credentials(ctx)).map((c) => ({
@@ -139,6 +140,11 @@ export const remoteCredentialsCreate = defineCommand({
   summary: "Credentials for replicating to a managed array: a new key for a user there, never shown",
   examples: ["remote-credentials create fb-dr-01/repl --user backup/replication --array fb-lab-01"],
   role: "admin",
+  endpoints: [
+    "GET /object-store-remote-credentials",
+    "POST /object-store-remote-credentials",
+    "POST /object-store-access-keys {on the remote array}",
+  ],
   visibility: "in_channel",
   positional: ["name"],
   args: keyArgs,
@@ -170,6 +176,11 @@ export const remoteCredentialsRotate = defineCommand({
     "Give remote credentials a new key from the managed remote array (the old key stays there until deleted)",
   examples: ["remote-credentials rotate fb-dr-01/repl-creds --user backup/veeam"],
   role: "admin",
+  endpoints: [
+    "GET /object-store-remote-credentials",
+    "PATCH /object-store-remote-credentials {secret_access_key}",
+    "POST /object-store-access-keys {on the remote array, rotating}",
+  ],
   visibility: "in_channel",
   positional: ["name"],
   args: keyArgs,

@@ -1,7 +1,8 @@
 /**
  * `replication status [--array …]`: "are we protected?" — every replica link's lag against the interval that
  * schedules it, worst first, one line per link across all arrays, the file systems nothing protects, and for
- * every broken or paused link what to check, read from the array's own state.
+ * every broken or paused link what to check, read from the array's own state. Hand-written because it joins a
+ * dozen endpoints (links, policies, transfers, connections, targets, credentials) into one verdict per link.
  */
 import { z } from "zod";
 import { duration } from "../../src/core/arg-types.js";
@@ -73,6 +74,20 @@ export const replicationStatus = defineCommand({
     "Are we protected? Every replica link's lag against its interval, worst first, and what is unprotected",
   examples: ["replication status", "replication status --array all", "replication status --rpo 15m"],
   role: "viewer",
+  endpoints: [
+    "GET /array-connections",
+    "GET /array-connections/path",
+    "GET /bucket-replica-links",
+    "GET /file-system-replica-links",
+    "GET /file-system-replica-links/transfer",
+    "GET /file-system-snapshots/transfer",
+    "GET /file-systems",
+    "GET /object-store-remote-credentials",
+    "GET /policies",
+    "GET /policies/file-system-replica-links",
+    "GET /policies/file-systems",
+    "GET /targets",
+  ],
   args: z.object({
     rpo: duration()
       .optional()

@@ -1,7 +1,7 @@
 /**
  * `snapshot count`: snapshots per file system, split into those a policy made and manual ones, with the oldest
  * manual snapshot, so snapshot sprawl is visible (per-file-system and array-wide snapshot limits are alerts
- * 1103/1104 on real arrays). Hand-written: a summary computed over every snapshot, not one resource's list.
+ * 1103/1104 on real arrays). Hand-written because it is a summary computed over every snapshot, not one resource's list.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
@@ -28,6 +28,7 @@ export const snapshotCount = defineCommand({
   summary: "Snapshots per file system: how many, made by which policies, manual ones and the oldest",
   examples: ["snapshot count", "snapshot count --fs home", "snapshot count --array all"],
   role: "viewer",
+  endpoints: ["GET /file-system-snapshots"],
   args: z.object({
     fs: objectName("file system name").optional().describe("only this file system"),
   }),

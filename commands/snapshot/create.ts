@@ -19,6 +19,7 @@ export const snapshotCreateCommand = defineCommand({
   summary: "Take a snapshot of a file system",
   examples: ["snapshot create home", "snapshot create home --suffix before-patch"],
   role: "operator",
+  endpoints: ["POST /file-system-snapshots"],
   visibility: "in_channel",
   positional: ["fs"],
   args: z.object({

@@ -44,6 +44,7 @@ export const snapshotList = defineCommand({
     "snapshot list --policy daily",
   ],
   role: "viewer",
+  endpoints: ["GET /file-system-snapshots"],
   args: z.object({
     fs: objectName("file system name").optional().describe("only snapshots of this file system"),
     name: namePattern().optional().describe("only snapshot names matching this pattern; * matches anything"),

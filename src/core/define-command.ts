@@ -141,8 +141,10 @@ export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unkn
   role: Role;
   /**
    * The requests it sends, `METHOD /path` (with ` {facet}` when verbs share a changing endpoint for different
-   * purposes; `METHOD *` for the raw call, checked per request). Catalogue verbs declare theirs from their data,
-   * hand-written ones in commands/sends.ts; the registry checks `role` against the policy for each.
+   * purposes: `fs destroy` and `fs recover` both PATCH /file-systems; `METHOD *` for the raw call, checked per
+   * request). Catalogue verbs declare theirs from their data, hand-written ones here; the registry checks that
+   * every command declares them and `role` against the policy for each, and a test runs every example on the
+   * demo arrays to check that what it sends is within what it declares.
    */
   endpoints?: readonly string[];
   /** Ids of commands this one replaces on the same endpoint ("bucket.delete"): the registry drops those. */

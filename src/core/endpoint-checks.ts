@@ -27,7 +27,7 @@ export function parseDeclared(text: string): DeclaredSend | undefined {
 
 function checkOne(id: string, c: CommandDefinition): string[] {
   if (c.endpoints === undefined)
-    return [`${id}: declares no endpoints (list what it sends in commands/sends.ts, [] for none)`];
+    return [`${id}: declares no endpoints (list what it sends in its definition's endpoints, [] for none)`];
   const problems: string[] = [];
   for (const text of c.endpoints) {
     const d = parseDeclared(text);

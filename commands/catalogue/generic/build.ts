@@ -5,6 +5,7 @@ import { changeCommand } from "./changes.js";
 import { type VerbPlan, verbPlans } from "./derive.js";
 import { lifecycleCommands } from "./lifecycle.js";
 import { listCommand, readActionCommand, showCommand } from "./reads.js";
+import { switchCommands } from "./switches.js";
 
 export function commandOf(p: VerbPlan): CommandDefinition {
   // Two singletons over one path (`array set`, `banner set`: PATCH /arrays) own different fields of it.
@@ -65,6 +66,7 @@ export function resourceOf(spec: NounSpec, hand?: ResourceDefinition): ResourceD
     area: spec.area,
     summary: hand?.summary ?? spec.summary,
     ...(hand?.defaultVerb ? { defaultVerb: hand.defaultVerb } : {}),
-    commands: [...generic, ...overrides],
+    // Switches follow the hand-written verbs, as they did when they were hand-written (help keeps its order).
+    commands: [...generic, ...overrides, ...switchCommands(spec)],
   };
 }

@@ -189,6 +189,8 @@ export function checkSpecs(specs: readonly NounSpec[]): string[] {
     for (const x of s.extra ?? [])
       if (!findEndpoint(x.method, x.path))
         problems.push(`${s.noun} ${x.verb}: ${x.method} ${x.path} is not in the endpoint table`);
+    if (s.switches?.length && !findEndpoint("PATCH", s.path))
+      problems.push(`${s.noun}: its switches need PATCH ${s.path}, which the endpoint table lacks`);
     const plans = verbPlans(s);
     if (plans.length === 0) problems.push(`${s.noun}: no verbs`);
     for (const p of plans) {
