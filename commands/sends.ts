@@ -61,7 +61,7 @@ export const HAND_WRITTEN_SENDS: Readonly<Record<string, readonly string[]>> = {
     "GET /policies/file-systems",
   ],
   "fs.top": ["GET /buckets", "GET /file-systems"],
-  "fs.update": ["PATCH /file-systems"],
+  "fs.update": ["PATCH /file-systems", "POST /policies/file-systems {existing file system}"],
   "history.show": [],
   "lifecycle-rule.create": ["POST /lifecycle-rules"],
   "lifecycle-rule.delete": ["DELETE /lifecycle-rules"],
