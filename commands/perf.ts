@@ -212,7 +212,7 @@ const perfShow = defineCommand({
           "numbers",
         ),
         rows,
-        { filename: "performance.csv", title: `Performance on ${where}` },
+        { limit: rctx.tableRows, filename: "performance.csv", title: `Performance on ${where}` },
       );
       const headline = `Performance now on ${where} (${scope})`;
       const summary = result.now
@@ -261,7 +261,11 @@ const perfShow = defineCommand({
         { key: "latMax", label: "Latency max", align: right },
       ],
       rows,
-      { filename: "performance-summary.csv", title: `Performance on ${where}, last ${window}` },
+      {
+        limit: rctx.tableRows,
+        filename: "performance-summary.csv",
+        title: `Performance on ${where}, last ${window}`,
+      },
     );
     const headline = `Performance on ${where}, last ${window} (${scope})`;
     const blocks: Block[] = [{ type: "header", text: headline }, table.block];

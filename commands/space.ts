@@ -105,7 +105,7 @@ const spaceShow = defineCommand({
         "numbers",
       ),
       rows,
-      { filename: "space.csv", title: `Space on ${where}` },
+      { limit: rctx.tableRows, filename: "space.csv", title: `Space on ${where}` },
     );
     const full = result.rows.filter((r) => ratio(r) >= FULL_WARNING);
     const reclaimable = result.rows.filter((r) => r.destroyedCount > 0);

@@ -118,7 +118,11 @@ function usageCommand(spec: KindSpec) {
         result.total > rows.length
           ? `Top ${rows.length} of ${countOf(result.total, spec.kind)} by usage${on} on ${where}`
           : `${countOf(result.total, spec.kind)} by usage${on} on ${where}`;
-      const table = truncatedTable(columns, rows, { filename: `usage-${plural}.csv`, title: headline });
+      const table = truncatedTable(columns, rows, {
+        limit: rctx.tableRows,
+        filename: `usage-${plural}.csv`,
+        title: headline,
+      });
       const msg = listingMessage(headline, table);
       const over = result.rows.filter((r) => statusOf(r.usage, effectiveQuota(r)) === "over quota");
       if (over.length > 0) {

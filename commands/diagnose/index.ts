@@ -71,7 +71,7 @@ const diagnoseRun = defineCommand({
           { key: "first", label: "Most abnormal" },
         ],
         rows,
-        { filename: "diagnose-arrays.csv", title: `Diagnosis, last ${window}` },
+        { limit: rctx.tableRows, filename: "diagnose-arrays.csv", title: `Diagnosis, last ${window}` },
       );
       const headline = `Diagnosis of ${result.diagnoses.length} arrays, last ${window}`;
       return message(

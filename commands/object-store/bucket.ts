@@ -140,7 +140,7 @@ export const bucketList = defineCommand({
         objects: formatCount(b.object_count ?? 0),
         versioning: b.versioning ?? "–",
       })),
-      { filename: "buckets.csv", title: headline },
+      { limit: rctx.tableRows, filename: "buckets.csv", title: headline },
     );
     return listingMessage(headline, table);
   },

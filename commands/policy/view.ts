@@ -150,7 +150,7 @@ export const policyMembers = defineCommand({
         { key: "snapshots", label: "Snapshots", align: "right" },
       ],
       rows,
-      { filename: "policy-members.csv", title: headline },
+      { limit: rctx.tableRows, filename: "policy-members.csv", title: headline },
     );
     return listingMessage(headline, table);
   },
@@ -224,7 +224,7 @@ export const policyGaps = defineCommand({
         used: formatBytes(r.used),
         size: sizeText(r.provisioned),
       })),
-      { filename: "unprotected.csv", title: headline },
+      { limit: rctx.tableRows, filename: "unprotected.csv", title: headline },
     );
     const msg = listingMessage(headline, table);
     msg.blocks.push(

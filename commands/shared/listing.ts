@@ -261,6 +261,7 @@ export function rowsListing(rctx: RenderContext, rows: Record<string, string>[],
   const filename = o.filename ?? `${noun.replace(/ /g, "-")}s.csv`;
   const title = o.title?.(where) ?? headline;
   const table = truncatedTable(columns, rows, {
+    limit: rctx.tableRows,
     filename,
     title,
     totalRows,
