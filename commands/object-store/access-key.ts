@@ -19,6 +19,7 @@ import { done } from "../shared/done.js";
 import { requireNamed } from "../shared/found.js";
 import { rowsListed } from "../shared/listing.js";
 import { itemsOf, planned } from "../shared/plan.js";
+import { isoTime } from "../shared/shown.js";
 
 export const PATH = "/object-store-access-keys";
 /** The array's limit per user. */
@@ -112,6 +113,7 @@ export const accessKeyList = defineCommand({
       scope: a.user && `of ${a.user}`,
       columns: { user: "User", name: "Access key id", enabled: "Enabled", created: "Created" },
     }),
+    (r: KeyRow) => ({ user: r.user, name: r.name, enabled: r.enabled, created: isoTime(r.created) }),
   ),
 });
 

@@ -86,6 +86,16 @@ export const quotaList = defineCommand({
       limit: rctx.tableRows,
       filename: "quotas.csv",
       title: headline,
+      values: result.rows.map((r) => ({
+        array: r.array,
+        fs: r.fs,
+        who: subjectOf(r),
+        id: r.id ?? null,
+        quota: r.quota ?? null,
+        used: r.usage,
+        pct: r.quota ? r.usage / r.quota : null,
+        status: statusOf(r.usage, r.quota),
+      })),
     });
     const msg = listingMessage(headline, table);
     const defaults = [...new Map(result.rows.map((r) => [r.fs, r.defaultQuota])).entries()].filter(

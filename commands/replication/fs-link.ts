@@ -17,6 +17,7 @@ import { done } from "../shared/done.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
 import { rowsListed } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
+import { isoTime } from "../shared/shown.js";
 import { requireReplicationApi } from "./read.js";
 
 const PATH = "/file-system-replica-links";
@@ -105,6 +106,15 @@ export const fsLinkList = defineCommand({
         sending: "Sending now",
       },
       right: ["lag"],
+    }),
+    (r: FsLinkRow) => ({
+      link: r.link,
+      status: r.status,
+      policies: r.policies,
+      lag: r.lag ?? null,
+      last: r.lastDone?.name ?? null,
+      last_at: isoTime(r.lastDone?.at),
+      sending: r.sending ?? null,
     }),
   ),
 });

@@ -73,5 +73,6 @@ export const replicationPerf = defineCommand({
       right: ["sent", "received"],
       filename: "replication-perf.csv",
     }),
+    (r: PerfRow) => ({ what: r.what, sent: r.sent, received: r.received }),
   ),
 });
