@@ -1,7 +1,8 @@
 /**
  * The forms cover the change (issue 46), through Bolt's real HTTP receiver and the fake Slack Web API: `fs
  * update` has a policy menu and an export-rules input, `bucket create` its account menu and versioning choice,
- * `replica-link fs create` its remote and policy menus, every menu filled from the array; a bad value in any of
+ * `replica-link fs create` its remote and policy menus (`replica-link bucket create` its remote menu), every menu
+ * filled from the array; a bad value in any of
  * them comes back as `response_action: errors` beside that field and nothing is sent; a filled `fs update` form
  * previews exactly the requests it then sends. (The fs create form: fs-create-form.test.ts.)
  */
@@ -158,5 +159,18 @@ describe("the change forms' inputs: filled from the array, errors beside the fie
     const remote = [...sim.state.arrayConnections.values()][0]?.remote.name ?? "";
     await refusedBeside("replica-link fs create", "remote", {}, { fs: anFs(), remote: "a,b" });
     await refusedBeside("replica-link fs create", "policy", {}, { fs: anFs(), remote, policy: "a,b" });
+  });
+
+  it("replica-link bucket create: a remote menu of the array's connections, a bad remote beside its field", async () => {
+    const view = await openForm("replica-link bucket create");
+    const remotes = [...sim.state.arrayConnections.values()].map((c) => c.remote.name).sort();
+    expect((await offered(view, "remote")).sort()).toEqual(remotes);
+    const bucket = [...sim.state.buckets.keys()][0] ?? "";
+    await refusedBeside(
+      "replica-link bucket create",
+      "remote",
+      { credentials: `${remotes[0]}/repl-creds`, remoteBucket: "formed-dr" },
+      { bucket, remote: "a,b" },
+    );
   });
 });
