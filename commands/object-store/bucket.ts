@@ -188,6 +188,18 @@ export const bucketCreateCommand = defineCommand({
         `Bucket ${a.name} already exists on ${ctx.arrayName}${existing.destroyed ? " (destroyed: recover or eradicate it first)" : ""}. Nothing was changed.`,
       );
     }
+    // The account is checked before the card: an unknown one is named here, not in the array's 400 after Confirm.
+    const accounts = await ctx.array.get("/object-store-accounts", {
+      query: { filter: eq("name", a.account) },
+      schema: z.looseObject({ name: z.string() }),
+    });
+    if (!accounts.items.some((x) => x.name === a.account))
+      throw await notFoundError(
+        ctx,
+        "/object-store-accounts",
+        a.account,
+        `There is no object store account named "${a.account}" on ${ctx.arrayName}. Nothing was changed.`,
+      );
     // BucketPost carries only the account: versioning is a PATCH of the new bucket (BucketPatch, 1.9+).
     if (a.versioning !== undefined && !(await ctx.array.supports("1.9"))) {
       throw new UserFacingError(

@@ -18,7 +18,7 @@ import { requireLiveFileSystem } from "../shared/file-system-facts.js";
 import { rowsListed } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import { isoTime } from "../shared/shown.js";
-import { requireReplicationApi } from "./read.js";
+import { requireConnected, requireReplicationApi } from "./read.js";
 
 const PATH = "/file-system-replica-links";
 const transferSchema = z.looseObject({
@@ -137,6 +137,7 @@ export const fsLinkCreate = defineCommand({
   async impact(a, ctx): Promise<Impact> {
     await requireReplicationApi(ctx);
     await requireLiveFileSystem(ctx, a.fs);
+    await requireConnected(ctx, a.remote);
     const every = a.policy === undefined ? undefined : await requirePolicy(ctx, a.policy);
     const existing = await ctx.array.replicaLinks.forFileSystem(a.fs);
     if (existing.some((l) => l.remote?.name === a.remote)) {

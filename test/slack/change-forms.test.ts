@@ -3,7 +3,8 @@
  * update` has a policy menu and an export-rules input, `bucket create` its account menu and versioning choice,
  * `replica-link fs create` its remote and policy menus (`replica-link bucket create` its remote menu), every menu
  * filled from the array; a bad value in any of
- * them comes back as `response_action: errors` beside that field and nothing is sent; a filled `fs update` form
+ * them (malformed, or well formed but not on the array) comes back as `response_action: errors` beside that
+ * field and nothing is sent; a filled `fs update` form
  * previews exactly the requests it then sends. (The fs create form: fs-create-form.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -105,6 +106,8 @@ describe("the change forms' inputs: filled from the array, errors beside the fie
   it("fs update: a bad policy or export rule comes back beside its field", async () => {
     await refusedBeside("fs update", "policy", {}, { name: anFs(), policy: "a,b" });
     await refusedBeside("fs update", "nfsRules", { nfsRules: "*(rw)\u0007" }, { name: anFs() });
+    // Well formed, but not on the array: the array-checked refusal names it, so it goes beside its field too.
+    await refusedBeside("fs update", "policy", {}, { name: anFs(), policy: "no-such-policy" });
   });
 
   it("fs update: the preview shows exactly what is sent, and the request sends it", async () => {
@@ -141,6 +144,12 @@ describe("the change forms' inputs: filled from the array, errors beside the fie
     await refusedBeside("bucket create", "account", { name: "formed-bucket" }, { account: "a,b" });
     await refusedBeside(
       "bucket create",
+      "account",
+      { name: "formed-bucket" },
+      { account: "no-such-account" },
+    );
+    await refusedBeside(
+      "bucket create",
       "versioning",
       { name: "formed-bucket" },
       { account, versioning: "sometimes" },
@@ -158,6 +167,7 @@ describe("the change forms' inputs: filled from the array, errors beside the fie
   it("replica-link fs create: a bad remote or policy comes back beside its field", async () => {
     const remote = [...sim.state.arrayConnections.values()][0]?.remote.name ?? "";
     await refusedBeside("replica-link fs create", "remote", {}, { fs: anFs(), remote: "a,b" });
+    await refusedBeside("replica-link fs create", "remote", {}, { fs: anFs(), remote: "no-such-array" });
     await refusedBeside("replica-link fs create", "policy", {}, { fs: anFs(), remote, policy: "a,b" });
   });
 
