@@ -14,14 +14,16 @@ import {
   type Impact,
 } from "../src/core/define-command.js";
 import { formatWhen } from "../src/core/format-time.js";
-import { type Field, message, plain, Rich, rich } from "../src/core/message.js";
+import { message, plain, Rich, rich } from "../src/core/message.js";
 import type { MessageRef } from "../src/core/pipeline-types.js";
 import { truncatedTable } from "../src/core/table.js";
 import { countOf } from "../src/core/units.js";
 import { UserFacingError } from "../src/errors.js";
 import { and, eq, type Filter, ne } from "../src/flashblade/filter.js";
 import { type Alert, alertSchema } from "../src/flashblade/schemas.js";
+import { listingMessage } from "./shared/listing.js";
 import { itemsOf, planned } from "./shared/plan.js";
+import { type Fact, factFields, isoTime, shownObject } from "./shared/shown.js";
 
 const SEVERITIES = ["info", "warning", "critical"] as const;
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,30}$/;
@@ -117,10 +119,24 @@ export const alertList = defineCommand({
         created: a.created === undefined ? "–" : formatWhen(a.created, rctx.now, rctx.timeZone),
         flagged: a.flagged ? "yes" : "no",
       })),
-      { filename: "alerts.csv", title: "Alerts" },
+      {
+        limit: rctx.tableRows,
+        filename: "alerts.csv",
+        title: "Alerts",
+        values: rows.map((a) => ({
+          array: a.array,
+          index: a.index ?? null,
+          code: a.code ?? null,
+          severity: a.severity ?? null,
+          state: a.state ?? null,
+          component: a.component ?? null,
+          subject: a.subject ?? null,
+          created: isoTime(a.created),
+          flagged: a.flagged ?? false,
+        })),
+      },
     );
-    const headline = `${countOf(rows.length, what)} on ${where}`;
-    return message(headline, [{ type: "header", text: headline }, table.block]);
+    return listingMessage(`${countOf(rows.length, what)} on ${where}`, table);
   },
 });
 
@@ -141,20 +157,20 @@ export const alertShow = defineCommand({
     const title = a.subject || `Alert ${a.index ?? a.name}`;
     const when = (ms: number | undefined) =>
       ms === undefined ? "–" : formatWhen(ms, rctx.now, rctx.timeZone);
-    const fields: Field[] = [
-      { label: "Array", value: plain(a.array) },
-      { label: "Alert", value: plain(String(a.index ?? a.name)) },
-      { label: "Severity", value: plain(a.severity ?? "–") },
-      { label: "State", value: plain(a.state ?? "–") },
-      { label: "Component", value: plain(a.component || "–") },
-      { label: "Code", value: plain(String(a.code ?? "–")) },
-      { label: "Opened", value: plain(when(a.created)) },
-      { label: "Updated", value: plain(when(a.updated)) },
-      { label: "Flagged", value: plain(a.flagged ? "yes" : "no") },
+    const facts: Fact[] = [
+      ["array", "Array", a.array, a.array],
+      ["index", "Alert", a.index ?? null, String(a.index ?? a.name)],
+      ["severity", "Severity", a.severity ?? null, a.severity ?? "–"],
+      ["state", "State", a.state ?? null, a.state ?? "–"],
+      ["component", "Component", a.component ?? null, a.component || "–"],
+      ["code", "Code", a.code ?? null, String(a.code ?? "–")],
+      ["created", "Opened", isoTime(a.created), when(a.created)],
+      ["updated", "Updated", isoTime(a.updated), when(a.updated)],
+      ["flagged", "Flagged", a.flagged ?? false, a.flagged ? "yes" : "no"],
     ];
     const blocks: Parameters<typeof message>[1] = [
       { type: "header", text: title },
-      { type: "fields", fields },
+      { type: "fields", fields: factFields(facts) },
     ];
     if (a.description) blocks.push({ type: "section", text: plain(a.description) });
     if (a.action) blocks.push({ type: "context", text: rich`What to do: ${a.action}` });
@@ -164,7 +180,13 @@ export const alertShow = defineCommand({
       const links = posted.map((r) => channelLink(r.channelId).markup).join(", ");
       blocks.push({ type: "context", text: new Rich(`Posted in ${links}`) });
     }
-    return message(`${title} (alert ${a.index ?? a.name} on ${a.array})`, blocks);
+    const object = shownObject(a.name, facts, {
+      subject: a.subject ?? null,
+      description: a.description ?? null,
+      action: a.action ?? null,
+      knowledge_base_url: a.knowledge_base_url ?? null,
+    });
+    return message(`${title} (alert ${a.index ?? a.name} on ${a.array})`, blocks, { object });
   },
 });
 

@@ -84,7 +84,7 @@ function render(answer: ApiResult, rctx: RenderContext): Message {
     const table = truncatedTable(
       cols.map((c) => ({ key: c, label: c === "_array" ? "Array" : c })),
       rows,
-      { filename: "api.csv", title: headline },
+      { limit: rctx.tableRows, filename: "api.csv", title: headline },
     );
     blocks.push(table.block);
     return message(headline, blocks, table.attachments.length ? { attachments: table.attachments } : {});

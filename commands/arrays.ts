@@ -55,13 +55,30 @@ const arraysHealth = defineCommand({
         { key: "error", label: "Last error" },
       ],
       rows,
-      { filename: "arrays.csv", title: "Arrays" },
+      {
+        limit: rctx.tableRows,
+        filename: "arrays.csv",
+        title: "Arrays",
+        values: health.map((h) => ({
+          name: h.name,
+          tags: h.tags,
+          status: arrayState(h),
+          version: h.version ?? null,
+          latency: h.latencyMs.p50 ?? null,
+          error: h.lastError?.message ?? null,
+        })),
+      },
     );
-    return message(headline, [
-      { type: "header", text: headline },
-      table.block,
-      { type: "context", text: rich`Latency is measured over recent calls from this bot.` },
-    ]);
+    // More arrays than the table shows go with it as CSV, like every list's rows.
+    return message(
+      headline,
+      [
+        { type: "header", text: headline },
+        table.block,
+        { type: "context", text: rich`Latency is measured over recent calls from this bot.` },
+      ],
+      table.attachments.length > 0 ? { attachments: table.attachments } : {},
+    );
   },
 });
 

@@ -7,12 +7,13 @@
 import { z } from "zod";
 import type { AuditRecord } from "../src/core/audit.js";
 import { commandPath } from "../src/core/command-path.js";
-import { defineCommand, defineResource } from "../src/core/define-command.js";
+import { defineCommand, defineResource, type RenderContext } from "../src/core/define-command.js";
 import { formatWhen } from "../src/core/format-time.js";
 import { who as nameOf } from "../src/core/gate-messages.js";
-import { type Block, message, rich } from "../src/core/message.js";
+import { type Block, message, rich, type ShownObject } from "../src/core/message.js";
 import { countOf } from "../src/core/units.js";
 import { UserFacingError } from "../src/errors.js";
+import { type Fact, isoTime, shownObject } from "./shared/shown.js";
 
 /** One change: the records of one request (typed, then its clicks), joined by its pending id. */
 export interface Change {
@@ -143,13 +144,20 @@ const historyShow = defineCommand({
     const what = `${res.kind}${res.name ? ` ${res.name}` : ""}`;
     const headline = `${countOf(res.changes.length, "change")} to ${what} on ${res.array} through this bot`;
     if (res.changes.length === 0)
-      return message(headline, [
-        { type: "section", text: rich`No change to ${what} on ${res.array} through this bot is on record.` },
-        {
-          type: "context",
-          text: rich`Only changes made through the bot are kept (the last ones per object, for a limited time: \`audit_history\` in the configuration).`,
-        },
-      ]);
+      return message(
+        headline,
+        [
+          {
+            type: "section",
+            text: rich`No change to ${what} on ${res.array} through this bot is on record.`,
+          },
+          {
+            type: "context",
+            text: rich`Only changes made through the bot are kept (the last ones per object, for a limited time: \`audit_history\` in the configuration).`,
+          },
+        ],
+        { object: historyObject(res, rctx) },
+      );
     const blocks: Block[] = [{ type: "header", text: headline }];
     for (const c of [...res.changes].reverse()) {
       const who = c.decidedBy ? `${c.requestedBy} · ${c.decidedBy}` : c.requestedBy;
@@ -159,9 +167,35 @@ const historyShow = defineCommand({
       });
       if (c.sent.length > 0) blocks.push({ type: "code", text: c.sent.join("\n") });
     }
-    return message(headline, blocks);
+    return message(headline, blocks, { object: historyObject(res, rctx) });
   },
 });
+
+/** The object's changes as values: each one's time (ISO 8601), command, people and outcome, newest first. */
+function historyObject(res: HistoryResult, rctx: RenderContext): ShownObject {
+  const newest = [...res.changes].reverse();
+  const line = (c: Change, at: string) =>
+    `${at} ${commandPath(c.command)} requested by ${c.requestedBy}${c.decidedBy ? `, ${c.decidedBy}` : ""}: ${c.outcome}`;
+  const last = newest[0];
+  const facts: Fact[] = [
+    ["array", "Array", res.array, res.array],
+    ["kind", "Kind", res.kind, res.kind],
+    ["count", "Changes", res.changes.length, String(res.changes.length)],
+    [
+      "last_change",
+      "Last change",
+      isoTime(last?.at),
+      last ? formatWhen(last.at, rctx.now, rctx.timeZone) : "–",
+    ],
+    [
+      "changes",
+      "Changes",
+      newest.map((c) => line(c, new Date(c.at).toISOString())),
+      newest.map((c) => line(c, formatWhen(c.at, rctx.now, rctx.timeZone))).join("\n"),
+    ],
+  ];
+  return shownObject(res.name, facts);
+}
 
 export const historyResource = defineResource({
   name: "history",

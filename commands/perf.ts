@@ -136,6 +136,16 @@ const rate = (bytes: number | undefined) => (bytes === undefined ? "–" : `${fo
 const latency = (ms: number | undefined) => (ms === undefined ? "–" : formatLatencyMs(ms));
 const ops = (n: number | undefined) => (n === undefined ? "–" : formatCount(Math.round(n)));
 
+/** The raw values of a table's number columns (structured results): null where the array gave none. */
+const NOW_KEYS = ["reads", "writes", "others", "readBw", "writeBw", "readMs", "writeMs"] as const;
+const numbers = <T extends Partial<Record<(typeof NOW_KEYS)[number], number>>>(o: T, keys: typeof NOW_KEYS) =>
+  Object.fromEntries(keys.map((k) => [k, o[k] ?? null]));
+const spread = (p: string, x: { avg?: number; p95?: number; max?: number } | undefined) => ({
+  [`${p}Avg`]: x?.avg ?? null,
+  [`${p}P95`]: x?.p95 ?? null,
+  [`${p}Max`]: x?.max ?? null,
+});
+
 const perfShow = defineCommand({
   verb: "show",
   summary: "Reads, writes, bandwidth and latency now, or over a past window with a chart",
@@ -214,7 +224,13 @@ const perfShow = defineCommand({
           "numbers",
         ),
         rows,
-        { filename: "performance.csv", title: `Performance on ${where}` },
+        {
+          limit: rctx.tableRows,
+          filename: "performance.csv",
+          title: `Performance on ${where}`,
+          // Operations per second, bytes per second, milliseconds.
+          values: result.now.map(({ array, sample }) => ({ array, ...numbers(sample, NOW_KEYS) })),
+        },
       );
       const headline = `Performance now on ${where} (${scope})`;
       const summary = result.now
@@ -263,7 +279,18 @@ const perfShow = defineCommand({
         { key: "latMax", label: "Latency max", align: right },
       ],
       rows,
-      { filename: "performance-summary.csv", title: `Performance on ${where}, last ${window}` },
+      {
+        limit: rctx.tableRows,
+        filename: "performance-summary.csv",
+        title: `Performance on ${where}, last ${window}`,
+        values: stats.map((s) => ({
+          array: s.array,
+          samples: s.count,
+          ...spread("iops", s.iops),
+          ...spread("bw", s.bw),
+          ...spread("lat", s.lat),
+        })),
+      },
     );
     const headline = `Performance on ${where}, last ${window} (${scope})`;
     const blocks: Block[] = [{ type: "header", text: headline }, table.block];

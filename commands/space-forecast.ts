@@ -202,7 +202,7 @@ export const spaceForecast = defineCommand({
         { key: "p100", label: "100 %" },
       ],
       rows,
-      { filename: "forecast.csv", title: "Capacity forecast" },
+      { limit: rctx.tableRows, filename: "forecast.csv", title: "Capacity forecast" },
     );
     const headline = `Capacity forecast for ${result.forecasts.length} arrays`;
     const notes: Rich[] = [

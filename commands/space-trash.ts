@@ -235,7 +235,7 @@ export const spaceTrash = defineCommand({
         { key: "left", label: "Eradicated in", align: "right" as const },
       ],
       rows,
-      { filename: "trash.csv", title: headline },
+      { limit: rctx.tableRows, filename: "trash.csv", title: headline },
     );
     const counts = (["file system", "snapshot", "bucket"] as const)
       .map((k) => [k, result.items.filter((i) => i.kind === k).length] as const)

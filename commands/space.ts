@@ -108,7 +108,25 @@ const spaceShow = defineCommand({
         "numbers",
       ),
       rows,
-      { filename: "space.csv", title: `Space on ${where}` },
+      {
+        limit: rctx.tableRows,
+        filename: "space.csv",
+        title: `Space on ${where}`,
+        // Bytes and ratios beside the text (structured results).
+        values: result.rows.map((r) => ({
+          array: r.array,
+          capacity: r.capacity,
+          used: r.used,
+          pct: r.capacity > 0 ? ratio(r) : null,
+          free: Math.max(0, r.capacity - r.used),
+          reduction: r.reduction ?? null,
+          snapshots: r.snapshots,
+          fs: r.fileSystems ?? null,
+          object: r.objectStore ?? null,
+          destroyed: r.destroyed,
+          destroyed_count: r.destroyedCount,
+        })),
+      },
     );
     const full = result.rows.filter((r) => ratio(r) >= FULL_WARNING);
     const reclaimable = result.rows.filter((r) => r.destroyedCount > 0);

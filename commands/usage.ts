@@ -120,7 +120,26 @@ function usageCommand(spec: KindSpec) {
         result.total > rows.length
           ? `Top ${rows.length} of ${countOf(result.total, spec.kind)} by usage${on} on ${where}`
           : `${countOf(result.total, spec.kind)} by usage${on} on ${where}`;
-      const table = truncatedTable(columns, rows, { filename: `usage-${plural}.csv`, title: headline });
+      const table = truncatedTable(columns, rows, {
+        limit: rctx.tableRows,
+        filename: `usage-${plural}.csv`,
+        title: headline,
+        values: result.rows.slice(0, top).map((r, i) => {
+          const quota = effectiveQuota(r);
+          return {
+            rank: i + 1,
+            array: r.array,
+            fs: r.fs,
+            who: subjectOf(r),
+            id: r.id ?? null,
+            used: r.usage,
+            quota: quota ?? null,
+            default_quota: quota !== undefined && !(r.quota !== undefined && r.quota > 0),
+            pct: quota === undefined ? null : r.usage / quota,
+            status: statusOf(r.usage, quota),
+          };
+        }),
+      });
       const msg = listingMessage(headline, table);
       const over = result.rows.filter((r) => statusOf(r.usage, effectiveQuota(r)) === "over quota");
       if (over.length > 0) {

@@ -85,7 +85,16 @@ const diagnoseRun = defineCommand({
           { key: "first", label: "Most abnormal" },
         ],
         rows,
-        { filename: "diagnose-arrays.csv", title: `Diagnosis, last ${window}` },
+        {
+          limit: rctx.tableRows,
+          filename: "diagnose-arrays.csv",
+          title: `Diagnosis, last ${window}`,
+          values: result.diagnoses.map((d, i) => ({
+            array: d.data.array,
+            findings: d.findings.length,
+            first: rows[i]?.first ?? null,
+          })),
+        },
       );
       const headline = `Diagnosis of ${result.diagnoses.length} arrays, last ${window}`;
       return message(

@@ -145,6 +145,16 @@ export function evidenceBlocks(d: Diagnosis, window: string): Block[] {
       },
     ];
   });
+  // Structured results: each measure now and its usual level (ms, operations/s, bytes/s).
+  const values = rows.map((r) => {
+    const p = (Object.keys(PROTOCOL_NAMES) as DiagProtocol[]).find((k) => PROTOCOL_NAMES[k] === r.protocol);
+    const of = (k: MetricCheck["kind"]) => d.checks.find((c) => c.protocol === p && c.kind === k);
+    const raw = (k: MetricCheck["kind"]) => ({
+      [k]: of(k)?.now ?? null,
+      [`${k}_usual`]: of(k)?.baseline?.level ?? null,
+    });
+    return { protocol: r.protocol, ...raw("latency"), ...raw("iops"), ...raw("bandwidth") };
+  });
   const table = truncatedTable(
     [
       { key: "protocol", label: "Protocol" },
@@ -153,7 +163,7 @@ export function evidenceBlocks(d: Diagnosis, window: string): Block[] {
       { key: "bandwidth", label: "Bandwidth" },
     ],
     rows,
-    { filename: "diagnose.csv", title: `Last ${window} against the same hours of previous days` },
+    { filename: "diagnose.csv", title: `Last ${window} against the same hours of previous days`, values },
   );
   const data = d.data;
   const slowest = [...(data.clients ?? [])]

@@ -12,10 +12,10 @@ import { rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystemCreate } from "../../src/flashblade/types.js";
-import { requirePolicy } from "../policy/read.js";
 import { done } from "../shared/done.js";
 import { protocolsOf, sizeText } from "../shared/file-system-facts.js";
-import { itemsOf, onlyItem, planned } from "../shared/plan.js";
+import { itemsOf, onlyItem } from "../shared/plan.js";
+import { policyArg, policyMembership } from "./policy-member.js";
 import { exportRules } from "./update-settings.js";
 
 const args = z.object({
@@ -26,7 +26,7 @@ const args = z.object({
   http: flag().describe("enable HTTP"),
   hardLimit: flag().describe("cap usage at the provisioned size"),
   nfsRules: exportRules.optional().describe('NFS export rules, e.g. "10.0.0.0/8(rw) *(ro)" (turns NFS on)'),
-  policy: objectName("policy name").optional().describe("a snapshot policy to protect it with (REST 1.5+)"),
+  policy: policyArg,
 });
 
 function bodyOf(a: z.output<typeof args>): FileSystemCreate {
@@ -70,22 +70,14 @@ export const fsCreate = defineCommand({
       );
     }
     // The policy must exist before the card is shown: it is attached once the file system is made.
-    const policy = a.policy === undefined ? undefined : await requirePolicy(ctx, a.policy);
+    const policy = a.policy === undefined ? undefined : await policyMembership(ctx, a.policy, a.name);
     return {
       target: `file system ${a.name}`,
       summary: rich`Creates file system *${a.name}* on ${ctx.arrayName}: ${sizeText(a.size)}, ${protocols(a)}${a.hardLimit ? ", hard limit on" : ""}${a.policy ? `, protected by policy ${a.policy}` : ""}.`,
       facts: a.nfsRules ? [{ label: "Export rules", value: rich`${a.nfsRules}` }] : [],
-      warnings:
-        policy?.enabled === false
-          ? [rich`${a.policy ?? ""} is paused: it takes no snapshots until resumed.`]
-          : [],
+      warnings: policy?.warnings ?? [],
       state: { exists: false },
-      requests: [
-        await ctx.array.fileSystems.planCreate(bodyOf(a)),
-        ...(a.policy
-          ? [planned("POST", "/policies/file-systems", { policy_names: [a.policy], member_names: [a.name] })]
-          : []),
-      ],
+      requests: [await ctx.array.fileSystems.planCreate(bodyOf(a)), ...(policy ? [policy.request] : [])],
     };
   },
   result(responses, a, ctx, _impact) {

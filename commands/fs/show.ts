@@ -7,7 +7,7 @@ import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";
 import { formatWhen } from "../../src/core/format-time.js";
-import { type Field, message, type RawValue, rich, type ShownObject } from "../../src/core/message.js";
+import { type Field, message, rich } from "../../src/core/message.js";
 import { formatBytes, formatCount, formatDuration } from "../../src/core/units.js";
 import type { FileSystem, FileSystemReplicaLink } from "../../src/flashblade/types.js";
 import { fileSystemPolicies as policiesOf } from "../policy/read.js";
@@ -20,6 +20,7 @@ import {
   usageText,
   usedBytes,
 } from "../shared/file-system-facts.js";
+import { type Fact, factFields, shownObject } from "../shared/shown.js";
 
 export interface FsShowResult {
   fs: FileSystem;
@@ -108,8 +109,8 @@ export const fsShow = defineCommand({
         fs.default_group_quota,
         formatBytes(fs.default_group_quota),
       ]);
-    const fields: Field[] = facts.map(([, label, , text]) => ({ label, value: rich`${text}` }));
-    const object = objectOf(fs.name, facts, fs.destroyed ?? false);
+    const fields: Field[] = factFields(facts);
+    const object = shownObject(fs.name, facts, { destroyed: fs.destroyed ?? false });
     const title = `File system ${fs.name} on ${array}`;
     const blocks = [
       { type: "header" as const, text: title },
@@ -141,9 +142,6 @@ function onOff(v: boolean | undefined): string {
   return v === undefined ? "–" : v ? "on" : "off";
 }
 
-/** One fact: its key and raw value (for faces that carry data), its label and text (for people). */
-type Fact = [key: string, label: string, raw: RawValue, text: string];
-
 /** NFSv3 and NFSv4.1 apart (before REST 1.6 `nfs.enabled` is NFSv3 and v4.1 is not reported), rules, SMB, HTTP. */
 function protocolFacts(fs: FileSystem): Fact[] {
   const nfs = fs.nfs;
@@ -165,15 +163,6 @@ function protocolFacts(fs: FileSystem): Fact[] {
 }
 
 /** The file system as values: every fact's raw value and text under its key. */
-function objectOf(name: string, facts: readonly Fact[], destroyed: boolean): ShownObject {
-  const values: Record<string, RawValue> = { name, destroyed };
-  const display: Record<string, string> = { name };
-  for (const [key, , raw, text] of facts) {
-    values[key] = raw;
-    display[key] = text;
-  }
-  return { name, values, display };
-}
 
 /** "outbound fb-dr-01:home (replicating)", as linksText shows each link. */
 const linkText = (l: FileSystemReplicaLink) => linksText([l]);

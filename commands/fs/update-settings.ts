@@ -11,6 +11,7 @@ import { UserFacingError } from "../../src/errors.js";
 import { promotionOf } from "../../src/flashblade/index.js";
 import type { FileSystem, FileSystemPatch } from "../../src/flashblade/types.js";
 import { protocolsOf } from "../shared/file-system-facts.js";
+import { policyArg } from "./policy-member.js";
 
 /** NFS export rules as one line of text: `10.0.0.0/8(rw,no_root_squash) *(ro)`. */
 export const exportRules = wired(
@@ -39,6 +40,7 @@ export const args = z.object({
   hardLimit: flag().describe("--hard-limit caps usage at the size, --no-hard-limit lifts the cap"),
   defaultUserQuota: size().optional().describe("default quota per user (0 for none)"),
   defaultGroupQuota: size().optional().describe("default quota per group (0 for none)"),
+  policy: policyArg,
   promotion: z
     .enum(["promoted", "demoted"])
     .optional()
@@ -50,7 +52,7 @@ type Value = boolean | number | string;
 
 /** One setting the command can change: how to read it from a file system and how to ask for it. */
 export interface Setting {
-  key: Exclude<keyof Args, "name">;
+  key: Exclude<keyof Args, "name" | "policy">;
   label: string;
   /** undefined: the array's version does not report it. */
   read(fs: FileSystem): Value | undefined;

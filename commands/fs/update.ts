@@ -10,6 +10,7 @@ import { UserFacingError } from "../../src/errors.js";
 import { promotionOf } from "../../src/flashblade/index.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystem, FileSystemPatch, FileSystemReplicaLink } from "../../src/flashblade/types.js";
+import { fileSystemPolicies } from "../policy/read.js";
 import { done } from "../shared/done.js";
 import {
   fingerprintState,
@@ -19,7 +20,8 @@ import {
   usedBytes,
 } from "../shared/file-system-facts.js";
 import { itemsOf, onlyItem } from "../shared/plan.js";
-import { args, diff, intended, PROTOCOL_SWITCHES } from "./update-settings.js";
+import { type PolicyMembership, policyMembership } from "./policy-member.js";
+import { type Args, args, diff, intended, PROTOCOL_SWITCHES } from "./update-settings.js";
 
 /** "NFS: on → off" from the state read back; a setting the array did not take says so. */
 export function appliedLine(c: { label: string; before: string; after: string; wanted: string }): string {
@@ -51,9 +53,26 @@ async function requireReplicaLink(ctx: CommandContext, name: string): Promise<Fi
   return links;
 }
 
+/**
+ * `--policy`: the file system's policies now, and the membership to add when it is not among them yet (an
+ * attached one asks for nothing, like a setting that already has the asked value).
+ */
+async function policyAsked(
+  ctx: CommandContext,
+  a: Args,
+): Promise<{ current: string[]; add?: PolicyMembership } | undefined> {
+  if (a.policy === undefined) return undefined;
+  const current = (await fileSystemPolicies(ctx, a.name)) ?? [];
+  if (current.includes(a.policy)) return { current };
+  return { current, add: await policyMembership(ctx, a.policy, a.name) };
+}
+
+const policiesText = (names: readonly string[]) => (names.length > 0 ? names.join(", ") : "none");
+
 export const fsUpdate = defineCommand({
   verb: "update",
-  summary: "Change protocols (NFSv3/v4.1, export rules, SMB, HTTP), hard limit, default quotas, promotion",
+  summary:
+    "Change protocols (NFSv3/v4.1, export rules, SMB, HTTP), hard limit, default quotas, snapshot policy, promotion",
   examples: [
     "fs update logs --smb --no-http",
     "fs update projects --no-nfs-v3 --nfs-v4",
@@ -61,35 +80,52 @@ export const fsUpdate = defineCommand({
     "fs update media --smb-acl-mode shared",
     "fs update home --hard-limit",
     "fs update home --default-user-quota 100G",
+    'fs update scratch --policy daily --nfs-rules "10.0.0.0/8(rw)"',
     "fs update home --promotion demoted",
   ],
   role: "operator",
-  endpoints: ["PATCH /file-systems"],
+  endpoints: ["PATCH /file-systems", "POST /policies/file-systems {existing file system}"],
   visibility: "in_channel",
   positional: ["name"],
   args,
   async impact(a, ctx): Promise<Impact> {
     const fs = await requireLiveFileSystem(ctx, a.name);
     const { patch, changes } = diff(fs, a);
-    if (changes.length === 0 && !ctx.recheck) {
+    const policy = await policyAsked(ctx, a);
+    if (changes.length === 0 && !policy?.add && !ctx.recheck) {
+      const attached = policy ? ` (policy ${a.policy} already protects it)` : "";
       throw new UserFacingError(
         "NOTHING_TO_CHANGE",
-        `Nothing to change on ${a.name}: give at least one setting that differs (e.g. --nfs, --no-smb, --hard-limit).`,
+        `Nothing to change on ${a.name}${attached}: give at least one setting that differs (e.g. --nfs, --no-smb, --hard-limit, --policy).`,
       );
     }
     const over = limitOverUsage(fs, patch);
     const demote = demotes(fs, patch);
     // Planned first: a setting this array's version lacks is refused here, before any other check or send.
-    const request = await ctx.array.fileSystems.planUpdate(a.name, patch, {
-      ignoreUsage: over,
-      discardNonSnapshottedData: demote,
-    });
+    const requests =
+      changes.length > 0
+        ? [
+            await ctx.array.fileSystems.planUpdate(a.name, patch, {
+              ignoreUsage: over,
+              discardNonSnapshottedData: demote,
+            }),
+          ]
+        : [];
+    // The policy's membership goes after the file system's own settings, as `fs create` attaches it.
+    if (policy?.add) requests.push(policy.add.request);
     const links = demote ? await requireReplicaLink(ctx, a.name) : [];
     const facts: Field[] = changes.map((c) => ({
       label: c.setting.label,
       value: rich`${c.setting.show(c.setting.read(fs))} → ${c.setting.show(c.want)}`,
     }));
-    const warnings = [];
+    if (policy?.add) {
+      const after = [...policy.current, a.policy ?? ""];
+      facts.push({
+        label: "Snapshot policies",
+        value: rich`${policiesText(policy.current)} → ${policiesText(after)}`,
+      });
+    }
+    const warnings = [...(policy?.add?.warnings ?? [])];
     if (demote) {
       facts.push({ label: "Replica links", value: rich`${linksText(links)}` });
       warnings.push(
@@ -117,7 +153,10 @@ export const fsUpdate = defineCommand({
     }
     return {
       target: `file system ${a.name}`,
-      summary: rich`Updates *${a.name}* on ${ctx.arrayName}: ${changes.map((c) => intended(c, fs)).join("; ")}.`,
+      summary: rich`Updates *${a.name}* on ${ctx.arrayName}: ${[
+        ...changes.map((c) => intended(c, fs)),
+        ...(policy?.add ? [`protected by policy ${a.policy}`] : []),
+      ].join("; ")}.`,
       facts,
       warnings,
       state: {
@@ -127,11 +166,13 @@ export const fsUpdate = defineCommand({
           changes.map((c) => [stateKey(c.setting.label), c.setting.show(c.setting.read(fs))]),
         ),
         ...fingerprintState(fs),
+        // Another policy attached or detached meanwhile voids it, as a changed setting does.
+        ...(policy ? { snapshot_policies: policy.current.join(",") } : {}),
         ...(patch.hard_limit_enabled === true ? { used_over_size: over } : {}),
         ...(turnedOff.length > 0 || rulesOnServing ? { turns_protocol_off: true } : {}),
         ...(demote ? { demotes: true, replica_links: links.length } : {}),
       },
-      requests: [request],
+      requests,
       read: fs,
     };
   },
@@ -145,8 +186,11 @@ export const fsUpdate = defineCommand({
   result(responses, a, ctx, impact) {
     const before = impact.read as FileSystem;
     const { changes } = diff(before, a);
-    const after = onlyItem(ctx, "/file-systems", itemsOf(ctx, responses, fileSystemSchema));
     // Reported from what the array returned, so a setting it did not take is not announced as done.
+    const after =
+      changes.length > 0
+        ? onlyItem(ctx, "/file-systems", itemsOf(ctx, responses, fileSystemSchema, 0))
+        : before;
     const lines = changes.map((c) =>
       appliedLine({
         label: c.setting.label,
@@ -155,6 +199,9 @@ export const fsUpdate = defineCommand({
         wanted: c.setting.show(c.want),
       }),
     );
+    // The membership request answered (the pipeline stops at a refused one): the policy is on.
+    if (impact.requests.some((r) => r.path.endsWith("/policies/file-systems")))
+      lines.push(`snapshot policy ${a.policy} attached`);
     return { name: after.name, lines };
   },
   render({ name, lines }, _a, rctx) {

@@ -18,6 +18,7 @@ import { eq } from "../../src/flashblade/filter.js";
 import type { Precheck } from "../catalogue/spec.js";
 import { rowsListed } from "../shared/listing.js";
 import { itemsOf, planned } from "../shared/plan.js";
+import { isoTime } from "../shared/shown.js";
 
 export const PATH = "/object-store-access-keys";
 /** The array's limit per user. */
@@ -129,6 +130,7 @@ export const accessKeyList = defineCommand({
       scope: a.user && `of ${a.user}`,
       columns: { user: "User", name: "Access key id", enabled: "Enabled", created: "Created" },
     }),
+    (r: KeyRow) => ({ user: r.user, name: r.name, enabled: r.enabled, created: isoTime(r.created) }),
   ),
 });
 

@@ -65,6 +65,7 @@ export const accountList = defineCommand({
           { key: "used", label: "Used", align: "right" },
         ],
         filename: "object-store-accounts.csv",
+        values: rows,
       },
     ),
 });

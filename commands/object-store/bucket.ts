@@ -4,6 +4,7 @@
  * recover and eradicate are the trait's, whose facts count the objects and bytes and name the replica links that
  * stop. Create sends the account under the version's parameter name (wire.ts).
  */
+
 import { z } from "zod";
 import { flag, objectName } from "../../src/core/arg-types.js";
 import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
@@ -19,6 +20,7 @@ import { done } from "../shared/done.js";
 import { notFoundError } from "../shared/found.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import { itemsOf, onlyItem, planned } from "../shared/plan.js";
+import { isoTime } from "../shared/shown.js";
 
 export const PATH = "/buckets";
 export const bucketRowSchema = z.looseObject({
@@ -141,7 +143,21 @@ export const bucketList = defineCommand({
         objects: formatCount(b.object_count ?? 0),
         versioning: b.versioning ?? "–",
       })),
-      { filename: "buckets.csv", title: headline },
+      {
+        limit: rctx.tableRows,
+        filename: "buckets.csv",
+        title: headline,
+        values: sorted.map(({ array, b }) => ({
+          array,
+          name: b.name,
+          destroyed: b.destroyed ?? false,
+          account: b.account?.name ?? null,
+          used: used(b),
+          objects: b.object_count ?? 0,
+          versioning: b.versioning ?? null,
+          created: isoTime(typeof b.created === "number" ? b.created : undefined),
+        })),
+      },
     );
     return listingMessage(headline, table);
   },
@@ -174,6 +190,18 @@ export const bucketCreateCommand = defineCommand({
         `Bucket ${a.name} already exists on ${ctx.arrayName}${existing.destroyed ? " (destroyed: recover or eradicate it first)" : ""}. Nothing was changed.`,
       );
     }
+    // The account is checked before the card: an unknown one is named here, not in the array's 400 after Confirm.
+    const accounts = await ctx.array.get("/object-store-accounts", {
+      query: { filter: eq("name", a.account) },
+      schema: z.looseObject({ name: z.string() }),
+    });
+    if (!accounts.items.some((x) => x.name === a.account))
+      throw await notFoundError(
+        ctx,
+        "/object-store-accounts",
+        a.account,
+        `There is no object store account named "${a.account}" on ${ctx.arrayName}. Nothing was changed.`,
+      );
     // BucketPost carries only the account: versioning is a PATCH of the new bucket (BucketPatch, 1.9+).
     if (a.versioning !== undefined && !(await ctx.array.supports("1.9"))) {
       throw new UserFacingError(

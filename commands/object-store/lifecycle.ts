@@ -94,6 +94,13 @@ export const lifecycleList = defineCommand({
         enabled: "Enabled",
       },
     }),
+    ({ r }: { array: string; r: Rule }) => ({
+      bucket: r.bucket?.name ?? null,
+      rule: r.rule_id ?? null,
+      prefix: r.prefix ?? null,
+      keep: r.keep_previous_version_for ?? null,
+      enabled: r.enabled !== false,
+    }),
   ),
 });
 

@@ -51,6 +51,7 @@ export const objectUserList = defineCommand({
           { key: "keys", label: "Access keys", align: "right" },
         ],
         filename: "object-store-users.csv",
+        values: rows,
       },
     ),
 });

@@ -45,6 +45,7 @@ export const virtualHostList = defineCommand({
       headline: (where) => `${countOf(rows.length, "virtual host")} on ${where}`,
       columns: [{ key: "name", label: "Host name" }],
       filename: "virtual-hosts.csv",
+      values: rows,
     }),
 });
 

@@ -6,13 +6,14 @@
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";
-import { type Field, message, rich } from "../../src/core/message.js";
+import { message, rich } from "../../src/core/message.js";
 import { truncatedTable } from "../../src/core/table.js";
 import { countOf, formatBytes } from "../../src/core/units.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import { sizeText, usedBytes } from "../shared/file-system-facts.js";
 import { arraysCovered, listingMessage, rowsListing } from "../shared/listing.js";
+import { type Fact, factFields, shownObject } from "../shared/shown.js";
 import {
   fileSystemMembers,
   linkMembers,
@@ -95,6 +96,14 @@ export const policyList = defineCommand({
           links: "Replica links",
         },
         right: ["links"],
+        values: rows.map((r) => ({
+          array: r.array,
+          name: r.name,
+          enabled: r.enabled,
+          rules: r.rules,
+          fs: r.fileSystems,
+          links: r.links,
+        })),
       },
     ),
 });
@@ -110,26 +119,33 @@ export const policyShow = defineCommand({
   run: (a, ctx) => policyFacts(ctx, a.name),
   render(f, _a, rctx) {
     const title = `Policy ${f.policy.name} on ${rctx.arrays[0] ?? "?"}`;
-    const fields: Field[] = [
-      {
-        label: "Enabled",
-        value: rich`${f.policy.enabled === false ? "no (no snapshots are taken)" : "yes"}`,
-      },
-      { label: "Rules", value: rich`${rulesText(rulesOf(f.policy))}` },
-      { label: "File systems", value: rich`${f.fileSystems.length ? f.fileSystems.join(", ") : "none"}` },
-      {
-        label: "Replica links",
-        value: rich`${f.links.length ? f.links.map((l) => `${l.fs} → ${l.remote}`).join(", ") : "none"}`,
-      },
-      {
-        label: "Snapshots it manages",
-        value: rich`${total(f.snapshots) ? `${total(f.snapshots)} (${perFileSystem(f.snapshots)})` : "none"}`,
-      },
+    const enabled = f.policy.enabled !== false;
+    const n = total(f.snapshots);
+    const facts: Fact[] = [
+      ["enabled", "Enabled", enabled, enabled ? "yes" : "no (no snapshots are taken)"],
+      ["rules", "Rules", rulesText(rulesOf(f.policy)), rulesText(rulesOf(f.policy))],
+      [
+        "file_systems",
+        "File systems",
+        f.fileSystems,
+        f.fileSystems.length ? f.fileSystems.join(", ") : "none",
+      ],
+      [
+        "replica_links",
+        "Replica links",
+        f.links.map((l) => `${l.fs} → ${l.remote}`),
+        f.links.length ? f.links.map((l) => `${l.fs} → ${l.remote}`).join(", ") : "none",
+      ],
+      ["snapshots", "Snapshots it manages", n, n ? `${n} (${perFileSystem(f.snapshots)})` : "none"],
     ];
-    return message(`${title}: ${rulesText(rulesOf(f.policy))}`, [
-      { type: "header", text: title },
-      { type: "fields", fields },
-    ]);
+    return message(
+      `${title}: ${rulesText(rulesOf(f.policy))}`,
+      [
+        { type: "header", text: title },
+        { type: "fields", fields: factFields(facts) },
+      ],
+      { object: shownObject(f.policy.name, facts) },
+    );
   },
 });
 
@@ -164,7 +180,7 @@ export const policyMembers = defineCommand({
         { key: "snapshots", label: "Snapshots", align: "right" },
       ],
       rows,
-      { filename: "policy-members.csv", title: headline },
+      { limit: rctx.tableRows, filename: "policy-members.csv", title: headline },
     );
     return listingMessage(headline, table);
   },
@@ -244,7 +260,7 @@ export const policyGaps = defineCommand({
         used: formatBytes(r.used),
         size: sizeText(r.provisioned),
       })),
-      { filename: "unprotected.csv", title: headline },
+      { limit: rctx.tableRows, filename: "unprotected.csv", title: headline },
     );
     const msg = listingMessage(headline, table);
     msg.blocks.push(

@@ -87,7 +87,21 @@ export const quotaList = defineCommand({
     }));
     const over = result.rows.filter((r) => r.quota !== undefined && r.usage > r.quota).length;
     const headline = `${countOf(result.rows.length, `${result.kind} quota`)}${scope} on ${where}${over ? ` (${over} over quota)` : ""}`;
-    const table = truncatedTable(columns, rows, { filename: "quotas.csv", title: headline });
+    const table = truncatedTable(columns, rows, {
+      limit: rctx.tableRows,
+      filename: "quotas.csv",
+      title: headline,
+      values: result.rows.map((r) => ({
+        array: r.array,
+        fs: r.fs,
+        who: subjectOf(r),
+        id: r.id ?? null,
+        quota: r.quota ?? null,
+        used: r.usage,
+        pct: r.quota ? r.usage / r.quota : null,
+        status: statusOf(r.usage, r.quota),
+      })),
+    });
     const msg = listingMessage(headline, table);
     const defaults = [...new Map(result.rows.map((r) => [r.fs, r.defaultQuota])).entries()].filter(
       ([, d]) => d > 0,

@@ -60,6 +60,14 @@ export const arrayConnectionList = defineCommand({
         version: "Remote version",
       },
     }),
+    ({ c }: { array: string; c: Connection }) => ({
+      remote: c.remote?.name ?? null,
+      status: c.status ?? null,
+      address: c.management_address ?? null,
+      replication: c.replication_addresses ?? [],
+      encrypted: c.encrypted ?? false,
+      version: c.version ?? null,
+    }),
   ),
 });
 

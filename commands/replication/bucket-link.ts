@@ -14,6 +14,7 @@ import { requireBucket } from "../object-store/bucket.js";
 import { done } from "../shared/done.js";
 import { rowsListed } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
+import { isoTime } from "../shared/shown.js";
 import { bucketLinksOf, linkText, PATH } from "./bucket-link-facts.js";
 import { requireRemoteBucket } from "./bucket-link-remote.js";
 
@@ -79,6 +80,13 @@ export const bucketLinkList = defineCommand({
         credentials: "Remote credentials",
       },
       right: ["lag"],
+    }),
+    (r: LinkRowOut) => ({
+      link: r.link,
+      status: r.status,
+      lag: r.lag ?? null,
+      rp: isoTime(r.recoveryPoint),
+      credentials: r.credentials,
     }),
   ),
 });

@@ -17,7 +17,8 @@ import { done } from "../shared/done.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
 import { rowsListed } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
-import { requireReplicationApi } from "./read.js";
+import { isoTime } from "../shared/shown.js";
+import { requireConnected, requireReplicationApi } from "./read.js";
 
 const PATH = "/file-system-replica-links";
 const transferSchema = z.looseObject({
@@ -107,6 +108,15 @@ export const fsLinkList = defineCommand({
       },
       right: ["lag"],
     }),
+    (r: FsLinkRow) => ({
+      link: r.link,
+      status: r.status,
+      policies: r.policies,
+      lag: r.lag ?? null,
+      last: r.lastDone?.name ?? null,
+      last_at: isoTime(r.lastDone?.at),
+      sending: r.sending ?? null,
+    }),
   ),
 });
 
@@ -129,6 +139,7 @@ export const fsLinkCreate = defineCommand({
   async impact(a, ctx): Promise<Impact> {
     await requireReplicationApi(ctx);
     await requireLiveFileSystem(ctx, a.fs);
+    await requireConnected(ctx, a.remote);
     const every = a.policy === undefined ? undefined : await requirePolicy(ctx, a.policy);
     const existing = await ctx.array.replicaLinks.forFileSystem(a.fs);
     if (existing.some((l) => l.remote?.name === a.remote)) {

@@ -79,5 +79,6 @@ export const replicationPerf = defineCommand({
       right: ["sent", "received"],
       filename: "replication-perf.csv",
     }),
+    (r: PerfRow) => ({ what: r.what, sent: r.sent, received: r.received }),
   ),
 });

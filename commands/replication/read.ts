@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "../../src/core/define-command.js";
+import { UserFacingError } from "../../src/errors.js";
 import { fileSystemReplicaLinkSchema, referenceSchema } from "../../src/flashblade/schemas.js";
 import { requireApi } from "../../src/flashblade/wire.js";
 import { listPolicies, rulesOf } from "../policy/read.js";
@@ -99,6 +100,17 @@ export interface ArrayReplication {
 
 export async function requireReplicationApi(ctx: CommandContext): Promise<void> {
   await requireApi(ctx, "1.9", "The replication API");
+}
+
+/** The connected array `remote`, refused before any card when it is not one (naming the connected ones). */
+export async function requireConnected(ctx: CommandContext, remote: string): Promise<void> {
+  const names = (await readAll(ctx, "/array-connections", connectionSchema)).map((c) => c.remote?.name);
+  if (names.includes(remote)) return;
+  const known = names.filter((n): n is string => typeof n === "string");
+  throw new UserFacingError(
+    "NOT_FOUND",
+    `${ctx.arrayName} has no connection to an array named "${remote}"${known.length ? ` (it is connected to ${known.join(", ")})` : " (it is connected to none)"}. Nothing was changed.`,
+  );
 }
 
 /** Every item of a listing, read whole. */

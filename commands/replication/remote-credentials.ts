@@ -132,6 +132,10 @@ export const remoteCredentialsList = defineCommand({
       key: r.key ?? "–",
     }),
     () => ({ noun: "remote credential", columns: { name: "Name", key: "Access key id" } }),
+    (r: { array: string; name: string; key?: string | null | undefined }) => ({
+      name: r.name,
+      key: r.key ?? null,
+    }),
   ),
 });
 

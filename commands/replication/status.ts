@@ -141,7 +141,7 @@ export const replicationStatus = defineCommand({
           rp: r.recoveryPoint === undefined ? "–" : formatWhen(r.recoveryPoint, rctx.now, rctx.timeZone),
           status: `${r.status}${r.inFlight ? `, sending ${r.inFlight}` : ""}`,
         })),
-        { filename: "replication-status.csv", title: headline },
+        { limit: rctx.tableRows, filename: "replication-status.csv", title: headline },
       );
       blocks.push(table.block);
       attachments = table.attachments;

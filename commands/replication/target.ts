@@ -52,6 +52,12 @@ export const targetList = defineCommand({
       filename: "targets.csv",
       columns: { name: "Target", address: "Address", status: "Status" },
     }),
+    ({ t }: { array: string; t: Target }) => ({
+      name: t.name,
+      address: t.address ?? null,
+      status: t.status ?? null,
+      status_details: t.status_details ?? null,
+    }),
   ),
 });
 

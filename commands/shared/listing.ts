@@ -225,11 +225,13 @@ interface ListingOptions {
 
 /**
  * The `merge` and `render` of a list whose `run` gives rows per array: the rows of every array, shown by
- * rowsListing with an Array cell first; `cells` turns a row into the table's text, `words` names the list.
+ * rowsListing with an Array cell first; `cells` turns a row into the table's text, `raw` into its raw values
+ * under the same keys (sizes in bytes, times ISO 8601), `words` names the list.
  */
 export function rowsListed<A, Row extends { array: string }>(
   cells: (row: Row, rctx: RenderContext) => Record<string, string>,
   words: (a: A) => ListingOptions,
+  raw: (row: Row) => Record<string, RawValue>,
 ): { merge(results: { result: Row[] }[]): Row[]; render(rows: Row[], a: A, rctx: RenderContext): Message } {
   return {
     merge: (results) => results.flatMap((r) => r.result),
@@ -237,7 +239,7 @@ export function rowsListed<A, Row extends { array: string }>(
       rowsListing(
         rctx,
         rows.map((r) => ({ array: r.array, ...cells(r, rctx) })),
-        words(a),
+        { ...words(a), values: rows.map((r) => ({ array: r.array, ...raw(r) })) },
       ),
   };
 }
@@ -261,6 +263,7 @@ export function rowsListing(rctx: RenderContext, rows: Record<string, string>[],
   const filename = o.filename ?? `${noun.replace(/ /g, "-")}s.csv`;
   const title = o.title?.(where) ?? headline;
   const table = truncatedTable(columns, rows, {
+    limit: rctx.tableRows,
     filename,
     title,
     totalRows,

@@ -3,6 +3,7 @@
  * `names_or_sources` (a file system's name lists its snapshots), `--policy` filters on the policy that made them
  * (REST 1.5+), and a destroyed snapshot shows the time left before the array eradicates it.
  */
+
 import { z } from "zod";
 import { count, namePattern, objectName, sortKey } from "../../src/core/arg-types.js";
 import { defineCommand } from "../../src/core/define-command.js";
@@ -20,6 +21,7 @@ import {
   mergeListings,
   rowsListing,
 } from "../shared/listing.js";
+import { isoTime } from "../shared/shown.js";
 
 const SORT_FIELDS = { name: "name", created: "created", source: "source", suffix: "suffix" };
 
@@ -106,6 +108,14 @@ export const snapshotList = defineCommand({
         total: result.total,
         title: (where) => `Snapshots${of ? ` ${of}` : ""} on ${where}`,
         columns: { name: "Snapshot", source: "File system", created: "Created", state: "State" },
+        values: result.rows.map((r) => ({
+          array: r.array,
+          name: r.name,
+          source: r.source,
+          created: isoTime(r.created),
+          state: r.destroyed ? "destroyed" : "active",
+          time_remaining: r.timeRemaining ?? null,
+        })),
       },
     );
   },

@@ -129,7 +129,11 @@ async function dispatch(
   if (bound.public) checkPublic(rt, entry, actor.channelId);
   // --public turns a lookup's private answer into one the whole channel sees.
   const shown = (message: Message): Message =>
-    applyListView(bound.public ? { ...message, visibility: "in_channel" } : message, view);
+    applyListView(
+      bound.public ? { ...message, visibility: "in_channel" } : message,
+      view,
+      rt.deps.config.table_rows,
+    );
   const reply = (message: Message): Effect => answer(shown(message));
 
   if ((cmd.scope ?? "array") === "global") {

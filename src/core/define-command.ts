@@ -114,6 +114,8 @@ export interface RenderContext {
   now: number;
   /** IANA time zone for absolute times; "UTC" unless configured. */
   timeZone: string;
+  /** Rows a table shows before the rest goes with it as CSV (`table_rows`; DEFAULT_ROW_LIMIT when absent). */
+  tableRows?: number;
 }
 
 /** A button offered with a result (after a destroy: Recover). It runs `commandId` with `args` when clicked. */

@@ -198,7 +198,12 @@ function sortOf(text: string, columns: readonly TableColumn[], lenient: boolean)
 }
 
 /** The first table of an answer filtered, sorted and cut as asked; its header says what was kept. */
-export function applyListView(msg: Message, view: ListView | undefined): Message {
+export function applyListView(
+  msg: Message,
+  view: ListView | undefined,
+  /** Rows shown (the `table_rows` setting); the rest go with the answer as CSV. */
+  tableRows: number = DEFAULT_ROW_LIMIT,
+): Message {
   if (!view || (view.where === undefined && view.sort === undefined && view.limit === undefined)) return msg;
   const index = msg.blocks.findIndex((b) => b.type === "table");
   const block = msg.blocks[index];
@@ -242,7 +247,7 @@ export function applyListView(msg: Message, view: ListView | undefined): Message
   if (view.limit !== undefined) rows = rows.slice(0, view.limit);
   // The unit of the rows kept: a filter that drops the largest value does not leave its unit behind.
   rows = oneUnitPerColumn(source.columns, rows);
-  const shown = rows.slice(0, DEFAULT_ROW_LIMIT);
+  const shown = rows.slice(0, tableRows);
   const table: Block = {
     type: "table",
     columns: block.columns,

@@ -20,6 +20,7 @@ export type PipelineConfig = Pick<AppConfig, "access" | "channels" | "destructiv
     Pick<
       AppConfig,
       | "fan_out_deadline"
+      | "table_rows"
       | "mcp"
       | "workflow_steps"
       | "approvals"

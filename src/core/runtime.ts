@@ -103,7 +103,13 @@ export function createRuntime(deps: PipelineDeps): Runtime {
       };
     },
     renderContext(arrays) {
-      return { arrays, now: deps.now(), timeZone: deps.config.time_zone };
+      const rows = deps.config.table_rows;
+      return {
+        arrays,
+        now: deps.now(),
+        timeZone: deps.config.time_zone,
+        ...(rows ? { tableRows: rows } : {}),
+      };
     },
     errorEffects(err, requestId, reqLog) {
       if (isUserFacing(err)) reqLog.info({ code: err.code }, "request refused");

@@ -24,7 +24,8 @@ export function truncatedTable(
   columns: TableColumn[],
   given: Record<string, string>[],
   opts: {
-    limit?: number;
+    /** Rows shown (RenderContext.tableRows); DEFAULT_ROW_LIMIT when undefined. */
+    limit?: number | undefined;
     totalRows?: number;
     filename: string;
     title: string;

@@ -168,9 +168,15 @@ export function readFormValues(
 
 /**
  * The errors to show beside the fields, from the answer the pipeline gave: each `• --option: message` or
- * `• <argument>: message` line goes to its field, anything else (a refusal by role, an array's error) to the first.
+ * `• <argument>: message` line goes to its field; an answer that names one field's value ("There is no snapshot
+ * policy named "nightly"", checked against the array) goes beside that field; anything else (a refusal by role)
+ * to the first.
  */
-export function fieldErrors(form: FormSpec, answer: string): Record<string, string> {
+export function fieldErrors(
+  form: FormSpec,
+  answer: string,
+  values: Readonly<Record<string, string | boolean | undefined>> = {},
+): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const line of answer.split("\n")) {
     // `• --size: …` for an option, `• <size>: …` for a positional argument (src/core/parse.ts).
@@ -182,8 +188,25 @@ export function fieldErrors(form: FormSpec, answer: string): Record<string, stri
     );
     if (f && errors[f.key] === undefined) errors[f.key] = truncate(m[3] ?? "", ERROR_CHARS);
   }
-  const first = form.fields[0];
+  const first = namedIn(form, answer, values) ?? form.fields[0];
   if (Object.keys(errors).length === 0 && first)
     errors[first.key] = truncate(answer.split("\n")[0] ?? answer, ERROR_CHARS);
   return errors;
 }
+
+/** The one field whose value the answer names as a whole word (not inside a longer name), if only one is. */
+function namedIn(
+  form: FormSpec,
+  answer: string,
+  values: Readonly<Record<string, string | boolean | undefined>>,
+): FormSpec["fields"][number] | undefined {
+  const named = form.fields.filter((f) => {
+    const v = values[f.key];
+    if (typeof v !== "string" || v.trim() === "") return false;
+    const at = new RegExp(`(?:^|[\\s"'\`(])${escapeRegExp(v.trim())}(?=$|[\\s"'\`),;:]|\\.(?:\\s|$))`);
+    return at.test(answer);
+  });
+  return named.length === 1 ? named[0] : undefined;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

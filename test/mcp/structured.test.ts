@@ -81,6 +81,33 @@ describe("structured results", () => {
     for (const v of table?.values ?? []) expect(typeof v.name).toBe("string");
   });
 
+  test("hand-written shows and lists: alert_show's object, bucket_list's and snapshot_list's values, from the simulator's objects", async () => {
+    w = await startMcpWorld();
+    const state = w.h.sims.get("lab-1")?.state;
+    const alert = [...(state?.alerts.values() ?? [])][0];
+    if (!state || !alert) throw new Error("the demo has no alert");
+    const client = await w.connect(TOKENS.reader);
+    const shown = await client.callTool({ name: "alert_show", arguments: { index: alert.index } });
+    const object = (shown.structuredContent as { object: Shown }).object;
+    expect(object.values.index).toBe(alert.index);
+    expect(object.values.code).toBe(alert.code);
+    expect(object.values.created).toBe(new Date(alert.created).toISOString());
+    expect(object.display.created).not.toBe(object.values.created);
+    const buckets = await client.callTool({ name: "bucket_list", arguments: {} });
+    const [bt] = (buckets.structuredContent as { tables: Table[] }).tables;
+    expect(bt?.values?.length).toBe(bt?.rows.length);
+    for (const v of bt?.values ?? []) {
+      const b = state.buckets.get(String(v.name));
+      expect(v.used).toBe(b?.space.virtual);
+      expect(v.created).toBe(new Date(b?.created as number).toISOString());
+    }
+    const snaps = await client.callTool({ name: "snapshot_list", arguments: { limit: 5 } });
+    const [st] = (snaps.structuredContent as { tables: Table[] }).tables;
+    expect(st?.values?.length).toBeGreaterThan(0);
+    for (const v of st?.values ?? [])
+      expect(String(v.created)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
   test("array text in values is escaped for Slack markup, as in the rows", async () => {
     w = await startMcpWorld();
     const state = w.h.sims.get("lab-1")?.state;

@@ -223,6 +223,7 @@ export function tableMessage(
     ? `${title} on ${where}: ${countOf(result.items.length, "result")}`
     : `${result.capped ? "First " : ""}${countNoun(p, result.items.length)} on ${where}`;
   const table = truncatedTable(columnsOf(cols, many, p.spec.labels), rows, {
+    limit: rctx.tableRows,
     filename: `${p.spec.noun.replace(/ /g, "-")}.csv`,
     title: headline,
     values,

@@ -141,8 +141,9 @@ export function registerForms(app: App, ctx: ListenerContext): void {
     if (meta.line === undefined) {
       // First submit: the dry run of the line the form stands for, shown in the modal; nothing is kept.
       let line: string;
+      const values = readFormValues(form, view);
       try {
-        line = formLine(form, readFormValues(form, view));
+        line = formLine(form, values);
       } catch (err) {
         // A value no quoting can carry (wordOf) is refused beside its box; nothing runs.
         if (!isUserFacing(err)) throw err;
@@ -153,7 +154,10 @@ export function registerForms(app: App, ctx: ListenerContext): void {
       const reply = effects.find((e) => e.kind === "reply");
       const msg = reply?.kind === "reply" ? reply.message : undefined;
       if (msg === undefined || !msg.text.startsWith("Dry run:")) {
-        await ack({ response_action: "errors", errors: fieldErrors(form, msg?.text ?? "Not accepted.") });
+        await ack({
+          response_action: "errors",
+          errors: fieldErrors(form, msg?.text ?? "Not accepted.", values),
+        });
         return;
       }
       const preview = previewView(form, meta.channelId, line, msg) as unknown as types.ModalView;

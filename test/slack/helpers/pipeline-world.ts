@@ -19,7 +19,10 @@ import { type Harness, startHarness } from "./harness.js";
 
 export interface PipelineWorld {
   h: Harness;
+  /** lab-1's simulator. */
   sim: Simulator;
+  /** Every array's simulator, by name (lab-1, then the `more` ones). */
+  sims: Map<string, Simulator>;
   pool: ArrayPool;
   store: PendingStore;
   /** Every audit record the pipeline wrote. */
@@ -41,12 +44,20 @@ export async function startPipelineWorld(
   extra: Record<string, unknown> = {},
   /** Where the pipeline and the array pool log (silent by default): a test that reads log lines passes its own. */
   logger: Logger = silentLogger(),
+  /** More demo arrays beside lab-1 (`--array all` then covers them too). */
+  more: readonly string[] = [],
 ): Promise<PipelineWorld> {
-  const sim = await startSimulator({ arrayName: "lab-1", scenario: "demo" });
-  const pool = createArrayPool([simulatedArrayConfig("lab-1", sim, TEST_ARRAY_TUNING)], { logger });
+  const sims = new Map<string, Simulator>();
+  for (const name of ["lab-1", ...more])
+    sims.set(name, await startSimulator({ arrayName: name, scenario: "demo" }));
+  const sim = sims.get("lab-1") as Simulator;
+  const pool = createArrayPool(
+    [...sims].map(([name, s]) => simulatedArrayConfig(name, s, TEST_ARRAY_TUNING)),
+    { logger },
+  );
   const store = createMemoryPendingStore();
   const config = configSchema.parse({
-    arrays: [{ name: "lab-1", address: sim.url, api_token_env: "T" }],
+    arrays: [...sims].map(([name, s]) => ({ name, address: s.url, api_token_env: "T" })),
     access: { default_role: "viewer", operator: { users: [...operators] } },
     channels: { default_array: "lab-1" },
     ...extra,
@@ -72,13 +83,14 @@ export async function startPipelineWorld(
   return {
     h,
     sim,
+    sims,
     pool,
     store,
     audits: audit.records,
     async close() {
       await h.stop();
       await pool.close();
-      await sim.close();
+      for (const s of sims.values()) await s.close();
     },
   };
 }
