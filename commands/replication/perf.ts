@@ -1,6 +1,6 @@
 /**
  * `replication perf`: replication throughput now, per array (file and object replication apart), per array
- * connection and per S3 target (REST 1.9+). The throughput object is `async` up to 1.11 and `periodic` in 1.12;
+ * connection and per S3 target (REST 1.9+). The throughput object is `async` in 1.x and `periodic` in 2.x;
  * replicationMetrics reads whichever the array sends.
  */
 import { z } from "zod";

@@ -204,7 +204,7 @@ export const replicationThroughputSchema = z.looseObject({
 });
 export type ReplicationThroughput = z.output<typeof replicationThroughputSchema>;
 
-/** Replication performance; the wire names the throughput object `async` or (1.12) `periodic`; wire.ts maps. */
+/** Replication performance; the wire names the throughput object `async` (1.x) or `periodic` (2.x); wire.ts maps. */
 export const replicationPerformanceSchema = z.looseObject({
   id: opt(str),
   name: opt(str),
