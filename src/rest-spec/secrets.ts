@@ -50,6 +50,12 @@ export const SECRET_BOT_FIELDS = [
   "bot_token",
   "app_token",
   "client_secret",
+  // OAuth2 API clients (rest-spec/oauth.ts): the signed assertion, the access token it buys, and the form field
+  // that carries the assertion; the private key is `private_key` above.
+  "access_token",
+  "subject_token",
+  "id_token",
+  "assertion",
 ] as const;
 
 /** Fields holding URLs (or host specs) that may carry `user:password@`: their credentials are masked. */

@@ -15,6 +15,8 @@ export interface RouterContext {
   /** API token → username. */
   readonly apiTokens: ReadonlyMap<string, string>;
   readonly sessions: SessionStore;
+  /** The user an `Authorization: Bearer` access token acts for (oauth.ts); undefined when refused. */
+  bearer?(authorization: string | undefined): string | undefined;
   readonly state: SimState;
   readonly logger: Logger;
   findHandler(method: HttpMethod, path: string): SimHandler<SimState> | undefined;
@@ -98,11 +100,14 @@ async function versioned(
     const since = endpoint === undefined ? "" : ` (it exists from ${endpoint.since})`;
     return errorResponse(404, `${method} ${rest} is not available in REST ${version}${since}.`, rest);
   }
-  const user = ctx.sessions.touch(header(req.headers, "x-auth-token"));
+  const user =
+    ctx.sessions.touch(header(req.headers, "x-auth-token")) ??
+    ctx.bearer?.(header(req.headers, "authorization"));
   if (user === undefined) {
     return errorResponse(
       403,
-      "The session token (x-auth-token) is missing, unknown or expired. Log in again with POST /api/login.",
+      "The session token (x-auth-token) or access token (Authorization: Bearer) is missing, unknown or expired. " +
+        "Log in again with POST /api/login, or exchange a new token at /oauth2/1.0/token.",
       rest,
     );
   }

@@ -4,10 +4,12 @@ import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import type { Logger } from "pino";
 import { silentLogger } from "../logger.js";
+import { TOKEN_PATH } from "../rest-spec/oauth.js";
 import { type ApiResponse, errorResponse } from "./api-response.js";
 import { createControl, type SimControl } from "./control.js";
 import { CONTROL_PREFIX, handleControl } from "./control-http.js";
 import { FaultPlan } from "./faults.js";
+import { OAuthIssuer } from "./oauth.js";
 import { resolveOptions, type SimulatorOptions } from "./options.js";
 import { registerPeer } from "./peers.js";
 import { type LoggedRequest, RequestLog, redactBody } from "./request-log.js";
@@ -91,9 +93,17 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const log = new RequestLog(clock);
   // The login banner is the array's `banner` setting, so PATCH /arrays changes what login-banner answers.
   if (opts.loginBanner !== undefined) state.array.banner = opts.loginBanner;
+  const apiTokens = new Map(o.apiTokens.map((t) => [t.token, t.username]));
+  const oauth = new OAuthIssuer({
+    state,
+    clock,
+    isUser: (name) =>
+      state.generic.get("/admins")?.items.has(name) === true || [...apiTokens.values()].includes(name),
+  });
   const router: RouterContext = {
     versions: o.versionList,
-    apiTokens: new Map(o.apiTokens.map((t) => [t.token, t.username])),
+    apiTokens,
+    bearer: (authorization) => oauth.user(authorization),
     sessions,
     state,
     logger,
@@ -157,6 +167,11 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       if (decision.action.retryAfter !== undefined)
         answer.headers = { "retry-after": `${decision.action.retryAfter}` };
       send(res, answer);
+      return;
+    }
+    if (pathname === TOKEN_PATH) {
+      const type = req.headers["content-type"];
+      send(res, oauth.exchange(method, Array.isArray(type) ? type[0] : type, body));
       return;
     }
     if (pathname !== "/api" && !pathname.startsWith("/api/")) {
