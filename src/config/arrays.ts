@@ -9,6 +9,7 @@ import { z } from "zod";
 import { UserFacingError } from "../errors.js";
 import { redactUrlCredentials } from "../redact.js";
 import { KNOWN_VERSIONS } from "../rest-spec/versions.js";
+import { apiClientSchema, type ResolvedApiClient, resolveApiClient } from "./api-client.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 const TAG = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -70,6 +71,8 @@ export const arrayConfigSchema = z
           "variable and name it in api_token_env, or in a file named by api_token_file",
       })
       .optional(),
+    /** Log in as an OAuth2 API client instead of with an API token (api-client.ts). */
+    api_client: apiClientSchema.optional(),
     ca_file: z.string().min(1).optional(),
     insecure: z.boolean().default(false),
     api_version: z
@@ -91,17 +94,23 @@ export const arrayConfigSchema = z
   })
   .superRefine((a, ctx) => {
     const sources = [a.api_token_env, a.api_token_file].filter((s) => s !== undefined).length;
-    if (sources === 0) {
+    if (sources === 0 && a.api_client === undefined) {
       ctx.addIssue({
         code: "custom",
         path: ["api_token_env"],
-        message: "give api_token_env or api_token_file",
+        message: "give api_token_env or api_token_file (or api_client, to log in as an OAuth2 API client)",
       });
     } else if (sources > 1) {
       ctx.addIssue({
         code: "custom",
         path: ["api_token_file"],
         message: "give only one of api_token_env and api_token_file",
+      });
+    } else if (sources === 1 && a.api_client !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["api_client"],
+        message: "give either an API token (api_token_env or api_token_file) or api_client, not both",
       });
     }
     if (a.insecure && a.ca_file !== undefined) {
@@ -159,9 +168,12 @@ export interface ResolvedArrayConfig {
   name: string;
   /** `https://host[:port]`; the client appends /api. */
   origin: string;
-  apiToken: Secret;
-  /** The setting the token came from, named when the array refuses it. */
-  tokenSetting?: "api_token_env" | "api_token_file";
+  /** The API token; absent when the array is reached as an API client. */
+  apiToken?: Secret;
+  /** The OAuth2 API client the bot logs in as, instead of the API token. */
+  apiClient?: ResolvedApiClient;
+  /** The setting the credential came from, named when the array refuses it. */
+  tokenSetting?: "api_token_env" | "api_token_file" | "api_client";
   /** PEM text of a private CA, from ca_file. */
   ca?: string;
   insecure: boolean;
@@ -234,16 +246,25 @@ export function collectArrays(
       token = read(`${where}.api_token_file`, a.api_token_file, "token file")?.trim();
       if (token === "") problems.push(`${where}.api_token_file: "${a.api_token_file}" is empty`);
     }
+    const client =
+      a.api_client === undefined
+        ? undefined
+        : resolveApiClient(a.api_client, where, { env: deps.env, read }, problems);
     const ca = a.ca_file === undefined ? undefined : read(`${where}.ca_file`, a.ca_file, "CA file");
     if (ca !== undefined && !ca.includes("-----BEGIN CERTIFICATE-----")) {
       problems.push(`${where}.ca_file: "${a.ca_file}" holds no PEM certificate`);
     }
-    if (!token) return undefined;
+    if (!token && !client) return undefined;
     return {
       name: a.name,
       origin: a.address,
-      apiToken: new Secret(token),
-      tokenSetting: a.api_token_env !== undefined ? "api_token_env" : "api_token_file",
+      ...(client
+        ? { apiClient: client, tokenSetting: "api_client" as const }
+        : {
+            apiToken: new Secret(token ?? ""),
+            tokenSetting:
+              a.api_token_env !== undefined ? ("api_token_env" as const) : ("api_token_file" as const),
+          }),
       ...(ca === undefined ? {} : { ca }),
       insecure: a.insecure,
       ...(a.api_version === undefined ? {} : { apiVersion: a.api_version }),

@@ -10,6 +10,7 @@ import type { Logger } from "../logger.js";
 import type { HttpMethod } from "../rest-spec/endpoints.js";
 import { findEndpoint } from "../rest-spec/versions.js";
 import { type CallObserver, callEvent, guardObserver } from "./call-events.js";
+import { credentialOf } from "./credentials.js";
 import { markedDown, outcomeUnknown, rejected, unreachable, versionTooOld } from "./errors.js";
 import { HealthTracker } from "./health.js";
 import { ArrayLimiter } from "./limiter.js";
@@ -92,7 +93,8 @@ export class ArrayConnection {
     );
     const unauthenticated = (req: WireRequest) => this.#exchange(req, false, false);
     const setting = cfg.tokenSetting ?? "api_token_env or api_token_file";
-    this.#session = new Session(cfg.name, cfg.apiToken, unauthenticated, this.#log, deps.now, (accepted) =>
+    const credential = credentialOf(cfg, deps.now);
+    this.#session = new Session(cfg.name, credential, unauthenticated, this.#log, deps.now, (accepted) =>
       accepted ? this.#health.loginAccepted() : this.#health.loginRefused(setting),
     );
     // Negotiation is one short probe: a hung array answers "not answering" in seconds, not 3 × the read time-out
@@ -197,6 +199,7 @@ export class ArrayConnection {
     const once = authed
       ? (): Promise<WireResponse> => {
           const token = this.#session.current;
+          req.bearer = this.#session.bearer;
           if (token !== undefined) {
             req.token = token;
             return this.#wire(req, relogged);
@@ -311,6 +314,7 @@ export class ArrayConnection {
       ...this.#health.snapshot(),
       ...(this.#versions.current === undefined ? {} : { version: this.#versions.current }),
       ...(age === undefined ? {} : { sessionAgeMs: age }),
+      auth: this.#session.kind,
       ...this.#limiter.counts(),
     };
   }

@@ -44,6 +44,8 @@ export interface ArrayHealth {
   /** The negotiated API version, once known. */
   version?: string;
   sessionAgeMs?: number;
+  /** How the bot logs in to it: an API token's session, or an OAuth2 API client's access token. */
+  auth?: "api_token" | "api_client";
   lastError?: { code: string; message: string; at: number };
   latencyMs: { p50?: number; p95?: number; samples: number };
   inFlight: number;
