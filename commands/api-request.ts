@@ -23,7 +23,7 @@ export function nearestPaths(path: string, max = 3): string[] {
 }
 
 export interface RawRequest {
-  method: HttpMethod;
+  method: PlannedRequest["method"];
   path: string;
   query: Record<string, string>;
   body?: Record<string, unknown>;
@@ -35,7 +35,11 @@ function fail(code: ErrorCode, msg: string): never {
 }
 
 /** Parses `<path>[?query]` and the JSON body against the table; version checks come in `checkVersion`. */
-export function parseRaw(method: HttpMethod, target: string, bodyText: string | undefined): RawRequest {
+export function parseRaw(
+  method: RawRequest["method"],
+  target: string,
+  bodyText: string | undefined,
+): RawRequest {
   const q = target.indexOf("?");
   let path = (q < 0 ? target : target.slice(0, q)).trim();
   const search = q < 0 ? "" : target.slice(q + 1);

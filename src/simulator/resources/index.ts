@@ -264,7 +264,7 @@ const ROUTES: Routes = {
   },
 };
 
-const GENERIC: Record<HttpMethod, Handler> = {
+const GENERIC: Partial<Record<HttpMethod, Handler>> = {
   GET: genericList,
   POST: genericCreate,
   PATCH: genericUpdate,
@@ -293,6 +293,7 @@ export function findHandler(method: HttpMethod, path: string): SimHandler<SimSta
   const endpoint = findEndpoint(method, path);
   if (!endpoint?.versioned) return undefined;
   const base = ROUTES[path]?.[method] ?? GENERIC[method];
+  if (!base) return undefined;
   const handler = method === "GET" || path.endsWith("/test") ? base : audited(base);
   cache.set(key, handler);
   return handler;
