@@ -150,8 +150,6 @@ def page_accepted(path, method, r):
 ARGS = {
     "get_usage_users": lambda: {"file_system_names": ["home"]},
     "get_usage_groups": lambda: {"file_system_names": ["home"]},
-    "get_quotas_users": lambda: {"file_system_names": ["home"]},
-    "get_quotas_groups": lambda: {"file_system_names": ["home"]},
 }
 
 
