@@ -12,6 +12,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { generate } from "selfsigned";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/rest-spec/operations.js";
 import { atLeast } from "../../src/rest-spec/versions.js";
@@ -86,6 +87,13 @@ beforeAll(async () => {
     join(fixtures, "client-public.pem"),
     keys.publicKey.export({ type: "spki", format: "pem" }),
   );
+  const cert = await generate([{ name: "commonName", value: "conf.example.com" }], {
+    keySize: 2048,
+    keyType: "rsa",
+    algorithm: "sha256",
+  });
+  await writeFile(join(fixtures, "cert.pem"), cert.cert);
+  await writeFile(join(fixtures, "key.pem"), cert.private);
 });
 
 afterAll(async () => {

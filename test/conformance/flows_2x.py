@@ -171,6 +171,141 @@ def every_list():
         report(p, f"GET {path} ({method})", ok, detail)
 
 
+def ok(r):
+    """The items of a successful answer; raises with the array's errors otherwise."""
+    if not valid(r):
+        raise RuntimeError(f"refused: {why(r)}")
+    return list(r.items or [])
+
+
+def refused(point, name, r, text):
+    """The call must be refused with 400 and an error message containing `text`."""
+    if valid(r):
+        report(point, name, False, "accepted, expected a refusal")
+        return
+    said = " ".join(e.message or "" for e in (r.errors or []))
+    report(point, name, r.status_code == 400 and text.lower() in said.lower(), f"{r.status_code} {said}")
+
+
+def names(items):
+    return sorted(i.name for i in items)
+
+
+def protocols_off():
+    return dict(nfs=M.Nfs(v3_enabled=False, v4_1_enabled=False), smb=M.Smb(enabled=False), http=M.Http(enabled=False))
+
+
+@flow((2, 0))
+def file_system_lifecycle():
+    p = "fs-lifecycle"
+    made = ok(fb.post_file_systems(names=["conf2-fs"], file_system=M.FileSystemPost(provisioned=1 << 30, nfs=M.Nfs(v3_enabled=True), http=M.Http(enabled=True))))
+    report(p, "created with NFS and HTTP", made and made[0].name == "conf2-fs" and made[0].nfs.v3_enabled is True, made)
+    grown = ok(fb.patch_file_systems(names=["conf2-fs"], file_system=M.FileSystemPatch(provisioned=2 << 30)))
+    report(p, "resized", grown and grown[0].provisioned == 2 << 30, grown)
+    refused(p, "destroy while serving refused", fb.patch_file_systems(names=["conf2-fs"], file_system=M.FileSystemPatch(destroyed=True)), "still serves")
+    gone = ok(fb.patch_file_systems(names=["conf2-fs"], file_system=M.FileSystemPatch(destroyed=True, **protocols_off())))
+    report(p, "destroyed with its protocols off in the same PATCH", gone and gone[0].destroyed is True, gone)
+    listed = ok(fb.get_file_systems(names=["conf2-fs"], destroyed=True))
+    report(p, "listed as destroyed", [f.destroyed for f in listed] == [True], listed)
+    back = ok(fb.patch_file_systems(names=["conf2-fs"], file_system=M.FileSystemPatch(destroyed=False, provisioned=3 << 30, nfs=M.Nfs(v3_enabled=True))))
+    report(p, "recovered and changed in one PATCH", back and (back[0].destroyed, back[0].provisioned, back[0].nfs.v3_enabled) == (False, 3 << 30, True), back)
+    refused(p, "a live file system is not eradicated", fb.delete_file_systems(names=["conf2-fs"]), "destroy")
+    ok(fb.patch_file_systems(names=["conf2-fs"], file_system=M.FileSystemPatch(destroyed=True, **protocols_off())))
+    done = fb.delete_file_systems(names=["conf2-fs"])
+    report(p, "eradicated once destroyed", valid(done) and ok(fb.get_file_systems(filter="name='conf2-fs'")) == [], why(done))
+
+
+@flow((2, 0))
+def snapshot_lifecycle():
+    p = "snapshot-lifecycle"
+    made = ok(fb.post_file_system_snapshots(source_names=["media"], file_system_snapshot=M.FileSystemSnapshotPost(suffix="conf2")))
+    report(p, "taken with a suffix", [x.name for x in made] == ["media.conf2"], made)
+    src = made[0].source if made else None
+    report(p, "its source is a reference to the file system", src is not None and src.name == "media" and src.is_local is True, src)
+    ok(fb.patch_file_system_snapshots(names=["media.conf2"], file_system_snapshot=M.FileSystemSnapshot(destroyed=True)))
+    report(p, "destroyed", [x.destroyed for x in ok(fb.get_file_system_snapshots(names=["media.conf2"]))] == [True])
+    ok(fb.patch_file_system_snapshots(names=["media.conf2"], file_system_snapshot=M.FileSystemSnapshot(destroyed=False)))
+    report(p, "recovered", [x.destroyed for x in ok(fb.get_file_system_snapshots(names=["media.conf2"]))] == [False])
+    refused(p, "a live snapshot is not eradicated", fb.delete_file_system_snapshots(names=["media.conf2"]), "destroy")
+    ok(fb.patch_file_system_snapshots(names=["media.conf2"], file_system_snapshot=M.FileSystemSnapshot(destroyed=True)))
+    done = fb.delete_file_system_snapshots(names=["media.conf2"])
+    report(p, "eradicated once destroyed", valid(done) and ok(fb.get_file_system_snapshots(filter="name='media.conf2'")) == [], why(done))
+
+
+@flow((2, 0))
+def bucket_lifecycle():
+    p = "bucket-lifecycle"
+    # The PATCH body is BucketPatch from 2.12; 2.0's SDK sends a Bucket.
+    Patch = getattr(M, "BucketPatch", None) or M.Bucket
+    made = ok(fb.post_buckets(names=["conf2-bucket"], bucket=M.BucketPost(account=M.ReferenceWritable(name="analytics"))))
+    report(p, "created in an account", made and made[0].account.name == "analytics", made)
+    refused(p, "an unknown account refused", fb.post_buckets(names=["conf2-b2"], bucket=M.BucketPost(account=M.ReferenceWritable(name="no-such-account"))), "does not exist")
+    ok(fb.patch_buckets(names=["conf2-bucket"], bucket=Patch(destroyed=True)))
+    report(p, "destroyed", [b.destroyed for b in ok(fb.get_buckets(names=["conf2-bucket"], destroyed=True))] == [True])
+    ok(fb.patch_buckets(names=["conf2-bucket"], bucket=Patch(destroyed=False)))
+    report(p, "recovered", [b.destroyed for b in ok(fb.get_buckets(names=["conf2-bucket"]))] == [False])
+    ok(fb.patch_buckets(names=["conf2-bucket"], bucket=Patch(destroyed=True)))
+    done = fb.delete_buckets(names=["conf2-bucket"])
+    report(p, "eradicated", valid(done) and ok(fb.get_buckets(filter="name='conf2-bucket'")) == [], why(done))
+
+
+@flow((2, 0))
+def network():
+    p = "network"
+    s = ok(fb.post_subnets(names=["conf2-net"], subnet=M.Subnet(prefix="10.78.0.0/24", gateway="10.78.0.1", vlan=78)))
+    report(p, "subnet created enabled with MTU 1500", s and s[0].enabled is True and s[0].mtu == 1500, s)
+    i = ok(fb.post_network_interfaces(names=["conf2-vip"], network_interface=M.NetworkInterface(address="10.78.0.10", services=["data"], type="vip")))
+    report(p, "interface inherits the subnet's gateway, MTU and VLAN", i and (i[0].gateway, i[0].mtu, i[0].vlan) == ("10.78.0.1", 1500, 78), i)
+    ok(fb.patch_subnets(names=["conf2-net"], subnet=M.Subnet(mtu=9000)))
+    report(p, "a subnet MTU change shows on the interface", [x.mtu for x in ok(fb.get_network_interfaces(names=["conf2-vip"]))] == [9000])
+    refused(p, "a subnet with interfaces is not deleted", fb.delete_subnets(names=["conf2-net"]), "still has network interfaces")
+    ok(fb.delete_network_interfaces(names=["conf2-vip"]))
+    ok(fb.delete_subnets(names=["conf2-net"]))
+    report(p, "deleted", "conf2-net" not in names(ok(fb.get_subnets())))
+
+
+@flow((2, 0))
+def certificates():
+    p = "certificates"
+    made = ok(fb.post_certificates(names=["conf2-cert"], certificate=M.CertificatePost(certificate=fixture("cert.pem"), private_key=fixture("key.pem"), certificate_type="array")))
+    report(p, "fields read from the PEM", made and (made[0].common_name, made[0].key_size) == ("conf.example.com", 2048), made)
+    listed = ok(fb.get_certificates(names=["conf2-cert"]))
+    report(p, "validity is an integer of milliseconds", listed and isinstance(listed[0].valid_from, int) and isinstance(listed[0].valid_to, int), listed)
+    report(p, "the private key is never listed", listed and getattr(listed[0], "private_key", None) is None, listed)
+    ok(fb.delete_certificates(names=["conf2-cert"]))
+    report(p, "deleted", ok(fb.get_certificates(filter="name='conf2-cert'")) == [])
+
+
+@flow((2, 0))
+def policies():
+    p = "policies"
+    ok(fb.post_policies(names=["conf2-hourly"], policy=M.Policy(enabled=True)))
+    ok(fb.post_policies_file_systems(policy_names=["conf2-hourly"], member_names=["media"]))
+    members = ok(fb.get_policies_file_systems(policy_names=["conf2-hourly"]))
+    report(p, "attached and listed from the policy", [(m.policy.name, m.member.name) for m in members] == [("conf2-hourly", "media")], members)
+    mirror = ok(fb.get_file_systems_policies(member_names=["media"]))
+    report(p, "listed from the file system", ("conf2-hourly", "media") in [(m.policy.name, m.member.name) for m in mirror], mirror)
+    ok(fb.delete_policies_file_systems(policy_names=["conf2-hourly"], member_names=["media"]))
+    ok(fb.delete_policies(names=["conf2-hourly"]))
+    report(p, "detached and deleted", "conf2-hourly" not in names(ok(fb.get_policies())))
+
+
+@flow((2, 0))
+def admin_password():
+    p = "admin-password"
+    refused(p, "a wrong old_password refused", fb.patch_admins(names=["pureuser"], admin=M.AdminPatch(password="Conf2-New-Pass", old_password="wrong")), "old_password")
+    ok(fb.patch_admins(names=["pureuser"], admin=M.AdminPatch(password="Conf2-New-Pass", old_password="pureuser")))
+    listed = ok(fb.get_admins(names=["pureuser"]))
+    report(p, "changed, and the password is never listed", listed and "Conf2-New-Pass" not in json.dumps(listed[0].to_dict(), default=str), listed)
+
+
+@flow((2, 0))
+def api_tokens():
+    p = "admin-api-tokens"
+    listed = ok(fb.get_admins_api_tokens())
+    report(p, "tokens are listed masked", all(t.api_token is None or t.api_token.token in (None, "****") for t in listed), listed)
+
+
 for since, fn in FLOWS:
     if V < since:
         continue
