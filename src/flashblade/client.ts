@@ -16,6 +16,7 @@ import { quotasApi } from "./resources/quotas.js";
 import { replicaLinksApi } from "./resources/replication.js";
 import { snapshotsApi } from "./resources/snapshots.js";
 import { toItems, toPage } from "./response.js";
+import { headerValue, type WireResponse } from "./transport.js";
 import type {
   AlertsApi,
   ArrayClient,
@@ -128,6 +129,7 @@ export class FlashBladeClient implements ArrayClient {
     const res = await this.conn.call("GET", path, {
       query: (version) => adaptListQuery(path, version, query),
     });
+    if (res.bytes !== undefined) return downloaded(path, res) as Page<T>;
     return toPage(this.name, path, res.text, opts.schema);
   }
 
@@ -184,4 +186,16 @@ export class FlashBladeClient implements ArrayClient {
   close(): Promise<void> {
     return this.conn.close();
   }
+}
+
+/**
+ * A file the array answered instead of a page: one item naming it (what a listing shows), the bytes beside it.
+ * The file name is the array's (Content-Disposition), reduced to a plain name: it is only ever a label.
+ */
+function downloaded(path: string, res: WireResponse): Page<Record<string, unknown>> {
+  const disposition = headerValue(res.headers, "content-disposition") ?? "";
+  const named = /filename="?([^";]+)"?/i.exec(disposition)?.[1];
+  const filename = (named ?? path.split("/").filter(Boolean).join("-")).replace(/[^\w.-]+/g, "_");
+  const bytes = res.bytes ?? new Uint8Array();
+  return { items: [{ name: filename, size: bytes.length }], file: { filename, bytes } };
 }

@@ -31,6 +31,16 @@ export interface WireResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The body as it came, for a file answered as `application/octet-stream` (then `text` is empty). */
+  bytes?: Uint8Array;
+}
+
+/** Whether an answer is a file (logs, a keytab) rather than JSON. */
+function isFile(headers: WireResponse["headers"]): boolean {
+  const type = headers["content-type"];
+  return (
+    (Array.isArray(type) ? type[0] : type)?.toLowerCase().startsWith("application/octet-stream") === true
+  );
 }
 
 /**
@@ -182,6 +192,10 @@ export class Transport {
     }
     try {
       const res = await this.#pool.request(options);
+      if (res.statusCode < 300 && isFile(res.headers)) {
+        const bytes = new Uint8Array(await res.body.arrayBuffer());
+        return { status: res.statusCode, headers: res.headers, text: "", bytes };
+      }
       const text = await res.body.text();
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {

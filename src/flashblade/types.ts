@@ -30,6 +30,14 @@ export interface Page<T> {
   continuationToken?: string | null;
   /** The `total` element (an object or a list, depending on the endpoint), when present. */
   total?: unknown;
+  /** A GET answered with a file (`/logs`, `/keytabs/download`): its bytes; `items` then describes it. */
+  file?: DownloadedFile;
+}
+
+export interface DownloadedFile {
+  /** From Content-Disposition; the path's last segment when the array names none. */
+  filename: string;
+  bytes: Uint8Array;
 }
 
 export interface ArrayHealth {

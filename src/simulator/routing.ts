@@ -138,6 +138,7 @@ function parseBody(text: string): unknown {
 
 function wrapResult(result: SimResult): ApiResponse {
   const status = result.status ?? 200;
+  if (result.file !== undefined) return { status, file: result.file };
   if (result.envelope !== undefined) return { status, body: result.envelope };
   if (result.items !== undefined) return { status, body: { items: result.items } };
   return { status };

@@ -59,6 +59,15 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function send(res: ServerResponse, answer: ApiResponse): void {
   const headers: Record<string, string | number> = { ...answer.headers };
+  if (answer.file !== undefined) {
+    headers["content-type"] = answer.file.contentType;
+    // The name is the simulator's own (array name, times, keytab prefix): no quoting beyond the plain form needed.
+    headers["content-disposition"] = `attachment; filename="${answer.file.filename}"`;
+    headers["content-length"] = answer.file.bytes.length;
+    res.writeHead(answer.status, headers);
+    res.end(answer.file.bytes);
+    return;
+  }
   if (answer.body === undefined) {
     headers["content-length"] = 0;
     res.writeHead(answer.status, headers);

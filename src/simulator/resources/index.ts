@@ -16,6 +16,7 @@ import * as buckets from "./buckets.js";
 import * as certs from "./certificates.js";
 import { type Handler, listing } from "./common.js";
 import * as ds from "./directory-services.js";
+import * as downloads from "./downloads.js";
 import * as fsLinks from "./file-system-replica-links.js";
 import * as fs from "./file-systems.js";
 import { genericCreate, genericDelete, genericList, genericUpdate } from "./generic.js";
@@ -229,6 +230,8 @@ const ROUTES: Routes = {
     DELETE: ds.deleteActiveDirectory,
   },
   "/keytabs": { GET: keytabs.listKeytabs, POST: keytabs.createKeytabs, DELETE: keytabs.deleteKeytabs },
+  "/keytabs/download": { GET: downloads.downloadKeytabs },
+  "/logs": { GET: downloads.downloadLogs },
   "/object-store-access-policies": { GET: osPolicies.listAccessPolicies },
   "/object-store-access-policies/object-store-users": {
     GET: osPolicies.listPolicyUsers,
