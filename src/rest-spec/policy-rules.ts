@@ -5,7 +5,6 @@
  * rule on `expose_api_token` is the rule on 1.x's `expose`. src/rest-spec/policy.ts reads it; an entry that names
  * no operation of the table stops start-up there.
  */
-import type { HttpMethod } from "./endpoints.js";
 import type { ParamRule, PolicyRule } from "./policy.js";
 
 /**
