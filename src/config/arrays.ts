@@ -81,6 +81,29 @@ export const arrayConfigSchema = z
         message: `must be one of ${KNOWN_VERSIONS.join(", ")}`,
       })
       .optional(),
+    /**
+     * Which REST generation or version to speak (docs/generations.md): auto (the newest 2.x both know, else the
+     * newest 1.x), 1, 2, or a version. YAML reads `1.10` as the number 1.1, so a version must be quoted.
+     */
+    api: z
+      .union([z.string(), z.number()])
+      .transform((v, ctx) => {
+        if (typeof v === "number" && !Number.isInteger(v)) {
+          ctx.addIssue({
+            code: "custom",
+            message: `quote the version (api: "${v}"): YAML reads 1.10 as 1.1`,
+          });
+          return z.NEVER;
+        }
+        return String(v).trim();
+      })
+      .refine(
+        (v) => v === "auto" || v === "1" || v === "2" || (KNOWN_VERSIONS as readonly string[]).includes(v),
+        {
+          message: `must be auto, 1, 2 or one of ${KNOWN_VERSIONS.join(", ")}`,
+        },
+      )
+      .default("auto"),
     tags: z.array(z.string().regex(TAG, "tags are lower-case letters, digits, '_' or '-'")).default([]),
     // Sockets to one array. A bot's calls to one array are few at a time, and each TLS socket costs ~100 KiB of
     // native memory: 8 each allowed 1,600 sockets (~150 MiB) for 200 arrays in a burst. 4 leaves room for a call
@@ -111,6 +134,13 @@ export const arrayConfigSchema = z
         code: "custom",
         path: ["api_client"],
         message: "give either an API token (api_token_env or api_token_file) or api_client, not both",
+      });
+    }
+    if (a.api_version !== undefined && a.api !== "auto") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["api"],
+        message: "give only one of api and api_version (api: <version> pins as api_version did)",
       });
     }
     if (a.insecure && a.ca_file !== undefined) {
@@ -178,6 +208,8 @@ export interface ResolvedArrayConfig {
   ca?: string;
   insecure: boolean;
   apiVersion?: string;
+  /** The `api` setting: "auto", "1", "2" or a version; api_version, when given, pins instead. */
+  api?: string;
   tags: readonly string[];
   connections: number;
   rate: { maxConcurrent: number; minSpacingMs: number; maxQueue: number };
@@ -268,6 +300,7 @@ export function collectArrays(
       ...(ca === undefined ? {} : { ca }),
       insecure: a.insecure,
       ...(a.api_version === undefined ? {} : { apiVersion: a.api_version }),
+      ...(a.api === "auto" ? {} : { api: a.api }),
       tags: a.tags,
       connections: a.connections,
       rate: {

@@ -5,7 +5,8 @@
 
 import type { z } from "zod";
 import type { HttpMethod } from "../rest-spec/endpoints.js";
-import { atLeast, findEndpoint } from "../rest-spec/versions.js";
+import { findOperation } from "../rest-spec/operations.js";
+import { atLeast } from "../rest-spec/versions.js";
 import type { ArrayConnection } from "./connection.js";
 import { paginate } from "./paging.js";
 import { alertsApi } from "./resources/alerts.js";
@@ -130,7 +131,7 @@ export class FlashBladeClient implements ArrayClient {
       query: (version) => adaptListQuery(path, version, query),
     });
     if (res.bytes !== undefined) return downloaded(path, res) as Page<T>;
-    return toPage(this.name, path, res.text, opts.schema);
+    return toPage(this.name, path, res.text, opts.schema, this.conn.negotiated);
   }
 
   iterate<T = unknown>(path: string, opts: RequestOptions<T> & { pageSize?: number } = {}): AsyncIterable<T> {
@@ -143,7 +144,7 @@ export class FlashBladeClient implements ArrayClient {
    */
   async count(path: string, query: Query = {}): Promise<number> {
     const version = await this.conn.version();
-    const params = findEndpoint("GET", path)?.params ?? {};
+    const params = findOperation("GET", path)?.params ?? {};
     if ("total_only" in params && totalsAllowed(path, version)) {
       const page = await this.get(path, { query: { ...query, total_only: true } });
       if (page.totalItemCount !== undefined) return page.totalItemCount;

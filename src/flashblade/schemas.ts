@@ -232,5 +232,7 @@ const errorEntrySchema = z.looseObject({
 export const errorBodySchema = z.looseObject({
   errors: opt(z.array(errorEntrySchema)),
   error: opt(z.union([z.array(errorEntrySchema), errorEntrySchema, str])),
+  /** REST 2.x: a refused session (403) carries its reason at the top level. */
+  message: opt(str),
 });
 export type ErrorEntry = z.output<typeof errorEntrySchema>;

@@ -30,6 +30,8 @@ export interface Page<T> {
   continuationToken?: string | null;
   /** The `total` element (an object or a list, depending on the endpoint), when present. */
   total?: unknown;
+  /** REST 2.x partial answer (HTTP 207): what the array could not list, beside the items it could. */
+  errors?: { message?: string | undefined; context?: string | number | undefined }[];
   /** A GET answered with a file (`/logs`, `/keytabs/download`): its bytes; `items` then describes it. */
   file?: DownloadedFile;
 }

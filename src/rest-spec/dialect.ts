@@ -40,6 +40,11 @@ export interface Dialect {
   toWire(op: Operation, query: WireQuery): Record<string, unknown>;
   /** A query received in this version's names → canonical names. */
   fromWire(op: Operation, query: WireQuery): Record<string, unknown>;
+  /**
+   * A whole request as this version sends it: the query's names (toWire), and the created object's name where
+   * the generation carries it (2.x `?names=`, 1.x body `name`, for the operations whose `nameInBody1x` says so).
+   */
+  request(op: Operation, query: WireQuery, body: unknown): { query: Record<string, unknown>; body: unknown };
   /** The paging facts of a list answer's body. */
   readPage(body: Readonly<Record<string, unknown>>): PageInfo;
   /** The list envelope this generation answers with. */
@@ -50,6 +55,23 @@ export interface Dialect {
 
 const PAGING_1X = { token: "token", offset: "start" } as const;
 const PAGING_2X = { token: "continuation_token", offset: "offset" } as const;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** 2.x: the body's `name` goes to `?names=`; 1.x: `names` (either generation's) goes into the body. */
+function placeName(gen: 1 | 2, op: Operation, query: Json, body: unknown): { query: Json; body: unknown } {
+  if (!op.nameInBody1x) return { query, body };
+  if (gen === 2) {
+    if (!isObject(body) || typeof body.name !== "string" || query.names !== undefined) return { query, body };
+    const { name, ...rest } = body;
+    return { query: { ...query, names: [name] }, body: rest };
+  }
+  if (query.names === undefined) return { query, body };
+  const { names, ...rest } = query;
+  const name = Array.isArray(names) ? names[0] : String(names).split(",")[0];
+  return { query: rest, body: { ...(isObject(body) ? body : {}), name } };
+}
 
 function rename(query: WireQuery, name: (key: string) => string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -73,6 +95,7 @@ function dialect1(version: ApiVersion): Dialect {
     canonicalName: (op, wire) => op.from1x.get(wire) ?? wire,
     toWire: (op, q) => rename(q, (k) => d.wireName(op, k)),
     fromWire: (op, q) => rename(q, (k) => d.canonicalName(op, k)),
+    request: (op, q, body) => placeName(1, op, d.toWire(op, q), body),
     readPage(body) {
       const info = body.pagination_info as Record<string, unknown> | null | undefined;
       if (info === undefined || info === null) return {};
@@ -116,6 +139,7 @@ function dialect2(version: ApiVersion): Dialect {
     canonicalName: (_op, wire) => wire,
     toWire: (op, q) => rename(q, (k) => d.wireName(op, k)),
     fromWire: (op, q) => rename(q, (k) => d.canonicalName(op, k)),
+    request: (op, q, body) => placeName(2, op, d.toWire(op, q), body),
     readPage: (body) => pageInfo(body.continuation_token, body.total_item_count),
     envelope: (items, page, extra) => ({
       items,
@@ -155,6 +179,8 @@ const VERSION_PREFIX = /^\/api\/(\d+\.\d+(?:\.\d+)?)(?=\/)/;
 export interface CanonicalRequest {
   readonly op: Operation;
   readonly query: Record<string, unknown>;
+  /** The version the request was read in, when one was given or the path carried it. */
+  readonly version?: ApiVersion;
 }
 
 /**
@@ -175,12 +201,17 @@ export function canonicalRequest(
   const v = version ?? m?.[1];
   const op = findOperation(method, path);
   if (!op) return undefined;
-  if (v !== undefined) return { op, query: dialect(v).fromWire(op, query) };
   const out: Record<string, unknown> = {};
-  for (const [k, val] of Object.entries(query)) {
-    out[k] = val;
-    const renamed = op.from1x.get(k);
-    if (renamed !== undefined) out[renamed] = val;
-  }
-  return { op, query: out };
+  for (const [k, val] of Object.entries(query)) for (const c of canonicalNames(op, k, v)) out[c] = val;
+  return { op, query: out, ...(v === undefined ? {} : { version: v }) };
+}
+
+/**
+ * The canonical names a parameter as given may stand for: one in a known version's dialect; without a version,
+ * the name itself and, where it is a 1.x name renamed in 2.x, the 2.x name too.
+ */
+export function canonicalNames(op: Operation, key: string, version?: ApiVersion): string[] {
+  if (version !== undefined) return [dialect(version).canonicalName(op, key)];
+  const renamed = op.from1x.get(key);
+  return renamed === undefined || renamed === key ? [key] : [key, renamed];
 }

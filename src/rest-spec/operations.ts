@@ -28,6 +28,11 @@ export interface Operation {
   readonly from1x: ReadonlyMap<string, string>;
   /** Canonical name → 1.x name, for the renamed ones. */
   readonly to1x: ReadonlyMap<string, string>;
+  /**
+   * A create that names its object with the `names` query parameter in 2.x and with `name` in its 1.x body (1.x
+   * has no query parameter for it): POST /file-systems. Derived from the tables, not listed.
+   */
+  readonly nameInBody1x: boolean;
 }
 
 function build(): Operation[] {
@@ -41,6 +46,7 @@ function build(): Operation[] {
     const params: Record<string, ParamKind> = {};
     for (const [name, kind] of Object.entries(v1?.params ?? {})) params[from1x.get(name) ?? name] = kind;
     Object.assign(params, v2.params);
+    const named1x = v1 !== undefined && ("names" in v1.params || "name" in v1.params);
     out.push({
       id: v2.id,
       method: v2.method,
@@ -52,6 +58,8 @@ function build(): Operation[] {
       params,
       from1x,
       to1x: new Map([...from1x].map(([a, b]) => [b, a])),
+      nameInBody1x:
+        v2.method === "POST" && v1 !== undefined && "names" in v2.params && !named1x && !from1x.has("names"),
     });
   }
   // A 1.x row the 2.x facts do not continue stays an operation of its own (none today: the mapping covers all).
@@ -66,6 +74,7 @@ function build(): Operation[] {
       params: v1.params,
       from1x: new Map(),
       to1x: new Map(),
+      nameInBody1x: false,
     });
   }
   return out;

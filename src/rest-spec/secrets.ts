@@ -33,6 +33,8 @@ export const NOT_SECRET_MODEL_FIELDS = [
   "create_api_token",
   "delete_api_token",
   "api_token_timeout",
+  // REST 2.x's name of 1.x `expose`: a flag (true/false), refused from chat by the access policy, never a secret.
+  "expose_api_token",
   "access_token_ttl_in_ms",
   "public_key",
   "access_key_id",

@@ -1,6 +1,5 @@
 /** /file-systems: create, list, update (destroy, recover, resize, protocols), eradicate. */
 
-import { atLeast } from "../../rest-spec/versions.js";
 import { bodyObject, parseBody, rejectReadOnly } from "../models/body.js";
 import {
   applyDestroyed,
@@ -16,17 +15,7 @@ import { checkDestroy, checkPromotion, type FileSystemFlags } from "../models/fi
 import type { FileSystemReplicaLinkRec } from "../models/replication.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
-import {
-  at,
-  EMPTY,
-  type Handler,
-  listing,
-  ok,
-  paramSince,
-  preselect,
-  requireList,
-  selectByNameOrIds,
-} from "./common.js";
+import { at, EMPTY, type Handler, listing, ok, paramSince, preselect, selectByNameOrIds } from "./common.js";
 import { eradicateFileSystem } from "./file-system-removal.js";
 import { applyNfsRuleEdits } from "./nfs-rules.js";
 
@@ -100,12 +89,6 @@ function mapDefined<T, U>(value: T | undefined, f: (v: T) => U): U | undefined {
 function parseFsBody(req: SimRequest, mode: "create" | "update"): FileSystemBody {
   const body = bodyObject(req, "FileSystem");
   rejectReadOnly(body, FS_READ_ONLY, "FileSystem");
-  // 2.x names a new file system in the query (`names`) and its FileSystemPost has no `name`; 1.x in the body.
-  if (mode === "create" && atLeast(req.version, "2.0")) {
-    const names = requireList(req, "names");
-    if (names.length !== 1) throw badRequest("Create one file system at a time: give one name in 'names'.");
-    body["name"] = names[0];
-  }
   if (mode === "update" && "name" in body) {
     throw badRequest(
       "'name' must not be in the update body; select the file system with the 'name' parameter.",

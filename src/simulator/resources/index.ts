@@ -3,7 +3,7 @@
  * otherwise the generic in-memory collection. Mutating calls that succeed are audited.
  */
 import type { HttpMethod } from "../../rest-spec/endpoints.js";
-import { findEndpoint } from "../../rest-spec/versions.js";
+import { findOperation } from "../../rest-spec/operations.js";
 import type { SimState } from "../state.js";
 import type { SimHandler } from "../types.js";
 import { deleteAdminCache, listAdminCache, listAdmins, updateAdmins } from "./admins.js";
@@ -293,8 +293,8 @@ export function findHandler(method: HttpMethod, path: string): SimHandler<SimSta
   const key = `${method} ${path}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const endpoint = findEndpoint(method, path);
-  if (!endpoint?.versioned) return undefined;
+  // Any operation of the table: a 2.x-only one (by its canonical path) is a generic collection until modelled.
+  if (!findOperation(method, path)?.versioned) return undefined;
   const base = ROUTES[path]?.[method] ?? GENERIC[method];
   if (!base) return undefined;
   const handler = method === "GET" || path.endsWith("/test") ? base : audited(base);
