@@ -223,9 +223,9 @@ def snapshot_lifecycle():
     src = made[0].source if made else None
     report(p, "its source is a reference to the file system", src is not None and src.name == "media" and src.is_local is True, src)
     ok(fb.patch_file_system_snapshots(names=["media.conf2"], file_system_snapshot=M.FileSystemSnapshot(destroyed=True)))
-    report(p, "destroyed", [x.destroyed for x in ok(fb.get_file_system_snapshots(names=["media.conf2"]))] == [True])
+    report(p, "destroyed", [x.destroyed for x in ok(fb.get_file_system_snapshots(names_or_owner_names=["media.conf2"]))] == [True])
     ok(fb.patch_file_system_snapshots(names=["media.conf2"], file_system_snapshot=M.FileSystemSnapshot(destroyed=False)))
-    report(p, "recovered", [x.destroyed for x in ok(fb.get_file_system_snapshots(names=["media.conf2"]))] == [False])
+    report(p, "recovered", [x.destroyed for x in ok(fb.get_file_system_snapshots(names_or_owner_names=["media.conf2"]))] == [False])
     refused(p, "a live snapshot is not eradicated", fb.delete_file_system_snapshots(names=["media.conf2"]), "destroy")
     ok(fb.patch_file_system_snapshots(names=["media.conf2"], file_system_snapshot=M.FileSystemSnapshot(destroyed=True)))
     done = fb.delete_file_system_snapshots(names=["media.conf2"])
