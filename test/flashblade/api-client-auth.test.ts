@@ -27,7 +27,10 @@ async function register(name: string, ttlMs: number): Promise<{ id: string; key_
   const admin = clientFor(sim);
   const session = await admin.login(API_TOKEN);
   const headers = { "x-auth-token": session, "content-type": "application/json" };
-  const made = await admin.call("POST", `/api/1.12/api-clients?names=${name}`, {
+  // The newest version the simulator serves, whichever generation the suite runs it as.
+  const { versions } = (await admin.call("GET", "/api/api_version")).json() as { versions: string[] };
+  const at = versions.at(-1);
+  const made = await admin.call("POST", `/api/${at}/api-clients?names=${name}`, {
     headers,
     body: JSON.stringify({
       max_role: { name: "array_admin" },
@@ -37,7 +40,7 @@ async function register(name: string, ttlMs: number): Promise<{ id: string; key_
     }),
   });
   const [client] = (made.json() as { items: { id: string; key_id: string }[] }).items;
-  await admin.call("PATCH", `/api/1.12/api-clients?names=${name}`, {
+  await admin.call("PATCH", `/api/${at}/api-clients?names=${name}`, {
     headers,
     body: JSON.stringify({ enabled: true }),
   });

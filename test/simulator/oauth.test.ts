@@ -18,8 +18,14 @@ let c: SimClient;
 let session: string;
 let client: { id: string; key_id: string; enabled: boolean; max_role: { name: string }; issuer: string };
 
-async function api(method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  return c.call(method, `/api/1.12${path}`, {
+async function api(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  version = "2.28",
+) {
+  return c.call(method, `/api/${version}${path}`, {
     headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
@@ -53,7 +59,13 @@ async function exchange(subject: string, form: Record<string, string> = {}) {
 }
 
 beforeAll(async () => {
-  c = await openSim({ scenario: "demo", arrayName: "fb-lab-01", clock: clock.now });
+  // Both generations, as a current array: API clients are a 2.x resource (and 1.12's), Bearer works on both.
+  c = await openSim({
+    scenario: "demo",
+    arrayName: "fb-lab-01",
+    clock: clock.now,
+    versions: "1.0-1.12,2.0-2.28",
+  });
   session = await c.login();
   const made = await api(
     "POST",
@@ -106,9 +118,11 @@ describe("OAuth2 API clients", () => {
     const claims = decodeJwt(token)?.claims;
     expect(claims?.exp).toBe(Math.floor(clock.now() / 1000) + 3600);
     expect(claims?.sub).toBe("pureuser");
-    const arrays = await api("GET", "/arrays", { authorization: `Bearer ${token}` });
-    expect(arrays.status).toBe(200);
-    expect((arrays.json() as { items: { name: string }[] }).items[0]?.name).toBe("fb-lab-01");
+    for (const version of ["2.28", "2.0", "1.12"]) {
+      const arrays = await api("GET", "/arrays", { authorization: `Bearer ${token}` }, undefined, version);
+      expect(arrays.status, version).toBe(200);
+      expect((arrays.json() as { items: { name: string }[] }).items[0]?.name).toBe("fb-lab-01");
+    }
 
     clock.advance(3_600_000);
     const late = await api("GET", "/arrays", { authorization: `Bearer ${token}` });
