@@ -173,7 +173,7 @@ export class FlashBladeClient implements ArrayClient {
       ...(plan.query ? { query: plan.query } : {}),
       ...(plan.body === undefined ? {} : { body: plan.body }),
     });
-    return toItems(this.name, plan.path, res.text, schema);
+    return toItems(this.name, plan.path, res.text, schema, this.conn.negotiated);
   }
 
   async #write<T>(method: HttpMethod, path: string, opts: WriteOptions<T>): Promise<T[]> {
@@ -181,7 +181,7 @@ export class FlashBladeClient implements ArrayClient {
       ...(opts.query ? { query: opts.query } : {}),
       ...(opts.body === undefined ? {} : { body: opts.body }),
     });
-    return toItems(this.name, path, res.text, opts.schema);
+    return toItems(this.name, path, res.text, opts.schema, this.conn.negotiated);
   }
 
   close(): Promise<void> {

@@ -8,6 +8,7 @@ import { contract } from "./errors.js";
 import { type JsonCheck, jsonCheckOf } from "./json-check.js";
 import * as readSchemas from "./schemas.js";
 import { type ErrorEntry, errorBodySchema, paginationInfoSchema } from "./schemas.js";
+import { in1xShape } from "./shape-2x.js";
 import type { Page } from "./types.js";
 
 const NOT_JSON = Symbol("not json");
@@ -162,7 +163,9 @@ export function toPage<T>(
   version?: string,
 ): Page<T> {
   const body = envelope(array, path, text);
-  const page: Page<T> = { items: validateItems(array, path, (body.items as unknown[] | null) ?? [], schema) };
+  const raw = (body.items as unknown[] | null) ?? [];
+  const v2 = version !== undefined && generationOf(version) === 2;
+  const page: Page<T> = { items: validateItems(array, path, v2 ? in1xShape(path, raw) : raw, schema) };
   if (version !== undefined && generationOf(version) === 2) {
     const info = paginationInfo(array, path, {
       continuation_token: body.continuation_token,
@@ -185,8 +188,16 @@ export function toPage<T>(
 }
 
 /** POST/PATCH answers `{"items": [...]}`; an empty body is tolerated as no items. */
-export function toItems<T>(array: string, path: string, text: string, schema: z.ZodType<T> | undefined): T[] {
+export function toItems<T>(
+  array: string,
+  path: string,
+  text: string,
+  schema: z.ZodType<T> | undefined,
+  version?: string,
+): T[] {
   if (text.trim() === "") return [];
   const body = envelope(array, path, text);
-  return validateItems(array, path, (body.items as unknown[] | null) ?? [], schema);
+  const raw = (body.items as unknown[] | null) ?? [];
+  const v2 = version !== undefined && generationOf(version) === 2;
+  return validateItems(array, path, v2 ? in1xShape(path, raw) : raw, schema);
 }
