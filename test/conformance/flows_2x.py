@@ -306,6 +306,46 @@ def api_tokens():
     report(p, "tokens are listed masked", all(t.api_token is None or t.api_token.token in (None, "****") for t in listed), listed)
 
 
+@flow((2, 0))
+def snmp_and_directory():
+    p = "snmp-directory"
+    v3 = M.SnmpV3Post(user="conf2-snmp", auth_protocol="SHA", auth_passphrase="conf2-auth-pass")
+    made = ok(fb.post_snmp_managers(names=["conf2-nms"], snmp_manager=M.SnmpManagerPost(host="nms3.example.com", notification="trap", version="v3", v3=v3)))
+    report(p, "a v3 SNMP manager created", made and made[0].v3.user == "conf2-snmp", made)
+    listed = ok(fb.get_snmp_managers(names=["conf2-nms"]))
+    report(p, "listed with its v3 user and protocol", listed and (listed[0].v3.user, listed[0].v3.auth_protocol) == ("conf2-snmp", "SHA"), listed)
+    ok(fb.delete_snmp_managers(names=["conf2-nms"]))
+    report(p, "deleted", ok(fb.get_snmp_managers(filter="name='conf2-nms'")) == [])
+    ok(fb.patch_directory_services_roles(role_names=["ops_admin"], directory_service_roles=M.DirectoryServiceRole(group="noc", group_base="ou=groups,dc=example,dc=com")))
+    roles = ok(fb.get_directory_services_roles(role_names=["ops_admin"]))
+    report(p, "a role mapped to a group", roles and roles[0].group == "noc", roles)
+
+
+@flow((2, 0))
+def object_store_keys():
+    p = "object-store-keys"
+    ok(fb.post_object_store_users(names=["analytics/conf2-user"]))
+    key = ok(fb.post_object_store_access_keys(object_store_access_key=M.ObjectStoreAccessKeyPost(user=M.ObjectStoreAccessKeyPostUser(name="analytics/conf2-user"))))
+    report(p, "a new key shows its secret once", key and bool(key[0].secret_access_key) and key[0].secret_access_key != "****", [k.name for k in key])
+    listed = ok(fb.get_object_store_access_keys(names=[key[0].name]))
+    report(p, "listed without its secret", listed and listed[0].secret_access_key in (None, "****"), listed)
+    ok(fb.patch_object_store_access_keys(names=[key[0].name], object_store_access_key=M.ObjectStoreAccessKey(enabled=False)))
+    report(p, "disabled", [k.enabled for k in ok(fb.get_object_store_access_keys(names=[key[0].name]))] == [False])
+    ok(fb.delete_object_store_access_keys(names=[key[0].name]))
+    report(p, "deleted", ok(fb.get_object_store_access_keys(filter=f"name='{key[0].name}'")) == [])
+
+
+@flow((2, 0))
+def targets():
+    p = "targets"
+    t = ok(fb.post_targets(names=["conf2-target"], target=M.TargetPost(address="s3.conf2.example")))
+    report(p, "a new target is connecting", t and t[0].status == "connecting", t)
+    ok(fb.patch_targets(names=["conf2-target"], target=M.Target(name="conf2-archive")))
+    report(p, "renamed", names(ok(fb.get_targets(names=["conf2-archive"]))) == ["conf2-archive"])
+    ok(fb.delete_targets(names=["conf2-archive"]))
+    report(p, "deleted", ok(fb.get_targets(filter="name='conf2-archive'")) == [])
+
+
 for since, fn in FLOWS:
     if V < since:
         continue
