@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { parseArraysConfig } from "../../src/config/arrays.js";
 import { BotError } from "../../src/errors.js";
-import { errorEntries } from "../../src/flashblade/response.js";
+import { errorEntries, toPage } from "../../src/flashblade/response.js";
 import { poolOf, seen, simConfig, startSim } from "./sim.js";
 
 const BOTH = "1.0-1.12,2.0-2.28";
@@ -67,6 +67,9 @@ describe("a 2.x array", () => {
     expect(sorted.items.map((i) => i.name)).toEqual(["fs4"]);
     expect(seen(sim, "GET", `${base}/file-systems`).at(-1)?.get("offset")).toBe("3");
     expect(sorted.totalItemCount).toBe(5);
+    const filtered = await c.get<{ name: string }>("/file-systems", { query: { filter: "name='fs2'" } });
+    expect(filtered.items.map((i) => i.name)).toEqual(["fs2"]);
+    expect(seen(sim, "GET", `${base}/file-systems`).at(-1)?.get("filter")).toBe("name='fs2'");
     const updated = await c.fileSystems.update("fs1", { provisioned: 4096 });
     expect(updated.provisioned).toBe(4096);
     expect([...(seen(sim, "PATCH", `${base}/file-systems`)[0]?.keys() ?? [])]).toEqual(["names"]);
@@ -74,6 +77,28 @@ describe("a 2.x array", () => {
     expect(seen(sim, "POST", `${base}/file-system-snapshots`)[0]?.get("source_names")).toBe("fs1");
     await c.patch("/smtp", { body: { relay_host: "smtp.example.com" } });
     expect(seen(sim, "PATCH", `${base}/smtp-servers`)).toHaveLength(1);
+  });
+
+  it("a 207 partial answer keeps its items and its errors; a 1.x page is read from pagination_info", () => {
+    const partial = JSON.stringify({
+      items: [{ name: "fs1" }],
+      errors: [{ context: "fb-remote", message: "not reachable" }],
+      total_item_count: 2,
+    });
+    const page = toPage("fb", "/file-systems", partial, undefined, "2.22");
+    expect(page.items).toEqual([{ name: "fs1" }]);
+    expect(page.errors).toEqual([
+      expect.objectContaining({ context: "fb-remote", message: "not reachable" }),
+    ]);
+    expect(page.totalItemCount).toBe(2);
+    const old = JSON.stringify({
+      items: [],
+      pagination_info: { continuation_token: "t", total_item_count: 9 },
+    });
+    expect(toPage("fb", "/file-systems", old, undefined, "1.12")).toMatchObject({
+      continuationToken: "t",
+      totalItemCount: 9,
+    });
   });
 
   it("a refusal reads the 2.x error body, the top-level message of a 403 too", () => {
