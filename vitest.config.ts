@@ -13,6 +13,10 @@ import { defineConfig } from "vitest/config";
  *   dispatcher, no process listeners), so files cannot leak into each other.
  * On two cores vitest would start one worker; most integration time is waiting on sockets and children, so
  * three overlap it.
+ *
+ * Every simulated array started without its own `versions` serves what ARRAY_SIM_VERSIONS says (children
+ * included): REST 1.x in these two projects, as the suite was written. `npm run test:rest2` runs the same files
+ * with every such array flipped to REST 2.0–2.28 (projects rest2-unit and rest2-integration, defined only then).
  */
 const INTEGRATION = /from "node:child_process"|compile-fixture|redis-server/;
 
@@ -23,6 +27,10 @@ function testFiles(dir: string): string[] {
 }
 
 const root = import.meta.dirname;
+const REST1 = { ARRAY_SIM_VERSIONS: "1.0-1.12" };
+const REST2 = { ARRAY_SIM_VERSIONS: "2.0-2.28" };
+/** The 2.x run (npm run test:rest2) names which files: all by default, or a directory such as test/commands. */
+const rest2 = process.env["REST2_SUITE"];
 const integration = testFiles(join(root, "test"))
   .filter((f) => INTEGRATION.test(readFileSync(f, "utf8")))
   .map((f) => relative(root, f));
@@ -49,12 +57,37 @@ export default defineConfig({
           exclude: integration,
           pool: "threads",
           isolate: false,
+          env: REST1,
         },
       },
       {
         extends: true,
-        test: { name: "integration", include: integration, pool: "forks" },
+        test: { name: "integration", include: integration, pool: "forks", env: REST1 },
       },
+      ...(rest2 === undefined
+        ? []
+        : [
+            {
+              extends: true as const,
+              test: {
+                name: "rest2-unit",
+                include: [`${rest2 || "test"}/**/*.test.ts`],
+                exclude: integration,
+                pool: "threads" as const,
+                isolate: false,
+                env: REST2,
+              },
+            },
+            {
+              extends: true as const,
+              test: {
+                name: "rest2-integration",
+                include: integration.filter((f) => f.startsWith(rest2 || "test")),
+                pool: "forks" as const,
+                env: REST2,
+              },
+            },
+          ]),
     ],
   },
 });

@@ -8,11 +8,15 @@ import { editDistance } from "../src/core/suggest.js";
 import { type ErrorCode, UserFacingError } from "../src/errors.js";
 import { totalsAllowed } from "../src/flashblade/wire.js";
 import { findSecretKey } from "../src/redact.js";
-import { ENDPOINTS, type EndpointSpec, type HttpMethod } from "../src/rest-spec/endpoints.js";
+import { dialect } from "../src/rest-spec/dialect.js";
+import { findOperation, OPERATIONS, type Operation } from "../src/rest-spec/operations.js";
 import { isSecretKey } from "../src/rest-spec/secrets.js";
-import { atLeast, findEndpoint } from "../src/rest-spec/versions.js";
+import { atLeast, generationOf } from "../src/rest-spec/versions.js";
 
-const PATHS = [...new Set(ENDPOINTS.filter((e) => e.versioned).map((e) => e.path))];
+/** Every versioned path of either generation (canonical, and 1.x's where it differs). */
+const PATHS = [
+  ...new Set(OPERATIONS.filter((o) => o.versioned).flatMap((o) => (o.v1 ? [o.path, o.v1.path] : [o.path]))),
+];
 
 /** The versioned paths closest to `path`, best first. */
 export function nearestPaths(path: string, max = 3): string[] {
@@ -23,11 +27,12 @@ export function nearestPaths(path: string, max = 3): string[] {
 }
 
 export interface RawRequest {
-  method: HttpMethod;
+  method: PlannedRequest["method"];
   path: string;
   query: Record<string, string>;
   body?: Record<string, unknown>;
-  endpoint: EndpointSpec;
+  /** The operation of the table it names, in either generation's words. */
+  op: Operation;
 }
 
 function fail(code: ErrorCode, msg: string): never {
@@ -35,29 +40,37 @@ function fail(code: ErrorCode, msg: string): never {
 }
 
 /** Parses `<path>[?query]` and the JSON body against the table; version checks come in `checkVersion`. */
-export function parseRaw(method: HttpMethod, target: string, bodyText: string | undefined): RawRequest {
+export function parseRaw(
+  method: RawRequest["method"],
+  target: string,
+  bodyText: string | undefined,
+): RawRequest {
   const q = target.indexOf("?");
   let path = (q < 0 ? target : target.slice(0, q)).trim();
   const search = q < 0 ? "" : target.slice(q + 1);
   path = path.replace(/^\/api\/\d+\.\d+(\.\d+)?(?=\/)/, "").replace(/\/+$/, "");
   if (!path.startsWith("/")) path = `/${path}`;
-  const endpoint = findEndpoint(method, path);
-  if (!endpoint?.versioned) {
-    const methods = ENDPOINTS.filter((e) => e.versioned && e.path === path).map((e) => e.method);
+  const op = findOperation(method, path);
+  if (!op?.versioned) {
+    const methods = OPERATIONS.filter((o) => o.versioned && (o.path === path || o.v1?.path === path)).map(
+      (o) => o.method,
+    );
     if (methods.length > 0)
       fail("API_METHOD_NOT_ALLOWED", `${method} is not allowed on ${path}; it takes ${methods.join(", ")}.`);
     fail(
       "API_UNKNOWN_PATH",
-      `${path} is not a REST 1.x endpoint. Nearest: ${nearestPaths(path)
+      `${path} is not a REST endpoint. Nearest: ${nearestPaths(path)
         .map((p) => `\`${p}\``)
         .join(", ")}.`,
     );
   }
+  // Either generation's name of a parameter is taken: the array's dialect sends it under its own.
+  const names = { ...op.v1?.params, ...op.params };
   const query: Record<string, string> = {};
   for (const [k, v] of new URLSearchParams(search)) {
     // Own keys only: `constructor` or `__proto__` typed as a parameter is unknown, not a prototype property.
-    if (!Object.hasOwn(endpoint.params, k)) {
-      const known = Object.keys(endpoint.params);
+    if (!Object.hasOwn(names, k)) {
+      const known = Object.keys(names);
       fail(
         "API_UNKNOWN_PARAMETER",
         `${method} ${path} takes no parameter \`${k}\`; it takes ${known.length ? known.join(", ") : "none"}.`,
@@ -67,7 +80,7 @@ export function parseRaw(method: HttpMethod, target: string, bodyText: string | 
     if (Object.hasOwn(query, k)) fail("API_DUPLICATE_PARAMETER", `\`${k}\` is given twice.`);
     query[k] = v;
   }
-  const req: RawRequest = { method, path, query, endpoint };
+  const req: RawRequest = { method, path, query, op };
   if (bodyText !== undefined) {
     if (method === "GET" || method === "DELETE") fail("API_BODY_NOT_ALLOWED", `${method} takes no body.`);
     const body = jsonBody(bodyText);
@@ -106,16 +119,28 @@ function secretRefused(key: string): never {
   );
 }
 
-/** "needs REST 1.12, fb-lab-02 runs 1.10"; also parameters this version dropped. */
+/** "needs REST 1.12, fb-lab-02 runs 1.10"; also parameters this version lacks or dropped. */
 export function checkVersion(req: RawRequest, array: string, version: string): void {
-  if (!atLeast(version, req.endpoint.since)) {
+  const d = dialect(version);
+  const since = d.since(req.op);
+  if (since === undefined) {
+    const other = generationOf(version) === 2 ? req.op.v1?.since : req.op.v2?.since;
     fail(
       "ARRAY_VERSION_TOO_OLD",
-      `${req.method} ${req.path} needs REST ${req.endpoint.since}, ${array} runs ${version}. Nothing was sent.`,
+      `${req.method} ${req.path} is not in REST ${generationOf(version)}.x (it exists from REST ${other ?? "?"}), ${array} runs ${version}. Nothing was sent.`,
     );
   }
-  for (const k of ["total", "total_only"]) {
-    if (req.query[k] !== undefined && !totalsAllowed(req.path, version))
+  if (!atLeast(version, since)) {
+    fail(
+      "ARRAY_VERSION_TOO_OLD",
+      `${req.method} ${req.path} needs REST ${since}, ${array} runs ${version}. Nothing was sent.`,
+    );
+  }
+  const params = d.params(req.op);
+  for (const k of Object.keys(req.query)) {
+    const wire = d.wireName(req.op, k);
+    const dropped = (k === "total" || k === "total_only") && !totalsAllowed(req.path, version);
+    if (dropped || !Object.hasOwn(params, wire))
       fail(
         "API_PARAMETER_NOT_IN_VERSION",
         `\`${k}\` is not in REST ${version} for ${req.path}. Nothing was sent.`,

@@ -136,7 +136,7 @@ function readVerb(): CommandDefinition {
   });
 }
 
-function writeVerb(method: Exclude<HttpMethod, "GET">, example: string): CommandDefinition {
+function writeVerb(method: "POST" | "PATCH" | "DELETE", example: string): CommandDefinition {
   return defineCommand({
     verb: method.toLowerCase(),
     summary: `Send a ${method} exactly as typed (the role its endpoint needs; approval by default)`,

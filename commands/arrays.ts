@@ -13,7 +13,7 @@ import type { ArrayHealth } from "../src/flashblade/types.js";
 
 const arraysHealth = defineCommand({
   verb: "list",
-  summary: "Show every configured array: reachable, REST version, latency, last error",
+  summary: "Show every configured array: reachable, REST version, how the bot logs in, latency, last error",
   examples: ["arrays list"],
   role: "viewer",
   endpoints: [],
@@ -39,6 +39,7 @@ const arraysHealth = defineCommand({
       tags: h.tags.join(", ") || "–",
       status: arrayState(h),
       version: h.version ?? "–",
+      auth: h.auth === "api_client" ? "API client" : h.auth === "api_token" ? "API token" : "–",
       latency:
         h.latencyMs.p50 === undefined
           ? "–"
@@ -51,6 +52,7 @@ const arraysHealth = defineCommand({
         { key: "tags", label: "Tags" },
         { key: "status", label: "Status" },
         { key: "version", label: "REST" },
+        { key: "auth", label: "Login" },
         { key: "latency", label: "Latency p50" },
         { key: "error", label: "Last error" },
       ],

@@ -5,7 +5,15 @@
 import { FACES } from "../src/core/actors.js";
 import { parseDeclared } from "../src/core/endpoint-checks.js";
 import type { Registry } from "../src/core/registry.js";
+import { findOperation, type Operation } from "../src/rest-spec/operations.js";
 import { PARAM_RULES, policyTable } from "../src/rest-spec/policy.js";
+
+/** Where an operation exists: "1.2+ as /smtp · 2.0+". */
+function generations(op: Operation): string {
+  const one = op.v1 ? `1.x from ${op.v1.since}${op.v1.path === op.path ? "" : ` as ${op.v1.path}`}` : "";
+  const two = op.v2 ? `2.x from ${op.v2.since}` : "";
+  return [one, two].filter(Boolean).join(" · ");
+}
 
 const cell = (s: string) => s.replaceAll("|", "\\|");
 
@@ -26,7 +34,8 @@ export function securityMarkdown(registry: Registry, parts: SecurityParts): stri
     for (const t of e.command.endpoints ?? []) {
       const d = parseDeclared(t);
       if (!d || d.path === "*") continue;
-      const key = `${d.method} ${d.path}`;
+      // Keyed by the canonical path, as the table is (a command may name an operation by its 1.x path).
+      const key = `${d.method} ${findOperation(d.method, d.path)?.path ?? d.path}`;
       verbs.set(key, [...new Set([...(verbs.get(key) ?? []), e.path])]);
     }
   }
@@ -48,24 +57,30 @@ export function securityMarkdown(registry: Registry, parts: SecurityParts): stri
     "By default a GET needs viewer and a change needs admin, except the day-to-day storage, protection,",
     "replication and object-store changes an operator may make. Rows that differ from that say why.",
     "",
+    "The table covers both REST generations, one row per operation under its canonical (REST 2.28) path and",
+    "parameter names: a request in 1.x words (`/smtp`, `expose`) meets the row of its 2.x name (`/smtp-servers`,",
+    "`expose_api_token`). An operation only 2.x has follows the same defaults; its changes need admin unless the",
+    "data (src/rest-spec/policy-rules.ts) names it an operator's. See docs/generations.md.",
+    "",
     "### Query parameters that reveal or destroy",
     "",
     "A parameter counts when its value is anything but an explicit false (`false`, `0`, `no`, `off`), in any case.",
     "",
     "| request | parameter | needs | class | why |",
     "|---|---|---|---|---|",
-    ...PARAM_RULES.map(
-      (p) =>
-        `| ${p.method} ${p.path} | \`${p.param}\` | ${p.role === "refuse" ? "refused from chat" : p.role} | ${p.cls ?? "–"} | ${cell(p.why)} |`,
-    ),
+    ...PARAM_RULES.map((p) => {
+      const old = findOperation(p.method, p.path)?.to1x.get(p.param);
+      const names = `\`${p.param}\`${old ? ` (1.x \`${old}\`)` : ""}`;
+      return `| ${p.method} ${p.path} | ${names} | ${p.role === "refuse" ? "refused from chat" : p.role} | ${p.cls ?? "–"} | ${cell(p.why)} |`;
+    }),
     "",
     "### Every endpoint",
     "",
-    "| method | path | needs | class | commands | why |",
-    "|---|---|---|---|---|---|",
+    "| method | path | needs | class | commands | why | REST |",
+    "|---|---|---|---|---|---|---|",
     ...policyTable().map(
-      ({ method, path, rule }) =>
-        `| ${method} | ${path} | ${rule.role} | ${rule.cls ?? "–"} | ${cell((verbs.get(`${method} ${path}`) ?? []).join(", ") || "`api` only")} | ${cell(rule.why ?? "")} |`,
+      ({ method, path, op, rule }) =>
+        `| ${method} | ${path} | ${rule.role} | ${rule.cls ?? "–"} | ${cell((verbs.get(`${method} ${path}`) ?? []).join(", ") || "`api` only")} | ${cell(rule.why ?? "")} | ${generations(op)} |`,
     ),
     "",
     ...identitySection(),

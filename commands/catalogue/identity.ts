@@ -137,9 +137,10 @@ export const IDENTITY: readonly NounSpec[] = [
         verb: "download",
         method: "GET",
         path: "/keytabs/download",
-        summary: "Download keytabs as a file",
+        // The array answers the keytab file itself; it holds the service's keys, a secret that must not travel
+        // through chat (see upload below): the bot names the file and its size, and attaches nothing.
+        summary: "Name and size of the keytab file the array hands out (the keys stay off chat)",
         select: [{ param: "keytab_names", label: "name" }],
-        file: "keytabs.json",
         role: "admin",
       },
       // No `upload`: POST /keytabs/upload takes the keytab file itself (multipart `keytab_file`), and a keytab

@@ -14,7 +14,7 @@ const RATES = [
   "usec_per_write_op",
 ];
 const BYTES = { read_bytes_per_sec: "size", write_bytes_per_sec: "size" } as const;
-// Replication throughput is under `async` up to 1.11 and `periodic` in 1.12: a column reads whichever is there.
+// Replication throughput is under `async` in 1.x and `periodic` in 2.x: a column reads whichever is there.
 const SENT = "periodic.transmitted_bytes_per_sec|async.transmitted_bytes_per_sec";
 const RECEIVED = "periodic.received_bytes_per_sec|async.received_bytes_per_sec";
 const REPLICATION_UNITS = { [SENT]: "size", [RECEIVED]: "size" } as const;

@@ -87,7 +87,9 @@ export const OPERATIONS: readonly NounSpec[] = [
     kind: "view",
     summary: "Array logs, offered as a file",
     path: "/logs",
-    columns: ["name"],
+    // The array answers the log itself (octet-stream): one row naming it, the file attached as it came.
+    columns: ["name", "size"],
+    units: { size: "size" },
     file: "array-logs.json",
     filters: [
       { option: "since", field: "start_time", kind: "param-since", help: "how far back, e.g. 1h, 24h" },

@@ -1,8 +1,8 @@
 /**
  * `replication perf`: replication throughput now, per array (file and object replication apart), per array
- * connection and per S3 target (REST 1.9+). The throughput object is `async` up to 1.11 and `periodic` in 1.12;
+ * connection and per S3 target (REST 1.9+). The throughput object is `async` in 1.x and `periodic` in 2.x;
  * replicationMetrics reads whichever the array sends. Hand-written because it joins three endpoints into one
- * table and reads a throughput object whose name changes with the REST version.
+ * table and reads a throughput object whose name changes with the REST generation.
  */
 import { z } from "zod";
 import { defineCommand } from "../../src/core/define-command.js";

@@ -6,6 +6,7 @@ import { formatBytes, formatCount, formatDuration, formatPercent } from "../../s
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import type { FileSystem, FileSystemReplicaLink } from "../../src/flashblade/types.js";
+import { generationOf } from "../../src/rest-spec/versions.js";
 import { notFoundError } from "./found.js";
 
 /** The file system, or a NOT_FOUND error that says where to look. */
@@ -59,7 +60,9 @@ export function sizeText(bytes: number | undefined): string {
 }
 
 export async function snapshotCount(ctx: CommandContext, fsName: string): Promise<number> {
-  return ctx.array.count("/file-system-snapshots", { filter: eq("source", fsName) });
+  // A snapshot's source is a name in 1.x and a reference in 2.x (FixedLocationReference): filter on its name.
+  const field = generationOf(await ctx.array.version()) === 2 ? "source.name" : "source";
+  return ctx.array.count("/file-system-snapshots", { filter: eq(field, fsName) });
 }
 
 export interface FileSystemSurroundings {

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { UserFacingError } from "../errors.js";
 import { redactUrlCredentials } from "../redact.js";
 import { KNOWN_VERSIONS } from "../rest-spec/versions.js";
+import { apiClientSchema, type ResolvedApiClient, resolveApiClient } from "./api-client.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 const TAG = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -70,6 +71,8 @@ export const arrayConfigSchema = z
           "variable and name it in api_token_env, or in a file named by api_token_file",
       })
       .optional(),
+    /** Log in as an OAuth2 API client instead of with an API token (api-client.ts). */
+    api_client: apiClientSchema.optional(),
     ca_file: z.string().min(1).optional(),
     insecure: z.boolean().default(false),
     api_version: z
@@ -78,6 +81,29 @@ export const arrayConfigSchema = z
         message: `must be one of ${KNOWN_VERSIONS.join(", ")}`,
       })
       .optional(),
+    /**
+     * Which REST generation or version to speak (docs/generations.md): auto (the newest 2.x both know, else the
+     * newest 1.x), 1, 2, or a version. YAML reads `1.10` as the number 1.1, so a version must be quoted.
+     */
+    api: z
+      .union([z.string(), z.number()])
+      .transform((v, ctx) => {
+        if (typeof v === "number" && !Number.isInteger(v)) {
+          ctx.addIssue({
+            code: "custom",
+            message: `quote the version (api: "${v}"): YAML reads 1.10 as 1.1`,
+          });
+          return z.NEVER;
+        }
+        return String(v).trim();
+      })
+      .refine(
+        (v) => v === "auto" || v === "1" || v === "2" || (KNOWN_VERSIONS as readonly string[]).includes(v),
+        {
+          message: `must be auto, 1, 2 or one of ${KNOWN_VERSIONS.join(", ")}`,
+        },
+      )
+      .default("auto"),
     tags: z.array(z.string().regex(TAG, "tags are lower-case letters, digits, '_' or '-'")).default([]),
     // Sockets to one array. A bot's calls to one array are few at a time, and each TLS socket costs ~100 KiB of
     // native memory: 8 each allowed 1,600 sockets (~150 MiB) for 200 arrays in a burst. 4 leaves room for a call
@@ -91,17 +117,30 @@ export const arrayConfigSchema = z
   })
   .superRefine((a, ctx) => {
     const sources = [a.api_token_env, a.api_token_file].filter((s) => s !== undefined).length;
-    if (sources === 0) {
+    if (sources === 0 && a.api_client === undefined) {
       ctx.addIssue({
         code: "custom",
         path: ["api_token_env"],
-        message: "give api_token_env or api_token_file",
+        message: "give api_token_env or api_token_file (or api_client, to log in as an OAuth2 API client)",
       });
     } else if (sources > 1) {
       ctx.addIssue({
         code: "custom",
         path: ["api_token_file"],
         message: "give only one of api_token_env and api_token_file",
+      });
+    } else if (sources === 1 && a.api_client !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["api_client"],
+        message: "give either an API token (api_token_env or api_token_file) or api_client, not both",
+      });
+    }
+    if (a.api_version !== undefined && a.api !== "auto") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["api"],
+        message: "give only one of api and api_version (api: <version> pins as api_version did)",
       });
     }
     if (a.insecure && a.ca_file !== undefined) {
@@ -159,13 +198,18 @@ export interface ResolvedArrayConfig {
   name: string;
   /** `https://host[:port]`; the client appends /api. */
   origin: string;
-  apiToken: Secret;
-  /** The setting the token came from, named when the array refuses it. */
-  tokenSetting?: "api_token_env" | "api_token_file";
+  /** The API token; absent when the array is reached as an API client. */
+  apiToken?: Secret;
+  /** The OAuth2 API client the bot logs in as, instead of the API token. */
+  apiClient?: ResolvedApiClient;
+  /** The setting the credential came from, named when the array refuses it. */
+  tokenSetting?: "api_token_env" | "api_token_file" | "api_client";
   /** PEM text of a private CA, from ca_file. */
   ca?: string;
   insecure: boolean;
   apiVersion?: string;
+  /** The `api` setting: "auto", "1", "2" or a version; api_version, when given, pins instead. */
+  api?: string;
   tags: readonly string[];
   connections: number;
   rate: { maxConcurrent: number; minSpacingMs: number; maxQueue: number };
@@ -234,19 +278,29 @@ export function collectArrays(
       token = read(`${where}.api_token_file`, a.api_token_file, "token file")?.trim();
       if (token === "") problems.push(`${where}.api_token_file: "${a.api_token_file}" is empty`);
     }
+    const client =
+      a.api_client === undefined
+        ? undefined
+        : resolveApiClient(a.api_client, where, { env: deps.env, read }, problems);
     const ca = a.ca_file === undefined ? undefined : read(`${where}.ca_file`, a.ca_file, "CA file");
     if (ca !== undefined && !ca.includes("-----BEGIN CERTIFICATE-----")) {
       problems.push(`${where}.ca_file: "${a.ca_file}" holds no PEM certificate`);
     }
-    if (!token) return undefined;
+    if (!token && !client) return undefined;
     return {
       name: a.name,
       origin: a.address,
-      apiToken: new Secret(token),
-      tokenSetting: a.api_token_env !== undefined ? "api_token_env" : "api_token_file",
+      ...(client
+        ? { apiClient: client, tokenSetting: "api_client" as const }
+        : {
+            apiToken: new Secret(token ?? ""),
+            tokenSetting:
+              a.api_token_env !== undefined ? ("api_token_env" as const) : ("api_token_file" as const),
+          }),
       ...(ca === undefined ? {} : { ca }),
       insecure: a.insecure,
       ...(a.api_version === undefined ? {} : { apiVersion: a.api_version }),
+      ...(a.api === "auto" ? {} : { api: a.api }),
       tags: a.tags,
       connections: a.connections,
       rate: {

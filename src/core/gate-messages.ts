@@ -4,6 +4,8 @@
  * so any replica can update a card.
  */
 import { redact } from "../redact.js";
+import { dialect } from "../rest-spec/dialect.js";
+import { findOperation } from "../rest-spec/operations.js";
 import { describeMembers } from "./change-control/match.js";
 import type { PlannedRequest } from "./define-command.js";
 import { formatWhen } from "./format-time.js";
@@ -32,16 +34,21 @@ export function who(p: { userId: string; displayName?: string }): string {
 }
 
 /**
- * `PATCH /api/1.12/file-systems?name=fs1 {"provisioned":1099511627776}`: the request as the client sends it, its
- * query and body through the one redaction (a proxy's password shows as `user:***@`).
+ * `PATCH /api/1.12/file-systems?name=fs1 {"provisioned":1099511627776}`: the request as the client sends it (path
+ * and parameter names in the version's dialect: `PATCH /api/2.28/file-systems?names=fs1 …`), its query and body
+ * through the one redaction (a proxy's password shows as `user:***@`).
  */
 export function formatPlannedRequest(r: PlannedRequest, version: string): string {
+  const op = findOperation(r.method, r.path);
+  const d = dialect(version);
+  const path = op ? d.path(op) : r.path;
+  const query = op && r.query ? d.toWire(op, r.query) : (r.query ?? {});
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(redact(r.query ?? {}))) q.set(k, String(v));
+  for (const [k, v] of Object.entries(redact(query))) q.set(k, String(v));
   const qs = q.toString();
   const body = r.body === undefined ? "" : ` ${JSON.stringify(redact(r.body))}`;
   const on = r.on === undefined ? "" : ` (on ${r.on})`;
-  return `${r.method} /api/${version}${r.path}${qs ? `?${qs}` : ""}${on}${body}`;
+  return `${r.method} /api/${version}${path}${qs ? `?${qs}` : ""}${on}${body}`;
 }
 
 function impactBlocks(d: PendingDisplay): Block[] {

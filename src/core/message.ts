@@ -225,7 +225,7 @@ export function isSpooled(content: Attachment["content"]): content is SpooledFil
 export interface Attachment {
   filename: string;
   title: string;
-  contentType: "text/csv" | "image/png" | "text/plain";
+  contentType: "text/csv" | "image/png" | "text/plain" | "application/octet-stream";
   content: Uint8Array | string | SpooledFile;
 }
 

@@ -5,11 +5,13 @@
 
 import type { z } from "zod";
 import type { HttpMethod } from "../rest-spec/endpoints.js";
-import { atLeast, findEndpoint } from "../rest-spec/versions.js";
+import { findOperation } from "../rest-spec/operations.js";
+import { atLeast } from "../rest-spec/versions.js";
 import type { ArrayConnection } from "./connection.js";
 import { paginate } from "./paging.js";
 import type { ClientCore } from "./resources/core.js";
 import { toItems, toPage } from "./response.js";
+import { headerValue, type WireResponse } from "./transport.js";
 import { TypedReads } from "./typed-reads.js";
 import type {
   ArrayClient,
@@ -64,7 +66,8 @@ export class FlashBladeClient extends TypedReads implements ArrayClient {
     const res = await this.conn.call("GET", path, {
       query: (version) => adaptListQuery(path, version, query),
     });
-    return toPage(this.name, path, res.text, opts.schema);
+    if (res.bytes !== undefined) return downloaded(path, res) as Page<T>;
+    return toPage(this.name, path, res.text, opts.schema, this.conn.negotiated);
   }
 
   iterate<T = unknown>(path: string, opts: RequestOptions<T> & { pageSize?: number } = {}): AsyncIterable<T> {
@@ -77,7 +80,7 @@ export class FlashBladeClient extends TypedReads implements ArrayClient {
    */
   async count(path: string, query: Query = {}): Promise<number> {
     const version = await this.conn.version();
-    const params = findEndpoint("GET", path)?.params ?? {};
+    const params = findOperation("GET", path)?.params ?? {};
     if ("total_only" in params && totalsAllowed(path, version)) {
       const page = await this.get(path, { query: { ...query, total_only: true } });
       if (page.totalItemCount !== undefined) return page.totalItemCount;
@@ -106,7 +109,7 @@ export class FlashBladeClient extends TypedReads implements ArrayClient {
       ...(plan.query ? { query: plan.query } : {}),
       ...(plan.body === undefined ? {} : { body: plan.body }),
     });
-    return toItems(this.name, plan.path, res.text, schema);
+    return toItems(this.name, plan.path, res.text, schema, this.conn.negotiated);
   }
 
   async #write<T>(method: HttpMethod, path: string, opts: WriteOptions<T>): Promise<T[]> {
@@ -114,10 +117,22 @@ export class FlashBladeClient extends TypedReads implements ArrayClient {
       ...(opts.query ? { query: opts.query } : {}),
       ...(opts.body === undefined ? {} : { body: opts.body }),
     });
-    return toItems(this.name, path, res.text, opts.schema);
+    return toItems(this.name, path, res.text, opts.schema, this.conn.negotiated);
   }
 
   close(): Promise<void> {
     return this.conn.close();
   }
+}
+
+/**
+ * A file the array answered instead of a page: one item naming it (what a listing shows), the bytes beside it.
+ * The file name is the array's (Content-Disposition), reduced to a plain name: it is only ever a label.
+ */
+function downloaded(path: string, res: WireResponse): Page<Record<string, unknown>> {
+  const disposition = headerValue(res.headers, "content-disposition") ?? "";
+  const named = /filename="?([^";]+)"?/i.exec(disposition)?.[1];
+  const filename = (named ?? path.split("/").filter(Boolean).join("-")).replace(/[^\w.-]+/g, "_");
+  const bytes = res.bytes ?? new Uint8Array();
+  return { items: [{ name: filename, size: bytes.length }], file: { filename, bytes } };
 }

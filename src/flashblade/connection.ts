@@ -7,9 +7,11 @@ import { performance } from "node:perf_hooks";
 import type { ResolvedArrayConfig } from "../config/arrays.js";
 import { BotError, InternalError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { dialect } from "../rest-spec/dialect.js";
 import type { HttpMethod } from "../rest-spec/endpoints.js";
-import { findEndpoint } from "../rest-spec/versions.js";
+import { findOperation } from "../rest-spec/operations.js";
 import { type CallObserver, callEvent, guardObserver } from "./call-events.js";
+import { credentialOf } from "./credentials.js";
 import { markedDown, outcomeUnknown, rejected, unreachable, versionTooOld } from "./errors.js";
 import { HealthTracker } from "./health.js";
 import { ArrayLimiter } from "./limiter.js";
@@ -92,19 +94,29 @@ export class ArrayConnection {
     );
     const unauthenticated = (req: WireRequest) => this.#exchange(req, false, false);
     const setting = cfg.tokenSetting ?? "api_token_env or api_token_file";
-    this.#session = new Session(cfg.name, cfg.apiToken, unauthenticated, this.#log, deps.now, (accepted) =>
+    const credential = credentialOf(cfg, deps.now);
+    this.#session = new Session(cfg.name, credential, unauthenticated, this.#log, deps.now, (accepted) =>
       accepted ? this.#health.loginAccepted() : this.#health.loginRefused(setting),
     );
     // Negotiation is one short probe: a hung array answers "not answering" in seconds, not 3 × the read time-out
     // (a time-out opens the breaker, which ends the retries).
     const negotiate = (req: WireRequest) =>
       this.#exchange({ ...req, timeoutMs: this.#probeMs }, false, false);
-    this.#versions = new VersionState(cfg.name, cfg.apiVersion, negotiate, this.#log, (outcome, ms) =>
-      this.#onCall?.(callEvent(this.name, "GET", "/api_version", ms, outcome)),
+    this.#versions = new VersionState(
+      cfg.name,
+      cfg.api ?? cfg.apiVersion,
+      negotiate,
+      this.#log,
+      (outcome, ms) => this.#onCall?.(callEvent(this.name, "GET", "/api_version", ms, outcome)),
     );
     if (cfg.insecure) {
       this.#log.warn("TLS certificate verification is disabled for this array (insecure: true)");
     }
+  }
+
+  /** The negotiated version when known, without asking (the answer of a call just made was read in it). */
+  get negotiated(): string | undefined {
+    return this.#versions.current;
   }
 
   /** The negotiated version; asks the array on first use (single-flight). */
@@ -165,25 +177,44 @@ export class ArrayConnection {
     }
   }
 
-  /** The request for a versioned call, after checking the endpoint exists at this version. */
+  /**
+   * The request for a versioned call, after checking the operation exists at this version: the path and the
+   * query's names in the version's dialect (src/rest-spec/dialect.ts), so callers name an operation by its 1.x
+   * or canonical path in either generation's words.
+   */
   #prepare(
     method: HttpMethod,
     path: string,
     opts: { query?: Query | ((version: string) => Query); body?: unknown },
     version: string,
   ): WireRequest {
-    const endpoint = findEndpoint(method, path);
-    if (!endpoint) {
-      throw new InternalError("ARRAY_ENDPOINT_UNKNOWN", `${method} ${path} is not a REST 1.x endpoint`, {
+    const op = findOperation(method, path);
+    if (!op) {
+      throw new InternalError("ARRAY_ENDPOINT_UNKNOWN", `${method} ${path} is not a REST endpoint`, {
         details: { method, path },
       });
     }
-    if (!this.#versions.speaks(version, endpoint.since)) {
-      throw this.#record(versionTooOld(this.name, version, endpoint.since, `${method} ${path}`));
+    const d = dialect(version);
+    const since = d.since(op);
+    if (since === undefined) {
+      const other = d.generation === 2 ? op.v1?.since : op.v2?.since;
+      throw this.#record(
+        versionTooOld(this.name, version, other ?? "?", `${method} ${path} (not in REST ${d.generation}.x)`),
+      );
     }
-    const req: WireRequest = { method, path: apiPath(version, path) };
-    if (opts.query) req.query = typeof opts.query === "function" ? opts.query(version) : opts.query;
-    if (opts.body !== undefined) req.body = opts.body;
+    if (!this.#versions.speaks(version, since)) {
+      throw this.#record(versionTooOld(this.name, version, since, `${method} ${path}`));
+    }
+    const query =
+      opts.query === undefined
+        ? undefined
+        : typeof opts.query === "function"
+          ? opts.query(version)
+          : opts.query;
+    const wire = d.request(op, query ?? {}, opts.body);
+    const req: WireRequest = { method, path: apiPath(version, d.path(op)) };
+    if (query !== undefined || Object.keys(wire.query).length > 0) req.query = wire.query as Query;
+    if (wire.body !== undefined) req.body = wire.body;
     return req;
   }
 
@@ -197,6 +228,7 @@ export class ArrayConnection {
     const once = authed
       ? (): Promise<WireResponse> => {
           const token = this.#session.current;
+          req.bearer = this.#session.bearer;
           if (token !== undefined) {
             req.token = token;
             return this.#wire(req, relogged);
@@ -311,6 +343,7 @@ export class ArrayConnection {
       ...this.#health.snapshot(),
       ...(this.#versions.current === undefined ? {} : { version: this.#versions.current }),
       ...(age === undefined ? {} : { sessionAgeMs: age }),
+      auth: this.#session.kind,
       ...this.#limiter.counts(),
     };
   }

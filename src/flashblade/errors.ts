@@ -117,9 +117,11 @@ export function versionUnsupported(
   pinned?: string,
 ): UserFacingError {
   const list = offered.length > 0 ? offered.join(", ") : "none";
-  const message = pinned
-    ? `array ${array} does not offer the pinned API version ${pinned} (it offers ${list}); change api_version`
-    : `array ${array} offers no REST 1.x version the bot speaks (it offers ${list})`;
+  const message = pinned?.endsWith(".x")
+    ? `array ${array} offers no REST ${pinned} version the bot speaks (it offers ${list}); change its api setting`
+    : pinned
+      ? `array ${array} does not offer the pinned API version ${pinned} (it offers ${list}); change its api setting`
+      : `array ${array} offers no REST version the bot speaks (it offers ${list})`;
   return new UserFacingError("ARRAY_VERSION_UNSUPPORTED", message, { details: { array, offered, pinned } });
 }
 

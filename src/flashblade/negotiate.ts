@@ -1,11 +1,12 @@
 /**
- * Version negotiation: `GET /api/api_version` (public) lists what the array offers; we speak the highest
- * version both sides know, or the pinned one if the configuration pins it and the array offers it.
+ * Version negotiation: `GET /api/api_version` (public) lists what the array offers, 1.x and 2.x alike. The
+ * array's `api` setting chooses: `auto` (default) the newest 2.x version both sides know, else the newest 1.x;
+ * `1` or `2` the newest of that generation; a version pins exactly that one (when the array offers it).
  */
 
 import { performance } from "node:perf_hooks";
 import type { Logger } from "../logger.js";
-import { atLeast, compareVersions, KNOWN_VERSIONS } from "../rest-spec/versions.js";
+import { atLeast, compareVersions, generationOf, KNOWN_VERSIONS } from "../rest-spec/versions.js";
 import { contract, rejected, versionUnsupported } from "./errors.js";
 import { errorEntries, jsonBody } from "./response.js";
 import { versionsSchema } from "./schemas.js";
@@ -13,14 +14,27 @@ import type { Send } from "./session.js";
 
 const known: ReadonlySet<string> = new Set(KNOWN_VERSIONS);
 
-export function chooseVersion(array: string, offered: readonly string[], pinned?: string): string {
-  if (pinned !== undefined) {
-    if (!offered.includes(pinned)) throw versionUnsupported(array, offered, pinned);
-    return pinned;
+/** The array's `api` setting: "auto", "1", "2" or a version. */
+export type ApiPreference = string;
+
+/** Whether the setting names one version (kept across reconnects) rather than a choice. */
+export function isPinned(api: ApiPreference | undefined): api is string {
+  return api !== undefined && api !== "auto" && api !== "1" && api !== "2";
+}
+
+export function chooseVersion(array: string, offered: readonly string[], api?: ApiPreference): string {
+  if (isPinned(api)) {
+    if (!offered.includes(api)) throw versionUnsupported(array, offered, api);
+    return api;
   }
-  const common = offered.filter((v) => known.has(v)).sort(compareVersions);
+  const generation = api === "1" ? 1 : api === "2" ? 2 : undefined;
+  // Ascending, 1.x before 2.x: the last is the newest 2.x when there is one (auto), else the newest 1.x.
+  const common = offered
+    .filter((v) => known.has(v) && (generation === undefined || generationOf(v) === generation))
+    .sort(compareVersions);
   const best = common[common.length - 1];
-  if (best === undefined) throw versionUnsupported(array, offered);
+  if (best === undefined)
+    throw versionUnsupported(array, offered, generation === undefined ? undefined : `${generation}.x`);
   return best;
 }
 
@@ -84,7 +98,7 @@ export class VersionState {
 
   /** Asks again on next use (after an outage: the array may have been upgraded). Pinned versions stay. */
   forget(): void {
-    if (this.pinned === undefined) this.#version = undefined;
+    if (!isPinned(this.pinned)) this.#version = undefined;
   }
 
   /**

@@ -3,10 +3,12 @@
  * envelope, and item validation that names the array, path and field on a mismatch.
  */
 import { z } from "zod";
+import { generationOf } from "../rest-spec/versions.js";
 import { contract } from "./errors.js";
 import { type JsonCheck, jsonCheckOf } from "./json-check.js";
 import * as readSchemas from "./schemas.js";
 import { type ErrorEntry, errorBodySchema, paginationInfoSchema } from "./schemas.js";
+import { in1xShape } from "./shape-2x.js";
 import type { Page } from "./types.js";
 
 const NOT_JSON = Symbol("not json");
@@ -32,11 +34,12 @@ export function errorEntries(text: string): ErrorEntry[] {
   nullsToUndefined(body);
   const parsed = errorBodySchema.safeParse(body);
   if (!parsed.success) return [];
-  const { errors, error } = parsed.data;
+  const { errors, error, message } = parsed.data;
   if (errors && errors.length > 0) return errors;
   if (typeof error === "string") return [{ message: error, context: undefined, code: undefined }];
   if (Array.isArray(error)) return error;
-  return error ? [error] : [];
+  if (error) return [error];
+  return message ? [{ message, context: undefined, code: undefined }] : [];
 }
 
 function fieldPath(base: string, path: readonly PropertyKey[]): string {
@@ -147,28 +150,54 @@ function paginationInfo(array: string, path: string, raw: unknown): PaginationIn
   return info.data;
 }
 
-/** A GET list envelope → Page, validating each item. */
+/**
+ * A GET list envelope → Page, validating each item. The paging facts are where the version's generation puts
+ * them (dialect.ts): 1.x `pagination_info`, 2.x `continuation_token` and `total_item_count` at the top level. A
+ * 207 (2.x partial answer) carries `errors` beside its items: they come back on the page.
+ */
 export function toPage<T>(
   array: string,
   path: string,
   text: string,
   schema: z.ZodType<T> | undefined,
+  version?: string,
 ): Page<T> {
   const body = envelope(array, path, text);
-  const page: Page<T> = { items: validateItems(array, path, (body.items as unknown[] | null) ?? [], schema) };
-  const rawInfo = body.pagination_info;
-  if (rawInfo !== undefined && rawInfo !== null) {
-    const info = paginationInfo(array, path, rawInfo);
+  const raw = (body.items as unknown[] | null) ?? [];
+  const v2 = version !== undefined && generationOf(version) === 2;
+  const page: Page<T> = { items: validateItems(array, path, v2 ? in1xShape(path, raw) : raw, schema) };
+  if (version !== undefined && generationOf(version) === 2) {
+    const info = paginationInfo(array, path, {
+      continuation_token: body.continuation_token,
+      total_item_count: body.total_item_count,
+    });
     if (info.total_item_count !== undefined) page.totalItemCount = info.total_item_count;
     page.continuationToken = info.continuation_token ?? null;
+    if (Array.isArray(body.errors) && body.errors.length > 0)
+      page.errors = errorEntries(JSON.stringify(body));
+  } else {
+    const rawInfo = body.pagination_info;
+    if (rawInfo !== undefined && rawInfo !== null) {
+      const info = paginationInfo(array, path, rawInfo);
+      if (info.total_item_count !== undefined) page.totalItemCount = info.total_item_count;
+      page.continuationToken = info.continuation_token ?? null;
+    }
   }
   if (body.total !== undefined && body.total !== null) page.total = body.total;
   return page;
 }
 
 /** POST/PATCH answers `{"items": [...]}`; an empty body is tolerated as no items. */
-export function toItems<T>(array: string, path: string, text: string, schema: z.ZodType<T> | undefined): T[] {
+export function toItems<T>(
+  array: string,
+  path: string,
+  text: string,
+  schema: z.ZodType<T> | undefined,
+  version?: string,
+): T[] {
   if (text.trim() === "") return [];
   const body = envelope(array, path, text);
-  return validateItems(array, path, (body.items as unknown[] | null) ?? [], schema);
+  const raw = (body.items as unknown[] | null) ?? [];
+  const v2 = version !== undefined && generationOf(version) === 2;
+  return validateItems(array, path, v2 ? in1xShape(path, raw) : raw, schema);
 }

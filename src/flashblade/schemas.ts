@@ -204,7 +204,7 @@ export const replicationThroughputSchema = z.looseObject({
 });
 export type ReplicationThroughput = z.output<typeof replicationThroughputSchema>;
 
-/** Replication performance; the wire names the throughput object `async` or (1.12) `periodic`; wire.ts maps. */
+/** Replication performance; the wire names the throughput object `async` (1.x) or `periodic` (2.x); wire.ts maps. */
 export const replicationPerformanceSchema = z.looseObject({
   id: opt(str),
   name: opt(str),
@@ -232,5 +232,7 @@ const errorEntrySchema = z.looseObject({
 export const errorBodySchema = z.looseObject({
   errors: opt(z.array(errorEntrySchema)),
   error: opt(z.union([z.array(errorEntrySchema), errorEntrySchema, str])),
+  /** REST 2.x: a refused session (403) carries its reason at the top level. */
+  message: opt(str),
 });
 export type ErrorEntry = z.output<typeof errorEntrySchema>;

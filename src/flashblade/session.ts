@@ -1,29 +1,37 @@
 /**
- * The array session: `POST /api/login` with the API token in the `api-token` header (never in the URL), the
- * session token taken from the `x-auth-token` response header and shared by every caller. Login is lazy and
+ * The array session: a login by the array's credential (credentials.ts: the API token's `POST /api/login`, the
+ * token taken from the `x-auth-token` response header; or an API client's token exchange, its access token sent
+ * as Bearer and renewed before it expires), the token shared by every caller. Login is lazy and
  * single-flight (a burst against a cold array logs in once), and so is re-login: concurrent callers that saw
  * the same stale token share one new login. Once logged out it stays out: a call still under way when the bot
  * stopped (an alert poll, a retry after a 401) is refused rather than logging in again and leaving a session open.
  */
-import type { Secret } from "../config/arrays.js";
-import { InternalError } from "../errors.js";
+import { BotError, InternalError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { authFailed, describeErrors } from "./errors.js";
-import { errorEntries } from "./response.js";
-import { headerValue, type WireRequest, type WireResponse } from "./transport.js";
+import type { Credential, Send } from "./credentials.js";
 
-export type Send = (req: WireRequest) => Promise<WireResponse>;
+export type { Send } from "./credentials.js";
+
+/**
+ * A token that says how long it lives is renewed this long before it ends (a tenth of its life, at most a minute):
+ * calls going out just then carry the new one instead of collecting a 401 each.
+ */
+function renewAhead(ttlMs: number): number {
+  return Math.min(ttlMs / 10, 60_000);
+}
 
 export class Session {
   #token: string | undefined;
   #obtainedAt: number | undefined;
+  /** When the token is to be replaced (a token with a known lifetime); undefined for a session token. */
+  #renewAt: number | undefined;
   #pending: Promise<string> | undefined;
   #logins = 0;
   #closed = false;
 
   constructor(
     private readonly array: string,
-    private readonly apiToken: Secret,
+    private readonly credential: Credential,
     private readonly send: Send,
     private readonly log: Logger,
     private readonly now: () => number,
@@ -31,14 +39,26 @@ export class Session {
     private readonly onLogin: (accepted: boolean) => void = () => {},
   ) {}
 
-  /** The current session token if there is one (the hot path reads it without a promise). */
+  /** Which credential logs in ("api_token" or "api_client"), for health. */
+  get kind(): Credential["kind"] {
+    return this.credential.kind;
+  }
+
+  /** The token travels as `Authorization: Bearer`. */
+  get bearer(): boolean {
+    return this.credential.bearer;
+  }
+
+  /** The current token if there is one and it is not due for renewal (the hot path reads it without a promise). */
   get current(): string | undefined {
+    if (this.#renewAt !== undefined && this.now() >= this.#renewAt) return undefined;
     return this.#token;
   }
 
-  /** The current session token, logging in first if there is none. */
+  /** The current token, logging in first if there is none or it is due for renewal. */
   token(): Promise<string> {
-    if (this.#token !== undefined) return Promise.resolve(this.#token);
+    const current = this.current;
+    if (current !== undefined) return Promise.resolve(current);
     if (this.#closed)
       return Promise.reject(
         new InternalError("ARRAY_CLIENT_CLOSED", `the client for array ${this.array} is shutting down`),
@@ -65,6 +85,7 @@ export class Session {
     if (this.#token === stale) {
       this.#token = undefined;
       this.#obtainedAt = undefined;
+      this.#renewAt = undefined;
     }
   }
 
@@ -79,23 +100,24 @@ export class Session {
 
   async #login(): Promise<string> {
     this.#logins++;
-    const res = await this.send({
-      method: "POST",
-      path: "/api/login",
-      headers: { "api-token": this.apiToken.reveal() },
-    });
-    const token = headerValue(res.headers, "x-auth-token");
-    if (res.status !== 200 || !token) {
-      const entries = errorEntries(res.text);
-      this.log.warn({ status: res.status }, "array login refused");
-      this.onLogin(false);
-      throw authFailed(this.array, res.status, entries.length > 0 ? describeErrors(entries) : undefined);
+    const started = this.now();
+    let obtained: Awaited<ReturnType<Credential["obtain"]>>;
+    try {
+      obtained = await this.credential.obtain(this.send);
+    } catch (err) {
+      if (err instanceof BotError && err.code === "ARRAY_AUTH_FAILED") {
+        this.log.warn({ auth: this.credential.kind, status: err.details["status"] }, "array login refused");
+        this.onLogin(false);
+      }
+      throw err;
     }
-    this.#token = token;
+    this.#token = obtained.token;
     this.#obtainedAt = this.now();
+    this.#renewAt =
+      obtained.ttlMs === undefined ? undefined : started + obtained.ttlMs - renewAhead(obtained.ttlMs);
     this.onLogin(true);
-    this.log.info("logged in to array");
-    return token;
+    this.log.info({ auth: this.credential.kind }, "logged in to array");
+    return obtained.token;
   }
 
   /** Ends the session on the array. Failures are logged, not thrown: we are shutting down anyway. */
@@ -106,14 +128,12 @@ export class Session {
     const token = this.#token;
     this.#token = undefined;
     this.#obtainedAt = undefined;
-    if (token === undefined) return;
+    this.#renewAt = undefined;
+    // An access token has nothing to end on the array: it runs out by itself.
+    if (token === undefined || this.credential.end === undefined) return;
     try {
-      const res = await this.send({
-        method: "POST",
-        path: "/api/logout",
-        token,
-      });
-      this.log.info({ status: res.status }, "logged out of array");
+      const status = await this.credential.end(this.send, token);
+      this.log.info({ status }, "logged out of array");
     } catch (err) {
       this.log.warn({ reason: err instanceof Error ? err.message : String(err) }, "array logout failed");
     }

@@ -14,11 +14,15 @@ export interface WireRequest {
   /** Absolute path, starting with /api. */
   path: string;
   query?: Query;
-  /** The session token, sent as `x-auth-token`. Never logged. */
+  /** The session token, sent as `x-auth-token` (or, with `bearer`, the access token). Never logged. */
   token?: string;
+  /** Send `token` as `Authorization: Bearer` (an OAuth2 access token) instead of `x-auth-token`. */
+  bearer?: boolean;
   /** Extra headers (the API token at login). Never logged. */
   headers?: Record<string, string>;
   body?: unknown;
+  /** A body sent as it is, its content-type in `headers` (the token endpoint's form); never logged. */
+  rawBody?: string;
   /** A shorter read time-out than the array's (probes, version negotiation: a hung array must cost little). */
   timeoutMs?: number;
 }
@@ -27,6 +31,16 @@ export interface WireResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The body as it came, for a file answered as `application/octet-stream` (then `text` is empty). */
+  bytes?: Uint8Array;
+}
+
+/** Whether an answer is a file (logs, a keytab) rather than JSON. */
+function isFile(headers: WireResponse["headers"]): boolean {
+  const type = headers["content-type"];
+  return (
+    (Array.isArray(type) ? type[0] : type)?.toLowerCase().startsWith("application/octet-stream") === true
+  );
 }
 
 /**
@@ -166,7 +180,11 @@ export class Transport {
       headers["content-type"] = "application/json";
       options.body = JSON.stringify(req.body);
     }
-    if (req.token !== undefined) headers["x-auth-token"] = req.token;
+    if (req.rawBody !== undefined) options.body = req.rawBody;
+    if (req.token !== undefined) {
+      if (req.bearer === true) headers["authorization"] = `Bearer ${req.token}`;
+      else headers["x-auth-token"] = req.token;
+    }
     if (req.headers !== undefined) Object.assign(headers, req.headers);
     if (req.timeoutMs !== undefined) {
       options.headersTimeout = req.timeoutMs;
@@ -174,6 +192,10 @@ export class Transport {
     }
     try {
       const res = await this.#pool.request(options);
+      if (res.statusCode < 300 && isFile(res.headers)) {
+        const bytes = new Uint8Array(await res.body.arrayBuffer());
+        return { status: res.statusCode, headers: res.headers, text: "", bytes };
+      }
       const text = await res.body.text();
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {

@@ -27,6 +27,16 @@ export interface Page<T> {
   continuationToken?: string | null;
   /** The `total` element (an object or a list, depending on the endpoint), when present. */
   total?: unknown;
+  /** REST 2.x partial answer (HTTP 207): what the array could not list, beside the items it could. */
+  errors?: { message?: string | undefined; context?: string | number | undefined }[];
+  /** A GET answered with a file (`/logs`, `/keytabs/download`): its bytes; `items` then describes it. */
+  file?: DownloadedFile;
+}
+
+export interface DownloadedFile {
+  /** From Content-Disposition; the path's last segment when the array names none. */
+  filename: string;
+  bytes: Uint8Array;
 }
 
 export interface ArrayHealth {
@@ -41,6 +51,8 @@ export interface ArrayHealth {
   /** The negotiated API version, once known. */
   version?: string;
   sessionAgeMs?: number;
+  /** How the bot logs in to it: an API token's session, or an OAuth2 API client's access token. */
+  auth?: "api_token" | "api_client";
   lastError?: { code: string; message: string; at: number };
   latencyMs: { p50?: number; p95?: number; samples: number };
   inFlight: number;

@@ -231,8 +231,8 @@ export function snapshotCreate(
 }
 
 /**
- * Replication throughput: the object is `async` up to 1.11 and `periodic` in 1.12 (spec "Other shapes": renamed
- * in a later 1.12 revision). Read whichever is present.
+ * Replication throughput: the object is `async` on the 1.x wire (Pure's SDK reads it so at 1.12 too; the spec's
+ * "renamed in 1.12.2" is the SDK's attribute) and `periodic` in 2.x. Read whichever is present.
  */
 export function replicationMetrics<T>(item: { async?: T; periodic?: T }): T | undefined {
   return item.periodic ?? item.async;

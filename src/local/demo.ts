@@ -8,6 +8,7 @@ import { configSchema } from "../config/schema.js";
 import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../simulator/index.js";
+import { versionsOverride } from "../simulator/options.js";
 
 /** Demo users and what they may do; `/as <name>` switches between them. */
 export const DEMO_USERS: Readonly<Record<string, string>> = {
@@ -17,10 +18,14 @@ export const DEMO_USERS: Readonly<Record<string, string>> = {
   dave: "admin",
 };
 
-/** fb-dr-01 is the replication target of fb-lab-01: their replica links, connection and contents match. */
+/**
+ * fb-dr-01 is the replication target of fb-lab-01: their replica links, connection and contents match. Both speak
+ * REST 1.x for now, so the transcripts and goldens keep their request lines (ARRAY_SIM_VERSIONS overrides it, as
+ * the suite's REST 2.x project does).
+ */
 export const DEMO_ARRAYS = [
-  { name: "fb-lab-01", tags: ["lab"], scenario: "demo" },
-  { name: "fb-dr-01", tags: ["dr"], scenario: "demo-dr" },
+  { name: "fb-lab-01", tags: ["lab"], scenario: "demo", versions: "1.0-1.12" },
+  { name: "fb-dr-01", tags: ["dr"], scenario: "demo-dr", versions: "1.0-1.12" },
 ] as const;
 
 /** What `npm start -- --demo <incident>` may put on fb-lab-01: the demo itself, or the demo with an incident. */
@@ -61,6 +66,7 @@ export async function startDemo(logger: Logger, incident?: DemoIncident): Promis
           // `freeze` is a change-control drill, not an array incident: the arrays stay the demo's.
           scenario:
             a.scenario === "demo" && incident !== undefined && incident !== "freeze" ? incident : a.scenario,
+          versions: versionsOverride() ?? a.versions,
           logger: logger.child({ sim: a.name }),
         }),
       );

@@ -3,7 +3,7 @@
 // simulator, the client and the commands all read this one table; do not fork it or edit it by hand.
 
 export type ParamKind = "string" | "list" | "integer" | "boolean";
-export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
 
 export interface EndpointSpec {
   readonly method: HttpMethod;

@@ -33,6 +33,8 @@ export const NOT_SECRET_MODEL_FIELDS = [
   "create_api_token",
   "delete_api_token",
   "api_token_timeout",
+  // REST 2.x's name of 1.x `expose`: a flag (true/false), refused from chat by the access policy, never a secret.
+  "expose_api_token",
   "access_token_ttl_in_ms",
   "public_key",
   "access_key_id",
@@ -50,6 +52,12 @@ export const SECRET_BOT_FIELDS = [
   "bot_token",
   "app_token",
   "client_secret",
+  // OAuth2 API clients (rest-spec/oauth.ts): the signed assertion, the access token it buys, and the form field
+  // that carries the assertion; the private key is `private_key` above.
+  "access_token",
+  "subject_token",
+  "id_token",
+  "assertion",
 ] as const;
 
 /** Fields holding URLs (or host specs) that may carry `user:password@`: their credentials are masked. */

@@ -1,6 +1,9 @@
 import { ENDPOINTS, type EndpointSpec, type HttpMethod } from "./endpoints.js";
 
-/** Every REST 1.x version we speak, ascending. 1.8.1 exists on real arrays and in the SDK. */
+/**
+ * Every REST version we speak, ascending, 1.x then 2.x. 1.8.1 exists on real arrays and in the SDK; 2.0–2.28 are
+ * the versions of the 2.x table (src/rest-spec/endpoints-2x.ts, generated from the specs).
+ */
 export const KNOWN_VERSIONS = [
   "1.0",
   "1.1",
@@ -16,7 +19,13 @@ export const KNOWN_VERSIONS = [
   "1.10",
   "1.11",
   "1.12",
+  ...Array.from({ length: 29 }, (_, i) => `2.${i}` as const),
 ] as const;
+
+/** The REST generation a version belongs to: 1 or 2. */
+export function generationOf(version: ApiVersion): 1 | 2 {
+  return version.startsWith("2.") ? 2 : 1;
+}
 
 export type ApiVersion = string;
 
@@ -35,7 +44,10 @@ export function atLeast(version: ApiVersion, min: ApiVersion): boolean {
   return compareVersions(version, min) >= 0;
 }
 
-/** Parses "1.0-1.12" or "1.4,1.8" into the known versions it covers. */
+/**
+ * Parses "1.0-1.12", "1.4,1.8", "2.0-2.24" or "1.0-1.12,2.0-2.24" into the known versions it covers, ascending
+ * (so 1.x before 2.x).
+ */
 export function parseVersionRange(spec: string): ApiVersion[] {
   const out = new Set<ApiVersion>();
   for (const part of spec

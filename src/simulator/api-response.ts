@@ -4,6 +4,8 @@ export interface ApiResponse {
   headers?: Record<string, string>;
   /** JSON body; undefined sends an empty body. */
   body?: unknown;
+  /** Bytes sent instead of a JSON body, with their type and file name. */
+  file?: { filename: string; contentType: string; bytes: Buffer };
 }
 
 /** The 1.x error body real arrays send: `{"errors":[{"context":…,"message":…}]}`. */

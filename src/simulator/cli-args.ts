@@ -1,19 +1,20 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { parseVersionRange } from "../rest-spec/versions.js";
-import { DEFAULT_API_TOKEN, DEFAULT_USERNAME } from "./options.js";
+import { CURRENT_ARRAY_VERSIONS, DEFAULT_API_TOKEN, DEFAULT_USERNAME, defaultVersions } from "./options.js";
 import { SCENARIOS, type ScenarioName } from "./state.js";
 
 export const USAGE = `Usage: npm run simulator -- [options]
 
-Starts simulated FlashBlade arrays (REST 1.x over HTTPS) until Ctrl+C.
+Starts simulated FlashBlade arrays (REST 1.x and 2.x over HTTPS) until Ctrl+C.
 
   --port N            first port (default 8443; 0 = any free port); --arrays N uses N consecutive ports
   --host ADDR         address to listen on (default 127.0.0.1)
   --arrays N          number of arrays, named sim-1 ... sim-N (default 1, at most 32)
   --api-token T       API token accepted for login (default ${DEFAULT_API_TOKEN})
   --username U        user the token logs in as (default ${DEFAULT_USERNAME})
-  --versions R        REST versions served, e.g. 1.0-1.12 (default) or 1.4,1.8
+  --versions R        REST versions served, ranges and lists of both generations: ${CURRENT_ARRAY_VERSIONS}
+                      (default, as a current array), 1.0-1.12 (1.x only), 2.0-2.24 (2.x only), 1.4,1.8
   --scenario S        demo (default), empty, slow-nfs, growth, or scale:N (N file systems)
   --idle-timeout D    session idle timeout, e.g. 30m (default), 90s, 1h
   --control           serve the HTTP control interface under /_control
@@ -54,8 +55,11 @@ const argsSchema = z
     username: z.string().min(1).default(DEFAULT_USERNAME),
     versions: z
       .string()
-      .refine((v) => parseVersionRange(v).length > 0, "--versions names no known REST version (try 1.0-1.12)")
-      .default("1.0-1.12"),
+      .refine(
+        (v) => parseVersionRange(v).length > 0,
+        "--versions names no known REST version (try 1.0-1.12, 2.0-2.28 or 1.0-1.12,2.0-2.28)",
+      )
+      .default(() => defaultVersions()),
     scenario: scenarioSchema.default("demo"),
     "idle-timeout": z
       .string()

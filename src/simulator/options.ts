@@ -11,12 +11,33 @@ import type { SimHandler } from "./types.js";
 export const DEFAULT_API_TOKEN = "T-demo";
 export const DEFAULT_USERNAME = "pureuser";
 export const DEFAULT_IDLE_MS = 30 * 60_000;
+/** What a current array serves: every 1.x version, then 2.0–2.28. */
+export const CURRENT_ARRAY_VERSIONS = "1.0-1.12,2.0-2.28";
+
+/**
+ * The versions a simulator serves when not told: ARRAY_SIM_VERSIONS when set (a test project flips every
+ * simulated array of the suite to one generation with it, child processes included), else a current array's.
+ */
+export function defaultVersions(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return versionsOverride(env) ?? CURRENT_ARRAY_VERSIONS;
+}
+
+/** ARRAY_SIM_VERSIONS when set: it also overrides what the demo pins (src/local/demo.ts). */
+export function versionsOverride(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string | undefined {
+  const v = env["ARRAY_SIM_VERSIONS"]?.trim();
+  return v ? v : undefined;
+}
 
 export interface SimulatorOptions {
   /** 0 (default) picks any free port. */
   port?: number;
   host?: string;
-  /** Range or list of REST versions served, e.g. "1.0-1.12" (default) or "1.4,1.8". */
+  /**
+   * Range or list of REST versions served, of both generations: "1.0-1.12", "1.4,1.8", "2.0-2.24" (a 2.x-only
+   * array), "1.0-1.12,2.0-2.24"; by default defaultVersions().
+   */
   versions?: string;
   apiTokens?: readonly { token: string; username: string }[];
   scenario?: ScenarioName | { scale: { fileSystems: number } };
@@ -40,7 +61,7 @@ export interface SimulatorOptions {
 const optionsSchema = z.object({
   port: z.number().int().min(0).max(65535).default(0),
   host: z.string().min(1).default("127.0.0.1"),
-  versions: z.string().min(1).default("1.0-1.12"),
+  versions: z.string().min(1).optional(),
   apiTokens: z
     .array(z.object({ token: z.string().min(1), username: z.string().min(1) }))
     .min(1, "give at least one API token")
@@ -51,7 +72,7 @@ const optionsSchema = z.object({
   seed: z.number().int().default(1),
 });
 
-export type ResolvedOptions = z.output<typeof optionsSchema> & { versionList: string[] };
+export type ResolvedOptions = z.output<typeof optionsSchema> & { versions: string; versionList: string[] };
 
 /** Validates the plain-data options; a bad value is a clear, coded error rather than a half-started server. */
 export function resolveOptions(opts: SimulatorOptions): ResolvedOptions {
@@ -70,12 +91,13 @@ export function resolveOptions(opts: SimulatorOptions): ResolvedOptions {
     const why = parsed.error.issues.map((i) => `${i.path.join(".") || "options"}: ${i.message}`).join("; ");
     throw new UserFacingError("SIM_BAD_OPTIONS", `Invalid simulator options: ${why}`);
   }
-  const versionList = parseVersionRange(parsed.data.versions);
+  const versions = parsed.data.versions ?? defaultVersions();
+  const versionList = parseVersionRange(versions);
   if (versionList.length === 0) {
     throw new UserFacingError(
       "SIM_BAD_OPTIONS",
-      `Invalid simulator options: versions "${parsed.data.versions}" names no known REST version (try "1.0-1.12").`,
+      `Invalid simulator options: versions "${versions}" names no known REST version (try "1.0-1.12" or "2.0-2.28").`,
     );
   }
-  return { ...parsed.data, versionList };
+  return { ...parsed.data, versions, versionList };
 }

@@ -1,7 +1,9 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Logger } from "pino";
-import { ENDPOINTS, type HttpMethod } from "../rest-spec/endpoints.js";
-import { atLeast, findEndpoint } from "../rest-spec/versions.js";
+import { type Dialect, dialect } from "../rest-spec/dialect.js";
+import type { HttpMethod } from "../rest-spec/endpoints.js";
+import { OPERATIONS, type Operation } from "../rest-spec/operations.js";
+import { atLeast, generationOf } from "../rest-spec/versions.js";
 import { type ApiResponse, errorResponse } from "./api-response.js";
 import { parseQuery } from "./query/index.js";
 import type { SessionStore } from "./sessions.js";
@@ -15,6 +17,8 @@ export interface RouterContext {
   /** API token → username. */
   readonly apiTokens: ReadonlyMap<string, string>;
   readonly sessions: SessionStore;
+  /** The user an `Authorization: Bearer` access token acts for (oauth.ts); undefined when refused. */
+  bearer?(authorization: string | undefined): string | undefined;
   readonly state: SimState;
   readonly logger: Logger;
   findHandler(method: HttpMethod, path: string): SimHandler<SimState> | undefined;
@@ -37,14 +41,27 @@ export interface ApiRequest {
 const METHODS = new Set<string>(["GET", "POST", "PATCH", "DELETE"]);
 const VERSION_SEGMENT = /^\/(\d+\.\d+(?:\.\d+)?)(\/.*)?$/;
 
-/** Versioned paths of the table → the methods that exist on them, to tell 404 from 405. */
-const methodsByPath = new Map<string, string[]>();
-for (const e of ENDPOINTS) {
-  if (!e.versioned) continue;
-  const list = methodsByPath.get(e.path) ?? [];
-  list.push(e.method);
-  methodsByPath.set(e.path, list);
+/** Per generation, the versioned paths of the table → the methods that exist on them, to tell 404 from 405. */
+const methodsByPath = { 1: new Map<string, string[]>(), 2: new Map<string, string[]>() };
+for (const o of OPERATIONS) {
+  if (!o.versioned) continue;
+  for (const [gen, path] of [
+    [1, o.v1?.path],
+    [2, o.v2 ? o.path : undefined],
+  ] as const) {
+    if (path === undefined) continue;
+    const list = methodsByPath[gen].get(path) ?? [];
+    list.push(o.method);
+    methodsByPath[gen].set(path, list);
+  }
 }
+
+/**
+ * The handlers' own language: the 1.12 dialect (paths and parameter names), what they were written in. A request
+ * of any version is read into it and its answer written back out in the request's dialect, so a handler and the
+ * rules beside it exist once for both generations.
+ */
+const HANDLERS = dialect("1.12");
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const v = headers[name];
@@ -71,16 +88,19 @@ export async function routeApi(ctx: RouterContext, req: ApiRequest): Promise<Api
   const rest = m[2] ?? "/";
   if (!ctx.versions.includes(version)) {
     const served = `${ctx.versions[0]} to ${ctx.versions.at(-1)}`;
-    return errorResponse(
-      404,
-      `REST version ${version} is not supported by this array (it serves ${served}).`,
-      path,
+    return inGeneration(
+      version,
+      errorResponse(
+        404,
+        `REST version ${version} is not supported by this array (it serves ${served}).`,
+        path,
+      ),
     );
   }
   // Some clients log in and out on a versioned path after choosing a version.
   if (rest === "/login") return login(ctx, req);
   if (rest === "/logout") return logout(ctx, req);
-  return versioned(ctx, req, version, rest);
+  return inGeneration(version, await versioned(ctx, req, version, rest));
 }
 
 async function versioned(
@@ -89,36 +109,82 @@ async function versioned(
   version: string,
   rest: string,
 ): Promise<ApiResponse> {
-  const allowed = methodsByPath.get(rest);
+  const d = dialect(version);
+  const allowed = methodsByPath[d.generation].get(rest);
   if (allowed === undefined) return errorResponse(404, `No such endpoint: /api/${version}${rest}.`, rest);
   if (!METHODS.has(req.method) || !allowed.includes(req.method)) return notAllowed(req.method, rest, allowed);
   const method = req.method as HttpMethod;
-  const endpoint = findEndpoint(method, rest);
-  if (endpoint === undefined || !atLeast(version, endpoint.since)) {
-    const since = endpoint === undefined ? "" : ` (it exists from ${endpoint.since})`;
+  const op = d.find(method, rest);
+  if (op === undefined || !d.serves(op)) {
+    const since = op === undefined ? "" : ` (it exists from ${d.since(op)})`;
     return errorResponse(404, `${method} ${rest} is not available in REST ${version}${since}.`, rest);
   }
-  const user = ctx.sessions.touch(header(req.headers, "x-auth-token"));
+  const user =
+    ctx.sessions.touch(header(req.headers, "x-auth-token")) ??
+    ctx.bearer?.(header(req.headers, "authorization"));
   if (user === undefined) {
     return errorResponse(
       403,
-      "The session token (x-auth-token) is missing, unknown or expired. Log in again with POST /api/login.",
+      "The session token (x-auth-token) or access token (Authorization: Bearer) is missing, unknown or expired. " +
+        "Log in again with POST /api/login, or exchange a new token at /oauth2/1.0/token.",
       rest,
     );
   }
-  const handler = ctx.findHandler(method, rest);
+  // The handler's path: 1.x's where the operation has one, else the canonical (a 2.x-only operation).
+  const path = op.v1 ? HANDLERS.path(op) : op.path;
+  const handler = ctx.findHandler(method, path);
   if (handler === undefined) return errorResponse(404, `No handler for ${method} ${rest}.`, rest);
   try {
-    const query = parseQuery(req.search);
+    let search = req.search;
     // purity_fb sends no body for an empty model; arrays take a body-less PATCH as `{}`.
-    const body = parseBody(req.body) ?? (method === "PATCH" ? {} : undefined);
-    const result = await handler({ method, path: rest, version, query, body, user }, ctx.state);
+    let body: unknown = parseBody(req.body) ?? (method === "PATCH" ? {} : undefined);
+    if (d.generation === 2) ({ search, body } = inHandlerTerms(d, op, search, body));
+    const query = parseQuery(search);
+    const result = await handler({ method, path, version, query, body, user }, ctx.state);
     return wrapResult(result);
   } catch (err) {
     if (err instanceof SimHttpError) return errorResponse(err.status, err.message, err.context ?? rest);
     ctx.logger.error({ err, method, path: rest, version }, "simulator handler failed");
     return errorResponse(500, "Internal error in the simulated array; see the simulator's log.", rest);
   }
+}
+
+/** A request in `d`'s terms → the handlers' (`continuation_token` → `token`, a create's `?names=` → body `name`). */
+function inHandlerTerms(
+  d: Dialect,
+  op: Operation,
+  search: string,
+  body: unknown,
+): { search: string; body: unknown } {
+  // Repeated keys stay as they are (the handlers refuse or fold them as on 1.x); the rest go through the dialect.
+  const single: Record<string, string> = {};
+  const out = new URLSearchParams();
+  for (const [k, v] of new URLSearchParams(search)) {
+    const name = d.canonicalName(op, k);
+    if (Object.hasOwn(single, name)) out.append(HANDLERS.wireName(op, name), v);
+    else single[name] = v;
+  }
+  const req = HANDLERS.request(op, single, body);
+  for (const [k, v] of Object.entries(req.query)) out.append(k, String(v));
+  return { search: out.toString(), body: req.body };
+}
+
+/**
+ * An answer in the handlers' (1.x) shape → the request's generation: 2.x lists carry `continuation_token` and
+ * `total_item_count` at the top level instead of `pagination_info`, and errors the 2.x body (403 with a top-level
+ * `message` beside `errors`).
+ */
+export function inGeneration(version: string, res: ApiResponse): ApiResponse {
+  if (generationOf(version) === 1 || res.body === null || typeof res.body !== "object") return res;
+  const d = dialect(version);
+  const body = res.body as Record<string, unknown>;
+  if (res.status >= 400) {
+    const first = (body.errors as { message?: string; context?: string }[] | undefined)?.[0];
+    return { ...res, body: d.errorBody(res.status, first?.message ?? "", first?.context ?? "") };
+  }
+  if (!("pagination_info" in body)) return res;
+  const { items, pagination_info: _p, ...extra } = body;
+  return { ...res, body: d.envelope((items as unknown[]) ?? [], HANDLERS.readPage(body), extra) };
 }
 
 function parseBody(text: string): unknown {
@@ -133,6 +199,7 @@ function parseBody(text: string): unknown {
 
 function wrapResult(result: SimResult): ApiResponse {
   const status = result.status ?? 200;
+  if (result.file !== undefined) return { status, file: result.file };
   if (result.envelope !== undefined) return { status, body: result.envelope };
   if (result.items !== undefined) return { status, body: { items: result.items } };
   return { status };

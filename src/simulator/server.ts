@@ -1,18 +1,21 @@
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import type { Logger } from "pino";
 import { silentLogger } from "../logger.js";
+import { TOKEN_PATH } from "../rest-spec/oauth.js";
 import { type ApiResponse, errorResponse } from "./api-response.js";
 import { createControl, type SimControl } from "./control.js";
 import { CONTROL_PREFIX, handleControl } from "./control-http.js";
 import { FaultPlan } from "./faults.js";
+import { OAuthIssuer } from "./oauth.js";
 import { resolveOptions, type SimulatorOptions } from "./options.js";
 import { registerPeer } from "./peers.js";
 import { type LoggedRequest, RequestLog, redactBody } from "./request-log.js";
 import { findHandler } from "./resources/index.js";
-import { type RouterContext, routeApi } from "./routing.js";
+import { inGeneration, type RouterContext, routeApi } from "./routing.js";
 import { SessionStore } from "./sessions.js";
 import { createState, type SimState } from "./state.js";
 import { selfSignedCertificate } from "./tls.js";
@@ -34,6 +37,9 @@ export interface Simulator {
 /** Bodies above this are refused; no 1.x request body comes near it. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const VERSIONED_PATH = /^\/api\/\d+\.\d+(?:\.\d+)?(\/.*)$/;
+const REST_2X_PATH = /^\/api\/2\.\d+\//;
+/** What a 2.x array's throttle says beside a 429 (the headers Pure's 2.x SDK reads: pypureclient/keywords.py). */
+const RATE_LIMIT = { second: 10, minute: 1000 };
 
 class BodyTooLarge extends Error {}
 
@@ -57,6 +63,15 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function send(res: ServerResponse, answer: ApiResponse): void {
   const headers: Record<string, string | number> = { ...answer.headers };
+  if (answer.file !== undefined) {
+    headers["content-type"] = answer.file.contentType;
+    // The name is the simulator's own (array name, times, keytab prefix): no quoting beyond the plain form needed.
+    headers["content-disposition"] = `attachment; filename="${answer.file.filename}"`;
+    headers["content-length"] = answer.file.bytes.length;
+    res.writeHead(answer.status, headers);
+    res.end(answer.file.bytes);
+    return;
+  }
   if (answer.body === undefined) {
     headers["content-length"] = 0;
     res.writeHead(answer.status, headers);
@@ -91,9 +106,17 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const log = new RequestLog(clock);
   // The login banner is the array's `banner` setting, so PATCH /arrays changes what login-banner answers.
   if (opts.loginBanner !== undefined) state.array.banner = opts.loginBanner;
+  const apiTokens = new Map(o.apiTokens.map((t) => [t.token, t.username]));
+  const oauth = new OAuthIssuer({
+    state,
+    clock,
+    isUser: (name) =>
+      state.generic.get("/admins")?.items.has(name) === true || [...apiTokens.values()].includes(name),
+  });
   const router: RouterContext = {
     versions: o.versionList,
-    apiTokens: new Map(o.apiTokens.map((t) => [t.token, t.username])),
+    apiTokens,
+    bearer: (authorization) => oauth.user(authorization),
     sessions,
     state,
     logger,
@@ -152,21 +175,43 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       req.socket.destroy();
       return;
     }
+    // A 2.x array echoes the caller's X-Request-ID, or makes one up (auth.md §2); 2.x answers carry 2.x errors.
+    const v2 = REST_2X_PATH.test(pathname);
+    const given = req.headers["x-request-id"];
+    const requestId = (Array.isArray(given) ? given[0] : given) ?? (v2 ? randomUUID() : undefined);
+    const reply = (answer: ApiResponse) =>
+      send(
+        res,
+        requestId === undefined
+          ? answer
+          : { ...answer, headers: { ...answer.headers, "x-request-id": requestId } },
+      );
     if (decision.action?.kind === "fail") {
-      const answer = errorResponse(decision.action.status, decision.action.message, pathname);
-      if (decision.action.retryAfter !== undefined)
-        answer.headers = { "retry-after": `${decision.action.retryAfter}` };
-      send(res, answer);
+      const { status } = decision.action;
+      const version = VERSIONED_PATH.test(pathname) ? (pathname.split("/")[2] ?? "1.0") : "1.0";
+      const answer = inGeneration(version, errorResponse(status, decision.action.message, pathname));
+      const headers: Record<string, string> = {};
+      if (decision.action.retryAfter !== undefined) headers["retry-after"] = `${decision.action.retryAfter}`;
+      if (v2 && status === 429) {
+        headers["x-ratelimit-limit-second"] = `${RATE_LIMIT.second}`;
+        headers["x-ratelimit-limit-minute"] = `${RATE_LIMIT.minute}`;
+        headers["x-ratelimit-remaining-second"] = "0";
+        headers["x-ratelimit-remaining-minute"] = `${RATE_LIMIT.minute - RATE_LIMIT.second}`;
+      }
+      if (Object.keys(headers).length > 0) answer.headers = headers;
+      reply(answer);
+      return;
+    }
+    if (pathname === TOKEN_PATH) {
+      const type = req.headers["content-type"];
+      reply(oauth.exchange(method, Array.isArray(type) ? type[0] : type, body));
       return;
     }
     if (pathname !== "/api" && !pathname.startsWith("/api/")) {
-      send(res, errorResponse(404, `No such path: ${pathname}. The REST API lives under /api.`, pathname));
+      reply(errorResponse(404, `No such path: ${pathname}. The REST API lives under /api.`, pathname));
       return;
     }
-    send(
-      res,
-      await routeApi(router, { method, path: pathname.slice(4), search, headers: req.headers, body }),
-    );
+    reply(await routeApi(router, { method, path: pathname.slice(4), search, headers: req.headers, body }));
   }
 
   async function serveControl(req: IncomingMessage, res: ServerResponse, pathname: string) {

@@ -41,6 +41,14 @@ export interface SimResult {
   envelope?: unknown;
   /** DELETE answers 200 with an empty body. */
   empty?: boolean;
+  /** A file answered as it is (`/logs`, `/keytabs/download`): octet-stream, named in Content-Disposition. */
+  file?: SimFile;
+}
+
+export interface SimFile {
+  filename: string;
+  contentType: string;
+  bytes: Buffer;
 }
 
 /** A request the array refuses. Rendered as `{"errors":[{"context":…,"message":…}]}` with `status`. */

@@ -33,7 +33,7 @@ describe("api GET", () => {
 
   test("an unknown path names the nearest ones and sends nothing", async () => {
     const text = textOf(await h.run("carol", "api GET /blade --array lab-1"));
-    expect(text).toContain("/blade is not a REST 1.x endpoint. Nearest: `/blades`");
+    expect(text).toContain("/blade is not a REST endpoint. Nearest: `/blades`");
     expect(sent("lab-1")).toEqual([]);
   });
 

@@ -41,7 +41,7 @@ describe("loading the configuration", () => {
       baseDir: "/cfg",
     });
     expect(loaded.arrays.map((a) => a.name)).toEqual(["fb-prod-01", "fb-dr-01", "fb-lab-01"]);
-    expect(loaded.arrays[2]?.apiToken.reveal()).toBe("T-lab");
+    expect(loaded.arrays[2]?.apiToken?.reveal()).toBe("T-lab");
     expect(loaded.config.destructive.eradicate).toEqual({
       policy: "approve",
       approvers: 1,

@@ -9,33 +9,24 @@ import { generateKeyPairSync } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { generate } from "selfsigned";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.js";
 import { selfSignedCertificate } from "../../src/simulator/tls.js";
+import { findSdk, requireModules } from "./python.js";
 
 const run = promisify(execFile);
 const HERE = import.meta.dirname;
-const REPO = resolve(HERE, "../..");
-const SDK_IN_SHARED = "shared/vendor/purity_fb-1.12.3";
-
-/**
- * The SDK lives in the shared checkout beside the repository (`<repo>/../shared/vendor/…`, as in CI); from a
- * worktree nested deeper, the nearest such checkout above it. PURITY_FB_SDK names another directory.
- */
-function findSdk(): string {
-  const override = process.env["PURITY_FB_SDK"];
-  if (override) return override;
-  for (let dir = dirname(REPO); ; dir = dirname(dir)) {
-    const candidate = join(dir, SDK_IN_SHARED);
-    if (existsSync(join(candidate, "purity_fb", "__init__.py"))) return candidate;
-    if (dirname(dir) === dir) return resolve(REPO, "..", SDK_IN_SHARED);
-  }
-}
-
-const SDK = findSdk();
+const SDK = findSdk("shared/vendor/purity_fb-1.12.3", "purity_fb/__init__.py", process.env["PURITY_FB_SDK"]);
+/** The modules purity_fb imports, each with the Debian package that brings it (.ci/run installs them). */
+const MODULES = {
+  urllib3: "python3-urllib3",
+  six: "python3-six",
+  certifi: "python3-certifi",
+  dateutil: "python3-dateutil",
+};
 const TOKEN = "T-conformance";
 
 interface Check {
@@ -60,6 +51,7 @@ beforeAll(async () => {
         "(the shared checkout beside the repository), or PURITY_FB_SDK set to its directory.",
     );
   }
+  await requireModules("python3", MODULES);
   fixtures = await mkdtemp(join(tmpdir(), "conformance-"));
   const made = await generate(
     [

@@ -166,6 +166,9 @@ def transfers_and_performance():
     check(p, "array connections: total without asking", conns.total is not None and len(conns.total) == 1, conns.total)
     targets = fb.targets.list_targets_performance_replication()
     check(p, "targets: total without asking", targets.total is not None and len(targets.total) == 1, targets.total)
+    # Ansible's purefb_info reads total[0].periodic; the SDK fills it from the wire key `async` in every 1.x version.
+    sums = [r.total[0].periodic for r in (conns, targets) if r.total]
+    check(p, "the totals carry their async figures", len(sums) == 2 and all(s is not None and s.transmitted_bytes_per_sec is not None for s in sums), sums)
 
 
 @flow((1, 9))

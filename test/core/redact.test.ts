@@ -185,4 +185,23 @@ describe("log lines", () => {
     expect(text).toContain("ldap://cn:***@ad");
     expect(text).toContain('"BIND_PASSWORD":"[redacted]"');
   });
+
+  test("OAuth2: the access token, the assertion and the form field carrying it go from a log line", () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: "info", destination: { write: (s: string) => void lines.push(s) } });
+    logger.info(
+      {
+        reply: { access_token: "Acc-6", token_type: "Bearer", expires_in: 3600 },
+        form: { grant_type: "token-exchange", subject_token: "Subj-7" },
+        claims: { Id_Token: "Id-8", assertion: "Ass-9" },
+        client: { access_token_ttl_in_ms: 3_600_000, key_id: "k-1" },
+      },
+      "exchanged",
+    );
+    const text = lines.join("");
+    for (const s of ["Acc-6", "Subj-7", "Id-8", "Ass-9"]) expect(text).not.toContain(s);
+    expect(text).toContain('"access_token_ttl_in_ms":3600000');
+    expect(text).toContain('"key_id":"k-1"');
+    expect(text).toContain('"expires_in":3600');
+  });
 });

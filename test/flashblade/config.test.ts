@@ -83,8 +83,8 @@ describe("arrays configuration", () => {
       },
       baseDir: "/etc/bot",
     });
-    expect(a?.apiToken.reveal()).toBe("T-env-token");
-    expect(b?.apiToken.reveal()).toBe("T-file-token");
+    expect(a?.apiToken?.reveal()).toBe("T-env-token");
+    expect(b?.apiToken?.reveal()).toBe("T-file-token");
     expect(b?.ca).toContain("BEGIN CERTIFICATE");
     expect(b?.origin).toBe("https://fb2:8443");
     expect(JSON.stringify(a)).not.toContain("T-env-token");

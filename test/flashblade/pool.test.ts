@@ -59,6 +59,7 @@ describe("array pool", () => {
       status: "unknown",
       // An array is reachable once it has answered, not before.
       reachable: false,
+      auth: "api_token",
       latencyMs: { samples: 0 },
       inFlight: 0,
       queued: 0,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Secret } from "../../src/config/arrays.js";
+import { apiTokenCredential } from "../../src/flashblade/credentials.js";
 import { Session } from "../../src/flashblade/session.js";
 import type { WireRequest, WireResponse } from "../../src/flashblade/transport.js";
 import { silentLogger } from "../../src/logger.js";
@@ -103,7 +104,13 @@ describe("array sessions", () => {
       sent.push(req.path);
       return { status: 200, headers: { "x-auth-token": `tok-${sent.length}` }, text: "{}" };
     };
-    const session = new Session("lab-1", new Secret("T-1"), send, silentLogger(), Date.now);
+    const session = new Session(
+      "lab-1",
+      apiTokenCredential("lab-1", new Secret("T-1")),
+      send,
+      silentLogger(),
+      Date.now,
+    );
     expect(await session.token()).toBe("tok-1");
     await session.logout();
     // An alert poll answered 401 after the logout asks for a fresh session: none is made.

@@ -25,5 +25,6 @@ test("it has a row for every endpoint of the table and the sections other work f
   expect(md).toContain("## Limits");
   expect(md).toContain("## Names");
   for (const { file } of SECURITY_PARTS) expect(md).toContain(parts[file].trim().split("\n")[0]);
-  expect(md).toMatch(/GET \/admins \| `expose` \| refused from chat/);
+  expect(md).toMatch(/GET \/admins \| `expose_api_token` \(1.x `expose`\) \| refused from chat/);
+  expect(md).toMatch(/GET \/admins\/api-tokens \| `expose_api_token` \| refused from chat/);
 });

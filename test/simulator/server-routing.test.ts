@@ -149,10 +149,10 @@ describe("handler results and errors", () => {
 
 describe("options", () => {
   it("rejects a version range that names no known version with a coded, readable error", async () => {
-    const err = await startSimulator({ versions: "2.0-2.5" }).catch((e: unknown) => e);
+    const err = await startSimulator({ versions: "3.0-3.5" }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserFacingError);
     expect((err as UserFacingError).code).toBe("SIM_BAD_OPTIONS");
-    expect((err as Error).message).toContain("2.0-2.5");
+    expect((err as Error).message).toContain("3.0-3.5");
   });
 
   it("rejects an out-of-range port and an empty token list", async () => {

@@ -4,13 +4,14 @@
  * regenerated.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { REPO } from "../helpers/compile-fixture.js";
 
 const TOOL = join(REPO, "tools", "gen-rest-endpoints.mjs");
+const MODELS_TOOL = join(REPO, "tools", "gen-rest-models.mjs");
 const work = mkdtempSync(join(tmpdir(), "gen-endpoints-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -42,5 +43,34 @@ describe("the endpoint table generator", () => {
     const run = spawnSync(process.execPath, [TOOL, "--check", file], { encoding: "utf8" });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("run node tools/gen-rest-endpoints.mjs");
+  });
+
+  test("the 2.x table and models are what the 2.x facts generate, and a changed fact makes the check fail", () => {
+    const out = execFileSync(process.execPath, [TOOL, "--check"], { encoding: "utf8" });
+    const facts = /endpoints-2x\.ts is current \((.*)\)/.exec(out)?.[1];
+    if (!facts) throw new Error(`no 2.x facts named in: ${out}`);
+    expect(spawnSync(process.execPath, [MODELS_TOOL, "--check"], { encoding: "utf8" }).status).toBe(0);
+    const dir = join(work, "rest-2x");
+    mkdirSync(dir, { recursive: true });
+    for (const f of ["endpoints.tsv", "mapping-1x-2x.tsv", "models.tsv"])
+      copyFileSync(join(facts, f), join(dir, f));
+    const mapping = readFileSync(join(dir, "mapping-1x-2x.tsv"), "utf8");
+    writeFileSync(
+      join(dir, "mapping-1x-2x.tsv"),
+      mapping.replace("expose>expose_api_token", "expose>expose_token"),
+    );
+    const run = spawnSync(process.execPath, [TOOL, "--check", "--2x", dir], { encoding: "utf8" });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("src/rest-spec/endpoints-2x.ts is not what");
+    const models = readFileSync(join(dir, "models.tsv"), "utf8");
+    writeFileSync(
+      join(dir, "models.tsv"),
+      models.replace("_apiToken\tcreated_at\tinteger(int64)", "_apiToken\tcreated_at\tstring"),
+    );
+    const modelsRun = spawnSync(process.execPath, [MODELS_TOOL, "--check", "--2x", dir], {
+      encoding: "utf8",
+    });
+    expect(modelsRun.status).toBe(1);
+    expect(modelsRun.stderr).toContain("run node tools/gen-rest-models.mjs");
   });
 });

@@ -19,7 +19,7 @@ import { truncatedTable } from "../../../src/core/table.js";
 import { countOf } from "../../../src/core/units.js";
 import { errorCode, UserFacingError } from "../../../src/errors.js";
 import { and, contains, eq, type Filter, ge, like } from "../../../src/flashblade/filter.js";
-import type { Query } from "../../../src/flashblade/types.js";
+import type { DownloadedFile, Query } from "../../../src/flashblade/types.js";
 import { notFoundError } from "../../shared/found.js";
 import type { Unit } from "../spec.js";
 import {
@@ -54,6 +54,8 @@ export interface ListResult {
   items: Item[];
   /** True when MAX_ROWS (or --limit) stopped the listing. */
   capped: boolean;
+  /** Files the arrays answered instead of pages (`/logs`), one per array; `items` name them. */
+  files?: DownloadedFile[];
 }
 
 const SORT = /^[a-z][a-z0-9_.]*-?$/;
@@ -112,7 +114,10 @@ export async function fetchAll(
     return { items, capped: false };
   }
   const page = await ctx.array.get<Item>(p.path, { query });
-  return { items: page.items.slice(0, cap), capped: page.items.length > cap };
+  const out: ListResult = { items: page.items.slice(0, cap), capped: page.items.length > cap };
+  // Only where the catalogue offers the file: a file it does not (a keytab's keys) goes no further than here.
+  if (page.file && (p.file ?? p.spec.file)) out.files = [page.file];
+  return out;
 }
 
 /**
@@ -259,14 +264,32 @@ export function listCommand(p: VerbPlan): CommandDefinition {
     merge: (results) => ({
       items: results.flatMap((r) => r.result.items),
       capped: results.some((r) => r.result.capped),
+      files: results.flatMap((r) => r.result.files ?? []),
     }),
     render: (result, _args, rctx) => withFile(p.spec.file, tableMessage(p, result, rctx), result),
   });
 }
 
-/** The items as a JSON file beside the table, where the catalogue asks for one (logs, keytabs, the MIB). */
+/**
+ * Where the catalogue asks for a file (logs, the MIB): the file the array answered, as it came, or else the items
+ * as JSON beside the table.
+ */
 function withFile(file: string | undefined, m: Message, result: ListResult): Message {
   if (!file || result.items.length === 0) return m;
+  if (result.files?.length) {
+    return {
+      ...m,
+      attachments: [
+        ...(m.attachments ?? []),
+        ...result.files.map((f) => ({
+          filename: f.filename,
+          title: f.filename,
+          contentType: "application/octet-stream" as const,
+          content: f.bytes,
+        })),
+      ],
+    };
+  }
   const content = JSON.stringify(
     result.items.map(({ _array, ...rest }) => rest),
     null,
@@ -341,6 +364,7 @@ export function readActionCommand(p: VerbPlan): CommandDefinition {
     merge: (results) => ({
       items: results.flatMap((r) => r.result.items),
       capped: results.some((r) => r.result.capped),
+      files: results.flatMap((r) => r.result.files ?? []),
     }),
     render(result, _args, rctx) {
       const columns = [...new Set(result.items.flatMap((i) => fieldsOf(i)))].filter((c) => c !== "_array");

@@ -27,7 +27,7 @@ const HEALTHY = new Set(["healthy", "ok", "connected", "enabled", "running", "su
 
 /**
  * The value at a dotted path; "a.x|b.x" takes the first that is present (fields renamed between versions,
- * e.g. replication's `async` became `periodic` in 1.12).
+ * e.g. replication's `async` (1.x) is `periodic` in 2.x).
  */
 export function valueAt(item: Item, path: string): unknown {
   return readerOf(path)(item);

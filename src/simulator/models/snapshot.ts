@@ -1,4 +1,5 @@
 /** The simulated file system snapshot, rendered per REST version. */
+import { atLeast } from "../../rest-spec/versions.js";
 import { timeRemaining } from "./file-system.js";
 import { type FieldGate, gateFields } from "./versioned.js";
 
@@ -44,16 +45,17 @@ export function addSnapshot(
 
 const SNAPSHOT_GATES: readonly FieldGate[] = [
   ["destroyed", "1.1"],
-  ["source_destroyed", "1.1"],
+  // 1.x's flat source fields; 2.x folds them into `source`, a FixedLocationReference.
+  ["source_destroyed", "1.1", "1.12"],
   ["time_remaining", "1.1"],
   ["policy", "1.5"],
   ["id", "1.8"],
-  ["source_id", "1.8"],
+  ["source_id", "1.8", "1.12"],
   ["owner", "1.9"],
   ["owner_destroyed", "1.9"],
-  ["source_is_local", "1.9"],
-  ["source_location", "1.9"],
-  ["source_display_name", "1.9"],
+  ["source_is_local", "1.9", "1.12"],
+  ["source_location", "1.9", "1.12"],
+  ["source_display_name", "1.9", "1.12"],
 ];
 
 export interface SnapshotContext {
@@ -71,12 +73,22 @@ export function renderSnapshot(
   ctx: SnapshotContext,
 ): Record<string, unknown> {
   const array = { name: ctx.arrayName, id: ctx.arrayId, resource_type: "arrays" };
+  const source = atLeast(version, "2.0")
+    ? {
+        name: s.source,
+        id: s.sourceId,
+        resource_type: "file-systems",
+        location: array,
+        display_name: s.source,
+        is_local: true,
+      }
+    : s.source;
   return gateFields(
     {
       name: s.name,
       created: s.created,
       suffix: s.suffix,
-      source: s.source,
+      source,
       destroyed: s.destroyed,
       source_destroyed: ctx.sourceDestroyed,
       time_remaining: timeRemaining(s.destroyedAt, ctx.now),

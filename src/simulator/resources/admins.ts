@@ -129,7 +129,11 @@ export const listAdminCache: Handler = (req, state) => {
       if (stored) stored["time"] = now;
     }
   }
-  return listing([...items.values()], req, { noun: "Cached admin" });
+  // 1.x names the role; 2.x refers to it (AdminCache.role: a FixedReference to a role).
+  const shown = atLeast(req.version, "2.0")
+    ? [...items.values()].map((i) => ({ ...i, role: { name: i["role"], resource_type: "roles" } }))
+    : [...items.values()];
+  return listing(shown, req, { noun: "Cached admin" });
 };
 
 /** Clears cached entries, so the next login of those users asks the directory again. */

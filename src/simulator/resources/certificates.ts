@@ -5,6 +5,7 @@
  */
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { z } from "zod";
+import { atLeast } from "../../rest-spec/versions.js";
 import { bodyObject, type Json, parseBody, rejectReadOnly } from "../models/body.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
@@ -25,10 +26,17 @@ const CERTS = "/certificates";
 const GROUPS = "/certificate-groups";
 /** Write-only fields of Certificate: never rendered (and not even kept here). */
 const SECRET_FIELDS = ["private_key", "passphrase"] as const;
+const VALIDITY = ["valid_from", "valid_to"] as const;
 
-function renderCertificate(c: Json): Json {
+/**
+ * A certificate as `version` shows it. Validity is kept as 1.x has it, a string of milliseconds since the epoch
+ * (Certificate.valid_from/valid_to: str, seeded and imported alike); 2.x types both integer(int64).
+ */
+function renderCertificate(c: Json, version: string): Json {
   const out = { ...c };
   for (const f of SECRET_FIELDS) delete out[f];
+  if (atLeast(version, "2.0"))
+    for (const f of VALIDITY) if (typeof out[f] === "string") out[f] = Number(out[f]);
   return out;
 }
 
@@ -122,7 +130,11 @@ function imported(body: z.output<typeof certBody>, base: Json): Json {
 }
 
 export const listCertificates: Handler = (req, state) =>
-  listing([...collection(state, CERTS).items.values()].map(renderCertificate), req, { noun: "Certificate" });
+  listing(
+    [...collection(state, CERTS).items.values()].map((c) => renderCertificate(c, req.version)),
+    req,
+    { noun: "Certificate" },
+  );
 
 export const createCertificates: Handler = (req, state) => {
   const [name, ...more] = requireList(req, "names");
@@ -135,7 +147,7 @@ export const createCertificates: Handler = (req, state) => {
   if (body.certificate === undefined) throw badRequest("'certificate' is required in CertificatePost.");
   const cert = imported(body, { name, id: state.newId() });
   items.set(name, cert);
-  return ok([renderCertificate(cert)]);
+  return ok([renderCertificate(cert, req.version)]);
 };
 
 export const updateCertificates: Handler = (req, state) => {
@@ -146,7 +158,7 @@ export const updateCertificates: Handler = (req, state) => {
   const items = collection(state, CERTS).items;
   const next = targets.map((t) => imported(body, items.get(t.name) as Json));
   for (const c of next) items.set(String(c["name"]), c);
-  return ok(next.map(renderCertificate));
+  return ok(next.map((c) => renderCertificate(c, req.version)));
 };
 
 export const deleteCertificates: Handler = (req, state) => {

@@ -3,7 +3,7 @@
  * otherwise the generic in-memory collection. Mutating calls that succeed are audited.
  */
 import type { HttpMethod } from "../../rest-spec/endpoints.js";
-import { findEndpoint } from "../../rest-spec/versions.js";
+import { findOperation } from "../../rest-spec/operations.js";
 import type { SimState } from "../state.js";
 import type { SimHandler } from "../types.js";
 import { deleteAdminCache, listAdminCache, listAdmins, updateAdmins } from "./admins.js";
@@ -16,6 +16,7 @@ import * as buckets from "./buckets.js";
 import * as certs from "./certificates.js";
 import { type Handler, listing } from "./common.js";
 import * as ds from "./directory-services.js";
+import * as downloads from "./downloads.js";
 import * as fsLinks from "./file-system-replica-links.js";
 import * as fs from "./file-systems.js";
 import { genericCreate, genericDelete, genericList, genericUpdate } from "./generic.js";
@@ -229,6 +230,8 @@ const ROUTES: Routes = {
     DELETE: ds.deleteActiveDirectory,
   },
   "/keytabs": { GET: keytabs.listKeytabs, POST: keytabs.createKeytabs, DELETE: keytabs.deleteKeytabs },
+  "/keytabs/download": { GET: downloads.downloadKeytabs },
+  "/logs": { GET: downloads.downloadLogs },
   "/object-store-access-policies": { GET: osPolicies.listAccessPolicies },
   "/object-store-access-policies/object-store-users": {
     GET: osPolicies.listPolicyUsers,
@@ -264,7 +267,7 @@ const ROUTES: Routes = {
   },
 };
 
-const GENERIC: Record<HttpMethod, Handler> = {
+const GENERIC: Partial<Record<HttpMethod, Handler>> = {
   GET: genericList,
   POST: genericCreate,
   PATCH: genericUpdate,
@@ -290,9 +293,10 @@ export function findHandler(method: HttpMethod, path: string): SimHandler<SimSta
   const key = `${method} ${path}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const endpoint = findEndpoint(method, path);
-  if (!endpoint?.versioned) return undefined;
+  // Any operation of the table: a 2.x-only one (by its canonical path) is a generic collection until modelled.
+  if (!findOperation(method, path)?.versioned) return undefined;
   const base = ROUTES[path]?.[method] ?? GENERIC[method];
+  if (!base) return undefined;
   const handler = method === "GET" || path.endsWith("/test") ? base : audited(base);
   cache.set(key, handler);
   return handler;

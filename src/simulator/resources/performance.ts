@@ -154,14 +154,18 @@ export const listNfsPerformance: Handler = (req, state) =>
 
 const REPLICATION_TYPES = ["all", "file-system", "object-store"];
 
-/** The replication throughput object; its key is `async` until 1.11 and `periodic` from 1.12. */
+/**
+ * The replication throughput object: `async` on the 1.x wire in every version (purity_fb 1.12.3 reads its
+ * `periodic` attribute from the wire key `async`, 1.12 included: the spec's "renamed in 1.12.2" is the SDK's
+ * package revision, not the wire), `periodic` in 2.x (the 2.x models).
+ */
 export function replicationSample(req: SimRequest, seed: number, key: string, t: number, scale: number) {
   const h = hashString(key) % 7;
   const values = {
     transmitted_bytes_per_sec: Math.round(metric(seed, `${key}:tx`, t, (40 + h) * 1024 * 1024 * scale)),
     received_bytes_per_sec: Math.round(metric(seed, `${key}:rx`, t, (4 + h) * 1024 * 1024 * scale)),
   };
-  return atLeast(req.version, "1.12") ? { periodic: values } : { async: values };
+  return atLeast(req.version, "2.0") ? { periodic: values } : { async: values };
 }
 
 export function replicationType(req: SimRequest): number {

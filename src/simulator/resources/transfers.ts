@@ -28,12 +28,13 @@ function transfersOf(state: SimState, l: FileSystemReplicaLinkRec): Record<strin
       id: `${l.id}-${t.snapshot.name}`,
       name: t.snapshot.name,
       direction: "outbound",
-      started: t.started,
-      completed: t.completed,
+      // Whole milliseconds: both generations type them int64 (the schedule's arithmetic leaves fractions).
+      started: t.started === null ? null : Math.round(t.started),
+      completed: t.completed === null ? null : Math.round(t.completed),
       // A fraction in [0, 1] (the SDK's FileSystemSnapshotsTransfer refuses anything above 1).
       progress: t.progress,
       status: t.status,
-      data_transferred: t.status === "queued" ? 0 : sending * BYTES_PER_MS,
+      data_transferred: t.status === "queued" ? 0 : Math.round(sending * BYTES_PER_MS),
       remote: remoteRef(state.arrayConnections.get(l.remoteId)),
       remote_snapshot: { name: `${l.remoteFileSystem}.${suffix}`, id: null },
     };

@@ -198,7 +198,19 @@ describe("performance series", () => {
     ).toHaveLength(401);
   });
 
-  it("renames the replication throughput key async → periodic at 1.12", () => {
+  it("answers the replication totals of connections and targets with their async figures at 1.12", () => {
+    const { state } = sim();
+    for (const path of ["/array-connections/performance/replication", "/targets/performance/replication"]) {
+      const { total } = list(state, path, "", "1.12") as { total?: Record<string, unknown>[] };
+      // Ansible reads total[0].periodic through purity_fb, whose wire key is `async`: a `periodic` key read null.
+      expect(total?.[0]?.["async"], path).toEqual({
+        transmitted_bytes_per_sec: expect.any(Number),
+        received_bytes_per_sec: expect.any(Number),
+      });
+    }
+  });
+
+  it("keeps the replication throughput key async in every 1.x version (the SDK reads it so at 1.12)", () => {
     const { state } = sim();
     const old = list(state, "/arrays/performance/replication", "", "1.11").items[0];
     const neu = list(state, "/arrays/performance/replication", "type=file-system", "1.12").items[0];
@@ -207,8 +219,8 @@ describe("performance series", () => {
       received_bytes_per_sec: expect.any(Number),
     });
     expect(old).not.toHaveProperty("periodic");
-    expect(neu).toHaveProperty("periodic");
-    expect(neu).not.toHaveProperty("async");
+    expect(neu).toHaveProperty("async");
+    expect(neu).not.toHaveProperty("periodic");
     expect(list(state, "/array-connections/performance/replication", "", "1.11").items[0]).toHaveProperty(
       "async",
     );

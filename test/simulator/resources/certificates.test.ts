@@ -52,6 +52,26 @@ describe("/certificates", () => {
     );
   });
 
+  it("types validity as each generation's model does, seeded and imported alike: 1.x str, 2.x int64", () => {
+    for (const scenario of ["demo", "demo-dr"] as const) {
+      const { state } = sim(scenario);
+      call(state, "POST", "/certificates", {
+        query: "names=s3-cert",
+        body: { certificate: pem.cert, private_key: pem.key, certificate_type: "array" },
+      });
+      const all = (version: string) => list(state, "/certificates", "", version).items;
+      expect(all("1.12").length).toBeGreaterThan(1);
+      for (const c of all("1.12")) {
+        expect(c["valid_from"], `${scenario} ${c["name"]}`).toMatch(/^\d+$/);
+        expect(c["valid_to"], `${scenario} ${c["name"]}`).toMatch(/^\d+$/);
+      }
+      for (const c of all("2.0")) {
+        expect(c["valid_from"], `${scenario} ${c["name"]}`).toBeTypeOf("number");
+        expect(c["valid_to"], `${scenario} ${c["name"]}`).toBeTypeOf("number");
+      }
+    }
+  });
+
   it("refuses a key of another certificate, text that is no certificate, and derived fields", () => {
     const { state } = sim();
     expect400(
