@@ -42,11 +42,12 @@ export function formatPlannedRequest(r: PlannedRequest, version: string): string
   const op = findOperation(r.method, r.path);
   const d = dialect(version);
   const path = op ? d.path(op) : r.path;
-  const query = op && r.query ? d.toWire(op, r.query) : (r.query ?? {});
+  // What the client sends (connection.ts): the dialect's names, and a create's name where its generation puts it.
+  const wire = op ? d.request(op, r.query ?? {}, r.body) : { query: r.query ?? {}, body: r.body };
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(redact(query))) q.set(k, String(v));
+  for (const [k, v] of Object.entries(redact(wire.query))) q.set(k, String(v));
   const qs = q.toString();
-  const body = r.body === undefined ? "" : ` ${JSON.stringify(redact(r.body))}`;
+  const body = wire.body === undefined ? "" : ` ${JSON.stringify(redact(wire.body))}`;
   const on = r.on === undefined ? "" : ` (on ${r.on})`;
   return `${r.method} /api/${version}${path}${qs ? `?${qs}` : ""}${on}${body}`;
 }

@@ -95,6 +95,11 @@ describe("changes on both generations", () => {
     );
     expect(smtp1).toContain("PATCH /api/1.12/smtp ");
     expect(smtp2).toContain("PATCH /api/2.28/smtp-servers ");
+    const create1 = textOf(await h.run("bob", "fs create plan-x 1T --dry-run --array fb-one"));
+    const create2 = textOf(await h.run("bob", "fs create plan-x 1T --dry-run --array fb-two"));
+    expect(create1).toMatch(/POST \/api\/1\.12\/file-systems \{"name":"plan-x",/);
+    expect(create2).toMatch(/POST \/api\/2\.28\/file-systems\?names=plan-x \{"provisioned":/);
+    expect(create2).not.toContain('"name":"plan-x"');
     const snap = textOf(await h.run("bob", "snapshot create home --dry-run --array fb-two"));
     expect(snap).toMatch(/POST \/api\/2\.28\/file-system-snapshots\?source_names=home/);
   });
