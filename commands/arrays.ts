@@ -66,6 +66,7 @@ const arraysHealth = defineCommand({
           tags: h.tags,
           status: arrayState(h),
           version: h.version ?? null,
+          auth: h.auth ?? null,
           latency: h.latencyMs.p50 ?? null,
           error: h.lastError?.message ?? null,
         })),
