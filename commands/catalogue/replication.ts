@@ -123,9 +123,24 @@ export const REPLICATION: readonly NounSpec[] = [
     area: "Replication",
     summary: "S3 targets that file systems replicate to",
     path: "/targets",
-    columns: ["name", "address", "status", "status_details"],
+    columns: ["name", "address", "status"],
     units: { status: "status" },
     writable: ["address"],
+    // The list says each target's status as the array does, with its details, and is ordered and limited by the
+    // options every list has.
+    listing: {
+      noun: "S3 target",
+      empty: "No S3 targets on {where}.",
+      labels: { name: "Target" },
+      filename: "targets.csv",
+      arrayKey: "array",
+      options: [],
+      needs: "The replication API",
+      units: {},
+      detail: { status: "status_details" },
+    },
+    summaries: { list: "S3 targets and whether the array reaches them" },
+    moreExamples: { list: ["--array all"] },
     examples: {
       list: "",
       show: "aws-archive",

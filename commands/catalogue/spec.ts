@@ -141,6 +141,10 @@ export interface NounSpec {
   filters?: readonly ListFilter[];
   /** Example words after `<noun> <verb>` that work against the demo array. */
   examples?: Readonly<Partial<Record<VerbName, string>>>;
+  /** Further examples per verb, after the first, in the verb's own help ("--array all"). */
+  moreExamples?: Readonly<Partial<Record<VerbName, readonly string[]>>>;
+  /** What `list` says where the generic words say too little (an S3 target's list). */
+  listing?: ListWords;
   /** `list` also attaches the items as this file (logs). */
   file?: string;
   /**
@@ -211,6 +215,40 @@ export interface SwitchVerb {
   warning?: string;
   /** The class of harm; none when absent. */
   cls?: DestructiveClass;
+}
+
+/**
+ * The words of a resource's `list` where the generic ones ("3 targets", "No target objects on …", the field's own
+ * headings and units) say too little; each part is optional and falls back to the generic one.
+ */
+export interface ListWords {
+  /** One row, in the headline: "S3 target" → "2 S3 targets on array x" (plural: + s). */
+  noun?: string;
+  /** The sentence when no array has any, `{where}` filled ("No S3 targets on {where}."). */
+  empty?: string;
+  /** Column headings of the list alone, where `show` keeps the field's own ("Target" over "Name"). */
+  labels?: Readonly<Record<string, string>>;
+  /**
+   * The key of a row's array in the table's data, where tools and assistants read a list by it since it was
+   * hand-written ("array"; default "_array").
+   */
+  arrayKey?: string;
+  /** The CSV file of a long list (default: <noun>.csv). */
+  filename?: string;
+  /**
+   * Which of the endpoint's own list options the verb offers (default: every one it takes); [] leaves ordering
+   * and limiting to the options every list has (--sort, --limit over the rows of every array).
+   */
+  options?: readonly ("limit" | "sort" | "name")[];
+  /**
+   * What needs the version, in the refusal on an array older than the list's endpoint ("The replication API needs
+   * REST 1.9, …"; default: the command, "`target list` needs REST 1.9, …").
+   */
+  needs?: string;
+  /** The list's units where they differ from `show`'s (a status shown as the array says it: `{}`). */
+  units?: Readonly<Record<string, Unit>>;
+  /** A field said in parentheses after a column's value when it has one: status → status_details. */
+  detail?: Readonly<Record<string, string>>;
 }
 
 /** The object a change is about, as the precheck sees it. */

@@ -3,7 +3,10 @@
  * (`bucket.s3.example.com`). Hand-written because an empty list says what it means (clients address buckets by
  * path), an older array is told that virtual hosts need 1.12, and the list says "virtual host" and "Host name" and
  * takes no --limit/--sort/--name, where the generic list would say "virtual-host" and "Name" and add those three
- * options. Add and remove (admin) are the catalogue's
+ * options. The catalogue's list words (spec.ts `ListWords`) now say all of that but the older array's sentence:
+ * every catalogue verb refuses an old array in the one sentence of the version gate ("… needs REST 1.12, … runs
+ * …", checked by test/commands/catalogue-coverage.test.ts), which would change what that array's users read.
+ * Add and remove (admin) are the catalogue's
  * (catalogue/object-store.ts); their precondition reads, warning about DNS and clients, live here.
  */
 import { z } from "zod";

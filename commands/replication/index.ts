@@ -20,7 +20,7 @@ import {
   remoteCredentialsRotate,
 } from "./remote-credentials.js";
 import { replicationStatus } from "./status.js";
-import { targetCreate, targetDelete, targetList, targetUpdate } from "./target.js";
+import { targetCreate, targetDelete, targetUpdate } from "./target.js";
 
 export const replicationResource = defineResource({
   name: "replication",
@@ -80,5 +80,5 @@ export const targetResource = defineResource({
   name: "target",
   aliases: ["targets", "s3-target", "s3-targets"],
   summary: "S3 targets that buckets can replicate to besides FlashBlades",
-  commands: [targetList, targetCreate, targetUpdate, targetDelete],
+  commands: [targetCreate, targetUpdate, targetDelete],
 });

@@ -1,11 +1,10 @@
 /**
- * `target list|create|update|delete` (REST 1.9+): S3 targets bucket replica links can replicate to besides
+ * `target create|update|delete` (REST 1.9+): S3 targets bucket replica links can replicate to besides
  * FlashBlades. Deleting one is class delete_replication and refused while a replica link still uses it.
  * Hand-written because what people see differs from the generic verbs at every turn, and the catalogue entry
- * (catalogue/replication.ts, which keeps `show`) has no field for it: the list joins status with its details and
- * takes no --limit/--sort/--name, create and update require --address and their cards say "Adds … at …" and
- * "Points … at … (was …)", a missing target is "There is no S3 target …" rather than the array's refusal, and the
- * answers are one sentence without the created object's fields.
+ * (catalogue/replication.ts, which keeps `list` and `show`) has no field for it: create and update require
+ * --address and their cards say "Adds … at …" and "Points … at … (was …)", a missing target is "There is no S3
+ * target …" rather than the array's refusal, and the answers are one sentence without the created object's fields.
  */
 import { z } from "zod";
 import { objectName } from "../../src/core/arg-types.js";
@@ -14,7 +13,6 @@ import { rich } from "../../src/core/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { done } from "../shared/done.js";
 import { refuseNamed, requireNamed } from "../shared/found.js";
-import { rowsListed } from "../shared/listing.js";
 import { planned } from "../shared/plan.js";
 import { bucketLinksOf } from "./bucket-link-facts.js";
 import { readAll, requireReplicationApi, targetSchema } from "./read.js";
@@ -30,36 +28,6 @@ async function targetsOf(ctx: CommandContext): Promise<Target[]> {
 async function requireTarget(ctx: CommandContext, name: string): Promise<Target> {
   return requireNamed(await targetsOf(ctx), name, `There is no S3 target ${name} on ${ctx.arrayName}.`);
 }
-
-export const targetList = defineCommand({
-  verb: "list",
-  summary: "S3 targets and whether the array reaches them",
-  examples: ["target list", "target list --array all"],
-  role: "viewer",
-  endpoints: ["GET /targets"],
-  args: z.object({}),
-  async run(_a, ctx) {
-    return (await targetsOf(ctx)).map((t) => ({ array: ctx.arrayName, t }));
-  },
-  ...rowsListed(
-    ({ t }: { array: string; t: Target }) => ({
-      name: t.name,
-      address: t.address ?? "–",
-      status: `${t.status ?? "?"}${t.status_details ? ` (${t.status_details})` : ""}`,
-    }),
-    () => ({
-      noun: "S3 target",
-      filename: "targets.csv",
-      columns: { name: "Target", address: "Address", status: "Status" },
-    }),
-    ({ t }: { array: string; t: Target }) => ({
-      name: t.name,
-      address: t.address ?? null,
-      status: t.status ?? null,
-      status_details: t.status_details ?? null,
-    }),
-  ),
-});
 
 const addressArgs = z.object({
   name: objectName("target name").describe("the target"),

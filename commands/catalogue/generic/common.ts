@@ -42,7 +42,13 @@ export function headOf(p: VerbPlan) {
   return {
     verb: p.verb,
     summary: p.summary,
-    examples: [`${p.spec.noun} ${p.verb}${p.example ? ` ${p.example}` : ""}`],
+    examples: [
+      `${p.spec.noun} ${p.verb}${p.example ? ` ${p.example}` : ""}`,
+      // Keyed like `examples`: by the generic verb, or an extra verb's own word.
+      ...(p.spec.moreExamples?.[p.kind === "action" ? p.verb : p.kind] ?? []).map(
+        (e) => `${p.spec.noun} ${p.verb} ${e}`,
+      ),
+    ],
     role: p.role,
     positional: positionalOf(p),
   };
@@ -100,4 +106,15 @@ export async function requireVersion(p: VerbPlan, args: Args, ctx: CommandContex
     }
   }
   return version;
+}
+
+/** The version gate of `list`, naming what needs the version where the resource says (spec.listing.needs). */
+export async function requireListVersion(p: VerbPlan, args: Args, ctx: CommandContext): Promise<void> {
+  const needs = p.spec.listing?.needs;
+  if (needs === undefined) {
+    await requireVersion(p, args, ctx);
+    return;
+  }
+  const version = await ctx.array.version();
+  if (!atLeast(version, p.since)) throw versionTooOld(ctx.arrayName, version, p.since, needs);
 }

@@ -22,10 +22,13 @@ import { and, contains, eq, type Filter, ge, like } from "../../../src/flashblad
 import type { DownloadedFile, Query } from "../../../src/flashblade/types.js";
 import { notFoundError } from "../../shared/found.js";
 import type { Unit } from "../spec.js";
+import { callouts, countNoun, nameOf } from "./callouts.js";
 import {
   type Args,
   argsSchema,
+  fill,
   headOf,
+  requireListVersion,
   requireVersion,
   selectorKey,
   selectorQuery,
@@ -35,15 +38,11 @@ import type { VerbPlan } from "./derive.js";
 import {
   cellsOf,
   columnsOf,
-  EXPIRY_NOTICE_MS,
-  EXPIRY_WARNING_MS,
   fieldsOf,
-  formatterOf,
   formatValue,
   type Item,
   labelOf,
   rawValueOf,
-  readerOf,
   valueAt,
 } from "./values.js";
 
@@ -63,9 +62,11 @@ const SORT = /^[a-z][a-z0-9_.]*-?$/;
 function listExtras(p: VerbPlan): Record<string, z.ZodType> {
   const params = p.endpoint.params;
   const extra: Record<string, z.ZodType> = {};
-  if ("limit" in params)
+  const own = p.spec.listing?.options;
+  const offers = (o: "limit" | "sort" | "name") => o in params && (own === undefined || own.includes(o));
+  if (offers("limit"))
     extra["limit"] = count({ min: 1, max: MAX_ROWS }).optional().describe("at most this many");
-  if ("sort" in params)
+  if (offers("sort"))
     extra["sort"] = z
       .string()
       .regex(SORT, "a field name, with - appended for descending (e.g. name-)")
@@ -75,7 +76,11 @@ function listExtras(p: VerbPlan): Record<string, z.ZodType> {
     if (f.kind === "param-since" && f.field in params)
       extra[f.option] = duration().optional().describe(f.help);
   if ("filter" in params) {
-    if (p.spec.columns.includes("name") && !(p.spec.filters ?? []).some((f) => f.option === "name"))
+    if (
+      p.spec.columns.includes("name") &&
+      !(p.spec.filters ?? []).some((f) => f.option === "name") &&
+      (own === undefined || own.includes("name"))
+    )
       extra["name"] = namePattern().optional().describe("a name pattern, * matches anything");
     for (const f of p.spec.filters ?? [])
       if (f.kind !== "param-since")
@@ -134,70 +139,6 @@ function unitOf(p: VerbPlan, path: string): Unit | undefined {
   return p.spec.units?.[path];
 }
 
-function nameOf(p: VerbPlan, i: Item): string {
-  return String(i["name"] ?? valueAt(i, p.spec.columns[0] ?? "name") ?? "?");
-}
-
-/** Lines calling out expiry and unhealthy status, so they are not lost in a long table. */
-function callouts(p: VerbPlan, items: readonly Item[], rctx: RenderContext): Block[] {
-  const out: Block[] = [];
-  // Over several arrays the same name is on each (both demo arrays have a CH1.FB5): say whose it is.
-  const named = (i: Item) =>
-    rctx.arrays.length > 1 && i["_array"] ? `${nameOf(p, i)} on ${String(i["_array"])}` : nameOf(p, i);
-  for (const [path, unit] of Object.entries(p.spec.units ?? {})) {
-    if (unit === "expiry") {
-      const read = readerOf(path);
-      const left = (i: Item) => {
-        const v = Number(read(i));
-        return Number.isFinite(v) && v > 0 ? v - rctx.now : undefined;
-      };
-      const soon = items.filter((i) => (left(i) ?? Number.POSITIVE_INFINITY) < EXPIRY_WARNING_MS);
-      const later = items.filter((i) => {
-        const l = left(i);
-        return l !== undefined && l >= EXPIRY_WARNING_MS && l < EXPIRY_NOTICE_MS;
-      });
-      if (soon.length)
-        out.push({
-          type: "context",
-          text: rich`⚠ ${countNoun(p, soon.length)} expired or expiring within 30 days: ${soon.map(named).join(", ")}`,
-        });
-      if (later.length)
-        out.push({
-          type: "context",
-          text: rich`${countNoun(p, later.length)} expiring within 90 days: ${later.map(named).join(", ")}`,
-        });
-    }
-    if (unit === "status") {
-      const read = readerOf(path);
-      const format = formatterOf(path, "status");
-      const bad = items.filter((i) => {
-        const v = read(i);
-        return v !== undefined && v !== null && v !== "" && !format(v, rctx).startsWith("✓");
-      });
-      if (bad.length)
-        out.push({
-          type: "context",
-          text: rich`✗ ${countOf(bad.length, "item")} not healthy: ${bad.map(named).join(", ")}`,
-        });
-    }
-  }
-  return out;
-}
-
-/**
- * "3 snmp managers", "1 policy", "2 policies". A relation's rows are memberships, not objects: "54 snapshot
- * policy memberships", never "54 snapshot policies" where the array has 3.
- */
-export function countNoun(p: VerbPlan, n: number): string {
-  const noun = p.spec.noun;
-  if (p.spec.kind === "relation" && !/member(ship)?$/.test(noun))
-    return `${n} ${noun} ${n === 1 ? "membership" : "memberships"}`;
-  const plural =
-    p.spec.plural ??
-    (/[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : /s$/.test(noun) ? noun : `${noun}s`);
-  return `${n} ${n === 1 ? noun : plural}`;
-}
-
 export function tableMessage(
   p: VerbPlan,
   result: ListResult,
@@ -208,35 +149,50 @@ export function tableMessage(
   const many = rctx.arrays.length > 1;
   const where = many ? `${rctx.arrays.length} arrays` : `array ${rctx.arrays[0] ?? "?"}`;
   const cols = columns ?? p.spec.columns;
+  // A list's own words (spec.listing); a GET action's table (with a title) keeps the generic ones.
+  const words = title ? undefined : p.spec.listing;
   if (result.items.length === 0) {
-    const none = title ? `${title} on ${where}: no results.` : `No ${p.spec.noun} objects on ${where}.`;
+    const none = title
+      ? `${title} on ${where}: no results.`
+      : words?.empty
+        ? fill(words.empty, { where })
+        : `No ${p.spec.noun} objects on ${where}.`;
     return message(none, [{ type: "section", text: rich`${none}` }]);
   }
+  const units = words?.units ?? p.spec.units;
   // A plan's own columns (the same array every time) are settled once per plan (issue 27).
-  const cells = cellsOf(cols, p.spec.units, cols === p.spec.columns);
+  const cells = cellsOf(cols, units, cols === p.spec.columns);
+  const detail = words?.detail ?? {};
+  const arrayKey = words?.arrayKey ?? "_array";
   const rows = result.items.map((i) => {
-    const row: Record<string, string> = { _array: String(i["_array"] ?? "") };
-    for (const c of cells) row[c.key] = c.format(c.read(i), rctx);
+    const row: Record<string, string> = { [arrayKey]: String(i["_array"] ?? "") };
+    for (const c of cells) {
+      row[c.key] = c.format(c.read(i), rctx);
+      const at = detail[c.key];
+      const more = at === undefined ? undefined : valueAt(i, at);
+      if (more !== undefined && more !== null && more !== "") row[c.key] += ` (${String(more)})`;
+    }
     return row;
   });
   const values = result.items.map((i) => {
-    const row: Record<string, RawValue> = { _array: String(i["_array"] ?? "") };
-    for (const c of cells) row[c.key] = rawValueOf(c.key, p.spec.units?.[c.key], c.read(i));
+    const row: Record<string, RawValue> = { [arrayKey]: String(i["_array"] ?? "") };
+    for (const c of cells) row[c.key] = rawValueOf(c.key, units?.[c.key], c.read(i));
     return row;
   });
   const headline = title
     ? `${title} on ${where}: ${countOf(result.items.length, "result")}`
-    : `${result.capped ? "First " : ""}${countNoun(p, result.items.length)} on ${where}`;
-  const table = truncatedTable(columnsOf(cols, many, p.spec.labels), rows, {
+    : `${result.capped ? "First " : ""}${words?.noun ? countOf(result.items.length, words.noun) : countNoun(p, result.items.length)} on ${where}`;
+  const labels = words?.labels ? { ...p.spec.labels, ...words.labels } : p.spec.labels;
+  const table = truncatedTable(columnsOf(cols, many, labels, arrayKey), rows, {
     limit: rctx.tableRows,
-    filename: `${p.spec.noun.replace(/ /g, "-")}.csv`,
+    filename: words?.filename ?? `${p.spec.noun.replace(/ /g, "-")}.csv`,
     title: headline,
     values,
   });
   const blocks: Block[] = [
     { type: "header", text: headline },
     table.block,
-    ...callouts(p, result.items, rctx),
+    ...callouts(p, result.items, rctx, units),
   ];
   if (table.attachments.length)
     blocks.push({ type: "context", text: rich`The full list is attached as CSV.` });
@@ -248,7 +204,7 @@ export function listCommand(p: VerbPlan): CommandDefinition {
     ...headOf(p),
     args: argsSchema(p, listExtras(p)),
     async run(args: Args, ctx): Promise<ListResult> {
-      await requireVersion(p, args, ctx);
+      await requireListVersion(p, args, ctx);
       const query: Query = { ...selectorQuery(p, args) };
       const filter = filterOf(p, args, ctx.now());
       if (filter)

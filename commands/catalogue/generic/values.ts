@@ -300,9 +300,10 @@ export function columnsOf(
   paths: readonly string[],
   withArray: boolean,
   labels: Readonly<Record<string, string>> = {},
+  arrayKey = "_array",
 ): TableColumn[] {
   const cols = paths.map((p) => ({ key: p, label: labels[p] ?? columnLabel(p) }));
-  return withArray ? [{ key: "_array", label: "Array" }, ...cols] : cols;
+  return withArray ? [{ key: arrayKey, label: "Array" }, ...cols] : cols;
 }
 
 /** Scalar fields of an item, in order, for `show` when the catalogue names none; internal ones left out. */
