@@ -22,6 +22,7 @@ import {
   headerValue,
   Transport,
   TransportFailure,
+  type TransportOptions,
   type WireRequest,
   type WireResponse,
 } from "./transport.js";
@@ -40,6 +41,8 @@ export interface ConnectionDeps {
   onCall?: CallObserver;
   /** Probe on a timer while marked down (see PoolDeps.probeInBackground). */
   probeInBackground?: boolean;
+  /** The pool's socket bound and idle time (pool.ts). */
+  transport?: Pick<TransportOptions, "budget" | "idleSocketMs" | "now">;
 }
 
 export class ArrayConnection {
@@ -67,9 +70,10 @@ export class ArrayConnection {
     this.#policy = deps.retry ?? DEFAULT_RETRY;
     this.#log = deps.logger.child({ array: cfg.name });
     this.#onCall = deps.onCall && guardObserver(deps.onCall, this.#log);
-    this.#transport = new Transport(cfg, (reason) =>
-      this.#log.debug({ reason }, "connection to array closed"),
-    );
+    this.#transport = new Transport(cfg, {
+      onDisconnect: (reason) => this.#log.debug({ reason }, "connection to array closed"),
+      ...deps.transport,
+    });
     this.#limiter = new ArrayLimiter(cfg.name, cfg.rate, deps.now, deps.sleep);
     this.#health = new HealthTracker(cfg.name, cfg.downAfterFailures, deps.now, (event, state) => {
       if (event === "up") {
@@ -313,6 +317,18 @@ export class ArrayConnection {
       ...(age === undefined ? {} : { sessionAgeMs: age }),
       ...this.#limiter.counts(),
     };
+  }
+
+  /**
+   * Ends the session when nothing was sent for `idleMs` (its sockets close on their own after the socket idle
+   * time); the next call logs in again. True when a session was ended.
+   */
+  async endIfIdle(idleMs: number): Promise<boolean> {
+    const t = this.#transport;
+    if (this.#session.current === undefined || !t.idle || this.#deps.now() - t.lastUsed < idleMs)
+      return false;
+    await this.#session.end();
+    return true;
   }
 
   async close(): Promise<void> {

@@ -75,6 +75,8 @@ export function guardedPool(inner: ArrayPool, guard: (client: ArrayClient) => Ar
     select: (spec) => inner.select(spec).map(guard),
     health: () => inner.health(),
     checkAll: () => inner.checkAll(),
+    sweepIdle: () => inner.sweepIdle(),
+    sockets: () => inner.sockets(),
     close: () => inner.close(),
   };
 }

@@ -98,15 +98,23 @@ export class Session {
     return token;
   }
 
-  /** Ends the session on the array. Failures are logged, not thrown: we are shutting down anyway. */
+  /** Ends the session on the array for good (the bot stops). Failures are logged, not thrown: we are shutting down anyway. */
   async logout(): Promise<void> {
     this.#closed = true;
     const pending = this.#pending;
     if (pending) await pending.catch(() => undefined);
+    await this.end();
+  }
+
+  /**
+   * Ends the current session on the array, if any; the next call logs in again (an idle array holds no session).
+   * Not while a login is under way: that session is about to be used.
+   */
+  async end(): Promise<void> {
     const token = this.#token;
+    if (token === undefined || this.#pending) return;
     this.#token = undefined;
     this.#obtainedAt = undefined;
-    if (token === undefined) return;
     try {
       const res = await this.send({
         method: "POST",

@@ -3,10 +3,12 @@
  * failures classified by whether the request can have reached the array. That distinction drives retries:
  * a request that failed while connecting was never sent and may be retried whatever its method.
  */
+import type { Socket } from "node:net";
 import { createSecureContext } from "node:tls";
 import { buildConnector, type Dispatcher, Pool } from "undici";
 import type { ResolvedArrayConfig } from "../config/arrays.js";
 import type { HttpMethod } from "../rest-spec/endpoints.js";
+import type { SocketBudget, SocketHolder } from "./socket-budget.js";
 import type { Query } from "./types.js";
 
 export interface WireRequest {
@@ -128,30 +130,104 @@ export function tlsOptions(cfg: Pick<ResolvedArrayConfig, "insecure" | "ca">) {
   };
 }
 
-export class Transport {
+export interface TransportOptions {
+  /** Hears about every connection that closes (idle time-out, the array going away, shed for another array). */
+  onDisconnect?: (reason: string) => void;
+  /** The bound on sockets to all arrays together (pool.ts holds one for the whole pool). */
+  budget?: SocketBudget;
+  /** A socket unused this long is closed (default 4 s). */
+  idleSocketMs?: number;
+  now?: () => number;
+}
+
+const DEFAULT_IDLE_SOCKET_MS = 4_000;
+
+export class Transport implements SocketHolder {
   readonly #pool: Pool;
   readonly #cfg: ResolvedArrayConfig;
+  readonly #sockets = new Set<Socket>();
+  readonly #shed = new WeakSet<Socket>();
+  readonly #budget: SocketBudget | undefined;
+  readonly #unregister: () => void;
+  readonly #now: () => number;
+  #inFlight = 0;
+  #lastUsed = 0;
 
-  /** `onDisconnect` hears about every connection that closes (idle time-out, the array going away). */
-  constructor(cfg: ResolvedArrayConfig, onDisconnect: (reason: string) => void = () => {}) {
+  constructor(cfg: ResolvedArrayConfig, o: TransportOptions = {}) {
     this.#cfg = cfg;
+    this.#budget = o.budget;
+    this.#now = o.now ?? Date.now;
     const base = buildConnector({ timeout: cfg.timeouts.connectMs, ...tlsOptions(cfg) });
     // Tag errors raised while connecting, so classify() knows the request was never written.
-    const connect: buildConnector.connector = (opts, callback) => {
+    const open: buildConnector.connector = (opts, callback) => {
       base(opts, (...args) => {
         const err = args[0];
         if (err) Object.defineProperty(err, CONNECT_PHASE, { value: true });
         callback(...args);
       });
     };
+    const budget = o.budget;
+    // With a budget, a socket is opened only once it has a place, and gives the place back when it closes.
+    const connect: buildConnector.connector =
+      budget === undefined
+        ? open
+        : (opts, callback) => {
+            void budget.acquire().then((release) => {
+              open(opts, (err, socket) => {
+                if (err || socket === null) {
+                  release();
+                  callback(err ?? new Error("no socket"), null);
+                  return;
+                }
+                this.#sockets.add(socket);
+                socket.once("close", () => {
+                  this.#sockets.delete(socket);
+                  if (this.#shed.has(socket)) budget.shedClosed();
+                  release();
+                });
+                callback(null, socket);
+              });
+            });
+          };
     this.#pool = new Pool(cfg.origin, {
       connections: cfg.connections,
       connect,
-      keepAliveTimeout: 4_000,
+      keepAliveTimeout: o.idleSocketMs ?? DEFAULT_IDLE_SOCKET_MS,
       headersTimeout: cfg.timeouts.readMs,
       bodyTimeout: cfg.timeouts.readMs,
     });
+    const onDisconnect = o.onDisconnect ?? (() => {});
     this.#pool.on("disconnect", (_origin, _targets, err) => onDisconnect(errCodeOf(err) ?? err.message));
+    this.#unregister = budget ? budget.register(this) : () => {};
+  }
+
+  get idle(): boolean {
+    return this.#inFlight === 0;
+  }
+
+  get lastUsed(): number {
+    return this.#lastUsed;
+  }
+
+  get open(): number {
+    return this.#sockets.size;
+  }
+
+  /**
+   * Closes every socket: called by the budget only while no request is in flight, so none is in use (undici sees
+   * an idle keep-alive socket closed, as when an array closes one, and opens a new one for the next request).
+   */
+  shed(): number {
+    let n = 0;
+    for (const socket of this.#sockets) {
+      if (this.#shed.has(socket)) continue;
+      this.#shed.add(socket);
+      // Destroyed rather than ended: undici checks `destroyed` before writing, so no request goes out on it (an
+      // ended socket would still take one and break it).
+      socket.destroy();
+      n++;
+    }
+    return n;
   }
 
   async request(req: WireRequest): Promise<WireResponse> {
@@ -172,6 +248,7 @@ export class Transport {
       options.headersTimeout = req.timeoutMs;
       options.bodyTimeout = req.timeoutMs;
     }
+    this.#inFlight++;
     try {
       const res = await this.#pool.request(options);
       const text = await res.body.text();
@@ -182,10 +259,14 @@ export class Transport {
         err,
         req.timeoutMs === undefined ? cfg : { timeouts: { ...cfg.timeouts, readMs: req.timeoutMs } },
       );
+    } finally {
+      this.#lastUsed = this.#now();
+      if (--this.#inFlight === 0) this.#budget?.idle();
     }
   }
 
   async close(): Promise<void> {
+    this.#unregister();
     await this.#pool.close();
   }
 }
