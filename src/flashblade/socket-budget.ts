@@ -36,7 +36,9 @@ export class SocketBudget {
   #peak = 0;
   /** Places that will come back: sockets closed by shed() whose close has not happened yet. */
   #closing = 0;
-  readonly #waiters: ((release: Release) => void)[] = [];
+  /** Connects of arrays with no socket yet go first: an array that has one can go on using it meanwhile. */
+  readonly #first: ((release: Release) => void)[] = [];
+  readonly #extra: ((release: Release) => void)[] = [];
   readonly #holders = new Set<SocketHolder>();
 
   constructor(readonly max: number) {}
@@ -47,20 +49,27 @@ export class SocketBudget {
   }
 
   stats(): BudgetStats {
-    return { open: this.#open, peak: this.#peak, waiting: this.#waiters.length, max: this.max };
+    return { open: this.#open, peak: this.#peak, waiting: this.#waiting, max: this.max };
   }
 
-  /** Resolves with a place once a socket may be opened. */
-  acquire(): Promise<Release> {
+  get #waiting(): number {
+    return this.#first.length + this.#extra.length;
+  }
+
+  /**
+   * Resolves with a place once a socket may be opened; `extra` when the array already has a socket (or one on
+   * the way), so connects of arrays that have none are served before it.
+   */
+  acquire(extra = false): Promise<Release> {
     if (this.#open < this.max) return Promise.resolve(this.#grant());
-    const waiting = new Promise<Release>((resolve) => this.#waiters.push(resolve));
+    const waiting = new Promise<Release>((resolve) => (extra ? this.#extra : this.#first).push(resolve));
     this.#reclaim();
     return waiting;
   }
 
   /** A holder has just become idle: if connects are waiting, its sockets go to them. */
   idle(): void {
-    if (this.#waiters.length > 0) this.#reclaim();
+    if (this.#waiting > 0) this.#reclaim();
   }
 
   #grant(): Release {
@@ -71,19 +80,19 @@ export class SocketBudget {
       if (done) return;
       done = true;
       this.#open--;
-      const next = this.#waiters.shift();
+      const next = this.#first.shift() ?? this.#extra.shift();
       if (next) next(this.#grant());
     };
   }
 
   /** Closes idle sockets, longest idle first, until the places coming back cover the waiting connects. */
   #reclaim(): void {
-    if (this.#closing >= this.#waiters.length) return;
+    if (this.#closing >= this.#waiting) return;
     const candidates = [...this.#holders]
       .filter((h) => h.idle && h.open > 0)
       .sort((a, b) => a.lastUsed - b.lastUsed);
     for (const holder of candidates) {
-      if (this.#closing >= this.#waiters.length) return;
+      if (this.#closing >= this.#waiting) return;
       this.#closing += holder.shed();
     }
   }

@@ -152,6 +152,8 @@ export class Transport implements SocketHolder {
   readonly #now: () => number;
   #inFlight = 0;
   #lastUsed = 0;
+  /** Connects waiting for a place or under way. */
+  #connecting = 0;
 
   constructor(cfg: ResolvedArrayConfig, o: TransportOptions = {}) {
     this.#cfg = cfg;
@@ -172,8 +174,11 @@ export class Transport implements SocketHolder {
       budget === undefined
         ? open
         : (opts, callback) => {
-            void budget.acquire().then((release) => {
+            const extra = this.#sockets.size > 0 || this.#connecting > 0;
+            this.#connecting++;
+            void budget.acquire(extra).then((release) => {
               open(opts, (err, socket) => {
+                this.#connecting--;
                 if (err || socket === null) {
                   release();
                   callback(err ?? new Error("no socket"), null);
