@@ -46,6 +46,18 @@ describe("a fan-out over a large fleet", () => {
     const text = textOf([r]);
     expect(text).not.toContain(name(999));
     expect(blocks.length).toBeLessThanOrEqual(20);
+
+    // --limit caps the merged table; the CSV holds every array that answered.
+    const limited = reply(await h.run("carol", "space --array all --limit 3")).message;
+    const small = limited.blocks.find((b) => b.type === "table");
+    expect(small?.type === "table" ? small.rows.map((row) => row["array"]) : []).toHaveLength(3);
+    const csv = limited.attachments?.find((a) => a.filename.endsWith(".csv"));
+    const csvRows = String(csv?.content ?? "")
+      .trim()
+      .split("\n");
+    expect(csvRows.slice(1).map((l) => l.split(",")[0])).toEqual(
+      Array.from({ length: 10 }, (_, i) => name(i)),
+    );
   });
 
   test("arrays still working at the deadline are one line: a count and a few names", async () => {
