@@ -4,7 +4,7 @@
  * a request that failed while connecting was never sent and may be retried whatever its method.
  */
 import type { Socket } from "node:net";
-import { createSecureContext } from "node:tls";
+import { createSecureContext, type SecureContext } from "node:tls";
 import { buildConnector, type Dispatcher, Pool } from "undici";
 import type { ResolvedArrayConfig } from "../config/arrays.js";
 import type { HttpMethod } from "../rest-spec/endpoints.js";
@@ -124,10 +124,22 @@ export function classify(err: unknown, cfg: Pick<ResolvedArrayConfig, "timeouts"
  * malloc after the socket closes), and the faults of a large fleet reconnect often.
  */
 export function tlsOptions(cfg: Pick<ResolvedArrayConfig, "insecure" | "ca">) {
-  return {
-    rejectUnauthorized: !cfg.insecure,
-    secureContext: createSecureContext(cfg.ca === undefined ? {} : { ca: cfg.ca }),
-  };
+  return { rejectUnauthorized: !cfg.insecure, secureContext: contextFor(cfg.ca) };
+}
+
+/**
+ * One context per CA, shared by the arrays it signs: a fleet of a thousand arrays under one company CA parses it
+ * once and holds one context, not a thousand (each a few tens of KiB, paid by every idle array).
+ */
+const contexts = new Map<string, SecureContext>();
+function contextFor(ca: string | undefined): SecureContext {
+  const key = ca ?? "";
+  let ctx = contexts.get(key);
+  if (ctx === undefined) {
+    ctx = createSecureContext(ca === undefined ? {} : { ca });
+    contexts.set(key, ctx);
+  }
+  return ctx;
 }
 
 export interface TransportOptions {
