@@ -155,7 +155,9 @@ export interface TransportOptions {
 const DEFAULT_IDLE_SOCKET_MS = 4_000;
 
 export class Transport implements SocketHolder {
-  readonly #pool: Pool;
+  #pool: Pool | undefined;
+  readonly #newPool: () => Pool;
+  #closed = false;
   readonly #cfg: ResolvedArrayConfig;
   readonly #sockets = new Set<Socket>();
   readonly #shed = new WeakSet<Socket>();
@@ -201,21 +203,44 @@ export class Transport implements SocketHolder {
                   this.#sockets.delete(socket);
                   if (this.#shed.has(socket)) budget.shedClosed();
                   release();
+                  this.#dropIfIdle();
                 });
                 callback(null, socket);
               });
             });
           };
-    this.#pool = new Pool(cfg.origin, {
-      connections: cfg.connections,
-      connect,
-      keepAliveTimeout: o.idleSocketMs ?? DEFAULT_IDLE_SOCKET_MS,
-      headersTimeout: cfg.timeouts.readMs,
-      bodyTimeout: cfg.timeouts.readMs,
-    });
     const onDisconnect = o.onDisconnect ?? (() => {});
-    this.#pool.on("disconnect", (_origin, _targets, err) => onDisconnect(errCodeOf(err) ?? err.message));
+    this.#newPool = () => {
+      const pool = new Pool(cfg.origin, {
+        connections: cfg.connections,
+        connect,
+        keepAliveTimeout: o.idleSocketMs ?? DEFAULT_IDLE_SOCKET_MS,
+        headersTimeout: cfg.timeouts.readMs,
+        bodyTimeout: cfg.timeouts.readMs,
+      });
+      pool.on("disconnect", (_origin, _targets, err) => onDisconnect(errCodeOf(err) ?? err.message));
+      return pool;
+    };
     this.#unregister = budget ? budget.register(this) : () => {};
+  }
+
+  /** The undici pool, built on first use (and again after an idle array dropped it). */
+  #poolNow(): Pool {
+    this.#pool ??= this.#newPool();
+    return this.#pool;
+  }
+
+  /**
+   * An array with no socket left and nothing in flight drops its undici pool: its request queue alone is 16 KiB,
+   * paid by every idle array of a fleet; the next request builds a new one. Under the budget only (the pool's
+   * transports), where the sockets are known.
+   */
+  #dropIfIdle(): void {
+    const pool = this.#pool;
+    if (pool === undefined || this.#closed || this.#inFlight > 0) return;
+    if (this.#sockets.size > 0 || this.#connecting > 0) return;
+    this.#pool = undefined;
+    void pool.close().catch(() => undefined);
   }
 
   get idle(): boolean {
@@ -267,7 +292,7 @@ export class Transport implements SocketHolder {
     }
     this.#inFlight++;
     try {
-      const res = await this.#pool.request(options);
+      const res = await this.#poolNow().request(options);
       const text = await res.body.text();
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {
@@ -283,8 +308,10 @@ export class Transport implements SocketHolder {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     this.#unregister();
-    await this.#pool.close();
+    // Closed for good: a request after this is refused as by any closed undici pool.
+    await this.#poolNow().close();
   }
 }
 
