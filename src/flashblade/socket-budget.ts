@@ -8,12 +8,10 @@
 
 /** What the budget needs from a transport to take back its idle sockets. */
 export interface SocketHolder {
-  /** No request in flight: every socket it holds is idle and may be closed. */
-  readonly idle: boolean;
-  /** When its last request finished (for "idle longest" first). */
+  /** Sockets it holds open with nothing running or queued on them. */
+  readonly idleSockets: number;
+  /** When its last request finished (arrays idle longest give up their sockets first). */
   readonly lastUsed: number;
-  /** Sockets it holds open now. */
-  readonly open: number;
   /** Closes its idle sockets; returns how many it closed (each gives its place back when it has closed). */
   shed(): number;
 }
@@ -89,7 +87,7 @@ export class SocketBudget {
   #reclaim(): void {
     if (this.#closing >= this.#waiting) return;
     const candidates = [...this.#holders]
-      .filter((h) => h.idle && h.open > 0)
+      .filter((h) => h.idleSockets > 0)
       .sort((a, b) => a.lastUsed - b.lastUsed);
     for (const holder of candidates) {
       if (this.#closing >= this.#waiting) return;

@@ -5,7 +5,7 @@
  */
 import type { Socket } from "node:net";
 import { createSecureContext, type SecureContext } from "node:tls";
-import { buildConnector, type Dispatcher, Pool } from "undici";
+import { buildConnector, Client, type Dispatcher, Pool } from "undici";
 import type { ResolvedArrayConfig } from "../config/arrays.js";
 import type { HttpMethod } from "../rest-spec/endpoints.js";
 import type { SocketBudget, SocketHolder } from "./socket-budget.js";
@@ -159,7 +159,8 @@ export class Transport implements SocketHolder {
   readonly #newPool: () => Pool;
   #closed = false;
   readonly #cfg: ResolvedArrayConfig;
-  readonly #sockets = new Set<Socket>();
+  /** Each open socket and the undici client it serves. */
+  readonly #sockets = new Map<Socket, Client>();
   readonly #shed = new WeakSet<Socket>();
   readonly #budget: SocketBudget | undefined;
   readonly #unregister: () => void;
@@ -183,37 +184,47 @@ export class Transport implements SocketHolder {
       });
     };
     const budget = o.budget;
-    // With a budget, a socket is opened only once it has a place, and gives the place back when it closes.
-    const connect: buildConnector.connector =
-      budget === undefined
-        ? open
-        : (opts, callback) => {
-            const extra = this.#sockets.size > 0 || this.#connecting > 0;
-            this.#connecting++;
-            void budget.acquire(extra).then((release) => {
-              open(opts, (err, socket) => {
-                this.#connecting--;
-                if (err || socket === null) {
-                  release();
-                  callback(err ?? new Error("no socket"), null);
-                  return;
-                }
-                this.#sockets.add(socket);
-                socket.once("close", () => {
-                  this.#sockets.delete(socket);
-                  if (this.#shed.has(socket)) budget.shedClosed();
-                  release();
-                  this.#dropIfIdle();
-                });
-                callback(null, socket);
-              });
+    // With a budget, a socket is opened only once it has a place, and gives the place back when it closes. Each
+    // undici client gets its own connector, so the budget knows which client a socket serves (and whether it is
+    // idle).
+    const connectFor =
+      (client: Client): buildConnector.connector =>
+      (opts, callback) => {
+        if (budget === undefined) return open(opts, callback);
+        const extra = this.#sockets.size > 0 || this.#connecting > 0;
+        this.#connecting++;
+        void budget.acquire(extra).then((release) => {
+          open(opts, (err, socket) => {
+            this.#connecting--;
+            if (err || socket === null) {
+              release();
+              callback(err ?? new Error("no socket"), null);
+              return;
+            }
+            this.#sockets.set(socket, client);
+            socket.once("close", () => {
+              this.#sockets.delete(socket);
+              if (this.#shed.has(socket)) budget.shedClosed();
+              release();
+              this.#dropIfIdle();
             });
-          };
+            callback(null, socket);
+          });
+        });
+      };
+    const factory = (origin: URL, opts: object): Client => {
+      let client: Client | undefined;
+      const connect: buildConnector.connector = (co, cb) => {
+        if (client) connectFor(client)(co, cb);
+      };
+      client = new Client(origin, { ...(opts as Client.Options), connect });
+      return client;
+    };
     const onDisconnect = o.onDisconnect ?? (() => {});
     this.#newPool = () => {
       const pool = new Pool(cfg.origin, {
         connections: cfg.connections,
-        connect,
+        factory,
         keepAliveTimeout: o.idleSocketMs ?? DEFAULT_IDLE_SOCKET_MS,
         headersTimeout: cfg.timeouts.readMs,
         bodyTimeout: cfg.timeouts.readMs,
@@ -243,6 +254,7 @@ export class Transport implements SocketHolder {
     void pool.close().catch(() => undefined);
   }
 
+  /** Nothing in flight. */
   get idle(): boolean {
     return this.#inFlight === 0;
   }
@@ -251,21 +263,28 @@ export class Transport implements SocketHolder {
     return this.#lastUsed;
   }
 
-  get open(): number {
-    return this.#sockets.size;
+  /** A socket is idle when its client has no request running or queued. */
+  #idle(client: Client): boolean {
+    const st = client.stats;
+    return st.running === 0 && st.pending === 0;
+  }
+
+  get idleSockets(): number {
+    let n = 0;
+    for (const [socket, client] of this.#sockets) if (!this.#shed.has(socket) && this.#idle(client)) n++;
+    return n;
   }
 
   /**
-   * Closes every socket: called by the budget only while no request is in flight, so none is in use (undici sees
-   * an idle keep-alive socket closed, as when an array closes one, and opens a new one for the next request).
+   * Closes the sockets whose client has nothing running or queued. Destroyed, not ended: undici checks
+   * `destroyed` before writing, so no request goes out on one (an ended socket would still take one and break
+   * it); the next request to this array opens a new socket.
    */
   shed(): number {
     let n = 0;
-    for (const socket of this.#sockets) {
-      if (this.#shed.has(socket)) continue;
+    for (const [socket, client] of this.#sockets) {
+      if (this.#shed.has(socket) || !this.#idle(client)) continue;
       this.#shed.add(socket);
-      // Destroyed rather than ended: undici checks `destroyed` before writing, so no request goes out on it (an
-      // ended socket would still take one and break it).
       socket.destroy();
       n++;
     }
@@ -303,7 +322,9 @@ export class Transport implements SocketHolder {
       );
     } finally {
       this.#lastUsed = this.#now();
-      if (--this.#inFlight === 0) this.#budget?.idle();
+      this.#inFlight--;
+      // A socket may have just become idle: connects waiting for a place can have it.
+      this.#budget?.idle();
     }
   }
 

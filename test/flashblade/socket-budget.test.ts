@@ -7,13 +7,12 @@ import { describe, expect, it } from "vitest";
 import { SocketBudget, type SocketHolder } from "../../src/flashblade/socket-budget.js";
 
 class Holder implements SocketHolder {
-  idle = true;
-  open = 0;
+  idleSockets = 0;
   shedCalls = 0;
   constructor(readonly lastUsed: number) {}
   shed(): number {
     this.shedCalls++;
-    return this.open;
+    return this.idleSockets;
   }
 }
 
@@ -29,9 +28,9 @@ describe("socket budget", () => {
     const old = holder(budget, 1);
     const recent = holder(budget, 5);
     const a = await budget.acquire();
-    old.open = 1;
+    old.idleSockets = 1;
     const b = await budget.acquire();
-    recent.open = 1;
+    recent.idleSockets = 1;
     expect(budget.stats()).toMatchObject({ open: 2, peak: 2, waiting: 0 });
     let granted = false;
     const c = budget.acquire().then((r) => {
