@@ -51,6 +51,13 @@ export const BENCHES: readonly Bench[] = [
       "20000",
     ],
   },
+  {
+    name: "fleet-idle",
+    command: "npm run bench:fleet-idle",
+    heap: true,
+    full: [],
+    quick: ["--arrays", "100", "--rounds", "1"],
+  },
   { name: "insight", command: "npm run bench:insight", full: [], quick: ["--iterations", "2"] },
   { name: "load", command: "npm run load", full: [], quick: ["--short"] },
   {

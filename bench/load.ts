@@ -18,6 +18,7 @@
  * Its result goes to bench/results/load-failover.json, apart from the report's.
  *   npm run load [-- --rate 100 --seconds 60 --arrays 200 --users 40 --no-faults --short --eradicate-after 60]
  *   npm run load -- --failover [--replicas 3 --rate 50 --arrays 50 --seconds 60]
+ *   npm run load -- --replicas 3 [--arrays 1000 …]   (replicas sharing Redis, nothing killed)
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -37,7 +38,7 @@ const { values } = parseArgs({
     "no-faults": { type: "boolean", default: false },
     out: { type: "string" },
     failover: { type: "boolean", default: false },
-    replicas: { type: "string", default: "3" },
+    replicas: { type: "string" },
     "heap-snapshots": { type: "string" },
     "fleet-in-process": { type: "boolean", default: false },
     "bot-in-process": { type: "boolean", default: false },
@@ -48,6 +49,13 @@ const { values } = parseArgs({
 });
 const short = values.short === true;
 const failover = values.failover === true;
+// `--replicas N` alone: the bot as N replicas sharing Redis (under Sentinel), nothing killed; same reconciliation.
+const replicas = values.replicas === undefined ? undefined : Number(values.replicas);
+if (replicas !== undefined && !(Number.isInteger(replicas) && replicas >= 1)) {
+  console.error(`--replicas: \`${values.replicas}\` is not a number of replicas (1 or more)`);
+  process.exit(2);
+}
+const shared = failover || replicas !== undefined;
 const eradicateAfter = Number(values["eradicate-after"]);
 if (!Number.isFinite(eradicateAfter) || eradicateAfter < 0) {
   console.error(
@@ -72,7 +80,7 @@ const opts = {
   botInChild: values["bot-in-process"] !== true,
   heapOptions: values["v8-default-heap"] !== true,
   ...(eradicateAfter === 0 ? {} : { eradicateAfterMs: eradicateAfter * 1000 }),
-  ...(failover ? { failover: { replicas: Number(values.replicas) } } : {}),
+  ...(shared ? { failover: { replicas: replicas ?? 3, kill: failover } } : {}),
   ...(values["heap-snapshots"] === undefined
     ? {}
     : { heapSnapshotDir: snapshotDir(values["heap-snapshots"]) }),
@@ -210,8 +218,8 @@ const growth = (mib: number): Figure =>
       };
 const result: BenchResult & { report: typeof report } = {
   name: "load",
-  title: `Load test (\`bench/load.ts\`)${failover ? `, failover mode (${opts.failover?.replicas} replicas, Redis primary SIGKILLed at half time)` : ""}: ${opts.rate} commands/s for ${opts.seconds} s over ${opts.arrays} arrays, faults ${opts.faults ? "on" : "off"}${opts.eradicateAfterMs === undefined ? "" : `, destroyed file systems eradicated by the arrays after ${opts.eradicateAfterMs / 1000} s`}`,
-  command: `npm run load${short || failover ? ` --${short ? " --short" : ""}${failover ? " --failover" : ""}` : ""}`,
+  title: `Load test (\`bench/load.ts\`)${failover ? `, failover mode (${opts.failover?.replicas} replicas, Redis primary SIGKILLed at half time)` : shared ? `, ${opts.failover?.replicas} replicas sharing Redis` : ""}: ${opts.rate} commands/s for ${opts.seconds} s over ${opts.arrays} arrays, faults ${opts.faults ? "on" : "off"}${opts.eradicateAfterMs === undefined ? "" : `, destroyed file systems eradicated by the arrays after ${opts.eradicateAfterMs / 1000} s`}`,
+  command: `npm run load${short || shared ? ` --${short ? " --short" : ""}${failover ? " --failover" : ""}${!failover && shared ? ` --replicas ${replicas}` : ""}` : ""}`,
   figures: [
     ...Object.entries(report.latencyMs).flatMap(([kind, l]) => latency(kind, l)),
     {
@@ -252,7 +260,13 @@ const result: BenchResult & { report: typeof report } = {
   ],
   report,
 };
-const out = values.out ?? (failover ? "bench/results/load-failover.json" : "bench/results/load.json");
+const out =
+  values.out ??
+  (failover
+    ? "bench/results/load-failover.json"
+    : shared
+      ? "bench/results/load-replicas.json"
+      : "bench/results/load.json");
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 process.exit(r.ok && report.unanswered === 0 ? 0 : 1);

@@ -22,7 +22,8 @@ const arraysHealth = defineCommand({
   async run(_args, ctx): Promise<ArrayHealth[]> {
     // The version and a login prove the array answers and takes the token; failures show in health(). A
     // stalled array must not hold the answer: after the fan-out deadline it shows as not answered yet.
-    const asked = Promise.allSettled(ctx.pool.list().map((c) => c.check()));
+    // A few arrays at a time (checkAll), so a thousand arrays are not a thousand logins in one burst.
+    const asked = ctx.pool.checkAll();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, ctx.fanOutDeadlineMs);

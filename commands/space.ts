@@ -16,6 +16,8 @@ import { spaceTrash } from "./space-trash.js";
 
 /** Arrays fuller than this get a warning line: FlashBlade performance and rebuild headroom suffer past it. */
 const FULL_WARNING = 0.8;
+/** Arrays named in the notes under the table; the rest are counted. */
+const NOTES_SHOWN = 5;
 
 export interface SpaceRow {
   array: string;
@@ -128,8 +130,22 @@ const spaceShow = defineCommand({
         })),
       },
     );
-    const full = result.rows.filter((r) => ratio(r) >= FULL_WARNING);
-    const reclaimable = result.rows.filter((r) => r.destroyedCount > 0);
+    // Over a fleet, the fullest few are named and the rest counted: a line per array would bury the table.
+    const fullAll = result.rows.filter((r) => ratio(r) >= FULL_WARNING).sort((a, b) => ratio(b) - ratio(a));
+    const reclaimAll = result.rows
+      .filter((r) => r.destroyedCount > 0)
+      .sort((a, b) => b.destroyed - a.destroyed);
+    const full = fullAll.slice(0, NOTES_SHOWN);
+    const reclaimable = reclaimAll.slice(0, NOTES_SHOWN);
+    const more = (n: number, what: string) =>
+      n > 0
+        ? [
+            {
+              type: "context" as const,
+              text: rich`…and ${countOf(n, "more array")} ${what} (the CSV has every array).`,
+            },
+          ]
+        : [];
     const notes = [
       ...full.map((r) => ({
         type: "section" as const,
@@ -139,6 +155,8 @@ const spaceShow = defineCommand({
         type: "context" as const,
         text: rich`${r.array}: ${formatBytes(r.destroyed)} is held by ${countOf(r.destroyedCount, "destroyed file system")} until eradicated (\`/array space trash --array ${r.array}\` to recover or eradicate).`,
       })),
+      ...more(fullAll.length - full.length, `${formatPercent(FULL_WARNING)} full or more`),
+      ...more(reclaimAll.length - reclaimable.length, "holding space in destroyed file systems"),
       // fs top and fs list count what clients wrote; this table what the array stores: say which is which.
       {
         type: "context" as const,
@@ -146,7 +164,9 @@ const spaceShow = defineCommand({
       },
     ];
     const headline = `Space on ${where}`;
-    const summary = result.rows.map((r) => `${r.array} ${formatPercent(ratio(r))} full`).join(", ");
+    const listed = result.rows.slice(0, NOTES_SHOWN).map((r) => `${r.array} ${formatPercent(ratio(r))} full`);
+    const rest = result.rows.length - listed.length;
+    const summary = listed.join(", ") + (rest > 0 ? ` and ${countOf(rest, "more array")}` : "");
     return message(
       `${headline}: ${summary}`,
       [{ type: "header", text: headline }, table.block, ...notes],

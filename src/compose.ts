@@ -108,9 +108,15 @@ export async function compose(loaded: LoadedConfig, faces: Faces): Promise<Compo
   // A Redis store reports itself up once connected; the embedded stores are up from the start.
   m?.storeUp.set(options.kind === "redis" ? 0 : 1);
   const pending = createDurablePendingStore(store);
+  const poolCfg = loaded.config.array_pool;
   const pool = createArrayPool(loaded.arrays, {
     logger,
     now,
+    maxSockets: poolCfg.max_sockets,
+    idleSocketMs: poolCfg.idle_socket,
+    idleSessionMs: poolCfg.idle_session,
+    checkConcurrency: poolCfg.checks_at_once,
+    sweepIdle: true,
     ...(faces.onArrayCall ? { onCall: faces.onArrayCall } : {}),
   });
   let registry: Registry;

@@ -30,8 +30,11 @@ export interface LoadOptions {
    * go only to file systems destroyed less than half of it ago. Unset (the default): the arrays grow with the run.
    */
   eradicateAfterMs?: number;
-  /** The bot as this many replicas on Redis under Sentinel, the primary SIGKILLed at half time (failover.ts). */
-  failover?: { replicas: number };
+  /**
+   * The bot as this many replicas on Redis under Sentinel, the primary SIGKILLed at half time (failover.ts) unless
+   * `kill` is false (replicas sharing Redis, nothing killed).
+   */
+  failover?: { replicas: number; kill?: boolean };
 }
 
 export type Kind = "read" | "create" | "destroy" | "confirm" | "eradicate" | "approve";

@@ -189,14 +189,19 @@ async function drive(o: LoadOptions, onGroup: (close: () => Promise<void>) => vo
         log(`heap snapshot: ${await bot.snapshot(join(o.heapSnapshotDir, "warm.heapsnapshot"))}`);
     }
     // A few approvals get their cards just before the kill and are clicked in the gap (failover.ts).
-    if (failover && !held && performance.now() - t0 > (o.seconds * 1000) / 2 - HOLD_LEAD_MS) {
+    if (
+      failover &&
+      o.failover?.kill !== false &&
+      !held &&
+      performance.now() - t0 > (o.seconds * 1000) / 2 - HOLD_LEAD_MS
+    ) {
       held = true;
       for (let k = 0; k < HELD_APPROVALS; k++)
         track(approval({ until: failover.killed, again: failover.ready }));
     }
     if (!half && performance.now() - t0 > (o.seconds * 1000) / 2) {
       half = true;
-      if (failover) {
+      if (failover && o.failover?.kill !== false) {
         log("SIGKILL to the Redis primary");
         failover.killPrimary(t0);
       }

@@ -9,7 +9,7 @@ import { join } from "node:path";
 export interface Figure {
   /** What was measured, as a reader says it. */
   what: string;
-  unit: "ms" | "MiB" | "s" | "count" | "%" | "req/s";
+  unit: "ms" | "KiB" | "MiB" | "s" | "count" | "%" | "req/s";
   /** One value per round. */
   rounds: number[];
   /** The same measured side by side in each round (a raw call, one array…), for the ratio. */

@@ -1,5 +1,5 @@
 /**
- * The alert engine: one poller per array (interval with jitter, bounded concurrency), the planner, the
+ * The alert engine: one poller per array (each in its own slot of the interval, bounded concurrency), the planner, the
  * reachability tracker and the notifier, over the durable store. Built from ports, so tests and the replay
  * run it in-process with an injected clock and the composition root runs it against the pool and Slack.
  */
@@ -28,6 +28,7 @@ import { recordPollFailure, recordPollSuccess } from "./reachability.js";
 import { NS, UnitOfWork } from "./repo.js";
 import { createRouter, type Router } from "./router.js";
 import { SharedMutex } from "./shared-mutex.js";
+import { PollSpread } from "./spread.js";
 import type {
   AlertAuthorizer,
   AlertChat,
@@ -83,7 +84,7 @@ export interface AlertEngine {
   readonly commands: AlertCommandPort;
   /** The engine owns every button whose action id starts with "alert." (a ClickRoute for the Slack layer). */
   matches(actionId: string): boolean;
-  /** Schedules every array's first poll at a random point in the first interval, then polls on. */
+  /** Gives each array its slot of the interval (spread.ts) and polls it there, interval after interval. */
   start(): void;
   /** Stops scheduling, waits for running polls and deliveries. */
   stop(): Promise<void>;
@@ -156,6 +157,8 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   // The array limiter's slot hand-over, so a poll starting while a waiter is being woken cannot overtake it.
   const gate = pollGate(cfg.max_concurrent_polls);
   let started = false;
+  // Each array's slot in the interval (spread.ts), fixed at start.
+  let spread: PollSpread | undefined;
   const forecastAlert = forecastCheck({ cfg, source: deps.source, store, clock });
   const certificateAlerts = certificateCheck({ cfg, source: deps.source, store, clock });
 
@@ -260,9 +263,8 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
         track(gate.schedule(() => poll(target)))
           .catch((err: unknown) => logger.error({ err, array: target.name }, "alert poll crashed"))
           .finally(() => {
-            if (!started) return;
-            const spread = cfg.jitter * (2 * random() - 1);
-            schedule(target, Math.max(1000, Math.round(cfg.poll_interval * (1 + spread))));
+            if (!started || !spread) return;
+            schedule(target, spread.next(clock.now(), target.name));
           });
       }, delay),
     );
@@ -278,7 +280,15 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     start() {
       if (started || !cfg.enabled) return;
       started = true;
-      for (const t of deps.source.arrays()) schedule(t, Math.floor(random() * cfg.poll_interval));
+      const targets = deps.source.arrays();
+      spread = new PollSpread(
+        targets.map((t) => t.name),
+        cfg.poll_interval,
+        cfg.jitter,
+        random,
+      );
+      const now = clock.now();
+      for (const t of targets) schedule(t, spread.start(now, t.name));
       leadership?.start();
       notifier.kick();
     },

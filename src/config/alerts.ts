@@ -92,7 +92,10 @@ export const alertsConfigSchema = z
   .strictObject({
     enabled: z.boolean().default(true),
     poll_interval: duration("30s").default(30_000),
-    /** Each poll is moved by up to this fraction of the interval, so many arrays do not poll in step. */
+    /**
+     * Each array polls in its own slot of the interval (the interval divided by the number of arrays, in name
+     * order), so many arrays never poll in step; each poll is moved by up to this fraction of that slot.
+     */
     jitter: z.number().min(0).max(0.5).default(0.1),
     /** How often the full list of open alerts is re-read, so nothing an incremental read missed stays unseen. */
     reconcile_every: duration("10m").default(10 * 60_000),

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { DestructiveClass } from "../vocabulary.js";
 import { parseDuration, ROLES } from "../vocabulary.js";
 import { alertsConfigSchema, storeConfigSchema, unknownAlertSelectors } from "./alerts.js";
+import { arrayPoolSchema, DEFAULT_ARRAY_POOL } from "./array-pool.js";
 import { arraysConfigSchema } from "./arrays.js";
 import { auditExportSchema } from "./audit-export.js";
 import { changeControlIssues, changeControlSections } from "./change-control.js";
@@ -179,6 +180,8 @@ export const configSections = {
    * and edited in when they come.
    */
   fan_out_deadline: durationText.default(10_000),
+  /** Sockets and sessions held across all arrays together (src/config/array-pool.ts). */
+  array_pool: arrayPoolSchema.default(DEFAULT_ARRAY_POOL),
   /** What one person can make the bot do (src/config/limits.ts). */
   limits: limitsConfigSchema.default(DEFAULT_LIMITS),
   log_level: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),

@@ -244,6 +244,8 @@ export function applyListView(
     view.where === undefined
       ? Math.max(block.totalRows ?? block.rows.length, source.rows.length)
       : rows.length;
+  // What --limit cuts from the table stays in the CSV: the table is for reading, the file holds every row.
+  const everyRow = rows;
   if (view.limit !== undefined) rows = rows.slice(0, view.limit);
   // The unit of the rows kept: a filter that drops the largest value does not leave its unit behind.
   rows = oneUnitPerColumn(source.columns, rows);
@@ -260,12 +262,13 @@ export function applyListView(
   // A listing streamed to a temporary file is replaced by the rows kept: the file goes.
   for (const a of msg.attachments ?? [])
     if (a.filename === csv && isSpooled(a.content)) void removeSpooled(a.content).catch(() => {});
-  if (rows.length > shown.length)
+  const filed = everyRow.length > shown.length;
+  if (filed)
     attachments.push({
       filename: csv,
       title: source.title,
       contentType: "text/csv",
-      content: toCsv(source.columns, rows),
+      content: toCsv(source.columns, oneUnitPerColumn(source.columns, everyRow)),
     });
   const blocks = msg.blocks.map((b, i) => (i === index ? table : b));
   const note = said.length ? ` — ${said.join(", ")}` : "";
@@ -276,7 +279,7 @@ export function applyListView(
   return {
     ...rest,
     text: `${msg.text}${note}`,
-    blocks: rows.length > shown.length ? blocks : blocks.filter((b) => !attachedNote(b)),
+    blocks: filed ? blocks : blocks.filter((b) => !attachedNote(b)),
     ...(attachments.length ? { attachments } : {}),
   };
 }

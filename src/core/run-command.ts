@@ -15,6 +15,7 @@ import type { CommandEntry } from "./registry.js";
 import type { Runtime } from "./runtime.js";
 import { nothingPlanned, sendPlan } from "./send-plan.js";
 import { DEFAULT_FAN_OUT_DEADLINE_MS, raceDeadline } from "./slow-array.js";
+import { countOf } from "./units.js";
 
 export interface Ran {
   message: Message;
@@ -112,6 +113,17 @@ function offerRecord(rt: Runtime, ctx: CommandContext, offer: FollowUp, now: num
 
 type Outcome = { array: string; ok: true; result: unknown } | { array: string; ok: false; err: unknown };
 
+/** Failed arrays named one per line; past this many, one line counts the rest. */
+const FAILED_SHOWN = 3;
+/** Names listed in a summary line before "and N more". */
+const NAMES_SHOWN = 5;
+
+/** "a, b, c", or "a, b, c, d, e and 995 more". */
+function someNames(names: readonly string[]): string {
+  if (names.length <= NAMES_SHOWN) return names.join(", ");
+  return `${names.slice(0, NAMES_SHOWN).join(", ")} and ${names.length - NAMES_SHOWN} more`;
+}
+
 /** "10 s", "0.5 s": the deadline as people read it. */
 function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;
@@ -202,23 +214,33 @@ function combine(
       text += `${text ? "\n" : ""}${o.array}: ${m.text}`;
     }
   }
-  for (const f of failed) {
+  // A fleet's worth of silent arrays is a count, not a line each: a few named, then one line for the rest.
+  for (const f of failed.slice(0, FAILED_SHOWN)) {
     const why = isUserFacing(f.err) ? f.err.message : `internal error (request ${requestId})`;
     blocks.push({ type: "context", text: rich`⚠ array ${f.array} failed: ${botText(why)}` });
   }
-  for (const name of late) {
+  const moreFailed = failed.slice(FAILED_SHOWN).map((f) => f.array);
+  if (moreFailed.length > 0) {
     blocks.push({
       type: "context",
-      text: rich`⏳ ${name} did not answer within ${seconds(deadlineMs)}; its answer is added here when it comes.`,
+      text: rich`⚠ ${countOf(moreFailed.length, "more array")} failed: ${someNames(moreFailed)}.`,
+    });
+  }
+  if (late.length > 0) {
+    const who = late.length === 1 ? `${late[0]} did not` : `${countOf(late.length, "array")} did not`;
+    const names = late.length === 1 ? "" : ` (${someNames(late)})`;
+    blocks.push({
+      type: "context",
+      text: rich`⏳ ${who} answer within ${seconds(deadlineMs)}${names}; ${late.length === 1 ? "its answer is" : "their answers are"} added here when they come.`,
     });
   }
   if (ok.length === 0) {
     text =
       late.length > 0
-        ? `No array answered within ${seconds(deadlineMs)} (${late.join(", ")} still working).`
+        ? `No array answered within ${seconds(deadlineMs)} (${someNames(late)} still working).`
         : `No array answered (${failed.length} failed).`;
   } else if (late.length > 0) {
-    text += `\n${late.join(", ")} did not answer within ${seconds(deadlineMs)}.`;
+    text += `\n${late.length === 1 ? late[0] : `${countOf(late.length, "array")} (${someNames(late)})`} did not answer within ${seconds(deadlineMs)}.`;
   }
   const firstFailed = failed[0];
   return {

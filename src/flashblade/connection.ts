@@ -24,6 +24,7 @@ import {
   headerValue,
   Transport,
   TransportFailure,
+  type TransportOptions,
   type WireRequest,
   type WireResponse,
 } from "./transport.js";
@@ -42,6 +43,8 @@ export interface ConnectionDeps {
   onCall?: CallObserver;
   /** Probe on a timer while marked down (see PoolDeps.probeInBackground). */
   probeInBackground?: boolean;
+  /** The pool's socket bound and idle time (pool.ts). */
+  transport?: Pick<TransportOptions, "budget" | "idleSocketMs" | "now">;
 }
 
 export class ArrayConnection {
@@ -69,9 +72,10 @@ export class ArrayConnection {
     this.#policy = deps.retry ?? DEFAULT_RETRY;
     this.#log = deps.logger.child({ array: cfg.name });
     this.#onCall = deps.onCall && guardObserver(deps.onCall, this.#log);
-    this.#transport = new Transport(cfg, (reason) =>
-      this.#log.debug({ reason }, "connection to array closed"),
-    );
+    this.#transport = new Transport(cfg, {
+      onDisconnect: (reason) => this.#log.debug({ reason }, "connection to array closed"),
+      ...deps.transport,
+    });
     this.#limiter = new ArrayLimiter(cfg.name, cfg.rate, deps.now, deps.sleep);
     this.#health = new HealthTracker(cfg.name, cfg.downAfterFailures, deps.now, (event, state) => {
       if (event === "up") {
@@ -346,6 +350,18 @@ export class ArrayConnection {
       auth: this.#session.kind,
       ...this.#limiter.counts(),
     };
+  }
+
+  /**
+   * Ends the session when nothing was sent for `idleMs` (its sockets close on their own after the socket idle
+   * time); the next call logs in again. True when a session was ended.
+   */
+  async endIfIdle(idleMs: number): Promise<boolean> {
+    const t = this.#transport;
+    if (this.#session.current === undefined || !t.idle || this.#deps.now() - t.lastUsed < idleMs)
+      return false;
+    await this.#session.end();
+    return true;
   }
 
   async close(): Promise<void> {

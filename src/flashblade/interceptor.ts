@@ -178,6 +178,8 @@ export function interceptPool(inner: ArrayPool, hooks: RequestHooks): ArrayPool 
     select: (spec) => inner.select(spec).map(wrap),
     health: () => inner.health(),
     checkAll: () => inner.checkAll(),
+    sweepIdle: () => inner.sweepIdle(),
+    sockets: () => inner.sockets(),
     close: () => inner.close(),
   };
 }

@@ -10,7 +10,28 @@ import { FlashBladeClient } from "./client.js";
 import { ArrayConnection } from "./connection.js";
 import { unknownArray } from "./errors.js";
 import type { RetryPolicy } from "./retry.js";
+import { SocketBudget } from "./socket-budget.js";
 import type { ArrayClient, ArrayHealth, ArrayPool, PoolDeps } from "./types.js";
+
+/** The defaults of the `array_pool` settings (src/config/schema.ts), for pools built without them. */
+export const POOL_DEFAULTS = {
+  maxSockets: 256,
+  idleSocketMs: 4_000,
+  idleSessionMs: 10 * 60_000,
+  checkConcurrency: 16,
+} as const;
+
+/** Runs `fn` over `items`, at most `limit` at a time; settles when all have, never rejects. */
+async function eachBounded<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<unknown>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await fn(item).catch(() => undefined);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
 
 export function suggestNames(input: string, names: readonly string[]): string[] {
   const needle = input.toLowerCase();
@@ -35,16 +56,21 @@ export function createArrayPool(
   arrays: readonly ResolvedArrayConfig[],
   deps: PoolDeps & { retry?: RetryPolicy },
 ): ArrayPool {
+  const now = deps.now ?? Date.now;
+  const budget = new SocketBudget(deps.maxSockets ?? POOL_DEFAULTS.maxSockets);
+  const idleSessionMs = deps.idleSessionMs ?? POOL_DEFAULTS.idleSessionMs;
   const connDeps = {
     logger: deps.logger,
-    now: deps.now ?? Date.now,
+    now,
+    transport: { budget, idleSocketMs: deps.idleSocketMs ?? POOL_DEFAULTS.idleSocketMs, now },
     random: deps.random ?? Math.random,
     sleep: deps.sleep ?? ((ms: number) => delay(ms)),
     ...(deps.retry ? { retry: deps.retry } : {}),
     ...(deps.onCall ? { onCall: deps.onCall } : {}),
     probeInBackground: deps.probeInBackground ?? true,
   };
-  const clients = arrays.map((cfg) => new FlashBladeClient(new ArrayConnection(cfg, connDeps)));
+  const conns = arrays.map((cfg) => new ArrayConnection(cfg, connDeps));
+  const clients = conns.map((conn) => new FlashBladeClient(conn));
   const byName = new Map(clients.map((c) => [c.name.toLowerCase(), c]));
   const names = clients.map((c) => c.name);
 
@@ -88,16 +114,34 @@ export function createArrayPool(
     return [...chosen];
   }
 
+  async function sweepIdle(): Promise<number> {
+    let ended = 0;
+    await eachBounded(conns, checkConcurrency, async (c) => {
+      if (await c.endIfIdle(idleSessionMs)) ended++;
+    });
+    return ended;
+  }
+  const checkConcurrency = deps.checkConcurrency ?? POOL_DEFAULTS.checkConcurrency;
+  // One timer for the whole pool, not one per array: an idle array costs no timer.
+  const sweeper = deps.sweepIdle
+    ? setInterval(() => void sweepIdle(), Math.min(60_000, Math.max(1_000, idleSessionMs / 4)))
+    : undefined;
+  sweeper?.unref();
+
   return {
     list: () => [...clients],
     get,
     select,
     health: (): ArrayHealth[] => clients.map((c) => c.health()),
     async checkAll() {
-      // Failures are what health records; nobody waits on this for an answer.
-      await Promise.allSettled(clients.map((c) => c.check()));
+      // Failures are what health records. A few at a time: a thousand arrays checked at once would open a
+      // thousand sockets and logins in one burst (and queue behind the socket bound anyway).
+      await eachBounded(clients, checkConcurrency, (c) => c.check());
     },
+    sweepIdle,
+    sockets: () => budget.stats(),
     async close() {
+      clearInterval(sweeper);
       await Promise.allSettled(clients.map((c) => c.close()));
     },
   };

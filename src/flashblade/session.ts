@@ -120,17 +120,26 @@ export class Session {
     return obtained.token;
   }
 
-  /** Ends the session on the array. Failures are logged, not thrown: we are shutting down anyway. */
+  /** Ends the session on the array for good (the bot stops). Failures are logged, not thrown: we are shutting down anyway. */
   async logout(): Promise<void> {
     this.#closed = true;
     const pending = this.#pending;
     if (pending) await pending.catch(() => undefined);
+    await this.end();
+  }
+
+  /**
+   * Ends the current session on the array, if any; the next call logs in again (an idle array holds no session).
+   * Not while a login is under way: that session is about to be used.
+   */
+  async end(): Promise<void> {
     const token = this.#token;
+    if (token === undefined || this.#pending) return;
     this.#token = undefined;
     this.#obtainedAt = undefined;
     this.#renewAt = undefined;
     // An access token has nothing to end on the array: it runs out by itself.
-    if (token === undefined || this.credential.end === undefined) return;
+    if (this.credential.end === undefined) return;
     try {
       const status = await this.credential.end(this.send, token);
       this.log.info({ status }, "logged out of array");

@@ -3,10 +3,12 @@
  * failures classified by whether the request can have reached the array. That distinction drives retries:
  * a request that failed while connecting was never sent and may be retried whatever its method.
  */
-import { createSecureContext } from "node:tls";
-import { buildConnector, type Dispatcher, Pool } from "undici";
+import type { Socket } from "node:net";
+import { createSecureContext, type SecureContext } from "node:tls";
+import { buildConnector, Client, type Dispatcher, Pool } from "undici";
 import type { ResolvedArrayConfig } from "../config/arrays.js";
 import type { HttpMethod } from "../rest-spec/endpoints.js";
+import type { SocketBudget, SocketHolder } from "./socket-budget.js";
 import type { Query } from "./types.js";
 
 export interface WireRequest {
@@ -136,36 +138,171 @@ export function classify(err: unknown, cfg: Pick<ResolvedArrayConfig, "timeouts"
  * malloc after the socket closes), and the faults of a large fleet reconnect often.
  */
 export function tlsOptions(cfg: Pick<ResolvedArrayConfig, "insecure" | "ca">) {
-  return {
-    rejectUnauthorized: !cfg.insecure,
-    secureContext: createSecureContext(cfg.ca === undefined ? {} : { ca: cfg.ca }),
-  };
+  return { rejectUnauthorized: !cfg.insecure, secureContext: contextFor(cfg.ca) };
 }
 
-export class Transport {
-  readonly #pool: Pool;
-  readonly #cfg: ResolvedArrayConfig;
+/**
+ * One context per CA, shared by the arrays it signs: a fleet of a thousand arrays under one company CA parses it
+ * once and holds one context, not a thousand (each a few tens of KiB, paid by every idle array).
+ */
+const contexts = new Map<string, SecureContext>();
+function contextFor(ca: string | undefined): SecureContext {
+  const key = ca ?? "";
+  let ctx = contexts.get(key);
+  if (ctx === undefined) {
+    ctx = createSecureContext(ca === undefined ? {} : { ca });
+    contexts.set(key, ctx);
+  }
+  return ctx;
+}
 
-  /** `onDisconnect` hears about every connection that closes (idle time-out, the array going away). */
-  constructor(cfg: ResolvedArrayConfig, onDisconnect: (reason: string) => void = () => {}) {
+export interface TransportOptions {
+  /** Hears about every connection that closes (idle time-out, the array going away, shed for another array). */
+  onDisconnect?: (reason: string) => void;
+  /** The bound on sockets to all arrays together (pool.ts holds one for the whole pool). */
+  budget?: SocketBudget;
+  /** A socket unused this long is closed (default 4 s). */
+  idleSocketMs?: number;
+  now?: () => number;
+}
+
+const DEFAULT_IDLE_SOCKET_MS = 4_000;
+
+export class Transport implements SocketHolder {
+  #pool: Pool | undefined;
+  readonly #newPool: () => Pool;
+  #closed = false;
+  readonly #cfg: ResolvedArrayConfig;
+  /** Each open socket and the undici client it serves. */
+  readonly #sockets = new Map<Socket, Client>();
+  readonly #shed = new WeakSet<Socket>();
+  readonly #budget: SocketBudget | undefined;
+  readonly #unregister: () => void;
+  readonly #now: () => number;
+  #inFlight = 0;
+  #lastUsed = 0;
+  /** Connects waiting for a place or under way. */
+  #connecting = 0;
+
+  constructor(cfg: ResolvedArrayConfig, o: TransportOptions = {}) {
     this.#cfg = cfg;
+    this.#budget = o.budget;
+    this.#now = o.now ?? Date.now;
     const base = buildConnector({ timeout: cfg.timeouts.connectMs, ...tlsOptions(cfg) });
     // Tag errors raised while connecting, so classify() knows the request was never written.
-    const connect: buildConnector.connector = (opts, callback) => {
+    const open: buildConnector.connector = (opts, callback) => {
       base(opts, (...args) => {
         const err = args[0];
         if (err) Object.defineProperty(err, CONNECT_PHASE, { value: true });
         callback(...args);
       });
     };
-    this.#pool = new Pool(cfg.origin, {
-      connections: cfg.connections,
-      connect,
-      keepAliveTimeout: 4_000,
-      headersTimeout: cfg.timeouts.readMs,
-      bodyTimeout: cfg.timeouts.readMs,
-    });
-    this.#pool.on("disconnect", (_origin, _targets, err) => onDisconnect(errCodeOf(err) ?? err.message));
+    const budget = o.budget;
+    // With a budget, a socket is opened only once it has a place, and gives the place back when it closes. Each
+    // undici client gets its own connector, so the budget knows which client a socket serves (and whether it is
+    // idle).
+    const connectFor =
+      (client: Client): buildConnector.connector =>
+      (opts, callback) => {
+        if (budget === undefined) return open(opts, callback);
+        const extra = this.#sockets.size > 0 || this.#connecting > 0;
+        this.#connecting++;
+        void budget.acquire(extra).then((release) => {
+          open(opts, (err, socket) => {
+            this.#connecting--;
+            if (err || socket === null) {
+              release();
+              callback(err ?? new Error("no socket"), null);
+              return;
+            }
+            this.#sockets.set(socket, client);
+            socket.once("close", () => {
+              this.#sockets.delete(socket);
+              if (this.#shed.has(socket)) budget.shedClosed();
+              release();
+              this.#dropIfIdle();
+            });
+            callback(null, socket);
+          });
+        });
+      };
+    const factory = (origin: URL, opts: object): Client => {
+      let client: Client | undefined;
+      const connect: buildConnector.connector = (co, cb) => {
+        if (client) connectFor(client)(co, cb);
+      };
+      client = new Client(origin, { ...(opts as Client.Options), connect });
+      return client;
+    };
+    const onDisconnect = o.onDisconnect ?? (() => {});
+    this.#newPool = () => {
+      const pool = new Pool(cfg.origin, {
+        connections: cfg.connections,
+        factory,
+        keepAliveTimeout: o.idleSocketMs ?? DEFAULT_IDLE_SOCKET_MS,
+        headersTimeout: cfg.timeouts.readMs,
+        bodyTimeout: cfg.timeouts.readMs,
+      });
+      pool.on("disconnect", (_origin, _targets, err) => onDisconnect(errCodeOf(err) ?? err.message));
+      return pool;
+    };
+    this.#unregister = budget ? budget.register(this) : () => {};
+  }
+
+  /** The undici pool, built on first use (and again after an idle array dropped it). */
+  #poolNow(): Pool {
+    this.#pool ??= this.#newPool();
+    return this.#pool;
+  }
+
+  /**
+   * An array with no socket left and nothing in flight drops its undici pool: its request queue alone is 16 KiB,
+   * paid by every idle array of a fleet; the next request builds a new one. Under the budget only (the pool's
+   * transports), where the sockets are known.
+   */
+  #dropIfIdle(): void {
+    const pool = this.#pool;
+    if (pool === undefined || this.#closed || this.#inFlight > 0) return;
+    if (this.#sockets.size > 0 || this.#connecting > 0) return;
+    this.#pool = undefined;
+    void pool.close().catch(() => undefined);
+  }
+
+  /** Nothing in flight. */
+  get idle(): boolean {
+    return this.#inFlight === 0;
+  }
+
+  get lastUsed(): number {
+    return this.#lastUsed;
+  }
+
+  /** A socket is idle when its client has no request running or queued. */
+  #idle(client: Client): boolean {
+    const st = client.stats;
+    return st.running === 0 && st.pending === 0;
+  }
+
+  get idleSockets(): number {
+    let n = 0;
+    for (const [socket, client] of this.#sockets) if (!this.#shed.has(socket) && this.#idle(client)) n++;
+    return n;
+  }
+
+  /**
+   * Closes the sockets whose client has nothing running or queued. Destroyed, not ended: undici checks
+   * `destroyed` before writing, so no request goes out on one (an ended socket would still take one and break
+   * it); the next request to this array opens a new socket.
+   */
+  shed(): number {
+    let n = 0;
+    for (const [socket, client] of this.#sockets) {
+      if (this.#shed.has(socket) || !this.#idle(client)) continue;
+      this.#shed.add(socket);
+      socket.destroy();
+      n++;
+    }
+    return n;
   }
 
   async request(req: WireRequest): Promise<WireResponse> {
@@ -190,8 +327,9 @@ export class Transport {
       options.headersTimeout = req.timeoutMs;
       options.bodyTimeout = req.timeoutMs;
     }
+    this.#inFlight++;
     try {
-      const res = await this.#pool.request(options);
+      const res = await this.#poolNow().request(options);
       if (res.statusCode < 300 && isFile(res.headers)) {
         const bytes = new Uint8Array(await res.body.arrayBuffer());
         return { status: res.statusCode, headers: res.headers, text: "", bytes };
@@ -204,11 +342,19 @@ export class Transport {
         err,
         req.timeoutMs === undefined ? cfg : { timeouts: { ...cfg.timeouts, readMs: req.timeoutMs } },
       );
+    } finally {
+      this.#lastUsed = this.#now();
+      this.#inFlight--;
+      // A socket may have just become idle: connects waiting for a place can have it.
+      this.#budget?.idle();
     }
   }
 
   async close(): Promise<void> {
-    await this.#pool.close();
+    this.#closed = true;
+    this.#unregister();
+    // Closed for good: a request after this is refused as by any closed undici pool.
+    await this.#poolNow().close();
   }
 }
 

@@ -16,6 +16,7 @@ import type {
   ReplicationThroughput,
   Snapshot,
 } from "./schemas.js";
+import type { BudgetStats } from "./socket-budget.js";
 
 /** Query parameters; lists are sent comma-joined, undefined values are dropped. */
 export type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
@@ -197,11 +198,15 @@ export interface ArrayPool {
   select(spec: string): ArrayClient[];
   health(): ArrayHealth[];
   /**
-   * Asks every array at once whether it answers and takes the bot's token (the version, then a login), so
-   * health is known from start-up instead of from the first command; resolves when every array has answered
-   * or failed, never rejects.
+   * Asks every array whether it answers and takes the bot's token (the version, then a login), a few arrays at a
+   * time, so health is known from start-up instead of from the first command; resolves when every array has
+   * answered or failed, never rejects.
    */
   checkAll(): Promise<void>;
+  /** Ends the sessions of arrays nothing was sent to for the idle session time; resolves with how many. */
+  sweepIdle(): Promise<number>;
+  /** The sockets open to all arrays together, against the bound. */
+  sockets(): BudgetStats;
   close(): Promise<void>;
 }
 
@@ -242,7 +247,18 @@ export interface PoolDeps {
    * paying for the attempt. Tests that step through on-call probes with a fake clock turn it off.
    */
   probeInBackground?: boolean;
+  /** Sockets open to all arrays together (`array_pool.max_sockets`). */
+  maxSockets?: number;
+  /** A socket unused this long is closed (`array_pool.idle_socket`). */
+  idleSocketMs?: number;
+  /** An array nothing was sent to for this long is logged out (`array_pool.idle_session`); see sweepIdle. */
+  idleSessionMs?: number;
+  /** Ends idle sessions on a timer (the bot does; tests call sweepIdle() themselves). */
+  sweepIdle?: boolean;
+  /** Arrays checkAll() asks at once (`array_pool.checks_at_once`). */
+  checkConcurrency?: number;
 }
 
 /** The wire models (FileSystem, Snapshot, ...) belong to this contract too: commands import them from here. */
 export type * from "./schemas.js";
+export type { BudgetStats };

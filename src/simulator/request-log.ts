@@ -30,6 +30,9 @@ export interface SimStats {
   total: number;
   inFlight: number;
   maxInFlight: number;
+  /** Client connections open now, and the most open at once (how many sockets a client pool holds). */
+  connections: number;
+  maxConnections: number;
   /** The last requests, oldest first. */
   recent: LoggedRequest[];
 }
@@ -84,6 +87,8 @@ export class RequestLog {
   private total = 0;
   private inFlight = 0;
   private maxInFlight = 0;
+  private connections = 0;
+  private maxConnections = 0;
   private requests = new Map<string, number>();
   private recent: LoggedRequest[] = [];
 
@@ -116,6 +121,12 @@ export class RequestLog {
     this.inFlight--;
   }
 
+  /** A client connection opened (+1) or closed (-1). */
+  countConnection(delta: 1 | -1): void {
+    this.connections += delta;
+    this.maxConnections = Math.max(this.maxConnections, this.connections);
+  }
+
   countLogin(ok: boolean): void {
     if (ok) this.logins++;
     else this.failedLogins++;
@@ -134,6 +145,8 @@ export class RequestLog {
       total: this.total,
       inFlight: this.inFlight,
       maxInFlight: this.maxInFlight,
+      connections: this.connections,
+      maxConnections: this.maxConnections,
       recent: this.recent.map((e) => ({ ...e, headers: { ...e.headers } })),
     };
   }
@@ -145,6 +158,7 @@ export class RequestLog {
     this.logouts = 0;
     this.total = 0;
     this.maxInFlight = this.inFlight;
+    this.maxConnections = this.connections;
     this.requests.clear();
     this.recent = [];
   }

@@ -137,6 +137,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
+  // Counted once the TLS session is up, as an array counts its sessions: a socket its client has just closed
+  // is gone by then (the handshake takes several round trips), so the count is what the client holds open.
+  server.on("secureConnection", (socket) => {
+    log.countConnection(1);
+    socket.on("close", () => log.countConnection(-1));
+  });
   server.on("tlsClientError", (err) => logger.debug({ err }, "TLS handshake failed"));
 
   const control = createControl({

@@ -7,8 +7,9 @@
 import type { FleetArray } from "../core/fleet.js";
 import { type Block, type Message, Rich, rich } from "../core/message.js";
 import { wordOf } from "../core/tokenize.js";
-import { formatBytes } from "../core/units.js";
+import { countOf, formatBytes } from "../core/units.js";
 import { type SlackBlock, toSlack } from "./blocks.js";
+import { standingCounts, worstFirst } from "./home-fleet.js";
 
 export interface HomeArray {
   name: string;
@@ -178,15 +179,23 @@ export function homeMessage(data: HomeData, now: Date = new Date()): Message {
   if (data.arrays.length === 0) {
     blocks.push({ type: "section", text: rich`No arrays are configured for you.` });
   } else if (data.fleet !== undefined && data.fleet.length > 0) {
-    // The fleet at a glance: one section per array, each read as this person within the deadline.
-    data.fleet.slice(0, MAX_LINES).forEach((f, i) => {
+    // The fleet at a glance: one section per array, each read as this person within the deadline. A fleet
+    // larger than the view holds is summed up first and shown worst first; the rest are counted.
+    const large = data.fleet.length > MAX_LINES;
+    const fleet = large ? worstFirst(data.fleet) : data.fleet;
+    if (large)
+      blocks.push({
+        type: "context",
+        text: rich`${countOf(data.fleet.length, "array")}: ${standingCounts(data.fleet)}. The ${MAX_LINES} most in need of a look first.`,
+      });
+    fleet.slice(0, MAX_LINES).forEach((f, i) => {
       blocks.push({ type: "section", text: fleetLine(f) });
       if (i < MAX_BUTTON_ARRAYS) blocks.push(arrayButtons(f.array));
     });
-    if (data.fleet.length > MAX_LINES)
+    if (large)
       blocks.push({
         type: "context",
-        text: rich`…and ${data.fleet.length - MAX_LINES} more arrays: \`/array space --array all\``,
+        text: rich`…and ${countOf(data.fleet.length - MAX_LINES, "more array")} (${standingCounts(fleet.slice(MAX_LINES))}): \`/array space --array all\`, \`/array arrays\``,
       });
   } else {
     const shown = data.arrays.slice(0, MAX_LINES).map((a) => {

@@ -1,6 +1,6 @@
 /**
  * How the engine reads arrays, seen from the simulators' request logs: after the first poll only changes are
- * asked for, the full list of open alerts is re-read every `reconcile_every`, and polls are spread by jitter.
+ * asked for, the full list of open alerts is re-read every `reconcile_every`, and polls keep to their slots.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../src/simulator/index.js";
@@ -98,9 +98,9 @@ describe("alert polling", () => {
     expect(h.engine.stats()).toMatchObject({ polls: 11, opened: 1 });
   });
 
-  it("spreads two arrays' first polls over the interval and moves each later poll by up to the jitter", async () => {
-    // Start: fb1 at 0.1, fb2 at 0.7 of the interval. After its first poll fb1 draws 0 (earliest: -10 %),
-    // fb2 draws 0.999 (latest: almost +10 %).
+  it("gives each of two arrays half the interval and moves each later poll by up to the jitter of its half", async () => {
+    // Slots of 15 s in name order: fb1 at 0.1 of the first, fb2 at 0.7 of the second. After its first poll fb1
+    // draws 0 (earliest: -10 % of its slot), fb2 draws 0.999 (latest: almost +10 %).
     h = await startAlertHarness({
       arrays: ["fb1", "fb2"],
       config: { jitter: 0.1 },
@@ -111,8 +111,8 @@ describe("alert polling", () => {
     const fb1 = alertReads(h.sims.get("fb1") as Simulator).map((r) => r.at - T0);
     const fb2 = alertReads(h.sims.get("fb2") as Simulator).map((r) => r.at - T0);
     const starts = (reads: number[]) => [...new Set(reads)];
-    expect(starts(fb1).slice(0, 2)).toEqual([3_000, 3_000 + 27_000]);
-    expect(starts(fb2).slice(0, 2)).toEqual([21_000, 21_000 + Math.round(INTERVAL * (1 + 0.1 * 0.998))]);
+    expect(starts(fb1).slice(0, 2)).toEqual([1_500, 1_500 + INTERVAL - 1_500]);
+    expect(starts(fb2).slice(0, 2)).toEqual([25_500, 25_500 + INTERVAL + Math.round(1_500 * 0.998)]);
   });
 
   it("with many arrays, first polls start at different times within the first interval and stay out of step", async () => {

@@ -33,7 +33,7 @@ describe("the image's heap settings", () => {
       JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }
     ).scripts;
     const marked = BENCHES.filter((b) => b.heap);
-    expect(marked.map((b) => b.name)).toEqual(["alerts-polling", "soak"]);
+    expect(marked.map((b) => b.name)).toEqual(["alerts-polling", "fleet-idle", "soak"]);
     for (const b of marked) {
       const script = scripts[b.command.replace(/^npm run /, "")] ?? "";
       const flags = /node ((?:--\S+ )+)dist\//.exec(script)?.[1]?.trim().split(" ") ?? [];

@@ -46,6 +46,8 @@ export interface HarnessOptions {
     tags?: string[];
     versions?: string;
     scenario?: ScenarioName | { scale: { fileSystems: number } };
+    /** Served by the simulator of this (earlier) array instead of one of its own: cheap fleets of many names. */
+    sharesWith?: string;
   }[];
   config?: Partial<Omit<AppConfigInput, "arrays">>;
   groups?: Record<string, string[]>;
@@ -100,6 +102,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   };
   const sims = new Map<string, Simulator>();
   for (const s of specs) {
+    const host = s.sharesWith === undefined ? undefined : sims.get(s.sharesWith);
+    if (host) {
+      sims.set(s.name, host);
+      continue;
+    }
     sims.set(
       s.name,
       await startSimulator({
@@ -191,7 +198,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     },
     async close() {
       await pool.close();
-      for (const s of sims.values()) await s.close();
+      for (const s of new Set(sims.values())) await s.close();
     },
   };
 }

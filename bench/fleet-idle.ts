@@ -1,0 +1,141 @@
+/**
+ * The cost of one configured, idle array: the session pool's RSS with 1,000 arrays minus with 10, divided by
+ * the 990 between them. Each count is measured in a fresh process with the image's heap settings: the pool is
+ * built, every array checked once (the version and a login, as at start-up), then left alone until every socket
+ * has closed (array_pool.idle_socket); after a full GC its RSS is read. What an idle array may still hold is its
+ * session token and its objects, no socket and no timer (the pool has one timer for all of them).
+ * The arrays are one simulator (in a child process) answering under every name.
+ *   npm run bench:fleet-idle [-- --arrays 1000 --baseline 10 --rounds 3]
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { setTimeout as delay } from "node:timers/promises";
+import { parseArgs } from "node:util";
+import { Secret } from "../src/config/arrays.js";
+import { createArrayPool } from "../src/flashblade/pool.js";
+import { silentLogger } from "../src/logger.js";
+import { simulatedArrayConfig, startSimulator } from "../src/simulator/index.js";
+import { childExecArgv } from "./heap.js";
+import { median, writeResult } from "./report/result.js";
+
+const TOKEN = "T-bench-fleet-idle";
+const out = (s: string) => process.stdout.write(`${s}\n`);
+
+interface Measured {
+  arrays: number;
+  rssMiB: number;
+  heapMiB: number;
+  sockets: number;
+}
+
+/** Child: one simulator answering for every array name, until told to stop. */
+async function serveArrays(): Promise<void> {
+  const sim = await startSimulator({
+    scenario: "empty",
+    apiTokens: [{ token: TOKEN, username: "pureuser" }],
+    sessionIdleMs: 24 * 3600_000,
+  });
+  process.send?.({ url: sim.url, ca: sim.ca });
+  process.on("message", () => void sim.close().then(() => process.exit(0)));
+}
+
+/** Child: the pool with `n` arrays, checked once, then idle; prints what it holds. */
+async function measure(n: number, url: string, ca: string): Promise<void> {
+  const pool = createArrayPool(
+    Array.from({ length: n }, (_, i) =>
+      simulatedArrayConfig(`fb-${i}`, { url, ca }, { apiToken: new Secret(TOKEN) }),
+    ),
+    { logger: silentLogger(), sweepIdle: true },
+  );
+  await pool.checkAll();
+  // Idle: every socket closes after the idle time (4 s); polled, since nothing here can be awaited for it.
+  while (pool.sockets().open > 0) await delay(250);
+  for (let i = 0; i < 3; i++) globalThis.gc?.();
+  await delay(500);
+  const m = process.memoryUsage();
+  const reachable = pool.health().filter((h) => h.reachable).length;
+  const result: Measured = {
+    arrays: reachable,
+    rssMiB: m.rss / 2 ** 20,
+    heapMiB: m.heapUsed / 2 ** 20,
+    sockets: pool.sockets().open,
+  };
+  process.send?.(result);
+  await pool.close();
+  process.exit(0);
+}
+
+function child(args: string[], execArgv: string[]): { proc: ChildProcess; first: Promise<unknown> } {
+  const proc = fork(new URL(import.meta.url), args, {
+    execArgv,
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const first = new Promise((resolve, reject) => {
+    proc.once("message", resolve);
+    proc.once("exit", (code) => reject(new Error(`child ${args.join(" ")} exited (${code})`)));
+  });
+  return { proc, first };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      arrays: { type: "string", default: "1000" },
+      baseline: { type: "string", default: "10" },
+      rounds: { type: "string", default: "3" },
+    },
+  });
+  const many = Number(values.arrays);
+  const few = Number(values.baseline);
+  const rounds = Number(values.rounds);
+  const sim = child(["--serve"], childExecArgv());
+  const { url, ca } = (await sim.first) as { url: string; ca: string };
+  const perArrayKiB: number[] = [];
+  const manyRss: number[] = [];
+  const fewRss: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    // The two counts alternate, so a change in the machine's load falls on both.
+    const m: Measured[] = [];
+    for (const n of [few, many]) {
+      const c = child(["--measure", String(n), url, ca], [...process.execArgv, "--expose-gc"]);
+      m.push((await c.first) as Measured);
+    }
+    const [a, b] = m as [Measured, Measured];
+    const kib = ((b.rssMiB - a.rssMiB) * 1024) / (many - few);
+    perArrayKiB.push(kib);
+    fewRss.push(a.rssMiB);
+    manyRss.push(b.rssMiB);
+    out(
+      `round ${r + 1}: ${few} arrays ${a.rssMiB.toFixed(1)} MiB (heap ${a.heapMiB.toFixed(1)}), ${many} arrays ` +
+        `${b.rssMiB.toFixed(1)} MiB (heap ${b.heapMiB.toFixed(1)}; ${b.arrays} checked, ${b.sockets} sockets open) → ` +
+        `${kib.toFixed(1)} KiB per idle array`,
+    );
+  }
+  sim.proc.send("close");
+  out(`idle cost per configured array: median ${median(perArrayKiB).toFixed(1)} KiB (goal < 64 KiB)`);
+  writeResult({
+    name: "fleet-idle",
+    title: "Idle arrays (`bench/fleet-idle.ts`)",
+    command: "npm run bench:fleet-idle",
+    figures: [
+      {
+        what: `fleet: idle cost per configured array (pool RSS with ${many} idle arrays minus with ${few}, per array)`,
+        unit: "KiB",
+        rounds: perArrayKiB,
+        goal: {
+          text: "< 64 KiB",
+          met: median(perArrayKiB) < 64,
+          check: { of: "median", op: "<", value: 64 },
+        },
+      },
+      { what: `fleet: pool RSS with ${many} idle arrays`, unit: "MiB", rounds: manyRss },
+      { what: `fleet: pool RSS with ${few} idle arrays`, unit: "MiB", rounds: fewRss },
+    ],
+  });
+}
+
+const at = (flag: string) => process.argv.indexOf(flag);
+if (at("--serve") >= 0) await serveArrays();
+else if (at("--measure") >= 0) {
+  const i = at("--measure");
+  await measure(Number(process.argv[i + 1]), process.argv[i + 2] ?? "", process.argv[i + 3] ?? "");
+} else await main();

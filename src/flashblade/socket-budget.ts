@@ -1,0 +1,102 @@
+/**
+ * A bound on the sockets open to all arrays together. Every transport's connector asks the budget for a place
+ * before it opens a socket and gives it back when the socket closes, so the bound holds at the socket layer
+ * whatever undici decides. An idle keep-alive socket holds its place only while nobody waits: a connect that
+ * finds the budget full closes the sockets of the array that has been idle longest (no request in flight), so
+ * a fan-out over more arrays than the bound moves through them instead of waiting out keep-alive time-outs.
+ */
+
+/** What the budget needs from a transport to take back its idle sockets. */
+export interface SocketHolder {
+  /** Sockets it holds open with nothing running or queued on them. */
+  readonly idleSockets: number;
+  /** When its last request finished (arrays idle longest give up their sockets first). */
+  readonly lastUsed: number;
+  /** Closes its idle sockets; returns how many it closed (each gives its place back when it has closed). */
+  shed(): number;
+}
+
+export interface BudgetStats {
+  /** Sockets open now (or being opened). */
+  open: number;
+  /** The most open at once since start. */
+  peak: number;
+  /** Connects waiting for a place. */
+  waiting: number;
+  max: number;
+}
+
+/** Gives a place back; calling it twice gives back one place. */
+export type Release = () => void;
+
+export class SocketBudget {
+  #open = 0;
+  #peak = 0;
+  /** Places that will come back: sockets closed by shed() whose close has not happened yet. */
+  #closing = 0;
+  /** Connects of arrays with no socket yet go first: an array that has one can go on using it meanwhile. */
+  readonly #first: ((release: Release) => void)[] = [];
+  readonly #extra: ((release: Release) => void)[] = [];
+  readonly #holders = new Set<SocketHolder>();
+
+  constructor(readonly max: number) {}
+
+  register(holder: SocketHolder): () => void {
+    this.#holders.add(holder);
+    return () => this.#holders.delete(holder);
+  }
+
+  stats(): BudgetStats {
+    return { open: this.#open, peak: this.#peak, waiting: this.#waiting, max: this.max };
+  }
+
+  get #waiting(): number {
+    return this.#first.length + this.#extra.length;
+  }
+
+  /**
+   * Resolves with a place once a socket may be opened; `extra` when the array already has a socket (or one on
+   * the way), so connects of arrays that have none are served before it.
+   */
+  acquire(extra = false): Promise<Release> {
+    if (this.#open < this.max) return Promise.resolve(this.#grant());
+    const waiting = new Promise<Release>((resolve) => (extra ? this.#extra : this.#first).push(resolve));
+    this.#reclaim();
+    return waiting;
+  }
+
+  /** A holder has just become idle: if connects are waiting, its sockets go to them. */
+  idle(): void {
+    if (this.#waiting > 0) this.#reclaim();
+  }
+
+  #grant(): Release {
+    this.#open++;
+    if (this.#open > this.#peak) this.#peak = this.#open;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.#open--;
+      const next = this.#first.shift() ?? this.#extra.shift();
+      if (next) next(this.#grant());
+    };
+  }
+
+  /** Closes idle sockets, longest idle first, until the places coming back cover the waiting connects. */
+  #reclaim(): void {
+    if (this.#closing >= this.#waiting) return;
+    const candidates = [...this.#holders]
+      .filter((h) => h.idleSockets > 0)
+      .sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const holder of candidates) {
+      if (this.#closing >= this.#waiting) return;
+      this.#closing += holder.shed();
+    }
+  }
+
+  /** A socket shed() closed has closed (call before its release). */
+  shedClosed(): void {
+    if (this.#closing > 0) this.#closing--;
+  }
+}

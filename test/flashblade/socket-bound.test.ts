@@ -1,0 +1,64 @@
+/**
+ * The pool's bound on sockets to all arrays together, counted at the simulator (real HTTPS on loopback): a
+ * fan-out over more arrays than the bound never has more sockets open than the bound, every call answers, and
+ * each array still logs in once. Idle sessions end and come back on demand with one login.
+ */
+import { describe, expect, it } from "vitest";
+import type { FileSystem } from "../../src/flashblade/types.js";
+import { poolOf, simConfig, startSim } from "./sim.js";
+
+const ARRAYS = 60;
+const BOUND = 8;
+const names = Array.from({ length: ARRAYS }, (_, i) => `fb-${String(i).padStart(3, "0")}`);
+
+describe("socket bound across the pool", () => {
+  it("a fan-out over more arrays than the bound holds the bound at the array side and answers every call", async () => {
+    const sim = await startSim();
+    // Answers take a little while, so calls to different arrays overlap and would each want a socket.
+    sim.control.addLatency({ ms: 5 });
+    const pool = poolOf(
+      names.map((name) => simConfig(sim, { name })),
+      { maxSockets: BOUND },
+    );
+    // Three calls per array at once: the version, one login and the reads all share the array's sockets.
+    const calls = pool
+      .list()
+      .flatMap((c) => [0, 1, 2].map(() => c.get<FileSystem>("/file-systems", { query: { limit: 1 } })));
+    const answers = await Promise.allSettled(calls);
+    expect(answers.filter((a) => a.status === "rejected")).toEqual([]);
+    expect(answers).toHaveLength(ARRAYS * 3);
+    const stats = sim.control.stats();
+    expect(stats.maxConnections).toBeGreaterThan(1);
+    expect(stats.maxConnections).toBeLessThanOrEqual(BOUND);
+    expect(stats.logins).toBe(ARRAYS);
+    expect(pool.sockets()).toMatchObject({ max: BOUND, waiting: 0 });
+    expect(pool.sockets().peak).toBeLessThanOrEqual(BOUND);
+  });
+
+  it("ends the sessions of arrays idle for the idle time; the next call logs in again, once", async () => {
+    const sim = await startSim();
+    let now = 1_000_000;
+    const pool = poolOf(
+      names.slice(0, 5).map((name) => simConfig(sim, { name })),
+      { maxSockets: BOUND, idleSessionMs: 60_000, now: () => now },
+    );
+    await Promise.all(pool.list().map((c) => c.get("/file-systems", { query: { limit: 1 } })));
+    expect(sim.control.stats().logins).toBe(5);
+    now += 59_000;
+    expect(await pool.sweepIdle()).toBe(0);
+    await pool.get("fb-000").get("/file-systems", { query: { limit: 1 } });
+    now += 1_000;
+    // fb-000 was just used; the other four have been idle for the whole minute.
+    expect(await pool.sweepIdle()).toBe(4);
+    expect(sim.control.stats().logouts).toBe(4);
+    expect(
+      pool
+        .health()
+        .filter((h) => h.sessionAgeMs !== undefined)
+        .map((h) => h.name),
+    ).toEqual(["fb-000"]);
+    const again = pool.get("fb-001");
+    await Promise.all([0, 1, 2, 3].map(() => again.get("/file-systems", { query: { limit: 1 } })));
+    expect(sim.control.stats().logins).toBe(6);
+  });
+});

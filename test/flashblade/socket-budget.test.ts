@@ -1,0 +1,71 @@
+/**
+ * The socket budget's bookkeeping, with holders that are plain objects: places are granted up to the bound, a
+ * connect that finds it full takes the sockets of the array idle longest, and arrays with no socket yet are
+ * served before arrays asking for one more.
+ */
+import { describe, expect, it } from "vitest";
+import { SocketBudget, type SocketHolder } from "../../src/flashblade/socket-budget.js";
+
+class Holder implements SocketHolder {
+  idleSockets = 0;
+  shedCalls = 0;
+  constructor(readonly lastUsed: number) {}
+  shed(): number {
+    this.shedCalls++;
+    return this.idleSockets;
+  }
+}
+
+function holder(budget: SocketBudget, lastUsed: number): Holder {
+  const h = new Holder(lastUsed);
+  budget.register(h);
+  return h;
+}
+
+describe("socket budget", () => {
+  it("grants up to the bound, then takes the idle sockets of the array idle longest", async () => {
+    const budget = new SocketBudget(2);
+    const old = holder(budget, 1);
+    const recent = holder(budget, 5);
+    const a = await budget.acquire();
+    old.idleSockets = 1;
+    const b = await budget.acquire();
+    recent.idleSockets = 1;
+    expect(budget.stats()).toMatchObject({ open: 2, peak: 2, waiting: 0 });
+    let granted = false;
+    const c = budget.acquire().then((r) => {
+      granted = true;
+      return r;
+    });
+    // The longest idle was asked to close its socket; the other was left alone.
+    expect([old.shedCalls, recent.shedCalls]).toEqual([1, 0]);
+    expect(budget.stats().waiting).toBe(1);
+    // Its socket closes: the place goes to the waiting connect.
+    budget.shedClosed();
+    a();
+    expect((await c) && granted).toBe(true);
+    expect(budget.stats()).toMatchObject({ open: 2, peak: 2, waiting: 0 });
+    a();
+    expect(budget.stats().open).toBe(2);
+    b();
+  });
+
+  it("serves an array with no socket before one asking for another", async () => {
+    const budget = new SocketBudget(1);
+    const first = await budget.acquire();
+    const order: string[] = [];
+    const extra = budget.acquire(true).then((r) => {
+      order.push("extra");
+      return r;
+    });
+    const fresh = budget.acquire(false).then((r) => {
+      order.push("first");
+      return r;
+    });
+    first();
+    (await fresh)();
+    (await extra)();
+    expect(order).toEqual(["first", "extra"]);
+    expect(budget.stats()).toMatchObject({ open: 0, peak: 1, waiting: 0 });
+  });
+});
