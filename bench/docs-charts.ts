@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Message } from "../src/core/message.js";
+import type { Message } from "../src/core/presentation/message.js";
 import { renderText } from "../src/local/text-render.js";
 import { startInsightEnv } from "./insight-env.js";
 

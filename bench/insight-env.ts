@@ -5,11 +5,11 @@
  */
 import { RESOURCES } from "../commands/index.js";
 import { configSchema } from "../src/config/schema.js";
-import { memoryAuditSink } from "../src/core/audit.js";
-import type { Message } from "../src/core/message.js";
-import { createMemoryPendingStore } from "../src/core/pending-store-memory.js";
-import { createPipeline } from "../src/core/pipeline.js";
-import { createRegistry } from "../src/core/registry.js";
+import { createMemoryPendingStore } from "../src/core/approvals/pending-store-memory.js";
+import { memoryAuditSink } from "../src/core/audit/audit.js";
+import { createRegistry } from "../src/core/catalogue/registry.js";
+import { createPipeline } from "../src/core/pipeline/pipeline.js";
+import type { Message } from "../src/core/presentation/message.js";
 import { createArrayPool } from "../src/flashblade/pool.js";
 import type { ArrayPool } from "../src/flashblade/types.js";
 import { silentLogger } from "../src/logger.js";

@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { diagnoseChart } from "../commands/diagnose/chart.js";
 import { collect } from "../commands/diagnose/collect.js";
 import { forecastChart } from "../commands/space-forecast-chart.js";
-import type { CommandContext } from "../src/core/define-command.js";
+import type { CommandContext } from "../src/core/catalogue/define-command.js";
 import { capacityForecast } from "../src/core/forecast/capacity.js";
 import { theilSen } from "../src/core/forecast/theil-sen.js";
 import { FIXED_NOW, startInsightEnv } from "./insight-env.js";

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { webApi } from "@slack/bolt";
-import type { Message } from "../src/core/message.js";
+import type { Message } from "../src/core/presentation/message.js";
 import { silentLogger } from "../src/logger.js";
 import { toSlack } from "../src/slack/blocks.js";
 import { boltLogger } from "../src/slack/bolt-logger.js";

@@ -5,17 +5,17 @@
  * Grants live in the store (src/core/change-control/records.ts), so every replica and a restart agree.
  */
 import { z } from "zod";
-import { duration } from "../src/core/arg-types.js";
-import { arraysMatch, isMember } from "../src/core/change-control/match.js";
+import { arraysMatch, isMember } from "../src/core/access/change-rules.js";
+import { ROLES, roleAtLeast } from "../src/core/access/roles.js";
+import { defineCommand, defineResource } from "../src/core/catalogue/define-command.js";
 import type { AccessGrant } from "../src/core/change-control/records.js";
-import { defineCommand, defineResource } from "../src/core/define-command.js";
-import { formatWhen } from "../src/core/format-time.js";
-import { message, rich } from "../src/core/message.js";
-import { ROLES, roleAtLeast } from "../src/core/roles.js";
-import { countOf, formatDuration } from "../src/core/units.js";
+import { formatWhen } from "../src/core/presentation/format-time.js";
+import { message, rich } from "../src/core/presentation/message.js";
+import { duration } from "../src/core/words/arg-types.js";
+import { countOf, formatDuration } from "../src/core/words/units.js";
 import { UserFacingError } from "../src/errors.js";
 
-const control = (ctx: { control?: import("../src/core/define-command.js").ControlPort }) => {
+const control = (ctx: { control?: import("../src/core/catalogue/define-command.js").ControlPort }) => {
   if (!ctx.control) throw new UserFacingError("HISTORY_UNAVAILABLE", "This bot keeps no access grants here.");
   return ctx.control;
 };

@@ -5,19 +5,19 @@
  * shows the posts the bot made for each alert, and routes and test ask the bot's alert engine, not the array.
  */
 import { z } from "zod";
-import { count } from "../src/core/arg-types.js";
-import { countWire, wired } from "../src/core/arg-wire.js";
 import {
   type CommandContext,
   defineCommand,
   defineResource,
   type Impact,
-} from "../src/core/define-command.js";
-import { formatWhen } from "../src/core/format-time.js";
-import { message, plain, Rich, rich } from "../src/core/message.js";
-import type { MessageRef } from "../src/core/pipeline-types.js";
-import { truncatedTable } from "../src/core/table.js";
-import { countOf } from "../src/core/units.js";
+} from "../src/core/catalogue/define-command.js";
+import type { MessageRef } from "../src/core/context/pipeline-types.js";
+import { formatWhen } from "../src/core/presentation/format-time.js";
+import { message, plain, Rich, rich } from "../src/core/presentation/message.js";
+import { truncatedTable } from "../src/core/presentation/table.js";
+import { count } from "../src/core/words/arg-types.js";
+import { countWire, wired } from "../src/core/words/arg-wire.js";
+import { countOf } from "../src/core/words/units.js";
 import { UserFacingError } from "../src/errors.js";
 import { and, eq, type Filter, ne } from "../src/flashblade/filter.js";
 import { type Alert, alertSchema } from "../src/flashblade/schemas.js";

@@ -3,8 +3,8 @@
  * sent: the path (with the nearest valid one when it is unknown), the method, every query parameter, and the
  * body (JSON, never a secret).
  */
-import type { PlannedRequest } from "../src/core/define-command.js";
-import { editDistance } from "../src/core/suggest.js";
+import type { PlannedRequest } from "../src/core/catalogue/define-command.js";
+import { editDistance } from "../src/core/words/suggest.js";
 import { type ErrorCode, UserFacingError } from "../src/errors.js";
 import { totalsAllowed } from "../src/flashblade/wire.js";
 import { findSecretKey } from "../src/redact.js";

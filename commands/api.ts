@@ -3,7 +3,7 @@
  * checked against the endpoint table and the array's negotiated version before anything is sent. Roles come from
  * the access policy (src/rest-spec/policy.ts) alone: each verb is open to the least role its method needs
  * anywhere, and the request itself is checked against its own row, query parameters included, where every
- * request passes (src/core/request-guard.ts), so a raw call never needs less than the strictest command on the
+ * request passes (src/core/requests/request-guard.ts), so a raw call never needs less than the strictest command on the
  * same endpoint. A change goes through the gate as `raw_api` (the bot cannot tell what a typed body does) with
  * the exact request shown and the class the policy gives the endpoint named on the card.
  * Hand-written because it is the way past the catalogue: it takes any METHOD, path, query and body, which no
@@ -11,17 +11,17 @@
  */
 
 import { z } from "zod";
-import { JSON_OBJECT_WIRE, wired } from "../src/core/arg-wire.js";
 import {
   type CommandDefinition,
   defineCommand,
   defineResource,
   type Impact,
   type RenderContext,
-} from "../src/core/define-command.js";
-import { type Block, type Message, message, rich } from "../src/core/message.js";
-import { truncatedTable } from "../src/core/table.js";
-import { countOf } from "../src/core/units.js";
+} from "../src/core/catalogue/define-command.js";
+import { type Block, type Message, message, rich } from "../src/core/presentation/message.js";
+import { truncatedTable } from "../src/core/presentation/table.js";
+import { JSON_OBJECT_WIRE, wired } from "../src/core/words/arg-wire.js";
+import { countOf } from "../src/core/words/units.js";
 import { redact } from "../src/redact.js";
 import type { HttpMethod } from "../src/rest-spec/endpoints.js";
 import { leastRole, requestRule } from "../src/rest-spec/policy.js";

@@ -3,11 +3,11 @@
  * session pool (reachable, REST version, latency, last error), not an endpoint of any one array.
  */
 import { z } from "zod";
-import { defineCommand, defineResource } from "../src/core/define-command.js";
-import { formatRelative } from "../src/core/format-time.js";
-import { message, rich } from "../src/core/message.js";
-import { truncatedTable } from "../src/core/table.js";
-import { countOf, formatLatencyMs } from "../src/core/units.js";
+import { defineCommand, defineResource } from "../src/core/catalogue/define-command.js";
+import { formatRelative } from "../src/core/presentation/format-time.js";
+import { message, rich } from "../src/core/presentation/message.js";
+import { truncatedTable } from "../src/core/presentation/table.js";
+import { countOf, formatLatencyMs } from "../src/core/words/units.js";
 import { arrayState } from "../src/flashblade/health-words.js";
 import type { ArrayHealth } from "../src/flashblade/types.js";
 

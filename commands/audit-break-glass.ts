@@ -4,11 +4,11 @@
  * the bot's own records (src/core/change-control/records.ts), not an array.
  */
 import { z } from "zod";
+import { type ControlPort, defineCommand, defineResource } from "../src/core/catalogue/define-command.js";
 import type { BreakGlassEntry } from "../src/core/change-control/records.js";
-import { type ControlPort, defineCommand, defineResource } from "../src/core/define-command.js";
-import { formatWhen } from "../src/core/format-time.js";
-import { message, rich } from "../src/core/message.js";
-import { countOf } from "../src/core/units.js";
+import { formatWhen } from "../src/core/presentation/format-time.js";
+import { message, rich } from "../src/core/presentation/message.js";
+import { countOf } from "../src/core/words/units.js";
 import { UserFacingError } from "../src/errors.js";
 
 const control = (ctx: { control?: ControlPort }): ControlPort => {

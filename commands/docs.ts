@@ -5,10 +5,10 @@
  * seen to send against the demo arrays (tools/observe-requests.ts passes that in as `observed`).
  * `npm run docs:commands` writes it; a test fails when the file is not current.
  */
-import { AREAS } from "../src/core/define-command.js";
-import type { Registry } from "../src/core/registry.js";
-import { commandId } from "../src/core/registry.js";
-import { usageLine } from "../src/core/usage.js";
+import { AREAS } from "../src/core/catalogue/define-command.js";
+import type { Registry } from "../src/core/catalogue/registry.js";
+import { commandId } from "../src/core/catalogue/registry.js";
+import { usageLine } from "../src/core/words/usage.js";
 import { CATALOGUE_VERBS } from "./catalogue/index.js";
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");

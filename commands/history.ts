@@ -1,17 +1,17 @@
 /**
  * `/array history <noun> <name>`: the bot's own record of the changes it made to one object — who asked, who
  * confirmed or approved, when, the request lines it sent (as the card showed them, redacted) and what the array
- * answered. Read from the store (src/core/audit-history.ts), so every replica answers the same; sends nothing to
+ * answered. Read from the store (src/core/audit/audit-history.ts), so every replica answers the same; sends nothing to
  * the array. Hand-written because it reads the bot's own audit records, which no array endpoint holds.
  */
 import { z } from "zod";
-import type { AuditRecord } from "../src/core/audit.js";
-import { commandPath } from "../src/core/command-path.js";
-import { defineCommand, defineResource, type RenderContext } from "../src/core/define-command.js";
-import { formatWhen } from "../src/core/format-time.js";
-import { who as nameOf } from "../src/core/gate-messages.js";
-import { type Block, message, rich, type ShownObject } from "../src/core/message.js";
-import { countOf } from "../src/core/units.js";
+import { who as nameOf } from "../src/core/approvals/gate-messages.js";
+import type { AuditRecord } from "../src/core/audit/audit.js";
+import { defineCommand, defineResource, type RenderContext } from "../src/core/catalogue/define-command.js";
+import { formatWhen } from "../src/core/presentation/format-time.js";
+import { type Block, message, rich, type ShownObject } from "../src/core/presentation/message.js";
+import { commandPath } from "../src/core/words/command-path.js";
+import { countOf } from "../src/core/words/units.js";
 import { UserFacingError } from "../src/errors.js";
 import { type Fact, isoTime, shownObject } from "./shared/shown.js";
 

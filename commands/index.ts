@@ -3,7 +3,7 @@
  * registry checks every definition at start-up, including that each command declares what it sends (`endpoints`,
  * in its own definition; the catalogue's verbs from their data) with a role the access policy allows for each.
  */
-import type { ResourceDefinition } from "../src/core/define-command.js";
+import type { ResourceDefinition } from "../src/core/catalogue/define-command.js";
 import { accessResource } from "./access.js";
 import { alertResource } from "./alert.js";
 import { apiResource } from "./api.js";

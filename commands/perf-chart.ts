@@ -1,10 +1,10 @@
 /** The PNG chart of `/array perf --last`: IOPS by kind over latency by kind, on the array's time axis. */
-import { renderLineChart } from "../src/core/chart/line-chart.js";
-import { sampledChart } from "../src/core/chart/native.js";
-import { summarize } from "../src/core/chart/stats.js";
-import { timeTicks } from "../src/core/chart/ticks.js";
-import type { Block } from "../src/core/message.js";
-import { formatLatencyMs } from "../src/core/units.js";
+import { renderLineChart } from "../src/core/presentation/chart/line-chart.js";
+import { sampledChart } from "../src/core/presentation/chart/native.js";
+import { summarize } from "../src/core/presentation/chart/stats.js";
+import { timeTicks } from "../src/core/presentation/chart/ticks.js";
+import type { Block } from "../src/core/presentation/message.js";
+import { formatLatencyMs } from "../src/core/words/units.js";
 import type { PerfHistory, PerfSample } from "./perf.js";
 
 export const CHART_WIDTH = 800;

@@ -5,19 +5,19 @@
  * avg/p95/max and draws a chart, where the catalogue's `perf <protocol>` nouns list the samples as sent.
  */
 import { z } from "zod";
-import { enumWire, windowWire, wired } from "../src/core/arg-wire.js";
-import { summarize } from "../src/core/chart/stats.js";
-import { defineCommand, defineResource } from "../src/core/define-command.js";
-import { formatTimestamp } from "../src/core/format-time.js";
-import { type Block, message, rich } from "../src/core/message.js";
-import { truncatedTable } from "../src/core/table.js";
+import { defineCommand, defineResource } from "../src/core/catalogue/define-command.js";
+import { summarize } from "../src/core/presentation/chart/stats.js";
+import { formatTimestamp } from "../src/core/presentation/format-time.js";
+import { type Block, message, rich } from "../src/core/presentation/message.js";
+import { truncatedTable } from "../src/core/presentation/table.js";
+import { enumWire, windowWire, wired } from "../src/core/words/arg-wire.js";
 import {
   formatBytes,
   formatCount,
   formatDuration,
   formatLatencyMs,
   parseDuration,
-} from "../src/core/units.js";
+} from "../src/core/words/units.js";
 import { arrayPerformanceSchema } from "../src/flashblade/schemas.js";
 import type { ArrayPerformance } from "../src/flashblade/types.js";
 import { perfChart } from "./perf-chart.js";

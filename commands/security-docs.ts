@@ -2,9 +2,9 @@
  * docs/security.md: the access policy as a table (npm run docs:security), from src/rest-spec/policy.ts and the
  * registry's declared sends, so the page cannot drift from what the bot enforces.
  */
-import { FACES } from "../src/core/actors.js";
-import { parseDeclared } from "../src/core/endpoint-checks.js";
-import type { Registry } from "../src/core/registry.js";
+import { FACES } from "../src/core/access/actors.js";
+import { parseDeclared } from "../src/core/catalogue/endpoint-checks.js";
+import type { Registry } from "../src/core/catalogue/registry.js";
 import { findOperation, type Operation } from "../src/rest-spec/operations.js";
 import { PARAM_RULES, policyTable } from "../src/rest-spec/policy.js";
 
@@ -48,7 +48,7 @@ export function securityMarkdown(registry: Registry, parts: SecurityParts): stri
     "",
     "Every request the bot sends to an array — from a typed command, a button, `/array api` or any other way in —",
     "is checked against this one table for the role of the person behind it on that array, before it leaves",
-    "(src/core/request-guard.ts is the policy hook of the one interceptor, src/flashblade/interceptor.ts, around",
+    "(src/core/requests/request-guard.ts is the policy hook of the one interceptor, src/flashblade/interceptor.ts, around",
     "every array client a command is handed). A change's planned requests are",
     "checked before its card is shown. At start-up the registry refuses a command whose role is below the table's",
     "for an endpoint it declares, and two commands that send one changing endpoint unless one replaces the other.",
@@ -89,14 +89,14 @@ export function securityMarkdown(registry: Registry, parts: SecurityParts): stri
   return out.join("\n");
 }
 
-/** "Who acts": per face, how its actor is established and what a name in its data can do (src/core/actors.ts). */
+/** "Who acts": per face, how its actor is established and what a name in its data can do (src/core/access/actors.ts). */
 function identitySection(): string[] {
   const cell = (s: string) => s.replace(/\|/g, "\\|");
   return [
     "## Who acts",
     "",
     "Each face establishes its actor once, from what it can verify, through one function per face",
-    "(src/core/actors.ts); the pipeline refuses an actor without a kind. A name carried as data (an input, a",
+    "(src/core/access/actors.ts); the pipeline refuses an actor without a kind. A name carried as data (an input, a",
     "header, a form field, an argument) never becomes an actor: at most it names a person to show or to ask.",
     "Only people (in Slack or at the console) confirm, approve or deny. Limits are charged to the actor.",
     "",

@@ -1,11 +1,12 @@
 /** The PNG of `/array space forecast`: used space in % of capacity, the fitted trend and its band ahead. */
-import { type Band, renderLineChart, type Series } from "../src/core/chart/line-chart.js";
-import { sampledChart } from "../src/core/chart/native.js";
-import { timeTicks } from "../src/core/chart/ticks.js";
+
 import type { CapacityForecast } from "../src/core/forecast/capacity.js";
 import { bandAt } from "../src/core/forecast/theil-sen.js";
-import type { Block, NativeChart } from "../src/core/message.js";
-import { formatPercent } from "../src/core/units.js";
+import { type Band, renderLineChart, type Series } from "../src/core/presentation/chart/line-chart.js";
+import { sampledChart } from "../src/core/presentation/chart/native.js";
+import { timeTicks } from "../src/core/presentation/chart/ticks.js";
+import type { Block, NativeChart } from "../src/core/presentation/message.js";
+import { formatPercent } from "../src/core/words/units.js";
 
 const DAY = 86_400_000;
 /** Wide and tall enough that Slack's shrunken preview still shows the labels (text drawn at 2×). */

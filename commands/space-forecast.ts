@@ -5,18 +5,18 @@
  * fits a model to the space history and answers with dates and a chart, not the samples the array sends.
  */
 import { z } from "zod";
-import { objectName } from "../src/core/arg-types.js";
-import { windowWire, wired } from "../src/core/arg-wire.js";
-import { defineCommand } from "../src/core/define-command.js";
+import { defineCommand } from "../src/core/catalogue/define-command.js";
 import {
   type CapacityForecast,
   capacityForecast,
   type LevelCrossing,
 } from "../src/core/forecast/capacity.js";
-import { formatDay } from "../src/core/format-time.js";
-import { type Block, type Field, message, type Rich, rich } from "../src/core/message.js";
-import { truncatedTable } from "../src/core/table.js";
-import { formatBytes, formatBytesLike, formatPercent, parseDuration } from "../src/core/units.js";
+import { formatDay } from "../src/core/presentation/format-time.js";
+import { type Block, type Field, message, type Rich, rich } from "../src/core/presentation/message.js";
+import { truncatedTable } from "../src/core/presentation/table.js";
+import { objectName } from "../src/core/words/arg-types.js";
+import { windowWire, wired } from "../src/core/words/arg-wire.js";
+import { formatBytes, formatBytesLike, formatPercent, parseDuration } from "../src/core/words/units.js";
 import { UserFacingError } from "../src/errors.js";
 import { forecastChart } from "./space-forecast-chart.js";
 

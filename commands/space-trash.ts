@@ -7,11 +7,11 @@
  * own records.
  */
 import { z } from "zod";
-import { type CommandContext, defineCommand, type FollowUp } from "../src/core/define-command.js";
-import { formatRelative } from "../src/core/format-time.js";
-import { type Block, message, rich } from "../src/core/message.js";
-import { truncatedTable } from "../src/core/table.js";
-import { countOf, formatBytes, formatCount, formatDuration } from "../src/core/units.js";
+import { type CommandContext, defineCommand, type FollowUp } from "../src/core/catalogue/define-command.js";
+import { formatRelative } from "../src/core/presentation/format-time.js";
+import { type Block, message, rich } from "../src/core/presentation/message.js";
+import { truncatedTable } from "../src/core/presentation/table.js";
+import { countOf, formatBytes, formatCount, formatDuration } from "../src/core/words/units.js";
 import { eq } from "../src/flashblade/filter.js";
 import { bucketSchema, fileSystemSchema, snapshotSchema } from "../src/flashblade/schemas.js";
 import { destroyedByPolicyChange, destroyedThroughBot, newerOf } from "./shared/destroyed-by.js";

@@ -5,10 +5,10 @@
  * file systems, two endpoints in one answer.
  */
 import { z } from "zod";
-import { defineCommand, defineResource } from "../src/core/define-command.js";
-import { message, rich } from "../src/core/message.js";
-import { truncatedTable } from "../src/core/table.js";
-import { countOf, formatBytes, formatPercent } from "../src/core/units.js";
+import { defineCommand, defineResource } from "../src/core/catalogue/define-command.js";
+import { message, rich } from "../src/core/presentation/message.js";
+import { truncatedTable } from "../src/core/presentation/table.js";
+import { countOf, formatBytes, formatPercent } from "../src/core/words/units.js";
 import type { ArraySpace } from "../src/flashblade/types.js";
 import { columnsOf } from "./shared/listing.js";
 import { spaceForecast } from "./space-forecast.js";

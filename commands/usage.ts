@@ -5,11 +5,11 @@
  * applies, the subject's own or the file system's default (three endpoints).
  */
 import { z } from "zod";
-import { count } from "../src/core/arg-types.js";
-import { defineCommand, defineResource } from "../src/core/define-command.js";
-import { message, rich } from "../src/core/message.js";
-import { truncatedTable } from "../src/core/table.js";
-import { countOf, formatBytes, formatPercent } from "../src/core/units.js";
+import { defineCommand, defineResource } from "../src/core/catalogue/define-command.js";
+import { message, rich } from "../src/core/presentation/message.js";
+import { truncatedTable } from "../src/core/presentation/table.js";
+import { count } from "../src/core/words/arg-types.js";
+import { countOf, formatBytes, formatPercent } from "../src/core/words/units.js";
 import {
   effectiveQuota,
   fileSystemList,

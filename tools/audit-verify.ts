@@ -1,11 +1,11 @@
 /**
  * `npm run audit:verify -- <file> [<file> …]`: checks exported audit records (audit_export.file) against their
- * hash chain (src/core/audit-verify.ts). Prints `ok: N records, chain intact` and exits 0, or names the first
+ * hash chain (src/core/audit/audit-verify.ts). Prints `ok: N records, chain intact` and exits 0, or names the first
  * record by seq that was changed, removed or reordered and exits 1; 2 for a usage error or an unreadable file.
  * Several files are the exports of several replicas, checked as one chain.
  */
 import { readFileSync } from "node:fs";
-import { describeResult, verifyAuditFiles } from "../src/core/audit-verify.js";
+import { describeResult, verifyAuditFiles } from "../src/core/audit/audit-verify.js";
 import { isEntryPoint } from "../src/entry-point.js";
 
 export interface VerifyIO {

@@ -2,7 +2,7 @@
 import { writeFileSync } from "node:fs";
 import { commandsMarkdown } from "../commands/docs.js";
 import { RESOURCES } from "../commands/index.js";
-import { createRegistry } from "../src/core/registry.js";
+import { createRegistry } from "../src/core/catalogue/registry.js";
 import { observeRequests } from "./observe-requests.js";
 
 const target = new URL("../../docs/commands.md", import.meta.url);

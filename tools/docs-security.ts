@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { RESOURCES } from "../commands/index.js";
 import { SECURITY_PARTS, type SecurityParts, securityMarkdown } from "../commands/security-docs.js";
-import { createRegistry } from "../src/core/registry.js";
+import { createRegistry } from "../src/core/catalogue/registry.js";
 
 const target = new URL("../../docs/security.md", import.meta.url);
 const parts = Object.fromEntries(

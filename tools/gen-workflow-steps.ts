@@ -1,13 +1,13 @@
 /**
  * Writes manifest.yml's `functions:` and docs/slack-setup.md's list of workflow steps from the registry's forms
- * (src/core/workflow-steps.ts), so neither drifts from the steps the app registers (npm run gen:workflow-steps;
+ * (src/core/catalogue/workflow-steps.ts), so neither drifts from the steps the app registers (npm run gen:workflow-steps;
  * test/slack/manifest.test.ts fails when they differ).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { stringify } from "yaml";
 import { RESOURCES } from "../commands/index.js";
-import { createRegistry } from "../src/core/registry.js";
-import { workflowFunctions, workflowStepsMarkdown } from "../src/core/workflow-steps.js";
+import { createRegistry } from "../src/core/catalogue/registry.js";
+import { workflowFunctions, workflowStepsMarkdown } from "../src/core/catalogue/workflow-steps.js";
 
 const registry = createRegistry(RESOURCES);
 

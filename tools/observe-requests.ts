@@ -8,12 +8,12 @@
 
 import { CATALOGUE_VERBS } from "../commands/catalogue/index.js";
 import { RESOURCES } from "../commands/index.js";
-import { memoryAuditSink } from "../src/core/audit.js";
-import type { Message } from "../src/core/message.js";
-import { createMemoryPendingStore } from "../src/core/pending-store-memory.js";
-import { createPipeline } from "../src/core/pipeline.js";
-import type { Effect } from "../src/core/pipeline-types.js";
-import { commandId, createRegistry, type Registry } from "../src/core/registry.js";
+import { createMemoryPendingStore } from "../src/core/approvals/pending-store-memory.js";
+import { memoryAuditSink } from "../src/core/audit/audit.js";
+import { commandId, createRegistry, type Registry } from "../src/core/catalogue/registry.js";
+import type { Effect } from "../src/core/context/pipeline-types.js";
+import { createPipeline } from "../src/core/pipeline/pipeline.js";
+import type { Message } from "../src/core/presentation/message.js";
 import { createArrayPool } from "../src/flashblade/pool.js";
 import { startDemo } from "../src/local/demo.js";
 import { silentLogger } from "../src/logger.js";

@@ -3,7 +3,7 @@
  * in the card's box and click Approve once; one in ten leaves the box empty and types it in the dialog the click
  * opens. Each leg is timed, and approvals that met a Slack 429 are told from the others.
  */
-import { ACTIONS } from "../../src/core/pipeline-deps.js";
+import { ACTIONS } from "../../src/core/context/pipeline-deps.js";
 import { type ApproveClick, answerKind } from "./failover.js";
 import type { Kind } from "./run-load.js";
 import { buttonValue, type SlackDriver } from "./slack-driver.js";

@@ -10,7 +10,7 @@ import type { ResolvedArrayConfig } from "../../src/config/arrays.js";
 import type { LoadedConfig } from "../../src/config/load.js";
 import { configSchema } from "../../src/config/schema.js";
 import { parseSlackSection } from "../../src/config/slack.js";
-import type { AuditSink } from "../../src/core/audit.js";
+import type { AuditSink } from "../../src/core/audit/audit.js";
 import { silentLogger } from "../../src/logger.js";
 import { createMetrics } from "../../src/ops/metrics.js";
 import { createSlackApp, createSlackPorts, type SlackApp } from "../../src/slack/app.js";

@@ -4,7 +4,7 @@
  * applied twice, and none applied that the bot did not report (except where the bot said the outcome is
  * unknown because the answer was lost).
  */
-import type { AuditRecord, AuditSink } from "../../src/core/audit.js";
+import type { AuditRecord, AuditSink } from "../../src/core/audit/audit.js";
 import type { Simulator } from "../../src/simulator/index.js";
 
 export interface Reconciliation {

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { ACTIONS } from "../../src/core/pipeline-deps.js";
+import { ACTIONS } from "../../src/core/context/pipeline-deps.js";
 import { approvals } from "./approval.js";
 import { type BotOptions, startBot } from "./bot.js";
 import { type ApproveClick, HELD_APPROVALS, HOLD_LEAD_MS, replicaSet, startFailover } from "./failover.js";

@@ -3,7 +3,7 @@
  * commands/index.ts registers these next to the hand-written resources; docs/commands.md is generated from
  * the registry (npm run docs:commands).
  */
-import type { ResourceDefinition } from "../../src/core/define-command.js";
+import type { ResourceDefinition } from "../../src/core/catalogue/define-command.js";
 import {
   accessKeyResource,
   accountResource,

@@ -4,16 +4,17 @@
  * unit, who may run each verb and how a change is gated). The verbs themselves come from the endpoint table:
  * a resource has `create` because the table has POST on its path, and from the version the table says.
  */
-import type { ValueType } from "../../src/core/arg-types.js";
+
+import type { Role } from "../../src/core/access/roles.js";
 import type {
   Area,
   CommandContext,
   DestructiveClass,
   PlannedRequest,
   StateValue,
-} from "../../src/core/define-command.js";
-import type { Field, Rich } from "../../src/core/message.js";
-import type { Role } from "../../src/core/roles.js";
+} from "../../src/core/catalogue/define-command.js";
+import type { Field, Rich } from "../../src/core/presentation/message.js";
+import type { ValueType } from "../../src/core/words/arg-types.js";
 import type { HttpMethod } from "../../src/rest-spec/endpoints.js";
 import type { NameKind } from "../../src/rest-spec/names.js";
 

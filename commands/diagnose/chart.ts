@@ -1,9 +1,9 @@
 /** The PNG of `/array diagnose`: the window's latency and IOPS for the protocol at fault, over its baseline band. */
-import { type Band, renderLineChart } from "../../src/core/chart/line-chart.js";
-import { sampledChart } from "../../src/core/chart/native.js";
-import { timeTicks } from "../../src/core/chart/ticks.js";
-import type { Block } from "../../src/core/message.js";
-import { formatLatencyMs } from "../../src/core/units.js";
+import { type Band, renderLineChart } from "../../src/core/presentation/chart/line-chart.js";
+import { sampledChart } from "../../src/core/presentation/chart/native.js";
+import { timeTicks } from "../../src/core/presentation/chart/ticks.js";
+import type { Block } from "../../src/core/presentation/message.js";
+import { formatLatencyMs } from "../../src/core/words/units.js";
 import { iopsOf, type PerfSample } from "../perf.js";
 import { compactCount } from "../perf-chart.js";
 import type { DiagnoseData, DiagProtocol } from "./collect.js";

@@ -4,7 +4,7 @@
  * replica links, open alerts (from the alert engine when it runs) and capacity. Extras an array refuses
  * (an older REST version) are left out, never fatal.
  */
-import type { CommandContext } from "../../src/core/define-command.js";
+import type { CommandContext } from "../../src/core/catalogue/define-command.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { arrayPerformanceSchema } from "../../src/flashblade/schemas.js";
 import { type PerfSample, resolutionFor, toSample } from "../perf.js";

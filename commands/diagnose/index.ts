@@ -7,11 +7,11 @@
  * resource's list or show does.
  */
 import { z } from "zod";
-import { windowWire, wired } from "../../src/core/arg-wire.js";
-import { defineCommand, defineResource } from "../../src/core/define-command.js";
-import { type Block, joinRich, message, plain, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
-import { formatDuration, formatPercent, parseDuration } from "../../src/core/units.js";
+import { defineCommand, defineResource } from "../../src/core/catalogue/define-command.js";
+import { type Block, joinRich, message, plain, rich } from "../../src/core/presentation/message.js";
+import { truncatedTable } from "../../src/core/presentation/table.js";
+import { windowWire, wired } from "../../src/core/words/arg-wire.js";
+import { formatDuration, formatPercent, parseDuration } from "../../src/core/words/units.js";
 import { analyze, type Diagnosis } from "./analyze.js";
 import { diagnoseChart } from "./chart.js";
 import { BASELINE_DAYS, collect } from "./collect.js";

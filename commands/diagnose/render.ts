@@ -1,16 +1,16 @@
 /** Words for a diagnosis: the ranked findings first, then the evidence (protocol table, clients, hot spots). */
 
-import { sizeIn, unitOf } from "../../src/core/column-units.js";
-import { formatRelative } from "../../src/core/format-time.js";
-import { type Block, joinRich, type Rich, rich, unescapeText } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
+import { sizeIn, unitOf } from "../../src/core/presentation/column-units.js";
+import { formatRelative } from "../../src/core/presentation/format-time.js";
+import { type Block, joinRich, type Rich, rich, unescapeText } from "../../src/core/presentation/message.js";
+import { truncatedTable } from "../../src/core/presentation/table.js";
 import {
   formatBytes,
   formatCount,
   formatDuration,
   formatLatencyMs,
   formatPercent,
-} from "../../src/core/units.js";
+} from "../../src/core/words/units.js";
 import { type ClientShare, type Diagnosis, type Finding, type MetricCheck, scoreOf } from "./analyze.js";
 import type { DiagProtocol, Load } from "./collect.js";
 

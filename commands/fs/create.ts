@@ -6,9 +6,9 @@
  * file system exists (the form's policy menu lists the array's policies).
  */
 import { z } from "zod";
-import { flag, objectName, size } from "../../src/core/arg-types.js";
-import { defineCommand } from "../../src/core/define-command.js";
-import { rich } from "../../src/core/message.js";
+import { defineCommand } from "../../src/core/catalogue/define-command.js";
+import { rich } from "../../src/core/presentation/message.js";
+import { flag, objectName, size } from "../../src/core/words/arg-types.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystemCreate } from "../../src/flashblade/types.js";

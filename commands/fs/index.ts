@@ -3,7 +3,7 @@
  * file's first comment), and destroy / recover / eradicate from the catalogue's lifecycle trait (lifecycle.ts).
  * It is not a catalogue noun because its help order and words are its own (test/slack/golden).
  */
-import { defineResource } from "../../src/core/define-command.js";
+import { defineResource } from "../../src/core/catalogue/define-command.js";
 import { lifecycleCommands } from "../catalogue/generic/lifecycle.js";
 import { fsCreate } from "./create.js";
 import { FS_LIFECYCLE } from "./lifecycle.js";

@@ -3,8 +3,8 @@
  * the surroundings read before a change (snapshots, replica links, protocols), the destroying request that turns
  * the protocols off and deletes a replica link on eradication, and what recovering brings back.
  */
-import { rich } from "../../src/core/message.js";
-import { countOf, formatBytes } from "../../src/core/units.js";
+import { rich } from "../../src/core/presentation/message.js";
+import { countOf, formatBytes } from "../../src/core/words/units.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
 import type { Lifecycle, LifecycleItem } from "../catalogue/spec.js";
 import {

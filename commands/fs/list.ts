@@ -5,11 +5,11 @@
  * behind each destroy made through the bot (shared/destroyed-by.ts).
  */
 import { z } from "zod";
-import { count, namePattern, sortKey } from "../../src/core/arg-types.js";
-import { defineCommand } from "../../src/core/define-command.js";
-import { formatTimestamp } from "../../src/core/format-time.js";
-import type { RawValue } from "../../src/core/message.js";
-import { formatBytes, formatPercent } from "../../src/core/units.js";
+import { defineCommand } from "../../src/core/catalogue/define-command.js";
+import { formatTimestamp } from "../../src/core/presentation/format-time.js";
+import type { RawValue } from "../../src/core/presentation/message.js";
+import { count, namePattern, sortKey } from "../../src/core/words/arg-types.js";
+import { formatBytes, formatPercent } from "../../src/core/words/units.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystem } from "../../src/flashblade/types.js";
 import { destroyedThroughBot } from "../shared/destroyed-by.js";

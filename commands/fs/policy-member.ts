@@ -3,9 +3,10 @@
  * checked before the card is shown (it must exist; a paused one is said so) and attached by a request of its own,
  * the same POST /policies/file-systems that `policy attach` sends, after the file system's own request.
  */
-import { objectName } from "../../src/core/arg-types.js";
-import type { CommandContext, PlannedRequest } from "../../src/core/define-command.js";
-import { type Rich, rich } from "../../src/core/message.js";
+
+import type { CommandContext, PlannedRequest } from "../../src/core/catalogue/define-command.js";
+import { type Rich, rich } from "../../src/core/presentation/message.js";
+import { objectName } from "../../src/core/words/arg-types.js";
 import { requirePolicy } from "../policy/read.js";
 import { planned } from "../shared/plan.js";
 

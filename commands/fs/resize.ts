@@ -4,10 +4,10 @@
  * overshoot said on the card.
  */
 import { z } from "zod";
-import { objectName, sizeNear } from "../../src/core/arg-types.js";
-import { defineCommand, type Impact } from "../../src/core/define-command.js";
-import { type Field, message, rich } from "../../src/core/message.js";
-import { formatBytes, formatCount, nearestUnit } from "../../src/core/units.js";
+import { defineCommand, type Impact } from "../../src/core/catalogue/define-command.js";
+import { type Field, message, rich } from "../../src/core/presentation/message.js";
+import { objectName, sizeNear } from "../../src/core/words/arg-types.js";
+import { formatBytes, formatCount, nearestUnit } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import { fingerprintState, requireLiveFileSystem, sizeText, usedBytes } from "../shared/file-system-facts.js";

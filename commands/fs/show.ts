@@ -4,11 +4,11 @@
  * endpoints, in words rather than the item's raw fields.
  */
 import { z } from "zod";
-import { objectName } from "../../src/core/arg-types.js";
-import { defineCommand } from "../../src/core/define-command.js";
-import { formatWhen } from "../../src/core/format-time.js";
-import { type Field, message, rich } from "../../src/core/message.js";
-import { formatBytes, formatCount, formatDuration } from "../../src/core/units.js";
+import { defineCommand } from "../../src/core/catalogue/define-command.js";
+import { formatWhen } from "../../src/core/presentation/format-time.js";
+import { type Field, message, rich } from "../../src/core/presentation/message.js";
+import { objectName } from "../../src/core/words/arg-types.js";
+import { formatBytes, formatCount, formatDuration } from "../../src/core/words/units.js";
 import type { FileSystem, FileSystemReplicaLink } from "../../src/flashblade/types.js";
 import { fileSystemPolicies as policiesOf } from "../policy/read.js";
 import {

@@ -6,12 +6,12 @@
  * several reads into one ranking, which no single catalogue resource describes.
  */
 import { z } from "zod";
-import { count, duration, objectName } from "../../src/core/arg-types.js";
-import { oneUnitPerColumn } from "../../src/core/column-units.js";
-import { type CommandContext, defineCommand } from "../../src/core/define-command.js";
-import { formatTimestamp } from "../../src/core/format-time.js";
-import { type Block, message, rich, type TableColumn } from "../../src/core/message.js";
-import { formatBytes, formatDuration, formatPercent } from "../../src/core/units.js";
+import { type CommandContext, defineCommand } from "../../src/core/catalogue/define-command.js";
+import { oneUnitPerColumn } from "../../src/core/presentation/column-units.js";
+import { formatTimestamp } from "../../src/core/presentation/format-time.js";
+import { type Block, message, rich, type TableColumn } from "../../src/core/presentation/message.js";
+import { count, duration, objectName } from "../../src/core/words/arg-types.js";
+import { formatBytes, formatDuration, formatPercent } from "../../src/core/words/units.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { arraySpaceSchema, bucketSchema, fileSystemSchema } from "../../src/flashblade/schemas.js";
 import { findEndpoint } from "../../src/rest-spec/versions.js";

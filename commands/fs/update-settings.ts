@@ -4,9 +4,9 @@
  * names, and planning the request refuses, before anything is sent, a field the array's version lacks.
  */
 import { z } from "zod";
-import { flag, objectName, size } from "../../src/core/arg-types.js";
-import { textWire, wired } from "../../src/core/arg-wire.js";
-import { formatBytes } from "../../src/core/units.js";
+import { flag, objectName, size } from "../../src/core/words/arg-types.js";
+import { textWire, wired } from "../../src/core/words/arg-wire.js";
+import { formatBytes } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { promotionOf } from "../../src/flashblade/index.js";
 import type { FileSystem, FileSystemPatch } from "../../src/flashblade/types.js";

@@ -3,9 +3,9 @@
  * nested, version-renamed protocol fields, a destroyed file system is refused, and demoting needs a replica link
  * and the discard acknowledgement in the query.
  */
-import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { type Field, rich } from "../../src/core/message.js";
-import { formatBytes } from "../../src/core/units.js";
+import { type CommandContext, defineCommand, type Impact } from "../../src/core/catalogue/define-command.js";
+import { type Field, rich } from "../../src/core/presentation/message.js";
+import { formatBytes } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { promotionOf } from "../../src/flashblade/index.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";

@@ -7,8 +7,8 @@
  * makes it), so the imported one needs its own verb.
  */
 import { z } from "zod";
-import { defineCommand, type Impact } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
+import { defineCommand, type Impact } from "../../src/core/catalogue/define-command.js";
+import { message, rich } from "../../src/core/presentation/message.js";
 import { InternalError, UserFacingError } from "../../src/errors.js";
 import { atLeast } from "../../src/rest-spec/versions.js";
 import { itemsOf, planned } from "../shared/plan.js";

@@ -5,8 +5,8 @@
  * Hand-written because it is create's request with an offer of the disables, which no catalogue verb composes.
  */
 import { z } from "zod";
-import { defineCommand, type FollowUp, type Impact } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
+import { defineCommand, type FollowUp, type Impact } from "../../src/core/catalogue/define-command.js";
+import { message, rich } from "../../src/core/presentation/message.js";
 import { planned } from "../shared/plan.js";
 import { createdKey, keysFact, keysOfUser, PATH, refuseFull, userName } from "./access-key.js";
 

@@ -8,11 +8,11 @@
  * lives here.
  */
 import { z } from "zod";
-import { objectName } from "../../src/core/arg-types.js";
-import { ACCOUNT_USER_WIRE, wired } from "../../src/core/arg-wire.js";
-import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { formatWhen } from "../../src/core/format-time.js";
-import { type Field, message, rich } from "../../src/core/message.js";
+import { type CommandContext, defineCommand, type Impact } from "../../src/core/catalogue/define-command.js";
+import { formatWhen } from "../../src/core/presentation/format-time.js";
+import { type Field, message, rich } from "../../src/core/presentation/message.js";
+import { objectName } from "../../src/core/words/arg-types.js";
+import { ACCOUNT_USER_WIRE, wired } from "../../src/core/words/arg-wire.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import type { Precheck } from "../catalogue/spec.js";

@@ -4,10 +4,10 @@
  * Hand-written because it ranks the latest samples and joins a second endpoint, which a generic list cannot.
  */
 import { z } from "zod";
-import { count, objectName } from "../../src/core/arg-types.js";
-import { defineCommand } from "../../src/core/define-command.js";
-import { rich } from "../../src/core/message.js";
-import { formatBytes, formatCount, formatLatencyMs } from "../../src/core/units.js";
+import { defineCommand } from "../../src/core/catalogue/define-command.js";
+import { rich } from "../../src/core/presentation/message.js";
+import { count, objectName } from "../../src/core/words/arg-types.js";
+import { formatBytes, formatCount, formatLatencyMs } from "../../src/core/words/units.js";
 import { requireApi } from "../../src/flashblade/wire.js";
 import { rowsListing } from "../shared/listing.js";
 

@@ -6,11 +6,11 @@
  */
 
 import { z } from "zod";
-import { flag, objectName } from "../../src/core/arg-types.js";
-import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { type Field, message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
-import { countOf, formatBytes, formatCount } from "../../src/core/units.js";
+import { type CommandContext, defineCommand, type Impact } from "../../src/core/catalogue/define-command.js";
+import { type Field, message, rich } from "../../src/core/presentation/message.js";
+import { truncatedTable } from "../../src/core/presentation/table.js";
+import { flag, objectName } from "../../src/core/words/arg-types.js";
+import { countOf, formatBytes, formatCount } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { bucketCreate } from "../../src/flashblade/wire.js";

@@ -1,4 +1,4 @@
-import { defineResource } from "../../src/core/define-command.js";
+import { defineResource } from "../../src/core/catalogue/define-command.js";
 import { accessKeyCreate, accessKeyList } from "./access-key.js";
 import { accessKeyImport } from "./access-key-import.js";
 import { accessKeyRotate } from "./access-key-rotate.js";

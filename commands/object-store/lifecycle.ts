@@ -5,10 +5,10 @@
  * refusal of an existing rule id and the warning when a shorter keep deletes versions are beyond the generic verbs.
  */
 import { z } from "zod";
-import { duration, objectName } from "../../src/core/arg-types.js";
-import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { rich } from "../../src/core/message.js";
-import { formatDuration } from "../../src/core/units.js";
+import { type CommandContext, defineCommand, type Impact } from "../../src/core/catalogue/define-command.js";
+import { rich } from "../../src/core/presentation/message.js";
+import { duration, objectName } from "../../src/core/words/arg-types.js";
+import { formatDuration } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { Query } from "../../src/flashblade/types.js";
 import { requireApi } from "../../src/flashblade/wire.js";

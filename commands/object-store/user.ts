@@ -5,10 +5,10 @@
  * (never their secrets), lives here.
  */
 import { z } from "zod";
-import { objectName } from "../../src/core/arg-types.js";
-import { type CommandContext, defineCommand } from "../../src/core/define-command.js";
-import { rich } from "../../src/core/message.js";
-import { countOf } from "../../src/core/units.js";
+import { type CommandContext, defineCommand } from "../../src/core/catalogue/define-command.js";
+import { rich } from "../../src/core/presentation/message.js";
+import { objectName } from "../../src/core/words/arg-types.js";
+import { countOf } from "../../src/core/words/units.js";
 import type { Precheck } from "../catalogue/spec.js";
 import { rowsListing } from "../shared/listing.js";
 

@@ -10,9 +10,9 @@
  * (catalogue/object-store.ts); their precondition reads, warning about DNS and clients, live here.
  */
 import { z } from "zod";
-import { type CommandContext, defineCommand } from "../../src/core/define-command.js";
-import { rich } from "../../src/core/message.js";
-import { countOf } from "../../src/core/units.js";
+import { type CommandContext, defineCommand } from "../../src/core/catalogue/define-command.js";
+import { rich } from "../../src/core/presentation/message.js";
+import { countOf } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { Precheck } from "../catalogue/spec.js";
 import { rowsListing } from "../shared/listing.js";

@@ -5,9 +5,9 @@
  * with --remote), takes several file systems at once, and detach reads what else protects each of them.
  */
 import { z } from "zod";
-import { objectName } from "../../src/core/arg-types.js";
-import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { type Rich, rich } from "../../src/core/message.js";
+import { type CommandContext, defineCommand, type Impact } from "../../src/core/catalogue/define-command.js";
+import { type Rich, rich } from "../../src/core/presentation/message.js";
+import { objectName } from "../../src/core/words/arg-types.js";
 import { UserFacingError } from "../../src/errors.js";
 import { requireApi } from "../../src/flashblade/wire.js";
 import { fileSystemList } from "../quota/kinds.js";

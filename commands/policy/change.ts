@@ -6,11 +6,11 @@
  * follow from the snapshots the removed rules own, which generic fields cannot say.
  */
 import { z } from "zod";
-import { flag, objectName } from "../../src/core/arg-types.js";
-import { nameWire, wired } from "../../src/core/arg-wire.js";
-import { defineCommand, type Impact } from "../../src/core/define-command.js";
-import { type Field, message, type Rich, rich } from "../../src/core/message.js";
-import { countOf } from "../../src/core/units.js";
+import { defineCommand, type Impact } from "../../src/core/catalogue/define-command.js";
+import { type Field, message, type Rich, rich } from "../../src/core/presentation/message.js";
+import { flag, objectName } from "../../src/core/words/arg-types.js";
+import { nameWire, wired } from "../../src/core/words/arg-wire.js";
+import { countOf } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { done } from "../shared/done.js";

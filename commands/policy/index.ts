@@ -1,4 +1,4 @@
-import { defineResource } from "../../src/core/define-command.js";
+import { defineResource } from "../../src/core/catalogue/define-command.js";
 import { policyAttach, policyDetach } from "./attach.js";
 import { policyCreate, policyDelete, policyUpdate } from "./change.js";
 import { policyGaps, policyList, policyMembers, policyShow } from "./view.js";

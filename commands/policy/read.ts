@@ -3,7 +3,7 @@
  * snapshots it manages per file system. Policies arrived in REST 1.5.
  */
 import { z } from "zod";
-import type { CommandContext } from "../../src/core/define-command.js";
+import type { CommandContext } from "../../src/core/catalogue/define-command.js";
 import { and, eq } from "../../src/flashblade/filter.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
 import { requireApi } from "../../src/flashblade/wire.js";

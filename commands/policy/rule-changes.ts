@@ -2,7 +2,7 @@
  * The arithmetic of a policy update, apart from the array: which rules it removes and adds, and how many of the
  * policy's snapshots the removed rules made.
  */
-import { countOf } from "../../src/core/units.js";
+import { countOf } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { type Rule, rulesText, ruleText, sameRule } from "./rules.js";
 

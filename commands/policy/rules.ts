@@ -4,7 +4,7 @@
  * into `--remove-rule`.
  */
 import { z } from "zod";
-import { type ArgWire, wired } from "../../src/core/arg-wire.js";
+import { type ArgWire, wired } from "../../src/core/words/arg-wire.js";
 
 export interface Rule {
   every: number;

@@ -4,11 +4,11 @@
  * made, and shows rules in words; gaps is the complement (file systems in no policy and no link), not a listing.
  */
 import { z } from "zod";
-import { objectName } from "../../src/core/arg-types.js";
-import { defineCommand } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
-import { countOf, formatBytes } from "../../src/core/units.js";
+import { defineCommand } from "../../src/core/catalogue/define-command.js";
+import { message, rich } from "../../src/core/presentation/message.js";
+import { truncatedTable } from "../../src/core/presentation/table.js";
+import { objectName } from "../../src/core/words/arg-types.js";
+import { countOf, formatBytes } from "../../src/core/words/units.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import { sizeText, usedBytes } from "../shared/file-system-facts.js";

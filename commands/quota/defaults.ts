@@ -7,11 +7,11 @@
  * (/quotas/settings), said in sentences, that a catalogue noun would name `quota settings show|set`.
  */
 import { z } from "zod";
-import { objectName, size } from "../../src/core/arg-types.js";
-import { sizeWire, wired } from "../../src/core/arg-wire.js";
-import { defineCommand, type Impact, type StateValue } from "../../src/core/define-command.js";
-import { type Field, message, type Rich, rich } from "../../src/core/message.js";
-import { countOf, formatBytes } from "../../src/core/units.js";
+import { defineCommand, type Impact, type StateValue } from "../../src/core/catalogue/define-command.js";
+import { type Field, message, type Rich, rich } from "../../src/core/presentation/message.js";
+import { objectName, size } from "../../src/core/words/arg-types.js";
+import { sizeWire, wired } from "../../src/core/words/arg-wire.js";
+import { countOf, formatBytes } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import type { FileSystemPatch } from "../../src/flashblade/types.js";

@@ -5,9 +5,9 @@
  * reads the file system's defaults and usage to say who the change blocks.
  */
 import { z } from "zod";
-import { defineCommand, type Impact, type StateValue } from "../../src/core/define-command.js";
-import { type Field, message, type Rich, rich } from "../../src/core/message.js";
-import { countOf, formatBytes } from "../../src/core/units.js";
+import { defineCommand, type Impact, type StateValue } from "../../src/core/catalogue/define-command.js";
+import { type Field, message, type Rich, rich } from "../../src/core/presentation/message.js";
+import { countOf, formatBytes } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { planned } from "../shared/plan.js";
 import {

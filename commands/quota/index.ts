@@ -1,4 +1,4 @@
-import { defineResource } from "../../src/core/define-command.js";
+import { defineResource } from "../../src/core/catalogue/define-command.js";
 import { quotaDefaults, quotaNotify, quotaSettings } from "./defaults.js";
 import { quotaDelete } from "./delete.js";
 import { quotaList } from "./list.js";

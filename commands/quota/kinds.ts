@@ -4,8 +4,8 @@
  * quota yet reads as "none" instead of the 400 the selector parameters answer with.
  */
 import { z } from "zod";
-import { enumWire, ITEM, listWire, wired } from "../../src/core/arg-wire.js";
-import type { CommandContext } from "../../src/core/define-command.js";
+import type { CommandContext } from "../../src/core/catalogue/define-command.js";
+import { enumWire, ITEM, listWire, wired } from "../../src/core/words/arg-wire.js";
 import { and, anyOf, type Filter } from "../../src/flashblade/filter.js";
 import { groupQuotaSchema, userQuotaSchema } from "../../src/flashblade/schemas.js";
 import type { GroupQuota, UserQuota } from "../../src/flashblade/types.js";

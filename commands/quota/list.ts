@@ -4,10 +4,10 @@
  * computed (usage against the quota, in % of it).
  */
 import { z } from "zod";
-import { defineCommand } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
-import { countOf, formatBytes, formatPercent } from "../../src/core/units.js";
+import { defineCommand } from "../../src/core/catalogue/define-command.js";
+import { message, rich } from "../../src/core/presentation/message.js";
+import { truncatedTable } from "../../src/core/presentation/table.js";
+import { countOf, formatBytes, formatPercent } from "../../src/core/words/units.js";
 import { arraysCovered, listingMessage } from "../shared/listing.js";
 import {
   fileSystemList,

@@ -6,16 +6,16 @@
  * POST or a PATCH per subject from what the array holds, and its class follows from usage.
  */
 import { z } from "zod";
-import { size } from "../../src/core/arg-types.js";
 import {
   type CommandContext,
   defineCommand,
   type Impact,
   type PlannedRequest,
   type StateValue,
-} from "../../src/core/define-command.js";
-import { type Field, message, type Rich, rich } from "../../src/core/message.js";
-import { countOf, formatBytes } from "../../src/core/units.js";
+} from "../../src/core/catalogue/define-command.js";
+import { type Field, message, type Rich, rich } from "../../src/core/presentation/message.js";
+import { size } from "../../src/core/words/arg-types.js";
+import { countOf, formatBytes } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { requireLiveFileSystem } from "../shared/file-system-facts.js";
 import { planned } from "../shared/plan.js";

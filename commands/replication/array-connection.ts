@@ -7,11 +7,11 @@
  * another, and the selection by remote, are beyond the generic verbs.
  */
 import { z } from "zod";
-import { flag, objectName } from "../../src/core/arg-types.js";
-import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { formatWhen } from "../../src/core/format-time.js";
-import { message, rich } from "../../src/core/message.js";
-import { countOf } from "../../src/core/units.js";
+import { type CommandContext, defineCommand, type Impact } from "../../src/core/catalogue/define-command.js";
+import { formatWhen } from "../../src/core/presentation/format-time.js";
+import { message, rich } from "../../src/core/presentation/message.js";
+import { flag, objectName } from "../../src/core/words/arg-types.js";
+import { countOf } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemReplicaLinkSchema } from "../../src/flashblade/schemas.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";

@@ -14,8 +14,8 @@ import {
   type Impact,
   type PlannedRequest,
   type StateValue,
-} from "../../src/core/define-command.js";
-import { type Rich, rich } from "../../src/core/message.js";
+} from "../../src/core/catalogue/define-command.js";
+import { type Rich, rich } from "../../src/core/presentation/message.js";
 import { UserFacingError } from "../../src/errors.js";
 import { done } from "../shared/done.js";
 import { planned } from "../shared/plan.js";

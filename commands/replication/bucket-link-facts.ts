@@ -4,10 +4,10 @@
  * local bucket by `local_bucket_names` or `local_bucket_ids` and the remote by `remote_names` or `remote_ids`,
  * never both of a pair; we always send names, which is what the user typed and what the audit record reads.
  */
-import type { CommandContext, PlannedRequest, StateValue } from "../../src/core/define-command.js";
-import { formatWhen } from "../../src/core/format-time.js";
-import { type Field, rich } from "../../src/core/message.js";
-import { formatDuration } from "../../src/core/units.js";
+import type { CommandContext, PlannedRequest, StateValue } from "../../src/core/catalogue/define-command.js";
+import { formatWhen } from "../../src/core/presentation/format-time.js";
+import { type Field, rich } from "../../src/core/presentation/message.js";
+import { formatDuration } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { planned } from "../shared/plan.js";

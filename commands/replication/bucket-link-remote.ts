@@ -4,7 +4,7 @@
  * without them). Read through `ctx.pool`, which the access policy guards like `ctx.array`. A remote the bot
  * does not manage (an S3 target, an array elsewhere) is left to the array to judge.
  */
-import type { CommandContext } from "../../src/core/define-command.js";
+import type { CommandContext } from "../../src/core/catalogue/define-command.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";

@@ -4,11 +4,11 @@
  * first, which the generic verbs cannot.
  */
 import { z } from "zod";
-import { flag, objectName } from "../../src/core/arg-types.js";
-import { defineCommand, type Impact } from "../../src/core/define-command.js";
-import { formatWhen } from "../../src/core/format-time.js";
-import { rich } from "../../src/core/message.js";
-import { formatDuration } from "../../src/core/units.js";
+import { defineCommand, type Impact } from "../../src/core/catalogue/define-command.js";
+import { formatWhen } from "../../src/core/presentation/format-time.js";
+import { rich } from "../../src/core/presentation/message.js";
+import { flag, objectName } from "../../src/core/words/arg-types.js";
+import { formatDuration } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { requireBucket } from "../object-store/bucket.js";
 import { done } from "../shared/done.js";

@@ -5,11 +5,11 @@
  * policy first, which the generic verbs cannot.
  */
 import { z } from "zod";
-import { objectName } from "../../src/core/arg-types.js";
-import { defineCommand, type Impact } from "../../src/core/define-command.js";
-import { formatTimestamp, formatWhen } from "../../src/core/format-time.js";
-import { rich } from "../../src/core/message.js";
-import { formatDuration } from "../../src/core/units.js";
+import { defineCommand, type Impact } from "../../src/core/catalogue/define-command.js";
+import { formatTimestamp, formatWhen } from "../../src/core/presentation/format-time.js";
+import { rich } from "../../src/core/presentation/message.js";
+import { objectName } from "../../src/core/words/arg-types.js";
+import { formatDuration } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemReplicaLinkSchema } from "../../src/flashblade/schemas.js";
 import { requirePolicy } from "../policy/read.js";

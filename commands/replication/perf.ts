@@ -5,8 +5,8 @@
  * table and reads a throughput object whose name changes with the REST generation.
  */
 import { z } from "zod";
-import { defineCommand } from "../../src/core/define-command.js";
-import { formatBytes } from "../../src/core/units.js";
+import { defineCommand } from "../../src/core/catalogue/define-command.js";
+import { formatBytes } from "../../src/core/words/units.js";
 import { replicationPerformanceSchema } from "../../src/flashblade/schemas.js";
 import { replicationMetrics } from "../../src/flashblade/wire.js";
 import { rowsListed } from "../shared/listing.js";

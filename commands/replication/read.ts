@@ -4,7 +4,7 @@
  * end (array connections and their paths, S3 targets, remote credentials), from which the break-fix hints come.
  */
 import { z } from "zod";
-import type { CommandContext } from "../../src/core/define-command.js";
+import type { CommandContext } from "../../src/core/catalogue/define-command.js";
 import { UserFacingError } from "../../src/errors.js";
 import { fileSystemReplicaLinkSchema, referenceSchema } from "../../src/flashblade/schemas.js";
 import { requireApi } from "../../src/flashblade/wire.js";

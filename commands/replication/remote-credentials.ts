@@ -6,11 +6,11 @@
  * (refused while a link uses them) lives here.
  */
 import { z } from "zod";
-import { objectName } from "../../src/core/arg-types.js";
-import { ACCOUNT_USER_WIRE, wired } from "../../src/core/arg-wire.js";
-import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { rich } from "../../src/core/message.js";
-import type { Responses } from "../../src/core/send-plan.js";
+import { type CommandContext, defineCommand, type Impact } from "../../src/core/catalogue/define-command.js";
+import { rich } from "../../src/core/presentation/message.js";
+import type { Responses } from "../../src/core/requests/send-plan.js";
+import { objectName } from "../../src/core/words/arg-types.js";
+import { ACCOUNT_USER_WIRE, wired } from "../../src/core/words/arg-wire.js";
 import { UserFacingError } from "../../src/errors.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
 import type { Precheck } from "../catalogue/spec.js";

@@ -5,13 +5,24 @@
  * dozen endpoints (links, policies, transfers, connections, targets, credentials) into one verdict per link.
  */
 import { z } from "zod";
-import { duration } from "../../src/core/arg-types.js";
-import { type CellMark, markBefore } from "../../src/core/cell-marks.js";
-import { type CommandContext, defineCommand, type FollowUp } from "../../src/core/define-command.js";
-import { formatWhen } from "../../src/core/format-time.js";
-import { type Block, joinRich, message, plain, type Rich, rich } from "../../src/core/message.js";
-import { truncatedTable } from "../../src/core/table.js";
-import { countOf, formatDuration } from "../../src/core/units.js";
+import {
+  type CommandContext,
+  defineCommand,
+  type FollowUp,
+} from "../../src/core/catalogue/define-command.js";
+import { type CellMark, markBefore } from "../../src/core/presentation/cell-marks.js";
+import { formatWhen } from "../../src/core/presentation/format-time.js";
+import {
+  type Block,
+  joinRich,
+  message,
+  plain,
+  type Rich,
+  rich,
+} from "../../src/core/presentation/message.js";
+import { truncatedTable } from "../../src/core/presentation/table.js";
+import { duration } from "../../src/core/words/arg-types.js";
+import { countOf, formatDuration } from "../../src/core/words/units.js";
 import { eq } from "../../src/flashblade/filter.js";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
 import { fileSystemMembers, linkMembers, replicatedFileSystems } from "../policy/read.js";

@@ -7,9 +7,9 @@
  * target …" rather than the array's refusal, and the answers are one sentence without the created object's fields.
  */
 import { z } from "zod";
-import { objectName } from "../../src/core/arg-types.js";
-import { type CommandContext, defineCommand, type Impact } from "../../src/core/define-command.js";
-import { rich } from "../../src/core/message.js";
+import { type CommandContext, defineCommand, type Impact } from "../../src/core/catalogue/define-command.js";
+import { rich } from "../../src/core/presentation/message.js";
+import { objectName } from "../../src/core/words/arg-types.js";
 import { UserFacingError } from "../../src/errors.js";
 import { done } from "../shared/done.js";
 import { refuseNamed, requireNamed } from "../shared/found.js";

@@ -2,8 +2,9 @@
  * Who destroyed an object through the bot, from its kept records (`/array history`): the array's own audit log
  * names only the API user the bot signs in as (`pureuser`), the bot's records name the chat people.
  */
-import { commandId } from "../../src/core/command-path.js";
-import type { CommandContext } from "../../src/core/define-command.js";
+
+import type { CommandContext } from "../../src/core/catalogue/define-command.js";
+import { commandId } from "../../src/core/words/command-path.js";
 import { changesOf } from "../history.js";
 
 export interface ChatDestroyer {

@@ -1,5 +1,5 @@
 /** The one-line reply a change command posts to the channel when it is done. */
-import { type Message, message, type Rich, rich } from "../../src/core/message.js";
+import { type Message, message, type Rich, rich } from "../../src/core/presentation/message.js";
 
 /**
  * `text` is the notification line; the section shows `markup` when given (bold names and the like),

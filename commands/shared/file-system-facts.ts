@@ -1,8 +1,8 @@
 /** Facts about one file system that several commands show: space, protocols, snapshots, replica links. */
 
-import type { CommandContext, StateValue } from "../../src/core/define-command.js";
-import { type Field, rich } from "../../src/core/message.js";
-import { formatBytes, formatCount, formatDuration, formatPercent } from "../../src/core/units.js";
+import type { CommandContext, StateValue } from "../../src/core/catalogue/define-command.js";
+import { type Field, rich } from "../../src/core/presentation/message.js";
+import { formatBytes, formatCount, formatDuration, formatPercent } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 import { eq } from "../../src/flashblade/filter.js";
 import type { FileSystem, FileSystemReplicaLink } from "../../src/flashblade/types.js";

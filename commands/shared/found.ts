@@ -1,6 +1,6 @@
 /** Looking an object up by name before changing or showing it. */
-import type { CommandContext } from "../../src/core/define-command.js";
-import { didYouMean, suggest } from "../../src/core/suggest.js";
+import type { CommandContext } from "../../src/core/catalogue/define-command.js";
+import { didYouMean, suggest } from "../../src/core/words/suggest.js";
 import { UserFacingError } from "../../src/errors.js";
 
 /**

@@ -3,7 +3,7 @@
  * what the cap left out, merging a fan-out, and the answer (headline, table, CSV note).
  */
 import type { z } from "zod";
-import type { CommandContext, RenderContext } from "../../src/core/define-command.js";
+import type { CommandContext, RenderContext } from "../../src/core/catalogue/define-command.js";
 import {
   escapeText,
   type Message,
@@ -13,10 +13,10 @@ import {
   rich,
   type SpooledFile,
   type TableColumn,
-} from "../../src/core/message.js";
-import { type CsvSpool, createCsvSpool, removeSpooled } from "../../src/core/spool.js";
-import { type TableOutput, truncatedTable } from "../../src/core/table.js";
-import { countOf } from "../../src/core/units.js";
+} from "../../src/core/presentation/message.js";
+import { type CsvSpool, createCsvSpool, removeSpooled } from "../../src/core/presentation/spool.js";
+import { type TableOutput, truncatedTable } from "../../src/core/presentation/table.js";
+import { countOf } from "../../src/core/words/units.js";
 import { and, type Filter, like } from "../../src/flashblade/filter.js";
 import type { Query } from "../../src/flashblade/types.js";
 import { hideDestroyedFilter } from "../../src/flashblade/wire.js";

@@ -1,11 +1,11 @@
 /**
  * A change is the requests its impact plans (impacts ask the client for them: `ctx.array.fileSystems.planUpdate`…,
- * where every version difference lives); the pipeline sends exactly those (src/core/send-plan.ts) and the
+ * where every version difference lives); the pipeline sends exactly those (src/core/requests/send-plan.ts) and the
  * command's `result` reads what they answered, with the helpers here.
  */
 import type { z } from "zod";
-import type { CommandContext } from "../../src/core/define-command.js";
-import type { Responses } from "../../src/core/send-plan.js";
+import type { CommandContext } from "../../src/core/catalogue/define-command.js";
+import type { Responses } from "../../src/core/requests/send-plan.js";
 import { contract } from "../../src/flashblade/errors.js";
 import { validateItems } from "../../src/flashblade/response.js";
 

@@ -3,8 +3,8 @@
  * people read. One fact is written once, as its key and raw value (for faces that carry data: sizes in bytes,
  * times ISO 8601, lists as arrays) and its label and text (for people), so the two cannot drift apart.
  */
-import type { Field, RawValue, ShownObject } from "../../src/core/message.js";
-import { rich } from "../../src/core/message.js";
+import type { Field, RawValue, ShownObject } from "../../src/core/presentation/message.js";
+import { rich } from "../../src/core/presentation/message.js";
 
 /** One fact: its key and raw value, its label and text. */
 export type Fact = [key: string, label: string, raw: RawValue, text: string];

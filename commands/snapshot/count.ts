@@ -4,10 +4,10 @@
  * 1103/1104 on real arrays). Hand-written because it is a summary computed over every snapshot, not one resource's list.
  */
 import { z } from "zod";
-import { objectName } from "../../src/core/arg-types.js";
-import { defineCommand } from "../../src/core/define-command.js";
-import { formatWhen } from "../../src/core/format-time.js";
-import { countOf, formatCount } from "../../src/core/units.js";
+import { defineCommand } from "../../src/core/catalogue/define-command.js";
+import { formatWhen } from "../../src/core/presentation/format-time.js";
+import { objectName } from "../../src/core/words/arg-types.js";
+import { countOf, formatCount } from "../../src/core/words/units.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
 import { SNAPSHOT_NAMES_PARAM } from "../../src/flashblade/wire.js";
 import { rowsListing } from "../shared/listing.js";

@@ -4,9 +4,9 @@
  * `<fs>.<suffix>` is refused before anything is sent.
  */
 import { z } from "zod";
-import { objectName } from "../../src/core/arg-types.js";
-import { defineCommand, type Impact } from "../../src/core/define-command.js";
-import { rich } from "../../src/core/message.js";
+import { defineCommand, type Impact } from "../../src/core/catalogue/define-command.js";
+import { rich } from "../../src/core/presentation/message.js";
+import { objectName } from "../../src/core/words/arg-types.js";
 import { UserFacingError } from "../../src/errors.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
 import { snapshotCreate } from "../../src/flashblade/wire.js";

@@ -4,7 +4,7 @@
  * their GET selects by `names_or_sources`, not `names`, and a catalogue noun would add a generic show and
  * update (a suffix rename) that the bot does not offer.
  */
-import { defineResource } from "../../src/core/define-command.js";
+import { defineResource } from "../../src/core/catalogue/define-command.js";
 import { lifecycleCommands } from "../catalogue/generic/lifecycle.js";
 import { snapshotCount } from "./count.js";
 import { snapshotCreateCommand } from "./create.js";

@@ -2,9 +2,9 @@
  * The lifecycle trait of snapshots (destroy, recover, eradicate come from catalogue/generic/lifecycle.ts): a
  * snapshot is read by name or source, and its facts are its file system, age and policy.
  */
-import { formatWhen } from "../../src/core/format-time.js";
-import { type Field, rich } from "../../src/core/message.js";
-import { formatDuration } from "../../src/core/units.js";
+import { formatWhen } from "../../src/core/presentation/format-time.js";
+import { type Field, rich } from "../../src/core/presentation/message.js";
+import { formatDuration } from "../../src/core/words/units.js";
 import type { Snapshot } from "../../src/flashblade/types.js";
 import type { Lifecycle, LifecycleItem } from "../catalogue/spec.js";
 

@@ -5,10 +5,10 @@
  */
 
 import { z } from "zod";
-import { count, namePattern, objectName, sortKey } from "../../src/core/arg-types.js";
-import { defineCommand } from "../../src/core/define-command.js";
-import { formatTimestamp } from "../../src/core/format-time.js";
-import { formatDuration } from "../../src/core/units.js";
+import { defineCommand } from "../../src/core/catalogue/define-command.js";
+import { formatTimestamp } from "../../src/core/presentation/format-time.js";
+import { count, namePattern, objectName, sortKey } from "../../src/core/words/arg-types.js";
+import { formatDuration } from "../../src/core/words/units.js";
 import { and, eq, type Filter } from "../../src/flashblade/filter.js";
 import { snapshotSchema } from "../../src/flashblade/schemas.js";
 import { SNAPSHOT_NAMES_PARAM } from "../../src/flashblade/wire.js";

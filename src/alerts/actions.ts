@@ -4,8 +4,9 @@
  * authorised here against the array the card belongs to; button values are card ids we generated, and are
  * checked as untrusted anyway.
  */
-import { rich } from "../core/message.js";
-import type { ClickInput, Effect } from "../core/pipeline-types.js";
+
+import type { ClickInput, Effect } from "../core/context/pipeline-types.js";
+import { rich } from "../core/presentation/message.js";
 import { isUserFacing } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { Store } from "../store/types.js";

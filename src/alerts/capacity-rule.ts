@@ -7,7 +7,7 @@
  */
 import type { AlertsConfig } from "../config/alerts.js";
 import type { CapacityForecast } from "../core/forecast/capacity.js";
-import { formatDay } from "../core/format-time.js";
+import { formatDay } from "../core/presentation/format-time.js";
 import type { Logger } from "../logger.js";
 import type { Store } from "../store/types.js";
 import { alertKey } from "./alert-model.js";

@@ -6,7 +6,7 @@
  * is renewed or removed.
  */
 import type { AlertsConfig } from "../config/alerts.js";
-import { formatDay } from "../core/format-time.js";
+import { formatDay } from "../core/presentation/format-time.js";
 import type { Logger } from "../logger.js";
 import { keyPrefix } from "../store/keys.js";
 import type { Store } from "../store/types.js";

@@ -1,5 +1,5 @@
-/** The engine's side of src/core/alert-port.ts: what `/array alert …` commands may ask, answered from the store. */
-import type { AlertCommandPort } from "../core/alert-port.js";
+/** The engine's side of src/core/context/alert-port.ts: what `/array alert …` commands may ask, answered from the store. */
+import type { AlertCommandPort } from "../core/context/alert-port.js";
 import { keyPrefix } from "../store/keys.js";
 import type { Store } from "../store/types.js";
 import { alertKey, isClosed } from "./alert-model.js";
@@ -8,7 +8,7 @@ import type { Router } from "./router.js";
 import { testCardMessage } from "./test-card.js";
 import type { AlertChat, AlertRecord, Card } from "./types.js";
 
-/** What `/array alert …` commands ask of the engine (src/core/alert-port.ts), answered from the store. */
+/** What `/array alert …` commands ask of the engine (src/core/context/alert-port.ts), answered from the store. */
 export function commandPort(o: {
   store: Store;
   router: Router;

@@ -5,8 +5,8 @@
  */
 
 import type { AlertsConfig } from "../config/alerts.js";
-import type { AlertCommandPort } from "../core/alert-port.js";
-import type { ClickInput, Effect } from "../core/pipeline-types.js";
+import type { AlertCommandPort } from "../core/context/alert-port.js";
+import type { ClickInput, Effect } from "../core/context/pipeline-types.js";
 import { errorCode } from "../errors.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { keyPrefix } from "../store/keys.js";

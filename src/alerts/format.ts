@@ -1,5 +1,5 @@
-import { formatTimestamp } from "../core/format-time.js";
-import { formatDuration } from "../core/units.js";
+import { formatTimestamp } from "../core/presentation/format-time.js";
+import { formatDuration } from "../core/words/units.js";
 
 /** "2023-02-27 12:05 UTC" in the configured zone: absolute, unambiguous, readable in a notification. */
 export const formatTime = formatTimestamp;

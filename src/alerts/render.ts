@@ -10,8 +10,8 @@ import {
   plain,
   type Rich,
   rich,
-} from "../core/message.js";
-import { wordOf } from "../core/tokenize.js";
+} from "../core/presentation/message.js";
+import { wordOf } from "../core/words/tokenize.js";
 import { alertTitle, isClosed } from "./alert-model.js";
 import { formatSpan, formatTime, formatWindow } from "./format.js";
 import { type AlertRecord, type Card, SEVERITIES, type Severity, severityRank } from "./types.js";

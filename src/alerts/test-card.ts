@@ -1,4 +1,4 @@
-import { type Message, rich } from "../core/message.js";
+import { type Message, rich } from "../core/presentation/message.js";
 import { formatTime } from "./format.js";
 
 /** The message `alert test` posts: shaped like an alert card, unmistakably a test, with no buttons. */

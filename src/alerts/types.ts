@@ -2,13 +2,13 @@
  * Alert notification engine: the shapes it works on and the narrow ports it talks through. The engine never
  * imports Slack or the array client; the composition root hands it adapters (pool-source.ts, a chat port).
  */
-import type { AlertSnapshot } from "../core/alert-port.js";
+import type { AlertSnapshot } from "../core/context/alert-port.js";
+import type { Actor, Effect, MessageRef } from "../core/context/pipeline-types.js";
 import type { CapacityForecast } from "../core/forecast/capacity.js";
-import type { Message } from "../core/message.js";
-import type { Actor, Effect, MessageRef } from "../core/pipeline-types.js";
+import type { Message } from "../core/presentation/message.js";
 
-// The alert shape commands see is core's (src/core/alert-port.ts): the engine builds on it, core never reaches here.
-export { type AlertSnapshot, SEVERITIES, type Severity, severityRank } from "../core/alert-port.js";
+// The alert shape commands see is core's (src/core/context/alert-port.ts): the engine builds on it, core never reaches here.
+export { type AlertSnapshot, SEVERITIES, type Severity, severityRank } from "../core/context/alert-port.js";
 
 /** What the engine remembers per alert. */
 export interface AlertRecord extends AlertSnapshot {

@@ -1,12 +1,12 @@
 /**
- * `audit_export`: every chained audit record (src/core/audit-chain.ts), in this process's chain order, to a file
+ * `audit_export`: every chained audit record (src/core/audit/audit-chain.ts), in this process's chain order, to a file
  * of JSON lines and/or syslog. Each target has its own bounded queue, so a slow collector never holds up the
  * file, and neither ever holds up a command.
  */
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import type { AuditExportConfig } from "../config/audit-export.js";
-import type { ChainedRecord } from "../core/audit-chain.js";
+import type { ChainedRecord } from "../core/audit/audit-chain.js";
 import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { fileTransport } from "./file.js";

@@ -6,7 +6,7 @@
  */
 import { isIP, connect as netConnect, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
-import type { AuditRecord } from "../core/audit.js";
+import type { AuditRecord } from "../core/audit/audit.js";
 import type { Transport } from "./queue.js";
 
 /** facility 13 (log audit) × 8 + severity 6 (informational). */

@@ -2,7 +2,7 @@
  * The `mcp` section: the MCP face for AI assistants (src/mcp). Off by default. Each client is a principal with a
  * role (globally or per array, like `access`); its bearer token comes from the environment or a file, never the
  * configuration text (files get copied around). Assistants read within their role; every change they propose
- * waits for a person's Approve (src/core/gate.ts).
+ * waits for a person's Approve (src/core/approvals/gate.ts).
  */
 import { z } from "zod";
 import { ROLES, type Role } from "../vocabulary.js";

@@ -173,7 +173,7 @@ export const configSections = {
   /** Every audit record, hash-chained, as JSON lines to a file and/or syslog (src/config/audit-export.ts). */
   audit_export: auditExportSchema.optional(),
   time_zone: timeZone,
-  /** Rows a list shows in its answer (50, src/core/table.ts); when there are more, every row goes as a CSV file. */
+  /** Rows a list shows in its answer (50, src/core/presentation/table.ts); when there are more, every row goes as a CSV file. */
   table_rows: z.number().int().min(1).max(100).default(50),
   /**
    * How long `--array all` waits before answering with the arrays that answered; the rest are named as late

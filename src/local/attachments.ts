@@ -9,7 +9,7 @@
 import { copyFileSync, mkdtempSync, readdirSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { type Attachment, isSpooled } from "../core/message.js";
+import { type Attachment, isSpooled } from "../core/presentation/message.js";
 import { makeDirs } from "../make-dirs.js";
 
 function reasonOf(err: unknown): string {

@@ -5,7 +5,7 @@
  * is refused: it used to click the newest buttons still shown, so a `1` after a command that ran at once
  * recovered a snapshot from an earlier `space trash` listing.
  */
-import type { Button } from "../core/message.js";
+import type { Button } from "../core/presentation/message.js";
 
 export interface Answer {
   readonly id: number;

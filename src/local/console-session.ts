@@ -3,11 +3,11 @@
  * a number clicks the button shown with that number, `/as <user>` switches identity, prompts (typing a name
  * to approve an eradication, a secret a command needs) read the next line.
  */
-import { consoleActor } from "../core/actors.js";
-import type { AuditRecord } from "../core/audit.js";
-import { type Attachment, type Message, plain } from "../core/message.js";
-import type { Effect, Pipeline } from "../core/pipeline-types.js";
-import { redactCommandLine } from "../core/redact.js";
+import { consoleActor } from "../core/access/actors.js";
+import type { AuditRecord } from "../core/audit/audit.js";
+import type { Effect, Pipeline } from "../core/context/pipeline-types.js";
+import { type Attachment, type Message, plain } from "../core/presentation/message.js";
+import { redactCommandLine } from "../core/presentation/redact.js";
 import { type AnswerDraft, answerBook } from "./console-answers.js";
 import { renderText } from "./text-render.js";
 

@@ -3,9 +3,9 @@
  * Slack app's), so a request made before a restart can still be approved after it: at start it shows their
  * cards again, with their buttons.
  */
-import { requestCard } from "../core/gate-messages.js";
-import type { Message } from "../core/message.js";
-import type { PendingStore } from "../core/pending-store.js";
+import { requestCard } from "../core/approvals/gate-messages.js";
+import type { PendingStore } from "../core/approvals/pending-store.js";
+import type { Message } from "../core/presentation/message.js";
 
 /** The cards of requests still waiting (made before a restart), with their buttons, oldest first. */
 export async function waitingCards(

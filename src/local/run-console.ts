@@ -5,9 +5,9 @@
  */
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import type { Attachment, Message } from "../core/message.js";
-import type { Pipeline } from "../core/pipeline-types.js";
-import { redactCommandLine } from "../core/redact.js";
+import type { Pipeline } from "../core/context/pipeline-types.js";
+import type { Attachment, Message } from "../core/presentation/message.js";
+import { redactCommandLine } from "../core/presentation/redact.js";
 import type { ConsoleLogSink } from "./console-log.js";
 import { CONSOLE_HELP, createConsoleSession, type OutcomeLog } from "./console-session.js";
 

@@ -13,8 +13,8 @@ import {
   type TableColumn,
   unescapeText,
   visibleControls,
-} from "../core/message.js";
-import { formatCount } from "../core/units.js";
+} from "../core/presentation/message.js";
+import { formatCount } from "../core/words/units.js";
 
 export interface RenderOptions {
   /** ANSI bold and dim; off for pipes and tests. */

@@ -5,7 +5,7 @@
  * replica keeps its own), like the per-person ones.
  */
 import type { McpClientConfig, McpClientLimits } from "../config/mcp.js";
-import { createPersonLimiter, type PersonLimiter } from "../core/person-limits.js";
+import { createPersonLimiter, type PersonLimiter } from "../core/access/person-limits.js";
 import { BotError, type ErrorCode } from "../errors.js";
 
 export interface ClientGate {

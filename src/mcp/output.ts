@@ -7,10 +7,10 @@
  * shown once never reaches it (core/outbound.ts), and array text comes with Slack's markup escaped, so an agent
  * that posts it on gets no mention or link that an array name smuggled in.
  */
-import type { Block, Message, RawValue, TableColumn } from "../core/message.js";
-import { unescapeText } from "../core/message.js";
-import { escapeSlackMarkup, withoutSecrets } from "../core/outbound.js";
-import { redactMessage } from "../core/redact.js";
+import type { Block, Message, RawValue, TableColumn } from "../core/presentation/message.js";
+import { unescapeText } from "../core/presentation/message.js";
+import { escapeSlackMarkup, withoutSecrets } from "../core/presentation/outbound.js";
+import { redactMessage } from "../core/presentation/redact.js";
 
 export interface ToolResult {
   [key: string]: unknown;

@@ -3,7 +3,7 @@
  * bearer token mapped to a principal `mcp:<name>` (src/config/mcp.ts); an unknown token gets 401 before any MCP
  * is spoken. Every tool call is the command line a person would type, run by the one pipeline as that principal:
  * the access policy, per-person limits, gates and audit apply unchanged. A change never runs from here: the gate
- * makes it wait for a person's Approve (src/core/gate.ts), its card goes to people through the chat port, and
+ * makes it wait for a person's Approve (src/core/approvals/gate.ts), its card goes to people through the chat port, and
  * the assistant gets the impact and the pending id to follow with `request_status`.
  */
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
@@ -19,11 +19,11 @@ import {
   type Task,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { McpClientConfig, McpConfig } from "../config/mcp.js";
-import { assistantActor, SLACK_USER_ID } from "../core/actors.js";
-import type { Message } from "../core/message.js";
-import type { PendingStore } from "../core/pending-store.js";
-import type { Actor, Effect, MessageRef, PersonRef, Pipeline } from "../core/pipeline-types.js";
-import type { Registry } from "../core/registry.js";
+import { assistantActor, SLACK_USER_ID } from "../core/access/actors.js";
+import type { PendingStore } from "../core/approvals/pending-store.js";
+import type { Registry } from "../core/catalogue/registry.js";
+import type { Actor, Effect, MessageRef, PersonRef, Pipeline } from "../core/context/pipeline-types.js";
+import type { Message } from "../core/presentation/message.js";
 import type { ErrorCode as BotErrorCode } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { clientGate } from "./client-limits.js";

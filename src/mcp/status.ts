@@ -2,7 +2,7 @@
  * `request_status`: where a change an assistant proposed stands. A client sees only its own principal's requests;
  * any other id is unknown to it, whoever made it.
  */
-import type { PendingRecord, PendingStore } from "../core/pending-store.js";
+import type { PendingRecord, PendingStore } from "../core/approvals/pending-store.js";
 import { type ToolResult, toolResult } from "./output.js";
 
 export type RequestState = "pending" | "approved" | "executed" | "denied" | "expired" | "failed";

@@ -3,12 +3,12 @@
  * `task` answers with a task in `working` whose id is its pending request's; the task completes once a person's
  * approval has the change carried out, and fails when it is denied, expires, or fails. The pending store stays
  * the one record (nothing is kept twice, any replica answers for any task), a client sees only its own
- * requests, and it cannot cancel one: only people decide (src/core/gate.ts). Clients that do not ask for a task
+ * requests, and it cannot cancel one: only people decide (src/core/approvals/gate.ts). Clients that do not ask for a task
  * get the pending id and `request_status`, as before.
  */
 import type { TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
 import type { Task } from "@modelcontextprotocol/sdk/types.js";
-import type { PendingRecord, PendingStore } from "../core/pending-store.js";
+import type { PendingRecord, PendingStore } from "../core/approvals/pending-store.js";
 import { requestStatus, stateOf } from "./status.js";
 
 /** How often a client is asked to look again: people take minutes, not milliseconds, to approve. */

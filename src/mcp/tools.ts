@@ -4,11 +4,11 @@
  * examples. A call becomes the command line a person would type, so it takes the one path every request takes.
  */
 import { z } from "zod";
-import { declaredWire, wireOf } from "../core/arg-wire.js";
-import { fanOutSafe } from "../core/define-command.js";
-import type { CommandEntry, Registry } from "../core/registry.js";
-import { isSwitch, keyToOption } from "../core/schema-introspect.js";
-import { wordOf } from "../core/tokenize.js";
+import { fanOutSafe } from "../core/catalogue/define-command.js";
+import type { CommandEntry, Registry } from "../core/catalogue/registry.js";
+import { declaredWire, wireOf } from "../core/words/arg-wire.js";
+import { isSwitch, keyToOption } from "../core/words/schema-introspect.js";
+import { wordOf } from "../core/words/tokenize.js";
 import { UserFacingError } from "../errors.js";
 
 export const STATUS_TOOL = "request_status";

@@ -3,8 +3,9 @@
  * for anything that does not parse. Ids come from the registry, so the label set stays bounded whatever people
  * type, and `fs list` and `fs eradicate` are counted apart.
  */
-import { parseCommandLine } from "../core/parse.js";
-import type { Registry } from "../core/registry.js";
+
+import type { Registry } from "../core/catalogue/registry.js";
+import { parseCommandLine } from "../core/pipeline/parse.js";
 
 export type CommandLabeler = (text: string) => string;
 

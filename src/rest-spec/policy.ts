@@ -3,7 +3,7 @@
  * keyed by its canonical METHOD + path, the least role that may send it and the class of harm it does, with overrides for the GETs that act or reveal (`*\/test` runs a test
  * or sends a message, `connection-key` and `keytabs/download` hand out credentials) and for query parameters
  * that change what a request reveals or does. Every request the bot sends is checked against this one table
- * (src/core/request-guard.ts), whatever command, button or raw call sends it; commands declare the endpoints
+ * (src/core/requests/request-guard.ts), whatever command, button or raw call sends it; commands declare the endpoints
  * they send and the registry refuses a command whose role is below the table's (docs/security.md lists it).
  * A raw request is read in canonical terms first (dialect.ts, canonicalRequest), so a path or parameter renamed
  * between generations meets the same rule. The rules themselves are data (policy-rules.ts).

@@ -7,7 +7,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, HTTPReceiver, LogLevel, type Receiver, SocketModeReceiver } from "@slack/bolt";
 import type { SlackConfig } from "../config/slack.js";
-import type { Pipeline } from "../core/pipeline-types.js";
+import type { Pipeline } from "../core/context/pipeline-types.js";
 import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type CommandLabeler, UNKNOWN_COMMAND } from "../ops/command-label.js";

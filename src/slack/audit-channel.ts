@@ -8,8 +8,8 @@
  * flight. The wait is bounded: past AUDIT_BACKLOG lines the oldest are dropped and the next message says how
  * many; the log keeps every record (createAuditor writes it first), and `/array history` the changes.
  */
-import type { AuditRecord, AuditSink } from "../core/audit.js";
-import { Rich, rich } from "../core/message.js";
+import type { AuditRecord, AuditSink } from "../core/audit/audit.js";
+import { Rich, rich } from "../core/presentation/message.js";
 import type { Logger } from "../logger.js";
 import type { ChatPort } from "./chat-port.js";
 

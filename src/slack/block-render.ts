@@ -3,11 +3,11 @@
  * message (block count, total size) are applied by `toSlack` in blocks.ts.
  */
 
-import { columnNumbers } from "../core/list-view.js";
-import type { Attachment, Block, Button, TableColumn, TypedAnswer } from "../core/message.js";
-import { escapeText, rich, singleLine, singleLineRows } from "../core/message.js";
-import { toCsv } from "../core/table.js";
-import { formatCount } from "../core/units.js";
+import { columnNumbers } from "../core/presentation/list-view.js";
+import type { Attachment, Block, Button, TableColumn, TypedAnswer } from "../core/presentation/message.js";
+import { escapeText, rich, singleLine, singleLineRows } from "../core/presentation/message.js";
+import { toCsv } from "../core/presentation/table.js";
+import { formatCount } from "../core/words/units.js";
 import { InternalError } from "../errors.js";
 import { dataVisualization } from "./chart-block.js";
 import { LIMITS, splitText, truncate } from "./limits.js";

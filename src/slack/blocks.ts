@@ -4,7 +4,7 @@
  * Home and modals; about 12k characters in all). When content must be dropped, buttons stay, a note says
  * so, and the full output goes along as `full-output.txt`. Pure: no I/O.
  */
-import { escapeText, type Message, visibleControls } from "../core/message.js";
+import { escapeText, type Message, visibleControls } from "../core/presentation/message.js";
 import {
   DEFAULT_TABLE_STYLE,
   type OutgoingFile,

@@ -1,8 +1,8 @@
 /**
- * Slack's data_visualization block for a chart the message carries as data (src/core/chart/native.ts): the
+ * Slack's data_visualization block for a chart the message carries as data (src/core/presentation/chart/native.ts): the
  * caption as its title, the shared categories on the x axis, one data point per category for every series.
  */
-import type { NativeChart } from "../core/message.js";
+import type { NativeChart } from "../core/presentation/message.js";
 import type { SlackBlock } from "./block-render.js";
 
 export /** A line chart Slack draws: the caption as its title, one data point per category for every series. */

@@ -2,8 +2,9 @@
  * The chat port other parts of the bot (alerts) post through: paced, limit-safe, and unable to mention
  * anyone by accident (thread replies are escaped and sent with parse=none).
  */
-import { escapeText, type Message } from "../core/message.js";
-import type { MessageRef } from "../core/pipeline-types.js";
+
+import type { MessageRef } from "../core/context/pipeline-types.js";
+import { escapeText, type Message } from "../core/presentation/message.js";
 import type { Logger } from "../logger.js";
 import type { Metrics } from "../ops/metrics.js";
 import { toSlack } from "./blocks.js";

@@ -5,8 +5,9 @@
  * in-channel answers and to the requester's DM with the bot for ephemeral ones, so a private lookup stays
  * private.
  */
-import { type Message, Rich, rich } from "../core/message.js";
-import type { Actor, Effect, MessageRef, Pipeline } from "../core/pipeline-types.js";
+
+import type { Actor, Effect, MessageRef, Pipeline } from "../core/context/pipeline-types.js";
+import { type Message, Rich, rich } from "../core/presentation/message.js";
 import type { Logger } from "../logger.js";
 import { type SlackBlock, type TableStyle, toSlack } from "./blocks.js";
 import type { DialogResponders } from "./dialog-responders.js";

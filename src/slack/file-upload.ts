@@ -4,8 +4,8 @@
  */
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
-import { type Attachment, isSpooled } from "../core/message.js";
-import { removeSpooled } from "../core/spool.js";
+import { type Attachment, isSpooled } from "../core/presentation/message.js";
+import { removeSpooled } from "../core/presentation/spool.js";
 import { InternalError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { OutgoingFile } from "./block-render.js";

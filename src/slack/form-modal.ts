@@ -1,11 +1,11 @@
 /**
  * Forms for changes: `/array fs create` typed with nothing after it opens a modal built from the command's
- * arguments (src/core/forms.ts). Submitting it runs the line it stands for as a dry run and shows the impact in
+ * arguments (src/core/catalogue/forms.ts). Submitting it runs the line it stands for as a dry run and shows the impact in
  * the modal (the exact requests included); submitting that runs the line for real, through the same gate as a
  * typed command. Closing the modal at any step leaves nothing behind: nothing is pending until the last submit.
  */
-import type { FormField, FormSpec } from "../core/forms.js";
-import type { Message } from "../core/message.js";
+import type { FormField, FormSpec } from "../core/catalogue/forms.js";
+import type { Message } from "../core/presentation/message.js";
 import { type SlackBlock, toSlack } from "./blocks.js";
 import { LIMITS, truncate } from "./limits.js";
 
@@ -179,7 +179,7 @@ export function fieldErrors(
 ): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const line of answer.split("\n")) {
-    // `• --size: …` for an option, `• <size>: …` for a positional argument (src/core/parse.ts).
+    // `• --size: …` for an option, `• <size>: …` for a positional argument (src/core/pipeline/parse.ts).
     const m = /^•\s*(?:--([a-z0-9-]+)|<([a-z0-9-]+)>):\s*(.+)$/.exec(line.trim());
     if (!m) continue;
     const word = m[1] ?? m[2] ?? "";

@@ -1,15 +1,15 @@
 /**
- * A list's form offers (src/core/form-offers.ts) in Block Kit: a Create button and a Change menu, in one actions
+ * A list's form offers (src/core/catalogue/form-offers.ts) in Block Kit: a Create button and a Change menu, in one actions
  * block after the answer. Only messages show them (blocks.ts); the console and views never do.
  */
-import type { FormOffer } from "../core/message.js";
-import { singleLine } from "../core/message.js";
+import type { FormOffer } from "../core/presentation/message.js";
+import { singleLine } from "../core/presentation/message.js";
 import { button, type Piece, piece, type RenderState, type SlackBlock } from "./block-render.js";
 import { truncate } from "./limits.js";
 
 const plainText = (text: string) => ({ type: "plain_text", text, emoji: true });
 
-/** Action ids of a list's form offers (src/core/form-offers.ts); src/slack/listeners/forms.ts opens the form. */
+/** Action ids of a list's form offers (src/core/catalogue/form-offers.ts); src/slack/listeners/forms.ts opens the form. */
 export const FORM_CREATE_ACTION = "form.create";
 export const FORM_CHANGE_ACTION = "form.change";
 

@@ -3,13 +3,13 @@
  * health (the pool), open approval requests the caller may decide (the pending store), and the commands
  * their role allows (the registry).
  */
-import type { AccessResolver } from "../core/authz.js";
-import { type FleetOptions, readFleet } from "../core/fleet.js";
-import { areaIndex } from "../core/help.js";
-import type { PendingRecord, PendingStore } from "../core/pending-store.js";
-import type { CommandEntry } from "../core/registry.js";
-import { guardClient } from "../core/request-guard.js";
-import { type Role, roleAtLeast } from "../core/roles.js";
+import type { AccessResolver } from "../core/access/authz.js";
+import { type Role, roleAtLeast } from "../core/access/roles.js";
+import type { PendingRecord, PendingStore } from "../core/approvals/pending-store.js";
+import { areaIndex } from "../core/catalogue/help.js";
+import type { CommandEntry } from "../core/catalogue/registry.js";
+import { type FleetOptions, readFleet } from "../core/requests/fleet.js";
+import { guardClient } from "../core/requests/request-guard.js";
 import { unusableDetail } from "../flashblade/health-words.js";
 import type { ArrayClient, ArrayHealth } from "../flashblade/types.js";
 import type { HomeData, HomePending, HomePort } from "./home.js";

@@ -3,7 +3,7 @@
  * with warnings, then fine; fuller first within each), so the arrays shown within a view's 100 blocks are the
  * ones someone should look at, and the rest are counted by how they stand.
  */
-import type { FleetArray } from "../core/fleet.js";
+import type { FleetArray } from "../core/requests/fleet.js";
 
 export type Standing = "not read" | "needs attention" | "warnings" | "fine";
 const ORDER: readonly Standing[] = ["not read", "needs attention", "warnings", "fine"];

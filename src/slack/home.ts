@@ -4,10 +4,10 @@
  * the view is pure.
  */
 
-import type { FleetArray } from "../core/fleet.js";
-import { type Block, type Message, Rich, rich } from "../core/message.js";
-import { wordOf } from "../core/tokenize.js";
-import { countOf, formatBytes } from "../core/units.js";
+import { type Block, type Message, Rich, rich } from "../core/presentation/message.js";
+import type { FleetArray } from "../core/requests/fleet.js";
+import { wordOf } from "../core/words/tokenize.js";
+import { countOf, formatBytes } from "../core/words/units.js";
 import { type SlackBlock, toSlack } from "./blocks.js";
 import { standingCounts, worstFirst } from "./home-fleet.js";
 
@@ -32,7 +32,7 @@ export interface HomePending {
 export interface HomeData {
   role: string;
   arrays: readonly HomeArray[];
-  /** The fleet at a glance (src/core/fleet.ts), for the arrays this person may read; absent when not read. */
+  /** The fleet at a glance (src/core/requests/fleet.ts), for the arrays this person may read; absent when not read. */
   fleet?: readonly FleetArray[];
   pending: readonly HomePending[];
   help: readonly { usage: string; summary: string }[];

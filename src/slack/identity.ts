@@ -4,7 +4,7 @@
  * records are cached briefly. On any doubt the answer is the less privileged one: a failed lookup means
  * "restricted", an unloaded group means "not a member".
  */
-import type { IdentityPort } from "../core/pipeline-types.js";
+import type { IdentityPort } from "../core/context/pipeline-types.js";
 import type { Logger } from "../logger.js";
 import { type PacedSlackClient, slackErrorCode } from "./paced-client.js";
 

@@ -2,7 +2,13 @@
  * A message as plain text: the content of `full-output.txt` when blocks had to be shortened, and the
  * monospace grid used where a table block cannot be (too wide, a second table, App Home).
  */
-import { type Message, singleLine, singleLineRows, type TableColumn, unescapeText } from "../core/message.js";
+import {
+  type Message,
+  singleLine,
+  singleLineRows,
+  type TableColumn,
+  unescapeText,
+} from "../core/presentation/message.js";
 
 const MAX_COLUMN_WIDTH = 40;
 

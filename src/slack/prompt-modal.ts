@@ -4,7 +4,7 @@
  * private_metadata and is validated again when it returns.
  */
 import { z } from "zod";
-import type { Effect, MessageRef } from "../core/pipeline-types.js";
+import type { Effect, MessageRef } from "../core/context/pipeline-types.js";
 import type { SlackBlock } from "./block-render.js";
 import { LIMITS, truncate } from "./limits.js";
 

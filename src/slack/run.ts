@@ -6,10 +6,10 @@
  */
 
 import type { LoadedConfig } from "../config/load.js";
-import { createAccessResolver } from "../core/authz.js";
-import type { PendingStore } from "../core/pending-store.js";
-import type { Pipeline } from "../core/pipeline-types.js";
-import type { Registry } from "../core/registry.js";
+import { createAccessResolver } from "../core/access/authz.js";
+import type { PendingStore } from "../core/approvals/pending-store.js";
+import type { Registry } from "../core/catalogue/registry.js";
+import type { Pipeline } from "../core/context/pipeline-types.js";
 import { UserFacingError } from "../errors.js";
 import type { ArrayPool } from "../flashblade/types.js";
 import type { Logger } from "../logger.js";
@@ -143,7 +143,7 @@ export function shutdownBudget(graceMs: number): {
 /**
  * The work the deadline cut off, one error line each with its execution record. Nothing is written to the store
  * here (it may be what hangs): the execution's lease lapses, and the next start or any replica's sweep ends it
- * "interrupted", reading the array back for its card (src/core/recovery.ts).
+ * "interrupted", reading the array back for its card (src/core/approvals/recovery.ts).
  */
 function logCutOff(
   logger: Logger,

@@ -4,7 +4,7 @@
  * One plain_text_input per secret. The view carries only where the answer goes back (private_metadata); the
  * typed values come back once, in the view_submission, and go straight to the pipeline in memory.
  */
-import type { Effect, MessageRef } from "../core/pipeline-types.js";
+import type { Effect, MessageRef } from "../core/context/pipeline-types.js";
 import { LIMITS, truncate } from "./limits.js";
 import {
   confirmModal,

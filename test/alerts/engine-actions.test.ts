@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Effect } from "../../src/core/pipeline-types.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { raiseAlert } from "../../src/simulator/state-control.js";
 import { type AlertHarness, OPERATOR, STORAGE, startAlertHarness, VIEWER } from "./helpers/harness.js";
 

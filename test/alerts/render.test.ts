@@ -4,7 +4,7 @@ import { diffAlert } from "../../src/alerts/diff.js";
 import { ACTION, type RenderEnv, renderCard } from "../../src/alerts/render.js";
 import { newCard } from "../../src/alerts/repo.js";
 import type { AlertRecord, AlertSnapshot } from "../../src/alerts/types.js";
-import type { Block, Message } from "../../src/core/message.js";
+import type { Block, Message } from "../../src/core/presentation/message.js";
 
 const T = Date.UTC(2025, 0, 14, 9, 30);
 const env: RenderEnv = {

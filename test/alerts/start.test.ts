@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { RecordingChat } from "../../src/alerts/replay/recording-chat.js";
 import { openAlerting, storeOptions } from "../../src/alerts/start.js";
 import { parseConfigText } from "../../src/config/load.js";
-import type { Pipeline } from "../../src/core/pipeline-types.js";
+import type { Pipeline } from "../../src/core/context/pipeline-types.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import { silentLogger } from "../../src/logger.js";
 import { openStore } from "../../src/store/index.js";

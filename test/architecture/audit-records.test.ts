@@ -1,5 +1,5 @@
 /**
- * One audit record builder (issue 40): a record is made by `auditRecord` in src/core/audit.ts and nowhere else,
+ * One audit record builder (issue 40): a record is made by `auditRecord` in src/core/audit/audit.ts and nowhere else,
  * so every path writes the same fields for the same facts. The check reads every source file and flags one that
  * writes a record's own fields in a literal or hands an auditor anything but what the builder made; it is tried
  * on samples first, so a check that passes because it sees nothing is caught.
@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { REPO, sourceFiles } from "./source-graph.js";
 
-const BUILDER = "src/core/audit.ts";
+const BUILDER = "src/core/audit/audit.ts";
 
 /** Whether `source` builds an audit record itself instead of asking the builder. */
 function buildsRecord(source: string): boolean {
@@ -33,7 +33,7 @@ test("the check flags a record built by hand and passes one the builder made", (
   ).toBe(false);
 });
 
-test("no module but src/core/audit.ts builds an audit record", () => {
+test("no module but src/core/audit/audit.ts builds an audit record", () => {
   const files = sourceFiles(["src", "commands"]);
   expect(files).toContain(BUILDER);
   const byHand = files.filter((f) => f !== BUILDER && buildsRecord(readFileSync(join(REPO, f), "utf8")));

@@ -21,13 +21,13 @@ describe("the import graph reader", () => {
   test("sees the project's imports, tells type-only ones apart and resolves .js to .ts", () => {
     expect(edges.length).toBeGreaterThan(500);
     expect(edges).toContainEqual({
-      from: "src/core/pipeline.ts",
-      to: "src/core/click-flow.ts",
+      from: "src/core/pipeline/pipeline.ts",
+      to: "src/core/pipeline/click-flow.ts",
       runtime: true,
     });
     expect(edges).toContainEqual({
-      from: "src/core/pipeline.ts",
-      to: "src/core/pipeline-deps.ts",
+      from: "src/core/pipeline/pipeline.ts",
+      to: "src/core/context/pipeline-deps.ts",
       runtime: false,
     });
     expect(edges).toContainEqual({ from: "src/slack/app.ts", to: "@slack/bolt", runtime: true });
@@ -77,7 +77,7 @@ describe("architecture", () => {
   });
 
   // Layering: core never reaches up into the alert face, and the store never into core: the alert port's types
-  // are core's (src/core/alert-port.ts), and the pending stores built on a Store live in core. No exceptions.
+  // are core's (src/core/context/alert-port.ts), and the pending stores built on a Store live in core. No exceptions.
   const KNOWN: Record<string, readonly string[]> = {
     "src/core/ → src/alerts/": [],
     "src/store/ → src/core/": [],

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAuditExport } from "../../src/audit-export/index.js";
 import type { Wait } from "../../src/audit-export/queue.js";
 import { auditExportSchema } from "../../src/config/audit-export.js";
-import { type ChainedRecord, chainAfter } from "../../src/core/audit-chain.js";
+import { type ChainedRecord, chainAfter } from "../../src/core/audit/audit-chain.js";
 import { silentLogger } from "../../src/logger.js";
 
 let dir: string;

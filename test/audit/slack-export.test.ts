@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ChainedRecord } from "../../src/core/audit-chain.js";
+import type { ChainedRecord } from "../../src/core/audit/audit-chain.js";
 import { auditVerifyMain } from "../../tools/audit-verify.js";
 import { slashCommand } from "../fakes/payloads.js";
 import { commandBody, signedPost } from "../fakes/signed-request.js";

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAuditExport } from "../../src/audit-export/index.js";
 import type { Wait } from "../../src/audit-export/queue.js";
 import { auditExportSchema } from "../../src/config/audit-export.js";
-import type { AuditRecord } from "../../src/core/audit.js";
-import { type ChainedRecord, chainAfter, recordHash } from "../../src/core/audit-chain.js";
+import type { AuditRecord } from "../../src/core/audit/audit.js";
+import { type ChainedRecord, chainAfter, recordHash } from "../../src/core/audit/audit-chain.js";
 import { silentLogger } from "../../src/logger.js";
 import { selfSignedCertificate, type TlsMaterial } from "../../src/simulator/tls.js";
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAuditExport } from "../../src/audit-export/index.js";
 import { auditExportSchema } from "../../src/config/audit-export.js";
-import { createAuditChain, recordHash } from "../../src/core/audit-chain.js";
+import { createAuditChain, recordHash } from "../../src/core/audit/audit-chain.js";
 import { silentLogger } from "../../src/logger.js";
 import { createMemoryStore } from "../../src/store/memory.js";
 import { auditVerifyMain } from "../../tools/audit-verify.js";

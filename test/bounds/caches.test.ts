@@ -11,9 +11,12 @@
  * records and alerts expire or are pruned), and the simulator's request log, cursors and audits (bounded).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KEEP_FINISHED_MS, type PendingRecord } from "../../src/core/pending-store.js";
-import { createMemoryPendingStore, MAX_FINISHED_IN_MEMORY } from "../../src/core/pending-store-memory.js";
-import { DEDUPE_MAX } from "../../src/core/pipeline.js";
+import { KEEP_FINISHED_MS, type PendingRecord } from "../../src/core/approvals/pending-store.js";
+import {
+  createMemoryPendingStore,
+  MAX_FINISHED_IN_MEMORY,
+} from "../../src/core/approvals/pending-store-memory.js";
+import { DEDUPE_MAX } from "../../src/core/pipeline/pipeline.js";
 import { silentLogger } from "../../src/logger.js";
 import { DeliveryDedupe } from "../../src/slack/dedupe.js";
 import { SlackIdentity } from "../../src/slack/identity.js";

@@ -3,7 +3,7 @@
  * travels only in the click that answers it, in memory. Pipeline and simulator over HTTPS (core harness).
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Effect } from "../../src/core/pipeline-types.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { findButton, type Harness, startHarness, textOf } from "../core/harness.js";
 import { requestMark, writesSince } from "./sim-requests.js";

@@ -4,7 +4,7 @@
  * The links are the ones replication status lists, not a list typed here.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { cellValue } from "../../src/core/cell-marks.js";
+import { cellValue } from "../../src/core/presentation/cell-marks.js";
 import { type Harness, messagesOf, textOf } from "../core/harness.js";
 import { startDemoHarness } from "./demo-examples.js";
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CATALOGUE_VERBS } from "../../commands/catalogue/index.js";
-import type { Effect } from "../../src/core/pipeline-types.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { ENDPOINTS, type EndpointSpec } from "../../src/rest-spec/endpoints.js";
 import { compareVersions, KNOWN_VERSIONS } from "../../src/rest-spec/versions.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";

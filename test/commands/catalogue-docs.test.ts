@@ -7,7 +7,7 @@ import { beforeAll, expect, test } from "vitest";
 import { CATALOGUE_VERBS } from "../../commands/catalogue/index.js";
 import { commandsMarkdown } from "../../commands/docs.js";
 import { RESOURCES } from "../../commands/index.js";
-import { commandId, createRegistry } from "../../src/core/registry.js";
+import { commandId, createRegistry } from "../../src/core/catalogue/registry.js";
 import { observeRequests } from "../../tools/observe-requests.js";
 
 const registry = createRegistry(RESOURCES);

@@ -1,12 +1,12 @@
 /** Command paths of several words: longest match, ids, the display helper, did-you-mean and help topics. */
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { commandId, commandPath } from "../../src/core/command-path.js";
-import { defineCommand, defineResource } from "../../src/core/define-command.js";
-import { helpMessage } from "../../src/core/help.js";
-import { message } from "../../src/core/message.js";
-import { parseCommandLine } from "../../src/core/parse.js";
-import { checkDefinitions, createRegistry } from "../../src/core/registry.js";
+import { defineCommand, defineResource } from "../../src/core/catalogue/define-command.js";
+import { helpMessage } from "../../src/core/catalogue/help.js";
+import { checkDefinitions, createRegistry } from "../../src/core/catalogue/registry.js";
+import { parseCommandLine } from "../../src/core/pipeline/parse.js";
+import { message } from "../../src/core/presentation/message.js";
+import { commandId, commandPath } from "../../src/core/words/command-path.js";
 import type { UserFacingError } from "../../src/errors.js";
 
 const verb = (name: string, resource: string) =>

@@ -3,7 +3,7 @@
  * on the simulator over HTTPS, asserting what reaches the array and what people read.
  */
 import { describe, expect, test } from "vitest";
-import type { Effect } from "../../src/core/pipeline-types.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { fileHarness } from "../core/file-harness.js";
 import { messagesOf, textOf } from "../core/harness.js";
 import { requestMark, writesSince } from "./sim-requests.js";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { CATALOGUE } from "../../commands/catalogue/index.js";
-import type { Message } from "../../src/core/message.js";
+import type { Message } from "../../src/core/presentation/message.js";
 import { fileHarness } from "../core/file-harness.js";
 import { messagesOf, textOf } from "../core/harness.js";
 

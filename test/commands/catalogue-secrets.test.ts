@@ -4,8 +4,8 @@
  * simulator over HTTPS (core harness).
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Effect } from "../../src/core/pipeline-types.js";
-import { REDACTED } from "../../src/core/redact.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
+import { REDACTED } from "../../src/core/presentation/redact.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { findButton, type Harness, startHarness, textOf } from "../core/harness.js";
 import { requestMark, writesSince } from "./sim-requests.js";

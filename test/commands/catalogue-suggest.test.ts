@@ -1,8 +1,8 @@
 /** Did-you-mean covers every noun and every verb: a typo in any of them suggests the right one. */
 import { describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { parseCommandLine } from "../../src/core/parse.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import { parseCommandLine } from "../../src/core/pipeline/parse.js";
 import { UserFacingError } from "../../src/errors.js";
 
 const registry = createRegistry(RESOURCES);

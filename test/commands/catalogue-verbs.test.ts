@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CATALOGUE_VERBS } from "../../commands/catalogue/index.js";
 import { destructiveSchema } from "../../src/config/schema.js";
-import type { Effect } from "../../src/core/pipeline-types.js";
-import type { Role } from "../../src/core/roles.js";
+import type { Role } from "../../src/core/access/roles.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 
 const ORDER = ["create", "add", "update", "set", "action", "remove", "delete"];

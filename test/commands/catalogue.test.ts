@@ -3,8 +3,8 @@ import { describe, expect, test } from "vitest";
 import { checkSpecs } from "../../commands/catalogue/generic/derive.js";
 import { CATALOGUE } from "../../commands/catalogue/index.js";
 import { RESOURCES } from "../../commands/index.js";
-import { parseCommandLine, validateArgs } from "../../src/core/parse.js";
-import { checkDefinitions, createRegistry } from "../../src/core/registry.js";
+import { checkDefinitions, createRegistry } from "../../src/core/catalogue/registry.js";
+import { parseCommandLine, validateArgs } from "../../src/core/pipeline/parse.js";
 
 describe("catalogue data", () => {
   test("every entry names endpoints of the table and selectors those endpoints take", () => {
@@ -35,8 +35,8 @@ describe("every catalogue example parses and validates", () => {
 describe("hand-written overrides", () => {
   test("a hand-written verb replaces the generic one of the same name and the noun stays one resource", async () => {
     const { resourceOf } = await import("../../commands/catalogue/generic/build.js");
-    const { defineCommand } = await import("../../src/core/define-command.js");
-    const { message } = await import("../../src/core/message.js");
+    const { defineCommand } = await import("../../src/core/catalogue/define-command.js");
+    const { message } = await import("../../src/core/presentation/message.js");
     const { z } = await import("zod");
     const spec = CATALOGUE.find((c) => c.noun === "replica-link bucket");
     if (!spec) throw new Error("no replica-link bucket in the catalogue");

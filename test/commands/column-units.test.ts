@@ -8,10 +8,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { oneUnitPerColumn } from "../../src/core/column-units.js";
-import { columnNumbers } from "../../src/core/list-view.js";
-import type { Block } from "../../src/core/message.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import { oneUnitPerColumn } from "../../src/core/presentation/column-units.js";
+import { columnNumbers } from "../../src/core/presentation/list-view.js";
+import type { Block } from "../../src/core/presentation/message.js";
 import { type Harness, messagesOf, startHarness } from "../core/harness.js";
 import { startDemoHarness } from "./demo-examples.js";
 

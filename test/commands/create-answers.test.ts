@@ -5,7 +5,7 @@
  */
 import { expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { messagesOf } from "../core/harness.js";
 import { DONE_ON_DEMO, runThroughGates, startDemoHarness } from "./demo-examples.js";
 

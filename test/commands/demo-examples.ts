@@ -1,6 +1,6 @@
 /** What the tests of /array help's examples share: the demo harness and the examples the demo cannot run. */
 
-import type { Effect } from "../../src/core/pipeline-types.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { DEMO_ARRAYS } from "../../src/local/demo.js";
 import { type Harness, messagesOf, startHarness } from "../core/harness.js";
 

@@ -7,10 +7,10 @@
  * alert numbers and times, replication ratios and the full percentage.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { cellValue } from "../../src/core/cell-marks.js";
-import { formatRelative } from "../../src/core/format-time.js";
-import { unescapeText } from "../../src/core/message.js";
-import { formatBytes, formatCount, formatLatencyMs, formatPercent } from "../../src/core/units.js";
+import { cellValue } from "../../src/core/presentation/cell-marks.js";
+import { formatRelative } from "../../src/core/presentation/format-time.js";
+import { unescapeText } from "../../src/core/presentation/message.js";
+import { formatBytes, formatCount, formatLatencyMs, formatPercent } from "../../src/core/words/units.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 import { expected, type Kind, opMsOf, opsOf, protocolSeries, WINDOW } from "./diagnose-recompute.js";
 

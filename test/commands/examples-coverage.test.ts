@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { DEMO_ARRAYS } from "../../src/local/demo.js";
 import { ENDPOINTS } from "../../src/rest-spec/endpoints.js";
 import { startHarness, textOf } from "../core/harness.js";

@@ -8,8 +8,8 @@
  */
 import { describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import type { Effect } from "../../src/core/pipeline-types.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { redactBody } from "../../src/simulator/request-log.js";
 import { type Harness, messagesOf, textOf } from "../core/harness.js";
 import { DONE_ON_DEMO, runThroughGates, startDemoHarness } from "./demo-examples.js";

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { PEM_NOTE } from "../../src/core/help.js";
-import { type CommandEntry, createRegistry } from "../../src/core/registry.js";
+import { PEM_NOTE } from "../../src/core/catalogue/help.js";
+import { type CommandEntry, createRegistry } from "../../src/core/catalogue/registry.js";
 import { type Harness, messagesOf, textOf } from "../core/harness.js";
 import { DONE_ON_DEMO, startDemoHarness } from "./demo-examples.js";
 

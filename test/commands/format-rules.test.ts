@@ -9,8 +9,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { createRegistry } from "../../src/core/registry.js";
-import { formatBytesLike, formatDuration } from "../../src/core/units.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import { formatBytesLike, formatDuration } from "../../src/core/words/units.js";
 import { type Harness, textOf } from "../core/harness.js";
 import { startDemoHarness } from "./demo-examples.js";
 

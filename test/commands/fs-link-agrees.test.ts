@@ -4,7 +4,7 @@
  * while a link catches up, runs on its schedule and is paused (the on-call round of issue 24).
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { formatDuration } from "../../src/core/units.js";
+import { formatDuration } from "../../src/core/words/units.js";
 import { DEMO_ARRAYS } from "../../src/local/demo.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
 

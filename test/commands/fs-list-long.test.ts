@@ -6,9 +6,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isSpooled, type SpooledFile } from "../../src/core/message.js";
-import type { Effect } from "../../src/core/pipeline-types.js";
-import { removeSpooled } from "../../src/core/spool.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
+import { isSpooled, type SpooledFile } from "../../src/core/presentation/message.js";
+import { removeSpooled } from "../../src/core/presentation/spool.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 
 const N = 25_000;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { changesOf } from "../../commands/history.js";
-import type { AuditRecord } from "../../src/core/audit.js";
-import { createAuditHistory } from "../../src/core/audit-history.js";
+import type { AuditRecord } from "../../src/core/audit/audit.js";
+import { createAuditHistory } from "../../src/core/audit/audit-history.js";
 import { createConsoleSession } from "../../src/local/console-session.js";
 import { createMemoryStore } from "../../src/store/memory.js";
 import { type Harness, messagesOf, startHarness } from "../core/harness.js";

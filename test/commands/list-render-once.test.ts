@@ -15,11 +15,11 @@ import {
   valueAt,
 } from "../../commands/catalogue/generic/values.js";
 import { RESOURCES } from "../../commands/index.js";
-import { withFormOffers } from "../../src/core/form-offers.js";
-import { columnNumbers } from "../../src/core/list-view.js";
-import type { Block, Message } from "../../src/core/message.js";
-import { REDACTED, redactMessage } from "../../src/core/redact.js";
-import { createRegistry, type Registry } from "../../src/core/registry.js";
+import { withFormOffers } from "../../src/core/catalogue/form-offers.js";
+import { createRegistry, type Registry } from "../../src/core/catalogue/registry.js";
+import { columnNumbers } from "../../src/core/presentation/list-view.js";
+import type { Block, Message } from "../../src/core/presentation/message.js";
+import { REDACTED, redactMessage } from "../../src/core/presentation/redact.js";
 
 const registry = createRegistry(RESOURCES);
 const DAY = 86_400_000;

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CATALOGUE } from "../../commands/catalogue/index.js";
-import { CELL_MARKS, cellValue, markAfter, markBefore } from "../../src/core/cell-marks.js";
-import type { Block } from "../../src/core/message.js";
+import { CELL_MARKS, cellValue, markAfter, markBefore } from "../../src/core/presentation/cell-marks.js";
+import type { Block } from "../../src/core/presentation/message.js";
 import { type Harness, messagesOf } from "../core/harness.js";
 import { startDemoHarness } from "./demo-examples.js";
 

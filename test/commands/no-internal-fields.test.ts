@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { type Harness, messagesOf, textOf } from "../core/harness.js";
 import { startDemoHarness } from "./demo-examples.js";
 

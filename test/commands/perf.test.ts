@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MAX_POINTS, resolutionFor } from "../../commands/perf.js";
 import { chartFilename, compactCount, thin } from "../../commands/perf-chart.js";
-import type { Block, Message } from "../../src/core/message.js";
+import type { Block, Message } from "../../src/core/presentation/message.js";
 import { decodePng } from "../core/chart-decode.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 

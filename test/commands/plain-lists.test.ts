@@ -4,7 +4,7 @@
  * over a table that gains an Array column first when several arrays answered.
  */
 import { describe, expect, test } from "vitest";
-import type { Message } from "../../src/core/message.js";
+import type { Message } from "../../src/core/presentation/message.js";
 import { fileHarness } from "../core/file-harness.js";
 import { messagesOf } from "../core/harness.js";
 

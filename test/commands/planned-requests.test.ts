@@ -4,7 +4,7 @@
  * 1.6 NFS split, and for gated changes the approval card shows the same line.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Effect } from "../../src/core/pipeline-types.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
 
 let h: Harness;

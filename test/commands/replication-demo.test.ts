@@ -1,6 +1,6 @@
 /** The console's demo pair: fb-dr-01 is the replication target of fb-lab-01, and the status tells that story. */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Effect } from "../../src/core/pipeline-types.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 
 let h: Harness;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Effect } from "../../src/core/pipeline-types.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { formatBytes } from "../../src/core/units.js";
+import { formatBytes } from "../../src/core/words/units.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 
 let h: Harness;

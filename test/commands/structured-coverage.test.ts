@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import type { Message } from "../../src/core/message.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import type { Message } from "../../src/core/presentation/message.js";
 import { type Harness, messagesOf } from "../core/harness.js";
 import { startDemoHarness } from "./demo-examples.js";
 

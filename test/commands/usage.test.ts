@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Block } from "../../src/core/message.js";
+import type { Block } from "../../src/core/presentation/message.js";
 import type { GroupQuota } from "../../src/flashblade/types.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 

@@ -1,6 +1,6 @@
 /**
  * Values are checked before a card is shown: IP addresses and CIDR prefixes, host names, e-mail addresses,
- * ports, VLAN and MTU ranges. One set of value kinds (src/core/arg-types.ts) serves every catalogue field.
+ * ports, VLAN and MTU ranges. One set of value kinds (src/core/words/arg-types.ts) serves every catalogue field.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Harness, startHarness, textOf } from "../core/harness.js";

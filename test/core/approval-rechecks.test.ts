@@ -4,7 +4,7 @@
  * twice at once is told it is being carried out.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import { ACTIONS } from "../../src/core/pipeline-deps.js";
+import { ACTIONS } from "../../src/core/context/pipeline-deps.js";
 import { type Harness, startHarness, textOf } from "./harness.js";
 
 const TIB = 2 ** 40;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { validateConfig } from "../../src/config/load.js";
-import type { Effect } from "../../src/core/pipeline-types.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { type Harness, startHarness, textOf } from "./harness.js";
 
 const TIB = 2 ** 40;

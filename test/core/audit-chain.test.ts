@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type AuditRecord, createAuditor, memoryAuditSink } from "../../src/core/audit.js";
+import { type AuditRecord, createAuditor, memoryAuditSink } from "../../src/core/audit/audit.js";
 import {
   type ChainedRecord,
   canonicalJson,
@@ -11,7 +11,7 @@ import {
   createAuditChain,
   GENESIS_HASH,
   recordHash,
-} from "../../src/core/audit-chain.js";
+} from "../../src/core/audit/audit-chain.js";
 import { createMemoryStore } from "../../src/store/memory.js";
 import { openSqliteStore } from "../../src/store/sqlite.js";
 import type { Store } from "../../src/store/types.js";

@@ -1,7 +1,7 @@
 /** Every decision leaves one audit record with every field filled in from the request that led to it. */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { AuditRecord } from "../../src/core/audit.js";
-import type { Effect } from "../../src/core/pipeline-types.js";
+import type { AuditRecord } from "../../src/core/audit/audit.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { type Harness, startHarness, textOf } from "./harness.js";
 
 const TIB = 2 ** 40;

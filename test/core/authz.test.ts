@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { accessSchema } from "../../src/config/schema.js";
-import { createAccessResolver } from "../../src/core/authz.js";
+import { createAccessResolver } from "../../src/core/access/authz.js";
 
 const access = accessSchema.parse({
   admin: { users: ["alice"] },

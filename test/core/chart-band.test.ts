@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { textWidth } from "../../src/core/chart/font.js";
+import { textWidth } from "../../src/core/presentation/chart/font.js";
 import {
   BAND_COLORS,
   chartLayout,
@@ -7,7 +7,7 @@ import {
   project,
   renderLineChart,
   SERIES_COLORS,
-} from "../../src/core/chart/line-chart.js";
+} from "../../src/core/presentation/chart/line-chart.js";
 import { decodePng } from "./chart-decode.js";
 
 const base = (over: Partial<LineChartSpec> = {}): LineChartSpec => ({

@@ -7,10 +7,10 @@ import {
   GLYPHS,
   glyphFor,
   textWidth,
-} from "../../src/core/chart/font.js";
-import { Raster } from "../../src/core/chart/raster.js";
-import { summarize } from "../../src/core/chart/stats.js";
-import { timeTicks, valueScale } from "../../src/core/chart/ticks.js";
+} from "../../src/core/presentation/chart/font.js";
+import { Raster } from "../../src/core/presentation/chart/raster.js";
+import { summarize } from "../../src/core/presentation/chart/stats.js";
+import { timeTicks, valueScale } from "../../src/core/presentation/chart/ticks.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

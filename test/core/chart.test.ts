@@ -6,9 +6,9 @@ import {
   project,
   renderLineChart,
   SERIES_COLORS,
-} from "../../src/core/chart/line-chart.js";
-import { encodePng } from "../../src/core/chart/png.js";
-import { timeTicks } from "../../src/core/chart/ticks.js";
+} from "../../src/core/presentation/chart/line-chart.js";
+import { encodePng } from "../../src/core/presentation/chart/png.js";
+import { timeTicks } from "../../src/core/presentation/chart/ticks.js";
 import { BotError } from "../../src/errors.js";
 import { type DecodedPng, decodePng } from "./chart-decode.js";
 

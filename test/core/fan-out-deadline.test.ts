@@ -3,7 +3,7 @@
  * array still working, then the full answer follows; the stalled array's time-outs mark it down.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Effect } from "../../src/core/pipeline-types.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { type Harness, startHarness, textOf } from "./harness.js";
 
 let h: Harness;

@@ -4,7 +4,7 @@
  * (real HTTPS): ten answer, the other 990 share one that has gone away.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import type { Effect } from "../../src/core/pipeline-types.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { type Harness, startHarness, textOf } from "./harness.js";
 
 let h: Harness | undefined;

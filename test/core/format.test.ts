@@ -1,8 +1,13 @@
 import { describe, expect, test } from "vitest";
-import { describeStateChange, fingerprintOf } from "../../src/core/fingerprint.js";
-import { formatDay, formatRelative, formatTimestamp, formatWhen } from "../../src/core/format-time.js";
-import { formatPlannedRequest } from "../../src/core/gate-messages.js";
-import { toCsv, truncatedTable } from "../../src/core/table.js";
+import { describeStateChange, fingerprintOf } from "../../src/core/approvals/fingerprint.js";
+import { formatPlannedRequest } from "../../src/core/approvals/gate-messages.js";
+import {
+  formatDay,
+  formatRelative,
+  formatTimestamp,
+  formatWhen,
+} from "../../src/core/presentation/format-time.js";
+import { toCsv, truncatedTable } from "../../src/core/presentation/table.js";
 
 const T = Date.UTC(2026, 10, 22, 14, 2);
 

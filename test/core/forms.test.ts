@@ -3,9 +3,9 @@
 import { expect, test } from "vitest";
 import type { z } from "zod";
 import { RESOURCES } from "../../commands/index.js";
-import { formFor, formLine } from "../../src/core/forms.js";
-import { createRegistry } from "../../src/core/registry.js";
-import { tokenize } from "../../src/core/tokenize.js";
+import { formFor, formLine } from "../../src/core/catalogue/forms.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import { tokenize } from "../../src/core/words/tokenize.js";
 
 const registry = createRegistry(RESOURCES);
 

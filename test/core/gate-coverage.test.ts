@@ -6,10 +6,14 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { RESOURCES } from "../../commands/index.js";
-import { defineCommand, defineResource } from "../../src/core/define-command.js";
-import { checkGateClasses, configuredClasses, RESERVED_CLASSES } from "../../src/core/gate-classes.js";
-import { message, rich } from "../../src/core/message.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { defineCommand, defineResource } from "../../src/core/catalogue/define-command.js";
+import {
+  checkGateClasses,
+  configuredClasses,
+  RESERVED_CLASSES,
+} from "../../src/core/catalogue/gate-classes.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import { message, rich } from "../../src/core/presentation/message.js";
 import { fileHarness } from "./file-harness.js";
 import { startHarness, textOf } from "./harness.js";
 

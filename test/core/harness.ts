@@ -6,18 +6,24 @@
 import { RESOURCES } from "../../commands/index.js";
 import type { ResolvedArrayConfig } from "../../src/config/arrays.js";
 import { type AppConfigInput, configSchema } from "../../src/config/schema.js";
-import { ASSISTANT_PREFIX, assistantActor, consoleActor } from "../../src/core/actors.js";
-import { type AuditRecord, memoryAuditSink } from "../../src/core/audit.js";
-import type { AuditChain } from "../../src/core/audit-chain.js";
-import { createAuditHistory } from "../../src/core/audit-history.js";
+import { ASSISTANT_PREFIX, assistantActor, consoleActor } from "../../src/core/access/actors.js";
+import type { PendingStore } from "../../src/core/approvals/pending-store.js";
+import { createMemoryPendingStore } from "../../src/core/approvals/pending-store-memory.js";
+import { type AuditRecord, memoryAuditSink } from "../../src/core/audit/audit.js";
+import type { AuditChain } from "../../src/core/audit/audit-chain.js";
+import { createAuditHistory } from "../../src/core/audit/audit-history.js";
+import type { ResourceDefinition } from "../../src/core/catalogue/define-command.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
 import type { ChangeControlRecords } from "../../src/core/change-control/records.js";
-import type { ResourceDefinition } from "../../src/core/define-command.js";
-import type { Button, Message } from "../../src/core/message.js";
-import type { PendingStore } from "../../src/core/pending-store.js";
-import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
-import { createPipeline } from "../../src/core/pipeline.js";
-import type { Actor, Effect, IdentityPort, MessageRef, Pipeline } from "../../src/core/pipeline-types.js";
-import { createRegistry } from "../../src/core/registry.js";
+import type {
+  Actor,
+  Effect,
+  IdentityPort,
+  MessageRef,
+  Pipeline,
+} from "../../src/core/context/pipeline-types.js";
+import { createPipeline } from "../../src/core/pipeline/pipeline.js";
+import type { Button, Message } from "../../src/core/presentation/message.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../src/flashblade/types.js";
 import { type Logger, silentLogger } from "../../src/logger.js";
@@ -74,7 +80,7 @@ export interface HarnessOptions {
   onLimited?: (reason: "rate" | "concurrency" | "budget") => void;
   /** The fan-out deadline's timer (a real one by default). */
   timer?: (ms: number, ended: AbortSignal) => Promise<void>;
-  /** Chains every audit record (src/core/audit-chain.ts); records are unchained without it. */
+  /** Chains every audit record (src/core/audit/audit-chain.ts); records are unchained without it. */
   auditChain?: AuditChain;
 }
 

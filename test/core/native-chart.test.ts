@@ -1,10 +1,10 @@
 /**
- * Charts for Slack to draw keep Slack's limits where they are made (src/core/chart/native.ts): 20 categories at
+ * Charts for Slack to draw keep Slack's limits where they are made (src/core/presentation/chart/native.ts): 20 categories at
  * most, with distinct labels of at most 20 characters; 6 series at most, with distinct names; one finite value
  * per series and category; a title of at most 50 characters. A chart that cannot keep them is not made.
  */
 import { describe, expect, it } from "vitest";
-import { NATIVE_LIMITS, sampledChart } from "../../src/core/chart/native.js";
+import { NATIVE_LIMITS, sampledChart } from "../../src/core/presentation/chart/native.js";
 import { dataVisualization } from "../../src/slack/chart-block.js";
 import { dataVisualizationViolations } from "../fakes/chart-rules.js";
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { createRegistry, verbAlone } from "../../src/core/registry.js";
+import { createRegistry, verbAlone } from "../../src/core/catalogue/registry.js";
 import { startDemoHarness } from "../commands/demo-examples.js";
 import { type Harness, messagesOf, textOf } from "./harness.js";
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { z } from "zod";
-import { defineCommand, defineResource } from "../../src/core/define-command.js";
+import { defineCommand, defineResource } from "../../src/core/catalogue/define-command.js";
 import { InterceptedClient } from "../../src/flashblade/interceptor.js";
 import { type Harness, startHarness, textOf } from "./harness.js";
 

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { helpMessage } from "../../src/core/help.js";
-import { parseCommandLine, validateArgs } from "../../src/core/parse.js";
-import { createRegistry } from "../../src/core/registry.js";
-import { tokenize } from "../../src/core/tokenize.js";
-import { parseSize } from "../../src/core/units.js";
+import { helpMessage } from "../../src/core/catalogue/help.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import { parseCommandLine, validateArgs } from "../../src/core/pipeline/parse.js";
+import { tokenize } from "../../src/core/words/tokenize.js";
+import { parseSize } from "../../src/core/words/units.js";
 import { UserFacingError } from "../../src/errors.js";
 
 const registry = createRegistry(RESOURCES);

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { plain } from "../../src/core/message.js";
-import { parseCommandLine, validateArgs } from "../../src/core/parse.js";
-import { createRegistry } from "../../src/core/registry.js";
-import { stripSlackMarkup, tokenize } from "../../src/core/tokenize.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import { parseCommandLine, validateArgs } from "../../src/core/pipeline/parse.js";
+import { plain } from "../../src/core/presentation/message.js";
+import { stripSlackMarkup, tokenize } from "../../src/core/words/tokenize.js";
 import { UserFacingError } from "../../src/errors.js";
 
 const registry = createRegistry(RESOURCES);

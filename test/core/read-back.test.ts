@@ -3,7 +3,7 @@
  * shows it, is compared with what the array shows now, through the GET of the same path in the interface table.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { overall, readBack, readBackOne } from "../../src/core/read-back.js";
+import { overall, readBack, readBackOne } from "../../src/core/requests/read-back.js";
 import { type Harness, startHarness } from "./harness.js";
 
 let h: Harness;

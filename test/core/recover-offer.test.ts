@@ -1,6 +1,6 @@
 /** The Recover button offered after a destroy is only good while the array still holds the object. */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { Effect } from "../../src/core/pipeline-types.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { type Harness, startHarness, textOf } from "./harness.js";
 
 let h: Harness;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { REDACTED, redactCommandLine, redactMessage } from "../../src/core/redact.js";
+import { REDACTED, redactCommandLine, redactMessage } from "../../src/core/presentation/redact.js";
 import { createLogger } from "../../src/logger.js";
 import { findSecretKey, redact, redactUrlCredentials, redactUrlValue } from "../../src/redact.js";
 import { MODELS } from "../../src/rest-spec/models.js";

@@ -1,11 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { RESOURCES } from "../../commands/index.js";
-import { defineCommand, defineResource } from "../../src/core/define-command.js";
-import { configuredClasses, RESERVED_CLASSES } from "../../src/core/gate-classes.js";
-import { helpMessage } from "../../src/core/help.js";
-import { message, unescapeText } from "../../src/core/message.js";
-import { checkDefinitions, createRegistry } from "../../src/core/registry.js";
+import { defineCommand, defineResource } from "../../src/core/catalogue/define-command.js";
+import { configuredClasses, RESERVED_CLASSES } from "../../src/core/catalogue/gate-classes.js";
+import { helpMessage } from "../../src/core/catalogue/help.js";
+import { checkDefinitions, createRegistry } from "../../src/core/catalogue/registry.js";
+import { message, unescapeText } from "../../src/core/presentation/message.js";
 import { InternalError } from "../../src/errors.js";
 
 const noop = {

@@ -1,13 +1,13 @@
 /**
- * The one send path (src/core/send-plan.ts), through the real pipeline and simulators: a command that plans no
+ * The one send path (src/core/requests/send-plan.ts), through the real pipeline and simulators: a command that plans no
  * request sends nothing and says so; run-time values fill only the placeholders the card named; a request for
  * another array goes to the array it names as data.
  */
 
 import { afterEach, describe, expect, test } from "vitest";
 import { z } from "zod";
-import { defineCommand, defineResource, type Impact } from "../../src/core/define-command.js";
-import { message, rich } from "../../src/core/message.js";
+import { defineCommand, defineResource, type Impact } from "../../src/core/catalogue/define-command.js";
+import { message, rich } from "../../src/core/presentation/message.js";
 import { type Harness, startHarness, textOf } from "./harness.js";
 
 const KEY = "(made on the other array)";

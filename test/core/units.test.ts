@@ -8,7 +8,7 @@ import {
   formatPercent,
   parseDuration,
   parseSize,
-} from "../../src/core/units.js";
+} from "../../src/core/words/units.js";
 
 const G = 2 ** 30;
 const T = 2 ** 40;

@@ -8,10 +8,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { formFor, formLine } from "../../src/core/forms.js";
-import { parseCommandLine } from "../../src/core/parse.js";
-import { createRegistry } from "../../src/core/registry.js";
-import { tokenize, wordOf } from "../../src/core/tokenize.js";
+import { formFor, formLine } from "../../src/core/catalogue/forms.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import { parseCommandLine } from "../../src/core/pipeline/parse.js";
+import { tokenize, wordOf } from "../../src/core/words/tokenize.js";
 import { UserFacingError } from "../../src/errors.js";
 import { commandLine } from "../../src/mcp/tools.js";
 

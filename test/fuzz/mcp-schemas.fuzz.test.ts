@@ -9,7 +9,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { wordOf } from "../../src/core/tokenize.js";
+import { wordOf } from "../../src/core/words/tokenize.js";
 import { STATUS_TOOL } from "../../src/mcp/tools.js";
 import { type McpWorld, startMcpWorld, TOKENS } from "../mcp/helpers.js";
 import { arbitraryOf, type JsonSchema } from "./helpers/json-schema-arb.js";

@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS } from "../../src/core/pipeline-deps.js";
+import { ACTIONS } from "../../src/core/context/pipeline-deps.js";
 import { blockAction, slashCommand } from "../fakes/payloads.js";
 import { commandBody, interactiveBody, signedPost } from "../fakes/signed-request.js";
 import { SECRET } from "../slack/helpers/harness.js";

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createCsvSpool } from "../../src/core/spool.js";
+import { createCsvSpool } from "../../src/core/presentation/spool.js";
 import { attachmentSaver } from "../../src/local/attachments.js";
 
 describe("console attachments", () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { message, plain, rich, unescapeText } from "../../src/core/message.js";
+import { message, plain, rich, unescapeText } from "../../src/core/presentation/message.js";
 import { formatTable, renderText } from "../../src/local/text-render.js";
 
 describe("console text renderer", () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { RESOURCES } from "../../commands/index.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { toolName } from "../../src/mcp/tools.js";
 import { type McpWorld, startMcpWorld, TOKENS, textOfResult } from "./helpers.js";
 

@@ -8,9 +8,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { z } from "zod";
 import { RESOURCES } from "../../commands/index.js";
 import { mcpConfigSchema, resolveMcpTokens } from "../../src/config/mcp.js";
-import type { Message } from "../../src/core/message.js";
-import type { Effect } from "../../src/core/pipeline-types.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
+import type { Message } from "../../src/core/presentation/message.js";
 import { silentLogger } from "../../src/logger.js";
 import { type McpFace, startMcpServer } from "../../src/mcp/server.js";
 import { type Harness, type HarnessOptions, startHarness } from "../core/harness.js";

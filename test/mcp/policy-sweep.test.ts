@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { parseCommandLine } from "../../src/core/parse.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import { parseCommandLine } from "../../src/core/pipeline/parse.js";
 import { toolName } from "../../src/mcp/tools.js";
 import { type McpWorld, startMcpWorld, TOKENS } from "./helpers.js";
 

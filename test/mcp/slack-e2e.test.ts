@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { parseConfigText } from "../../src/config/load.js";
-import { ACTIONS } from "../../src/core/pipeline-deps.js";
+import { ACTIONS } from "../../src/core/context/pipeline-deps.js";
 import { DEFAULT_API_TOKEN } from "../../src/simulator/index.js";
 import { httpDriver } from "../fakes/drivers.js";
 import { blockAction } from "../fakes/payloads.js";

@@ -5,7 +5,7 @@
  * --sort. Array text stays escaped for Slack markup and secrets stay withheld in the values too.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import type { RawValue } from "../../src/core/message.js";
+import type { RawValue } from "../../src/core/presentation/message.js";
 import { type McpWorld, startMcpWorld, TOKENS } from "./helpers.js";
 
 type Shown = { name: string; values: Record<string, RawValue>; display: Record<string, string> };

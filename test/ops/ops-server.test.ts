@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { silentLogger } from "../../src/logger.js";
 import { commandLabeler } from "../../src/ops/command-label.js";
 import { createMetrics } from "../../src/ops/metrics.js";

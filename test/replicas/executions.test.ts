@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadedConfig } from "../../src/config/load.js";
-import type { PendingRecord } from "../../src/core/pending-store.js";
+import type { PendingRecord } from "../../src/core/approvals/pending-store.js";
 import { blockAction } from "../fakes/payloads.js";
 import { type RunSlackWorld, startRunSlackWorld } from "../slack/helpers/run-slack.js";
 import { type RedisServer, startRedis } from "../store/redis-server.js";

@@ -6,7 +6,7 @@
  * approval, which is what the promoted replica would hold.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDurablePendingStore } from "../../src/core/pending-store-durable.js";
+import { createDurablePendingStore } from "../../src/core/approvals/pending-store-durable.js";
 import { blockAction } from "../fakes/payloads.js";
 import { type RunSlackWorld, startRunSlackWorld } from "../slack/helpers/run-slack.js";
 import { type RedisServer, startRedis } from "../store/redis-server.js";

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
 import { SECURITY_PARTS, type SecurityParts, securityMarkdown } from "../../commands/security-docs.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { policyTable } from "../../src/rest-spec/policy.js";
 
 const parts = Object.fromEntries(

@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { RESOURCES } from "../../commands/index.js";
-import { defineCommand, defineResource } from "../../src/core/define-command.js";
-import { parseDeclared } from "../../src/core/endpoint-checks.js";
-import { createRegistry } from "../../src/core/registry.js";
-import type { Role } from "../../src/core/roles.js";
-import { roleAtLeast } from "../../src/core/roles.js";
+import type { Role } from "../../src/core/access/roles.js";
+import { roleAtLeast } from "../../src/core/access/roles.js";
+import { defineCommand, defineResource } from "../../src/core/catalogue/define-command.js";
+import { parseDeclared } from "../../src/core/catalogue/endpoint-checks.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { ENDPOINTS } from "../../src/rest-spec/endpoints.js";
 import { policyAllows, requestRule } from "../../src/rest-spec/policy.js";
 import { startDemoHarness } from "../commands/demo-examples.js";

@@ -5,9 +5,9 @@
  */
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Message } from "../../src/core/message.js";
-import { createCsvSpool, removeSpooled } from "../../src/core/spool.js";
-import { toCsv as coreCsv, csvLine } from "../../src/core/table.js";
+import type { Message } from "../../src/core/presentation/message.js";
+import { createCsvSpool, removeSpooled } from "../../src/core/presentation/spool.js";
+import { toCsv as coreCsv, csvLine } from "../../src/core/presentation/table.js";
 import { blankFileSystem } from "../../src/simulator/models/file-system.js";
 import { toSlack } from "../../src/slack/blocks.js";
 import { type Harness, messagesOf, startHarness } from "../core/harness.js";

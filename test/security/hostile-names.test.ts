@@ -5,7 +5,7 @@
  * section; and headers stay within Slack's 150 characters.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Message } from "../../src/core/message.js";
+import type { Message } from "../../src/core/presentation/message.js";
 import { renderText } from "../../src/local/text-render.js";
 import { blankFileSystem } from "../../src/simulator/models/file-system.js";
 import { toSlack } from "../../src/slack/blocks.js";

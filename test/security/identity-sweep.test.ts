@@ -1,12 +1,12 @@
 /**
- * The identity sweep (issue 39): for every face the bot has (src/core/actors.ts FACES, read here, so a new face
+ * The identity sweep (issue 39): for every face the bot has (src/core/access/actors.ts FACES, read here, so a new face
  * fails this test until it has its attempt), a viewer puts an admin's user id into every place that face can carry
  * one as data and asks for a change only an operator may make. Nothing changes at the array, no request opens in
  * the admin's name, and nothing is sent to the admin: no name in data becomes the actor.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FACES } from "../../src/core/actors.js";
-import { ACTIONS } from "../../src/core/pipeline-deps.js";
+import { FACES } from "../../src/core/access/actors.js";
+import { ACTIONS } from "../../src/core/context/pipeline-deps.js";
 import { createConsoleSession } from "../../src/local/console-session.js";
 import { FORM_CALLBACK_ID } from "../../src/slack/form-modal.js";
 import { HOME_RUN_ACTION } from "../../src/slack/home.js";
@@ -145,7 +145,7 @@ describe("identity sweep: every face, every field that can carry a user id", () 
     },
   };
 
-  it("has an attempt for every face the bot has (read from src/core/actors.ts)", () => {
+  it("has an attempt for every face the bot has (read from src/core/access/actors.ts)", () => {
     expect(Object.keys(attempts).sort()).toEqual(FACES.map((f) => f.face).sort());
   });
 

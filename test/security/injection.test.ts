@@ -5,7 +5,7 @@
  * link (`<https://…|…>`) or markup from array text, in any mrkdwn text or notification fallback.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS } from "../../src/core/pipeline-deps.js";
+import { ACTIONS } from "../../src/core/context/pipeline-deps.js";
 import { blankFileSystem } from "../../src/simulator/models/file-system.js";
 import { blockAction } from "../fakes/payloads.js";
 import { type BotWorld, startBotWorld, USERS } from "../fuzz/helpers/bot-world.js";

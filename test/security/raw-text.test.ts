@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redactCommandLine, redactTypedArgs } from "../../src/core/redact.js";
+import { redactCommandLine, redactTypedArgs } from "../../src/core/presentation/redact.js";
 import { slashCommand } from "../fakes/payloads.js";
 import { startConsoleWorld } from "../local/console-world.js";
 import { type SecretBot, startSecretBot } from "../slack/helpers/secret-bot.js";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import { z } from "zod";
-import { defineCommand, defineResource } from "../../src/core/define-command.js";
+import { defineCommand, defineResource } from "../../src/core/catalogue/define-command.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
 
 const quiet = {

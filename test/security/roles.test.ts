@@ -4,7 +4,7 @@
  * leaves the request as it was. The buttons come from ACTIONS, so a new one fails this test until covered.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS } from "../../src/core/pipeline-deps.js";
+import { ACTIONS } from "../../src/core/context/pipeline-deps.js";
 import { blockAction, viewSubmission } from "../fakes/payloads.js";
 import { type BotWorld, startBotWorld, USERS } from "../fuzz/helpers/bot-world.js";
 

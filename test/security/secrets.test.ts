@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfigText } from "../../src/config/load.js";
-import { ACTIONS } from "../../src/core/pipeline-deps.js";
+import { ACTIONS } from "../../src/core/context/pipeline-deps.js";
 import { type Simulator, startSimulator } from "../../src/simulator/index.js";
 import { httpDriver } from "../fakes/drivers.js";
 import { blockAction, slashCommand } from "../fakes/payloads.js";

@@ -4,7 +4,7 @@
  * bytes, headers and signature) runs once: one change on the array, one audit record, one answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS } from "../../src/core/pipeline-deps.js";
+import { ACTIONS } from "../../src/core/context/pipeline-deps.js";
 import { blockAction, slashCommand } from "../fakes/payloads.js";
 import { commandBody, interactiveBody, slackSignature } from "../fakes/signed-request.js";
 import { type BotWorld, startBotWorld, USERS } from "../fuzz/helpers/bot-world.js";

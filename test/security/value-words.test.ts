@@ -7,7 +7,7 @@
  * naming its field, and nothing is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stepIdOf } from "../../src/core/workflow-steps.js";
+import { stepIdOf } from "../../src/core/catalogue/workflow-steps.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { blankFileSystem } from "../../src/simulator/models/file-system.js";
 import { cardButton } from "../fakes/card-buttons.js";

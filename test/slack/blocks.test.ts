@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { helpMessage } from "../../src/core/help.js";
-import { type Block, type Message, rich } from "../../src/core/message.js";
-import { createRegistry } from "../../src/core/registry.js";
-import { csvCell } from "../../src/core/table.js";
+import { helpMessage } from "../../src/core/catalogue/help.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import { type Block, type Message, rich } from "../../src/core/presentation/message.js";
+import { csvCell } from "../../src/core/presentation/table.js";
 import { baseActionId, toSlack } from "../../src/slack/blocks.js";
 import { safeCut, splitText, truncate } from "../../src/slack/limits.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";

@@ -4,7 +4,7 @@
  * `charts: png`. The answers are the real pipeline's over a simulated array; the Slack layer renders them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Message } from "../../src/core/message.js";
+import type { Message } from "../../src/core/presentation/message.js";
 import { toSlack } from "../../src/slack/blocks.js";
 import { type Harness, startHarness } from "../core/harness.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rich } from "../../src/core/message.js";
+import { rich } from "../../src/core/presentation/message.js";
 import { silentLogger } from "../../src/logger.js";
 import { createMetrics } from "../../src/ops/metrics.js";
 import { createChatPort } from "../../src/slack/chat-port.js";

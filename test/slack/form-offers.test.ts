@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { withFormOffers } from "../../src/core/form-offers.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { withFormOffers } from "../../src/core/catalogue/form-offers.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { renderText } from "../../src/local/text-render.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";

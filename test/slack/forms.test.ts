@@ -6,7 +6,7 @@
  * nothing behind; the form holds a viewer to the same policy.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PendingStore } from "../../src/core/pending-store.js";
+import type { PendingStore } from "../../src/core/approvals/pending-store.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { blankFileSystem } from "../../src/simulator/models/file-system.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";

@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessSchema } from "../../src/config/schema.js";
-import { createAccessResolver } from "../../src/core/authz.js";
-import { ACTIONS } from "../../src/core/pipeline-deps.js";
+import { createAccessResolver } from "../../src/core/access/authz.js";
+import { ACTIONS } from "../../src/core/context/pipeline-deps.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { homeMessage } from "../../src/slack/home.js";
 import { createHomePort } from "../../src/slack/home-data.js";

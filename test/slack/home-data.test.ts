@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
 import { accessSchema } from "../../src/config/schema.js";
-import type { AuditRecord } from "../../src/core/audit.js";
-import { createAccessResolver } from "../../src/core/authz.js";
-import { Rich } from "../../src/core/message.js";
-import type { PendingRecord } from "../../src/core/pending-store.js";
-import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { createAccessResolver } from "../../src/core/access/authz.js";
+import type { PendingRecord } from "../../src/core/approvals/pending-store.js";
+import { createMemoryPendingStore } from "../../src/core/approvals/pending-store-memory.js";
+import type { AuditRecord } from "../../src/core/audit/audit.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import { Rich } from "../../src/core/presentation/message.js";
 import { silentLogger } from "../../src/logger.js";
 import {
   AUDIT_BACKLOG,

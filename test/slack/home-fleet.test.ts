@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { accessSchema } from "../../src/config/schema.js";
-import { createAccessResolver } from "../../src/core/authz.js";
+import { createAccessResolver } from "../../src/core/access/authz.js";
 import type { ArrayClient } from "../../src/flashblade/types.js";
 import { homeMessage, homeView } from "../../src/slack/home.js";
 import { createHomePort } from "../../src/slack/home-data.js";

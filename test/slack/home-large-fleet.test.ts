@@ -3,7 +3,7 @@
  * worst arrays first, and the rest counted by how they stand instead of one line each.
  */
 import { describe, expect, it } from "vitest";
-import type { FleetArray } from "../../src/core/fleet.js";
+import type { FleetArray } from "../../src/core/requests/fleet.js";
 import { homeView } from "../../src/slack/home.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";
 

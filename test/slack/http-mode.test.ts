@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ClickInput } from "../../src/core/pipeline-types.js";
+import type { ClickInput } from "../../src/core/context/pipeline-types.js";
 import { blockAction, slashCommand } from "../fakes/payloads.js";
 import { commandBody, signedPost } from "../fakes/signed-request.js";
 import { BOT_TOKEN, type Harness, SECRET, startHarness } from "./helpers/harness.js";

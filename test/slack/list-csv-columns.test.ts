@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { slashCommand } from "../fakes/payloads.js";
 import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
 

@@ -4,8 +4,12 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { RESOURCES } from "../../commands/index.js";
 import { slackSectionSchema } from "../../src/config/slack.js";
-import { createRegistry } from "../../src/core/registry.js";
-import { WORKFLOW_CHANGES, workflowFunctions, workflowStepsMarkdown } from "../../src/core/workflow-steps.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import {
+  WORKFLOW_CHANGES,
+  workflowFunctions,
+  workflowStepsMarkdown,
+} from "../../src/core/catalogue/workflow-steps.js";
 import { registerCommand } from "../../src/slack/listeners/command.js";
 import type { ListenerContext } from "../../src/slack/listeners/context.js";
 import { registerEvents } from "../../src/slack/listeners/events.js";

@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
 import { configSchema } from "../../src/config/schema.js";
-import { memoryAuditSink } from "../../src/core/audit.js";
-import { createMemoryPendingStore } from "../../src/core/pending-store-memory.js";
-import { createPipeline } from "../../src/core/pipeline.js";
-import { createRegistry } from "../../src/core/registry.js";
+import { createMemoryPendingStore } from "../../src/core/approvals/pending-store-memory.js";
+import { memoryAuditSink } from "../../src/core/audit/audit.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import { createPipeline } from "../../src/core/pipeline/pipeline.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../src/flashblade/types.js";
 import { silentLogger } from "../../src/logger.js";

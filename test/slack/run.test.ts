@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { storeOptions } from "../../src/alerts/start.js";
-import type { PendingRecord } from "../../src/core/pending-store.js";
-import { createDurablePendingStore } from "../../src/core/pending-store-durable.js";
+import type { PendingRecord } from "../../src/core/approvals/pending-store.js";
+import { createDurablePendingStore } from "../../src/core/approvals/pending-store-durable.js";
 import { openStore } from "../../src/store/index.js";
 import { slashCommand } from "../fakes/payloads.js";
 import { commandBody, signedPost } from "../fakes/signed-request.js";

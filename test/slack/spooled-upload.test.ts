@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCsvSpool } from "../../src/core/spool.js";
+import { createCsvSpool } from "../../src/core/presentation/spool.js";
 import { silentLogger } from "../../src/logger.js";
 import { createFileUploader } from "../../src/slack/file-upload.js";
 import { PacedSlackClient } from "../../src/slack/paced-client.js";

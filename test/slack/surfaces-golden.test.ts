@@ -7,8 +7,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createAccessResolver } from "../../src/core/authz.js";
-import type { Effect } from "../../src/core/pipeline-types.js";
+import { createAccessResolver } from "../../src/core/access/authz.js";
+import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { DEMO_ARRAYS } from "../../src/local/demo.js";
 import { toSlack } from "../../src/slack/blocks.js";
 import { fieldErrors, formView } from "../../src/slack/form-modal.js";

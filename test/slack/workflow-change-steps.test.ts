@@ -1,11 +1,11 @@
 /**
- * The Workflow Builder steps generated from the change forms (src/core/workflow-steps.ts), through Bolt's real
+ * The Workflow Builder steps generated from the change forms (src/core/catalogue/workflow-steps.ts), through Bolt's real
  * HTTP receiver (signed function_executed events), the fake Slack Web API and the simulator: a step's inputs
  * become the line a submitted form stands for and run through the same gate as run_array_command.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stepIdOf, WORKFLOW_CHANGES } from "../../src/core/workflow-steps.js";
+import { stepIdOf, WORKFLOW_CHANGES } from "../../src/core/catalogue/workflow-steps.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { requestMark, writesSince } from "../commands/sim-requests.js";
 import { cardButton } from "../fakes/card-buttons.js";

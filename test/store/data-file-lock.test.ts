@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { compose } from "../../src/compose.js";
 import { loadConfig } from "../../src/config/load.js";
-import { type AuditRecord, memoryAuditSink } from "../../src/core/audit.js";
+import { type AuditRecord, memoryAuditSink } from "../../src/core/audit/audit.js";
 import { type Simulator, startSimulator } from "../../src/simulator/index.js";
 import { openSqliteStore } from "../../src/store/sqlite.js";
 import { compileFixture } from "../helpers/compile-fixture.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDurablePendingStore } from "../../src/core/pending-store-durable.js";
+import { createDurablePendingStore } from "../../src/core/approvals/pending-store-durable.js";
 import { selfSignedCertificate } from "../../src/simulator/tls.js";
 import { openRedisStore } from "../../src/store/redis.js";
 import { type RedisServer, startRedis } from "./redis-server.js";

@@ -1,5 +1,5 @@
 /** Turns catalogue entries into registry resources: one generic command per derived verb. */
-import type { CommandDefinition, ResourceDefinition } from "../../../src/core/define-command.js";
+import type { CommandDefinition, ResourceDefinition } from "../../../src/core/catalogue/define-command.js";
 import type { NounSpec } from "../spec.js";
 import { changeCommand } from "./changes.js";
 import { type VerbPlan, verbPlans } from "./derive.js";

@@ -2,9 +2,9 @@
  * What a generic list or show calls out below its table, so it is not lost in a long one (expiry, unhealthy
  * status), and how it counts its rows in words.
  */
-import type { RenderContext } from "../../../src/core/define-command.js";
-import { type Block, rich } from "../../../src/core/message.js";
-import { countOf } from "../../../src/core/units.js";
+import type { RenderContext } from "../../../src/core/catalogue/define-command.js";
+import { type Block, rich } from "../../../src/core/presentation/message.js";
+import { countOf } from "../../../src/core/words/units.js";
 import type { VerbPlan } from "./derive.js";
 import { EXPIRY_NOTICE_MS, EXPIRY_WARNING_MS, formatterOf, type Item, readerOf, valueAt } from "./values.js";
 

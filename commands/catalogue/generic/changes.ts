@@ -11,8 +11,8 @@ import {
   type Impact,
   type PlannedRequest,
   type StateValue,
-} from "../../../src/core/define-command.js";
-import { type Block, type Field, message, type Rich, rich } from "../../../src/core/message.js";
+} from "../../../src/core/catalogue/define-command.js";
+import { type Block, type Field, message, type Rich, rich } from "../../../src/core/presentation/message.js";
 import { UserFacingError } from "../../../src/errors.js";
 import { eq } from "../../../src/flashblade/filter.js";
 import { adaptBody } from "../../../src/flashblade/wire.js";

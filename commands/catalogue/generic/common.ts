@@ -1,7 +1,7 @@
 /** What every generic verb shares: its argument schema, the query its words select, and the version gate. */
 import { z } from "zod";
-import { objectName, typedValue } from "../../../src/core/arg-types.js";
-import type { CommandContext } from "../../../src/core/define-command.js";
+import type { CommandContext } from "../../../src/core/catalogue/define-command.js";
+import { objectName, typedValue } from "../../../src/core/words/arg-types.js";
 import { versionTooOld } from "../../../src/flashblade/errors.js";
 import { and, eq, type Filter } from "../../../src/flashblade/filter.js";
 import { atLeast } from "../../../src/rest-spec/versions.js";

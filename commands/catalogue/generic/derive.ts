@@ -3,8 +3,9 @@
  * sends, since which REST version, who may run it, how it is gated, which words select an object and which
  * options fill the body. Everything here is data; reads.ts and changes.ts turn it into commands.
  */
-import type { Area, DestructiveClass } from "../../../src/core/define-command.js";
-import type { Role } from "../../../src/core/roles.js";
+
+import type { Role } from "../../../src/core/access/roles.js";
+import type { Area, DestructiveClass } from "../../../src/core/catalogue/define-command.js";
 import type { EndpointSpec, HttpMethod } from "../../../src/rest-spec/endpoints.js";
 import { findEndpoint } from "../../../src/rest-spec/versions.js";
 import type { NounSpec, Selector } from "../spec.js";

@@ -15,8 +15,8 @@ import {
   typedValue,
   VALUE_HELP,
   type ValueType,
-} from "../../../src/core/arg-types.js";
-import { ITEM, listWire, textWire, VALUE_ITEMS, wired, wireOf } from "../../../src/core/arg-wire.js";
+} from "../../../src/core/words/arg-types.js";
+import { ITEM, listWire, textWire, VALUE_ITEMS, wired, wireOf } from "../../../src/core/words/arg-wire.js";
 import { MODELS, type ModelField } from "../../../src/rest-spec/models.js";
 import { isSecretKey, mintsSecret } from "../../../src/rest-spec/secrets.js";
 import type { NounSpec, Unit } from "../spec.js";

@@ -5,8 +5,6 @@
  * turns protocols off, what recovering brings back) comes from the resource's hooks (spec.ts `Lifecycle`).
  */
 import { z } from "zod";
-import { objectName } from "../../../src/core/arg-types.js";
-import { commandId } from "../../../src/core/command-path.js";
 import {
   type CommandContext,
   type CommandDefinition,
@@ -14,9 +12,11 @@ import {
   type FollowUp,
   type Impact,
   type PlannedRequest,
-} from "../../../src/core/define-command.js";
-import { rich } from "../../../src/core/message.js";
-import { formatDuration } from "../../../src/core/units.js";
+} from "../../../src/core/catalogue/define-command.js";
+import { rich } from "../../../src/core/presentation/message.js";
+import { objectName } from "../../../src/core/words/arg-types.js";
+import { commandId } from "../../../src/core/words/command-path.js";
+import { formatDuration } from "../../../src/core/words/units.js";
 import { UserFacingError } from "../../../src/errors.js";
 import { versionTooOld } from "../../../src/flashblade/errors.js";
 import { eq } from "../../../src/flashblade/filter.js";

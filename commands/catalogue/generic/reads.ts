@@ -1,12 +1,11 @@
 /** The generic read verbs: `list` (table, CSV when long, fan-out with an Array column), `show`, and GET actions. */
 import { z } from "zod";
-import { count, duration, namePattern } from "../../../src/core/arg-types.js";
 import {
   type CommandContext,
   type CommandDefinition,
   defineCommand,
   type RenderContext,
-} from "../../../src/core/define-command.js";
+} from "../../../src/core/catalogue/define-command.js";
 import {
   type Block,
   type Message,
@@ -14,9 +13,10 @@ import {
   type RawValue,
   rich,
   type ShownObject,
-} from "../../../src/core/message.js";
-import { truncatedTable } from "../../../src/core/table.js";
-import { countOf } from "../../../src/core/units.js";
+} from "../../../src/core/presentation/message.js";
+import { truncatedTable } from "../../../src/core/presentation/table.js";
+import { count, duration, namePattern } from "../../../src/core/words/arg-types.js";
+import { countOf } from "../../../src/core/words/units.js";
 import { errorCode, UserFacingError } from "../../../src/errors.js";
 import { and, contains, eq, type Filter, ge, like } from "../../../src/flashblade/filter.js";
 import type { DownloadedFile, Query } from "../../../src/flashblade/types.js";

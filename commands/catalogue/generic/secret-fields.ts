@@ -4,7 +4,7 @@
  * (the command's `secrets`), and the value fills its placeholder in the planned request only as the pipeline sends it, in memory. The card and
  * --dry-run show a placeholder where it goes; the args, the pending record and the audit hold `true` at most.
  */
-import type { SecretField } from "../../../src/core/pipeline-types.js";
+import type { SecretField } from "../../../src/core/context/pipeline-types.js";
 import { InternalError } from "../../../src/errors.js";
 import type { Args } from "./common.js";
 import type { VerbPlan } from "./derive.js";

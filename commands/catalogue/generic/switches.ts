@@ -4,14 +4,14 @@
  * entry's; the read, the refusals, the request and its declaration are the same for every switch.
  */
 import { z } from "zod";
-import { objectName } from "../../../src/core/arg-types.js";
 import {
   type CommandContext,
   type CommandDefinition,
   defineCommand,
   type Impact,
-} from "../../../src/core/define-command.js";
-import { rich } from "../../../src/core/message.js";
+} from "../../../src/core/catalogue/define-command.js";
+import { rich } from "../../../src/core/presentation/message.js";
+import { objectName } from "../../../src/core/words/arg-types.js";
 import { UserFacingError } from "../../../src/errors.js";
 import { versionTooOld } from "../../../src/flashblade/errors.js";
 import { eq } from "../../../src/flashblade/filter.js";

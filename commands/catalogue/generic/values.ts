@@ -1,14 +1,14 @@
 /** Reading and showing array values for the catalogue: dotted paths, units, status and expiry marks. */
-import { markAfter, markBefore } from "../../../src/core/cell-marks.js";
-import { formatTimestamp } from "../../../src/core/format-time.js";
-import type { RawValue, TableColumn } from "../../../src/core/message.js";
+import { markAfter, markBefore } from "../../../src/core/presentation/cell-marks.js";
+import { formatTimestamp } from "../../../src/core/presentation/format-time.js";
+import type { RawValue, TableColumn } from "../../../src/core/presentation/message.js";
 import {
   formatBytes,
   formatCount,
   formatDuration,
   formatLatencyMs,
   formatPercent,
-} from "../../../src/core/units.js";
+} from "../../../src/core/words/units.js";
 import { REDACTED, redactUrlValue } from "../../../src/redact.js";
 import { isSecretColumn, isSecretKey } from "../../../src/rest-spec/secrets.js";
 import type { Unit } from "../spec.js";

@@ -1,5 +1,5 @@
-import type { Message } from "../../core/message.js";
-import type { MessageRef } from "../../core/pipeline-types.js";
+import type { MessageRef } from "../../core/context/pipeline-types.js";
+import type { Message } from "../../core/presentation/message.js";
 import type { AlertChat } from "../types.js";
 
 export interface RecordedMessage {

@@ -6,17 +6,17 @@
  */
 import type { AccessRule } from "../../config/change-control.js";
 import { UserFacingError } from "../../errors.js";
-import type { Outcome } from "../execute-pending.js";
-import { formatWhen } from "../format-time.js";
-import { cardEffects, closedCard, requestedBy, who } from "../gate-messages.js";
-import { type Block, type Message, message, Rich, rich } from "../message.js";
-import type { PendingRecord } from "../pending-store.js";
-import { ACTIONS } from "../pipeline-deps.js";
-import type { Actor, Effect, MessageRef } from "../pipeline-types.js";
-import type { Role } from "../roles.js";
-import type { Runtime } from "../runtime.js";
-import { formatDuration } from "../units.js";
-import { arraysMatch, describeMembers } from "./match.js";
+import { arraysMatch, describeMembers } from "../access/change-rules.js";
+import type { Role } from "../access/roles.js";
+import type { Outcome } from "../approvals/execute-pending.js";
+import { cardEffects, closedCard, requestedBy, who } from "../approvals/gate-messages.js";
+import type { PendingRecord } from "../approvals/pending-store.js";
+import { ACTIONS } from "../context/pipeline-deps.js";
+import type { Actor, Effect, MessageRef } from "../context/pipeline-types.js";
+import type { Runtime } from "../pipeline/runtime.js";
+import { formatWhen } from "../presentation/format-time.js";
+import { type Block, type Message, message, Rich, rich } from "../presentation/message.js";
+import { formatDuration } from "../words/units.js";
 
 export interface AccessAsk {
   actor: Actor;

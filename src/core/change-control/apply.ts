@@ -7,13 +7,13 @@
 import type { FreezeWindow } from "../../config/change-control.js";
 import { UserFacingError } from "../../errors.js";
 import type { ArrayClient } from "../../flashblade/types.js";
-import { commandPath } from "../command-path.js";
-import { formatWhen } from "../format-time.js";
-import type { PendingRecord } from "../pending-store.js";
-import type { Actor } from "../pipeline-types.js";
-import type { CommandEntry } from "../registry.js";
-import type { Runtime } from "../runtime.js";
-import { activeFreeze, isMember, matchRule } from "./match.js";
+import { activeFreeze, isMember, matchRule } from "../access/change-rules.js";
+import type { PendingRecord } from "../approvals/pending-store.js";
+import type { CommandEntry } from "../catalogue/registry.js";
+import type { Actor } from "../context/pipeline-types.js";
+import type { Runtime } from "../pipeline/runtime.js";
+import { formatWhen } from "../presentation/format-time.js";
+import { commandPath } from "../words/command-path.js";
 
 export interface ChangeControl {
   rule?: NonNullable<PendingRecord["rule"]>;

@@ -3,7 +3,7 @@
  * an admin's review, and time-bound access grants (which end by themselves: the store drops them at `until`).
  */
 import type { Store } from "../../store/types.js";
-import type { Role } from "../roles.js";
+import type { Role } from "../access/roles.js";
 
 const BREAK_GLASS = "break-glass";
 const GRANTS = "access-grants";

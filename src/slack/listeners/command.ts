@@ -4,8 +4,8 @@
  * A delivery seen before (same trigger_id) is acknowledged and dropped.
  */
 import type { App } from "@slack/bolt";
-import { personActor } from "../../core/actors.js";
-import type { Actor } from "../../core/pipeline-types.js";
+import { personActor } from "../../core/access/actors.js";
+import type { Actor } from "../../core/context/pipeline-types.js";
 import { toUserMessage } from "../../errors.js";
 import { lazyChild } from "../../logger.js";
 import { runEffects } from "../effects.js";

@@ -1,6 +1,6 @@
 /** What every Slack listener is handed: the pipeline, the effect runner's deps, and the cross-cutting parts. */
 import type { RespondFn } from "@slack/bolt";
-import type { ClickInput, Effect, Pipeline } from "../../core/pipeline-types.js";
+import type { ClickInput, Effect, Pipeline } from "../../core/context/pipeline-types.js";
 import type { Logger } from "../../logger.js";
 import type { CommandLabeler } from "../../ops/command-label.js";
 import type { InFlight } from "../../ops/in-flight.js";

@@ -4,10 +4,10 @@
  * submitted it, so the access policy, the gate and the audit are those of a typed command.
  */
 import type { App, BlockAction, ButtonAction, RespondFn, StaticSelectAction, types } from "@slack/bolt";
-import { personActor } from "../../core/actors.js";
-import { formLine } from "../../core/forms.js";
-import type { Actor } from "../../core/pipeline-types.js";
-import { tokenize } from "../../core/tokenize.js";
+import { personActor } from "../../core/access/actors.js";
+import { formLine } from "../../core/catalogue/forms.js";
+import type { Actor } from "../../core/context/pipeline-types.js";
+import { tokenize } from "../../core/words/tokenize.js";
 import { isUserFacing, toUserMessage } from "../../errors.js";
 import { runEffects } from "../effects.js";
 import {

@@ -4,9 +4,9 @@
  * modal; "Open" is a link to the approval's channel, so its click needs only an acknowledgement.
  */
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
-import { personActor } from "../../core/actors.js";
-import type { Message } from "../../core/message.js";
-import type { Actor } from "../../core/pipeline-types.js";
+import { personActor } from "../../core/access/actors.js";
+import type { Actor } from "../../core/context/pipeline-types.js";
+import type { Message } from "../../core/presentation/message.js";
 import { toSlack } from "../blocks.js";
 import { HOME_COMMANDS, HOME_OPEN_ACTION, HOME_RUN_ACTION, readHomeButton } from "../home.js";
 import { LIMITS, truncate } from "../limits.js";

@@ -4,9 +4,9 @@
  * may act.
  */
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
-import { personActor } from "../../core/actors.js";
-import { ACTIONS } from "../../core/pipeline-deps.js";
-import type { Actor, ClickInput, MessageRef } from "../../core/pipeline-types.js";
+import { personActor } from "../../core/access/actors.js";
+import { ACTIONS } from "../../core/context/pipeline-deps.js";
+import type { Actor, ClickInput, MessageRef } from "../../core/context/pipeline-types.js";
 import { toUserMessage } from "../../errors.js";
 import { lazyChild } from "../../logger.js";
 import { CARD_TYPED } from "../block-render.js";

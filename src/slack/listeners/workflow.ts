@@ -8,17 +8,17 @@
  * voided. Outputs go to other steps: they never carry a secret, and array text in them is escaped.
  */
 import type { App } from "@slack/bolt";
-import { SLACK_USER_ID, workflowActor } from "../../core/actors.js";
-import { escapeSlackMarkup, withoutSecrets } from "../../core/outbound.js";
-import { ACTIONS } from "../../core/pipeline-deps.js";
-import type { Effect, PersonRef, Pipeline, RequestStatus } from "../../core/pipeline-types.js";
+import { SLACK_USER_ID, workflowActor } from "../../core/access/actors.js";
 import {
   RUN_COMMAND_STEP,
   stepIdOf,
   stepLine,
   WORKFLOW_CHANGES,
   withArrayField,
-} from "../../core/workflow-steps.js";
+} from "../../core/catalogue/workflow-steps.js";
+import { ACTIONS } from "../../core/context/pipeline-deps.js";
+import type { Effect, PersonRef, Pipeline, RequestStatus } from "../../core/context/pipeline-types.js";
+import { escapeSlackMarkup, withoutSecrets } from "../../core/presentation/outbound.js";
 import { isUserFacing } from "../../errors.js";
 import { runEffects } from "../effects.js";
 import { realSleep } from "../paced-client.js";

@@ -3,7 +3,7 @@
  * slow, destroy/eradicate with approval) and an approval flow that authorises every click through the
  * IdentityPort. It is a stand-in for the interface, not a copy of src/core's pipeline.
  */
-import { type Block, type Message, rich } from "../../../src/core/message.js";
+
 import type {
   ClickInput,
   CommandInput,
@@ -11,7 +11,8 @@ import type {
   IdentityPort,
   MessageRef,
   Pipeline,
-} from "../../../src/core/pipeline-types.js";
+} from "../../../src/core/context/pipeline-types.js";
+import { type Block, type Message, rich } from "../../../src/core/presentation/message.js";
 
 export const APPROVE = "test.approve";
 export const DENY = "test.deny";
