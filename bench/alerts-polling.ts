@@ -18,7 +18,7 @@ import { ManualClock } from "../src/alerts/manual-clock.js";
 import { poolAlertSource } from "../src/alerts/pool-source.js";
 import { RecordingChat } from "../src/alerts/replay/recording-chat.js";
 import { defaultAlertsConfig } from "../src/config/alerts.js";
-import { Secret } from "../src/config/arrays.js";
+import { Secret } from "../src/config/secret.js";
 import { createArrayPool } from "../src/flashblade/pool.js";
 import { silentLogger } from "../src/logger.js";
 import { type Simulator, startSimulator } from "../src/simulator/index.js";

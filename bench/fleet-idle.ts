@@ -10,7 +10,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { setTimeout as delay } from "node:timers/promises";
 import { parseArgs } from "node:util";
-import { Secret } from "../src/config/arrays.js";
+import { Secret } from "../src/config/secret.js";
 import { createArrayPool } from "../src/flashblade/pool.js";
 import { silentLogger } from "../src/logger.js";
 import { simulatedArrayConfig, startSimulator } from "../src/simulator/index.js";

@@ -1,11 +1,11 @@
 /**
  * An array's `api_client:` setting: the bot logs in as an OAuth2 API client registered on the array (REST 2.x facts,
  * auth.md §3) instead of with an API token. The private key, like a token, is never written inline: it comes from a
- * file or an environment variable, is read and checked once here, and travels as a PrivateKey that will not print.
+ * file or an environment variable, is read and checked once here, and travels as a Secret that will not print.
  */
 import { createPrivateKey, type KeyObject } from "node:crypto";
-import { inspect } from "node:util";
 import { z } from "zod";
+import { Secret } from "./secret.js";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -45,32 +45,12 @@ export const apiClientSchema = z
 
 export type ApiClientConfig = z.output<typeof apiClientSchema>;
 
-/** A private key that refuses to be printed, serialised or logged by accident (as Secret does for tokens). */
-export class PrivateKey {
-  readonly #key: KeyObject;
-  constructor(key: KeyObject) {
-    this.#key = key;
-  }
-  reveal(): KeyObject {
-    return this.#key;
-  }
-  toJSON(): string {
-    return "[redacted]";
-  }
-  toString(): string {
-    return "[redacted]";
-  }
-  [inspect.custom](): string {
-    return "[redacted]";
-  }
-}
-
 export interface ResolvedApiClient {
   id: string;
   keyId: string;
   issuer: string;
   username: string;
-  privateKey: PrivateKey;
+  privateKey: Secret<KeyObject>;
 }
 
 /**
@@ -118,6 +98,6 @@ export function resolveApiClient(
     keyId: c.key_id,
     issuer: c.issuer,
     username: c.username,
-    privateKey: new PrivateKey(key),
+    privateKey: new Secret(key),
   };
 }

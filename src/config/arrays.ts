@@ -4,12 +4,12 @@
  * Tokens are never accepted inline: a config file ends up in backups, tickets and screenshots.
  */
 import { isAbsolute, join } from "node:path";
-import { inspect } from "node:util";
 import { z } from "zod";
 import { UserFacingError } from "../errors.js";
 import { redactUrlCredentials } from "../redact.js";
 import { KNOWN_VERSIONS } from "../rest-spec/versions.js";
 import { apiClientSchema, type ResolvedApiClient, resolveApiClient } from "./api-client.js";
+import { Secret } from "./secret.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 const TAG = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -173,26 +173,6 @@ export const arraysConfigSchema = z
 
 export type ArraysConfig = z.output<typeof arraysConfigSchema>;
 export type ArrayConfig = z.output<typeof arrayConfigSchema>;
-
-/** A secret value that refuses to be printed, serialised or logged by accident. */
-export class Secret {
-  readonly #value: string;
-  constructor(value: string) {
-    this.#value = value;
-  }
-  reveal(): string {
-    return this.#value;
-  }
-  toJSON(): string {
-    return "[redacted]";
-  }
-  toString(): string {
-    return "[redacted]";
-  }
-  [inspect.custom](): string {
-    return "[redacted]";
-  }
-}
 
 export interface ResolvedArrayConfig {
   name: string;

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { UserFacingError } from "../errors.js";
 import type { StoreOptions } from "../store/types.js";
 import { parseDuration } from "../vocabulary.js";
-import { Secret } from "./arrays.js";
+import { Secret } from "./secret.js";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

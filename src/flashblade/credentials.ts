@@ -8,7 +8,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ResolvedApiClient } from "../config/api-client.js";
-import type { ResolvedArrayConfig, Secret } from "../config/arrays.js";
+import type { ResolvedArrayConfig } from "../config/arrays.js";
+import type { Secret } from "../config/secret.js";
 import { InternalError, UserFacingError } from "../errors.js";
 import { JWT_TOKEN_TYPE, signRs256, TOKEN_EXCHANGE_GRANT, TOKEN_PATH } from "../rest-spec/oauth.js";
 import { authFailed, describeErrors } from "./errors.js";

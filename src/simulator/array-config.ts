@@ -1,5 +1,6 @@
 /** How the bot reaches a simulated array: its URL, the token it accepts, and trust in its own CA (TLS stays verified). */
-import { type ResolvedArrayConfig, Secret } from "../config/arrays.js";
+import type { ResolvedArrayConfig } from "../config/arrays.js";
+import { Secret } from "../config/secret.js";
 import { DEFAULT_API_TOKEN } from "./options.js";
 
 /** The demo's tuning; tests pass smaller pools and shorter timeouts through `over`. */

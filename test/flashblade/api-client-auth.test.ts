@@ -6,8 +6,8 @@
  */
 import { generateKeyPairSync } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PrivateKey } from "../../src/config/api-client.js";
 import type { ResolvedArrayConfig } from "../../src/config/arrays.js";
+import { Secret } from "../../src/config/secret.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { clientFor, manualClock } from "../simulator/server-helpers.js";
 import { arrayConfig } from "./helpers.js";
@@ -58,7 +58,7 @@ function clientConfig(over: Partial<ResolvedArrayConfig["apiClient"]> = {}): Res
       keyId: registered.key_id,
       issuer: "array-chatops",
       username: "pureuser",
-      privateKey: new PrivateKey(keys.privateKey),
+      privateKey: new Secret(keys.privateKey),
       ...over,
     },
   };
@@ -108,7 +108,7 @@ describe("API client login", () => {
 
   it("names the API client setting when the array refuses the client", async () => {
     const stranger = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
-    const pool = poolOf([clientConfig({ privateKey: new PrivateKey(stranger) })], { now: clock.now });
+    const pool = poolOf([clientConfig({ privateKey: new Secret(stranger) })], { now: clock.now });
     const client = pool.list()[0]!;
     const err = await client.get("/arrays").catch((e: unknown) => e as Error & { code: string });
     expect(err).toMatchObject({ code: "ARRAY_AUTH_FAILED" });

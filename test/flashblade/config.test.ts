@@ -1,6 +1,7 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { parseArraysConfig, resolveArrays, Secret } from "../../src/config/arrays.js";
+import { parseArraysConfig, resolveArrays } from "../../src/config/arrays.js";
+import { Secret } from "../../src/config/secret.js";
 import { BotError } from "../../src/errors.js";
 
 const ok = { name: "fb-lab-01", address: "https://10.0.0.5", api_token_env: "FB_LAB_TOKEN", tags: ["lab"] };

@@ -4,7 +4,8 @@
  */
 import { EventEmitter } from "node:events";
 import { Writable } from "node:stream";
-import { type ResolvedArrayConfig, Secret } from "../../src/config/arrays.js";
+import type { ResolvedArrayConfig } from "../../src/config/arrays.js";
+import { Secret } from "../../src/config/secret.js";
 import { BotError } from "../../src/errors.js";
 import { createLogger, type Logger } from "../../src/logger.js";
 

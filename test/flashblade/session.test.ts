@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Secret } from "../../src/config/arrays.js";
+import { Secret } from "../../src/config/secret.js";
 import { apiTokenCredential } from "../../src/flashblade/credentials.js";
 import { Session } from "../../src/flashblade/session.js";
 import type { WireRequest, WireResponse } from "../../src/flashblade/transport.js";

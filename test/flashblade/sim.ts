@@ -1,6 +1,7 @@
 /** Starting simulators and pools over real HTTPS on loopback for the client's tests. */
 import { afterAll, expect } from "vitest";
-import { type ResolvedArrayConfig, Secret } from "../../src/config/arrays.js";
+import type { ResolvedArrayConfig } from "../../src/config/arrays.js";
+import { Secret } from "../../src/config/secret.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import type { RetryPolicy } from "../../src/flashblade/retry.js";
 import type { ArrayPool, PoolDeps } from "../../src/flashblade/types.js";

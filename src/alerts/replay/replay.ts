@@ -5,7 +5,7 @@
  * changes no outcome and turns three years into seconds).
  */
 import { type AlertsConfigInput, defaultAlertsConfig } from "../../config/alerts.js";
-import { Secret } from "../../config/arrays.js";
+import { Secret } from "../../config/secret.js";
 import { createArrayPool } from "../../flashblade/pool.js";
 import { type Logger, silentLogger } from "../../logger.js";
 import { startSimulator } from "../../simulator/index.js";

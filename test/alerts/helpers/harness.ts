@@ -2,7 +2,7 @@ import { type AlertEngine, createAlertEngine } from "../../../src/alerts/engine.
 import { poolAlertSource } from "../../../src/alerts/pool-source.js";
 import type { AlertAuthorizer, AlertChat, AlertSource, FollowUpRunner } from "../../../src/alerts/types.js";
 import { type AlertsConfigInput, defaultAlertsConfig } from "../../../src/config/alerts.js";
-import { Secret } from "../../../src/config/arrays.js";
+import { Secret } from "../../../src/config/secret.js";
 import { createArrayPool } from "../../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../../src/flashblade/types.js";
 import { silentLogger } from "../../../src/logger.js";
