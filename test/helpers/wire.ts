@@ -42,7 +42,7 @@ export function onWire(line1x: string): string {
   return `${method} /api/${SIM_VERSION}${d.path(op)}${q.size > 0 ? `?${q}` : ""}${on}${body}`;
 }
 
-/** `/api/1.N/path` (no query) as the path SIM_VERSION serves the same operation under. */
+/** `/api/1.N/path[?query]` as the path and query SIM_VERSION serves the same operation under. */
 export function wirePath(method: HttpMethod, path1x: string): string {
   return onWire(`${method} ${path1x}`).slice(method.length + 1);
 }
@@ -50,4 +50,10 @@ export function wirePath(method: HttpMethod, path1x: string): string {
 /** How many requests a simulator counted for a 1.x `METHOD /api/1.N/path` key, on SIM_VERSION's wire. */
 export function requestCount(stats: Pick<SimStats, "requests">, key1x: string): number {
   return stats.requests[onWire(key1x)] ?? 0;
+}
+
+/** The query string (without "?") a 1.x request line carries on SIM_VERSION's wire. */
+export function queryOf(line1x: string): string {
+  const [, query = ""] = /^\S+ [^?\s]*\?(\S*)/.exec(onWire(line1x)) ?? [];
+  return query;
 }
