@@ -57,3 +57,17 @@ export function queryOf(line1x: string): string {
   const [, query = ""] = /^\S+ [^?\s]*\?(\S*)/.exec(onWire(line1x)) ?? [];
   return query;
 }
+
+/**
+ * `METHOD /api/<version>/path` as the simulator logged it → `METHOD /path` under the 1.x table's path for the same
+ * operation (`PATCH /api/2.28/smtp-servers` → `PATCH /smtp`), so coverage keyed by the 1.x table counts a request
+ * whichever generation carried it. Undefined for what is not a versioned request; an operation 1.x lacks keeps
+ * its own path.
+ */
+export function key1x(method: string, fullPath: string): string | undefined {
+  const m = /^\/api\/(\d+\.\d+(?:\.\d+)?)(\/.*)$/.exec(fullPath);
+  if (!m) return undefined;
+  const [, version = "", path = ""] = m;
+  const op = dialect(version).find(method as HttpMethod, path);
+  return `${method} ${op?.v1?.path ?? path}`;
+}
