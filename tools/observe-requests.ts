@@ -17,6 +17,16 @@ import type { Message } from "../src/core/presentation/message.js";
 import { createArrayPool } from "../src/flashblade/pool.js";
 import { startDemo } from "../src/local/demo.js";
 import { silentLogger } from "../src/logger.js";
+import type { HttpMethod } from "../src/rest-spec/endpoints.js";
+import { findOperation } from "../src/rest-spec/operations.js";
+
+/**
+ * A request as the catalogue names its endpoints (the 1.x path where 1.x has the operation): the demo's arrays
+ * may speak either generation (ARRAY_SIM_VERSIONS), and the docs must not change with the wire they watched.
+ */
+function declared(method: string, path: string): string {
+  return `${method} ${findOperation(method as HttpMethod, path)?.v1?.path ?? path}`;
+}
 
 /** The demo user with the admin role, so every example is allowed. */
 const ADMIN = "alice";
@@ -33,7 +43,7 @@ function plannedRequests(effects: readonly Effect[]): string[] {
       b.type === "code"
         ? b.text.split("\n").flatMap((line) => {
             const hit = PLANNED.exec(line);
-            return hit ? [`${hit[1]} ${hit[2]}`] : [];
+            return hit ? [declared(hit[1] ?? "", hit[2] ?? "")] : [];
           })
         : [],
     ),
@@ -55,7 +65,7 @@ export async function observeRequests(
     logger: silentLogger(),
     probeInBackground: false,
     onCall: (e) => {
-      if (e.method === "GET" && e.path !== "/api_version") calls.push(`GET ${e.path}`);
+      if (e.method === "GET" && e.path !== "/api_version") calls.push(declared("GET", e.path));
     },
   });
   let seq = 0;

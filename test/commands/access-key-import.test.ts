@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Effect } from "../../src/core/context/pipeline-types.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { findButton, type Harness, startHarness, textOf } from "../core/harness.js";
+import { onWire } from "../helpers/wire.js";
 import { requestMark, writesSince } from "./sim-requests.js";
 
 const SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYIMPORTKEY1";
@@ -55,7 +56,7 @@ describe("access-key import", () => {
   test("a dry run shows the request with a placeholder for the secret and sends nothing", async () => {
     const m = requestMark(sim());
     const text = textOf(await h.run("bob", `access-key import ${USER} --key-id ${KEY} --dry-run`));
-    expect(text).toContain(`POST /api/1.12/object-store-access-keys?names=${KEY}`);
+    expect(text).toContain(onWire(`POST /api/1.12/object-store-access-keys?names=${KEY}`));
     expect(text).toContain('"secret_access_key":"(typed in a private dialog)"');
     expect(text).toContain("asked for the secret access key in a private dialog");
     expect(writesSince(sim(), m, "/object-store-access-keys")).toHaveLength(0);

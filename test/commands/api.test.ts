@@ -1,6 +1,7 @@
 /** `/array api`: checked against the endpoint table and the array's version before anything is sent. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
+import { onWire, SIM_VERSION } from "../helpers/wire.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -22,7 +23,7 @@ describe("api GET", () => {
     const effects = await h.run("carol", "api GET /blades --array lab-1");
     const table = messagesOf(effects)[0]?.blocks.find((b) => b.type === "table");
     expect(table?.type === "table" && table.rows.map((r) => r["name"])).toContain("CH1.FB1");
-    expect(sent("lab-1")).toEqual(["GET /api/1.12/blades"]);
+    expect(sent("lab-1")).toEqual([onWire("GET /api/1.12/blades")]);
   });
 
   test("answers that are not uniform come back as JSON in a code block", async () => {
@@ -42,7 +43,7 @@ describe("api GET", () => {
       "GET /blades takes no parameter `colour`",
     );
     expect(textOf(await h.run("carol", "api GET /file-systems?total_only=true --array lab-1"))).toContain(
-      "`total_only` is not in REST 1.12 for /file-systems",
+      `\`total_only\` is not in REST ${SIM_VERSION} for /file-systems`,
     );
     expect(sent("lab-1")).toEqual([]);
   });
@@ -97,14 +98,16 @@ describe("api writes", () => {
       "alice",
       "api DELETE /alert-watchers?names=storage-team@example.com --array lab-1",
     );
-    expect(textOf(asked)).toContain("DELETE /api/1.12/alert-watchers?names=storage-team%40example.com");
+    expect(textOf(asked)).toContain(
+      onWire("DELETE /api/1.12/alert-watchers?names=storage-team%40example.com"),
+    );
     expect(sent("lab-1").filter((k) => k.startsWith("DELETE"))).toEqual([]);
     const done = await h.click("dave", asked, "Approve");
     expect(textOf(done)).toContain("DELETE /alert-watchers");
     expect(watchers()?.has("storage-team@example.com")).toBe(false);
-    expect(h.sims.get("lab-1")?.control.stats().requests["DELETE /api/1.12/alert-watchers"]).toBe(1);
+    expect(h.sims.get("lab-1")?.control.stats().requests[onWire("DELETE /api/1.12/alert-watchers")]).toBe(1);
     expect(textOf(await h.click("dave", asked, "Approve"))).not.toContain("Deleted");
-    expect(h.sims.get("lab-1")?.control.stats().requests["DELETE /api/1.12/alert-watchers"]).toBe(1);
+    expect(h.sims.get("lab-1")?.control.stats().requests[onWire("DELETE /api/1.12/alert-watchers")]).toBe(1);
   });
 
   test("secrets are refused in a body: they would stay in Slack's history", async () => {
@@ -123,7 +126,7 @@ describe("api writes", () => {
     const text = textOf(
       await h.run("alice", `api PATCH /smtp '{"relay_host":"x.example.com"}' --array lab-1 --dry-run`),
     );
-    expect(text).toContain(`PATCH /api/1.12/smtp {"relay_host":"x.example.com"}`);
+    expect(text).toContain(onWire(`PATCH /api/1.12/smtp {"relay_host":"x.example.com"}`));
     expect(text).toContain("raw api action: it would need 1 approval");
     expect(sent("lab-1")).toEqual([]);
   });

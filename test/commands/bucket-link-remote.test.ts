@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Simulator, startSimulator } from "../../src/simulator/index.js";
 import { type Harness, textOf } from "../core/harness.js";
+import { wirePath } from "../helpers/wire.js";
 import { errorMessage, openSim } from "../simulator/server-helpers.js";
 import { startDemoHarness } from "./demo-examples.js";
 import { requestMark, writesSince } from "./sim-requests.js";
@@ -69,7 +70,10 @@ describe("the simulator refuses a link to a bucket its connected peer lacks, as 
       const post = (remoteBucket: string) =>
         src.call(
           "POST",
-          `/api/1.12/bucket-replica-links?local_bucket_names=analytics-raw&remote_bucket_names=${remoteBucket}&remote_credentials_names=fb-dr-01/repl-creds`,
+          wirePath(
+            "POST",
+            `/api/1.12/bucket-replica-links?local_bucket_names=analytics-raw&remote_bucket_names=${remoteBucket}&remote_credentials_names=fb-dr-01/repl-creds`,
+          ),
           { headers: { "x-auth-token": token, "content-type": "application/json" }, body: "{}" },
         );
       const missing = await post("nope");

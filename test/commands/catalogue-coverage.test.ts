@@ -10,6 +10,7 @@ import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { ENDPOINTS, type EndpointSpec } from "../../src/rest-spec/endpoints.js";
 import { compareVersions, KNOWN_VERSIONS } from "../../src/rest-spec/versions.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
+import { key1x } from "../helpers/wire.js";
 
 const VERSIONED = ENDPOINTS.filter((e) => e.versioned);
 const key = (e: { method: string; path: string }) => `${e.method} ${e.path}`;
@@ -54,8 +55,9 @@ function versionedRequests(array: string): Record<string, number> {
   const stats = h.sims.get(array)?.control.stats().requests ?? {};
   const out: Record<string, number> = {};
   for (const [k, n] of Object.entries(stats)) {
-    const m = /^(\w+) \/api\/\d+\.\d+(?:\.\d+)?(\/.*)$/.exec(k);
-    if (m) out[`${m[1]} ${m[2]}`] = n;
+    const [method = "", path = ""] = k.split(" ");
+    const at = key1x(method, path);
+    if (at) out[at] = (out[at] ?? 0) + n;
   }
   return out;
 }

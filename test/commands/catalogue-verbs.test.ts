@@ -9,6 +9,7 @@ import { destructiveSchema } from "../../src/config/schema.js";
 import type { Role } from "../../src/core/access/roles.js";
 import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
+import { onWire } from "../helpers/wire.js";
 
 const ORDER = ["create", "add", "update", "set", "action", "remove", "delete"];
 const changing = CATALOGUE_VERBS.filter((p) => p.method !== "GET").sort(
@@ -52,7 +53,7 @@ describe("every changing catalogue verb", () => {
     // The example names what the demo array has (or what an earlier verb's example made), so its impact is
     // found and the dry run shows; an example naming a missing object fails here.
     expect(dry).toContain("Dry run");
-    expect(dry).toContain(`${p.method} /api/1.12${p.path}`);
+    expect(dry).toContain(onWire(`${p.method} /api/1.12${p.path}`));
     const asked = await h.run("alice", line);
     const policy = p.cls ? POLICIES[p.cls] : undefined;
     const shown = buttons(asked);

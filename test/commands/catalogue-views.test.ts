@@ -1,6 +1,7 @@
 /** Settings with a diff, and the read-only operations views: status, expiry, audit filters, fan-out, versions. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
+import { onWire } from "../helpers/wire.js";
 
 const DAY = 86_400_000;
 let h: Harness;
@@ -25,7 +26,7 @@ describe("set on a singleton", () => {
     const asked = await h.run("alice", "smtp set --relay-host smtp2.example.com --array lab-1");
     const text = textOf(asked);
     expect(text).toContain("Relay host: smtp.example.com → smtp2.example.com");
-    expect(text).toContain(`PATCH /api/1.12/smtp {"relay_host":"smtp2.example.com"}`);
+    expect(text).toContain(onWire(`PATCH /api/1.12/smtp {"relay_host":"smtp2.example.com"}`));
     expect(item("lab-1", "/smtp")?.["relay_host"]).toBe("smtp.example.com");
     await h.click("alice", asked, "Confirm");
     expect(item("lab-1", "/smtp")).toMatchObject({

@@ -12,6 +12,7 @@ import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { DEMO_ARRAYS } from "../../src/local/demo.js";
 import { ENDPOINTS } from "../../src/rest-spec/endpoints.js";
 import { startHarness, textOf } from "../core/harness.js";
+import { key1x } from "../helpers/wire.js";
 import { DONE_ON_DEMO, runThroughGates, startDemoHarness } from "./demo-examples.js";
 
 /**
@@ -50,9 +51,8 @@ describe("every endpoint-method of the 1.12 table is reached by a help example o
         await runThroughGates(h, example);
         for (const sim of h.sims.values()) {
           for (const r of sim.control.stats().recent) {
-            const m = /^\/api\/\d+\.\d+(\/.*)$/.exec(r.path);
-            if (m && typeof r.outcome === "number" && r.outcome < 300) {
-              const k = `${r.method} ${m[1]}`;
+            const k = key1x(r.method, r.path);
+            if (k && typeof r.outcome === "number" && r.outcome < 300) {
               if (!reached.has(k)) reached.set(k, example);
             }
           }

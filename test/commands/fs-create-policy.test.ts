@@ -6,6 +6,7 @@
 import { describe, expect, test } from "vitest";
 import { fileHarness } from "../core/file-harness.js";
 import { textOf } from "../core/harness.js";
+import { onWire } from "../helpers/wire.js";
 
 const h = fileHarness();
 
@@ -15,10 +16,14 @@ describe("fs create with export rules and a policy", () => {
     expect(policy).not.toBe("");
     const line = `fs create team-p 1T --nfs-rules "10.0.0.0/8(rw) *(ro)" --policy ${policy}`;
     const dry = textOf(await h.run("bob", `${line} --dry-run`));
-    expect(dry).toMatch(
-      /POST \/api\/1\.12\/file-systems \{"name":"team-p".*"rules":"10\.0\.0\.0\/8\(rw\) \*\(ro\)"/,
+    expect(dry).toContain(
+      onWire(
+        'POST /api/1.12/file-systems {"name":"team-p","provisioned":1099511627776,"nfs":{"rules":"10.0.0.0/8(rw) *(ro)","v3_enabled":true}}',
+      ),
     );
-    expect(dry).toContain(`POST /api/1.12/policies/file-systems?policy_names=${policy}&member_names=team-p`);
+    expect(dry).toContain(
+      onWire(`POST /api/1.12/policies/file-systems?policy_names=${policy}&member_names=team-p`),
+    );
     expect(textOf(await h.run("bob", line))).toContain(`protected by policy ${policy}`);
     expect(h.sim().state.fileSystems.get("team-p")?.nfs?.rules).toBe("10.0.0.0/8(rw) *(ro)");
     expect(textOf(await h.run("carol", "fs show team-p"))).toContain(policy);

@@ -6,6 +6,7 @@
 import { describe, expect, test } from "vitest";
 import { fileHarness } from "../core/file-harness.js";
 import { textOf } from "../core/harness.js";
+import { onWire } from "../helpers/wire.js";
 
 const h = fileHarness();
 
@@ -25,9 +26,9 @@ describe("fs update --policy", () => {
     const { fs, policy } = unprotected();
     const line = `fs update ${fs} --nfs-rules "10.9.0.0/16(rw)" --policy ${policy}`;
     const dry = textOf(await h.run("bob", `${line} --dry-run`));
-    const patch = dry.indexOf(`PATCH /api/1.12/file-systems?name=${fs}`);
+    const patch = dry.indexOf(onWire(`PATCH /api/1.12/file-systems?name=${fs}`));
     const post = dry.indexOf(
-      `POST /api/1.12/policies/file-systems?policy_names=${policy}&member_names=${fs}`,
+      onWire(`POST /api/1.12/policies/file-systems?policy_names=${policy}&member_names=${fs}`),
     );
     expect(patch).toBeGreaterThan(-1);
     expect(post).toBeGreaterThan(patch);
@@ -43,7 +44,9 @@ describe("fs update --policy", () => {
     const { fs, policy } = unprotected();
     const dry = textOf(await h.run("bob", `fs update ${fs} --policy ${policy} --dry-run`));
     expect(dry).not.toContain("PATCH /api/");
-    expect(dry).toContain(`POST /api/1.12/policies/file-systems?policy_names=${policy}&member_names=${fs}`);
+    expect(dry).toContain(
+      onWire(`POST /api/1.12/policies/file-systems?policy_names=${policy}&member_names=${fs}`),
+    );
     await h.run("bob", `fs update ${fs} --policy ${policy}`);
     const again = textOf(await h.run("bob", `fs update ${fs} --policy ${policy}`));
     expect(again).toContain(`Nothing to change on ${fs} (policy ${policy} already protects it)`);

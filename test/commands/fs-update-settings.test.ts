@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { FileSystemRec } from "../../src/simulator/models/file-system.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
+import { onWire, queryOf } from "../helpers/wire.js";
 
 let h: Harness;
 let old: Harness;
@@ -129,7 +130,9 @@ describe("each new setting changes exactly its field, before → after", () => {
   test("NFSv3 and v4.1 in one request merge into one nfs object", async () => {
     const dry = textOf(await h.run("bob", "fs update ml-datasets --nfs-v3 --no-nfs-v4 --dry-run"));
     expect(dry).toContain(
-      'PATCH /api/1.12/file-systems?name=ml-datasets {"nfs":{"v3_enabled":true,"v4_1_enabled":false}}',
+      onWire(
+        'PATCH /api/1.12/file-systems?name=ml-datasets {"nfs":{"v3_enabled":true,"v4_1_enabled":false}}',
+      ),
     );
     expect(dry).toContain("NFSv4.1 on → off");
     expect(textOf(await h.run("bob", "fs update ml-datasets --nfs --nfs-v4"))).toContain(
@@ -183,21 +186,25 @@ describe("promotion", () => {
     expect(card).toContain("everything written since is discarded");
     expect(card).toContain("read-only");
     expect(card).toContain(
-      'PATCH /api/1.12/file-systems?name=home&discard_non_snapshotted_data=true {"requested_promotion_state":"demoted"}',
+      onWire(
+        'PATCH /api/1.12/file-systems?name=home&discard_non_snapshotted_data=true {"requested_promotion_state":"demoted"}',
+      ),
     );
     expect(patches(h, "lab-1").length).toBe(sent);
     expect(rec(h, "lab-1", "home").requested_promotion_state).toBe("promoted");
     const done = textOf(await h.click("alice", first, "Approve"));
     expect(done).toContain("Updated home on lab-1: Promotion: promoted → demoted.");
     const req = patches(h, "lab-1").at(-1);
-    expect(req?.query).toBe("name=home&discard_non_snapshotted_data=true");
+    expect(req?.query).toBe(
+      queryOf("PATCH /api/1.12/file-systems?name=home&discard_non_snapshotted_data=true"),
+    );
     expect(JSON.parse(req?.body ?? "null")).toEqual({ requested_promotion_state: "demoted" });
     expect(rec(h, "lab-1", "home")).toMatchObject({ requested_promotion_state: "demoted", writable: false });
     // Promoting back loses nothing: no gate, no discard flag.
     expect((await apply(h, "fs update home --promotion promoted")).result).toContain(
       "Promotion: demoted → promoted",
     );
-    expect(patches(h, "lab-1").at(-1)?.query).toBe("name=home");
+    expect(patches(h, "lab-1").at(-1)?.query).toBe(queryOf("PATCH /api/1.12/file-systems?name=home"));
   });
 
   test("a file system without a replica link is refused up front and nothing is sent", async () => {

@@ -3,6 +3,7 @@ import { alertList } from "../../commands/alert.js";
 import { appliedLine } from "../../commands/fs/update.js";
 import { fileHarness } from "../core/file-harness.js";
 import { messagesOf, startHarness, textOf } from "../core/harness.js";
+import { onWire } from "../helpers/wire.js";
 
 const TIB = 2 ** 40;
 const h = fileHarness();
@@ -85,7 +86,9 @@ describe("fs create, resize, update", () => {
   test("create: dry run shows the exact POST; the real run creates it; a second create is refused", async () => {
     const dry = textOf(await h.run("bob", "fs create team-a 2T --nfs --hard-limit --dry-run"));
     expect(dry).toContain(
-      'POST /api/1.12/file-systems {"name":"team-a","provisioned":2199023255552,"hard_limit_enabled":true,"nfs":{"v3_enabled":true}}',
+      onWire(
+        'POST /api/1.12/file-systems {"name":"team-a","provisioned":2199023255552,"hard_limit_enabled":true,"nfs":{"v3_enabled":true}}',
+      ),
     );
     expect(fs("team-a")).toBeUndefined();
     expect(textOf(await h.run("bob", "fs create team-a 2T --nfs --hard-limit"))).toContain(
@@ -120,7 +123,7 @@ describe("fs create, resize, update", () => {
   test("--no-nfs turns every NFS version off (1.6+), reports what the array returned, and is not repeated", async () => {
     const dry = textOf(await h.run("bob", "fs update projects --no-nfs --dry-run"));
     expect(dry).toContain(
-      'PATCH /api/1.12/file-systems?name=projects {"nfs":{"v3_enabled":false,"v4_1_enabled":false}}',
+      onWire('PATCH /api/1.12/file-systems?name=projects {"nfs":{"v3_enabled":false,"v4_1_enabled":false}}'),
     );
     expect(textOf(await confirmed("bob", "fs update projects --no-nfs"))).toContain(
       "Updated *projects* on lab-1: NFS: on → off.",
@@ -162,7 +165,7 @@ describe("fs create, resize, update", () => {
     const card = await h.run("bob", "fs update scratch --hard-limit");
     const text = textOf(card);
     expect(text).toContain("Approval needed: update file system scratch on lab-1");
-    expect(text).toContain("PATCH /api/1.12/file-systems?name=scratch&ignore_usage=true");
+    expect(text).toContain(onWire("PATCH /api/1.12/file-systems?name=scratch&ignore_usage=true"));
     expect(fs("scratch")?.hard_limit_enabled).toBe(false);
     await h.click("alice", card, "Approve");
     expect(fs("scratch")?.hard_limit_enabled).toBe(true);

@@ -9,6 +9,7 @@ import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { ENDPOINTS } from "../../src/rest-spec/endpoints.js";
 import { MODELS } from "../../src/rest-spec/models.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
+import { onWire } from "../helpers/wire.js";
 
 const registry = createRegistry(RESOURCES);
 
@@ -93,7 +94,7 @@ describe.each(NOUNS)("%s: the generic lifecycle verbs", (noun, title, gone, live
     const dry = textOf(await h.run("alice", `${noun} eradicate ${gone} --dry-run --array lab-1`));
     expect(dry).toContain("This is permanent: it cannot be recovered afterwards.");
     expect(dry).toContain("Permanent: ");
-    expect(dry).toContain(`DELETE /api/1.12${path}?`);
+    expect(dry).toContain(`${onWire(`DELETE /api/1.12${path}`)}?`);
   });
 });
 

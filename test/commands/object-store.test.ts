@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Simulator } from "../../src/simulator/index.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
+import { onWire } from "../helpers/wire.js";
 import { requestMark, writesSince } from "./sim-requests.js";
 
 let h: Harness;
@@ -35,7 +36,7 @@ describe("buckets", () => {
     const line = "bucket create media-versioned --account analytics --versioning enabled --array lab-1";
     const dry = textOf(await h.run("bob", `${line} --dry-run`));
     expect(dry).toContain(
-      'POST /api/1.12/buckets?names=media-versioned {"account":{"name":"analytics"}}\nPATCH /api/1.12/buckets?names=media-versioned {"versioning":"enabled"}',
+      `${onWire('POST /api/1.12/buckets?names=media-versioned {"account":{"name":"analytics"}}')}\n${onWire('PATCH /api/1.12/buckets?names=media-versioned {"versioning":"enabled"}')}`,
     );
     const m = requestMark(sim());
     expect(textOf(await h.run("bob", line))).toContain(

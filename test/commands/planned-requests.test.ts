@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
+import { onWire } from "../helpers/wire.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -68,7 +69,7 @@ describe("dry run, card and sent request are one", () => {
     await h.click("alice", await h.run("alice", "fs destroy media --array lab-1"), "Confirm");
     const { dry, card, sent, result } = await shownThenSent("fs eradicate media", "lab-1");
     expect(result).toContain("Eradicated *media*");
-    expect(dry).toEqual(["DELETE /api/1.12/file-systems?name=media"]);
+    expect(dry).toEqual([onWire("DELETE /api/1.12/file-systems?name=media")]);
     expect(card).toEqual(dry);
     expect(sent).toBe(dry[0]);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { fileHarness } from "../core/file-harness.js";
 import { messagesOf, startHarness, textOf } from "../core/harness.js";
+import { onWire } from "../helpers/wire.js";
 import { queryOf, requestMark, writesSince } from "./sim-requests.js";
 
 const h = fileHarness();
@@ -95,7 +96,7 @@ describe("policy update: rules that own snapshots", () => {
     expect(card).toContain(
       "Snapshots destroyed: between 9 and 30 snapshots (finance 3–10, home 3–10, projects 3–10)",
     );
-    expect(card).toContain("PATCH /api/1.12/policies?names=daily&destroy_snapshots=true");
+    expect(card).toContain(onWire("PATCH /api/1.12/policies?names=daily&destroy_snapshots=true"));
     expect(writesSince(sim(), m, "/policies")).toHaveLength(0);
     expect(textOf(await h.click("bob", effects, "Approve"))).toContain("needs approval from someone else");
     expect(writesSince(sim(), m, "/policies")).toHaveLength(0);
@@ -156,7 +157,9 @@ describe("shortening and older arrays", () => {
     expect(card).toContain("Approval needed: update policy hourly on lab-1");
     expect(card).toContain("Snapshots destroyed: 24 snapshots (builds 24)");
     expect(card).toContain(
-      'PATCH /api/1.12/policies?names=hourly&destroy_snapshots=true {"remove_rules":[{"every":3600000,"keep_for":86400000}],"add_rules":[{"every":3600000,"keep_for":43200000}]}',
+      onWire(
+        'PATCH /api/1.12/policies?names=hourly&destroy_snapshots=true {"remove_rules":[{"every":3600000,"keep_for":86400000}],"add_rules":[{"every":3600000,"keep_for":43200000}]}',
+      ),
     );
     await h.click("dave", effects, "Deny");
     expect(liveSnapshotsOf("hourly")).toBe(24);

@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import { quotaKey } from "../../src/simulator/models/quota.js";
 import { fileHarness } from "../core/file-harness.js";
 import { textOf } from "../core/harness.js";
+import { onWire } from "../helpers/wire.js";
 import { requestMark, writesSince as writes } from "./sim-requests.js";
 
 const GIB = 2 ** 30;
@@ -44,13 +45,15 @@ describe("quota set", () => {
 
   test("a mix of new and existing: the array's state decides, a POST for the new and a PATCH for the rest", async () => {
     const multi = textOf(await h.run("bob", "quota set user alice 2T --fs home,scratch --dry-run"));
-    expect(multi.indexOf("POST /api/1.12/quotas/users?file_system_names=scratch")).toBeLessThan(
-      multi.indexOf("PATCH /api/1.12/quotas/users?file_system_names=home"),
+    expect(multi.indexOf(onWire("POST /api/1.12/quotas/users?file_system_names=scratch"))).toBeLessThan(
+      multi.indexOf(onWire("PATCH /api/1.12/quotas/users?file_system_names=home")),
     );
-    expect(multi).toContain("POST /api/1.12/quotas/users?file_system_names=scratch");
+    expect(multi).toContain(onWire("POST /api/1.12/quotas/users?file_system_names=scratch"));
     const dry = textOf(await h.run("bob", "quota set group research,ops 12T --fs projects --dry-run"));
-    expect(dry).toContain("POST /api/1.12/quotas/groups?file_system_names=projects&group_names=ops");
-    expect(dry).toContain("PATCH /api/1.12/quotas/groups?file_system_names=projects&group_names=research");
+    expect(dry).toContain(onWire("POST /api/1.12/quotas/groups?file_system_names=projects&group_names=ops"));
+    expect(dry).toContain(
+      onWire("PATCH /api/1.12/quotas/groups?file_system_names=projects&group_names=research"),
+    );
     expect(groupQuota("projects", 3004)).toBeUndefined();
   });
 
@@ -163,7 +166,9 @@ describe("quota defaults and settings", () => {
     const card = textOf(await h.run("bob", "quota defaults home --user 10G --dry-run"));
     expect(card).toContain("Default user quota: 50 GiB → 10 GiB");
     expect(card).toContain("dave (stores 62.3 GiB)");
-    expect(card).toContain('PATCH /api/1.12/file-systems?name=home {"default_user_quota":10737418240}');
+    expect(card).toContain(
+      onWire('PATCH /api/1.12/file-systems?name=home {"default_user_quota":10737418240}'),
+    );
     expect(card).toContain("quota below usage");
   });
 
@@ -177,7 +182,9 @@ describe("quota defaults and settings", () => {
     expect(textOf(await h.run("carol", "quota settings"))).toContain("storage-team@example.com");
     const dry = textOf(await h.run("bob", "quota notify --no-direct --contact oncall@example.com --dry-run"));
     expect(dry).toContain(
-      'PATCH /api/1.12/quotas/settings {"direct_notifications_enabled":false,"contact":"oncall@example.com"}',
+      onWire(
+        'PATCH /api/1.12/quotas/settings {"direct_notifications_enabled":false,"contact":"oncall@example.com"}',
+      ),
     );
     expect(textOf(await h.run("bob", "quota notify --no-direct"))).toContain(
       "Quota notifications on lab-1: direct off, contact storage-team@example.com.",

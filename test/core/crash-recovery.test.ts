@@ -19,6 +19,7 @@ import { silentLogger } from "../../src/logger.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
 import { openSqliteStore } from "../../src/store/sqlite.js";
 import { compileFixture } from "../helpers/compile-fixture.js";
+import { requestCount } from "../helpers/wire.js";
 import { textOf } from "./harness.js";
 
 const TIB = 2 ** 40;
@@ -100,7 +101,7 @@ async function crashAt(point: "claimed" | "patched") {
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   const lines = await runUntil(child, point);
-  const patches = sim.control.stats().requests["PATCH /api/1.12/file-systems"] ?? 0;
+  const patches = requestCount(sim.control.stats(), "PATCH /api/1.12/file-systems");
   return { lines, patches, provisioned: sim.state.fileSystems.get("builds")?.provisioned, sim };
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { requestCount } from "../helpers/wire.js";
 import { type Harness, messagesOf, startHarness, textOf } from "./harness.js";
 
 let h: Harness;
@@ -84,7 +85,8 @@ describe("user text never becomes a mention or a link", () => {
 
 describe("retried deliveries", () => {
   test("the same request id runs once and gets the same answer", async () => {
-    const posts = () => h.sims.get("lab-1")?.control.stats().requests["POST /api/1.12/file-systems"] ?? 0;
+    const posts = () =>
+      requestCount(h.sims.get("lab-1")?.control.stats() ?? { requests: {} }, "POST /api/1.12/file-systems");
     const before = posts();
     const audits = h.audits.length;
     const first = await h.run("bob", "fs create retry-me 1T --array lab-1", { requestId: "slack-1" });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { Effect } from "../../src/core/context/pipeline-types.js";
+import { onWire, requestCount } from "../helpers/wire.js";
 import { type Harness, startHarness, textOf } from "./harness.js";
 
 const TIB = 2 ** 40;
@@ -11,7 +12,8 @@ beforeEach(async () => {
 afterEach(async () => h.close());
 
 const fs = (name: string) => h.sims.get("lab-1")?.state.fileSystems.get(name);
-const patches = () => h.sims.get("lab-1")?.control.stats().requests["PATCH /api/1.12/file-systems"] ?? 0;
+const patches = () =>
+  requestCount(h.sims.get("lab-1")?.control.stats() ?? { requests: {} }, "PATCH /api/1.12/file-systems");
 const kinds = (effects: readonly Effect[]) => effects.map((e) => e.kind);
 
 describe("shrinking below usage", () => {
@@ -28,7 +30,7 @@ describe("shrinking below usage", () => {
     const card = textOf(effects);
     expect(card).toContain("Approval needed: resize file system home on lab-1");
     expect(card).toContain("Overshoot: 2 TiB over the new size");
-    expect(card).toContain("PATCH /api/1.12/file-systems?name=home&ignore_usage=true");
+    expect(card).toContain(onWire("PATCH /api/1.12/file-systems?name=home&ignore_usage=true"));
     expect(fs("home")?.provisioned).toBe(15 * TIB);
   });
 
@@ -77,7 +79,7 @@ describe("shrinking below usage", () => {
     const text = textOf(await h.run("bob", "fs resize scratch 4T --dry-run"));
     expect(text).toContain("Dry run: resize file system scratch on lab-1");
     expect(text).toContain(
-      'PATCH /api/1.12/file-systems?name=scratch&ignore_usage=true {"provisioned":4398046511104}',
+      onWire('PATCH /api/1.12/file-systems?name=scratch&ignore_usage=true {"provisioned":4398046511104}'),
     );
     expect(text).toContain("it would need 1 approval from someone else with the operator role");
     expect(patches()).toBe(before);

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { defineCommand, defineResource, type Impact } from "../../src/core/catalogue/define-command.js";
 import { message, rich } from "../../src/core/presentation/message.js";
+import { onWire, requestCount, wirePath } from "../helpers/wire.js";
 import { type Harness, startHarness, textOf } from "./harness.js";
 
 const KEY = "(made on the other array)";
@@ -83,7 +84,7 @@ let h: Harness | undefined;
 afterEach(async () => h?.close());
 
 const sent = (harness: Harness, array: string, path: string) =>
-  harness.sims.get(array)?.control.stats().requests[`POST /api/1.12${path}`] ?? 0;
+  requestCount(harness.sims.get(array)?.control.stats() ?? { requests: {} }, `POST /api/1.12${path}`);
 const accounts = (harness: Harness, array: string) => sent(harness, array, "/object-store-accounts");
 
 describe("the pipeline sends the plan", () => {
@@ -105,8 +106,8 @@ describe("the pipeline sends the plan", () => {
   test("a request naming another array is sent there; its answer fills the next request's placeholder", async () => {
     h = await startHarness({ arrays: [{ name: "lab-1" }, { name: "lab-2" }], resources: [probe] });
     const dry = textOf(await h.run("alice", "probe paired --array lab-1 --dry-run"));
-    expect(dry).toContain("POST /api/1.12/object-store-accounts?names=made-on-2 (on lab-2)");
-    expect(dry).toContain(`PATCH /api/1.12/smtp {"relay_host":"${KEY}"}`);
+    expect(dry).toContain(onWire("POST /api/1.12/object-store-accounts?names=made-on-2 (on lab-2)"));
+    expect(dry).toContain(onWire(`PATCH /api/1.12/smtp {"relay_host":"${KEY}"}`));
     expect(textOf(await h.run("alice", "probe paired --array lab-1"))).toContain("sent 2");
     expect(accounts(h, "lab-2")).toBe(1);
     expect(accounts(h, "lab-1")).toBe(0);
@@ -114,6 +115,10 @@ describe("the pipeline sends the plan", () => {
       .get("lab-1")
       ?.control.stats()
       .recent.find((r) => r.method === "PATCH");
-    expect(patch).toMatchObject({ path: "/api/1.12/smtp", body: '{"relay_host":"made-on-2"}', outcome: 200 });
+    expect(patch).toMatchObject({
+      path: wirePath("PATCH", "/api/1.12/smtp"),
+      body: '{"relay_host":"made-on-2"}',
+      outcome: 200,
+    });
   });
 });
