@@ -16,6 +16,7 @@ import { ENDPOINTS } from "../../src/rest-spec/endpoints.js";
 import { policyAllows, requestRule } from "../../src/rest-spec/policy.js";
 import { startDemoHarness } from "../commands/demo-examples.js";
 import { type Harness, messagesOf, textOf } from "../core/harness.js";
+import { key1x } from "../helpers/wire.js";
 
 const registry = createRegistry(RESOURCES);
 const USERS: Readonly<Record<"viewer" | "operator", string>> = { viewer: "carol", operator: "bob" };
@@ -30,13 +31,22 @@ beforeEach(() => {
   for (const sim of h.sims.values()) sim.control.resetStats();
 });
 
-/** Requests the demo arrays received since the last reset, as "METHOD /path" below /api/<version>. */
+/**
+ * A request line ("METHOD /api/<version>/path…") as METHOD and the 1.x table's path for its operation, so the
+ * table, the declarations and the raw `api` paths compare with what a 2.x array received as well.
+ */
+function request1x(line: string): { method: string; path: string } | undefined {
+  const m = /^(GET|POST|PATCH|DELETE) (\/api\/\d+\.\d+\/[^?\s]*)/.exec(line.trim());
+  const key = m && key1x(m[1] as string, m[2] as string);
+  if (!key) return undefined;
+  const [method = "", path = ""] = key.split(" ");
+  return { method, path };
+}
+
+/** Requests the demo arrays received since the last reset, as METHOD and 1.x path (request1x). */
 function received(): { method: string; path: string }[] {
   return [...h.sims.values()].flatMap((sim) =>
-    Object.keys(sim.control.stats().requests).flatMap((k) => {
-      const m = /^(GET|POST|PATCH|DELETE) \/api\/\d+\.\d+(\/[^?\s]*)/.exec(k);
-      return m ? [{ method: m[1] as string, path: m[2] as string }] : [];
-    }),
+    Object.keys(sim.control.stats().requests).flatMap((k) => request1x(k) ?? []),
   );
 }
 const changes = () => received().filter((r) => r.method !== "GET");
@@ -157,10 +167,10 @@ describe("sweep: every help example of every changing verb, as a viewer and as a
         const text = textOf(effects);
         if (!REFUSED.test(text)) {
           for (const line of text.split("\n")) {
-            const m = /^(POST|PATCH|DELETE) \/api\/\d+\.\d+(\/[^?\s]*)/.exec(line.trim());
-            if (!m) continue;
+            const r = request1x(line);
+            if (!r || r.method === "GET") continue;
             seen.plannedChecked++;
-            const need = requestRule(m[1] as "POST", m[2] as string)?.role ?? "refuse";
+            const need = requestRule(r.method as "POST", r.path)?.role ?? "refuse";
             expect(policyAllows(who, need), `${who}: ${line}`).toBe(true);
           }
         }
@@ -205,8 +215,8 @@ describe("what each command's examples send is within what it declares", () => {
     const line = mutating && !/\s--dry-run\b/.test(example) ? `${example} --dry-run` : example;
     const text = textOf(await h.run("alice", line));
     const planned = text.split("\n").flatMap((l) => {
-      const m = /^(POST|PATCH|DELETE) \/api\/\d+\.\d+(\/[^?\s]*)/.exec(l.trim());
-      return m ? [{ method: m[1] as string, path: m[2] as string }] : [];
+      const r = request1x(l);
+      return r && r.method !== "GET" ? [r] : [];
     });
     // Changes must be declared; so must any read the policy gives more than a viewer.
     const reads = received().filter((r) => requestRule("GET", r.path)?.role !== "viewer");

@@ -14,6 +14,7 @@ import { createDurablePendingStore } from "../../src/core/approvals/pending-stor
 import { openSqliteStore } from "../../src/store/sqlite.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 import { type MemoryLogger, memoryLogger } from "../fakes/memory-logger.js";
+import { onWire } from "../helpers/wire.js";
 
 let h: Harness;
 let log: MemoryLogger;
@@ -34,7 +35,9 @@ describe("a proxy's password", () => {
 
   test("shows as user:***@ on the dry run, the card, the result and the audit; the array gets it whole", async () => {
     const dry = textOf(await h.run("alice", `support set --proxy ${proxy} --dry-run --array lab-1`));
-    expect(dry).toContain('PATCH /api/1.12/support {"proxy":"http://user:***@proxy.example.com:3128"}');
+    expect(dry).toContain(
+      onWire('PATCH /api/1.12/support {"proxy":"http://user:***@proxy.example.com:3128"}'),
+    );
     expect(dry).toContain("http://user:***@proxy.example.com:3128");
     const card = await h.run("alice", `support set --proxy ${proxy} --array lab-1`);
     expect(textOf(card)).toContain("user:***@proxy.example.com");

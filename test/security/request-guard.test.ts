@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import { z } from "zod";
 import { defineCommand, defineResource } from "../../src/core/catalogue/define-command.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
+import { onWire, requestCount } from "../helpers/wire.js";
 
 const quiet = {
   summary: "x",
@@ -130,7 +131,7 @@ test.each([
 
 test("an admin's request that the table allows goes through the same guard", async () => {
   expect(textOf(await h.run("alice", "sneaky key --array lab-1"))).toMatch(/got \d/);
-  expect(sent()).toEqual(["GET /api/1.12/array-connections/connection-key"]);
+  expect(sent()).toEqual([onWire("GET /api/1.12/array-connections/connection-key")]);
 });
 
 test("an allowed iteration goes through the guard page by page, every item once, and stops when broken off", async () => {
@@ -140,7 +141,7 @@ test("an allowed iteration goes through the guard page by page, every item once,
   expect(Number(m?.[1])).toBeGreaterThan(7);
   expect(m?.[1]).toBe(m?.[2]);
   // Pages of 7 for the full walk, one GET for the whole list, one page for the walk broken off at its second item.
-  const requests = [...h.sims.values()].map((s) => s.control.stats().requests["GET /api/1.12/hardware"] ?? 0);
+  const requests = [...h.sims.values()].map((s) => requestCount(s.control.stats(), "GET /api/1.12/hardware"));
   expect(requests.reduce((a, b) => a + b, 0)).toBe(Math.ceil(Number(m?.[2]) / 7) + 2);
 });
 

@@ -12,6 +12,7 @@ import type { Simulator } from "../../src/simulator/index.js";
 import { blankFileSystem } from "../../src/simulator/models/file-system.js";
 import { cardButton } from "../fakes/card-buttons.js";
 import { blockAction, slashCommand, viewSubmission } from "../fakes/payloads.js";
+import { queryOf } from "../helpers/wire.js";
 import { startMcpWorld, TOKENS, textOfResult } from "../mcp/helpers.js";
 import type { Harness } from "../slack/helpers/harness.js";
 import { type PipelineWorld, startPipelineWorld } from "../slack/helpers/pipeline-world.js";
@@ -146,7 +147,9 @@ describe("values as words: Slack forms and workflow steps", () => {
     // The dry run of exactly that change on exactly that object: its name whole, no hard limit, no NFS switch.
     expect(preview).toContain("Dry run");
     expect(preview).toContain(`Updates *${name}* on lab-1: NFS export rules`);
-    expect(preview).toContain(`?name=${encodeURIComponent(name).replace(/%20/g, "+")} `);
+    expect(preview).toContain(
+      `?${queryOf(`PATCH /api/1.12/file-systems?name=${encodeURIComponent(name).replace(/%20/g, "+")}`)} `,
+    );
     expect(preview).not.toMatch(/hard_limit_enabled|v3_enabled/);
   });
 
