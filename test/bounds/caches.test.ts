@@ -24,6 +24,7 @@ import { PacedSlackClient } from "../../src/slack/paced-client.js";
 import { fileHarness } from "../core/file-harness.js";
 import { textOf } from "../core/harness.js";
 import { FakeSlackApi } from "../fakes/slack-api-server.js";
+import { requestCount } from "../helpers/wire.js";
 
 describe("delivery dedupe", () => {
   it("remembers at most `max` keys and forgets them after the TTL", async () => {
@@ -151,7 +152,8 @@ describe("in-memory pending store", () => {
 
 describe("the pipeline's answers to request ids", () => {
   const h = fileHarness({ arrays: [{ name: "lab-1" }] });
-  const reads = () => h.sims.get("lab-1")?.control.stats().requests["GET /api/1.12/file-systems"] ?? 0;
+  const reads = () =>
+    requestCount(h.sims.get("lab-1")?.control.stats() ?? { requests: {} }, "GET /api/1.12/file-systems");
 
   it(`keeps the answers of the last ${DEDUPE_MAX} request ids: an older id runs again, a recent one does not`, async () => {
     for (let i = 0; i <= DEDUPE_MAX; i++)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SIM_VERSION } from "../helpers/wire.js";
 import { failure, recordingSleep } from "./helpers.js";
 import { logSink, poolOf, simConfig, startSim } from "./sim.js";
 
@@ -21,7 +22,7 @@ describe("an array that goes down", () => {
     });
     const c = pool.get("fb-dr");
     await c.get("/file-systems");
-    expect(c.health()).toMatchObject({ status: "up", reachable: true, version: "1.12" });
+    expect(c.health()).toMatchObject({ status: "up", reachable: true, version: SIM_VERSION });
 
     await sim.control.down();
     await closed("fb-dr");

@@ -7,6 +7,7 @@ import { listItems } from "../../src/simulator/query/index.js";
 import { findHandler } from "../../src/simulator/resources/index.js";
 import type { SimState } from "../../src/simulator/state.js";
 import type { SimHandler } from "../../src/simulator/types.js";
+import { wirePath } from "../helpers/wire.js";
 import { poolOf, seen, simConfig, startSim } from "./sim.js";
 
 /** Names no real array would accept, served by the simulator's own front end and listing engine. */
@@ -48,7 +49,7 @@ describe("filters round-trip through the simulator", () => {
       expect(others.items).toHaveLength(HOSTILE.length - 1);
     }
     // The query string carried the quoted, escaped value (spaces as "+", decoded by the array).
-    const filters = seen(sim, "GET", "/api/1.12/file-systems").map((q) => q.get("filter"));
+    const filters = seen(sim, "GET", wirePath("GET", "/api/1.12/file-systems")).map((q) => q.get("filter"));
     expect(filters).toContain("name='x\\') or (name=\\'y'");
     expect(filters).toContain("not(name='a and b')");
   });

@@ -1,14 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
+import { dialect } from "../../src/rest-spec/dialect.js";
+import { SIM_VERSION, wirePath } from "../helpers/wire.js";
 import { poolOf, seen, simConfig, startSim } from "./sim.js";
 
 const N = 5000;
+// The wire this run speaks: 1.x pages by `token`/`start`, 2.x by `continuation_token`/`offset` (same behaviour).
+const path = wirePath("GET", "/api/1.12/file-systems");
+const { token, offset } = dialect(SIM_VERSION).paging;
 
 describe("paging", () => {
   it("walks thousands of items by continuation token, fetching one page at a time", async () => {
     const sim = await startSim({ scenario: { scale: { fileSystems: N } } });
     const c = poolOf([simConfig(sim)]).list()[0]!;
-    const path = "/api/1.12/file-systems";
     const requests = () => sim.control.stats().requests[`GET ${path}`] ?? 0;
 
     const names = new Set<string>();
@@ -24,17 +28,16 @@ describe("paging", () => {
     const queries = seen(sim, "GET", path);
     expect(queries).toHaveLength(Math.ceil(N / 700));
     expect(queries[0]?.get("limit")).toBe("700");
-    expect(queries[0]?.has("token")).toBe(false);
+    expect(queries[0]?.has(token)).toBe(false);
     for (const q of queries.slice(1)) {
-      expect(q.get("token")).toBeTruthy();
-      expect(q.has("start")).toBe(false);
+      expect(q.get(token)).toBeTruthy();
+      expect(q.has(offset)).toBe(false);
     }
   });
 
   it("pages a sorted listing by start (arrays give no token with sort) and counts without listing", async () => {
     const sim = await startSim({ scenario: { scale: { fileSystems: N } } });
     const c = poolOf([simConfig(sim)]).list()[0]!;
-    const path = "/api/1.12/file-systems";
     let previous = "";
     let n = 0;
     for await (const fs of c.iterate("/file-systems", {
@@ -47,7 +50,7 @@ describe("paging", () => {
       n++;
     }
     expect(n).toBe(N);
-    const starts = seen(sim, "GET", path).map((q) => q.get("start"));
+    const starts = seen(sim, "GET", path).map((q) => q.get(offset));
     expect(starts).toEqual([null, "1000", "2000", "3000", "4000"]);
 
     sim.control.resetStats();

@@ -5,6 +5,7 @@ import { eq } from "../../src/flashblade/filter.js";
 import { fileSystemSchema, snapshotSchema } from "../../src/flashblade/schemas.js";
 import type { Alert } from "../../src/flashblade/types.js";
 import { snapshotCreate } from "../../src/flashblade/wire.js";
+import { wirePath } from "../helpers/wire.js";
 import { poolOf, seen, simConfig, startSim } from "./sim.js";
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
@@ -51,7 +52,9 @@ describe("typed resources against the demo array", () => {
       { ignoreUsage: true },
     );
     expect((await c.send(resize, fileSystemSchema))[0]?.provisioned).toBe(2_000_000);
-    expect(seen(sim, "PATCH", "/api/1.12/file-systems").at(-1)?.get("ignore_usage")).toBe("true");
+    expect(seen(sim, "PATCH", wirePath("PATCH", "/api/1.12/file-systems")).at(-1)?.get("ignore_usage")).toBe(
+      "true",
+    );
 
     // Snapshots as `snapshot create` and the catalogue's destroy, recover and eradicate send them.
     const snapshot = { query: { name: "scratch.before" }, schema: snapshotSchema };
@@ -95,7 +98,7 @@ describe("typed resources against the demo array", () => {
     await poolAlertSource(pool).setFlagged(c.name, first.name, !first.flagged);
     const [after] = (await c.get<Alert>("/alerts", { query: { names: [first.name] } })).items;
     expect(after?.flagged).toBe(!first.flagged);
-    expect(seen(sim, "PATCH", "/api/1.12/alerts").at(-1)?.get("names")).toBe(first.name);
+    expect(seen(sim, "PATCH", wirePath("PATCH", "/api/1.12/alerts")).at(-1)?.get("names")).toBe(first.name);
   });
 
   it("refuses an unknown endpoint path before sending", async () => {

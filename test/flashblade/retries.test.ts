@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fileSystemSchema } from "../../src/flashblade/schemas.js";
+import { requestCount } from "../helpers/wire.js";
 import { failure, recordingSleep } from "./helpers.js";
 import { logSink, poolOf, simConfig, startSim } from "./sim.js";
 
@@ -13,7 +14,7 @@ async function setup(opts: { readMs?: number; simSleep?: (ms: number) => Promise
   const c = poolOf([cfg], { sleep, random: () => 0.5 }).list()[0]!;
   await c.send(await c.fileSystems.planCreate({ name: "fs1", provisioned: 1000 }));
   sim.control.resetStats();
-  const count = (key: string) => sim.control.stats().requests[key] ?? 0;
+  const count = (key: string) => requestCount(sim.control.stats(), key);
   return { sim, c, delays, count };
 }
 
@@ -116,7 +117,7 @@ describe("retries", () => {
     const [fs] = await c.send(await c.fileSystems.planCreate({ name: "after-outage" }), fileSystemSchema);
     expect(fs?.name).toBe("after-outage");
     expect(delays).toEqual([100]);
-    expect(sim.control.stats().requests["POST /api/1.12/file-systems"]).toBe(1);
+    expect(requestCount(sim.control.stats(), "POST /api/1.12/file-systems")).toBe(1);
   });
 
   it("reports the array's error message and context for a refused request", async () => {

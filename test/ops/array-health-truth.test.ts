@@ -17,6 +17,7 @@ import { createMetrics } from "../../src/ops/metrics.js";
 import { arrayHealthFrom, Readiness } from "../../src/ops/readiness.js";
 import { opsRoutes, startOpsServer } from "../../src/ops/server.js";
 import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
+import { SIM_VERSION } from "../helpers/wire.js";
 import { runMain } from "../local/console-world.js";
 
 let good: Simulator;
@@ -120,7 +121,7 @@ describe("arrays not contacted yet", () => {
     );
     try {
       await bot.arraysChecked;
-      expect(bot.pool.health()[0]).toMatchObject({ status: "up", reachable: true, version: "1.12" });
+      expect(bot.pool.health()[0]).toMatchObject({ status: "up", reachable: true, version: SIM_VERSION });
       expect(bot.pool.health()[0]?.sessionAgeMs).toBeDefined();
     } finally {
       await bot.close();
