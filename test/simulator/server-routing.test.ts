@@ -58,6 +58,22 @@ describe("version and endpoint routing", () => {
   });
 });
 
+describe("version and endpoint routing on 2.x", () => {
+  it("answers 404 outside the served range, 404 for unknown paths and 405 with Allow for a wrong method", async () => {
+    c = await openSim({ versions: "2.0-2.28" });
+    const outside = await c.call("GET", "/api/1.12/file-systems");
+    expect(outside.status).toBe(404);
+    expect(errorMessage(outside)).toContain("2.0 to 2.28");
+    const h = await authed(c);
+    const unknown = await c.call("GET", "/api/2.28/no-such-thing", { headers: h });
+    expect(unknown.status).toBe(404);
+    expect(errorMessage(unknown)).toContain("/no-such-thing");
+    const wrong = await c.call("PUT", "/api/2.28/file-systems", { headers: h });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.allow).toBe("DELETE, GET, PATCH, POST");
+  });
+});
+
 describe("handler results and errors", () => {
   function recordingHandlers(seen: SimRequest[]) {
     return (_method: string, path: string) => (req: SimRequest) => {
