@@ -7,6 +7,8 @@ import { promisify } from "node:util";
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../src/simulator/cli-args.js";
+import { defaultVersions } from "../../src/simulator/options.js";
+import { SIM_VERSION } from "../helpers/wire.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const cliJs = join(root, "dist", "src", "simulator", "cli.js");
@@ -89,7 +91,8 @@ describe("simulator CLI", () => {
       for (const [, apiUrl] of urls) {
         const versions = await request(`${apiUrl}/api_version`, { dispatcher: agent });
         expect(versions.statusCode).toBe(200);
-        expect(await versions.body.json()).toMatchObject({ versions: expect.arrayContaining(["1.12"]) });
+        // The child inherits the run's ARRAY_SIM_VERSIONS, so it serves the version the suite negotiates.
+        expect(await versions.body.json()).toMatchObject({ versions: expect.arrayContaining([SIM_VERSION]) });
         const login = await request(`${apiUrl}/login`, {
           method: "POST",
           headers: { "api-token": "T-cli" },
@@ -128,7 +131,8 @@ describe("CLI argument validation", () => {
         port: 8443,
         arrays: 1,
         "api-token": "T-demo",
-        versions: "1.0-1.12",
+        // ARRAY_SIM_VERSIONS when set (each run of the suite sets it), else CURRENT_ARRAY_VERSIONS.
+        versions: defaultVersions(),
         scenario: "demo",
         "idle-timeout": 1_800_000,
         control: false,

@@ -54,9 +54,7 @@ describe("HTTP control interface", () => {
     const token = await c.login();
     const r = await post(c, "invalidate-sessions", {});
     expect(r.json()).toEqual({ invalidated: 1 });
-    expect((await c.call("GET", "/api/1.12/arrays", { headers: { "x-auth-token": token } })).status).toBe(
-      403,
-    );
+    expect((await c.send("GET /api/1.12/arrays", { "x-auth-token": token })).status).toBe(403);
     expect((await c.call("GET", "/_control/sessions")).json()).toEqual({ active: 0 });
   });
 

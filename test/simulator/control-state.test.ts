@@ -10,7 +10,7 @@ afterEach(async () => {
 const json = { "content-type": "application/json" };
 
 async function get(client: SimClient, token: string, path: string): Promise<Record<string, unknown>[]> {
-  const r = await client.call("GET", path, { headers: { "x-auth-token": token } });
+  const r = await client.send(`GET ${path}`, { "x-auth-token": token });
   expect(r.status).toBe(200);
   return (r.json() as { items: Record<string, unknown>[] }).items;
 }
@@ -42,9 +42,8 @@ describe("state controls through sim.control", () => {
   it("sets a file system's usage", async () => {
     c = await openSim({ scenario: "empty" });
     const token = await c.login();
-    const created = await c.call("POST", "/api/1.12/file-systems", {
-      headers: { ...json, "x-auth-token": token },
-      body: JSON.stringify({ name: "fs1", provisioned: 10_000_000 }),
+    const created = await c.send('POST /api/1.12/file-systems {"name":"fs1","provisioned":10000000}', {
+      "x-auth-token": token,
     });
     expect(created.status).toBe(200);
     c.sim.control.setFileSystemUsage("fs1", 7_000_000);

@@ -4,7 +4,7 @@
  * resource tests cover each rule in depth; this file proves the front end carries them unchanged.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { manualClock, openSim, type Reply, type SimClient } from "./server-helpers.js";
+import { errorMessage, manualClock, openSim, type Reply, type SimClient } from "./server-helpers.js";
 
 const HOUR = 3_600_000;
 // biome-ignore lint/suspicious/noExplicitAny: free-form JSON items read back from the wire
@@ -15,7 +15,8 @@ let c: SimClient;
 let token: string;
 
 beforeAll(async () => {
-  c = await openSim({ scenario: "demo", seed: 7, clock: clock.now });
+  // These rules are checked at the 1.x versions that gate them (1.9, 1.11, 1.12), so the array serves 1.x.
+  c = await openSim({ scenario: "demo", seed: 7, clock: clock.now, versions: "1.0-1.12" });
   token = await c.login();
 });
 afterAll(async () => {
@@ -176,5 +177,40 @@ describe("simulator rules over HTTPS", () => {
       /Only 'flagged' can be changed on an alert; remove 'state'/,
     );
     await expect400("PATCH", "1.12", "/alerts?names=999", { flagged: true }, /Alert '999' does not exist/);
+  });
+});
+
+/** Twins of rules above that 2.x keeps, on an array pinned to 2.x (the same paths and names at 2.28). */
+describe("the same rules on 2.x", () => {
+  let c2: SimClient;
+  let h2: Record<string, string>;
+  beforeAll(async () => {
+    c2 = await openSim({ scenario: "demo", seed: 7, clock: clock.now, versions: "2.0-2.28" });
+    h2 = { "x-auth-token": await c2.login(), "content-type": "application/json" };
+  });
+  afterAll(async () => {
+    await c2.close();
+  });
+  const call2 = (method: string, pathAndQuery: string, body?: unknown) =>
+    c2.call(method, `/api/2.28${pathAndQuery}`, {
+      headers: h2,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  it("quotas: gids and group_names are exclusive", async () => {
+    const both = await call2("GET", "/quotas/groups?gids=3001&group_names=engineering");
+    expect(both.status, both.text).toBe(400);
+    expect(errorMessage(both)).toMatch(/'gids' and 'group_names' cannot be used together/);
+    const one = await call2("GET", "/quotas/groups?group_names=engineering");
+    expect(one.status, one.text).toBe(200);
+    expect((one.json() as { items: Item[] }).items.map((g) => g["name"])).toEqual(["projects/engineering"]);
+  });
+
+  it("alerts: PATCH changes only 'flagged'", async () => {
+    const flagged = await call2("PATCH", "/alerts?names=2", { flagged: true });
+    expect(flagged.status, flagged.text).toBe(200);
+    const refused = await call2("PATCH", "/alerts?names=2", { state: "closed" });
+    expect(refused.status, refused.text).toBe(400);
+    expect(errorMessage(refused)).toMatch(/Only 'flagged' can be changed on an alert; remove 'state'/);
   });
 });

@@ -20,7 +20,7 @@ describe("latency", () => {
     const c = await sim({ sleep: sleep.sleep });
     const h = { "x-auth-token": await c.login() };
     c.sim.control.addLatency({ ms: 250, path: "/arrays" });
-    const slow = c.call("GET", "/api/1.12/arrays", { headers: h });
+    const slow = c.send("GET /api/1.12/arrays", h);
     await sleep.pending(1);
     // Another path is answered while the delayed one waits.
     expect((await c.call("GET", "/api/api_version")).status).toBe(200);
@@ -56,13 +56,13 @@ describe("failures", () => {
     const h = { "x-auth-token": await c.login() };
     c.sim.control.failRequests({ status: 503, count: 2, retryAfter: 3, path: "/arrays", method: "GET" });
     for (let i = 0; i < 2; i++) {
-      const r = await c.call("GET", "/api/1.12/arrays", { headers: h });
+      const r = await c.send("GET /api/1.12/arrays", h);
       expect(r.status).toBe(503);
       expect(r.headers["retry-after"]).toBe("3");
       expect(r.headers["content-type"]).toBe("application/json");
       expect(errorMessage(r)).toContain("503");
     }
-    expect((await c.call("GET", "/api/1.12/arrays", { headers: h })).status).toBe(200);
+    expect((await c.send("GET /api/1.12/arrays", h)).status).toBe(200);
   });
 
   it("matches on method", async () => {
@@ -121,7 +121,7 @@ describe("connection resets and outages", () => {
     await c.sim.control.up();
     expect(c.sim.control.isDown).toBe(false);
     // Sessions survive a network outage: only the connection went away.
-    const r = await c.call("GET", "/api/1.12/arrays", { headers: { "x-auth-token": token } });
+    const r = await c.send("GET /api/1.12/arrays", { "x-auth-token": token });
     expect(r.status).toBe(200);
   });
 

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { Agent, request } from "undici";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/simulator/index.js";
+import { onWire } from "../helpers/wire.js";
 
 export interface Reply {
   status: number;
@@ -20,6 +21,12 @@ export interface SimClient {
   agent: Agent;
   /** `path` is relative to the simulator's root, e.g. "/api/1.12/arrays?names=x", exactly as it goes on the wire. */
   call(method: string, path: string, opts?: CallOptions): Promise<Reply>;
+  /**
+   * Sends a request written as a 1.x line (`POST /api/1.12/file-systems {"name":"fs1"}`) as it reads on the
+   * version the suite's simulated arrays speak (test/helpers/wire.ts), for behaviour that is the same in both
+   * generations.
+   */
+  send(line1x: string, headers?: Record<string, string>): Promise<Reply>;
   /** Logs in with the header form and returns the session token. */
   login(apiToken?: string): Promise<string>;
   close(): Promise<void>;
@@ -46,6 +53,14 @@ export function clientFor(sim: Simulator): SimClient {
     sim,
     agent,
     call,
+    send(line1x, headers = {}) {
+      const [, method = "", path = "", body] = /^(\S+) (\S+)(?: (.*))?$/s.exec(onWire(line1x)) ?? [];
+      const json: Record<string, string> = body === undefined ? {} : { "content-type": "application/json" };
+      return call(method, path, {
+        headers: { ...json, ...headers },
+        ...(body === undefined ? {} : { body }),
+      });
+    },
     async login(apiToken = "T-demo") {
       const r = await call("POST", "/api/login", { headers: { "api-token": apiToken } });
       const token = r.headers["x-auth-token"];

@@ -6,6 +6,12 @@ import { startSimulator } from "../../src/simulator/index.js";
 import { SimHttpError, type SimRequest } from "../../src/simulator/types.js";
 import { errorMessage, openSim, type SimClient } from "./server-helpers.js";
 
+/**
+ * These tests are about the 1.x wire: its version gates (1.2, 1.3, 1.8.1), its paths and its envelope, so their
+ * arrays serve 1.x whatever the suite's run (test:rest2 flips unpinned arrays to 2.x).
+ */
+const V1 = { versions: "1.0-1.12" };
+
 let c: SimClient | undefined;
 afterEach(async () => {
   await c?.close();
@@ -26,7 +32,7 @@ describe("version and endpoint routing", () => {
   });
 
   it("answers 404 for an endpoint newer than the requested version, naming where it starts", async () => {
-    c = await openSim();
+    c = await openSim(V1);
     const h = await authed(c);
     const r = await c.call("GET", "/api/1.2/arrays", { headers: h });
     expect(r.status).toBe(404);
@@ -36,7 +42,7 @@ describe("version and endpoint routing", () => {
   });
 
   it("answers 404 for unknown paths and 405 with Allow for a wrong method", async () => {
-    c = await openSim();
+    c = await openSim(V1);
     const h = await authed(c);
     const unknown = await c.call("GET", "/api/1.12/no-such-thing", { headers: h });
     expect(unknown.status).toBe(404);
@@ -49,6 +55,22 @@ describe("version and endpoint routing", () => {
     const doubled = await c.call("GET", "//api/api_version");
     expect(doubled.status).toBe(404);
     expect(errorMessage(doubled)).toContain("//api/api_version");
+  });
+});
+
+describe("version and endpoint routing on 2.x", () => {
+  it("answers 404 outside the served range, 404 for unknown paths and 405 with Allow for a wrong method", async () => {
+    c = await openSim({ versions: "2.0-2.28" });
+    const outside = await c.call("GET", "/api/1.12/file-systems");
+    expect(outside.status).toBe(404);
+    expect(errorMessage(outside)).toContain("2.0 to 2.28");
+    const h = await authed(c);
+    const unknown = await c.call("GET", "/api/2.28/no-such-thing", { headers: h });
+    expect(unknown.status).toBe(404);
+    expect(errorMessage(unknown)).toContain("/no-such-thing");
+    const wrong = await c.call("PUT", "/api/2.28/file-systems", { headers: h });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.allow).toBe("DELETE, GET, PATCH, POST");
   });
 });
 
@@ -75,7 +97,7 @@ describe("handler results and errors", () => {
 
   it("wraps items, passes envelopes through and answers DELETE with an empty body", async () => {
     const seen: SimRequest[] = [];
-    c = await openSim({ handlers: recordingHandlers(seen) });
+    c = await openSim({ ...V1, handlers: recordingHandlers(seen) });
     const h = await authed(c);
     const post = await c.call("POST", "/api/1.9/file-systems?x=1", {
       headers: { ...h, "content-type": "application/json" },
@@ -103,7 +125,7 @@ describe("handler results and errors", () => {
   });
 
   it("renders SimHttpError as its status with the errors body", async () => {
-    c = await openSim({ handlers: recordingHandlers([]) });
+    c = await openSim({ ...V1, handlers: recordingHandlers([]) });
     const r = await c.call("GET", "/api/1.12/buckets", { headers: await authed(c) });
     expect(r.status).toBe(400);
     expect(r.json()).toEqual({ errors: [{ context: "b1", message: "Bucket does not exist." }] });
@@ -111,7 +133,7 @@ describe("handler results and errors", () => {
 
   it("answers 400 for a body that is not JSON, without calling the handler", async () => {
     const seen: SimRequest[] = [];
-    c = await openSim({ handlers: recordingHandlers(seen) });
+    c = await openSim({ ...V1, handlers: recordingHandlers(seen) });
     const r = await c.call("POST", "/api/1.12/file-systems", { headers: await authed(c), body: "{name:" });
     expect(r.status).toBe(400);
     expect(errorMessage(r)).toContain("not valid JSON");
@@ -127,6 +149,7 @@ describe("handler results and errors", () => {
       },
     });
     c = await openSim({
+      ...V1,
       handlers: recordingHandlers([]),
       logger: createLogger({ level: "error", destination: sink }),
     });
@@ -138,7 +161,7 @@ describe("handler results and errors", () => {
   });
 
   it("refuses an oversized body with 413", async () => {
-    c = await openSim({ handlers: recordingHandlers([]) });
+    c = await openSim({ ...V1, handlers: recordingHandlers([]) });
     const r = await c.call("POST", "/api/1.12/file-systems", {
       headers: await authed(c),
       body: `"${"x".repeat(9 * 1024 * 1024)}"`,
@@ -163,7 +186,7 @@ describe("options", () => {
   it("uses a given certificate and reports its URLs", async () => {
     const { selfSignedCertificate } = await import("../../src/simulator/index.js");
     const tls = await selfSignedCertificate();
-    c = await openSim({ tls });
+    c = await openSim({ ...V1, tls });
     expect(c.sim.ca).toBe(tls.cert);
     expect(c.sim.url).toBe(`https://127.0.0.1:${c.sim.port}`);
     expect(c.sim.apiUrl).toBe(`${c.sim.url}/api`);

@@ -22,7 +22,8 @@ afterEach(async () => {
 
 /** A purity_fb-shaped client: JSON headers on every call (GET and DELETE included), the token once logged in. */
 async function sdk(opts: SimulatorOptions = {}) {
-  c = await openSim({ scenario: "empty", ...opts });
+  // purity_fb speaks REST 1.x only, and this file checks the simulator against its 1.x wire: pinned to 1.x.
+  c = await openSim({ scenario: "empty", versions: "1.0-1.12", ...opts });
   const client = c;
   let token: string | undefined;
   const call = (method: string, pathAndQuery: string, body?: unknown): Promise<Reply> =>
