@@ -29,7 +29,7 @@ function testFiles(dir: string): string[] {
 const root = import.meta.dirname;
 const REST1 = { ARRAY_SIM_VERSIONS: "1.0-1.12" };
 const REST2 = { ARRAY_SIM_VERSIONS: "2.0-2.28" };
-/** The 2.x run (npm run test:rest2) names which files: all by default, or a directory such as test/commands. */
+/** The 2.x run (npm run test:rest2) names which files: all by default, a directory such as test/commands, or one file. */
 const rest2 = process.env["REST2_SUITE"];
 const integration = testFiles(join(root, "test"))
   .filter((f) => INTEGRATION.test(readFileSync(f, "utf8")))
@@ -71,7 +71,7 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: "rest2-unit",
-                include: [`${rest2 || "test"}/**/*.test.ts`],
+                include: [rest2?.endsWith(".test.ts") ? rest2 : `${rest2 || "test"}/**/*.test.ts`],
                 exclude: integration,
                 pool: "threads" as const,
                 isolate: false,

@@ -23,23 +23,23 @@ const LINE = /^([A-Z]+) \/api\/(1\.\d+)(\/[^?\s]*)(?:\?(\S*))?( \(on [^)]+\))?(?
 
 /**
  * A request line as an impact card, a dry run or the request log shows it, written for REST 1.x
- * (`METHOD /api/1.N/path[?query][ (on array)][ body]`), as it reads on SIM_VERSION.
+ * (`METHOD /api/1.N/path[?query][ (on array)][ body]`), as it reads on SIM_VERSION (or on `version`).
  */
-export function onWire(line1x: string): string {
+export function onWire(line1x: string, version: string = SIM_VERSION): string {
   const m = LINE.exec(line1x);
   if (!m) throw new Error(`not a 1.x request line: ${line1x}`);
   const [, method = "", , path = "", qs, on = "", bodyText] = m;
-  if (!REST2) return line1x.replace(/^([A-Z]+) \/api\/1\.\d+/, `$1 /api/${SIM_VERSION}`);
+  if (version.startsWith("1.")) return line1x.replace(/^([A-Z]+) \/api\/1\.\d+/, `$1 /api/${version}`);
   const op = findOperation(method as HttpMethod, path);
   if (!op) throw new Error(`no operation for ${method} ${path}`);
-  const d = dialect(SIM_VERSION);
+  const d = dialect(version);
   const query: Record<string, unknown> = {};
   for (const [k, v] of new URLSearchParams(qs ?? "")) query[k] = v;
   const wire = d.request(op, query, bodyText === undefined ? undefined : JSON.parse(bodyText));
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(wire.query)) q.set(k, String(v));
   const body = wire.body === undefined ? "" : ` ${JSON.stringify(wire.body)}`;
-  return `${method} /api/${SIM_VERSION}${d.path(op)}${q.size > 0 ? `?${q}` : ""}${on}${body}`;
+  return `${method} /api/${version}${d.path(op)}${q.size > 0 ? `?${q}` : ""}${on}${body}`;
 }
 
 /** `/api/1.N/path[?query]` as the path and query SIM_VERSION serves the same operation under. */

@@ -22,6 +22,7 @@ import { openStore } from "../../src/store/index.js";
 import { cardButton } from "../fakes/card-buttons.js";
 import { blockAction } from "../fakes/payloads.js";
 import { FakeSlackApi } from "../fakes/slack-api-server.js";
+import { requestCount } from "../helpers/wire.js";
 import { type RedisServer, startRedis } from "../store/redis-server.js";
 import { type BotProcess, buildBot, startBotProcess } from "./bot-process.js";
 
@@ -60,7 +61,7 @@ async function until(what: string, probe: () => boolean, withinMs: number): Prom
   }
 }
 
-const patches = () => sim.control.stats().requests["PATCH /api/1.12/file-systems"] ?? 0;
+const patches = () => requestCount(sim.control.stats(), "PATCH /api/1.12/file-systems");
 
 describe("SIGTERM with a hung array call, an unreachable Slack and a hung Redis at once", () => {
   test("exits within shutdown_grace and the change it cut off ends interrupted, read back", async () => {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockAction, eventCallback, slashCommand } from "../fakes/payloads.js";
 import type { FakeSlackApi } from "../fakes/slack-api-server.js";
+import { requestCount } from "../helpers/wire.js";
 import { type RunSlackWorld, startRunSlackWorld } from "../slack/helpers/run-slack.js";
 import { type RedisServer, startRedis } from "../store/redis-server.js";
 import { type Replica, replicaConfig, requestShrink, SharedTime, startReplica } from "./harness.js";
@@ -31,7 +32,7 @@ afterAll(async () => {
 });
 
 const replica = (i: number): Replica => replicas[i % replicas.length] as Replica;
-const patches = () => world.sim.control.stats().requests["PATCH /api/1.12/file-systems"] ?? 0;
+const patches = () => requestCount(world.sim.control.stats(), "PATCH /api/1.12/file-systems");
 
 function click(
   on: Replica,

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadedConfig } from "../../src/config/load.js";
 import type { PendingRecord } from "../../src/core/approvals/pending-store.js";
 import { blockAction } from "../fakes/payloads.js";
+import { requestCount } from "../helpers/wire.js";
 import { type RunSlackWorld, startRunSlackWorld } from "../slack/helpers/run-slack.js";
 import { type RedisServer, startRedis } from "../store/redis-server.js";
 import { type Replica, replicaConfig, requestShrink, SharedTime, startReplica } from "./harness.js";
@@ -35,7 +36,7 @@ afterAll(async () => {
 });
 
 const TIB = 2 ** 40;
-const patches = () => world.sim.control.stats().requests["PATCH /api/1.12/file-systems"] ?? 0;
+const patches = () => requestCount(world.sim.control.stats(), "PATCH /api/1.12/file-systems");
 const blocksOf = (c: { args: Record<string, unknown> }) => JSON.stringify(c.args["blocks"]);
 
 /** Asks on `on` for a shrink that needs one approval; returns the card's ts, the record id and an approver. */

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDurablePendingStore } from "../../src/core/approvals/pending-store-durable.js";
 import { blockAction } from "../fakes/payloads.js";
+import { requestCount } from "../helpers/wire.js";
 import { type RunSlackWorld, startRunSlackWorld } from "../slack/helpers/run-slack.js";
 import { type RedisServer, startRedis } from "../store/redis-server.js";
 import { type Replica, replicaConfig, requestShrink, SharedTime, startReplica } from "./harness.js";
@@ -30,7 +31,7 @@ afterAll(async () => {
   await world?.close();
 });
 
-const patches = () => world.sim.control.stats().requests["PATCH /api/1.12/file-systems"] ?? 0;
+const patches = () => requestCount(world.sim.control.stats(), "PATCH /api/1.12/file-systems");
 
 describe("an approval handed out again by a failover that lost its claim", () => {
   it("is not sent twice: the array no longer shows the state the card was computed from", async () => {

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardButton } from "../fakes/card-buttons.js";
 import { blockAction, slashCommand } from "../fakes/payloads.js";
+import { requestCount } from "../helpers/wire.js";
 import { type RunSlackWorld, startRunSlackWorld } from "../slack/helpers/run-slack.js";
 import { type RedisServer, startRedis } from "../store/redis-server.js";
 import { type Replica, replicaConfig, SharedTime, startReplica } from "./harness.js";
@@ -45,7 +46,7 @@ async function until(what: string, probe: () => Promise<boolean>, withinMs: numb
 const readyStatus = async (r: Replica) => (await fetch(`${r.app.baseUrl}/readyz`)).status;
 const storeGauge = async (r: Replica) =>
   /^array_chatops_store_up (\d)$/m.exec(await (await fetch(`${r.app.baseUrl}/metrics`)).text())?.[1];
-const patches = () => world.sim.control.stats().requests["PATCH /api/1.12/file-systems"] ?? 0;
+const patches = () => requestCount(world.sim.control.stats(), "PATCH /api/1.12/file-systems");
 
 describe("three replicas when Redis hangs", () => {
   it("SIGSTOP: /readyz 503 on every replica within 5 s; SIGCONT: 200 again; an approval runs once", async () => {

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardButton } from "../fakes/card-buttons.js";
 import { blockAction, slashCommand } from "../fakes/payloads.js";
+import { requestCount } from "../helpers/wire.js";
 import { loadRunSlackConfig, type RunSlackWorld, startRunSlackWorld } from "../slack/helpers/run-slack.js";
 import { type Replica, SharedTime, startReplica } from "./harness.js";
 import { MASTER_NAME, type SentinelGroup, startSentinelGroup, until } from "./sentinel-group.js";
@@ -54,7 +55,7 @@ afterAll(async () => {
 });
 
 const readyz = async (r: Replica) => (await fetch(`${r.app.baseUrl}/readyz`)).status;
-const patches = () => world.sim.control.stats().requests["PATCH /api/1.12/file-systems"] ?? 0;
+const patches = () => requestCount(world.sim.control.stats(), "PATCH /api/1.12/file-systems");
 
 describe("three replicas on Redis with Sentinel when the primary dies", () => {
   it("SIGKILL mid-execution: every click answered, each change sent exactly once, none lost", async () => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Simulator } from "../../src/simulator/index.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";
 import { blockSuggestion, slashCommand, viewSubmission } from "../fakes/payloads.js";
+import { onWire, requestCount } from "../helpers/wire.js";
 import type { Harness } from "./helpers/harness.js";
 import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
 
@@ -119,10 +120,10 @@ describe("the change forms' inputs: filled from the array, errors beside the fie
     const body = preview.body as { response_action: string; view: View };
     expect(body.response_action).toBe("update");
     const shown = JSON.stringify(body.view.blocks);
-    const expected = `POST /api/1.12/policies/file-systems?policy_names=${policy}&member_names=${fs}`;
+    const expected = onWire(`POST /api/1.12/policies/file-systems?policy_names=${policy}&member_names=${fs}`);
     expect(shown).toContain(expected);
     expect(shown).not.toContain("PATCH /api/");
-    const sent = () => sim.control.stats().requests["POST /api/1.12/policies/file-systems"] ?? 0;
+    const sent = () => requestCount(sim.control.stats(), "POST /api/1.12/policies/file-systems");
     const before = sent();
     const done = await submit(body.view, {});
     expect((done.body as { response_action: string }).response_action).toBe("clear");

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Simulator } from "../../src/simulator/index.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";
 import { blockSuggestion, slashCommand, viewSubmission } from "../fakes/payloads.js";
+import { onWire, requestCount } from "../helpers/wire.js";
 import type { Harness } from "./helpers/harness.js";
 import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
 
@@ -25,7 +26,7 @@ describe("the fs create form: export rules and a policy", () => {
   });
   afterAll(async () => world?.close());
 
-  const posts = () => sim.control.stats().requests["POST /api/1.12/file-systems"] ?? 0;
+  const posts = () => requestCount(sim.control.stats(), "POST /api/1.12/file-systems");
 
   async function openForm(): Promise<View> {
     const before = h.fake.callsOf("views.open").length;
@@ -85,8 +86,8 @@ describe("the fs create form: export rules and a policy", () => {
     };
     expect(body.response_action).toBe("update");
     const shown = JSON.stringify(body.view.blocks);
-    expect(shown).toContain("POST /api/1.12/file-systems");
-    expect(shown).toContain(`POST /api/1.12/policies/file-systems?policy_names=${policy}`);
+    expect(shown).toContain(onWire("POST /api/1.12/file-systems"));
+    expect(shown).toContain(onWire(`POST /api/1.12/policies/file-systems?policy_names=${policy}`));
     const done = await h.driver.interactive(submission(body.view.private_metadata, {}));
     expect((done.body as { response_action: string }).response_action).toBe("clear");
     await h.fake.waitForCall("chat.postMessage", (c) => JSON.stringify(c.args).includes("formed"));

@@ -1,18 +1,18 @@
 /**
  * Golden files for the Block Kit of the main answers and cards: the real pipeline over the demo simulator (its
- * clock pinned to the test's), rendered by the Slack layer, compared with test/slack/golden/<name>.json.
+ * clock pinned to the test's), rendered by the Slack layer, compared with test/slack/golden/<name>.json
+ * (golden-2x/ on the REST 2.x run: helpers/golden-dir.ts).
  * Regenerate deliberately with `UPDATE_GOLDEN=1 npx vitest run test/slack/golden.test.ts` and review the diff;
  * otherwise a missing or different file fails.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { toSlack } from "../../src/slack/blocks.js";
 import { type Harness, startHarness } from "../core/harness.js";
+import { GOLDEN_DIR as DIR } from "./helpers/golden-dir.js";
 
-const DIR = join(dirname(fileURLToPath(import.meta.url)), "golden");
 // The one switch for rewriting the files; read here, in the test, not by the product.
 const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
 

@@ -16,9 +16,10 @@ import { homeView } from "../../src/slack/home.js";
 import { createHomePort } from "../../src/slack/home-data.js";
 import { DEMO_ACCESS, type Harness, startHarness, textOf } from "../core/harness.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";
+import { REST2 } from "../helpers/wire.js";
+import { GOLDEN_DIR as DIR } from "./helpers/golden-dir.js";
 
 const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
-const DIR = new URL("./golden/", import.meta.url).pathname;
 const DOC = new URL("../../docs/slack-surfaces.md", import.meta.url).pathname;
 
 let h: Harness;
@@ -96,6 +97,9 @@ test("a list as a data table, the fs create form and its errors, App Home: golde
     "",
     ...parts.flatMap(([title, json]) => [`## ${title}`, "", "```json", json.trimEnd(), "```", ""]),
   ].join("\n");
+  // The page shows the 1.x renders (the console's demo arrays speak 1.x); the 2.x run checks its own set above,
+  // and golden-generations.test.ts that it differs from the 1.x set only in request lines.
+  if (REST2) return;
   if (UPDATE) writeFileSync(DOC, doc);
   expect(readFileSync(DOC, "utf8")).toBe(doc);
 });

@@ -15,6 +15,7 @@ import { type AuditRecord, memoryAuditSink } from "../../src/core/audit/audit.js
 import { type Simulator, startSimulator } from "../../src/simulator/index.js";
 import { openSqliteStore } from "../../src/store/sqlite.js";
 import { compileFixture } from "../helpers/compile-fixture.js";
+import { requestCount } from "../helpers/wire.js";
 import { labConfig, labFaces } from "./fixtures/lab-bot.js";
 
 const TIB = 2 ** 40;
@@ -132,7 +133,7 @@ describe("one process per data file", () => {
       };
       await bot.pipeline.handleClick(approve);
       await bot.pipeline.handleClick(approve);
-      expect(sim.control.stats().requests["PATCH /api/1.12/file-systems"]).toBe(1);
+      expect(requestCount(sim.control.stats(), "PATCH /api/1.12/file-systems")).toBe(1);
       expect(sim.state.fileSystems.get("builds")?.provisioned).toBe(9 * TIB);
       const executed = audit.records.filter(
         (r: AuditRecord) => r.decision === "approved" && r.outcome === "ok",

@@ -16,6 +16,7 @@ import { openSqliteStore } from "../../src/store/sqlite.js";
 import { cardButton } from "../fakes/card-buttons.js";
 import { httpDriver } from "../fakes/drivers.js";
 import { blockAction, slashCommand } from "../fakes/payloads.js";
+import { requestCount } from "../helpers/wire.js";
 import {
   loadRunSlackConfig,
   RUN_SECRET,
@@ -114,7 +115,7 @@ describe("the bot on a full volume", () => {
     ]);
     const app = await startRunSlack(loaded);
     const driver = httpDriver(app.baseUrl, RUN_SECRET);
-    const patches = () => sim.control.stats().requests["PATCH /api/1.12/file-systems"] ?? 0;
+    const patches = () => requestCount(sim.control.stats(), "PATCH /api/1.12/file-systems");
     const readyz = async () => {
       const res = await fetch(`${app.baseUrl}/readyz`);
       return { status: res.status, body: (await res.json()) as { store: { up: boolean; detail: string } } };
