@@ -29,8 +29,8 @@ test.each(names(GOLDEN_1X))("%s on 2.x differs from 1.x only in request lines", 
     const [, version = ""] = /\/api\/(2\.\d+)\//.exec(b) ?? [];
     expect(version, b).not.toBe("");
     // Not just any request line: the 1.x one as the dialect of the 2.x version phrases it.
-    expect(valueOf(b)).toBe(
-      valueOf(a)
+    expect(lineValue(b)).toBe(
+      lineValue(a)
         .split("\n")
         .map((l) => (/^[A-Z]+ \/api\/1\./.test(l) ? onWire(l, version) : l))
         .join("\n"),
@@ -39,7 +39,7 @@ test.each(names(GOLDEN_1X))("%s on 2.x differs from 1.x only in request lines", 
 });
 
 /** The string value of a golden's `"key": "value",` line. */
-function valueOf(line: string): string {
+function lineValue(line: string): string {
   const parsed: unknown = JSON.parse(`{${line.trim().replace(/,$/, "")}}`);
   const [value] = Object.values(parsed as Record<string, unknown>);
   return String(value);
