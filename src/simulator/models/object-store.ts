@@ -191,6 +191,20 @@ export interface AccessPolicyRec {
   name: string;
   /** Object store user names (`account/user`). */
   members: Set<string>;
+  /** An account's own policy (`account/policy`, made through 2.x); built-in ones have none. */
+  account?: string;
+  description?: string;
+  created?: number;
+  rules: AccessRuleRec[];
+}
+
+/** One statement of a policy, named within it (PolicyRuleObjectAccess, 2.2+). */
+export interface AccessRuleRec {
+  name: string;
+  actions: string[];
+  effect: string;
+  resources: string[];
+  conditions?: Record<string, unknown>;
 }
 
 /** The policies a 1.12 array ships; users are attached to them (custom policies came with REST 2). */

@@ -1,11 +1,11 @@
-/** /file-system-replica-links (1.9+): list and create. */
+/** /file-system-replica-links (1.9+): list and create; delete from 2.10, which 1.x lacks. */
 import { z } from "zod";
 import { bodyObject, parseBody, referenceByName } from "../models/body.js";
 import { type FileSystemReplicaLinkRec, freshLinkHealth } from "../models/replication.js";
 import { checkOneFsLinkPerRemote } from "../models/replication-rules.js";
 import type { SimState } from "../state.js";
-import { badRequest } from "../types.js";
-import { byId, exclusive, type Handler, listing, ok, resolveAll } from "./common.js";
+import { badRequest, type SimRequest } from "../types.js";
+import { byId, EMPTY, exclusive, type Handler, listing, ok, resolveAll } from "./common.js";
 import {
   fsLinkLag,
   health,
@@ -37,13 +37,14 @@ function renderFsLink(state: SimState, l: FileSystemReplicaLinkRec): Record<stri
   };
 }
 
-export const listFileSystemReplicaLinks: Handler = (req, state) => {
+function selectFsLinks(req: SimRequest, state: SimState, required: boolean): FileSystemReplicaLinkRec[] {
   exclusive(req, "local_file_system_ids", "local_file_system_names");
   exclusive(req, "remote_ids", "remote_names");
-  const { links } = selectLinks(
+  const { links, selected } = selectLinks(
     req,
     state.fileSystemReplicaLinks.values(),
     [
+      ["ids", (l, v) => l.id === v],
       ["local_file_system_names", (l, v) => l.localFileSystem === v],
       ["local_file_system_ids", (l, v) => state.fileSystems.get(l.localFileSystem)?.id === v],
       ["remote_file_system_names", (l, v) => l.remoteFileSystem === v],
@@ -51,11 +52,24 @@ export const listFileSystemReplicaLinks: Handler = (req, state) => {
     ],
     "file system replica link",
   );
-  return listing(
-    links.map((l) => renderFsLink(state, l)),
+  if (required && !selected)
+    throw badRequest(
+      "Select links with local_file_system_names/ids, remote_file_system_names or remote_names/ids.",
+    );
+  return links;
+}
+
+export const listFileSystemReplicaLinks: Handler = (req, state) =>
+  listing(
+    selectFsLinks(req, state, false).map((l) => renderFsLink(state, l)),
     req,
     { nameParams: [] },
   );
+
+/** The link goes, and with it its policy attachments (they live on the link); the file systems stay. */
+export const deleteFileSystemReplicaLinks: Handler = (req, state) => {
+  for (const l of selectFsLinks(req, state, true)) state.fileSystemReplicaLinks.delete(l.id);
+  return EMPTY;
 };
 
 export const createFileSystemReplicaLinks: Handler = (req, state) => {

@@ -27,6 +27,7 @@ import * as net from "./network.js";
 import * as objperf from "./object-performance.js";
 import * as os from "./object-store.js";
 import * as osPolicies from "./object-store-access-policies.js";
+import * as osRules from "./object-store-access-policy-rules.js";
 import * as perf from "./performance.js";
 import * as policies from "./policies.js";
 import * as members from "./policy-members.js";
@@ -148,6 +149,7 @@ const ROUTES: Routes = {
   "/file-system-replica-links": {
     GET: fsLinks.listFileSystemReplicaLinks,
     POST: fsLinks.createFileSystemReplicaLinks,
+    DELETE: fsLinks.deleteFileSystemReplicaLinks,
   },
   "/array-connections": {
     GET: conns.listArrayConnections,
@@ -232,7 +234,18 @@ const ROUTES: Routes = {
   "/keytabs": { GET: keytabs.listKeytabs, POST: keytabs.createKeytabs, DELETE: keytabs.deleteKeytabs },
   "/keytabs/download": { GET: downloads.downloadKeytabs },
   "/logs": { GET: downloads.downloadLogs },
-  "/object-store-access-policies": { GET: osPolicies.listAccessPolicies },
+  "/object-store-access-policies": {
+    GET: osPolicies.listAccessPolicies,
+    POST: osRules.createAccessPolicies,
+    PATCH: osRules.updateAccessPolicies,
+    DELETE: osRules.deleteAccessPolicies,
+  },
+  "/object-store-access-policies/rules": {
+    GET: osRules.listAccessPolicyRules,
+    POST: osRules.createAccessPolicyRules,
+    PATCH: osRules.updateAccessPolicyRules,
+    DELETE: osRules.deleteAccessPolicyRules,
+  },
   "/object-store-access-policies/object-store-users": {
     GET: osPolicies.listPolicyUsers,
     POST: osPolicies.addPolicyUsers,

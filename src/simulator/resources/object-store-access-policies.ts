@@ -1,22 +1,28 @@
 /**
  * /object-store-access-policies (1.12): the built-in `pure:policy/…` policies, and the users attached to them
  * through /object-store-access-policies/object-store-users and its mirror /object-store-users/object-store-
- * access-policies (the same pairs, selected by policy_names/ids and member_names/ids).
+ * access-policies (the same pairs, selected by policy_names/ids and member_names/ids). Policies of an account and
+ * their rules (2.x only) are in object-store-access-policy-rules.ts.
  */
 import type { AccessPolicyRec, ObjectUserRec } from "../models/object-store.js";
 import { BUILT_IN_ACCESS_POLICIES } from "../models/object-store.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { EMPTY, type Handler, listing, ok, pickMembership, preselect } from "./common.js";
+import { policyDetails } from "./object-store-access-policy-rules.js";
 
 export function seedAccessPolicies(state: SimState): void {
   for (const name of BUILT_IN_ACCESS_POLICIES)
-    state.accessPolicies.set(name, { id: state.newId(), name, members: new Set() });
+    state.accessPolicies.set(name, { id: state.newId(), name, members: new Set(), rules: [] });
 }
 
 export const listAccessPolicies: Handler = (req, state) => {
   const all = state.accessPolicies;
-  const items = [...preselect(req, all, () => all.values())].map((p) => ({ name: p.name, id: p.id }));
+  const items = [...preselect(req, all, () => all.values())].map((p) => ({
+    name: p.name,
+    id: p.id,
+    ...policyDetails(req, state, p),
+  }));
   return listing(items, req, { noun: "Object store access policy" });
 };
 
