@@ -100,21 +100,33 @@ afterAll(async () => {
   if (fixtures) await rm(fixtures, { recursive: true, force: true });
 });
 
-/** One fresh demo array serving 1.0–1.12 and 2.0 up to `version`, driven by flows_2x.py; its checks, parsed. */
+/**
+ * One fresh demo array and its DR peer, each serving 1.0–1.12 and 2.0 up to `version`, driven by flows_2x.py; its
+ * checks, parsed.
+ */
 async function flowsAt(version: string): Promise<Check[]> {
   const lists = join(fixtures, `lists-${version}.json`);
   await writeFile(lists, JSON.stringify(listsAt(version)));
-  const sim = await startSimulator({
+  const common = {
     tls: await selfSignedCertificate(),
     versions: `1.0-1.12,2.0-${version}`,
     apiTokens: [{ token: TOKEN, username: "pureuser" }],
-    scenario: "demo",
-    arrayName: "fb-lab-01",
-  });
+  };
+  const sim = await startSimulator({ ...common, scenario: "demo", arrayName: "fb-lab-01" });
+  // The DR peer: array connections are made to it by address and key, and it holds the demo's replica targets.
+  const dr = await startSimulator({ ...common, scenario: "demo-dr", arrayName: "conf-dr" });
   try {
     const { stdout } = await run(
       PYTHON,
-      [join(HERE, "flows_2x.py"), `127.0.0.1:${sim.port}`, version, TOKEN, fixtures, lists],
+      [
+        join(HERE, "flows_2x.py"),
+        `127.0.0.1:${sim.port}`,
+        version,
+        TOKEN,
+        fixtures,
+        lists,
+        `127.0.0.1:${dr.port}`,
+      ],
       {
         // The SDK writes its OAuth access token into the working directory.
         cwd: fixtures,
@@ -128,7 +140,7 @@ async function flowsAt(version: string): Promise<Check[]> {
       .filter((l) => l.startsWith("{"))
       .map((l) => JSON.parse(l) as Check);
   } finally {
-    await sim.close();
+    await Promise.all([sim.close(), dr.close()]);
   }
 }
 

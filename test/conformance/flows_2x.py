@@ -1,6 +1,6 @@
 """Conformance flows: Pure's own REST 2.x Python SDK (py-pure-client 1.90.0) drives a simulated array.
 
-Usage: flows_2x.py HOST VERSION API_TOKEN FIXTURES_DIR LISTS_JSON
+Usage: flows_2x.py HOST VERSION API_TOKEN FIXTURES_DIR LISTS_JSON DR_HOST
 
 HOST serves 1.x and 2.x up to VERSION. FIXTURES_DIR holds `client-key.pem` (PKCS#1, as paramiko reads it) and
 `client-public.pem`, and is the working directory (the SDK writes its OAuth access token there). LISTS_JSON is
@@ -10,67 +10,13 @@ reads it from src/rest-spec/operations.ts), each with the SDK method that must e
 Each check prints one JSON line, as flows.py: {"version", "point", "check", "ok", "detail"}. A flow that raises is
 a failed check and the next flow still runs; no traceback reaches stdout or stderr.
 """
-import importlib
+from harness_2x import (  # noqa: F401
+    FIXTURES, LISTS, TOKEN, VERSION, M, PureError, connect, fixture, flow, names, ok, protocols_off, raw, refused,
+    report, run, valid, why,
+)
 import json
-import sys
-import traceback
 
-import urllib3
-
-urllib3.disable_warnings()
-
-from pypureclient import flashblade  # noqa: E402
-from pypureclient.exceptions import PureError  # noqa: E402
-
-HOST, VERSION, TOKEN, FIXTURES, LISTS = sys.argv[1:6]
-V = tuple(int(p) for p in VERSION.split("."))
-# Request models of the version under test (flashblade.<Model> would be 2.24's).
-M = importlib.import_module(f"pypureclient.flashblade.FB_{VERSION.replace('.', '_')}.models")
-HTTP = urllib3.PoolManager(cert_reqs="CERT_NONE")
-
-
-def report(point, check, ok, detail=""):
-    print(json.dumps({"version": VERSION, "point": point, "check": check, "ok": bool(ok), "detail": str(detail)[:500]}))
-    sys.stdout.flush()
-
-
-def fixture(name):
-    with open(f"{FIXTURES}/{name}") as f:
-        return f.read()
-
-
-def connect(**auth):
-    return flashblade.Client(HOST, version=VERSION, verify_ssl=False, timeout=(10, 30), retries=0, **auth)
-
-
-def valid(r):
-    return isinstance(r, flashblade.ValidResponse)
-
-
-def why(r):
-    if valid(r):
-        return r
-    return (r.status_code, [(e.context, e.message) for e in (r.errors or [])])
-
-
-def raw(method, path, body=None, headers=None):
-    """A plain request as the SDK shapes it, for what the SDK's models cannot express (and to read raw pages)."""
-    login = HTTP.request("POST", f"https://{HOST}/api/login", headers={"api-token": TOKEN})
-    h = {"x-auth-token": login.headers["x-auth-token"], "Content-Type": "application/json", **(headers or {})}
-    data = None if body is None else json.dumps(body)
-    return HTTP.request(method, f"https://{HOST}/api/{path}", headers=h, body=data)
-
-
-FLOWS = []
-
-
-def flow(since):
-    def wrap(fn):
-        FLOWS.append((since, fn))
-        return fn
-
-    return wrap
-
+import harness_2x
 
 fb = None
 
@@ -80,6 +26,7 @@ def login_api_token():
     global fb
     p = "login-api-token"
     fb = connect(api_token=TOKEN)
+    harness_2x._sessions[harness_2x.HOST] = fb
     report(p, "the SDK picked the requested version", type(fb).__module__.endswith(f"FB_{VERSION.replace('.', '_')}.client"), type(fb).__module__)
     r = fb.get_arrays()
     report(p, "a call with the session answers", valid(r) and len(list(r.items)) == 1, why(r))
@@ -169,30 +116,6 @@ def every_list():
         except Exception as e:  # a pydantic error or PureError out of the call: the page was not accepted
             ok, detail = False, f"{type(e).__name__}: {e}"
         report(p, f"GET {path} ({method})", ok, detail)
-
-
-def ok(r):
-    """The items of a successful answer; raises with the array's errors otherwise."""
-    if not valid(r):
-        raise RuntimeError(f"refused: {why(r)}")
-    return list(r.items or [])
-
-
-def refused(point, name, r, text):
-    """The call must be refused with 400 and an error message containing `text`."""
-    if valid(r):
-        report(point, name, False, "accepted, expected a refusal")
-        return
-    said = " ".join(e.message or "" for e in (r.errors or []))
-    report(point, name, r.status_code == 400 and text.lower() in said.lower(), f"{r.status_code} {said}")
-
-
-def names(items):
-    return sorted(i.name for i in items)
-
-
-def protocols_off():
-    return dict(nfs=M.Nfs(v3_enabled=False, v4_1_enabled=False), smb=M.Smb(enabled=False), http=M.Http(enabled=False))
 
 
 @flow((2, 0))
@@ -346,10 +269,8 @@ def targets():
     report(p, "deleted", ok(fb.get_targets(filter="name='conf2-archive'")) == [])
 
 
-for since, fn in FLOWS:
-    if V < since:
-        continue
-    try:
-        fn()
-    except Exception as e:  # a flow that breaks is a failed check, not the end of the run
-        report("flow", fn.__name__, False, f"{type(e).__name__}: {e} {traceback.format_exc()[-600:]}")
+# The flows of the other modules run after these, in the order they are imported.
+import flows_2x_replication  # noqa: E402,F401
+import flows_2x_identity  # noqa: E402,F401
+
+run()
