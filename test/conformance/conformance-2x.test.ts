@@ -94,6 +94,9 @@ beforeAll(async () => {
   });
   await writeFile(join(fixtures, "cert.pem"), cert.cert);
   await writeFile(join(fixtures, "key.pem"), cert.private);
+  // A key that belongs to no certificate: an import pairing it with cert.pem is refused.
+  const other = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  await writeFile(join(fixtures, "other-key.pem"), other.privateKey.export({ type: "pkcs8", format: "pem" }));
 });
 
 afterAll(async () => {

@@ -272,5 +272,6 @@ def targets():
 # The flows of the other modules run after these, in the order they are imported.
 import flows_2x_replication  # noqa: E402,F401
 import flows_2x_identity  # noqa: E402,F401
+import flows_2x_settings  # noqa: E402,F401
 
 run()
