@@ -4,15 +4,16 @@ Usage: flows_2x.py HOST VERSION API_TOKEN FIXTURES_DIR LISTS_JSON DR_HOST
 
 HOST serves 1.x and 2.x up to VERSION. FIXTURES_DIR holds `client-key.pem` (PKCS#1, as paramiko reads it) and
 `client-public.pem`, and is the working directory (the SDK writes its OAuth access token there). LISTS_JSON is
-the list of canonical GET paths of the operation table that 1.x has and VERSION serves (conformance-2x.test.ts
-reads it from src/rest-spec/operations.ts), each with the SDK method that must exist for it.
+{"lists": the canonical GET paths of the operation table that 1.x has and VERSION serves, "v1_gets": every GET path
+the 1.x table has} (conformance-2x.test.ts reads both from src/rest-spec/operations.ts). DR_HOST is a second simulated
+array, named conf-dr: the DR peer of the replication flows.
 
 Each check prints one JSON line, as flows.py: {"version", "point", "check", "ok", "detail"}. A flow that raises is
 a failed check and the next flow still runs; no traceback reaches stdout or stderr.
 """
 from harness_2x import (  # noqa: F401
     FIXTURES, LISTS, TOKEN, VERSION, M, PureError, connect, fixture, flow, names, ok, protocols_off, raw, refused,
-    report, run, valid, why,
+    report, run, sdk_gets, valid, why,
 )
 import json
 
@@ -76,14 +77,15 @@ def login_oauth():
             report(p, f"{label} is refused", True, e)
 
 
-def page_accepted(path, method, r):
+def page_accepted(path, args, r):
     """The SDK's answer is a page, and every raw item validates against the model class the SDK chose for it."""
     if not valid(r):
         return False, why(r)
     items = list(r.items)
     if not items:
         return True, "empty"
-    body = json.loads(raw("GET", f"{VERSION}{path}").data or b"{}")
+    query = "&".join(f"{k}={','.join(v)}" for k, v in args.items())
+    body = json.loads(raw("GET", f"{VERSION}{path}?{query}").data or b"{}")
     model = type(items[0])
     try:
         for item in body.get("items", []):
@@ -95,8 +97,8 @@ def page_accepted(path, method, r):
 
 # Calls that need a selector to be a listing at all (the SDK has no default for it).
 ARGS = {
-    "get_usage_users": lambda: {"file_system_names": ["home"]},
-    "get_usage_groups": lambda: {"file_system_names": ["home"]},
+    "/usage/users": {"file_system_names": ["home"]},
+    "/usage/groups": {"file_system_names": ["home"]},
 }
 
 
@@ -104,15 +106,21 @@ ARGS = {
 def every_list():
     p = "lists"
     with open(LISTS) as f:
-        wanted = json.load(f)
-    for entry in wanted:
-        path, method = entry["path"], entry["method"]
-        call = getattr(fb, method, None)
-        if call is None:
-            report(p, f"GET {path}: the SDK has {method}", False, "no such method")
+        spec = json.load(f)
+    # The SDK's own GET calls at this version, read from its generated code: each GET it has on a path of the 1.x
+    # table must be in the sweep, so neither side's list can hide one.
+    sdk = sdk_gets(VERSION)
+    swept = set(spec["lists"])
+    missing = sorted(path for path in sdk if path in set(spec["v1_gets"]) and path not in swept)
+    report(p, "every GET the SDK has on a path of the 1.x table is swept", sdk and missing == [], missing or len(sdk))
+    for path in spec["lists"]:
+        method = sdk.get(path)
+        if method is None:
+            report(p, f"GET {path}: the SDK has a call for it", False, f"none at {VERSION}")
             continue
+        args = ARGS.get(path, {})
         try:
-            ok, detail = page_accepted(path, method, call(**ARGS.get(method, dict)()))
+            ok, detail = page_accepted(path, args, getattr(fb, method)(**args))
         except Exception as e:  # a pydantic error or PureError out of the call: the page was not accepted
             ok, detail = False, f"{type(e).__name__}: {e}"
         report(p, f"GET {path} ({method})", ok, detail)

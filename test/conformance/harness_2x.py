@@ -3,8 +3,11 @@
 flows_2x.py is the entry point (its docstring gives the command line); the flows live in it and in the
 flows_2x_*.py modules it imports, each registering with @flow, and run() runs them in that order.
 """
+import glob
 import importlib
 import json
+import os
+import re
 import sys
 import traceback
 
@@ -46,6 +49,21 @@ def session(host=HOST):
     if host not in _sessions:
         _sessions[host] = connect(host, api_token=TOKEN)
     return _sessions[host]
+
+
+def sdk_gets(version):
+    """The SDK's GET calls at `version` as {path: method}, read from its generated client and API modules."""
+    root = os.path.dirname(flashblade.__file__)
+    with open(f"{root}/FB_{version.replace('.', '_')}/client.py") as f:
+        client = f.read()
+    one_def = r"(?:(?!\n    def ).)*?"  # the rest of one method, not into the next
+    calls = re.findall(rf"\n    def (get_\w+)\({one_def}self\._call_api\('\w+', 'api\d+_(\w+)_with_http_info'", client, re.S)
+    paths = {}
+    for name in glob.glob(f"{root}/_common/apis/*.py"):
+        with open(name) as f:
+            for fn, path in re.findall(rf"\n    def (\w+)_with_http_info\({one_def}f'/api/\{{self\.version\}}([^']*)', 'GET'", f.read(), re.S):
+                paths.setdefault(fn, path)
+    return {paths[api]: method for method, api in calls if api in paths}
 
 
 def valid(r):
