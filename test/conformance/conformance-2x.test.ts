@@ -18,7 +18,7 @@ import { OPERATIONS } from "../../src/rest-spec/operations.js";
 import { atLeast } from "../../src/rest-spec/versions.js";
 import { startSimulator } from "../../src/simulator/index.js";
 import { selfSignedCertificate } from "../../src/simulator/tls.js";
-import { findSdk, requireModules } from "./python.js";
+import { findSdk, requireImport, requireModules } from "./python.js";
 
 const run = promisify(execFile);
 const HERE = import.meta.dirname;
@@ -75,6 +75,12 @@ beforeAll(async () => {
     );
   }
   await requireModules(PYTHON, MODULES);
+  await requireImport(
+    PYTHON,
+    SDK,
+    "pypureclient.flashblade.FB_2_24.client",
+    `Pure's 2.x SDK needs Debian's packages on ${PYTHON}: apt-get install -y ${Object.values(MODULES).join(" ")} (README, "Conformance").`,
+  );
   fixtures = await mkdtemp(join(tmpdir(), "conformance-2x-"));
   const keys = generateKeyPairSync("rsa", { modulusLength: 2048 });
   // PKCS#1: the SDK reads the key with paramiko's RSAKey.

@@ -51,3 +51,33 @@ export async function requireModules(
       `needs: install them with \`apt-get install -y ${packages}\` (Debian packages; see README, "Conformance").`,
   );
 }
+
+/**
+ * Throws one line when `module` does not import on `python` with `path` on PYTHONPATH (the modules are there but
+ * the wrong versions, e.g. pydantic 2 where the SDK needs Debian's pydantic 1): the import's own last line, and `hint`.
+ */
+export async function requireImport(
+  python: string,
+  path: string,
+  module: string,
+  hint: string,
+): Promise<void> {
+  const probe = [
+    "import importlib, sys",
+    "try:",
+    `    importlib.import_module(${JSON.stringify(module)})`,
+    "except Exception as e:",
+    "    print(f'{type(e).__name__}: {e}'.splitlines()[0])",
+  ].join("\n");
+  let said: string;
+  try {
+    const { stdout } = await run(python, ["-c", probe], {
+      timeout: 60_000,
+      env: { ...process.env, PYTHONPATH: path },
+    });
+    said = stdout.trim();
+  } catch (e) {
+    said = (e as Error).message.split("\n")[0] ?? "";
+  }
+  if (said) throw new Error(`${python} cannot import ${module} (${said}): ${hint}`);
+}
