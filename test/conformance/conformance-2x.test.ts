@@ -2,8 +2,9 @@
  * Conformance with Pure's own REST 2.x Python SDK (py-pure-client 1.90.0, vendored beside the repository in
  * ../shared/vendor, run by Debian's /usr/bin/python3): at 2.0, 2.12 and 2.24 the SDK logs in by API token and as an
  * OAuth2 API client, lists every GET of the operation table that 1.x also has (read from src/rest-spec, so a new
- * operation joins by itself) and validates each page with its own models, and runs the flows of flows_2x.py;
- * every point of points-2x.json must have passed at every version that carries it.
+ * operation joins by itself; flows_2x.py checks that every GET the SDK's own client has on a 1.x path is among them)
+ * and validates each page with its own models, and runs the flows of flows_2x.py and its modules against a demo
+ * array and its DR peer; every point of points-2x.json must have passed at every version that carries it.
  */
 import { execFile } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
