@@ -115,10 +115,13 @@ async function flowsAt(version: string): Promise<Check[]> {
   // flows_2x.py also checks the other way: every GET the SDK has on a path of the 1.x table is in the sweep.
   const v1Gets = OPERATIONS.filter(v1List).map((o) => o.path);
   await writeFile(lists, JSON.stringify({ lists: listsAt(version), v1_gets: v1Gets }));
+  const start = Date.now();
   const common = {
     tls: await selfSignedCertificate(),
     versions: `1.0-1.12,2.0-${version}`,
     apiTokens: [{ token: TOKEN, username: "pureuser" }],
+    // Ten times faster than the wall clock, as in conformance.test.ts: a new target connects while the SDK polls.
+    clock: () => start + (Date.now() - start) * 10,
   };
   const sim = await startSimulator({ ...common, scenario: "demo", arrayName: "fb-lab-01" });
   // The DR peer: array connections are made to it by address and key, and it holds the demo's replica targets.

@@ -16,6 +16,7 @@ from harness_2x import (  # noqa: F401
     report, run, sdk_gets, valid, why,
 )
 import json
+import time
 
 import harness_2x
 
@@ -271,6 +272,11 @@ def targets():
     p = "targets"
     t = ok(fb.post_targets(names=["conf2-target"], target=M.TargetPost(address="s3.conf2.example")))
     report(p, "a new target is connecting", t and t[0].status == "connecting", t)
+    deadline, status = time.time() + 15, t[0].status if t else None
+    while status != "connected" and time.time() < deadline:
+        time.sleep(0.25)  # the array connects on its own clock (ten times the wall clock's pace here)
+        status = ok(fb.get_targets(names=["conf2-target"]))[0].status
+    report(p, "then connected", status == "connected", status)
     ok(fb.patch_targets(names=["conf2-target"], target=M.Target(name="conf2-archive")))
     report(p, "renamed", names(ok(fb.get_targets(names=["conf2-archive"]))) == ["conf2-archive"])
     ok(fb.delete_targets(names=["conf2-archive"]))

@@ -60,6 +60,7 @@ def transfers_and_performance():
     fb = session()
     both = ok(fb.get_file_system_snapshots_transfer()) + ok(fb.get_file_system_replica_links_transfer())
     report(p, "both transfer listings parse, progress a fraction", both and all(t.progress is None or 0 <= t.progress <= 1 for t in both), [(t.name, t.progress) for t in both])
+    report(p, "a transfer in progress is part way", any(t.status == "in-progress" and 0 < t.progress < 1 for t in both), [(t.name, t.status, t.progress) for t in both])
     p = "replication-total"
     for label, call in (("array connections", fb.get_array_connections_performance_replication), ("targets", fb.get_targets_performance_replication)):
         r = call()
