@@ -34,9 +34,13 @@ export function renderRule(p: AccessPolicyRec, r: AccessRuleRec): Record<string,
   };
 }
 
-/** The fields 2.2 added to a policy (1.x and 2.0–2.1 list name and id only). */
+/**
+ * The fields 2.2 added, for an account's own policy (1.x and 2.0–2.1 list name and id only). Built-in policies
+ * keep name and id on 2.x too: the simulator does not model their statements, and their cards stay the same on
+ * both generations.
+ */
 export function policyDetails(req: SimRequest, state: SimState, p: AccessPolicyRec): Record<string, unknown> {
-  if (!at(req, "2.2")) return {};
+  if (!at(req, "2.2") || p.account === undefined) return {};
   const account = p.account === undefined ? undefined : state.accounts.get(p.account);
   return {
     ...(account
