@@ -16,6 +16,7 @@ import type { FileSystemReplicaLinkRec } from "../models/replication.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { at, EMPTY, type Handler, listing, ok, paramSince, preselect, selectByNameOrIds } from "./common.js";
+import { checkRetained } from "./file-system-families.js";
 import { eradicateFileSystem } from "./file-system-removal.js";
 import { applyNfsRuleEdits } from "./nfs-rules.js";
 
@@ -230,6 +231,7 @@ export const deleteFileSystems: Handler = (req, state) => {
         fs.name,
       );
     }
+    checkRetained(state, fs);
   }
   for (const fs of targets) eradicateFileSystem(state, fs);
   return EMPTY;
