@@ -74,6 +74,19 @@ describe("export policies decide which client may mount", () => {
       ["projects", "projects", "lab-clients", "nfs"],
       ["media", "media", "smb-clients", "smb"],
     ]);
+    const fs = await items("/file-systems?names=projects,media,scratch", h);
+    expect(
+      fs.map((f) => [
+        f.name,
+        f.nfs.export_policy?.name ?? null,
+        f.smb.share_policy?.name ?? null,
+        f.qos_policy?.name ?? null,
+      ]),
+    ).toEqual([
+      ["projects", "lab-clients", null, null],
+      ["media", null, "smb-default", null],
+      ["scratch", null, null, "qos-bronze"],
+    ]);
     expect(await mount("projects", { ip: "10.20.3.4" })).toMatchObject({
       allowed: true,
       permission: "rw",

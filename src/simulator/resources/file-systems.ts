@@ -16,7 +16,7 @@ import type { FileSystemReplicaLinkRec } from "../models/replication.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { at, EMPTY, type Handler, listing, ok, paramSince, preselect, selectByNameOrIds } from "./common.js";
-import { checkRetained } from "./file-system-families.js";
+import { checkRetained, withFamilies } from "./file-system-families.js";
 import { eradicateFileSystem } from "./file-system-removal.js";
 import { applyNfsRuleEdits } from "./nfs-rules.js";
 
@@ -57,7 +57,8 @@ export function sourceOf(state: SimState): (fs: FileSystemRec) => LocationRefere
 
 /** The renderer of this request's version, with sources read from the state. */
 function renderer(req: SimRequest, state: SimState) {
-  return fileSystemRenderer(req.version, state.clock(), sourceOf(state));
+  const render = fileSystemRenderer(req.version, state.clock(), sourceOf(state));
+  return (fs: FileSystemRec) => withFamilies(state, req.version, render(fs));
 }
 
 export const listFileSystems: Handler = (req, state) => {
