@@ -223,6 +223,23 @@ describe("WORM retention and legal holds keep a file system", () => {
     expect(refusal(await api("DELETE", "/worm-data-policies?names=worm-7y", h))).toMatch(/locked/);
   });
 
+  it("a file system created with a WORM data policy is retained from then on", async () => {
+    const { h } = await open();
+    const unknown = await api("POST", "/file-systems?names=vault&policy_names=worm-9y", h, {
+      provisioned: 2 ** 40,
+    });
+    expect(refusal(unknown)).toMatch(/WORM data policy 'worm-9y' does not exist/);
+    expect((await items("/file-systems?filter=name='vault'", h)).length).toBe(0);
+    const made = await api("POST", "/file-systems?names=vault&policy_names=worm-7y", h, {
+      provisioned: 2 ** 40,
+    });
+    expect(made.status, made.text).toBe(200);
+    const members = await items("/worm-data-policies/members?policy_names=worm-7y", h);
+    expect(members.map((m) => m.member.name)).toEqual(["finance", "vault"]);
+    const destroy = await api("PATCH", "/file-systems?names=vault", h, { ...OFF, destroyed: true });
+    expect(refusal(destroy)).toMatch(/'vault' is retained by WORM data policy 'worm-7y' until 2033-/);
+  });
+
   it("a held path refuses deletion and its file system destroy, until released", async () => {
     const { c, h } = await open();
     const held = await items("/legal-holds/held-entities?names=hold-audit-2026", h);

@@ -5,7 +5,7 @@
  */
 import { atLeast, generationOf } from "../../rest-spec/versions.js";
 import type { SimState } from "../state.js";
-import { badRequest } from "../types.js";
+import { badRequest, type SimRequest } from "../types.js";
 import { holdRefusal } from "./legal-holds.js";
 import { retentionRefusal } from "./worm-data-policies.js";
 
@@ -36,7 +36,11 @@ function exportOf(state: SimState, fsName: string, type: string): Record<string,
  * `nfs.export_policy` (2.3+) and `smb.client_policy` / `smb.share_policy` (2.10+), read from its QoS membership
  * and its exports. 1.x has none of them.
  */
-export function withFamilies(state: SimState, version: string, fs: Record<string, unknown>): Record<string, unknown> {
+export function withFamilies(
+  state: SimState,
+  version: string,
+  fs: Record<string, unknown>,
+): Record<string, unknown> {
   if (generationOf(version) !== 2) return fs;
   const name = String(fs["name"]);
   const out: Record<string, unknown> = { ...fs };
@@ -55,4 +59,20 @@ export function withFamilies(state: SimState, version: string, fs: Record<string
       share_policy: (smb?.["share_policy"] as Ref | undefined) ?? null,
     };
   return out;
+}
+
+/** The WORM data policies a 2.x create names in `policy_names` (or `policy_ids`), each checked to exist. */
+export function wormPoliciesOnCreate(req: SimRequest, state: SimState): string[] {
+  const policies = state.generic.get("/worm-data-policies")?.items ?? new Map();
+  const byName = req.query.list("policy_names")?.filter((n) => n !== "") ?? [];
+  const byId = req.query.list("policy_ids")?.filter((n) => n !== "") ?? [];
+  const names = [
+    ...byName,
+    ...byId.map(
+      (id) => ([...policies.values()].find((p) => p["id"] === id)?.["name"] as string | undefined) ?? id,
+    ),
+  ];
+  for (const n of names) if (!policies.has(n)) throw badRequest(`WORM data policy '${n}' does not exist.`, n);
+  if (names.length > 1) throw badRequest("A file system takes one WORM data policy.");
+  return names;
 }

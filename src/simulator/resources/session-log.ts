@@ -28,10 +28,17 @@ function sessionId(state: SimState): string {
   return next();
 }
 
+/** The log keeps the newest events, as an array's does, so a long-running simulator's memory stays bounded. */
+const KEEP = 1000;
+const counts = new WeakMap<SimState, number>();
+
 function add(state: SimState, fields: Record<string, unknown>): Rec {
   const log = records(state, SESSIONS);
+  const n = (counts.get(state) ?? 0) + 1;
+  counts.set(state, n);
+  if (log.size >= KEEP) log.delete(log.keys().next().value as string);
   const rec = {
-    name: `session-${log.size + 1}`,
+    name: `session-${n}`,
     id: sessionId(state),
     start_time: state.clock(),
     end_time: 0,
