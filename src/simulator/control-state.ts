@@ -4,6 +4,8 @@
  */
 import { z } from "zod";
 import { SEVERITIES } from "./models/alert.js";
+import { pathDeletion } from "./resources/legal-holds.js";
+import { mountAccess } from "./resources/mount-access.js";
 import type { SimState } from "./state.js";
 import * as sc from "./state-control.js";
 
@@ -135,6 +137,29 @@ export const STATE_OPS = {
     }),
   ),
   "eradicate-expired": op(z.strictObject({}), (s) => ({ eradicated: sc.eradicateExpired(s) })),
+  // A question, not a change: may a client delete this path (legal holds decide)? Files are not REST objects.
+  "path-deletion": op(
+    z.strictObject({ fileSystem: z.string().min(1), path: z.string().startsWith("/") }),
+    (s, q) => pathDeletion(s, q.fileSystem, q.path),
+  ),
+  // A question, not a change: may this client mount this file system, and how (the export policies decide).
+  "mount-access": op(
+    z
+      .strictObject({
+        fileSystem: z.string().min(1),
+        ip: z.string().min(1).optional(),
+        hostname: z.string().min(1).optional(),
+      })
+      .refine(
+        (c) => c.ip !== undefined || c.hostname !== undefined,
+        "give the client's ip, hostname or both",
+      ),
+    (s, q) =>
+      mountAccess(s, q.fileSystem, {
+        ...(q.ip !== undefined ? { ip: q.ip } : {}),
+        ...(q.hostname !== undefined ? { hostname: q.hostname } : {}),
+      }),
+  ),
 };
 
 export type StateControlOp = keyof typeof STATE_OPS;

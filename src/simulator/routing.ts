@@ -6,6 +6,7 @@ import { OPERATIONS, type Operation } from "../rest-spec/operations.js";
 import { atLeast, generationOf } from "../rest-spec/versions.js";
 import { type ApiResponse, errorResponse } from "./api-response.js";
 import { parseQuery } from "./query/index.js";
+import { recordFailedLogin, recordLogin, recordLogout } from "./resources/session-log.js";
 import type { SessionStore } from "./sessions.js";
 import type { SimState } from "./state.js";
 import { type SimHandler, SimHttpError, type SimResult } from "./types.js";
@@ -36,6 +37,8 @@ export interface ApiRequest {
   search: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The client's address, for the array's session log (`/sessions`). */
+  remoteAddress?: string;
 }
 
 const METHODS = new Set<string>(["GET", "POST", "PATCH", "DELETE"]);
@@ -216,23 +219,30 @@ function login(ctx: RouterContext, req: ApiRequest): ApiResponse {
   // Real clients send the header; the spec documents the query parameter. Both are accepted.
   const token =
     header(req.headers, "api-token") ?? new URLSearchParams(req.search).get("api-token") ?? undefined;
+  const location = req.remoteAddress ?? "";
   if (token === undefined || token === "") {
     ctx.onLogin(false);
+    recordFailedLogin(ctx.state, location);
     return errorResponse(400, "Missing API token: send it in the api-token request header.", "api-token");
   }
   const username = ctx.apiTokens.get(token);
   if (username === undefined) {
     ctx.onLogin(false);
+    recordFailedLogin(ctx.state, location);
     return errorResponse(400, "Unable to log in: the API token is not valid.", "api-token");
   }
   ctx.onLogin(true);
-  return { status: 200, headers: { "x-auth-token": ctx.sessions.open(username) }, body: { username } };
+  const session = ctx.sessions.open(username);
+  recordLogin(ctx.state, username, session, location);
+  return { status: 200, headers: { "x-auth-token": session }, body: { username } };
 }
 
 function logout(ctx: RouterContext, req: ApiRequest): ApiResponse {
   if (req.method !== "POST") return notAllowed(req.method, "/logout", ["POST"]);
   // purity_fb logs out before every login, without a token: answer it like any other logout.
-  ctx.sessions.end(header(req.headers, "x-auth-token"));
+  const token = header(req.headers, "x-auth-token");
+  ctx.sessions.end(token);
+  recordLogout(ctx.state, token, req.remoteAddress ?? "");
   ctx.onLogout();
   return { status: 200 };
 }

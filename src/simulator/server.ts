@@ -217,7 +217,17 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       reply(errorResponse(404, `No such path: ${pathname}. The REST API lives under /api.`, pathname));
       return;
     }
-    reply(await routeApi(router, { method, path: pathname.slice(4), search, headers: req.headers, body }));
+    const remoteAddress = req.socket.remoteAddress ?? "";
+    reply(
+      await routeApi(router, {
+        method,
+        path: pathname.slice(4),
+        search,
+        headers: req.headers,
+        body,
+        remoteAddress,
+      }),
+    );
   }
 
   async function serveControl(req: IncomingMessage, res: ServerResponse, pathname: string) {

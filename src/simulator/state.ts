@@ -23,6 +23,7 @@ import type {
   FileSystemReplicaLinkRec,
 } from "./models/replication.js";
 import type { SnapshotRec } from "./models/snapshot.js";
+import { seedNetworkAccess } from "./resources/export-policies.js";
 import { seedAccessPolicies } from "./resources/object-store-access-policies.js";
 import { seedDemo } from "./scenarios/demo.js";
 import { seedDemoDr } from "./scenarios/demo-dr.js";
@@ -148,6 +149,7 @@ export function createState(opts: StateOptions): SimState {
   };
   // Every array ships its built-in access policies, whatever else it holds.
   seedAccessPolicies(state);
+  seedNetworkAccess(state);
   const scenario = opts.scenario;
   if (typeof scenario === "string") SCENARIOS[scenario](state);
   else seedScale(state, scenario.scale.fileSystems);

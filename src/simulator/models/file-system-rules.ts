@@ -4,6 +4,7 @@
  * PATCH handler and the check of seeded state (state-rules.ts) both ask here, so "can a file system with a
  * replica link be destroyed?" has one answer: only with delete_link_on_eradication=true.
  */
+import { checkRetained } from "../resources/file-system-families.js";
 import type { SimState } from "../state.js";
 import { badRequest } from "../types.js";
 import type { FileSystemBody, FileSystemRec } from "./file-system.js";
@@ -41,6 +42,8 @@ export function checkDestroy(
   fs: FileSystemRec,
   body: FileSystemBody,
 ): void {
+  // Retention and legal holds first: no change to the request makes those go away.
+  checkRetained(state, fs);
   const serving = protocolsServing(fs, body);
   if (serving.length > 0) {
     throw badRequest(

@@ -20,10 +20,11 @@ import {
   resolveAll,
   selectByNamesOrIds,
 } from "./common.js";
+import { withWindows } from "./maintenance-windows.js";
 
 export const listAlerts: Handler = (req, state) =>
   listing(
-    [...state.alerts.values()].map((a) => renderAlert(a, req.version)),
+    [...state.alerts.values()].map((a) => withWindows(state, a, renderAlert(a, req.version))),
     req,
     { noun: "Alert" },
   );
@@ -44,7 +45,7 @@ export const updateAlerts: Handler = (req, state) => {
   }
   const { flagged } = parseBody(z.strictObject({ flagged: z.boolean() }), body, "Alert", req.version);
   for (const a of alerts) a.flagged = flagged;
-  return ok(alerts.map((a) => renderAlert(a, req.version)));
+  return ok(alerts.map((a) => withWindows(state, a, renderAlert(a, req.version))));
 };
 
 const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;

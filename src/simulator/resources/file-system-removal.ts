@@ -2,6 +2,7 @@
 import type { FileSystemRec } from "../models/file-system.js";
 import type { QuotaTables } from "../models/quota.js";
 import type { SimState } from "../state.js";
+import { forgetFileSystem } from "./file-system-families.js";
 
 function dropQuotas(tables: QuotaTables, fsName: string): void {
   const prefix = `${fsName}\u0000`;
@@ -11,6 +12,7 @@ function dropQuotas(tables: QuotaTables, fsName: string): void {
 
 export function eradicateFileSystem(state: SimState, fs: FileSystemRec): void {
   state.fileSystems.delete(fs.name);
+  forgetFileSystem(state, fs.name);
   for (const [name, snap] of state.snapshots) if (snap.sourceId === fs.id) state.snapshots.delete(name);
   dropQuotas(state.users, fs.name);
   dropQuotas(state.groups, fs.name);

@@ -16,8 +16,10 @@ import type { FileSystemReplicaLinkRec } from "../models/replication.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { at, EMPTY, type Handler, listing, ok, paramSince, preselect, selectByNameOrIds } from "./common.js";
+import { checkRetained, withFamilies, wormPoliciesOnCreate } from "./file-system-families.js";
 import { eradicateFileSystem } from "./file-system-removal.js";
 import { applyNfsRuleEdits } from "./nfs-rules.js";
+import { applyWormPolicy } from "./worm-data-policies.js";
 
 /**
  * FileSystem.source as arrays fill it from 1.9: the snapshot a file system was restored from, else, for a
@@ -56,7 +58,8 @@ export function sourceOf(state: SimState): (fs: FileSystemRec) => LocationRefere
 
 /** The renderer of this request's version, with sources read from the state. */
 function renderer(req: SimRequest, state: SimState) {
-  return fileSystemRenderer(req.version, state.clock(), sourceOf(state));
+  const render = fileSystemRenderer(req.version, state.clock(), sourceOf(state));
+  return (fs: FileSystemRec) => withFamilies(state, req.version, render(fs));
 }
 
 export const listFileSystems: Handler = (req, state) => {
@@ -122,10 +125,13 @@ export const createFileSystem: Handler = (req, state) => {
     existing.source = sourceRef;
     return ok([renderer(req, state)(existing)]);
   }
+  // 2.x attaches WORM data policies as the file system is created (`policy_names`); checked before it exists.
+  const worm = wormPoliciesOnCreate(req, state);
   const fs = blankFileSystem(state.newId(), name, state.clock());
   fs.source = sourceRef;
   applyChanges(fs, body);
   state.fileSystems.set(name, fs);
+  for (const policy of worm) applyWormPolicy(state, policy, fs);
   return ok([renderer(req, state)(fs)]);
 };
 
@@ -230,6 +236,7 @@ export const deleteFileSystems: Handler = (req, state) => {
         fs.name,
       );
     }
+    checkRetained(state, fs);
   }
   for (const fs of targets) eradicateFileSystem(state, fs);
   return EMPTY;

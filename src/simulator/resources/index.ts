@@ -17,12 +17,16 @@ import * as certs from "./certificates.js";
 import { type Handler, listing } from "./common.js";
 import * as ds from "./directory-services.js";
 import * as downloads from "./downloads.js";
+import { EXPORT_ROUTES, ROUTES_BY_FAMILY } from "./export-policies.js";
 import * as fsLinks from "./file-system-replica-links.js";
 import * as fs from "./file-systems.js";
+import { FLEET_FAMILY_ROUTES } from "./fleet-families.js";
 import { genericCreate, genericDelete, genericList, genericUpdate } from "./generic.js";
 import * as keytabs from "./keytabs.js";
+import { HOLD_ROUTES } from "./legal-holds.js";
 import * as rules from "./lifecycle-rules.js";
 import * as lags from "./link-aggregation-groups.js";
+import { WINDOW_ROUTES } from "./maintenance-windows.js";
 import * as net from "./network.js";
 import * as objperf from "./object-performance.js";
 import * as os from "./object-store.js";
@@ -32,12 +36,15 @@ import * as perf from "./performance.js";
 import * as policies from "./policies.js";
 import * as members from "./policy-members.js";
 import * as linkPolicies from "./policy-replica-links.js";
+import { QOS_ROUTES } from "./qos-policies.js";
 import { GROUPS, quotaHandlers, USERS } from "./quotas.js";
 import * as links from "./replica-links.js";
 import * as selfTests from "./self-tests.js";
+import { listSessions } from "./session-log.js";
 import * as snaps from "./snapshots.js";
 import * as targets from "./targets.js";
 import * as transfers from "./transfers.js";
+import { WORM_ROUTES } from "./worm-data-policies.js";
 
 const userQuotas = quotaHandlers(USERS);
 const groupQuotas = quotaHandlers(GROUPS);
@@ -278,6 +285,15 @@ const ROUTES: Routes = {
     PATCH: targets.updateCredentials,
     DELETE: targets.deleteCredentials,
   },
+  // 2.x-only families modelled with their rules (issue 42), by canonical path.
+  ...ROUTES_BY_FAMILY,
+  ...EXPORT_ROUTES,
+  ...QOS_ROUTES,
+  ...WORM_ROUTES,
+  ...HOLD_ROUTES,
+  ...WINDOW_ROUTES,
+  ...FLEET_FAMILY_ROUTES,
+  "/sessions": { GET: listSessions },
 };
 
 const GENERIC: Partial<Record<HttpMethod, Handler>> = {

@@ -9,6 +9,7 @@ import { badRequest, type SimRequest } from "../types.js";
 import { at, type Handler, listing, preselect } from "./common.js";
 import { replicationSample, replicationType } from "./performance.js";
 import { clientSample } from "./protocol-samples.js";
+import { shapeByQos } from "./qos-policies.js";
 import { sampleTimes } from "./time-window.js";
 
 /** Upper bound on samples × objects one listing generates. */
@@ -63,7 +64,12 @@ export const listFileSystemPerformance: Handler = (req, state) => {
   const items = perObject(req, state, subjects, (s, t) => ({
     name: s.name,
     ...(s.weight > 0 && t >= (created.get(s.name) ?? 0)
-      ? standardPerformance(state.seed, `fs:${s.name}:${protocol}`, t, s.weight * scale, true)
+      ? shapeByQos(
+          state,
+          "file-systems",
+          s.name,
+          standardPerformance(state.seed, `fs:${s.name}:${protocol}`, t, s.weight * scale, true),
+        )
       : idlePerformance()),
     time: t,
     ...(v18 ? { id: s.id } : {}),
@@ -84,7 +90,12 @@ export const listBucketPerformance: Handler = (req, state) =>
     perObject(req, state, bucketSubjects(req, state), (s, t) => ({
       id: s.id,
       name: s.name,
-      ...standardPerformance(state.seed, `bucket:${s.name}`, t, s.weight, true),
+      ...shapeByQos(
+        state,
+        "buckets",
+        s.name,
+        standardPerformance(state.seed, `bucket:${s.name}`, t, s.weight, true),
+      ),
       time: t,
     })),
     req,

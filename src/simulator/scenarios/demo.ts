@@ -12,6 +12,7 @@ import { addSnapshot, type SnapshotRec } from "../models/snapshot.js";
 import type { SimState } from "../state.js";
 import { seedDemoAdmin } from "./demo-admin.js";
 import { seedDemoAlerts } from "./demo-alerts.js";
+import { seedDemoFamilies } from "./demo-families.js";
 import { seedDemoObjects } from "./demo-objects.js";
 import { seedInfrastructure } from "./infrastructure.js";
 import { DAY, GIB, HOUR, TIB } from "./units.js";
@@ -187,4 +188,5 @@ export function seedDemo(state: SimState): void {
   seedDemoObjects(state);
   seedDemoAlerts(state);
   seedDemoAdmin(state);
+  seedDemoFamilies(state);
 }
