@@ -49,3 +49,20 @@ export async function seedExportPolicies(harness: Harness, array: string): Promi
       enabled: true,
     });
 }
+
+/** Policy members (`{policy, member}` items) of a 2.x members path, as the array lists them. */
+export function seedMembers(
+  harness: Harness,
+  array: string,
+  path: string,
+  members: readonly { policy: string; member: string; type: string }[],
+): void {
+  const state = stateOf(harness, array);
+  const items = collection(state, path).items;
+  for (const m of members)
+    items.set(`${m.policy}/${m.member}`, {
+      id: state.newId(),
+      policy: { name: m.policy },
+      member: { name: m.member, resource_type: m.type },
+    });
+}
