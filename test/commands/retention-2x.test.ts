@@ -88,6 +88,21 @@ describe("fs destroy and eradicate on a retained file system", () => {
     expect(text).toContain("PATCH /api/2.28/file-systems?names=scratch");
   });
 
+  test("a snapshot of a file system with a held path is refused the same way; one of another is not", async () => {
+    const snaps = [...(h.sims.get("fb-two")?.state.snapshots.values() ?? [])];
+    const held = snaps.find((x) => x.source === "finance" && !x.destroyed);
+    const free = snaps.find((x) => x.source === "home" && !x.destroyed);
+    if (!held || !free) throw new Error("the demo has snapshots of finance and home");
+    const text = textOf(await h.run("alice", `snapshot destroy ${held.name} --array fb-two`));
+    expect(text).toContain(
+      "The array will refuse this: held by legal hold hold-audit-2026 (path /ledgers/2025).",
+    );
+    expect(h.sims.get("fb-two")?.state.snapshots.get(held.name)?.destroyed).toBe(false);
+    expect(
+      textOf(await h.run("alice", `snapshot destroy ${free.name} --array fb-two --dry-run`)),
+    ).not.toContain("will refuse");
+  });
+
   test("a 1.x array (no WORM or hold families) is unchanged", async () => {
     const text = textOf(await h.run("alice", "fs destroy finance --array fb-one --dry-run"));
     expect(text).not.toContain("will refuse");
