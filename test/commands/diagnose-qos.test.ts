@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Harness, messagesOf, startHarness } from "../core/harness.js";
-import { seedMembers } from "../helpers/seed-2x.js";
+import { ensure, seedMembers } from "../helpers/seed-2x.js";
 
 let h: Harness;
 let bw = 0;
@@ -28,17 +28,16 @@ beforeAll(async () => {
   const row = perf.items[0] ?? {};
   bw = (row["read_bytes_per_sec"] ?? 0) + (row["write_bytes_per_sec"] ?? 0);
   if (bw <= 0) throw new Error("the demo's scratch has a workload");
-  await two.post("/qos-policies", {
-    query: { names: "qos-bronze" },
-    body: {
-      enabled: true,
-      max_total_bytes_per_sec: Math.ceil(bw / 0.97),
-      max_total_ops_per_sec: 1_000_000_000,
-    },
-  });
-  await two.post("/qos-policies", {
-    query: { names: "qos-gold" },
-    body: { enabled: true, max_total_bytes_per_sec: 0, max_total_ops_per_sec: 0 },
+  const bronze = {
+    enabled: true,
+    max_total_bytes_per_sec: Math.ceil(bw / 0.97),
+    max_total_ops_per_sec: 1_000_000_000,
+  };
+  await ensure(h, "fb-two", "/qos-policies", "qos-bronze", bronze, bronze);
+  await ensure(h, "fb-two", "/qos-policies", "qos-gold", {
+    enabled: true,
+    max_total_bytes_per_sec: 0,
+    max_total_ops_per_sec: 0,
   });
   seedMembers(h, "fb-two", "/qos-policies/members", [
     { policy: "qos-bronze", member: "scratch", type: "file-systems" },

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { collection } from "../../src/simulator/resources/generic.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
+import { ensure } from "../helpers/seed-2x.js";
 
 const YEAR = 365 * 24 * 3600 * 1000;
 let h: Harness;
@@ -22,22 +23,15 @@ beforeAll(async () => {
     simulatorClock: true,
   });
   h.clock.now = Date.UTC(2026, 10, 28, 12, 0, 0);
-  const two = h.pool.get("fb-two");
-  await two.post("/worm-data-policies", {
-    query: { names: "worm-7y" },
-    body: {
-      enabled: true,
-      mode: "compliance",
-      retention_lock: "locked",
-      min_retention: 7 * YEAR,
-      default_retention: 7 * YEAR,
-      max_retention: 10 * YEAR,
-    },
+  await ensure(h, "fb-two", "/worm-data-policies", "worm-7y", {
+    enabled: true,
+    mode: "compliance",
+    retention_lock: "locked",
+    min_retention: 7 * YEAR,
+    default_retention: 7 * YEAR,
+    max_retention: 10 * YEAR,
   });
-  await two.post("/legal-holds", {
-    query: { names: "hold-audit-2026" },
-    body: { description: "2026 audit" },
-  });
+  await ensure(h, "fb-two", "/legal-holds", "hold-audit-2026", { description: "2026 audit" });
   const state = h.sims.get("fb-two")?.state;
   if (!state) throw new Error("fb-two is simulated");
   collection(state, "/worm-data-policies/members").items.set("worm-7y/finance", {
