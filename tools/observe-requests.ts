@@ -65,7 +65,11 @@ export async function observeRequests(
     logger: silentLogger(),
     probeInBackground: false,
     onCall: (e) => {
-      if (e.method === "GET" && e.path !== "/api_version") calls.push(declared("GET", e.path));
+      // A read of a family only REST 2.x has (an export policy) is made only where the array speaks 2.x: left
+      // out, so the column reads the same whichever generation the demo arrays speak.
+      const op = findOperation("GET", e.path);
+      if (e.method === "GET" && e.path !== "/api_version" && (!op?.v2 || op.v1))
+        calls.push(declared("GET", e.path));
     },
   });
   let seq = 0;

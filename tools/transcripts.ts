@@ -14,7 +14,12 @@ import { main } from "../src/main.js";
 
 export const ROOT = join(import.meta.dirname, "..", import.meta.dirname.includes("/dist/") ? ".." : "");
 /** The files whose transcripts are generated. */
-export const TRANSCRIPT_DOCS = ["README.md", "docs/console.md", "docs/change-control.md"] as const;
+export const TRANSCRIPT_DOCS = [
+  "README.md",
+  "docs/console.md",
+  "docs/change-control.md",
+  "docs/on-call-2x.md",
+] as const;
 
 export interface TranscriptBlock {
   doc: string;

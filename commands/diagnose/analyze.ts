@@ -8,6 +8,7 @@
 import type { PerfSample } from "../perf.js";
 import { iopsOf } from "../perf.js";
 import { DIAG_PROTOCOLS, type DiagnoseData, type DiagProtocol, type Load } from "./collect.js";
+import { QOS_HELD, type QosHold } from "./qos.js";
 
 const HOUR = 3_600_000;
 /** The smallest score reported. */
@@ -54,7 +55,8 @@ export type Finding =
       inWindow: boolean;
     }
   | { kind: "link"; score: number; link: DiagnoseData["links"][number] }
-  | { kind: "capacity"; score: number; ratio: number };
+  | { kind: "capacity"; score: number; ratio: number }
+  | { kind: "qos"; score: number; hold: QosHold };
 
 /**
  * A client's load against the total it belongs to: array clients are NFS clients, and the array has no client
@@ -219,6 +221,10 @@ export function analyze(data: DiagnoseData): Diagnosis {
     const ratio = data.capacity.used / data.capacity.total;
     if (ratio >= 0.8) rest.push({ kind: "capacity", score: ABNORMAL + (ratio - 0.8) * 40, ratio });
   }
+  // A workload at its QoS limit is slowed by the array on purpose: a cause worth a look, above a warning alert.
+  for (const hold of data.qos ?? [])
+    if (hold.ratio >= QOS_HELD)
+      rest.push({ kind: "qos", score: ABNORMAL + 1 + Math.min(1, hold.ratio - QOS_HELD), hold });
   // Facts without history never outrank a measured deviation of the same size: merged by score, stable.
   const merged = [...findings];
   for (const f of rest.sort((a, b) => b.score - a.score)) {

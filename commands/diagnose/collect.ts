@@ -10,6 +10,7 @@ import { arrayPerformanceSchema } from "../../src/flashblade/schemas.js";
 import { type PerfSample, resolutionFor, toSample } from "../perf.js";
 import { readReplication, type Verdict } from "../replication/read.js";
 import { DEFAULT_RPO } from "../replication/status.js";
+import { type QosHold, readQos } from "./qos.js";
 
 /** An alert as the engine's port gives it; derived from the context so commands/ never import src/alerts. */
 export type AlertSnapshot = Awaited<ReturnType<NonNullable<CommandContext["alerts"]>["alertsSince"]>>[number];
@@ -80,6 +81,8 @@ export interface DiagnoseData {
   links: LinkLag[];
   alerts: { source: "engine" | "array"; items: AlertSnapshot[] };
   capacity?: { total: number; used: number };
+  /** QoS-limited file systems and buckets against their limits (REST 2.17+), nearest first. */
+  qos?: QosHold[];
 }
 
 const opt = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefined);
@@ -215,6 +218,7 @@ export async function collect(ctx: CommandContext, windowMs: number): Promise<Di
     ]);
     if (users || groups) hot = { fileSystem: busiest, users: users ?? [], groups: groups ?? [] };
   }
+  const qos = await opt(readQos(ctx, fileSystems, buckets));
   const total = space?.capacity;
   const used = space?.space?.total_physical;
   return {
@@ -231,5 +235,6 @@ export async function collect(ctx: CommandContext, windowMs: number): Promise<Di
     links: linkList ?? [],
     alerts: alertList,
     ...(total && used !== undefined ? { capacity: { total, used } } : {}),
+    ...(qos?.length ? { qos } : {}),
   };
 }

@@ -57,6 +57,8 @@ const diagnoseRun = defineCommand({
     "GET /file-systems/groups/performance",
     "GET /file-systems/performance",
     "GET /file-systems/users/performance",
+    "GET /qos-policies",
+    "GET /qos-policies/members",
   ],
   args: z.object({
     since: since()

@@ -86,6 +86,11 @@ export function findingText(f: Finding, now: number): Rich {
     }
     case "capacity":
       return rich`*Array ${formatPercent(f.ratio)} full*: above 80 %, where performance and rebuild headroom suffer. See \`/array space forecast\`.`;
+    case "qos": {
+      const q = f.hold;
+      const limit = q.by === "bandwidth" ? `${formatBytes(q.limit)}/s` : `${formatCount(q.limit)} ops/s`;
+      return rich`*${q.kind} ${q.member} is held at its QoS limit* (${q.policy}: ${limit}), running at ${formatPercent(q.ratio)} of it: the array slows it on purpose; raise the limit or move it to another QoS policy if that is not intended.`;
+    }
   }
 }
 

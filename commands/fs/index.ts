@@ -8,6 +8,7 @@ import { lifecycleCommands } from "../catalogue/generic/lifecycle.js";
 import { fsCreate } from "./create.js";
 import { FS_LIFECYCLE } from "./lifecycle.js";
 import { fsList } from "./list.js";
+import { fsMounts } from "./mounts.js";
 import { fsResize } from "./resize.js";
 import { fsShow } from "./show.js";
 import { fsTop } from "./top.js";
@@ -21,6 +22,7 @@ export const fsResource = defineResource({
   commands: [
     fsList,
     fsShow,
+    fsMounts,
     fsCreate,
     fsResize,
     fsUpdate,

@@ -15,6 +15,7 @@ import {
   surroundings,
   usedBytes,
 } from "../shared/file-system-facts.js";
+import { refuseRetained } from "../shared/retention.js";
 
 const asFs = (item: LifecycleItem) => item as unknown as FileSystem;
 
@@ -48,6 +49,8 @@ export const FS_LIFECYCLE: Lifecycle = {
   },
   async view(ctx, item) {
     const fs = asFs(item);
+    // A WORM policy or a legal hold (REST 2.x) makes the array refuse: said before sending, and nothing is sent.
+    await refuseRetained(ctx, fs.name);
     const around = await (readBeside.get(fs) ?? surroundings(ctx, fs));
     const warnings = [];
     if (around.links.length > 0)

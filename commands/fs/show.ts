@@ -21,6 +21,7 @@ import {
   usedBytes,
 } from "../shared/file-system-facts.js";
 import { type Fact, factFields, shownObject } from "../shared/shown.js";
+import { exportOf, exportText, type FsExport, ruleText } from "./exports.js";
 
 export interface FsShowResult {
   fs: FileSystem;
@@ -28,6 +29,8 @@ export interface FsShowResult {
   links: FileSystemReplicaLink[];
   /** Snapshot policies on the file system; undefined before REST 1.5 (no policies). */
   policies?: string[];
+  /** Its NFS export rules: its own (1.x) or its export policy's (2.x). */
+  exports?: FsExport;
 }
 
 export const fsShow = defineCommand({
@@ -37,23 +40,26 @@ export const fsShow = defineCommand({
   examples: ["fs show home", "fs show home --array fb-dr-01"],
   role: "viewer",
   endpoints: [
+    "GET /file-system-exports",
     "GET /file-system-replica-links",
     "GET /file-system-snapshots",
     "GET /file-systems",
+    "GET /nfs-export-policies/rules",
     "GET /policies/file-systems",
   ],
   positional: ["name"],
   args: z.object({ name: objectName("file system name").describe("the file system") }),
   async run(args, ctx): Promise<FsShowResult> {
     const fs = await requireFileSystem(ctx, args.name);
-    const [snapshots, links, policies] = await Promise.all([
+    const [snapshots, links, policies, exports] = await Promise.all([
       snapshotCount(ctx, fs.name),
       ctx.array.replicaLinks.forFileSystem(fs.name),
       policiesOf(ctx, fs.name),
+      exportOf(ctx, fs),
     ]);
-    return { fs, snapshots, links, ...(policies ? { policies } : {}) };
+    return { fs, snapshots, links, exports, ...(policies ? { policies } : {}) };
   },
-  render({ fs, snapshots, links, policies }, _args, rctx) {
+  render({ fs, snapshots, links, policies, exports }, _args, rctx) {
     const array = rctx.arrays[0] ?? "?";
     const protocols = protocolsOf(fs);
     const reduction = fs.space?.data_reduction;
@@ -70,7 +76,7 @@ export const fsShow = defineCommand({
       ],
       ["physical", "Physical", physical ?? null, physical === undefined ? "–" : formatBytes(physical)],
       ["protocols", "Protocols", protocols, protocols.length ? protocols.join(", ") : "none"],
-      ...protocolFacts(fs),
+      ...protocolFacts(fs, exports),
       [
         "snapshot_directory",
         "Snapshot directory",
@@ -143,7 +149,7 @@ function onOff(v: boolean | undefined): string {
 }
 
 /** NFSv3 and NFSv4.1 apart (before REST 1.6 `nfs.enabled` is NFSv3 and v4.1 is not reported), rules, SMB, HTTP. */
-function protocolFacts(fs: FileSystem): Fact[] {
+function protocolFacts(fs: FileSystem, exports: FsExport | undefined): Fact[] {
   const nfs = fs.nfs;
   const acl = fs.smb?.acl_mode ?? fs.smb?.["acl-mode"];
   const smb = onOff(fs.smb?.enabled);
@@ -151,12 +157,15 @@ function protocolFacts(fs: FileSystem): Fact[] {
   return [
     ["nfs_v3", "NFSv3", v3 ?? null, onOff(v3)],
     ["nfs_v4_1", "NFSv4.1", nfs?.v4_1_enabled ?? null, onOff(nfs?.v4_1_enabled)],
-    [
-      "export_rules",
-      "Export rules",
-      nfs?.rules ?? null,
-      nfs?.rules === undefined ? "–" : nfs.rules.trim() || "none (the array's default)",
-    ],
+    // One field on both generations: the rules in 1.x's `client(options)` form, after the policy's name on 2.x.
+    exports?.policy !== undefined
+      ? ["export_rules", "Export rules", exports.rules.map(ruleText).join(" "), exportText(exports)]
+      : [
+          "export_rules",
+          "Export rules",
+          nfs?.rules ?? null,
+          nfs?.rules === undefined ? "–" : nfs.rules.trim() || "none (the array's default)",
+        ],
     ["smb", "SMB", fs.smb?.enabled ?? null, fs.smb?.enabled && acl ? `${smb} (ACL mode ${acl})` : smb],
     ["http", "HTTP", fs.http?.enabled ?? null, onOff(fs.http?.enabled)],
   ];

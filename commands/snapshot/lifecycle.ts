@@ -7,6 +7,7 @@ import { type Field, rich } from "../../src/core/presentation/message.js";
 import { formatDuration } from "../../src/core/words/units.js";
 import type { Snapshot } from "../../src/flashblade/types.js";
 import type { Lifecycle, LifecycleItem } from "../catalogue/spec.js";
+import { refuseRetained } from "../shared/retention.js";
 
 const asSnapshot = (item: LifecycleItem) => item as unknown as Snapshot;
 
@@ -27,6 +28,9 @@ export const SNAPSHOT_LIFECYCLE: Lifecycle = {
   read: async (ctx, name) => (await ctx.array.snapshots.get(name)) as LifecycleItem | undefined,
   async view(ctx, item) {
     const s = asSnapshot(item);
+    const fs = s.source ?? s.owner?.name;
+    // A legal hold on a path of its file system (REST 2.17+) keeps the held files in the snapshot too.
+    if (fs) await refuseRetained(ctx, fs, "/");
     const created = s.created === undefined ? "–" : formatWhen(s.created, ctx.now(), ctx.timeZone);
     const facts: Field[] = [
       { label: "File system", value: rich`${s.source ?? s.owner?.name ?? "?"}` },

@@ -13,6 +13,7 @@ import { keyPrefix } from "../store/keys.js";
 import type { Store } from "../store/types.js";
 import { handleAlertClick, isAlertAction } from "./actions.js";
 import { isClosed } from "./alert-model.js";
+import { readWindows, settleWindows, windowHolds } from "./array-maintenance.js";
 import { forecastCheck } from "./capacity-rule.js";
 import { certificateCheck } from "./certificate-rule.js";
 import { systemClock } from "./clock.js";
@@ -162,6 +163,9 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
   const forecastAlert = forecastCheck({ cfg, source: deps.source, store, clock });
   const certificateAlerts = certificateCheck({ cfg, source: deps.source, store, clock });
 
+  // Arrays whose own maintenance windows held alerts not yet settled (array-maintenance.ts).
+  const windowed = new Set<string>();
+
   const targetOf = (name: string): ArrayTarget =>
     deps.source.arrays().find((a) => a.name === name) ?? { name, tags: [] };
 
@@ -198,9 +202,12 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     }
     const forecast = failure === undefined ? await forecastAlert(array, log) : undefined;
     const certificates = failure === undefined ? await certificateAlerts(array, log) : [];
+    const windows = failure === undefined ? await readWindows(deps.source, array, log) : [];
     await lock.run(async () => {
       const uow = new UnitOfWork(store);
       const ctx = planCtx();
+      const held = windowHolds(array, windows, ctx.now);
+      if (held.live.length) ctx.hold = held.hold;
       if (failure !== undefined) {
         const r = await recordPollFailure(uow, ctx, target, failureReason(failure));
         report.unreachable = r.raised;
@@ -210,6 +217,10 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
           Object.assign(report, await planPoll(uow, ctx, target, fetched.alerts), { mode: fetched.mode });
           if (forecast) addOutcome(report, await planPoll(uow, ctx, target, [forecast]));
           if (certificates.length) addOutcome(report, await planPoll(uow, ctx, target, certificates));
+          // Only arrays that have had a window since start read what it held: no store read for the rest.
+          if (windows.length || held.tallies.size) windowed.add(array);
+          if (windowed.has(array) && !(await settleWindows(uow, array, windows, held.tallies, ctx.now)))
+            windowed.delete(array);
           if (fetched.mode === "reconcile") {
             report.pruned = await pruneArray(uow, array, fetched.cursor.maxUpdated, cfg.retention);
           }

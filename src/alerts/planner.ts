@@ -6,7 +6,7 @@
 import type { AlertsConfig } from "../config/alerts.js";
 import { joinKey } from "../store/keys.js";
 import { alertKey, familyKey, isClosed } from "./alert-model.js";
-import type { DeliveryPolicy } from "./delivery.js";
+import type { Delivery, DeliveryPolicy } from "./delivery.js";
 import { type AlertChange, diffAlert } from "./diff.js";
 import { changeLine, memberPrefix, reopenLine } from "./lines.js";
 import {
@@ -29,6 +29,8 @@ export interface PlanContext {
   router: Router;
   delivery: DeliveryPolicy;
   now: number;
+  /** Holds a card for the array's own maintenance window in force (array-maintenance.ts); absent: none. */
+  hold?: (rec: AlertRecord, d: Delivery) => Delivery;
 }
 
 export interface PollOutcome {
@@ -125,7 +127,8 @@ export async function planPoll(
     if (decision.channels.length === 0 && skip.size === 0) out.unrouted += 1;
     for (const routed of decision.channels) {
       if (skip.has(routed)) continue;
-      const d = ctx.delivery.decide(routed, array, target.tags, rec.severity, ctx.now);
+      const decided = ctx.delivery.decide(routed, array, target.tags, rec.severity, ctx.now);
+      const d = ctx.hold ? ctx.hold(rec, decided) : decided;
       if (await joinFamilyCard(uow, ctx, rec, d.channel)) {
         out.collapsed += 1;
         continue;

@@ -2,6 +2,7 @@
 import { capacityForecast } from "../core/forecast/capacity.js";
 import { alertSchema } from "../flashblade/schemas.js";
 import type { ArrayPool, Query } from "../flashblade/types.js";
+import { atLeast, generationOf } from "../rest-spec/versions.js";
 import type { AlertQuery, AlertSource, RawAlert } from "./types.js";
 
 /** /alerts appeared in REST 1.2. */
@@ -29,6 +30,19 @@ export function poolAlertSource(pool: ArrayPool): AlertSource {
       for await (const c of pool.get(array).iterate<Record<string, unknown>>("/certificates", {})) {
         const validTo = Number(c["valid_to"]);
         if (typeof c["name"] === "string" && validTo > 0) out.push({ name: c["name"], validTo });
+      }
+      return out;
+    },
+    async maintenanceWindows(array) {
+      const client = pool.get(array);
+      const version = await client.version();
+      // A family only REST 2.16+ has: nothing to read, and no call, on other arrays.
+      if (generationOf(version) !== 2 || !atLeast(version, "2.16")) return [];
+      const out: { name: string; start: number; end: number }[] = [];
+      for await (const w of client.iterate<Record<string, unknown>>("/maintenance-windows", {})) {
+        const [name, start, end] = [w["name"], Number(w["created"]), Number(w["expires"])];
+        if (typeof name === "string" && end > 0)
+          out.push({ name, start: Number.isFinite(start) ? start : 0, end });
       }
       return out;
     },

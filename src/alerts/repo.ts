@@ -47,6 +47,8 @@ export const NS = {
   cursor: "alerts.cursor",
   reach: "alerts.reach",
   snooze: "alerts.snooze",
+  /** What the array's own maintenance windows held, per array (array-maintenance.ts). */
+  maintenance: "alerts.maintenance",
 } as const;
 
 type Ns = (typeof NS)[keyof typeof NS];

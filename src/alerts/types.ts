@@ -45,6 +45,8 @@ export interface AlertSource {
   capacityForecast?(array: string, windowMs: number): Promise<CapacityForecast>;
   /** Each certificate's end (GET /certificates), for the certificate_expiry rule; absent in replays. */
   certificates?(array: string): Promise<{ name: string; validTo: number }[]>;
+  /** The array's own maintenance windows (REST 2.16+); [] where it keeps none. Absent in replays. */
+  maintenanceWindows?(array: string): Promise<{ name: string; start: number; end: number }[]>;
   /** False when the array's API predates /alerts (REST < 1.2); such arrays are only probed for reachability. */
   supportsAlerts(array: string): Promise<boolean>;
   /** A cheap call that succeeds when the array answers (reachability of arrays without /alerts). */

@@ -7,7 +7,7 @@
 import { type Block, type Message, Rich, rich } from "../core/presentation/message.js";
 import type { FleetArray } from "../core/requests/fleet.js";
 import { wordOf } from "../core/words/tokenize.js";
-import { countOf, formatBytes } from "../core/words/units.js";
+import { countOf, formatBytes, formatDuration } from "../core/words/units.js";
 import { type SlackBlock, toSlack } from "./blocks.js";
 import { standingCounts, worstFirst } from "./home-fleet.js";
 
@@ -155,6 +155,9 @@ function fleetLine(f: FleetArray): Rich {
           : rich`certificate ${first.name} ends ${days(first.daysLeft)}${f.certificates.length > 1 ? rich` (+${f.certificates.length - 1} more)` : rich``}`,
       );
   }
+  // A window in force is why alerts are quiet: said first thing after the numbers.
+  for (const w of f.maintenance ?? [])
+    parts.push(rich`maintenance window ${w.name} in force, ends in ${formatDuration(w.endsInMs)}`);
   const worry =
     (a?.critical ?? 0) > 0 ||
     (l?.unhealthy ?? 0) > 0 ||

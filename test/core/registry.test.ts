@@ -104,13 +104,13 @@ describe("help is generated and filtered by role", () => {
 
   test("the overview lists verbs per role and states that sizes are binary", () => {
     const t = text(helpMessage(registry, "viewer"));
-    expect(t).toContain("*fs* (list, show, top)");
+    expect(t).toContain("*fs* (list, show, mounts, top)");
     expect(t).toContain("G = GiB = 2^30 bytes");
   });
 
   test("resource summaries never list verbs, so nobody is shown verbs their role cannot run", () => {
     const viewer = text(helpMessage(registry, "viewer"));
-    expect(viewer).toContain("*Storage*: *fs* (list, show, top)");
+    expect(viewer).toContain("*Storage*: *fs* (list, show, mounts, top)");
     for (const verb of ["create", "resize", "update", "destroy", "recover", "eradicate", "flag"]) {
       expect(viewer).not.toMatch(new RegExp(`\\b${verb}\\b`));
     }

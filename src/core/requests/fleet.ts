@@ -1,12 +1,14 @@
 /**
  * The fleet at a glance, per array: capacity now and when the forecast reaches 80, 90 and 100 %, open alerts by
- * severity, replica links that are unhealthy or paused, certificates ending within 30 days. Read through the clients it
+ * severity, replica links that are unhealthy or paused, certificates ending within 30 days, the array's own
+ * maintenance windows in force (REST 2.x). Read through the clients it
  * is handed (the App Home hands clients guarded by the viewer's role), each array within one deadline, so an
  * array that does not answer is one line saying so, never a blank page.
  */
 import { isUserFacing } from "../../errors.js";
 import { alertSchema, fileSystemReplicaLinkSchema } from "../../flashblade/schemas.js";
 import type { ArrayClient } from "../../flashblade/types.js";
+import { atLeast, generationOf } from "../../rest-spec/versions.js";
 import { capacityForecast } from "../forecast/capacity.js";
 
 const DAY = 86_400_000;
@@ -31,6 +33,8 @@ export interface FleetArray {
   links?: { total: number; unhealthy: number; paused: number };
   /** Certificates ending within 30 days (or ended), soonest first. */
   certificates?: { name: string; daysLeft: number }[];
+  /** The array's own maintenance windows in force (REST 2.16+), and how long until each ends. */
+  maintenance?: { name: string; endsInMs: number }[];
 }
 
 export interface FleetOptions {
@@ -45,11 +49,12 @@ export interface FleetOptions {
 
 async function readOne(client: ArrayClient, o: FleetOptions): Promise<FleetArray> {
   const now = o.now();
-  const [forecast, alerts, links, certs] = await Promise.all([
+  const [forecast, alerts, links, certs, windows] = await Promise.all([
     capacityForecast(client, { windowMs: o.windowMs ?? 30 * DAY, now: o.now }),
     client.get("/alerts", { query: { filter: "state='open'" }, schema: alertSchema }),
     client.get("/file-system-replica-links", { schema: fileSystemReplicaLinkSchema }).catch(() => undefined),
     client.get<Record<string, unknown>>("/certificates", {}).catch(() => undefined),
+    windowsInForce(client, now).catch(() => undefined),
   ]);
   const bySeverity = { critical: 0, warning: 0, info: 0 };
   for (const a of alerts.items) {
@@ -84,7 +89,19 @@ async function readOne(client: ArrayClient, o: FleetOptions): Promise<FleetArray
       })
       .sort((a, b) => a.daysLeft - b.daysLeft);
   }
+  if (windows?.length) out.maintenance = windows;
   return out;
+}
+
+/** The array's maintenance windows in force: a family only REST 2.16+ has, so no call on other arrays. */
+async function windowsInForce(client: ArrayClient, now: number): Promise<FleetArray["maintenance"]> {
+  const version = await client.version();
+  if (generationOf(version) !== 2 || !atLeast(version, "2.16")) return [];
+  const page = await client.get<Record<string, unknown>>("/maintenance-windows", {});
+  return page.items.flatMap((w) => {
+    const [name, start, end] = [w["name"], Number(w["created"] ?? 0), Number(w["expires"])];
+    return typeof name === "string" && start <= now && now < end ? [{ name, endsInMs: end - now }] : [];
+  });
 }
 
 /** Every array read side by side; each that fails or outlasts the deadline is a line with the reason. */
