@@ -12,7 +12,10 @@ export interface ExportRule {
   client: string;
   /** "rw" or "ro". */
   permission: string;
-  /** "root-squash", "no-root-squash" or "all-squash" (2.x's words; 1.x's options are read into them). */
+  /**
+   * "root-squash", "no-squash" or "all-squash": 2.x's words (Pure's SDK; its 2.23 presets say "no-root-squash",
+   * read as "no-squash"); 1.x's options are read into them.
+   */
   access: string;
 }
 
@@ -44,7 +47,7 @@ export function parseRules(text: string | undefined): ExportRule[] {
       client: m[1] ?? "*",
       permission: opts.includes("ro") ? "ro" : "rw",
       access: opts.includes("no_root_squash")
-        ? "no-root-squash"
+        ? "no-squash"
         : opts.includes("all_squash")
           ? "all-squash"
           : "root-squash",
@@ -53,9 +56,15 @@ export function parseRules(text: string | undefined): ExportRule[] {
   return out;
 }
 
+/** 2.x's access words as 1.x's rule options. */
+const OPTION: Readonly<Record<string, string>> = {
+  "no-squash": "no_root_squash",
+  "no-root-squash": "no_root_squash",
+};
+
 /** A rule in the one form both generations show: 1.x's own `client(options)`. */
 export function ruleText(r: ExportRule): string {
-  return `${r.client}(${r.permission},${r.access.replaceAll("-", "_")})`;
+  return `${r.client}(${r.permission},${OPTION[r.access] ?? r.access.replaceAll("-", "_")})`;
 }
 
 /** The export rules of `fs` (already read), from its export policy on 2.x when it has one. */
@@ -95,7 +104,8 @@ export async function policyRules(ctx: CommandContext, policy: string): Promise<
 }
 
 export function asRule(r: RuleItem): ExportRule {
-  return { client: r.client ?? "*", permission: r.permission ?? "rw", access: r.access ?? "root-squash" };
+  const access = r.access === "no-root-squash" ? "no-squash" : (r.access ?? "root-squash");
+  return { client: r.client ?? "*", permission: r.permission ?? "rw", access };
 }
 
 /** The one field `fs show` gives on either generation. */
@@ -151,7 +161,7 @@ export function firstMatch(
   return rule ? { rule, at: at + 1 } : undefined;
 }
 
-/** "rw, no-root-squash", or "none" when no rule lets it mount. */
+/** "rw, no-squash", or "none" when no rule lets it mount. */
 export function accessText(rules: readonly ExportRule[], client: string): string {
   const m = firstMatch(rules, client);
   return m ? `${m.rule.permission}, ${m.rule.access}` : "none";

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Harness, messagesOf, startHarness } from "../core/harness.js";
-import { ensure, seedMembers } from "../helpers/seed-2x.js";
+import { ensure } from "../helpers/seed-2x.js";
 
 let h: Harness;
 let bw = 0;
@@ -39,10 +39,11 @@ beforeAll(async () => {
     max_total_bytes_per_sec: 0,
     max_total_ops_per_sec: 0,
   });
-  seedMembers(h, "fb-two", "/qos-policies/members", [
-    { policy: "qos-bronze", member: "scratch", type: "file-systems" },
-    { policy: "qos-gold", member: "home", type: "file-systems" },
-  ]);
+  // The demo puts scratch under qos-bronze; home joins qos-gold (no limits) through the wire.
+  await two.post("/qos-policies/members", {
+    query: { policy_names: "qos-gold", member_names: "home", member_types: "file-systems" },
+    body: {},
+  });
 });
 afterAll(async () => h.close());
 

@@ -1,15 +1,12 @@
 /**
  * WORM data policies and legal holds on the impact of `fs destroy` / `fs eradicate`: on an array that speaks
  * REST 2.x the card refuses, in one sentence naming the policy and until when (or the hold and its path), and
- * nothing is sent; its 1.x twin (no such families) behaves as before. The seed uses the demo's names
- * (worm-7y on finance, hold-audit-2026 on /ledgers/2025), created through the simulator's 2.x wire where the
- * wire has a create (policies, holds) and in its collections where it has none (members, held entities).
+ * nothing is sent; its 1.x twin (no such families) behaves as before. The simulator's demo seed holds
+ * them (worm-7y on finance, hold-audit-2026 on /ledgers/2025), put there through its own rules.
  * Seven years of 365 days from 2026-11-28 end on 2033-11-26 (two leap days between).
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { collection } from "../../src/simulator/resources/generic.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
-import { ensure } from "../helpers/seed-2x.js";
 
 const YEAR = 365 * 24 * 3600 * 1000;
 let h: Harness;
@@ -23,29 +20,6 @@ beforeAll(async () => {
     simulatorClock: true,
   });
   h.clock.now = Date.UTC(2026, 10, 28, 12, 0, 0);
-  await ensure(h, "fb-two", "/worm-data-policies", "worm-7y", {
-    enabled: true,
-    mode: "compliance",
-    retention_lock: "locked",
-    min_retention: 7 * YEAR,
-    default_retention: 7 * YEAR,
-    max_retention: 10 * YEAR,
-  });
-  await ensure(h, "fb-two", "/legal-holds", "hold-audit-2026", { description: "2026 audit" });
-  const state = h.sims.get("fb-two")?.state;
-  if (!state) throw new Error("fb-two is simulated");
-  collection(state, "/worm-data-policies/members").items.set("worm-7y/finance", {
-    id: state.newId(),
-    policy: { name: "worm-7y" },
-    member: { name: "finance", resource_type: "file-systems" },
-  });
-  collection(state, "/legal-holds/held-entities").items.set("hold-audit-2026/finance/ledgers", {
-    id: state.newId(),
-    legal_hold: { name: "hold-audit-2026" },
-    file_system: { name: "finance" },
-    path: "/ledgers/2025",
-    status: "held",
-  });
 });
 afterAll(async () => h.close());
 

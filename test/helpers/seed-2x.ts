@@ -1,8 +1,6 @@
 /**
- * The demo's seed of REST 2.x-only families (the names issue 42's helpers share), for tests on arrays that speak
- * 2.x: created through the simulator's 2.x wire where the operation's create takes `names` (policies, holds),
- * and in the simulator's own collections where it does not (rules, exports, members, held entities), until the
- * simulator models these families and seeds the demo with them.
+ * What tests of REST 2.x-only families add to the demo's own seed (src/simulator/scenarios/demo-families.ts),
+ * through the simulator's 2.x wire.
  */
 import { collection } from "../../src/simulator/resources/generic.js";
 import type { Harness } from "../core/harness.js";
@@ -11,60 +9,6 @@ function stateOf(harness: Harness, array: string) {
   const state = harness.sims.get(array)?.state;
   if (!state) throw new Error(`${array} is simulated`);
   return state;
-}
-
-/** The demo's export policies on `array` (a 2.x one). */
-export async function seedExportPolicies(harness: Harness, array: string): Promise<void> {
-  await harness.pool
-    .get(array)
-    .post("/nfs-export-policies", { query: { names: "default,lab-clients" }, body: {} });
-  const state = stateOf(harness, array);
-  const rules = collection(state, "/nfs-export-policies/rules");
-  const rule = (policy: string, index: number, client: string, permission: string, access: string) =>
-    rules.items.set(`${policy}.${index}`, {
-      name: `${policy}.${index}`,
-      id: state.newId(),
-      policy: { name: policy },
-      index,
-      client,
-      permission,
-      access,
-    });
-  // Kept out of order on purpose: the array applies them by index.
-  rule("lab-clients", 2, "*.build.example.com", "ro", "root-squash");
-  rule("lab-clients", 1, "10.20.0.0/16", "rw", "no-root-squash");
-  rule("default", 1, "*", "ro", "root-squash");
-  const exports = collection(state, "/file-system-exports");
-  for (const [fs, policy] of [
-    ["home", "default"],
-    ["projects", "lab-clients"],
-  ] as const)
-    exports.items.set(fs, {
-      name: fs,
-      id: state.newId(),
-      export_name: fs,
-      member: { name: fs },
-      policy: { name: policy },
-      policy_type: "nfs",
-      enabled: true,
-    });
-}
-
-/** Policy members (`{policy, member}` items) of a 2.x members path, as the array lists them. */
-export function seedMembers(
-  harness: Harness,
-  array: string,
-  path: string,
-  members: readonly { policy: string; member: string; type: string }[],
-): void {
-  const state = stateOf(harness, array);
-  const items = collection(state, path).items;
-  for (const m of members)
-    items.set(`${m.policy}/${m.member}`, {
-      id: state.newId(),
-      policy: { name: m.policy },
-      member: { name: m.member, resource_type: m.type },
-    });
 }
 
 /**

@@ -17,9 +17,9 @@ describe("export policies decide which client may mount", () => {
   it("seeds the shared names, and the first matching rule by index wins", async () => {
     const { h } = await open();
     const rules = await items("/nfs-export-policies/rules?policy_names=lab-clients", h);
-    expect(rules.map((r) => [r.index, r.client, r.permission, r.access])).toEqual([
-      [1, "10.20.0.0/16", "rw", "no-squash"],
-      [2, "*.build.example.com", "ro", "root-squash"],
+    expect(rules.map((r) => [r.name, r.index, r.client, r.permission, r.access])).toEqual([
+      ["lab-clients.1", 1, "10.20.0.0/16", "rw", "no-squash"],
+      ["lab-clients.2", 2, "*.build.example.com", "ro", "root-squash"],
     ]);
     const exports = await items("/file-system-exports", h);
     expect(exports.map((e) => [e.name, e.member.name, e.policy.name, e.policy_type])).toEqual([

@@ -80,7 +80,9 @@ function newPolicy(state: SimState, f: RuleFamily, name: string, body: Json): Re
     rules: [],
   };
   for (const k of Object.keys(f.policyDefaults ?? {})) if (k in body) p[k] = body[k];
-  const rules = ((body["rules"] as Json[] | undefined) ?? []).map((r) => newRule(state, f, p, r, []));
+  // Each rule's name counts on from the ones before it in the same body (lab-clients.1, lab-clients.2, …).
+  const rules: Rule[] = [];
+  for (const r of (body["rules"] as Json[] | undefined) ?? []) rules.push(newRule(state, f, p, r, rules));
   renumber(state, f, p, rules);
   return p;
 }
