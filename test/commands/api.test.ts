@@ -42,8 +42,8 @@ describe("api GET", () => {
     expect(textOf(await h.run("carol", "api GET /blades?colour=red --array lab-1"))).toContain(
       "GET /blades takes no parameter `colour`",
     );
-    expect(textOf(await h.run("carol", "api GET /file-systems?total_only=true --array lab-1"))).toContain(
-      `\`total_only\` is not in REST ${SIM_VERSION} for /file-systems`,
+    expect(textOf(await h.run("carol", "api GET /keytabs?total_only=true --array lab-1"))).toContain(
+      `\`total_only\` is not in REST ${SIM_VERSION} for /keytabs`,
     );
     expect(sent("lab-1")).toEqual([]);
   });
