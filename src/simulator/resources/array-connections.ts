@@ -2,9 +2,10 @@
 import { z } from "zod";
 import { bodyObject, parseBody, referenceByName } from "../models/body.js";
 import { type ArrayConnectionRec, renderArrayConnection } from "../models/replication.js";
-import { CONNECTION_KEY_PATH, caGroupFor, learnRemote } from "../models/replication-rules.js";
+import { CONNECTION_KEY_PATH, caGroupFor } from "../models/replication-rules.js";
+import { learnRemoteAnywhere } from "../peer-wire.js";
 import type { SimState } from "../state.js";
-import { badRequest, type SimRequest } from "../types.js";
+import { badRequest, type SimHandler, type SimRequest } from "../types.js";
 import { EMPTY, exclusive, type Handler, listing, ok, rejectParam, resolveAll } from "./common.js";
 
 /** Connections named by remote_names / remote_ids; undefined when neither is given. */
@@ -46,7 +47,7 @@ const postBody = z
   .partial()
   .required({ management_address: true, connection_key: true });
 
-export const createArrayConnections: Handler = (req, state) => {
+export const createArrayConnections: SimHandler<SimState> = async (req, state) => {
   noNames(req);
   const body = parseBody(
     postBody,
@@ -63,8 +64,20 @@ export const createArrayConnections: Handler = (req, state) => {
   }
   const encrypted = body.encrypted ?? false;
   const caGroup = caGroupFor(state, encrypted, body.ca_certificate_group);
-  const remote = learnRemote(state, body.management_address, body.connection_key, body.remote?.name);
-  if (all.some((c) => c.remote.name === remote.name))
+  const remote = await learnRemoteAnywhere(
+    state,
+    body.management_address,
+    body.connection_key,
+    body.remote?.name,
+  );
+  // Asked over the wire, the peer answered after a while: what held before may not any more.
+  const now = [...state.arrayConnections.values()];
+  if (now.some((c) => c.management_address === body.management_address))
+    throw badRequest(
+      `An array connection to ${body.management_address} already exists.`,
+      body.management_address,
+    );
+  if (now.some((c) => c.remote.name === remote.name))
     throw badRequest(`Array '${remote.name}' is already connected.`, remote.name);
   const conn: ArrayConnectionRec = {
     id: state.newId(),
