@@ -5,6 +5,8 @@
  * `allow_errors=true`, as a real array does. Through the real client over HTTPS.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { message } from "../../src/core/presentation/message.js";
+import { withPartial } from "../../src/core/presentation/partial.js";
 import { toolResult } from "../../src/mcp/output.js";
 import { type Harness, messagesOf, startHarness } from "../core/harness.js";
 
@@ -52,5 +54,23 @@ describe("a partial answer (207)", () => {
     const [m] = messagesOf(await ask("context_names=lab-2x"));
     expect(m?.partial).toBeUndefined();
     expect(m?.text).not.toContain("answered in part");
+  });
+});
+
+describe("a partial list's CSV", () => {
+  test("goes with a CSV of the errors, each cell safe for a spreadsheet, once each", () => {
+    const list = message("2 file systems", [], {
+      attachments: [
+        { filename: "file-systems.csv", title: "t", contentType: "text/csv", content: "Name\r\n" },
+      ],
+    });
+    const err = { array: "fb-a", context: "=cmd|' /C calc'!A0", message: "Context does not exist." };
+    const m = withPartial(list, [err, err]);
+    expect(m.attachments?.map((a) => a.filename)).toEqual(["file-systems.csv", "partial-answer-errors.csv"]);
+    expect(m.attachments?.[1]?.content).toBe(
+      "Array,Context,Error\r\nfb-a,'=cmd|' /C calc'!A0,Context does not exist.\r\n",
+    );
+    // Without a CSV (a short list) the lines and the data say it all.
+    expect(withPartial(message("x", []), [err]).attachments).toBeUndefined();
   });
 });
