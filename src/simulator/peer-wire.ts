@@ -42,19 +42,32 @@ function peerUrl(address: string): string | undefined {
   return m ? `https://${m[1]}:${m[2]}` : undefined;
 }
 
+type Remote = ArrayConnectionRec["remote"];
+
 /**
  * The remote end of a new connection, wherever the simulated peer runs: this process first, then the address
- * over the wire (an address with a port), else the name the request gives (learnRemote's rules).
+ * over the wire (an address with a port), else the name the request gives (learnRemote's rules). Answered at
+ * once unless it goes over the wire.
  */
-export async function learnRemoteAnywhere(
+export function learnRemoteAnywhere(
   state: SimState,
   address: string,
   key: string,
   named: string | undefined,
-): Promise<ArrayConnectionRec["remote"]> {
+): Remote | Promise<Remote> {
   // This array's own addresses are registered in this process: findPeer catches a connection to itself.
   const url = findPeer(address) === undefined ? peerUrl(address) : undefined;
   if (url === undefined) return learnRemote(state, address, key, named);
+  return overTheWire(state, url, address, key, named);
+}
+
+async function overTheWire(
+  state: SimState,
+  url: string,
+  address: string,
+  key: string,
+  named: string | undefined,
+): Promise<Remote> {
   // A simulator's certificate is its own, self-signed: no CA here knows it. The key is what the peer checks.
   const agent = new Agent({ connect: { rejectUnauthorized: false, timeout: PEER_TIMEOUT_MS } });
   try {

@@ -3,18 +3,19 @@
  * loopback): the connecting array learns the peer's name and id over the wire, only with a connection key the
  * peer issued, as two arrays on a network do.
  */
-import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileFixture, REPO } from "../helpers/compile-fixture.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the answers are read by the assertions, field by field
 type Reply = { status: number; body: any };
 
-const root = join(import.meta.dirname, "..", "..");
-const cliJs = join(root, "dist", "src", "simulator", "cli.js");
+// The CLI compiled on its own (not dist/, which other test files rebuild while this one runs).
+let build: string;
+let cliJs: string;
 const children: ChildProcessWithoutNullStreams[] = [];
 const agent = new Agent({ connect: { rejectUnauthorized: false } });
 
@@ -23,7 +24,7 @@ async function simulatorProcess(prefix: string): Promise<string> {
   const child = spawn(
     process.execPath,
     [cliJs, "--port", "0", "--name-prefix", prefix, "--api-token", "T-peers", "--log-level", "silent"],
-    { cwd: root },
+    { cwd: REPO },
   );
   children.push(child);
   return new Promise((resolve, reject) => {
@@ -62,18 +63,15 @@ async function session(
   };
 }
 
-beforeAll(async () => {
-  await promisify(execFile)(
-    process.execPath,
-    [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
-    { cwd: root },
-  ).catch(() => undefined);
-  if (!existsSync(cliJs)) throw new Error(`build did not produce ${cliJs}`);
+beforeAll(() => {
+  build = compileFixture("src/simulator/cli.ts", "peers-cli");
+  cliJs = join(build, "src", "simulator", "cli.js");
 }, 120_000);
 
 afterAll(async () => {
   for (const c of children) c.kill("SIGTERM");
   await agent.close();
+  rmSync(build, { recursive: true, force: true });
 });
 
 describe("array connections across processes", () => {
