@@ -52,6 +52,9 @@ function errorsCsv(errors: readonly PartialError[]): Attachment {
     filename: "partial-answer-errors.csv",
     title: "What the arrays could not list",
     contentType: "text/csv",
-    content: toCsv(ERROR_COLUMNS, errors.map((e) => ({ ...e }))),
+    content: toCsv(
+      ERROR_COLUMNS,
+      errors.map((e) => ({ ...e })),
+    ),
   };
 }
