@@ -24,6 +24,7 @@ import { createLogger, flushLogs, type Logger, logLinesDropped } from "./logger.
 import { applyProcessSettings } from "./ops/heap-options.js";
 import type { Metrics } from "./ops/metrics.js";
 import { redactUrlCredentials } from "./redact.js";
+import { versionsOverride } from "./simulator/options.js";
 import type { RunSlackDeps } from "./slack/run.js";
 
 export interface MainIO {
@@ -36,6 +37,11 @@ export interface MainIO {
   interactive: boolean;
   /** Whether stdout is a terminal: a secret shown once is printed only there (or with --show-secret). */
   stdoutIsTerminal?: boolean;
+  /**
+   * The demo's arrays on their own versions even when ARRAY_SIM_VERSIONS flips the test suite's arrays to one
+   * generation: the docs' transcripts show the mixed demo `npm start` runs.
+   */
+  demoAsShipped?: boolean;
 }
 
 /** The console knows no groups and no guests: the person at the keyboard is whoever /as says. */
@@ -51,7 +57,13 @@ async function runConsoleMode(loaded: LoadedConfig | undefined, io: MainIO): Pro
   // Warnings and errors only, in the console's short form: above its prompt while it runs, else on stderr.
   const logLines = consoleLogSink(io.stderr);
   const logger = createLogger({ level: "warn", destination: logLines.stream });
-  const demo = loaded ? undefined : await startDemo(logger, demoIncidentFrom(io.argv));
+  const demo = loaded
+    ? undefined
+    : await startDemo(
+        logger,
+        demoIncidentFrom(io.argv),
+        io.demoAsShipped ? null : (versionsOverride() ?? null),
+      );
   const config = loaded ?? demo?.loaded;
   if (!config) throw new Error("no configuration");
   const audit = memoryAuditSink();

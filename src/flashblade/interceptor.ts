@@ -34,6 +34,11 @@ export interface RequestHooks {
   ) => Promise<void>;
   /** Charged once for every request sent (each page of a listing); throws to stop it from being sent. */
   readonly budget?: (method: HttpMethod, path: string) => void;
+  /**
+   * Told of every page that came back partial (REST 2.x 207: `errors` beside the items), so the answer can say
+   * what the array could not list instead of dropping it.
+   */
+  readonly partial?: (array: string, path: string, errors: NonNullable<Page<unknown>["errors"]>) => void;
 }
 
 export class InterceptedClient extends TypedReads implements ArrayClient {
@@ -73,21 +78,21 @@ export class InterceptedClient extends TypedReads implements ArrayClient {
 
   async get<T = unknown>(path: string, opts?: RequestOptions<T>): Promise<Page<T>> {
     await this.#before("GET", path, opts?.query);
-    return this.inner.get(path, opts);
+    return this.#reported(path, await this.inner.get(path, opts));
   }
 
   iterate<T = unknown>(path: string, opts: RequestOptions<T> & { pageSize?: number } = {}): AsyncIterable<T> {
     const { inner, hooks } = this;
     const budget = hooks.budget;
     const allowed = () => hooks.policy?.(inner, "GET", path, opts.query);
-    // Without a budget the client's own walk serves (no page to count); with one, each page is charged.
+    // Without hooks on pages the client's own walk serves; with them, each page is charged and read for errors.
     const walk = (): AsyncIterator<T> =>
-      budget === undefined
+      budget === undefined && hooks.partial === undefined
         ? inner.iterate(path, opts)[Symbol.asyncIterator]()
         : paginate(
-            (p, o) => {
-              budget("GET", p);
-              return inner.get(p, o);
+            async (p, o) => {
+              budget?.("GET", p);
+              return this.#reported(p, await inner.get(p, o));
             },
             path,
             { ...opts, array: inner.name },
@@ -119,6 +124,12 @@ export class InterceptedClient extends TypedReads implements ArrayClient {
   async send<T = unknown>(plan: PlannedCall, schema?: z.ZodType<T>): Promise<T[]> {
     await this.#before(plan.method, plan.path, plan.query);
     return this.inner.send(plan, schema);
+  }
+
+  #reported<P extends Page<unknown>>(path: string, page: P): P {
+    if (page.errors !== undefined && page.errors.length > 0)
+      this.hooks.partial?.(this.name, path, page.errors);
+    return page;
   }
 
   async #before(method: HttpMethod, path: string, query: Query | PlannedCall["query"] | undefined) {

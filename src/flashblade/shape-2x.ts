@@ -35,8 +35,13 @@ function isRef(v: unknown): v is Item {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** `items` of a 2.x answer on `path` in 1.x's shape (changed in place: they are this answer's own). */
+/**
+ * `items` of a 2.x answer on `path` in 1.x's shape (changed in place: they are this answer's own). The `context`
+ * reference of 2.17+ (the fleet member an item lives on) goes too: the bot reads each array by its own
+ * connection, so it names the array the card already names, and 1.x has no such field.
+ */
 export function in1xShape(path: string, items: unknown[]): unknown[] {
+  for (const item of items) if (isRef(item) && isRef(item["context"])) delete item["context"];
   const folded = FOLDED[path];
   if (folded === undefined) return items;
   for (const item of items) {

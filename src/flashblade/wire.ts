@@ -4,7 +4,9 @@
  * Sources: the spec's versioning table and shared/reference/flashblade-rest-1x.md §6–§7.
  */
 
-import { atLeast } from "../rest-spec/versions.js";
+import { dialect } from "../rest-spec/dialect.js";
+import { findOperation } from "../rest-spec/operations.js";
+import { atLeast, generationOf } from "../rest-spec/versions.js";
 import { versionTooOld } from "./errors.js";
 import { eq, type Filter } from "./filter.js";
 import type { ArrayClient, FileSystemCreate, FileSystemPatch, Query } from "./types.js";
@@ -23,9 +25,26 @@ const TOTALS_DROPPED_AT_1_12 = new Set([
   "/keytabs",
 ]);
 
-/** Whether `total`/`total_only` may be sent on GET `path` at `version`. */
+/**
+ * Whether `total`/`total_only` may be sent on GET `path` at `version`. On 2.x the table says (2.x has
+ * `total_only` again on the listings 1.12 dropped it from, and on some only from a later 2.x version).
+ */
 export function totalsAllowed(path: string, version: string): boolean {
+  if (generationOf(version) === 2) return totalOnly2x(path, version);
   return !(TOTALS_DROPPED_AT_1_12.has(path) && from112(version));
+}
+
+// Asked on every listing: one table lookup per path and version.
+const totalOnlyAt = new Map<string, boolean>();
+function totalOnly2x(path: string, version: string): boolean {
+  const key = `${version} ${path}`;
+  let v = totalOnlyAt.get(key);
+  if (v === undefined) {
+    const op = findOperation("GET", path);
+    v = op !== undefined && "total_only" in dialect(version).params(op);
+    if (totalOnlyAt.size < 1024) totalOnlyAt.set(key, v);
+  }
+  return v;
 }
 
 // Asked on every listing; a handful of distinct versions ever reach it.

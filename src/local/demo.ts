@@ -19,12 +19,13 @@ export const DEMO_USERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * fb-dr-01 is the replication target of fb-lab-01: their replica links, connection and contents match. Both speak
- * REST 1.x for now, so the transcripts and goldens keep their request lines (ARRAY_SIM_VERSIONS overrides it, as
- * the suite's REST 2.x project does).
+ * fb-dr-01 is the replication target of fb-lab-01: their replica links, connection and contents match. A mixed
+ * fleet, as most are: fb-lab-01 serves both generations like a current array (the bot speaks 2.28 to it),
+ * fb-dr-01 is an older array on REST 1.x only. ARRAY_SIM_VERSIONS overrides both, so each run of the test suite
+ * stays on one generation (goldens and examples are written per generation).
  */
 export const DEMO_ARRAYS = [
-  { name: "fb-lab-01", tags: ["lab"], scenario: "demo", versions: "1.0-1.12" },
+  { name: "fb-lab-01", tags: ["lab"], scenario: "demo", versions: "1.0-1.12,2.0-2.28" },
   { name: "fb-dr-01", tags: ["dr"], scenario: "demo-dr", versions: "1.0-1.12" },
 ] as const;
 
@@ -55,8 +56,15 @@ export interface Demo {
   close(): Promise<void>;
 }
 
-/** Starts the simulators and returns a configuration pointing at them. */
-export async function startDemo(logger: Logger, incident?: DemoIncident): Promise<Demo> {
+/**
+ * Starts the simulators and returns a configuration pointing at them. `override` replaces every array's versions
+ * (by default ARRAY_SIM_VERSIONS; null keeps the demo's own, as `npm start` runs it).
+ */
+export async function startDemo(
+  logger: Logger,
+  incident?: DemoIncident,
+  override: string | null = versionsOverride() ?? null,
+): Promise<Demo> {
   const sims: Simulator[] = [];
   try {
     for (const a of DEMO_ARRAYS) {
@@ -66,7 +74,7 @@ export async function startDemo(logger: Logger, incident?: DemoIncident): Promis
           // `freeze` is a change-control drill, not an array incident: the arrays stay the demo's.
           scenario:
             a.scenario === "demo" && incident !== undefined && incident !== "freeze" ? incident : a.scenario,
-          versions: versionsOverride() ?? a.versions,
+          versions: override ?? a.versions,
           logger: logger.child({ sim: a.name }),
         }),
       );

@@ -108,6 +108,16 @@ export function toolResult(raw: Message, extra: Record<string, unknown> = {}): T
           }
         : {}),
       ...(m.error ? { error: m.error } : {}),
+      // A partial answer's errors (REST 2.x 207) as data beside the tables they did not reach.
+      ...(m.partial?.length
+        ? {
+            partial: m.partial.map((e) => ({
+              array: escapeSlackMarkup(e.array),
+              context: escapeSlackMarkup(e.context),
+              message: escapeSlackMarkup(e.message),
+            })),
+          }
+        : {}),
       ...extra,
     },
     ...(m.error ? { isError: true } : {}),

@@ -11,6 +11,7 @@ Starts simulated FlashBlade arrays (REST 1.x and 2.x over HTTPS) until Ctrl+C.
   --port N            first port (default 8443; 0 = any free port); --arrays N uses N consecutive ports
   --host ADDR         address to listen on (default 127.0.0.1)
   --arrays N          number of arrays, named sim-1 ... sim-N (default 1, at most 32)
+  --name-prefix P     name them P-1 ... P-N instead (simulators in separate processes connect by name)
   --api-token T       API token accepted for login (default ${DEFAULT_API_TOKEN})
   --username U        user the token logs in as (default ${DEFAULT_USERNAME})
   --versions R        REST versions served, ranges and lists of both generations: ${CURRENT_ARRAY_VERSIONS}
@@ -51,6 +52,10 @@ const argsSchema = z
     port: intString("--port", 0, 65535).default(8443),
     host: z.string().min(1).default("127.0.0.1"),
     arrays: intString("--arrays", 1, 32).default(1),
+    "name-prefix": z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9-]{0,50}$/, "--name-prefix takes letters, digits and dashes (e.g. fb-dr)")
+      .default("sim"),
     "api-token": z.string().min(1, "--api-token must not be empty").default(DEFAULT_API_TOKEN),
     username: z.string().min(1).default(DEFAULT_USERNAME),
     versions: z
@@ -96,6 +101,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
         port: { type: "string" },
         host: { type: "string" },
         arrays: { type: "string" },
+        "name-prefix": { type: "string" },
         "api-token": { type: "string" },
         username: { type: "string" },
         versions: { type: "string" },

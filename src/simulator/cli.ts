@@ -44,12 +44,12 @@ async function start(args: CliArgs): Promise<Simulator[]> {
           versions: args.versions,
           apiTokens: [{ token: args["api-token"], username: args.username }],
           scenario: args.scenario,
-          arrayName: `sim-${i + 1}`,
+          arrayName: `${args["name-prefix"]}-${i + 1}`,
           sessionIdleMs: args["idle-timeout"],
           tls,
           controlPath: args.control,
           seed: args.seed + i,
-          logger: logger.child({ array: `sim-${i + 1}` }),
+          logger: logger.child({ array: `${args["name-prefix"]}-${i + 1}` }),
         }),
       );
     }

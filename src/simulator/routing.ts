@@ -10,6 +10,7 @@ import { recordFailedLogin, recordLogin, recordLogout } from "./resources/sessio
 import type { SessionStore } from "./sessions.js";
 import type { SimState } from "./state.js";
 import { type SimHandler, SimHttpError, type SimResult } from "./types.js";
+import { answer2x, read2x, type Wire2xRequest } from "./wire-2x.js";
 
 /** Everything the router needs, passed in by the front end. */
 export interface RouterContext {
@@ -141,10 +142,14 @@ async function versioned(
     let search = req.search;
     // purity_fb sends no body for an empty model; arrays take a body-less PATCH as `{}`.
     let body: unknown = parseBody(req.body) ?? (method === "PATCH" ? {} : undefined);
-    if (d.generation === 2) ({ search, body } = inHandlerTerms(d, op, search, body));
+    let extra: Wire2xRequest | undefined;
+    if (d.generation === 2) {
+      extra = read2x(d, op, search, ctx.state.array.name);
+      ({ search, body } = inHandlerTerms(d, op, extra.search, body));
+    }
     const query = parseQuery(search);
-    const result = await handler({ method, path, version, query, body, user }, ctx.state);
-    return wrapResult(result);
+    const result = wrapResult(await handler({ method, path, version, query, body, user }, ctx.state));
+    return extra === undefined ? result : answer2x(d, op, extra, result, ctx.state.array);
   } catch (err) {
     if (err instanceof SimHttpError) return errorResponse(err.status, err.message, err.context ?? rest);
     ctx.logger.error({ err, method, path: rest, version }, "simulator handler failed");

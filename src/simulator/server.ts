@@ -12,6 +12,7 @@ import { CONTROL_PREFIX, handleControl } from "./control-http.js";
 import { FaultPlan } from "./faults.js";
 import { OAuthIssuer } from "./oauth.js";
 import { resolveOptions, type SimulatorOptions } from "./options.js";
+import { answerPeer, PEER_PATH } from "./peer-wire.js";
 import { registerPeer } from "./peers.js";
 import { type LoggedRequest, RequestLog, redactBody } from "./request-log.js";
 import { findHandler } from "./resources/index.js";
@@ -211,6 +212,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     if (pathname === TOKEN_PATH) {
       const type = req.headers["content-type"];
       reply(oauth.exchange(method, Array.isArray(type) ? type[0] : type, body));
+      return;
+    }
+    if (pathname === PEER_PATH) {
+      reply(answerPeer(state, method, body));
       return;
     }
     if (pathname !== "/api" && !pathname.startsWith("/api/")) {

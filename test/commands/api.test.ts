@@ -42,9 +42,11 @@ describe("api GET", () => {
     expect(textOf(await h.run("carol", "api GET /blades?colour=red --array lab-1"))).toContain(
       "GET /blades takes no parameter `colour`",
     );
-    expect(textOf(await h.run("carol", "api GET /file-systems?total_only=true --array lab-1"))).toContain(
-      `\`total_only\` is not in REST ${SIM_VERSION} for /file-systems`,
-    );
+    // 1.12 took total_only from file systems; 2.x has it again (test/flashblade/totals-2x.test.ts).
+    if (SIM_VERSION.startsWith("1."))
+      expect(textOf(await h.run("carol", "api GET /file-systems?total_only=true --array lab-1"))).toContain(
+        `\`total_only\` is not in REST ${SIM_VERSION} for /file-systems`,
+      );
     expect(sent("lab-1")).toEqual([]);
   });
 

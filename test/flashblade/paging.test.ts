@@ -57,7 +57,9 @@ describe("paging", () => {
     expect(await c.count("/file-systems")).toBe(N);
     const counted = seen(sim, "GET", path);
     expect(counted).toHaveLength(1);
-    expect(counted[0]?.get("limit")).toBe("1");
+    // 1.12 dropped total_only from file systems (one item and its total_item_count); 2.x has it again.
+    if (SIM_VERSION.startsWith("2.")) expect(counted[0]?.get("total_only")).toBe("true");
+    else expect(counted[0]?.get("limit")).toBe("1");
   });
 
   it("a single page reports the total item count and the continuation token", async () => {

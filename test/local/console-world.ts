@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
-import { main } from "../../src/main.js";
+import { type MainIO, main } from "../../src/main.js";
 import { DEFAULT_API_TOKEN, type Simulator, startSimulator } from "../../src/simulator/index.js";
 
 export interface ConsoleWorld {
@@ -23,6 +23,7 @@ export async function runMain(
   argv: readonly string[],
   lines: readonly string[],
   env: Readonly<Record<string, string>> = {},
+  io: Pick<MainIO, "demoAsShipped"> = {},
 ): Promise<{ code: number; out: string; err: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -41,6 +42,7 @@ export async function runMain(
     stdout,
     stderr,
     interactive: false,
+    ...io,
   });
   return { code, out, err };
 }

@@ -14,7 +14,7 @@ import type { HistoryReader } from "../audit/audit-history.js";
 import type { ChangeControlRecords } from "../change-control/records.js";
 import type { AlertCommandPort } from "../context/alert-port.js";
 import type { ActorKind, Effect, SecretField } from "../context/pipeline-types.js";
-import type { Field, Message, Rich } from "../presentation/message.js";
+import type { Field, Message, PartialError, Rich } from "../presentation/message.js";
 import type { Responses } from "../requests/send-plan.js";
 
 export type { DestructiveClass };
@@ -103,6 +103,8 @@ export interface CommandContext {
    * `run` that follows the prompt; in memory only (never in args, the pending store or the audit).
    */
   readonly secrets?: Readonly<Record<string, string>>;
+  /** Filled as pages come back partial (REST 2.x 207); the pipeline adds them to the answer. */
+  readonly partial?: PartialError[];
   now(): number;
 }
 

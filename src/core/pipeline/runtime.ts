@@ -18,7 +18,7 @@ import { openAccessRequest } from "../change-control/access.js";
 import { type ChangeControlRecords, changeControlRecords } from "../change-control/records.js";
 import type { PipelineDeps } from "../context/pipeline-deps.js";
 import type { Effect } from "../context/pipeline-types.js";
-import { errorMessage } from "../presentation/message.js";
+import { errorMessage, type PartialError } from "../presentation/message.js";
 import { type RequestBudgets, requestBudgets } from "../requests/request-budget.js";
 import { policyHook, type RoleOn } from "../requests/request-guard.js";
 import { DEFAULT_FAN_OUT_DEADLINE_MS } from "../requests/slow-array.js";
@@ -82,7 +82,15 @@ export function createRuntime(deps: PipelineDeps): Runtime {
       const roleOn: RoleOn = async (c) =>
         c.name === rawClient?.name ? actor.role : access.roleOn(actor.userId, c);
       const budget = budgets.hook(requestId);
-      const hooks: RequestHooks = { policy: policyHook(roleOn), ...(budget ? { budget } : {}) };
+      const partial: PartialError[] = [];
+      const hooks: RequestHooks = {
+        policy: policyHook(roleOn),
+        ...(budget ? { budget } : {}),
+        partial: (array, _path, errors) => {
+          for (const e of errors)
+            partial.push({ array, context: String(e.context ?? ""), message: e.message ?? "" });
+        },
+      };
       const client = rawClient && new InterceptedClient(rawClient, hooks);
       // Made when first asked for: most commands use only their own array.
       let pool: ArrayPool | undefined;
@@ -104,6 +112,7 @@ export function createRuntime(deps: PipelineDeps): Runtime {
         ...(deps.alerts ? { alerts: deps.alerts } : {}),
         ...(history ? { history } : {}),
         control: controlPort(self, actor, requestId),
+        partial,
         now: deps.now,
       };
     },

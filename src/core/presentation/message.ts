@@ -261,6 +261,15 @@ export interface Message {
   error?: string;
   /** A `show` answer's object as values (faces that carry data give it; the blocks show it). */
   object?: ShownObject;
+  /** What the arrays could not list in a partial answer (REST 2.x 207); the blocks show each as a line. */
+  partial?: PartialError[];
+}
+
+/** One error of a partial answer (REST 2.x 207), as the array gave it, with the array's name. */
+export interface PartialError {
+  array: string;
+  context: string;
+  message: string;
 }
 
 export function message(

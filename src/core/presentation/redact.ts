@@ -250,6 +250,15 @@ export function redactMessage(m: Message): Message {
     ...(m.forms
       ? { forms: m.forms.map((o) => (o.names ? { ...o, names: o.names.map(redactUrlCredentials) } : o)) }
       : {}),
+    ...(m.partial
+      ? {
+          partial: m.partial.map((e) => ({
+            ...e,
+            context: redactUrlCredentials(e.context),
+            message: redactUrlCredentials(e.message),
+          })),
+        }
+      : {}),
   };
 }
 

@@ -11,7 +11,15 @@ import type { CommandActor, CommandContext, FollowUp, Impact } from "../catalogu
 import type { CommandEntry } from "../catalogue/registry.js";
 import { ACTIONS } from "../context/pipeline-deps.js";
 import type { Runtime } from "../pipeline/runtime.js";
-import { type Block, type Button, botText, type Message, rich } from "../presentation/message.js";
+import {
+  type Block,
+  type Button,
+  botText,
+  type Message,
+  type PartialError,
+  rich,
+} from "../presentation/message.js";
+import { withPartial } from "../presentation/partial.js";
 import { commandPath } from "../words/command-path.js";
 import { countOf } from "../words/units.js";
 import { nothingPlanned, sendPlan } from "./send-plan.js";
@@ -34,7 +42,10 @@ export async function runOnArray(
   impact: Impact | undefined,
 ): Promise<Message> {
   const result = await produce(entry, args, ctx, impact);
-  const rendered = entry.command.render(result, args, rt.renderContext([ctx.arrayName]));
+  const rendered = withPartial(
+    entry.command.render(result, args, rt.renderContext([ctx.arrayName])),
+    ctx.partial ?? [],
+  );
   const offered = entry.command.followUp?.(result, args);
   const offers = offered === undefined ? [] : "commandId" in offered ? [offered] : offered;
   if (offers.length === 0) return rendered;
@@ -111,7 +122,9 @@ function offerRecord(rt: Runtime, ctx: CommandContext, offer: FollowUp, now: num
   };
 }
 
-type Outcome = { array: string; ok: true; result: unknown } | { array: string; ok: false; err: unknown };
+type Outcome =
+  | { array: string; ok: true; result: unknown; partial: readonly PartialError[] }
+  | { array: string; ok: false; err: unknown };
 
 /** Failed arrays named one per line; past this many, one line counts the rest. */
 const FAILED_SHOWN = 3;
@@ -152,6 +165,7 @@ export async function runFanOut(
           array: client.name,
           ok: true,
           result: await readOf(entry)(args, ctx, undefined),
+          partial: ctx.partial ?? [],
         });
       } catch (err) {
         if (!isUserFacing(err))
@@ -190,13 +204,16 @@ function combine(
   deadlineMs: number,
 ): Ran {
   const ok: { array: string; result: unknown }[] = [];
+  const partial: PartialError[] = [];
   const failed: { array: string; err: unknown }[] = [];
   const late: string[] = [];
   for (const name of names) {
     const o = settled.get(name);
     if (o === undefined) late.push(name);
-    else if (o.ok) ok.push({ array: name, result: o.result });
-    else failed.push({ array: name, err: o.err });
+    else if (o.ok) {
+      ok.push({ array: name, result: o.result });
+      partial.push(...o.partial);
+    } else failed.push({ array: name, err: o.err });
   }
   const rctx = rt.renderContext(ok.map((o) => o.array));
   let blocks: Block[] = [];
@@ -244,12 +261,15 @@ function combine(
   }
   const firstFailed = failed[0];
   return {
-    message: {
-      text,
-      blocks,
-      visibility: base?.visibility ?? entry.command.visibility ?? "ephemeral",
-      ...(base?.attachments ? { attachments: base.attachments } : {}),
-    },
+    message: withPartial(
+      {
+        text,
+        blocks,
+        visibility: base?.visibility ?? entry.command.visibility ?? "ephemeral",
+        ...(base?.attachments ? { attachments: base.attachments } : {}),
+      },
+      partial,
+    ),
     ...(firstFailed
       ? { failedCode: errorCode(firstFailed.err) }
       : late.length > 0

@@ -33,7 +33,8 @@ export function caGroupFor(
 /**
  * The remote end as the connecting array learns it: a simulated array on that address answers with its own
  * name and id, and only with the connection key it issued; elsewhere (an address no simulator answers) the
- * name the request gives, else one made from the address.
+ * name the request gives, else one made from the address. Only arrays of this process are asked here;
+ * learnRemoteAnywhere (peer-wire.ts) asks one in another process over the wire.
  */
 export function learnRemote(
   state: SimState,
@@ -42,11 +43,19 @@ export function learnRemote(
   named: string | undefined,
 ): ArrayConnectionRec["remote"] {
   const peer = findPeer(address);
-  if (peer === undefined) {
-    return { id: state.newId(), name: named ?? `remote-${address.replace(/[^A-Za-z0-9]/g, "-")}` };
-  }
+  if (peer === undefined) return unknownRemote(state, address, named);
   if (peer === state)
     throw badRequest(`${address} is this array; an array cannot connect to itself.`, address);
+  return checkedRemote(address, peerIdentity(peer, key, address), named);
+}
+
+/** An address no simulated array answers on: the name the request gives, else one made from the address. */
+export function unknownRemote(state: SimState, address: string, named: string | undefined) {
+  return { id: state.newId(), name: named ?? `remote-${address.replace(/[^A-Za-z0-9]/g, "-")}` };
+}
+
+/** What an array tells a peer that connects with `key`: its name and id, if it issued that key (else a 400). */
+export function peerIdentity(peer: SimState, key: string, address: string): { id: string; name: string } {
   const issued = peer.generic.get(CONNECTION_KEY_PATH)?.items.get("key");
   if (!issued || issued["connection_key"] !== key || Number(issued["expires"]) <= peer.clock()) {
     throw badRequest(
@@ -54,9 +63,18 @@ export function learnRemote(
       "connection_key",
     );
   }
-  if (named !== undefined && named !== peer.array.name)
-    throw badRequest(`The array at ${address} is '${peer.array.name}', not '${named}'.`, named);
   return { id: peer.array.id, name: peer.array.name };
+}
+
+/** The peer as it answered, unless the request named another array. */
+export function checkedRemote(
+  address: string,
+  peer: { id: string; name: string },
+  named: string | undefined,
+) {
+  if (named !== undefined && named !== peer.name)
+    throw badRequest(`The array at ${address} is '${peer.name}', not '${named}'.`, named);
+  return { id: peer.id, name: peer.name };
 }
 
 /** A stored connection as its creation met the rules: a named remote, and its CA group if encrypted. */

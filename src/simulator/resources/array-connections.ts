@@ -2,9 +2,10 @@
 import { z } from "zod";
 import { bodyObject, parseBody, referenceByName } from "../models/body.js";
 import { type ArrayConnectionRec, renderArrayConnection } from "../models/replication.js";
-import { CONNECTION_KEY_PATH, caGroupFor, learnRemote } from "../models/replication-rules.js";
+import { CONNECTION_KEY_PATH, caGroupFor } from "../models/replication-rules.js";
+import { learnRemoteAnywhere } from "../peer-wire.js";
 import type { SimState } from "../state.js";
-import { badRequest, type SimRequest } from "../types.js";
+import { badRequest, type SimHandler, type SimRequest } from "../types.js";
 import { EMPTY, exclusive, type Handler, listing, ok, rejectParam, resolveAll } from "./common.js";
 
 /** Connections named by remote_names / remote_ids; undefined when neither is given. */
@@ -46,7 +47,7 @@ const postBody = z
   .partial()
   .required({ management_address: true, connection_key: true });
 
-export const createArrayConnections: Handler = (req, state) => {
+export const createArrayConnections: SimHandler<SimState> = (req, state) => {
   noNames(req);
   const body = parseBody(
     postBody,
@@ -54,30 +55,35 @@ export const createArrayConnections: Handler = (req, state) => {
     "ArrayConnectionPost",
     req.version,
   );
-  const all = [...state.arrayConnections.values()];
-  if (all.some((c) => c.management_address === body.management_address)) {
-    throw badRequest(
-      `An array connection to ${body.management_address} already exists.`,
-      body.management_address,
-    );
-  }
+  const address = body.management_address;
+  const unique = (remote?: ArrayConnectionRec["remote"]) => {
+    const all = [...state.arrayConnections.values()];
+    if (all.some((c) => c.management_address === address))
+      throw badRequest(`An array connection to ${address} already exists.`, address);
+    if (remote && all.some((c) => c.remote.name === remote.name))
+      throw badRequest(`Array '${remote.name}' is already connected.`, remote.name);
+  };
+  unique();
   const encrypted = body.encrypted ?? false;
   const caGroup = caGroupFor(state, encrypted, body.ca_certificate_group);
-  const remote = learnRemote(state, body.management_address, body.connection_key, body.remote?.name);
-  if (all.some((c) => c.remote.name === remote.name))
-    throw badRequest(`Array '${remote.name}' is already connected.`, remote.name);
-  const conn: ArrayConnectionRec = {
-    id: state.newId(),
-    remote,
-    management_address: body.management_address,
-    replication_addresses: body.replication_addresses ?? [body.management_address],
-    status: "connected",
-    encrypted,
-    version: state.array.version,
-    ca_certificate_group: caGroup,
+  const create = (remote: ArrayConnectionRec["remote"]) => {
+    // Asked over the wire, the peer answered after a while: what held before is checked again.
+    unique(remote);
+    const conn: ArrayConnectionRec = {
+      id: state.newId(),
+      remote,
+      management_address: address,
+      replication_addresses: body.replication_addresses ?? [address],
+      status: "connected",
+      encrypted,
+      version: state.array.version,
+      ca_certificate_group: caGroup,
+    };
+    state.arrayConnections.set(conn.id, conn);
+    return ok([renderArrayConnection(conn)]);
   };
-  state.arrayConnections.set(conn.id, conn);
-  return ok([renderArrayConnection(conn)]);
+  const remote = learnRemoteAnywhere(state, address, body.connection_key, body.remote?.name);
+  return remote instanceof Promise ? remote.then(create) : create(remote);
 };
 
 const patchBody = z

@@ -51,7 +51,8 @@ const groupQuotas = quotaHandlers(GROUPS);
 
 const listAudits: Handler = (req, state) => listing(state.audits, req);
 
-type Routes = Record<string, Partial<Record<HttpMethod, Handler>>>;
+/** A handler that asks another array over the wire (array connections) answers in its own time. */
+type Routes = Record<string, Partial<Record<HttpMethod, Handler | SimHandler<SimState>>>>;
 
 const ROUTES: Routes = {
   "/file-systems": {
@@ -304,9 +305,14 @@ const GENERIC: Partial<Record<HttpMethod, Handler>> = {
 };
 
 /** Mutations that succeed are audited; checks (`…/test`) change nothing and are not. */
-function audited(handler: Handler): Handler {
+function audited(handler: Handler | SimHandler<SimState>): SimHandler<SimState> {
   return (req, state) => {
     const result = handler(req, state);
+    if (result instanceof Promise)
+      return result.then((r) => {
+        recordAudit(state, req);
+        return r;
+      });
     recordAudit(state, req);
     return result;
   };
