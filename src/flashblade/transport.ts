@@ -112,6 +112,14 @@ export function classify(err: unknown, cfg: Pick<ResolvedArrayConfig, "timeouts"
       err,
     );
   }
+  if (code === "ECHATOPS_SOCKETS_BUSY") {
+    return new TransportFailure(
+      "connect",
+      `no connection within ${cfg.timeouts.connectMs} ms: ${err instanceof Error ? err.message : "the bot's connections were busy"} (array_pool.max_sockets)`,
+      code,
+      err,
+    );
+  }
   if (code === "UND_ERR_CONNECT_TIMEOUT") {
     return new TransportFailure("connect", `no connection within ${cfg.timeouts.connectMs} ms`, code, err);
   }
@@ -207,7 +215,15 @@ export class Transport implements SocketHolder {
         if (budget === undefined) return open(opts, callback);
         const extra = this.#sockets.size > 0 || this.#connecting > 0;
         this.#connecting++;
-        void budget.acquire(extra).then((release) => {
+        // The wait for a place counts against the connect time-out: a request queued behind the bound fails
+        // as never sent (and may be retried) instead of waiting without end.
+        const gaveUp = (err: Error) => {
+          this.#connecting--;
+          Object.defineProperty(err, CONNECT_PHASE, { value: true });
+          callback(err, null);
+          this.#dropIfIdle();
+        };
+        void budget.acquire(extra, AbortSignal.timeout(cfg.timeouts.connectMs)).then((release) => {
           open(opts, (err, socket) => {
             this.#connecting--;
             if (err || socket === null) {
@@ -224,7 +240,7 @@ export class Transport implements SocketHolder {
             });
             callback(null, socket);
           });
-        });
+        }, gaveUp);
       };
     const factory = (origin: URL, opts: object): Client => {
       let client: Client | undefined;

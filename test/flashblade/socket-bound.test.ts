@@ -1,7 +1,8 @@
 /**
  * The pool's bound on sockets to all arrays together, counted at the simulator (real HTTPS on loopback): a
  * fan-out over more arrays than the bound never has more sockets open than the bound, every call answers, and
- * each array still logs in once. Idle sessions end and come back on demand with one login.
+ * each array still logs in once. Idle sessions end and come back on demand with one login. A call that cannot
+ * get a place within its connect time-out fails, saying why, instead of waiting behind the bound without end.
  */
 import { describe, expect, it } from "vitest";
 import type { FileSystem } from "../../src/flashblade/types.js";
@@ -60,5 +61,26 @@ describe("socket bound across the pool", () => {
     const again = pool.get("fb-001");
     await Promise.all([0, 1, 2, 3].map(() => again.get("/file-systems", { query: { limit: 1 } })));
     expect(sim.control.stats().logins).toBe(6);
+  });
+
+  it("a call that waits for a place past its connect time-out fails as never sent, naming the bound", async () => {
+    const slow = await startSim();
+    const quick = await startSim();
+    const timeouts = { connectMs: 300, readMs: 20_000 };
+    const pool = poolOf(
+      [simConfig(slow, { name: "slow", timeouts }), simConfig(quick, { name: "quick", timeouts })],
+      { maxSockets: 1, retry: { maxRetries: 0, baseMs: 1, capMs: 1, maxRetryAfterMs: 0 } },
+    );
+    // Sessions in place first: only the reads below want sockets.
+    for (const c of pool.list()) await c.get("/file-systems", { query: { limit: 1 } });
+    slow.control.addLatency({ path: "/file-systems", ms: 3000 });
+    const held = pool.get("slow").get("/file-systems", { query: { limit: 1 } });
+    // The one place is held by a call in flight: the other array's connect waits, then gives up.
+    await expect(pool.get("quick").get("/file-systems", { query: { limit: 1 } })).rejects.toThrow(
+      /connections the bot may open to arrays were busy/,
+    );
+    expect(quick.control.stats().maxConnections).toBe(1);
+    await held;
+    expect(pool.sockets()).toMatchObject({ max: 1, waiting: 0 });
   });
 });
