@@ -47,6 +47,8 @@ export const NS = {
   cursor: "alerts.cursor",
   reach: "alerts.reach",
   snooze: "alerts.snooze",
+  /** Per channel and fleet family (code and component kind, any array): see fleet-storm.ts. */
+  fleet: "alerts.fleet",
 } as const;
 
 type Ns = (typeof NS)[keyof typeof NS];
