@@ -72,7 +72,7 @@ export async function joinFleetStorm(
     rec.cardIds = [...rec.cardIds, live.id];
     uow.putAlert(memberKey, rec);
     setHome(uow, channel, rec, live.id);
-    uow.put(NS.fleet, key, { ...state, lastActivity: now } satisfies FleetState);
+    uow.put(NS.fleet, key, { ...state, lastActivity: now } satisfies FleetState, now + window);
     return { joined: true, ownCard: () => {} };
   }
   const arrival: FleetState["arrivals"][number] = { key: memberKey, array: rec.array, at: now };
@@ -81,7 +81,8 @@ export async function joinFleetStorm(
   if (arrays.size <= ctx.cfg.fleet_storm_arrays) {
     delete state.cardId;
     state.lastActivity = now;
-    uow.put(NS.fleet, key, state);
+    // Past a poll interval with no arrival the record means nothing: it expires instead of lingering.
+    uow.put(NS.fleet, key, state, now + window);
     return {
       joined: false,
       // The arrival object is the one the unit of work holds (it commits after the cards are made).
@@ -91,7 +92,12 @@ export async function joinFleetStorm(
     };
   }
   const card = await openFleetCard(uow, ctx, channel, fam, state.arrivals, rec);
-  uow.put(NS.fleet, key, { arrivals: [], cardId: card.id, lastActivity: now } satisfies FleetState);
+  uow.put(
+    NS.fleet,
+    key,
+    { arrivals: [], cardId: card.id, lastActivity: now } satisfies FleetState,
+    now + window,
+  );
   return { joined: true, ownCard: () => {} };
 }
 
