@@ -63,6 +63,10 @@ export class TransportFailure extends Error {
     super(reason, { cause });
     this.name = "TransportFailure";
   }
+  /** The bot's own socket bound was full (nothing was sent): not the array's failure. */
+  get local(): boolean {
+    return this.errCode === SOCKETS_BUSY;
+  }
   /** True when the request cannot have reached the array. */
   get notSent(): boolean {
     return this.kind === "connect" || this.kind === "tls";
@@ -70,6 +74,8 @@ export class TransportFailure extends Error {
 }
 
 const CONNECT_PHASE = Symbol("connectPhase");
+/** The code of a connect that gave up waiting for a place under the socket bound (socket-budget.ts). */
+const SOCKETS_BUSY = "ECHATOPS_SOCKETS_BUSY";
 const USER_AGENT = "array-chatops/0.1";
 const TLS_CODE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL|UNABLE_TO_GET_ISSUER/;
 
@@ -112,10 +118,10 @@ export function classify(err: unknown, cfg: Pick<ResolvedArrayConfig, "timeouts"
       err,
     );
   }
-  if (code === "ECHATOPS_SOCKETS_BUSY") {
+  if (code === SOCKETS_BUSY) {
     return new TransportFailure(
       "connect",
-      `no connection within ${cfg.timeouts.connectMs} ms: ${err instanceof Error ? err.message : "the bot's connections were busy"} (array_pool.max_sockets)`,
+      `no place within ${cfg.timeouts.readMs} ms: ${err instanceof Error ? err.message : "the bot's connections were busy"} (array_pool.max_sockets)`,
       code,
       err,
     );
@@ -215,15 +221,16 @@ export class Transport implements SocketHolder {
         if (budget === undefined) return open(opts, callback);
         const extra = this.#sockets.size > 0 || this.#connecting > 0;
         this.#connecting++;
-        // The wait for a place counts against the connect time-out: a request queued behind the bound fails
-        // as never sent (and may be retried) instead of waiting without end.
+        // The wait for a place is bounded by the read time-out (as long as a call holding a place may take): a
+        // request queued behind the bound, or starved by arrays with no socket yet, fails as never sent instead
+        // of waiting without end. It is the bot's bound, not the array: connection.ts leaves health alone.
         const gaveUp = (err: Error) => {
           this.#connecting--;
           Object.defineProperty(err, CONNECT_PHASE, { value: true });
           callback(err, null);
           this.#dropIfIdle();
         };
-        void budget.acquire(extra, AbortSignal.timeout(cfg.timeouts.connectMs)).then((release) => {
+        void budget.acquire(extra, AbortSignal.timeout(cfg.timeouts.readMs)).then((release) => {
           open(opts, (err, socket) => {
             this.#connecting--;
             if (err || socket === null) {
