@@ -114,23 +114,6 @@ export class SocketBudget {
   /** Closes idle sockets, longest idle first, until the places coming back cover the waiting connects. */
   #reclaim(): void {
     if (this.#closing >= this.#waiting) return;
-    // This runs whenever a request ends while connects wait, which at a thousand arrays is most requests. One or
-    // two places are usually missing: a scan for the longest idle holder is O(arrays) with no copy, where a sort
-    // of every holder per ended request cost O(arrays · log arrays) and two arrays' worth of garbage.
-    if (this.#waiting - this.#closing <= 4) {
-      const done = new Set<SocketHolder>();
-      while (this.#closing < this.#waiting) {
-        let oldest: SocketHolder | undefined;
-        for (const h of this.#holders) {
-          if (done.has(h) || (oldest !== undefined && h.lastUsed >= oldest.lastUsed)) continue;
-          if (h.idleSockets > 0) oldest = h;
-        }
-        if (oldest === undefined) return;
-        done.add(oldest);
-        this.#closing += oldest.shed();
-      }
-      return;
-    }
     const candidates = [...this.#holders]
       .filter((h) => h.idleSockets > 0)
       .sort((a, b) => a.lastUsed - b.lastUsed);
