@@ -93,9 +93,16 @@ export class SocketBudget {
     return waiting;
   }
 
-  /** A holder has just become idle: if connects are waiting, its sockets go to them. */
-  idle(): void {
-    if (this.#waiting > 0) this.#reclaim();
+  /**
+   * A holder has just become idle: if connects are waiting, its sockets go to them. Given the holder, only its
+   * sockets are looked at: this runs whenever a request ends, and at a thousand arrays with the bound full a scan
+   * of every holder here cost ~0.1 ms per ended request (busy machine); arrays idle longer were already asked
+   * when the connect began to wait.
+   */
+  idle(holder?: SocketHolder): void {
+    if (this.#closing >= this.#waiting) return;
+    if (holder === undefined) this.#reclaim();
+    else if (holder.idleSockets > 0) this.#closing += holder.shed();
   }
 
   #grant(): Release {

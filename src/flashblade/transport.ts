@@ -369,7 +369,7 @@ export class Transport implements SocketHolder {
       this.#lastUsed = this.#now();
       this.#inFlight--;
       // A socket may have just become idle: connects waiting for a place can have it.
-      this.#budget?.idle();
+      this.#budget?.idle(this);
     }
   }
 

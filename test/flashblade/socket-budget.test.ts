@@ -85,4 +85,23 @@ describe("socket budget", () => {
     (await patient)();
     expect(budget.stats()).toMatchObject({ open: 0, waiting: 0 });
   });
+
+  it("a request ending while a connect waits gives its array's idle socket, without asking every other array", async () => {
+    const budget = new SocketBudget(1);
+    const older = holder(budget, 1);
+    const busy = holder(budget, 5);
+    const place = await budget.acquire();
+    const waiting = budget.acquire();
+    // Nobody was idle when the connect began to wait.
+    expect([older.shedCalls, busy.shedCalls]).toEqual([0, 0]);
+    // The busy array's request ends: its socket goes to the connect waiting; no scan of the fleet.
+    older.idleSockets = 1;
+    busy.idleSockets = 1;
+    budget.idle(busy);
+    expect([older.shedCalls, busy.shedCalls]).toEqual([0, 1]);
+    budget.shedClosed();
+    place();
+    (await waiting)();
+    expect(budget.stats()).toMatchObject({ open: 0, waiting: 0 });
+  });
 });
