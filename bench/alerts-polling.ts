@@ -92,7 +92,12 @@ async function runFleet(count: number): Promise<void> {
 // ---- parent: the bot ----
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { arrays: { type: "string", default: "200" }, cycles: { type: "string", default: "40" } },
+    options: {
+      arrays: { type: "string", default: "200" },
+      cycles: { type: "string", default: "40" },
+      /** Where the result goes (bench/fleet.ts runs it at each fleet size without replacing the report's). */
+      "out-dir": { type: "string" },
+    },
   });
   const count = Number(values.arrays);
   const cycles = Number(values.cycles);
@@ -179,25 +184,28 @@ async function main(): Promise<void> {
   );
   out(`activity: ${s.opened} opened, ${s.posts} posts, ${s.updates} updates, ${s.threadLines} thread lines`);
   const share = perCycleCpuMs.map((x) => (x / config.poll_interval) * 100);
-  writeResult({
-    name: "alerts-polling",
-    title: "Alert polling (`bench/alerts-polling.ts`)",
-    command: "npm run bench:alerts",
-    figures: [
-      {
-        what: `alerts: polling ${count} arrays every ${config.poll_interval / 1000} s, CPU (each cycle a round)`,
-        unit: "%",
-        rounds: share,
-        goal: { text: "< 3 % of a core", met: median(share) < 3 },
-      },
-      {
-        what: `alerts: peak RSS polling ${count} arrays`,
-        unit: "MiB",
-        rounds: [maxRss / 2 ** 20],
-        goal: { text: "< 200 MiB", met: maxRss / 2 ** 20 < 200 },
-      },
-    ],
-  });
+  writeResult(
+    {
+      name: "alerts-polling",
+      title: "Alert polling (`bench/alerts-polling.ts`)",
+      command: "npm run bench:alerts",
+      figures: [
+        {
+          what: `alerts: polling ${count} arrays every ${config.poll_interval / 1000} s, CPU (each cycle a round)`,
+          unit: "%",
+          rounds: share,
+          goal: { text: "< 3 % of a core", met: median(share) < 3 },
+        },
+        {
+          what: `alerts: peak RSS polling ${count} arrays`,
+          unit: "MiB",
+          rounds: [maxRss / 2 ** 20],
+          goal: { text: "< 200 MiB", met: maxRss / 2 ** 20 < 200 },
+        },
+      ],
+    },
+    values["out-dir"],
+  );
 
   await engine.stop();
   await pool.close();

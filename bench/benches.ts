@@ -52,6 +52,12 @@ export const BENCHES: readonly Bench[] = [
     ],
   },
   {
+    name: "fleet",
+    command: "npm run bench:fleet",
+    full: [],
+    quick: ["--sizes", "5,20", "--load-seconds", "10", "--small-load-seconds", "10", "--cycles", "2"],
+  },
+  {
     name: "fleet-idle",
     command: "npm run bench:fleet-idle",
     heap: true,

@@ -11,6 +11,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { BENCHES } from "../benches.js";
+import { fleetSection } from "./fleet-section.js";
 import { type BenchResult, type Figure, goalMet, median } from "./result.js";
 
 export interface RunRecord {
@@ -120,6 +121,9 @@ export function renderReport(
 ): { docs: string; readme: string } {
   const table = summaryTable(input);
   let d = replaceBlock(docs, "summary", table);
+  // The fleet section is filled where the docs hold its markers (docs/benchmarks.md), never appended.
+  if (blockOf(d, "fleet") !== undefined)
+    d = replaceBlock(d, "fleet", fleetSection(input.results.find((r) => r.name === "fleet")));
   d = replaceBlock(d, "generated", generated(input));
   return { docs: d, readme: replaceBlock(readme, "table", table) };
 }

@@ -8,6 +8,7 @@ import { joinKey } from "../store/keys.js";
 import { alertKey, familyKey, isClosed } from "./alert-model.js";
 import type { Delivery, DeliveryPolicy } from "./delivery.js";
 import { type AlertChange, diffAlert } from "./diff.js";
+import { fleetPrefix, joinFleetStorm } from "./fleet-storm.js";
 import { changeLine, memberPrefix, reopenLine } from "./lines.js";
 import {
   type FamilyState,
@@ -67,6 +68,8 @@ interface NewHome {
   fsKey: string;
   family: string;
   recs: AlertRecord[];
+  /** Told the id of the card the alerts got (a fleet storm may fold it in later). */
+  owned: ((cardId: string) => void)[];
   holdUntil?: number;
   reason?: "quiet hours" | "maintenance";
 }
@@ -133,6 +136,12 @@ export async function planPoll(
         out.collapsed += 1;
         continue;
       }
+      // The same alert on many arrays at once: one fleet card instead of one card per array.
+      const fleet = await joinFleetStorm(uow, ctx, rec, d.channel);
+      if (fleet.joined) {
+        out.collapsed += 1;
+        continue;
+      }
       const family = familyKey(array, rec);
       const fsKey = familyStateKey(d.channel, family);
       let byFamily = homes.get(d.channel);
@@ -143,9 +152,10 @@ export async function planPoll(
       const home = byFamily.get(fsKey);
       if (home) {
         home.recs.push(rec);
+        home.owned.push(fleet.ownCard);
         continue;
       }
-      const h: NewHome = { fsKey, family, recs: [rec] };
+      const h: NewHome = { fsKey, family, recs: [rec], owned: [fleet.ownCard] };
       if (d.holdUntil !== undefined) h.holdUntil = d.holdUntil;
       if (d.reason) h.reason = d.reason;
       byFamily.set(fsKey, h);
@@ -156,11 +166,15 @@ export async function planPoll(
     const list = [...byFamily.values()];
     const count = list.reduce((n, h) => n + h.recs.length, 0);
     if (count > ctx.cfg.storm_threshold) {
-      createSummary(uow, ctx, array, channel, list);
+      const id = createSummary(uow, ctx, array, channel, list);
+      for (const h of list) for (const own of h.owned) own(id);
       out.summaries += 1;
       out.summarised += count;
     } else {
-      for (const h of list) createAlertCard(uow, ctx, array, channel, h);
+      for (const h of list) {
+        const id = createAlertCard(uow, ctx, array, channel, h);
+        if (id !== undefined) for (const own of h.owned) own(id);
+      }
       out.cards += list.length;
     }
   }
@@ -192,7 +206,7 @@ async function applyChanges(
       if (!isClosed(rec)) open.push(key);
       uow.put(NS.family, fsKey, { ...fs, open, lastActivity: Math.max(fs.lastActivity, rec.updated) });
     }
-    const prefix = card.kind === "summary" ? memberPrefix(rec) : "";
+    const prefix = card.fleet ? fleetPrefix(rec) : card.kind === "summary" ? memberPrefix(rec) : "";
     const quiet = await snoozedIn(uow, card.channel, family, ctx.now);
     const lines = quiet
       ? []
@@ -231,7 +245,7 @@ async function joinFamilyCard(
   const line = snoozed
     ? []
     : [
-        (card.kind === "summary" ? memberPrefix(rec) : "") +
+        (card.fleet ? fleetPrefix(rec) : card.kind === "summary" ? memberPrefix(rec) : "") +
           reopenLine(rec, n, window, n >= ctx.cfg.flap.reopenings),
       ];
   touchCard(card, line);
@@ -267,9 +281,9 @@ function createAlertCard(
   array: string,
   channel: string,
   h: NewHome,
-): void {
+): string | undefined {
   const first = h.recs[0];
-  if (!first) return;
+  if (!first) return undefined;
   const card = newCard({
     id: joinKey("a", channel, array, first.name),
     kind: "alert",
@@ -285,6 +299,7 @@ function createAlertCard(
   attach(uow, card, h.recs);
   setHome(uow, h.fsKey, card.id, h.recs);
   uow.putCard(card, ctx.now);
+  return card.id;
 }
 
 function createSummary(
@@ -293,7 +308,7 @@ function createSummary(
   array: string,
   channel: string,
   homes: NewHome[],
-): void {
+): string {
   const recs = homes.flatMap((h) => h.recs);
   const card = newCard({
     id: joinKey("s", channel, array, ctx.now),
@@ -313,4 +328,5 @@ function createSummary(
   attach(uow, card, recs);
   for (const h of homes) setHome(uow, h.fsKey, card.id, h.recs);
   uow.putCard(card, ctx.now);
+  return card.id;
 }

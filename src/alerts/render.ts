@@ -14,6 +14,7 @@ import {
 import { wordOf } from "../core/words/tokenize.js";
 import { alertTitle, isClosed } from "./alert-model.js";
 import { formatSpan, formatTime, formatWindow } from "./format.js";
+import { renderFleetSummary } from "./render-fleet.js";
 import { type AlertRecord, type Card, SEVERITIES, type Severity, severityRank } from "./types.js";
 
 export const ACTION = {
@@ -60,7 +61,8 @@ function snoozeButtons(card: Card, env: RenderEnv): Button[] {
 
 export function renderCard(card: Card, members: readonly AlertRecord[], env: RenderEnv): Message {
   if (card.kind === "reachability") return renderReachability(card, env);
-  if (card.kind === "summary") return renderSummary(card, members, env);
+  if (card.kind === "summary")
+    return card.fleet ? renderFleetSummary(members) : renderSummary(card, members, env);
   return renderAlertCard(card, members, env);
 }
 

@@ -49,6 +49,8 @@ export const NS = {
   snooze: "alerts.snooze",
   /** What the array's own maintenance windows held, per array (array-maintenance.ts). */
   maintenance: "alerts.maintenance",
+  /** Per channel and fleet family (code and component kind, any array): see fleet-storm.ts. */
+  fleet: "alerts.fleet",
 } as const;
 
 type Ns = (typeof NS)[keyof typeof NS];

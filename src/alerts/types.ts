@@ -103,6 +103,8 @@ export interface Card {
   channel: string;
   /** Alert cards: the family key (array, code, component). */
   family?: string;
+  /** A fleet storm summary: the same alert on many arrays (fleet-storm.ts); its family key (code, component kind). */
+  fleet?: string;
   /** Alert keys shown on the card, oldest first. */
   members: string[];
   ref?: MessageRef;

@@ -102,6 +102,11 @@ export const alertsConfigSchema = z
     max_concurrent_polls: z.int().min(1).max(256).default(16),
     /** More new alerts than this from one array in one poll become one summary message per channel. */
     storm_threshold: z.int().min(1).max(1000).default(10),
+    /**
+     * The same alert (code and kind of component) opened on more arrays than this within one poll interval
+     * becomes one fleet summary message per channel; the first arrays keep the cards already posted.
+     */
+    fleet_storm_arrays: z.int().min(1).max(10_000).default(3),
     flap: z
       .strictObject({
         /** A family (same array, code and component) that reopens within this time of its last activity reuses its card. */

@@ -12,7 +12,7 @@ import type { HttpMethod } from "../rest-spec/endpoints.js";
 import { findOperation } from "../rest-spec/operations.js";
 import { type CallObserver, callEvent, guardObserver } from "./call-events.js";
 import { credentialOf } from "./credentials.js";
-import { markedDown, outcomeUnknown, rejected, unreachable, versionTooOld } from "./errors.js";
+import { markedDown, outcomeUnknown, rejected, socketsBusy, unreachable, versionTooOld } from "./errors.js";
 import { HealthTracker } from "./health.js";
 import { ArrayLimiter } from "./limiter.js";
 import { VersionState } from "./negotiate.js";
@@ -307,7 +307,7 @@ export class ArrayConnection {
         err instanceof TransportFailure ? err : new TransportFailure("socket", String(err), undefined, err);
       // A read time-out counts like a refusal: a stalled array must not cost every command its time-out.
       if (failure.kind === "timeout") this.#health.timedOut(failure.reason);
-      else if (failure.notSent) this.#health.connectFailed(failure.reason);
+      else if (failure.notSent && !failure.local) this.#health.connectFailed(failure.reason);
       else this.#health.inconclusive();
       throw failure;
     }
@@ -326,6 +326,7 @@ export class ArrayConnection {
   }
 
   #failureError(method: HttpMethod, failure: TransportFailure): BotError {
+    if (failure.local) return socketsBusy(this.name, failure.reason);
     const down = this.#health.snapshot().down;
     if ((failure.notSent || method === "GET") && down) {
       return markedDown(this.name, down.since, failure.reason, Math.max(0, down.retryAt - this.#deps.now()));

@@ -134,6 +134,18 @@ export function busy(array: string, queued: number): UserFacingError {
 }
 
 /**
+ * The bot's own bound on sockets (array_pool.max_sockets) stayed full for as long as a call may wait for a place:
+ * the array is not at fault (its health is not touched) and nothing was sent.
+ */
+export function socketsBusy(array: string, reason: string): UserFacingError {
+  return new UserFacingError(
+    "ARRAY_BUSY",
+    `array ${array} was not asked: ${reason}; nothing was sent, try again shortly`,
+    { details: { array } },
+  );
+}
+
+/**
  * The array answered something our schemas do not accept. User-facing: the person should learn that the array's
  * answer, not their command, is the problem, and which array and field; a retry will not help.
  */

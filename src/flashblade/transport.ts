@@ -63,6 +63,10 @@ export class TransportFailure extends Error {
     super(reason, { cause });
     this.name = "TransportFailure";
   }
+  /** The bot's own socket bound was full (nothing was sent): not the array's failure. */
+  get local(): boolean {
+    return this.errCode === SOCKETS_BUSY;
+  }
   /** True when the request cannot have reached the array. */
   get notSent(): boolean {
     return this.kind === "connect" || this.kind === "tls";
@@ -70,6 +74,8 @@ export class TransportFailure extends Error {
 }
 
 const CONNECT_PHASE = Symbol("connectPhase");
+/** The code of a connect that gave up waiting for a place under the socket bound (socket-budget.ts). */
+const SOCKETS_BUSY = "ECHATOPS_SOCKETS_BUSY";
 const USER_AGENT = "array-chatops/0.1";
 const TLS_CODE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL|UNABLE_TO_GET_ISSUER/;
 
@@ -108,6 +114,14 @@ export function classify(err: unknown, cfg: Pick<ResolvedArrayConfig, "timeouts"
     return new TransportFailure(
       "tls",
       `TLS certificate not trusted: ${tlsProblem(code)}; give the array's CA in ca_file, or set insecure: true`,
+      code,
+      err,
+    );
+  }
+  if (code === SOCKETS_BUSY) {
+    return new TransportFailure(
+      "connect",
+      `no place within ${cfg.timeouts.readMs} ms: ${err instanceof Error ? err.message : "the bot's connections were busy"} (array_pool.max_sockets)`,
       code,
       err,
     );
@@ -207,7 +221,16 @@ export class Transport implements SocketHolder {
         if (budget === undefined) return open(opts, callback);
         const extra = this.#sockets.size > 0 || this.#connecting > 0;
         this.#connecting++;
-        void budget.acquire(extra).then((release) => {
+        // The wait for a place is bounded by the read time-out (as long as a call holding a place may take): a
+        // request queued behind the bound, or starved by arrays with no socket yet, fails as never sent instead
+        // of waiting without end. It is the bot's bound, not the array: connection.ts leaves health alone.
+        const gaveUp = (err: Error) => {
+          this.#connecting--;
+          Object.defineProperty(err, CONNECT_PHASE, { value: true });
+          callback(err, null);
+          this.#dropIfIdle();
+        };
+        void budget.acquire(extra, AbortSignal.timeout(cfg.timeouts.readMs)).then((release) => {
           open(opts, (err, socket) => {
             this.#connecting--;
             if (err || socket === null) {
@@ -224,7 +247,7 @@ export class Transport implements SocketHolder {
             });
             callback(null, socket);
           });
-        });
+        }, gaveUp);
       };
     const factory = (origin: URL, opts: object): Client => {
       let client: Client | undefined;
@@ -346,7 +369,7 @@ export class Transport implements SocketHolder {
       this.#lastUsed = this.#now();
       this.#inFlight--;
       // A socket may have just become idle: connects waiting for a place can have it.
-      this.#budget?.idle();
+      this.#budget?.idle(this);
     }
   }
 

@@ -73,7 +73,7 @@ describe("benchmark report", () => {
   it("the repository's docs and README carry the markers the generator fills", () => {
     const docsFile = readFileSync(new URL("../../docs/benchmarks.md", import.meta.url), "utf8");
     const readmeFile = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-    for (const name of ["summary", "generated"]) expect(blockOf(docsFile, name), name).toBeDefined();
+    for (const name of ["summary", "fleet", "generated"]) expect(blockOf(docsFile, name), name).toBeDefined();
     // No rows kept by hand: the block that held them is gone.
     expect(blockOf(docsFile, "manual")).toBeUndefined();
     expect(blockOf(readmeFile, "table")).toBeDefined();
@@ -108,5 +108,37 @@ describe("benchmark report", () => {
     expect(out.docs).toContain(
       "| pool overhead | 13.0 % | 9.00 % – 15.6 % over 3 rounds |  | < 10 %: **not met** |",
     );
+  });
+
+  it("draws the fleet section from the fleet result: a table and a chart across the sizes, its goals in the summary", () => {
+    const fleet = {
+      name: "fleet",
+      title: "Fleet scale",
+      command: "npm run bench:fleet",
+      figures: [
+        withGoal(
+          { what: "fleet: 1,000 arrays, load: read p99", unit: "ms", rounds: [1200] },
+          "<",
+          1000,
+          "< 1 s",
+        ),
+      ],
+      curve: {
+        sizes: [10, 200, 1000],
+        rows: [{ what: "load: read p99", unit: "ms", values: [100, 300, 1200] }],
+      },
+    } as BenchResult;
+    const withMarkers = `${docs}\n\n<!-- bench:fleet:start -->\nold fleet\n<!-- bench:fleet:end -->\n`;
+    const out = renderReport({ ...input, results: [result, fleet] }, withMarkers, readme);
+    const section = blockOf(out.docs, "fleet") ?? "";
+    expect(section).toContain("| measure | 10 arrays | 200 arrays | 1,000 arrays |");
+    expect(section).toContain("| load: read p99 | 100 ms | 300 ms | 1,200 ms |");
+    expect(section).toContain(`     10 ${"█".repeat(3)} 100 ms`);
+    expect(section).toContain(`  1,000 ${"█".repeat(30)} 1,200 ms`);
+    expect(blockOf(out.docs, "summary")).toContain(
+      "fleet: 1,000 arrays, load: read p99 | `npm run bench:fleet` | 1,200 ms (goal < 1 s: **not met**)",
+    );
+    // Docs without the markers get no fleet section appended.
+    expect(renderReport(input, docs, readme).docs).not.toContain("bench:fleet");
   });
 });

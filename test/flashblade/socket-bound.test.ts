@@ -1,7 +1,8 @@
 /**
  * The pool's bound on sockets to all arrays together, counted at the simulator (real HTTPS on loopback): a
  * fan-out over more arrays than the bound never has more sockets open than the bound, every call answers, and
- * each array still logs in once. Idle sessions end and come back on demand with one login.
+ * each array still logs in once. Idle sessions end and come back on demand with one login. A call that cannot
+ * get a place in time fails, saying why, instead of waiting behind the bound without end; the array is not blamed.
  */
 import { describe, expect, it } from "vitest";
 import type { FileSystem } from "../../src/flashblade/types.js";
@@ -60,5 +61,35 @@ describe("socket bound across the pool", () => {
     const again = pool.get("fb-001");
     await Promise.all([0, 1, 2, 3].map(() => again.get("/file-systems", { query: { limit: 1 } })));
     expect(sim.control.stats().logins).toBe(6);
+  });
+
+  it("a call that waits for a place past its time-out fails as never sent, naming the bound, the array not blamed", async () => {
+    const slow = await startSim();
+    const quick = await startSim();
+    const pool = poolOf(
+      [
+        simConfig(slow, { name: "slow", timeouts: { connectMs: 2000, readMs: 20_000 } }),
+        // A call waits for a place at most its read time-out (what a call holding one may take).
+        simConfig(quick, {
+          name: "quick",
+          timeouts: { connectMs: 2000, readMs: 1000 },
+          downAfterFailures: 1,
+        }),
+      ],
+      { maxSockets: 1, retry: { maxRetries: 0, baseMs: 1, capMs: 1, maxRetryAfterMs: 0 } },
+    );
+    // Sessions in place first: only the reads below want sockets.
+    for (const c of pool.list()) await c.get("/file-systems", { query: { limit: 1 } });
+    slow.control.addLatency({ path: "/file-systems", ms: 3000 });
+    const held = pool.get("slow").get("/file-systems", { query: { limit: 1 } });
+    // The one place is held by a call in flight: the other array's connect waits, then gives up.
+    await expect(pool.get("quick").get("/file-systems", { query: { limit: 1 } })).rejects.toMatchObject({
+      code: "ARRAY_BUSY",
+      message: expect.stringMatching(/connections the bot may open to arrays were busy/),
+    });
+    // The bot's bound, not the array: it is not marked down (one connect failure would have).
+    expect(pool.health().find((h) => h.name === "quick")?.status).toBe("up");
+    await held;
+    expect(pool.sockets()).toMatchObject({ max: 1, waiting: 0 });
   });
 });

@@ -1,10 +1,11 @@
 /**
  * The socket budget's bookkeeping, with holders that are plain objects: places are granted up to the bound, a
  * connect that finds it full takes the sockets of the array idle longest, and arrays with no socket yet are
- * served before arrays asking for one more.
+ * served before arrays asking for one more. A connect that gives up waiting (its connect time-out) leaves the
+ * queue, so a fleet stalled behind the bound fails those calls as never sent instead of holding them without end.
  */
 import { describe, expect, it } from "vitest";
-import { SocketBudget, type SocketHolder } from "../../src/flashblade/socket-budget.js";
+import { SocketBudget, type SocketHolder, SocketWaitEnded } from "../../src/flashblade/socket-budget.js";
 
 class Holder implements SocketHolder {
   idleSockets = 0;
@@ -67,5 +68,40 @@ describe("socket budget", () => {
     (await extra)();
     expect(order).toEqual(["first", "extra"]);
     expect(budget.stats()).toMatchObject({ open: 0, peak: 1, waiting: 0 });
+  });
+
+  it("a connect that gives up waiting leaves the queue and fails; the next place goes to one still waiting", async () => {
+    const budget = new SocketBudget(1);
+    const held = await budget.acquire();
+    const giveUp = new AbortController();
+    const abandoned = budget.acquire(false, giveUp.signal);
+    const patient = budget.acquire(false);
+    expect(budget.stats().waiting).toBe(2);
+    giveUp.abort();
+    await expect(abandoned).rejects.toBeInstanceOf(SocketWaitEnded);
+    await expect(abandoned).rejects.toMatchObject({ code: "ECHATOPS_SOCKETS_BUSY", max: 1 });
+    expect(budget.stats().waiting).toBe(1);
+    held();
+    (await patient)();
+    expect(budget.stats()).toMatchObject({ open: 0, waiting: 0 });
+  });
+
+  it("a request ending while a connect waits gives its array's idle socket, without asking every other array", async () => {
+    const budget = new SocketBudget(1);
+    const older = holder(budget, 1);
+    const busy = holder(budget, 5);
+    const place = await budget.acquire();
+    const waiting = budget.acquire();
+    // Nobody was idle when the connect began to wait.
+    expect([older.shedCalls, busy.shedCalls]).toEqual([0, 0]);
+    // The busy array's request ends: its socket goes to the connect waiting; no scan of the fleet.
+    older.idleSockets = 1;
+    busy.idleSockets = 1;
+    budget.idle(busy);
+    expect([older.shedCalls, busy.shedCalls]).toEqual([0, 1]);
+    budget.shedClosed();
+    place();
+    (await waiting)();
+    expect(budget.stats()).toMatchObject({ open: 0, waiting: 0 });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * A fan-out past its deadline in Slack: the first answer names the array still working, and the full answer
- * replaces it through the same response URL once that array has answered (or failed).
+ * replaces it through the same response URL once that array has answered (or failed). A change the array is
+ * slow to carry out is not silent either: past the answer deadline the person hears it did not answer in time.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
@@ -23,7 +24,7 @@ describe("late answers in Slack", () => {
   let h: Harness;
 
   beforeAll(async () => {
-    for (const name of ["lab-1", "lab-2"])
+    for (const name of ["lab-1", "lab-2", "lab-3"])
       sims.set(name, await startSimulator({ arrayName: name, scenario: "demo" }));
     const resolved = [...sims].map(([name, sim]) =>
       simulatedArrayConfig(name, sim, {
@@ -34,7 +35,7 @@ describe("late answers in Slack", () => {
     );
     const config = configSchema.parse({
       arrays: [...sims].map(([name, sim]) => ({ name, address: sim.url, api_token_env: "T" })),
-      access: { default_role: "viewer" },
+      access: { default_role: "viewer", operator: { users: ["UBOB"] } },
       channels: { default_array: "lab-1" },
       fan_out_deadline: "0.5s",
     });
@@ -108,5 +109,28 @@ describe("late answers in Slack", () => {
     const blocks = JSON.stringify(second.body["blocks"]);
     expect(blocks).not.toContain("is slow");
     expect(blocks).toContain("home");
+  });
+
+  it("a change the array does not answer in time gets a notice saying so, then its outcome", async () => {
+    const warm = h.fake.responseUrl("change-warm");
+    await h.driver.command(
+      slashCommand({ text: "fs list --array lab-3", userId: "UBOB", responseUrl: warm }),
+    );
+    await h.fake.waitForResponse((r) => warm.endsWith(`/${r.id}`));
+    // Past the answer deadline (twice the fan-out deadline: 1 s), within the read time-out (3 s).
+    sims.get("lab-3")?.control.addLatency({ path: "/file-systems", method: "POST", ms: 2000 });
+
+    const url = h.fake.responseUrl("change-1");
+    const mine = (r: { id: string }) => url.endsWith(`/${r.id}`);
+    await h.driver.command(
+      slashCommand({ text: "fs create late-fs 1T --nfs --array lab-3", userId: "UBOB", responseUrl: url }),
+    );
+    const first = await h.fake.waitForResponse(mine);
+    expect(first.body["response_type"]).toBe("ephemeral");
+    expect(String(first.body["text"])).toContain("The array did not answer in time (nothing within 1 s)");
+
+    const second = await h.fake.waitForResponse(mine, 2);
+    expect(second.body["response_type"]).toBe("in_channel");
+    expect(JSON.stringify(second.body)).toContain("late-fs");
   });
 });

@@ -108,6 +108,11 @@ export interface IdentityPort {
 }
 
 export interface Pipeline {
+  /**
+   * How long a face lets a command or click run before telling the person the array did not answer in time
+   * (twice fan_out_deadline: a read past the deadline has answered "slow" by then). Undefined: no bound.
+   */
+  readonly answerDeadlineMs?: number;
   handleCommand(input: CommandInput): Promise<Effect[]>;
   handleClick(input: ClickInput): Promise<Effect[]>;
   /** Records where an approval request was posted so later clicks can update every copy in place. */

@@ -18,6 +18,7 @@ import type { Actor, Effect, Pipeline } from "../context/pipeline-types.js";
 import { rich } from "../presentation/message.js";
 import { redactEffect } from "../presentation/redact.js";
 import { guardClient } from "../requests/request-guard.js";
+import { DEFAULT_FAN_OUT_DEADLINE_MS } from "../requests/slow-array.js";
 import { handleClickInput } from "./click-flow.js";
 import { handleCommandText } from "./command-flow.js";
 import { createRuntime } from "./runtime.js";
@@ -83,6 +84,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   };
 
   return {
+    answerDeadlineMs: 2 * (deps.config.fan_out_deadline ?? DEFAULT_FAN_OUT_DEADLINE_MS),
     handleCommand(input) {
       if (input.requestId !== undefined) {
         const prior = seen.get(input.requestId);

@@ -8,6 +8,7 @@ import { personActor } from "../../core/access/actors.js";
 import type { Actor } from "../../core/context/pipeline-types.js";
 import { toUserMessage } from "../../errors.js";
 import { lazyChild } from "../../logger.js";
+import { answerInTime, lateNotice } from "../answer-deadline.js";
 import { runEffects } from "../effects.js";
 import { type ListenerContext, responder } from "./context.js";
 import { openFormFor } from "./forms.js";
@@ -56,7 +57,15 @@ export function registerCommand(app: App, name: string, ctx: ListenerContext): v
     await ctx.inflight.track(async () => {
       let outcome = "ok";
       try {
-        const effects = await ctx.pipeline.handleCommand({ text: command.text, actor, requestId });
+        const deadline = ctx.pipeline.answerDeadlineMs;
+        const effects = await answerInTime(
+          ctx.pipeline.handleCommand({ text: command.text, actor, requestId }),
+          deadline,
+          async () => {
+            await respondVia(lateNotice(deadline ?? 0));
+          },
+          (err) => log.warn({ err }, "could not send the late notice"),
+        );
         const failed = await runEffects(
           effects,
           { actor, requestId, logger: log, respond: respondVia },

@@ -9,6 +9,7 @@ import { ACTIONS } from "../../core/context/pipeline-deps.js";
 import type { Actor, ClickInput, MessageRef } from "../../core/context/pipeline-types.js";
 import { toUserMessage } from "../../errors.js";
 import { lazyChild } from "../../logger.js";
+import { answerInTime, lateNotice } from "../answer-deadline.js";
 import { CARD_TYPED } from "../block-render.js";
 import { baseActionId } from "../blocks.js";
 import { type EffectScope, runEffects } from "../effects.js";
@@ -35,7 +36,20 @@ async function click(ctx: ListenerContext, input: ClickInput, scope: EffectScope
   await ctx.inflight.track(async () => {
     try {
       const route = ctx.clickRoutes.find((r) => r.matches(input.actionId));
-      const effects = await (route ?? ctx.pipeline).handleClick(input);
+      const deadline = ctx.pipeline.answerDeadlineMs;
+      const effects = await answerInTime(
+        (route ?? ctx.pipeline).handleClick(input),
+        deadline,
+        async () => {
+          const notice = lateNotice(deadline ?? 0);
+          await runEffects(
+            [{ kind: "reply", message: { text: notice.text, blocks: [] } }],
+            scope,
+            ctx.effects,
+          );
+        },
+        (err) => scope.logger.warn({ err }, "could not send the late notice"),
+      );
       const failed = await runEffects(effects, scope, ctx.effects);
       ctx.metrics.clicks.inc({ outcome: failed > 0 ? "error" : "ok" });
       // What the person's home shows (approvals waiting, the arrays) may have changed with their decision.
