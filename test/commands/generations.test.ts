@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
 import { createRegistry } from "../../src/core/catalogue/registry.js";
+import type { HttpMethod } from "../../src/rest-spec/endpoints.js";
+import { findOperation } from "../../src/rest-spec/operations.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
 import { runThroughGates } from "./demo-examples.js";
 
@@ -30,10 +32,21 @@ const neutral = (text: string, array: string) =>
     .replace(/\/api\/(1\.12|2\.28)\//g, "/api/<v>/")
     .replace(/(\?|&)names?=/g, "$1name=");
 
+/**
+ * Whether a command reads a family only 2.x has (export policies, QoS, WORM, …): its 2.x card adds what 1.x
+ * cannot say, and its own tests (exports-2x, retention-2x, diagnose-qos) show both.
+ */
+const reads2xOnly = (endpoints: readonly string[]) =>
+  endpoints.some((line) => {
+    const [method, path] = line.split(" ");
+    const op = findOperation(method as HttpMethod, (path ?? "").split("?")[0] ?? "");
+    return op !== undefined && op.v1 === undefined;
+  });
+
 /** The first example of every read command that names no array of its own (the registry is the list). */
 const reads = registry
   .all()
-  .filter((e) => !e.command.impact && e.path !== "api get")
+  .filter((e) => !e.command.impact && e.path !== "api get" && !reads2xOnly(e.command.endpoints ?? []))
   .flatMap((e) => e.command.examples.slice(0, 1))
   .filter((x) => !/--array|--since|\bdiagnose\b|\bforecast\b|\btop\b|\bperf\b|\bhistory\b/.test(x));
 
