@@ -3,7 +3,7 @@
  * requests an admin would send, at REST 2.28), under the names the examples, the bot's features and the tests
  * share: NFS export policies `default` and `lab-clients` with exports `home` and `projects`; SMB share policy
  * `smb-default`, client policy `smb-clients` and export `media`; QoS policies `qos-gold` (no limits) and
- * `qos-bronze` (200 MB/s, 5,000 ops/s) on `scratch`, whose workload presses against it; WORM data policy
+ * `qos-bronze` (3 MB/s, 5,000 ops/s) on `scratch`, whose workload presses against it (diagnose names it); WORM data policy
  * `worm-7y` on `finance`; legal hold `hold-audit-2026` on `finance:/ledgers/2025`; maintenance window
  * `fw-upgrade` two days ahead for four hours; realm `finance-realm`; fleet `fleet-prod`; node group `ng-a`; one
  * completed support-diagnostics run. Sessions are not seeded: they come from real logins.
@@ -125,7 +125,7 @@ export function seedDemoFamilies(state: SimState): void {
     "/qos-policies",
     { names: "qos-bronze" },
     {
-      max_total_bytes_per_sec: 200_000_000,
+      max_total_bytes_per_sec: 3_000_000,
       max_total_ops_per_sec: 5000,
     },
   );
