@@ -16,7 +16,7 @@ import { type Block, type Field, message, type Rich, rich } from "../../../src/c
 import { UserFacingError } from "../../../src/errors.js";
 import { eq } from "../../../src/flashblade/filter.js";
 import { adaptBody } from "../../../src/flashblade/wire.js";
-import { atLeast, findEndpoint } from "../../../src/rest-spec/versions.js";
+import { atLeast, generationOf } from "../../../src/rest-spec/versions.js";
 import {
   type Args,
   argsSchema,
@@ -28,6 +28,7 @@ import {
   targetOf,
 } from "./common.js";
 import type { VerbPlan } from "./derive.js";
+import { endpointOf } from "./endpoint.js";
 import { bodyOf, type FieldDef } from "./fields.js";
 import { reachWarning } from "./reach.js";
 import {
@@ -68,9 +69,10 @@ async function current(
   ctx: CommandContext,
   version: string,
 ): Promise<{ readable: boolean; item?: Item }> {
-  const get = findEndpoint("GET", p.spec.path);
+  const get = endpointOf("GET", p.spec.path);
   const query = selectorQuery(p, args);
-  if (!get || !atLeast(version, get.since) || p.path !== p.spec.path) return { readable: false };
+  const getSince = get && (generationOf(version) === 2 ? get.op.v2?.since : get.op.v1?.since);
+  if (!get || !getSince || !atLeast(version, getSince) || p.path !== p.spec.path) return { readable: false };
   if (Object.keys(query).some((k) => !(k in get.params))) return { readable: false };
   const page = await ctx.array.get<Item>(p.path, { query });
   const item = page.items[0];

@@ -301,3 +301,8 @@ export function findHandler(method: HttpMethod, path: string): SimHandler<SimSta
   cache.set(key, handler);
   return handler;
 }
+
+/** Whether a resource of the simulator models the path (else it is the generic collection's): the demo seeds ask. */
+export function modelled(path: string): boolean {
+  return Object.hasOwn(ROUTES, path);
+}
