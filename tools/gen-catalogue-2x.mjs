@@ -147,7 +147,13 @@ export function render(dir) {
       const field = exampleField(models, by.PATCH.body);
       const words = sel.filter((s) => s.param in paramsOf(by.PATCH.params)).map((s) => word(s, "demo"));
       if (field) examples.update = [...words, field].join(" ");
+      else if (!by.PATCH.body) examples.update = words.join(" ");
     }
+    if (by.PUT)
+      examples.replace = sel
+        .filter((s) => s.param in paramsOf(by.PUT.params))
+        .map((s) => word(s, "demo"))
+        .join(" ");
     if (by.DELETE)
       examples.delete = sel
         .filter((s) => s.param in paramsOf(by.DELETE.params))

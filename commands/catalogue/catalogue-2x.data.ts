@@ -68,7 +68,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
     area: "Operations",
     summary: "Arrays (REST 2.18+): /arrays/erasures",
     path: "/arrays/erasures",
-    examples: { create: "", delete: "" },
+    examples: { create: "", update: "", delete: "" },
   },
   {
     noun: "array factory-reset-token",
@@ -676,7 +676,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "names", label: "name" },
       { param: "file_system_names", label: "file-system" },
     ],
-    examples: { show: "held-entities-demo", create: "held-entities-new file-system-new" },
+    examples: {
+      show: "held-entities-demo",
+      create: "held-entities-new file-system-new",
+      update: "held-entities-demo file-system-demo",
+    },
   },
   {
     noun: "log-target file-system",
@@ -1181,7 +1185,12 @@ export const GENERATED_2X: readonly Generated2x[] = [
     summary: "Presets (REST 2.23+): /presets/workload",
     path: "/presets/workload",
     select: [{ param: "names", label: "name" }],
-    examples: { show: "workload-demo", create: "workload-new", delete: "workload-old" },
+    examples: {
+      show: "workload-demo",
+      create: "workload-new",
+      replace: "workload-demo",
+      delete: "workload-old",
+    },
   },
   {
     noun: "public-key",
@@ -1337,7 +1346,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "names", label: "name" },
       { param: "to_topology_group_names", label: "to-topology-group" },
     ],
-    examples: { show: "remote-arrays-demo" },
+    examples: { show: "remote-arrays-demo", update: "remote-arrays-demo to-topology-group-demo" },
   },
   {
     noun: "remote-realm",
@@ -1647,7 +1656,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
     area: "Operations",
     summary: "Support Diagnostics (REST 2.24+): /support-diagnostics/settings",
     path: "/support-diagnostics/settings",
-    examples: {},
+    examples: { update: "" },
   },
   {
     noun: "support system-manifest",
@@ -1838,7 +1847,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
     summary: "Workloads (REST 2.23+): /workloads/tags/batch",
     path: "/workloads/tags/batch",
     select: [{ param: "resource_names", label: "resource" }],
-    examples: {},
+    examples: { replace: "resource-demo" },
   },
   {
     noun: "worm-data-policy",

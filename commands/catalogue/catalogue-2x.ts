@@ -8,7 +8,7 @@ import type { Area } from "../../src/core/catalogue/define-command.js";
 import { endpointRule } from "../../src/rest-spec/policy.js";
 import { GENERATED_2X } from "./catalogue-2x.data.js";
 import { verbPlans } from "./generic/derive.js";
-import { OVERRIDES_2X } from "./overrides-2x.js";
+import { FAMILY_WORDS, OVERRIDES_2X } from "./overrides-2x.js";
 import type { NounSpec, Selector, VerbName } from "./spec.js";
 
 /** What the generator writes per noun. */
@@ -38,7 +38,7 @@ function nounOf(g: Generated2x): NounSpec {
     columns: ["name"],
     ...o,
     area,
-    noun: o.noun ?? g.noun,
+    noun: o.noun ?? g.noun.replace(/^\S+/, (w) => FAMILY_WORDS[w] ?? w),
     examples: { ...g.examples, ...o.examples },
     classes: { ...gated, ...o.classes },
   };

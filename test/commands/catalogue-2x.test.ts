@@ -4,6 +4,8 @@
  * the operation the verb plans the request in 2.x's words, and a viewer may read but not change.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { CATALOGUE_VERBS_2X } from "../../commands/catalogue/index.js";
+import { isSecretKey } from "../../src/rest-spec/secrets.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
 
 let h: Harness;
@@ -56,5 +58,19 @@ describe("a noun of a 2.x-only family", () => {
       "needs the operator role",
     );
     expect(changes("new2")).toEqual([]);
+  });
+});
+
+describe("secrets in 2.x bodies", () => {
+  // Every field of a 2.x verb whose name is a secret's (a password, a private key) is asked privately.
+  const fields = CATALOGUE_VERBS_2X.flatMap((p) =>
+    p.fields.map((f) => [`${p.spec.noun} ${p.verb}`, f] as const),
+  );
+  test("some 2.x verbs take a secret, and every such field is a flag whose value a private dialog asks for", () => {
+    const secretNamed = fields.filter(([, f]) => isSecretKey(f.path.at(-1) ?? ""));
+    expect(secretNamed.length).toBeGreaterThan(0);
+    expect(secretNamed.filter(([, f]) => f.secret !== true).map(([v, f]) => `${v} --${f.option}`)).toEqual(
+      [],
+    );
   });
 });

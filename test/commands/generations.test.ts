@@ -33,6 +33,8 @@ const neutral = (text: string, array: string) =>
 /** The first example of every read command that names no array of its own (the registry is the list). */
 const reads = registry
   .all()
+  // A 2.x-only noun has nothing to do on the 1.x demo: test/commands/examples-coverage-2x.test.ts runs it on 2.x.
+  .filter((e) => !e.resource.rest2Only)
   .filter((e) => !e.command.impact && e.path !== "api get")
   .flatMap((e) => e.command.examples.slice(0, 1))
   .filter((x) => !/--array|--since|\bdiagnose\b|\bforecast\b|\btop\b|\bperf\b|\bhistory\b/.test(x));

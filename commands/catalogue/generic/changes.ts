@@ -123,7 +123,7 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   const query = selectorQuery(p, args);
   if (Object.keys(query).length) request.query = query;
   // Field names renamed between versions are mapped where the client keeps every version difference.
-  if (p.method !== "DELETE" && (Object.keys(body).length || p.method === "PATCH"))
+  if (p.method !== "DELETE" && (Object.keys(body).length || p.method === "PATCH" || p.method === "PUT"))
     request.body = adaptBody(p.method, p.path, version, body);
   const facts: Field[] = [];
   const warnings: Rich[] = [];
@@ -132,7 +132,8 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   const given = p.fields.filter((f) => args[f.key] !== undefined && !f.secret);
   const changes = p.kind === "update" || p.kind === "set" || (p.method === "PATCH" && p.kind === "action");
 
-  if (changes && given.length === 0 && asked.length === 0)
+  const bodiless = p.spec.rest2 === true && p.endpoint.body === undefined;
+  if (changes && given.length === 0 && asked.length === 0 && !bodiless)
     throw new UserFacingError(
       "NOTHING_TO_CHANGE",
       `Say what to change: ${p.fields.map((f) => `--${f.option}`).join(", ") || "(no field of it can be set from chat; use /array api)"}.`,

@@ -120,7 +120,9 @@ function plan(spec: NounSpec, kind: VerbKind, endpoint: CatalogueEndpoint): Verb
         ? writableFields(endpoint.body, spec, writable, true)
         : [];
   // An update with nothing settable from chat is left to `/array api`.
-  if ((kind === "update" || kind === "set") && fields.length === 0) return undefined;
+  // A 2.x-only PATCH without a body (run a check, move a remote array) is a verb of its own words alone.
+  const bodiless = spec.rest2 === true && endpoint.body === undefined;
+  if ((kind === "update" || kind === "set") && fields.length === 0 && !bodiless) return undefined;
   return {
     spec,
     verb: spec.verbs?.[kind] ?? kind,
@@ -155,6 +157,25 @@ export function verbPlans(spec: NounSpec): VerbPlan[] {
       const p = plan(spec, kind, endpoint);
       if (p) out.push(p);
     }
+  }
+  // A 2.x PUT (replace a preset, a batch of tags) is `replace`, its body's fields as options.
+  const put = spec.rest2 ? findEndpoint("PUT", spec.path) : undefined;
+  if (put) {
+    out.push({
+      spec,
+      verb: "replace",
+      kind: "action",
+      method: "PUT",
+      path: spec.path,
+      endpoint: put,
+      since: put.since,
+      role: spec.roles?.["replace"] ?? MUTATING_ROLE[spec.area],
+      cls: spec.classes?.["replace"] ?? null,
+      select: (spec.select ?? []).filter((s) => accepts(put, s)).map((s) => ({ ...s, optional: true })),
+      fields: writableFields(put.body, spec, undefined, true),
+      summary: `Replace ${a(spec.title ?? spec.noun)} as a whole`,
+      example: spec.examples?.["replace"] ?? "",
+    });
   }
   for (const x of spec.extra ?? []) {
     const endpoint = findEndpoint(x.method, x.path);

@@ -116,10 +116,12 @@ export const genericList: Handler = (req, state) => {
 
 /**
  * A record of a 2.x-only operation that names its objects by other parameters (a membership's `policy_names` and
- * `member_names`, a held entity's `paths`): keyed by those values, so the same words find it again.
+ * `member_names`): keyed by those values, so the same words find it again.
  */
 function otherNames(req: SimRequest): string | undefined {
-  const keys = [...req.query.raw.keys()].filter((k) => k !== "names" && /_names$|^paths$/.test(k)).sort();
+  const keys = [...req.query.raw.keys()]
+    .filter((k) => /_names$/.test(k) && !/^(context|source|target)_names$/.test(k))
+    .sort();
   const parts = keys.map((k) => (req.query.list(k) ?? []).join(","));
   return parts.length > 0 && parts.every(Boolean) ? parts.join("/") : undefined;
 }
@@ -173,6 +175,9 @@ function selectGeneric(req: SimRequest, c: GenericCollection): Json[] {
     if (!found) throw badRequest(`${noun(req.path)} '${other}' does not exist.`, other);
     return [found];
   }
+  // A 2.x-only operation that names nothing (PATCH /admins/settings) acts on what the collection holds.
+  if (!req.query.has("names") && !req.query.has("ids") && !findOperation(req.method, req.path)?.v1)
+    return [...c.items.values()];
   return (selectByNamesOrIds(req, keyed, noun(req.path)) ?? []).map(
     (i) => c.items.get(String(i["name"])) as Json,
   );

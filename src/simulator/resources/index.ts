@@ -272,6 +272,8 @@ const GENERIC: Partial<Record<HttpMethod, Handler>> = {
   POST: genericCreate,
   PATCH: genericUpdate,
   DELETE: genericDelete,
+  // A 2.x PUT replaces what it names: the generic collection merges it like a PATCH.
+  PUT: genericUpdate,
 };
 
 /** Mutations that succeed are audited; checks (`…/test`) change nothing and are not. */
