@@ -80,7 +80,7 @@ function paramsOf(text) {
 /** The `*_names` parameters that select objects, the relation's policy first. */
 function selectorsOf(params) {
   const names = Object.keys(params).filter(
-    (k) => k.endsWith("_names") && params[k] === "list" && !/^(context|source|target)_names$/.test(k),
+    (k) => k.endsWith("_names") && params[k] === "list" && !/^(context|source|target|to_\w+)_names$/.test(k),
   );
   names.sort((a, b) => (a === "policy_names" ? -1 : b === "policy_names" ? 1 : a.localeCompare(b)));
   return names.map((param) => ({ param, label: param.replace(/_names$/, "").replaceAll("_", "-") }));
@@ -90,7 +90,7 @@ function selectorsOf(params) {
 function exampleField(models, body) {
   const fields = models.get(body) ?? [];
   const pick = (test) => fields.find((f) => !f.readOnly && !f.last && test(f));
-  const secretish = /password|passphrase|secret|private_key|token|key$/;
+  const secretish = /password|passphrase|secret|private_key|token/;
   const ok = (f) => !secretish.test(f.property) && f.property !== "name" && f.property !== "id";
   const bool = pick((f) => ok(f) && f.type === "boolean");
   if (bool) return `--${bool.property.replaceAll("_", "-")}`;
@@ -100,6 +100,17 @@ function exampleField(models, body) {
   if (int) return `--${int.property.replaceAll("_", "-")} 1`;
   const str = pick((f) => ok(f) && f.type === "string");
   if (str) return `--${str.property.replaceAll("_", "-")} demo`;
+  // A list of words or a reference by name (a KMIP server's URIs, a server's DNS): one word.
+  const ref = /^(array<string>|ref:_reference\w*|array<ref:_reference\w*>)$/;
+  const named = pick((f) => ok(f) && ref.test(f.type));
+  if (named) return `--${named.property.replaceAll("_", "-")} demo`;
+  // One level of a nested object, as fields.ts flattens it: TgroupPatch's `topology_group.name`.
+  for (const f of fields.filter((f) => !f.readOnly && !f.last && ok(f) && f.type.startsWith("ref:"))) {
+    const sub = (models.get(f.type.slice(4)) ?? []).find(
+      (x) => !x.readOnly && !x.last && x.type === "string",
+    );
+    if (sub) return `--${f.property.replaceAll("_", "-")}-${sub.property.replaceAll("_", "-")} demo`;
+  }
   return undefined;
 }
 

@@ -187,6 +187,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
     examples: {
       show: "audit-filters-demo",
       create: "audit-filters-new bucket-new",
+      update: "audit-filters-demo bucket-demo --actions demo",
       delete: "audit-filters-old bucket-old",
     },
   },
@@ -644,7 +645,12 @@ export const GENERATED_2X: readonly Generated2x[] = [
     summary: "KMIP (REST 2.1+): /kmip",
     path: "/kmip",
     select: [{ param: "names", label: "name" }],
-    examples: { show: "kmip-demo", create: "kmip-new", delete: "kmip-old" },
+    examples: {
+      show: "kmip-demo",
+      create: "kmip-new",
+      update: "kmip-demo --ca-certificate demo",
+      delete: "kmip-old",
+    },
   },
   {
     noun: "kmip test",
@@ -701,7 +707,12 @@ export const GENERATED_2X: readonly Generated2x[] = [
     summary: "Audit Log Target for Object Store (REST 2.20+): /log-targets/object-store",
     path: "/log-targets/object-store",
     select: [{ param: "names", label: "name" }],
-    examples: { show: "object-store-demo", create: "object-store-new", delete: "object-store-old" },
+    examples: {
+      show: "object-store-demo",
+      create: "object-store-new",
+      update: "object-store-demo --bucket demo",
+      delete: "object-store-old",
+    },
   },
   {
     noun: "logs-async",
@@ -798,7 +809,12 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "names", label: "name" },
       { param: "role_names", label: "role" },
     ],
-    examples: { show: "permissions-demo", create: "role-new", delete: "permissions-old" },
+    examples: {
+      show: "permissions-demo",
+      create: "role-new",
+      update: "permissions-demo --actions demo",
+      delete: "permissions-old",
+    },
   },
   {
     noun: "management-access-policy role permission supported-resource",
@@ -1134,6 +1150,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
     examples: {
       show: "rules-demo",
       create: "rules-new policy-new role-new",
+      update: "rules-demo policy-demo role-demo --actions demo",
       delete: "rules-old policy-old role-old",
     },
   },
@@ -1342,11 +1359,8 @@ export const GENERATED_2X: readonly Generated2x[] = [
     area: "Replication",
     summary: "Remote Arrays (REST 2.17+): /remote-arrays",
     path: "/remote-arrays",
-    select: [
-      { param: "names", label: "name" },
-      { param: "to_topology_group_names", label: "to-topology-group" },
-    ],
-    examples: { show: "remote-arrays-demo", update: "remote-arrays-demo to-topology-group-demo" },
+    select: [{ param: "names", label: "name" }],
+    examples: { show: "remote-arrays-demo", update: "remote-arrays-demo" },
   },
   {
     noun: "remote-realm",
@@ -1425,7 +1439,12 @@ export const GENERATED_2X: readonly Generated2x[] = [
     summary: "Servers (REST 2.16+): /servers",
     path: "/servers",
     select: [{ param: "names", label: "name" }],
-    examples: { show: "servers-demo", create: "servers-new", delete: "servers-old" },
+    examples: {
+      show: "servers-demo",
+      create: "servers-new",
+      update: "servers-demo --dns demo",
+      delete: "servers-old",
+    },
   },
   {
     noun: "session",
@@ -1670,7 +1689,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
     area: "Identity and security",
     summary: "Verification Keys (REST 2.7+): /support/verification-keys",
     path: "/support/verification-keys",
-    examples: {},
+    examples: { update: "--signed-verification-key demo" },
   },
   {
     noun: "tls-policy",
@@ -1717,11 +1736,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
     select: [
       { param: "names", label: "name" },
       { param: "parent_topology_group_names", label: "parent-topology-group" },
-      { param: "to_parent_topology_group_names", label: "to-parent-topology-group" },
     ],
     examples: {
       show: "topology-groups-demo",
       create: "topology-groups-new parent-topology-group-new",
+      update: "topology-groups-demo --topology-group-name demo",
       delete: "topology-groups-old",
     },
   },

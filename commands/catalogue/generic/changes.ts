@@ -171,7 +171,7 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
       });
     }
     // A secret cannot be compared with what the array holds (it never shows it), so asking for one is a change.
-    if (before && changed === 0 && asked.length === 0)
+    if (before && changed === 0 && asked.length === 0 && !bodiless)
       throw new UserFacingError(
         "NOTHING_TO_CHANGE",
         `Nothing to change: ${target} already has those values.`,

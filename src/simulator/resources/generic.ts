@@ -120,7 +120,7 @@ export const genericList: Handler = (req, state) => {
  */
 function otherNames(req: SimRequest): string | undefined {
   const keys = [...req.query.raw.keys()]
-    .filter((k) => /_names$/.test(k) && !/^(context|source|target)_names$/.test(k))
+    .filter((k) => /_names$/.test(k) && !/^(context|source|target|to_\w+)_names$/.test(k))
     .sort();
   const parts = keys.map((k) => (req.query.list(k) ?? []).join(","));
   return parts.length > 0 && parts.every(Boolean) ? parts.join("/") : undefined;
@@ -136,7 +136,7 @@ export const genericCreate: Handler = (req, state) => {
   const names = other
     ? [other]
     : unnamed
-      ? [`${req.path.split("/").at(-1)}-${state.newId()}`]
+      ? [`${req.path.split("/").at(-1)}-${state.newId().slice(0, 8)}`]
       : requireList(req, "names");
   const body = bodyObject(req, "request", true);
   rejectIdentity(body);

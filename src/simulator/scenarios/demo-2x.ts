@@ -45,7 +45,7 @@ export function seedDemo2x(state: SimState): void {
     if (c.singleton || c.items.size > 0) continue;
     const named = params.has("names");
     const others = [...params]
-      .filter((p) => /_names$/.test(p) && !/^(context|source|target)_names$/.test(p))
+      .filter((p) => /_names$/.test(p) && !/^(context|source|target|to_\w+)_names$/.test(p))
       .sort();
     const last = path.split("/").at(-1) ?? "item";
     for (const which of ["demo", "old"]) {
