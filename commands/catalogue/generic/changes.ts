@@ -16,6 +16,7 @@ import { type Block, type Field, message, type Rich, rich } from "../../../src/c
 import { UserFacingError } from "../../../src/errors.js";
 import { eq } from "../../../src/flashblade/filter.js";
 import { adaptBody } from "../../../src/flashblade/wire.js";
+import { endpointRule } from "../../../src/rest-spec/policy.js";
 import { atLeast, generationOf } from "../../../src/rest-spec/versions.js";
 import {
   type Args,
@@ -70,6 +71,9 @@ async function current(
   version: string,
 ): Promise<{ readable: boolean; item?: Item }> {
   const get = endpointOf("GET", p.spec.path);
+  // A 2.x read the policy keeps for admins (a factory-reset token, a connection key) is not read before a change:
+  // the change declares only what it sends.
+  if (p.spec.rest2 && endpointRule("GET", p.spec.path)?.role !== "viewer") return { readable: false };
   const query = selectorQuery(p, args);
   const getSince = get && (generationOf(version) === 2 ? get.op.v2?.since : get.op.v1?.since);
   if (!get || !getSince || !atLeast(version, getSince) || p.path !== p.spec.path) return { readable: false };
