@@ -9,7 +9,7 @@ import { AREAS } from "../src/core/catalogue/define-command.js";
 import type { Registry } from "../src/core/catalogue/registry.js";
 import { commandId } from "../src/core/catalogue/registry.js";
 import { usageLine } from "../src/core/words/usage.js";
-import { CATALOGUE_VERBS } from "./catalogue/index.js";
+import { CATALOGUE_VERBS, CATALOGUE_VERBS_2X } from "./catalogue/index.js";
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
@@ -17,7 +17,9 @@ export function commandsMarkdown(
   registry: Registry,
   observed: ReadonlyMap<string, readonly string[]> = new Map(),
 ): string {
-  const plans = new Map(CATALOGUE_VERBS.map((p) => [commandId(p.spec.noun, p.verb), p]));
+  const plans = new Map(
+    [...CATALOGUE_VERBS, ...CATALOGUE_VERBS_2X].map((p) => [commandId(p.spec.noun, p.verb), p]),
+  );
   const out: string[] = [
     "# /array commands",
     "",

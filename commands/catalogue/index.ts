@@ -20,6 +20,7 @@ import {
   remoteCredentialsResource,
   targetResource,
 } from "../replication/index.js";
+import { CATALOGUE_2X } from "./catalogue-2x.js";
 import { replacedVerbs, resourceOf } from "./generic/build.js";
 import { type VerbPlan, verbPlans } from "./generic/derive.js";
 import { IDENTITY } from "./identity.js";
@@ -63,9 +64,18 @@ const HAND_WRITTEN: Readonly<Record<string, ResourceDefinition>> = {
   "array-connection key": connectionKeyResource,
 };
 
-export const CATALOGUE_RESOURCES: readonly ResourceDefinition[] = CATALOGUE.map((s) =>
-  resourceOf(s, HAND_WRITTEN[s.noun]),
-);
+export const CATALOGUE_RESOURCES: readonly ResourceDefinition[] = [
+  ...CATALOGUE.map((s) => resourceOf(s, HAND_WRITTEN[s.noun])),
+  // The operations only REST 2.x has, as generated nouns (catalogue-2x.ts): after the 1.x ones in help.
+  ...CATALOGUE_2X.map((s) => ({ ...resourceOf(s), rest2Only: true })),
+];
+
+/**
+ * The generic verbs of the 2.x-only nouns: apart from CATALOGUE_VERBS, whose per-verb tests run each example on a
+ * plain simulated array of either generation; these run on the demo arrays pinned to 2.x
+ * (test/commands/examples-coverage-2x.test.ts).
+ */
+export const CATALOGUE_VERBS_2X: readonly VerbPlan[] = CATALOGUE_2X.flatMap((s) => verbPlans(s));
 
 /** Every generic verb with its method, path, first version, role and class (docs and coverage read these). */
 export const CATALOGUE_VERBS: readonly VerbPlan[] = CATALOGUE.flatMap((s) => {

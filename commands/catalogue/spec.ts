@@ -90,6 +90,11 @@ export interface ExtraVerb {
 export interface NounSpec {
   /** The words people type: "snmp manager". */
   noun: string;
+  /**
+   * The noun takes the operations only REST 2.x has on its path (generated from the 2.x facts: catalogue-2x.ts);
+   * without it a noun has the verbs its 1.x path has, whatever 2.x adds beside them.
+   */
+  rest2?: boolean;
   /** "policies", "remote credentials" (default: noun + s). */
   plural?: string;
   aliases?: readonly string[];

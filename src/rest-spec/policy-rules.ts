@@ -6,12 +6,15 @@
  * no operation of the table stops start-up there.
  */
 import type { ParamRule, PolicyRule } from "./policy.js";
+import { OPERATOR_CHANGES_2X } from "./policy-rules-2x.js";
 
 /**
  * Changes an operator may send: the day-to-day storage, protection, replication and object-store objects.
  * Every other change (network, identity, security, array settings, support) needs admin.
  */
 export const OPERATOR_CHANGES: readonly string[] = [
+  // The 2.x-only changes of the operator's areas, generated with their catalogue nouns (tools/gen-catalogue-2x.mjs).
+  ...OPERATOR_CHANGES_2X,
   "POST /file-systems",
   "PATCH /file-systems",
   "DELETE /file-systems",

@@ -42,7 +42,8 @@ export interface ApiRequest {
   remoteAddress?: string;
 }
 
-const METHODS = new Set<string>(["GET", "POST", "PATCH", "DELETE"]);
+// PUT: the two 2.x operations that replace (a workload preset, a batch of tags).
+const METHODS = new Set<string>(["GET", "POST", "PATCH", "DELETE", "PUT"]);
 const VERSION_SEGMENT = /^\/(\d+\.\d+(?:\.\d+)?)(\/.*)?$/;
 
 /** Per generation, the versioned paths of the table → the methods that exist on them, to tell 404 from 405. */

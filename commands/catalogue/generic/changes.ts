@@ -16,7 +16,8 @@ import { type Block, type Field, message, type Rich, rich } from "../../../src/c
 import { UserFacingError } from "../../../src/errors.js";
 import { eq } from "../../../src/flashblade/filter.js";
 import { adaptBody } from "../../../src/flashblade/wire.js";
-import { atLeast, findEndpoint } from "../../../src/rest-spec/versions.js";
+import { endpointRule } from "../../../src/rest-spec/policy.js";
+import { atLeast, generationOf } from "../../../src/rest-spec/versions.js";
 import {
   type Args,
   argsSchema,
@@ -28,6 +29,7 @@ import {
   targetOf,
 } from "./common.js";
 import type { VerbPlan } from "./derive.js";
+import { endpointOf } from "./endpoint.js";
 import { bodyOf, type FieldDef } from "./fields.js";
 import { reachWarning } from "./reach.js";
 import {
@@ -68,9 +70,13 @@ async function current(
   ctx: CommandContext,
   version: string,
 ): Promise<{ readable: boolean; item?: Item }> {
-  const get = findEndpoint("GET", p.spec.path);
+  const get = endpointOf("GET", p.spec.path);
+  // A 2.x read the policy keeps for admins (a factory-reset token, a connection key) is not read before a change:
+  // the change declares only what it sends.
+  if (p.spec.rest2 && endpointRule("GET", p.spec.path)?.role !== "viewer") return { readable: false };
   const query = selectorQuery(p, args);
-  if (!get || !atLeast(version, get.since) || p.path !== p.spec.path) return { readable: false };
+  const getSince = get && (generationOf(version) === 2 ? get.op.v2?.since : get.op.v1?.since);
+  if (!get || !getSince || !atLeast(version, getSince) || p.path !== p.spec.path) return { readable: false };
   if (Object.keys(query).some((k) => !(k in get.params))) return { readable: false };
   const page = await ctx.array.get<Item>(p.path, { query });
   const item = page.items[0];
@@ -121,7 +127,7 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   const query = selectorQuery(p, args);
   if (Object.keys(query).length) request.query = query;
   // Field names renamed between versions are mapped where the client keeps every version difference.
-  if (p.method !== "DELETE" && (Object.keys(body).length || p.method === "PATCH"))
+  if (p.method !== "DELETE" && (Object.keys(body).length || p.method === "PATCH" || p.method === "PUT"))
     request.body = adaptBody(p.method, p.path, version, body);
   const facts: Field[] = [];
   const warnings: Rich[] = [];
@@ -130,7 +136,8 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   const given = p.fields.filter((f) => args[f.key] !== undefined && !f.secret);
   const changes = p.kind === "update" || p.kind === "set" || (p.method === "PATCH" && p.kind === "action");
 
-  if (changes && given.length === 0 && asked.length === 0)
+  const bodiless = p.spec.rest2 === true && p.endpoint.body === undefined;
+  if (changes && given.length === 0 && asked.length === 0 && !bodiless)
     throw new UserFacingError(
       "NOTHING_TO_CHANGE",
       `Say what to change: ${p.fields.map((f) => `--${f.option}`).join(", ") || "(no field of it can be set from chat; use /array api)"}.`,
@@ -168,7 +175,7 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
       });
     }
     // A secret cannot be compared with what the array holds (it never shows it), so asking for one is a change.
-    if (before && changed === 0 && asked.length === 0)
+    if (before && changed === 0 && asked.length === 0 && !bodiless)
       throw new UserFacingError(
         "NOTHING_TO_CHANGE",
         `Nothing to change: ${target} already has those values.`,

@@ -6,6 +6,7 @@ import { versionTooOld } from "../../../src/flashblade/errors.js";
 import { and, eq, type Filter } from "../../../src/flashblade/filter.js";
 import { atLeast } from "../../../src/rest-spec/versions.js";
 import type { VerbPlan } from "./derive.js";
+import { requireOperation } from "./endpoint.js";
 import { fieldSchema } from "./fields.js";
 
 export type Args = Record<string, unknown>;
@@ -97,9 +98,7 @@ export function targetOf(p: VerbPlan, args: Args): string {
 export async function requireVersion(p: VerbPlan, args: Args, ctx: CommandContext): Promise<string> {
   const version = await ctx.array.version();
   const what = `\`${p.spec.noun} ${p.verb}\``;
-  if (!atLeast(version, p.since)) {
-    throw versionTooOld(ctx.arrayName, version, p.since, what);
-  }
+  requireOperation(p.endpoint, ctx, version, what, p.since);
   for (const f of p.fields) {
     if (args[f.key] !== undefined && f.since && !atLeast(version, f.since)) {
       throw versionTooOld(ctx.arrayName, version, f.since, `--${f.option}`);
@@ -116,5 +115,5 @@ export async function requireListVersion(p: VerbPlan, args: Args, ctx: CommandCo
     return;
   }
   const version = await ctx.array.version();
-  if (!atLeast(version, p.since)) throw versionTooOld(ctx.arrayName, version, p.since, needs);
+  requireOperation(p.endpoint, ctx, version, needs, p.since);
 }

@@ -7,8 +7,8 @@
 import type { Role } from "../../../src/core/access/roles.js";
 import type { Area, DestructiveClass } from "../../../src/core/catalogue/define-command.js";
 import type { EndpointSpec, HttpMethod } from "../../../src/rest-spec/endpoints.js";
-import { findEndpoint } from "../../../src/rest-spec/versions.js";
 import type { NounSpec, Selector } from "../spec.js";
+import { type CatalogueEndpoint, endpointOf as findEndpoint, only2x } from "./endpoint.js";
 import { type FieldDef, writableFields } from "./fields.js";
 
 export type VerbKind = "list" | "show" | "create" | "update" | "delete" | "set" | "add" | "remove" | "action";
@@ -19,8 +19,8 @@ export interface VerbPlan {
   kind: VerbKind;
   method: HttpMethod;
   path: string;
-  endpoint: EndpointSpec;
-  /** First REST version with this method and path, read from the endpoint table. */
+  endpoint: CatalogueEndpoint;
+  /** First REST version with this method and path, read from the endpoint table (2.x's for a 2.x-only one). */
   since: string;
   role: Role;
   cls: DestructiveClass | null;
@@ -97,7 +97,7 @@ function selectorsFor(spec: NounSpec, kind: VerbKind, endpoint: EndpointSpec): r
   return "names" in endpoint.params ? [NAMES] : [];
 }
 
-function plan(spec: NounSpec, kind: VerbKind, endpoint: EndpointSpec): VerbPlan | undefined {
+function plan(spec: NounSpec, kind: VerbKind, endpoint: CatalogueEndpoint): VerbPlan | undefined {
   let select = spec.kind === "singleton" && !spec.select ? [] : selectorsFor(spec, kind, endpoint);
   if (kind === "show" && spec.kind !== "singleton" && select.length === 0) return undefined;
   // A read-only view has `show` only where one object means something (its example says which).
@@ -120,7 +120,9 @@ function plan(spec: NounSpec, kind: VerbKind, endpoint: EndpointSpec): VerbPlan 
         ? writableFields(endpoint.body, spec, writable, true)
         : [];
   // An update with nothing settable from chat is left to `/array api`.
-  if ((kind === "update" || kind === "set") && fields.length === 0) return undefined;
+  // A 2.x-only PATCH without a body (run a check, move a remote array) is a verb of its own words alone.
+  const bodiless = spec.rest2 === true && endpoint.body === undefined;
+  if ((kind === "update" || kind === "set") && fields.length === 0 && !bodiless) return undefined;
   return {
     spec,
     verb: spec.verbs?.[kind] ?? kind,
@@ -149,11 +151,31 @@ export function verbPlans(spec: NounSpec): VerbPlan[] {
   const out: VerbPlan[] = [];
   for (const method of ["GET", "POST", "PATCH", "DELETE"] as const) {
     const endpoint = findEndpoint(method, spec.path);
-    if (!endpoint) continue;
+    // An operation only 2.x has joins a noun that asks for them (rest2): the 1.x nouns keep their 1.x verbs.
+    if (!endpoint || (only2x(endpoint) && !spec.rest2)) continue;
     for (const kind of kinds[method] ?? []) {
       const p = plan(spec, kind, endpoint);
       if (p) out.push(p);
     }
+  }
+  // A 2.x PUT (replace a preset, a batch of tags) is `replace`, its body's fields as options.
+  const put = spec.rest2 ? findEndpoint("PUT", spec.path) : undefined;
+  if (put) {
+    out.push({
+      spec,
+      verb: "replace",
+      kind: "action",
+      method: "PUT",
+      path: spec.path,
+      endpoint: put,
+      since: put.since,
+      role: spec.roles?.["replace"] ?? MUTATING_ROLE[spec.area],
+      cls: spec.classes?.["replace"] ?? null,
+      select: (spec.select ?? []).filter((s) => accepts(put, s)).map((s) => ({ ...s, optional: true })),
+      fields: writableFields(put.body, spec, undefined, true),
+      summary: `Replace ${a(spec.title ?? spec.noun)} as a whole`,
+      example: spec.examples?.["replace"] ?? "",
+    });
   }
   for (const x of spec.extra ?? []) {
     const endpoint = findEndpoint(x.method, x.path);

@@ -17,9 +17,10 @@ import {
   type ValueType,
 } from "../../../src/core/words/arg-types.js";
 import { ITEM, listWire, textWire, VALUE_ITEMS, wired, wireOf } from "../../../src/core/words/arg-wire.js";
-import { MODELS, type ModelField } from "../../../src/rest-spec/models.js";
+import type { ModelField } from "../../../src/rest-spec/models.js";
 import { isSecretKey, mintsSecret } from "../../../src/rest-spec/secrets.js";
 import type { NounSpec, Unit } from "../spec.js";
+import { modelOf } from "./models-of.js";
 import { normalisePem, PEM_FIELD, PEM_MAX } from "./pem.js";
 
 /** "a, b,c" → ["a", "b", "c"]: how a list is typed on one chat line (empty pieces dropped). */
@@ -104,7 +105,7 @@ function secretOrSkip(path: string[], f: ModelField): FieldDef | "skip" | undefi
 
 /** Every field of `modelName` a person may set from chat, one level of nested objects flattened. */
 export function modelFields(modelName: string | undefined, spec: NounSpec): FieldDef[] {
-  const model = modelName ? MODELS[modelName] : undefined;
+  const model = modelOf(modelName);
   if (!model) return [];
   const out: FieldDef[] = [];
   const clearable = (f: FieldDef): FieldDef =>
@@ -124,7 +125,7 @@ export function modelFields(modelName: string | undefined, spec: NounSpec): Fiel
       );
       continue;
     }
-    const nested = MODELS[f.type];
+    const nested = modelOf(f.type);
     if (!nested || f.type.startsWith("list[")) continue;
     for (const [sub, sf] of Object.entries(nested.fields)) {
       if (sub === "id") continue;

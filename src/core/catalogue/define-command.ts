@@ -222,6 +222,11 @@ export interface ResourceDefinition {
   summary: string;
   /** The verb run when none is given (`/array arrays`). */
   defaultVerb?: string;
+  /**
+   * Only REST 2.x arrays have it (a generated noun of a 2.x-only family): `/array help <name>`, docs/commands.md
+   * and the tools list it, while the help overview and the App Home keep to what every array has.
+   */
+  rest2Only?: boolean;
   /** The words after the name are the default verb's arguments unless one is a verb (`history fs builds`). */
   argsAfterNoun?: boolean;
   commands: readonly CommandDefinition[];

@@ -10,7 +10,7 @@ import { roleAtLeast } from "../access/roles.js";
 import { commandId } from "../words/command-path.js";
 import type { CommandDefinition, ResourceDefinition } from "./define-command.js";
 
-const DECLARED = /^(GET|POST|PATCH|DELETE) (\*|\/[^\s{]*)(?: (\{.+\}))?$/;
+const DECLARED = /^(GET|POST|PATCH|DELETE|PUT) (\*|\/[^\s{]*)(?: (\{.+\}))?$/;
 
 export interface DeclaredSend {
   method: HttpMethod;

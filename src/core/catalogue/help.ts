@@ -90,6 +90,7 @@ export function areaIndex(entries: readonly CommandEntry[], role: Role | undefin
     const byResource = new Map<string, AreaIndex["resources"][number]>();
     for (const e of entries) {
       if ((e.resource.area ?? "Operations") !== area || !roleAtLeast(role, e.command.role)) continue;
+      if (e.resource.rest2Only) continue;
       const r = byResource.get(e.resource.name) ?? {
         name: e.resource.name,
         verbs: [],

@@ -7,6 +7,7 @@
  */
 
 import { nameProblem } from "../../rest-spec/names.js";
+import { findOperation } from "../../rest-spec/operations.js";
 import { atLeast } from "../../rest-spec/versions.js";
 import type { Json } from "../models/body.js";
 import { bodyObject } from "../models/body.js";
@@ -113,10 +114,30 @@ export const genericList: Handler = (req, state) => {
   );
 };
 
+/**
+ * A record of a 2.x-only operation that names its objects by other parameters (a membership's `policy_names` and
+ * `member_names`): keyed by those values, so the same words find it again.
+ */
+function otherNames(req: SimRequest): string | undefined {
+  const keys = [...req.query.raw.keys()]
+    .filter((k) => /_names$/.test(k) && !/^(context|source|target|to_\w+)_names$/.test(k))
+    .sort();
+  const parts = keys.map((k) => (req.query.list(k) ?? []).join(","));
+  return parts.length > 0 && parts.every(Boolean) ? parts.join("/") : undefined;
+}
+
 export const genericCreate: Handler = (req, state) => {
   const c = collection(state, req.path);
   if (c.singleton) throw badRequest(`${req.path} always has exactly one item; change it with PATCH.`);
-  const names = requireList(req, "names");
+  const other = req.query.has("names") ? undefined : otherNames(req);
+  // A 2.x-only POST that takes no name at all (start a support-diagnostics run, mint a token) makes one record.
+  const op = findOperation("POST", req.path);
+  const unnamed = !other && op !== undefined && !op.v1 && !("names" in (op.v2?.params ?? {}));
+  const names = other
+    ? [other]
+    : unnamed
+      ? [`${req.path.split("/").at(-1)}-${state.newId().slice(0, 8)}`]
+      : requireList(req, "names");
   const body = bodyObject(req, "request", true);
   rejectIdentity(body);
   for (const n of names) {
@@ -148,6 +169,15 @@ function selectGeneric(req: SimRequest, c: GenericCollection): Json[] {
   }
   const keyed = new Map<string, Json & { id: string }>();
   for (const [name, item] of c.items) keyed.set(name, { ...item, id: String(item["id"] ?? "") });
+  const other = req.query.has("names") || req.query.has("ids") ? undefined : otherNames(req);
+  if (other) {
+    const found = c.items.get(other);
+    if (!found) throw badRequest(`${noun(req.path)} '${other}' does not exist.`, other);
+    return [found];
+  }
+  // A 2.x-only operation that names nothing (PATCH /admins/settings) acts on what the collection holds.
+  if (!req.query.has("names") && !req.query.has("ids") && !findOperation(req.method, req.path)?.v1)
+    return [...c.items.values()];
   return (selectByNamesOrIds(req, keyed, noun(req.path)) ?? []).map(
     (i) => c.items.get(String(i["name"])) as Json,
   );

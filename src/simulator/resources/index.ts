@@ -302,6 +302,8 @@ const GENERIC: Partial<Record<HttpMethod, Handler>> = {
   POST: genericCreate,
   PATCH: genericUpdate,
   DELETE: genericDelete,
+  // A 2.x PUT replaces what it names: the generic collection merges it like a PATCH.
+  PUT: genericUpdate,
 };
 
 /** Mutations that succeed are audited; checks (`…/test`) change nothing and are not. */
@@ -335,4 +337,9 @@ export function findHandler(method: HttpMethod, path: string): SimHandler<SimSta
   const handler = method === "GET" || path.endsWith("/test") ? base : audited(base);
   cache.set(key, handler);
   return handler;
+}
+
+/** Whether a resource of the simulator models the path (else it is the generic collection's): the demo seeds ask. */
+export function modelled(path: string): boolean {
+  return Object.hasOwn(ROUTES, path);
 }

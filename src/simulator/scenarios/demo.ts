@@ -10,6 +10,7 @@ import { quotaKey } from "../models/quota.js";
 import { newestSnapshot } from "../models/replication.js";
 import { addSnapshot, type SnapshotRec } from "../models/snapshot.js";
 import type { SimState } from "../state.js";
+import { seedDemo2x } from "./demo-2x.js";
 import { seedDemoAdmin } from "./demo-admin.js";
 import { seedDemoAlerts } from "./demo-alerts.js";
 import { seedDemoFamilies } from "./demo-families.js";
@@ -189,4 +190,5 @@ export function seedDemo(state: SimState): void {
   seedDemoAlerts(state);
   seedDemoAdmin(state);
   seedDemoFamilies(state);
+  seedDemo2x(state);
 }

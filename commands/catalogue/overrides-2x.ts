@@ -1,0 +1,69 @@
+/**
+ * What a person chose for the generated 2.x nouns (catalogue-2x.data.ts), by path: words where the path's read
+ * poorly, roles above the area's, and destructive classes where a change cannot be taken back. Approval-class
+ * (`eradicate`, an admin approves) marks what removes protection for good or opens the array to being wiped:
+ * releasing a legal hold, deleting a WORM data policy, minting a factory-reset token.
+ */
+import type { NounSpec } from "./spec.js";
+
+export type Override2x = Partial<
+  Pick<NounSpec, "noun" | "area" | "roles" | "classes" | "examples" | "summary">
+>;
+
+/**
+ * A generated noun's first word where the family is already a noun under a shorter name (its 1.x noun's alias):
+ * `file-system lock` reads `fs lock`, beside `fs policy`, so `file-system` keeps meaning the one noun.
+ */
+export const FAMILY_WORDS: Readonly<Record<string, string>> = {
+  "file-system": "fs",
+  "network-interface": "interface",
+  "hardware-connector": "connector",
+  "directory-service": "directory",
+};
+
+/**
+ * The ten families made first-class (issue 42) name the demo's shared seed (src/simulator/scenarios/
+ * demo-families.ts, with their resources): `default` and `lab-clients` NFS export policies, `qos-gold` and
+ * `qos-bronze`, `worm-7y`, `hold-audit-2026`, `fw-upgrade`, `finance-realm`, `fleet-prod`, `ng-a`.
+ */
+export const OVERRIDES_2X: Readonly<Record<string, Override2x>> = {
+  // "directory local user" and "directory local group" differ in one word only, which did-you-mean cannot tell.
+  "/directory-services/local/users": { noun: "directory local-user" },
+  "/directory-services/local/users/members": { noun: "directory local-user member" },
+  "/directory-services/local/groups": { noun: "directory local-group" },
+  "/directory-services/local/groups/members": { noun: "directory local-group member" },
+  "/directory-services/local/directory-services": { noun: "directory local-service" },
+  "/nfs-export-policies": { examples: { show: "lab-clients", update: "lab-clients --enabled" } },
+  "/file-system-exports": { examples: { show: "home" } },
+  "/smb-share-policies": { examples: { show: "smb-default", update: "smb-default --enabled" } },
+  "/smb-client-policies": {
+    examples: { show: "smb-clients", update: "smb-clients --access-based-enumeration-enabled" },
+  },
+  "/network-access-policies": { examples: { show: "default", update: "default --enabled" } },
+  "/qos-policies": {
+    examples: { show: "qos-bronze", update: "qos-gold --max-total-ops-per-sec 20000", delete: "qos-gold" },
+  },
+  "/qos-policies/members": { examples: { create: "qos-gold builds", delete: "qos-bronze scratch" } },
+  "/maintenance-windows": { examples: { show: "fw-upgrade", delete: "fw-upgrade" } },
+  "/realms": { examples: { show: "finance-realm", update: "finance-realm --destroyed" } },
+  "/fleets": { examples: { show: "fleet-prod" } },
+  "/node-groups": { examples: { show: "ng-a" } },
+  "/legal-holds/held-entities": {
+    summary: "Paths a legal hold holds: put a path under a hold, release it (approval)",
+    classes: { delete: "eradicate", update: "eradicate" },
+  },
+  "/worm-data-policies": {
+    summary: "WORM data policies: retention that refuses deletion until it ends",
+    classes: { delete: "eradicate" },
+    examples: { show: "worm-7y", update: "worm-7y --enabled" },
+  },
+  "/legal-holds": {
+    examples: { show: "hold-audit-2026", update: "hold-audit-2026 --description ledger-audit" },
+  },
+  "/arrays/factory-reset-token": {
+    area: "Identity and security",
+    summary: "The token that allows a factory reset of the array (creating it is approved by an admin)",
+    roles: { create: "admin", delete: "admin", list: "admin" },
+    classes: { create: "eradicate", delete: "array_settings" },
+  },
+};
