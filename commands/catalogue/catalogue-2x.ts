@@ -5,11 +5,13 @@
  * the one send path serve them like every 1.x noun; on a 1.x array each verb says which 2.x version has it.
  */
 import type { Area } from "../../src/core/catalogue/define-command.js";
+import { MODELS_2X } from "../../src/rest-spec/models-2x.js";
+import { findOperation } from "../../src/rest-spec/operations.js";
 import { endpointRule } from "../../src/rest-spec/policy.js";
 import { GENERATED_2X } from "./catalogue-2x.data.js";
 import { verbPlans } from "./generic/derive.js";
 import { FAMILY_WORDS, OVERRIDES_2X } from "./overrides-2x.js";
-import type { NounSpec, Selector, VerbName } from "./spec.js";
+import type { NounSpec, Selector, Unit, VerbName } from "./spec.js";
 
 /** What the generator writes per noun. */
 export interface Generated2x {
@@ -25,6 +27,36 @@ export interface Generated2x {
 /** A changing verb of a security area is an array-settings change, gated like the 1.x settings nouns. */
 const SECURITY_AREAS = new Set<Area>(["Identity and security"]);
 
+/**
+ * How a number of a 2.x item reads, from its name: the words the 2.x models use for a rate, a size, a duration
+ * and a moment (`max_total_bytes_per_sec`, `min_retention`, `access_token_ttl_in_ms`, `created`), so a generated
+ * noun's numbers are written as every other noun's ("2.86 MiB", "7y 1d", a date), not as raw integers.
+ */
+const UNIT_BY_NAME: readonly [RegExp, Unit][] = [
+  [/bytes_per_sec$/, "size"],
+  [/_per_sec$/, "rate"],
+  [/(_in_ms|_ms|retention|timeout|duration|_ttl|period|interval|_delay|frequency)$/, "ms"],
+  [
+    /^(created|expires|destroyed_time|time_remaining_until|start_time|end_time|time|.*_at|.*_time)$/,
+    "timestamp",
+  ],
+  [/(bytes|_size|^size|capacity|provisioned|quota_limit)$/, "size"],
+];
+
+/** The units of the integer fields of the item a noun's GET lists (its response's `items`). */
+export function unitsOf(path: string): Record<string, Unit> {
+  const response = findOperation("GET", path)?.v2?.response;
+  const items = response ? MODELS_2X[response]?.["items"]?.type : undefined;
+  const item = items ? /^array<ref:(\w+)>$/.exec(items)?.[1] : undefined;
+  const out: Record<string, Unit> = {};
+  for (const [field, f] of Object.entries((item && MODELS_2X[item]) || {})) {
+    if (!/^(integer|number)/.test(f.type)) continue;
+    const unit = UNIT_BY_NAME.find(([re]) => re.test(field))?.[1];
+    if (unit) out[field] = unit;
+  }
+  return out;
+}
+
 function nounOf(g: Generated2x): NounSpec {
   const o = OVERRIDES_2X[g.path] ?? {};
   const area = o.area ?? g.area;
@@ -36,6 +68,7 @@ function nounOf(g: Generated2x): NounSpec {
     rest2: true,
     roles: { ...(adminReads ? ({ list: "admin", show: "admin" } as const) : {}), ...o.roles },
     columns: ["name"],
+    units: unitsOf(g.path),
     ...o,
     area,
     noun: o.noun ?? g.noun.replace(/^\S+/, (w) => FAMILY_WORDS[w] ?? w),

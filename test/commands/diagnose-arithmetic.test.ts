@@ -151,7 +151,7 @@ describe.each(ARRAYS)("every finding of diagnose on %s recomputes from the sampl
     }
   });
 
-  test("alert, replication and capacity findings: numbers from the array's own records", async () => {
+  test("alert, replication, capacity and QoS findings: numbers from the array's own records", async () => {
     const client = h.pool.get(array);
     const lines = await findingsOf(array);
     const alerts = (await client.get<Row>("/alerts", { query: { filter: "state='open'" } })).items;
@@ -176,6 +176,29 @@ describe.each(ARRAYS)("every finding of diagnose on %s recomputes from the sampl
           lag.unit + 0.05 * interval,
         );
       }
+      const q =
+        /^\d+\. (file system|bucket) (\S+) is held at its QoS limit \((\S+): (.+?)\), running at (.+?) of it/.exec(
+          line,
+        );
+      if (q) {
+        // The policy's own limit, and the member's load now (the array's performance figures) against it.
+        const policy =
+          (await client.get<Row>("/qos-policies", { query: { names: q[3] ?? "" } })).items[0] ?? {};
+        const path = q[1] === "bucket" ? "/buckets/performance" : "/file-systems/performance";
+        const perf = (await client.get<Row>(path, { query: { names: q[2] ?? "" } })).items[0] ?? {};
+        const bw = Number(perf["read_bytes_per_sec"] ?? 0) + Number(perf["write_bytes_per_sec"] ?? 0);
+        const ops = ["reads_per_sec", "writes_per_sec", "others_per_sec"].reduce(
+          (n, k) => n + Number(perf[k] ?? 0),
+          0,
+        );
+        const byBytes = q[4] === `${formatBytes(Number(policy["max_total_bytes_per_sec"]))}/s`;
+        const [now, limit] = byBytes
+          ? [bw, Number(policy["max_total_bytes_per_sec"])]
+          : [ops, Number(policy["max_total_ops_per_sec"])];
+        if (!byBytes) expect(q[4]).toBe(`${formatCount(limit)} ops/s`);
+        expect(q[5], line).toBe(formatPercent(now / limit));
+        expect(now / limit).toBeGreaterThanOrEqual(0.95);
+      }
       const c = /^\d+\. Array (.+?) full:/.exec(line);
       if (c) {
         const space = (await client.get<Row>("/arrays/space", { query: { type: "array" } })).items[0] ?? {};
@@ -193,6 +216,7 @@ describe.each(ARRAYS)("every finding of diagnose on %s recomputes from the sampl
       /^\d+\. (critical|warning) alert \d+ \(code \d+\) open: /,
       /^\d+\. Replication \w+: .* lags .+?, [\d.]+× its /,
       /^\d+\. Array .+? full:/,
+      /^\d+\. (file system|bucket) \S+ is held at its QoS limit /,
     ];
     const lines = (await findingsOf(array)).filter((l) => !/^…and \d+ more\.$/.test(l));
     expect(lines.filter((l) => !checked.some((re) => re.test(l)))).toEqual([]);
