@@ -38,7 +38,12 @@ export const OVERRIDES_2X: Readonly<Record<string, Override2x>> = {
   },
   // Rules are named `<policy>.<n>` by the array; lab-clients has two, so one can go and a policy keeps a rule.
   "/nfs-export-policies/rules": {
-    examples: { show: "lab-clients.1", update: "lab-clients.2 --permission rw", delete: "lab-clients.2" },
+    examples: {
+      show: "lab-clients.1",
+      create: "lab-clients --client 10.30.0.0/16 --permission ro",
+      update: "lab-clients.2 --permission rw",
+      delete: "lab-clients.2",
+    },
   },
   "/file-system-exports": {
     examples: {
@@ -55,7 +60,7 @@ export const OVERRIDES_2X: Readonly<Record<string, Override2x>> = {
     examples: {
       show: "smb-default.1 smb-default",
       create: "smb-default --principal Admins",
-      update: "smb-default.1 --change allow",
+      update: "smb-default.1 smb-default --change allow",
       delete: "smb-default.1 smb-default",
     },
   },
