@@ -33,32 +33,91 @@ export const OVERRIDES_2X: Readonly<Record<string, Override2x>> = {
   "/directory-services/local/groups": { noun: "directory local-group" },
   "/directory-services/local/groups/members": { noun: "directory local-group member" },
   "/directory-services/local/directory-services": { noun: "directory local-service" },
-  "/nfs-export-policies": { examples: { show: "lab-clients", update: "lab-clients --enabled" } },
-  "/file-system-exports": { examples: { show: "home" } },
-  "/smb-share-policies": { examples: { show: "smb-default", update: "smb-default --enabled" } },
-  "/smb-client-policies": {
-    examples: { show: "smb-clients", update: "smb-clients --access-based-enumeration-enabled" },
+  "/nfs-export-policies": {
+    examples: { show: "lab-clients", update: "lab-clients --enabled=false", delete: "retired-clients" },
   },
-  "/network-access-policies": { examples: { show: "default", update: "default --enabled" } },
+  // Rules are named `<policy>.<n>` by the array; lab-clients has two, so one can go and a policy keeps a rule.
+  "/nfs-export-policies/rules": {
+    examples: {
+      show: "lab-clients.1",
+      create: "lab-clients --client 10.30.0.0/16 --permission ro",
+      update: "lab-clients.2 --permission rw",
+      delete: "lab-clients.2",
+    },
+  },
+  "/file-system-exports": {
+    examples: {
+      show: "home",
+      create: "default builds",
+      update: "home --export-name home2",
+      delete: "projects",
+    },
+  },
+  "/smb-share-policies": {
+    examples: { show: "smb-default", update: "smb-default --enabled=false", delete: "smb-retired" },
+  },
+  "/smb-share-policies/rules": {
+    examples: {
+      show: "smb-default.1 smb-default",
+      create: "smb-default --principal Admins",
+      update: "smb-default.1 smb-default --change allow",
+      delete: "smb-default.1 smb-default",
+    },
+  },
+  "/smb-client-policies/rules": {
+    examples: {
+      show: "smb-clients.1",
+      create: "smb-clients --client 10.0.0.0/8",
+      update: "smb-clients.1 --client 10.0.0.0/8",
+      delete: "smb-clients.1",
+    },
+  },
+  "/network-access-policies/rules": {
+    examples: {
+      show: "default.1",
+      create: "default --client 10.0.0.0/8",
+      update: "default.1 --client 10.0.0.0/8",
+      delete: "default.1",
+    },
+  },
+  "/smb-client-policies": {
+    examples: {
+      show: "smb-clients",
+      update: "smb-clients --access-based-enumeration-enabled",
+      delete: "smb-clients-retired",
+    },
+  },
+  "/network-access-policies": { examples: { show: "default", update: "default --enabled=false" } },
   "/qos-policies": {
     examples: { show: "qos-bronze", update: "qos-gold --max-total-ops-per-sec 20000", delete: "qos-gold" },
   },
   "/qos-policies/members": { examples: { create: "qos-gold builds", delete: "qos-bronze scratch" } },
-  "/maintenance-windows": { examples: { show: "fw-upgrade", delete: "fw-upgrade" } },
-  "/realms": { examples: { show: "finance-realm", update: "finance-realm --destroyed" } },
-  "/fleets": { examples: { show: "fleet-prod" } },
-  "/node-groups": { examples: { show: "ng-a" } },
+  // A window's length (`timeout`, milliseconds) is required: an hour.
+  "/maintenance-windows": {
+    examples: { show: "fw-upgrade", create: "mw-patch --timeout 3600000", delete: "fw-upgrade" },
+  },
+  "/realms": {
+    examples: { show: "finance-realm", update: "finance-realm --destroyed", delete: "realm-retired" },
+  },
+  "/fleets": { examples: { show: "fleet-prod", delete: "fleet-prod" } },
+  "/node-groups": { examples: { show: "ng-a", delete: "ng-a" } },
   "/legal-holds/held-entities": {
     summary: "Paths a legal hold holds: put a path under a hold, release it (approval)",
     classes: { delete: "eradicate", update: "eradicate" },
   },
+  // The demo's policies are enabled already, so the update examples disable one; a locked WORM policy's
+  // maximum retention may still grow (to 11 years, in milliseconds).
   "/worm-data-policies": {
     summary: "WORM data policies: retention that refuses deletion until it ends",
     classes: { delete: "eradicate" },
-    examples: { show: "worm-7y", update: "worm-7y --enabled" },
+    examples: { show: "worm-7y", update: "worm-7y --max-retention 346896000000", delete: "worm-trial" },
   },
   "/legal-holds": {
-    examples: { show: "hold-audit-2026", update: "hold-audit-2026 --description ledger-audit" },
+    examples: {
+      show: "hold-audit-2026",
+      update: "hold-audit-2026 --description ledger-audit",
+      delete: "hold-2024-closed",
+    },
   },
   "/arrays/factory-reset-token": {
     area: "Identity and security",

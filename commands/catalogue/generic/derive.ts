@@ -8,6 +8,7 @@ import type { Role } from "../../../src/core/access/roles.js";
 import type { Area, DestructiveClass } from "../../../src/core/catalogue/define-command.js";
 import type { EndpointSpec, HttpMethod } from "../../../src/rest-spec/endpoints.js";
 import type { NounSpec, Selector } from "../spec.js";
+import { selectorKey } from "./common.js";
 import { type CatalogueEndpoint, endpointOf as findEndpoint, only2x } from "./endpoint.js";
 import { type FieldDef, writableFields } from "./fields.js";
 
@@ -113,12 +114,16 @@ function plan(spec: NounSpec, kind: VerbKind, endpoint: CatalogueEndpoint): Verb
       ? spec.writable?.filter((w) => !spec.createOnly?.includes(w))
       : undefined;
   const createWritable = spec.writable ? [...spec.writable, ...(spec.createOnly ?? [])] : undefined;
-  const fields =
+  // A selector's word selects: a body field of the same key (an NFS rule's read-only `policy` reference beside
+  // `policy_names`) would take the word away from the query the array reads it from.
+  const taken = new Set(select.map((s) => selectorKey(s.label)));
+  const fields = (
     kind === "create" || kind === "add"
       ? writableFields(endpoint.body, spec, createWritable, kind === "create")
       : kind === "update" || kind === "set"
         ? writableFields(endpoint.body, spec, writable, true)
-        : [];
+        : []
+  ).filter((f) => !taken.has(f.key));
   // An update with nothing settable from chat is left to `/array api`.
   // A 2.x-only PATCH without a body (run a check, move a remote array) is a verb of its own words alone.
   const bodiless = spec.rest2 === true && endpoint.body === undefined;

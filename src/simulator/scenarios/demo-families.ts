@@ -6,7 +6,8 @@
  * `qos-bronze` (3 MB/s, 5,000 ops/s) on `scratch`, whose workload presses against it (diagnose names it); WORM data policy
  * `worm-7y` on `finance`; legal hold `hold-audit-2026` on `finance:/ledgers/2025`; maintenance window
  * `fw-upgrade` two days ahead for four hours; realm `finance-realm`; fleet `fleet-prod`; node group `ng-a`; one
- * completed support-diagnostics run. Sessions are not seeded: they come from real logins.
+ * completed support-diagnostics run; and unused ones for the delete examples: `retired-clients`, `smb-retired`,
+ * `smb-clients-retired`, `worm-trial`, `hold-2024-closed` and the destroyed `realm-retired`. Sessions are not seeded: they come from real logins.
  *
  * Ids come from an id source of their own (as demo-admin.ts explains): drawing from the state's would shift the
  * ids and figures that tests and golden files pin. Requests are not audited: the array's audit log starts empty.
@@ -171,6 +172,21 @@ export function seedDemoFamilies(state: SimState): void {
   call("POST", "/realms", { names: "finance-realm" });
   call("POST", "/fleets", { names: "fleet-prod" });
   call("POST", "/node-groups", { names: "ng-a" }, {});
+  // Retired and unused, so the delete examples have something the array lets go: policies nothing exports
+  // through, an unlocked WORM policy without members, a hold that holds nothing, a destroyed realm.
+  call("POST", "/nfs-export-policies", { names: "retired-clients" }, {});
+  call("POST", "/smb-share-policies", { names: "smb-retired" }, {});
+  call("POST", "/smb-client-policies", { names: "smb-clients-retired" }, {});
+  call("POST", "/worm-data-policies", { names: "worm-trial" }, { retention_lock: "unlocked" });
+  call(
+    "POST",
+    "/legal-holds",
+    { names: "hold-2024-closed" },
+    { description: "Closed: 2024 ledgers released" },
+  );
+  call("POST", "/realms", { names: "realm-retired" });
+  call("PATCH", "/realms", { names: "realm-retired" }, { destroyed: true });
+
   // Started an hour before it finished, so the demo has a completed run to read.
   at(now - RUN_MS - HOUR)("POST", "/support-diagnostics", {});
 }
