@@ -310,7 +310,8 @@ export function columnsOf(
 export function fieldsOf(item: Item): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(item)) {
-    if (internal(k)) continue;
+    // undefined is a field the client set aside (a 2.x item's `context`): absent, as JSON has it.
+    if (internal(k) || v === undefined) continue;
     if (v !== null && typeof v === "object" && !Array.isArray(v)) {
       const inner = v as Item;
       if ("name" in inner) out.push(k);
