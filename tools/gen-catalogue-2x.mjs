@@ -86,6 +86,23 @@ function selectorsOf(params) {
   return names.map((param) => ({ param, label: param.replace(/_names$/, "").replaceAll("_", "-") }));
 }
 
+/**
+ * A value for an integer option in the unit the catalogue reads it in (commands/catalogue/catalogue-2x.ts,
+ * UNIT_BY_NAME): a duration, a size, or a plain count.
+ */
+function intExample(field) {
+  if (/bytes_per_sec$/.test(field)) return "1M";
+  if (/_per_sec$/.test(field)) return "1";
+  if (
+    /(_in_ms|_ms|retention|timeout|duration|_ttl|period|interval|_delay|frequency|time_remaining)$/.test(
+      field,
+    )
+  )
+    return "1h";
+  if (/(bytes|_size|^size|capacity|provisioned|quota_limit)$/.test(field)) return "1G";
+  return "1";
+}
+
 /** The first settable scalar of a body model (models.tsv), as an example option. */
 function exampleField(models, body) {
   const fields = models.get(body) ?? [];
@@ -97,7 +114,7 @@ function exampleField(models, body) {
   const en = pick((f) => ok(f) && f.type === "string" && f.enum);
   if (en) return `--${en.property.replaceAll("_", "-")} ${en.enum.split(",")[0]}`;
   const int = pick((f) => ok(f) && f.type.startsWith("integer"));
-  if (int) return `--${int.property.replaceAll("_", "-")} 1`;
+  if (int) return `--${int.property.replaceAll("_", "-")} ${intExample(int.property)}`;
   const str = pick((f) => ok(f) && f.type === "string");
   if (str) return `--${str.property.replaceAll("_", "-")} demo`;
   // A list of words or a reference by name (a KMIP server's URIs, a server's DNS): one word.

@@ -41,7 +41,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
     area: "Identity and security",
     summary: "Administrators (REST 2.3+): /admins/settings",
     path: "/admins/settings",
-    examples: { update: "--lockout-duration 1" },
+    examples: { update: "--lockout-duration 1h" },
   },
   {
     noun: "admin ssh-certificate-authority-policy",
@@ -1099,7 +1099,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
     examples: {
       show: "object-store-roles-demo",
       create: "object-store-roles-new",
-      update: "object-store-roles-demo --max-session-duration 1",
+      update: "object-store-roles-demo --max-session-duration 1h",
       delete: "object-store-roles-old",
     },
   },
@@ -1820,7 +1820,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
     examples: {
       show: "rules-demo",
       create: "policy-new",
-      update: "rules-demo --quota-limit 1",
+      update: "rules-demo --quota-limit 1G",
       delete: "rules-old policy-old",
     },
   },

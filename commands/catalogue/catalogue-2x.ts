@@ -10,7 +10,7 @@ import { findOperation } from "../../src/rest-spec/operations.js";
 import { endpointRule } from "../../src/rest-spec/policy.js";
 import { GENERATED_2X } from "./catalogue-2x.data.js";
 import { verbPlans } from "./generic/derive.js";
-import { FAMILY_WORDS, OVERRIDES_2X } from "./overrides-2x.js";
+import { FAMILY_WORDS, OVERRIDES_2X, VIEWS_2X } from "./overrides-2x.js";
 import type { NounSpec, Selector, Unit, VerbName } from "./spec.js";
 
 /** What the generator writes per noun. */
@@ -35,7 +35,7 @@ const SECURITY_AREAS = new Set<Area>(["Identity and security"]);
 const UNIT_BY_NAME: readonly [RegExp, Unit][] = [
   [/bytes_per_sec$/, "size"],
   [/_per_sec$/, "rate"],
-  [/(_in_ms|_ms|retention|timeout|duration|_ttl|period|interval|_delay|frequency)$/, "ms"],
+  [/(_in_ms|_ms|retention|timeout|duration|_ttl|period|interval|_delay|frequency|time_remaining)$/, "ms"],
   [
     /^(created|expires|destroyed_time|time_remaining_until|start_time|end_time|time|.*_at|.*_time)$/,
     "timestamp",
@@ -43,16 +43,19 @@ const UNIT_BY_NAME: readonly [RegExp, Unit][] = [
   [/(bytes|_size|^size|capacity|provisioned|quota_limit)$/, "size"],
 ];
 
-/** The units of the integer fields of the item a noun's GET lists (its response's `items`). */
+/** The units of the integer fields of the item a noun's GET lists (its response's `items`) and of its bodies. */
 export function unitsOf(path: string): Record<string, Unit> {
   const response = findOperation("GET", path)?.v2?.response;
   const items = response ? MODELS_2X[response]?.["items"]?.type : undefined;
   const item = items ? /^array<ref:(\w+)>$/.exec(items)?.[1] : undefined;
+  const bodies = (["POST", "PATCH", "PUT"] as const).map((m) => findOperation(m, path)?.v2?.body);
   const out: Record<string, Unit> = {};
-  for (const [field, f] of Object.entries((item && MODELS_2X[item]) || {})) {
-    if (!/^(integer|number)/.test(f.type)) continue;
-    const unit = UNIT_BY_NAME.find(([re]) => re.test(field))?.[1];
-    if (unit) out[field] = unit;
+  for (const model of [item, ...bodies]) {
+    for (const [field, f] of Object.entries((model && MODELS_2X[model]) || {})) {
+      if (!/^(integer|number)/.test(f.type)) continue;
+      const unit = UNIT_BY_NAME.find(([re]) => re.test(field))?.[1];
+      if (unit) out[field] = unit;
+    }
   }
   return out;
 }
@@ -69,6 +72,7 @@ function nounOf(g: Generated2x): NounSpec {
     roles: { ...(adminReads ? ({ list: "admin", show: "admin" } as const) : {}), ...o.roles },
     columns: ["name"],
     units: unitsOf(g.path),
+    ...VIEWS_2X[g.path],
     ...o,
     area,
     noun: o.noun ?? g.noun.replace(/^\S+/, (w) => FAMILY_WORDS[w] ?? w),

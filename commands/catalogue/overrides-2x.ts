@@ -4,11 +4,87 @@
  * (`eradicate`, an admin approves) marks what removes protection for good or opens the array to being wiped:
  * releasing a legal hold, deleting a WORM data policy, minting a factory-reset token.
  */
+import { NFS_EXPORT_RULE_CHECKS } from "../fs/export-rule-check.js";
 import type { NounSpec } from "./spec.js";
 
 export type Override2x = Partial<
   Pick<NounSpec, "noun" | "area" | "roles" | "classes" | "examples" | "summary">
 >;
+
+/** How a first-class family reads: its list's columns and headings, its title, and the checks before a change. */
+export type View2x = Partial<Pick<NounSpec, "columns" | "labels" | "title" | "precheck">>;
+
+const POLICY = { "policy.name": "Policy" } as const;
+
+/**
+ * The families issue 42 makes first-class, read the way an on-call engineer asks about them: who a rule lets in,
+ * what a QoS policy limits, how long WORM keeps data, which paths a hold keeps, when a window ends. Field names
+ * are the 2.28 models'.
+ */
+export const VIEWS_2X: Readonly<Record<string, View2x>> = {
+  "/nfs-export-policies": { title: "NFS export policy", columns: ["name", "enabled", "version"] },
+  "/nfs-export-policies/rules": {
+    title: "NFS export rule",
+    columns: ["policy.name", "index", "name", "client", "permission", "access"],
+    labels: POLICY,
+    // A rule change shows the clients it lets in and shuts out before it is sent (commands/fs/export-rule-check.ts).
+    precheck: NFS_EXPORT_RULE_CHECKS,
+  },
+  "/file-system-exports": {
+    title: "file system export",
+    columns: ["name", "member.name", "policy_type", "policy.name", "share_policy.name", "enabled"],
+    labels: { "member.name": "File system", ...POLICY, "share_policy.name": "Share policy" },
+  },
+  "/smb-share-policies": { title: "SMB share policy", columns: ["name", "enabled"] },
+  "/smb-share-policies/rules": {
+    title: "SMB share rule",
+    columns: ["policy.name", "name", "principal", "read", "change", "full_control"],
+    labels: POLICY,
+  },
+  "/smb-client-policies": { title: "SMB client policy", columns: ["name", "enabled"] },
+  "/smb-client-policies/rules": {
+    title: "SMB client rule",
+    columns: ["policy.name", "index", "name", "client", "permission", "encryption"],
+    labels: POLICY,
+  },
+  "/network-access-policies": { title: "network access policy", columns: ["name", "enabled"] },
+  "/network-access-policies/rules": {
+    title: "network access rule",
+    columns: ["policy.name", "index", "name", "client", "effect", "interfaces"],
+    labels: POLICY,
+  },
+  "/qos-policies": {
+    title: "QoS policy",
+    columns: ["name", "enabled", "max_total_bytes_per_sec", "max_total_ops_per_sec"],
+    labels: { max_total_bytes_per_sec: "Bandwidth limit (/s)", max_total_ops_per_sec: "Ops limit (/s)" },
+  },
+  "/qos-policies/members": {
+    title: "QoS policy member",
+    columns: ["policy.name", "member.name", "member.resource_type"],
+    labels: { ...POLICY, "member.name": "Member", "member.resource_type": "Kind" },
+  },
+  "/worm-data-policies": {
+    title: "WORM data policy",
+    columns: [
+      "name",
+      "enabled",
+      "mode",
+      "retention_lock",
+      "min_retention",
+      "default_retention",
+      "max_retention",
+    ],
+  },
+  "/legal-holds": { title: "legal hold", columns: ["name", "description"] },
+  "/legal-holds/held-entities": {
+    title: "held path",
+    columns: ["legal_hold.name", "file_system.name", "path", "status"],
+    labels: { "legal_hold.name": "Legal hold", "file_system.name": "File system" },
+  },
+  "/maintenance-windows": { title: "maintenance window", columns: ["name", "created", "expires"] },
+  "/realms": { title: "realm", columns: ["name", "destroyed", "created", "time_remaining"] },
+  "/fleets": { title: "fleet", columns: ["name", "is_local"] },
+};
 
 /**
  * A generated noun's first word where the family is already a noun under a shorter name (its 1.x noun's alias):
@@ -92,9 +168,9 @@ export const OVERRIDES_2X: Readonly<Record<string, Override2x>> = {
     examples: { show: "qos-bronze", update: "qos-gold --max-total-ops-per-sec 20000", delete: "qos-gold" },
   },
   "/qos-policies/members": { examples: { create: "qos-gold builds", delete: "qos-bronze scratch" } },
-  // A window's length (`timeout`, milliseconds) is required: an hour.
+  // A window's length (`timeout`) is required: an hour.
   "/maintenance-windows": {
-    examples: { show: "fw-upgrade", create: "mw-patch --timeout 3600000", delete: "fw-upgrade" },
+    examples: { show: "fw-upgrade", create: "mw-patch --timeout 1h", delete: "fw-upgrade" },
   },
   "/realms": {
     examples: { show: "finance-realm", update: "finance-realm --destroyed", delete: "realm-retired" },
@@ -102,15 +178,15 @@ export const OVERRIDES_2X: Readonly<Record<string, Override2x>> = {
   "/fleets": { examples: { show: "fleet-prod", delete: "fleet-prod" } },
   "/node-groups": { examples: { show: "ng-a", delete: "ng-a" } },
   "/legal-holds/held-entities": {
-    summary: "Paths a legal hold holds: put a path under a hold, release it (approval)",
-    classes: { delete: "eradicate", update: "eradicate" },
+    summary: "Paths a legal hold holds: put a path under a hold, release it (each approved by an admin)",
+    classes: { create: "eradicate", delete: "eradicate", update: "eradicate" },
   },
   // The demo's policies are enabled already, so the update examples disable one; a locked WORM policy's
-  // maximum retention may still grow (to 11 years, in milliseconds).
+  // maximum retention may still grow (to 11 years).
   "/worm-data-policies": {
     summary: "WORM data policies: retention that refuses deletion until it ends",
     classes: { delete: "eradicate" },
-    examples: { show: "worm-7y", update: "worm-7y --max-retention 346896000000", delete: "worm-trial" },
+    examples: { show: "worm-7y", update: "worm-7y --max-retention 4015d", delete: "worm-trial" },
   },
   "/legal-holds": {
     examples: {
