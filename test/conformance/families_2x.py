@@ -67,7 +67,7 @@ def flow(fn):
 def nfs_export_policies():
     p = "nfs-export-policies"
     seeded = ok(fb.get_nfs_export_policies())
-    report(p, "the demo's policies are listed", names(seeded) == ["default", "lab-clients"], names(seeded))
+    report(p, "the demo's policies are listed", names(seeded) == ["default", "lab-clients", "retired-clients"], names(seeded))
     rules = ok(fb.get_nfs_export_policies_rules(policy_names=["lab-clients"]))
     report(p, "rules in index order", [(r.index, r.client, r.permission) for r in rules] == [(1, "10.20.0.0/16", "rw"), (2, "*.build.example.com", "ro")], rules)
     ok(fb.post_nfs_export_policies(names=["conf-exp"], policy=M.NfsExportPolicyPost(enabled=True)))
@@ -160,9 +160,9 @@ def worm_and_holds():
     ok(fb.post_worm_data_policies(names=["conf-worm"], policy=M.WormDataPolicy(mode="regular", min_retention=HOUR, default_retention=HOUR, max_retention=2 * HOUR)))
     ok(fb.patch_worm_data_policies(names=["conf-worm"], policy=M.WormDataPolicy(max_retention=3 * HOUR)))
     ok(fb.delete_worm_data_policies(names=["conf-worm"]))
-    report(p, "a WORM policy made, changed and deleted", names(ok(fb.get_worm_data_policies())) == ["worm-7y"])
+    report(p, "a WORM policy made, changed and deleted", names(ok(fb.get_worm_data_policies())) == ["worm-7y", "worm-trial"])
     holds = ok(fb.get_legal_holds())
-    report(p, "the demo's hold", names(holds) == ["hold-audit-2026"], holds)
+    report(p, "the demo's hold", names(holds) == ["hold-2024-closed", "hold-audit-2026"], holds)
     held = ok(fb.get_legal_holds_held_entities(names=["hold-audit-2026"]))
     report(p, "it holds /ledgers/2025 of finance", [(e.file_system.name, e.path) for e in held] == [("finance", "/ledgers/2025")], held)
     ok(fb.post_legal_holds(names=["conf-hold"], hold=M.LegalHold(description="conformance")))
@@ -171,7 +171,7 @@ def worm_and_holds():
     ok(fb.patch_legal_holds_held_entities(names=["conf-hold"], file_system_names=["logs"], paths=["/app"], released=True))
     ok(fb.patch_legal_holds(names=["conf-hold"], hold=M.LegalHold(description="released")))
     ok(fb.delete_legal_holds(names=["conf-hold"]))
-    report(p, "a hold put, released and deleted", names(ok(fb.get_legal_holds())) == ["hold-audit-2026"])
+    report(p, "a hold put, released and deleted", names(ok(fb.get_legal_holds())) == ["hold-2024-closed", "hold-audit-2026"])
 
 
 @flow
@@ -193,12 +193,12 @@ def tenancy_and_support():
     runs = ok(fb.get_support_diagnostics())
     report(p, "the demo's diagnostics run completed", [r.status for r in runs] == ["completed"], runs)
     report(p, "its details are readable", len(ok(fb.get_support_diagnostics_details())) > 0)
-    report(p, "the demo's realm", names(ok(fb.get_realms())) == ["finance-realm"])
+    report(p, "the demo's realms", names(ok(fb.get_realms())) == ["finance-realm", "realm-retired"])
     ok(fb.post_realms(names=["conf-realm"], without_default_access_list=False))
     refused(p, "a realm is destroyed before it is deleted", fb.delete_realms(names=["conf-realm"]), "not destroyed")
     ok(fb.patch_realms(names=["conf-realm"], realm=M.RealmPatch(destroyed=True)))
     ok(fb.delete_realms(names=["conf-realm"]))
-    report(p, "a realm made and deleted", names(ok(fb.get_realms())) == ["finance-realm"])
+    report(p, "a realm made and deleted", names(ok(fb.get_realms())) == ["finance-realm", "realm-retired"])
     report(p, "the demo's fleet", names(ok(fb.get_fleets())) == ["fleet-prod"])
     members = ok(fb.get_fleets_members())
     report(p, "the array is its only member", [(m.member.name, m.status) for m in members] == [("fb-lab-01", "joined")], members)
