@@ -41,11 +41,29 @@ export async function until(what: string, probe: () => Promise<boolean>, withinM
   }
 }
 
+/**
+ * A sentinel on a free port. The port is free when asked but not held: a parallel test can take it before the
+ * sentinel binds it, which the sentinel reports as "Address already in use" and exits. Then it is tried again on
+ * another port (a few times), rather than failing the test that asked for it.
+ */
 async function startSentinel(
   dir: string,
   primaryPort: number,
 ): Promise<{ port: number; child: ChildProcess }> {
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startSentinelOn(await freePort(), dir, primaryPort);
+    } catch (err) {
+      if (attempt >= 5 || !String(err).includes("Address already in use")) throw err;
+    }
+  }
+}
+
+async function startSentinelOn(
+  port: number,
+  dir: string,
+  primaryPort: number,
+): Promise<{ port: number; child: ChildProcess }> {
   const conf = join(dir, `sentinel-${port}.conf`);
   writeFileSync(
     conf,
