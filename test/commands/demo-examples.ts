@@ -54,11 +54,17 @@ async function answerDialogs(h: Harness, user: string, effects: Effect[]): Promi
 
 /**
  * Runs `line` as alice and passes whatever gate it meets as people would (Confirm, dave's Approve, the typed
- * name, secrets in the private prompt); returns every effect, the final ones last.
+ * name, secrets in the private prompt); returns every effect, the final ones last. `beforeClick`, when given, sees
+ * the first answer and the buttons it shows before anyone clicks (what reached the array before the gate).
  */
-export async function runThroughGates(h: Harness, line: string): Promise<Effect[]> {
+export async function runThroughGates(
+  h: Harness,
+  line: string,
+  beforeClick?: (asked: readonly Effect[], buttons: readonly string[]) => void,
+): Promise<Effect[]> {
   const asked = await h.run("alice", line);
   const shown = buttonLabels(asked);
+  beforeClick?.(asked, shown);
   const click = async (user: string, label: string) =>
     answerDialogs(h, user, await h.click(user, asked, label));
   if (shown.includes("Enter secret…")) return [...asked, ...(await click("alice", "Enter secret…"))];

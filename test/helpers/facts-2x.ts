@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { Simulator } from "../../src/simulator/index.js";
+import type { LoggedRequest, Simulator } from "../../src/simulator/index.js";
 import { REPO } from "./compile-fixture.js";
 
 /** A file of the 2.x facts beside the clone (as in CI) or beside the nearest directory above a nested worktree. */
@@ -42,17 +42,22 @@ export function versioned2x(): Fact2x[] {
 /** The 2.x operations that change something: every method but GET. */
 export const changing2x = (): Fact2x[] => versioned2x().filter((f) => f.method !== "GET");
 
-/**
- * The requests a simulator logged since its stats were reset that change something: any method but GET on a
- * versioned path (login and logout are /api/login and /api/logout, the token endpoint /oauth2/…: the session's
- * own, not the array's state). Read from the request log, so it is what reached the array, not what a reply said.
- */
-export function changesAt(sims: Iterable<Simulator>): string[] {
+/** Every request the simulators logged since their stats were reset, below /api/<version> (the array's own). */
+export function requestsAt(sims: Iterable<Simulator>): LoggedRequest[] {
   return [...sims].flatMap((sim) => {
     const s = sim.control.stats();
     if (s.total > s.recent.length) throw new Error(`the request log kept ${s.recent.length} of ${s.total}`);
-    return s.recent
-      .filter((r) => r.method !== "GET" && /^\/api\/\d+\.\d+\//.test(r.path))
-      .map((r) => `${r.method} ${r.path}`);
+    return s.recent.filter((r) => /^\/api\/\d+\.\d+\//.test(r.path));
   });
+}
+
+/**
+ * The requests the simulators logged since their stats were reset that change something: any method but GET on
+ * a versioned path (login and logout are /api/login and /api/logout, the token endpoint /oauth2/…: the session's
+ * own, not the array's state). Read from the request log, so it is what reached the array, not what a reply said.
+ */
+export function changesAt(sims: Iterable<Simulator>): string[] {
+  return requestsAt(sims)
+    .filter((r) => r.method !== "GET")
+    .map((r) => `${r.method} ${r.path}`);
 }
