@@ -42,7 +42,7 @@ describe("fs destroy and eradicate on a retained file system", () => {
     fs.destroyed = true;
     try {
       const text = textOf(await h.run("alice", "fs eradicate finance --array fb-two"));
-      expect(text).toContain("file system finance is under WORM policy worm-7y");
+      expect(text).toContain("file system finance is under WORM policy worm-7y, retained until 2033-11-26");
       expect(text).toContain("held by legal hold hold-audit-2026 (path /ledgers/2025)");
       expect(h.sims.get("fb-two")?.state.fileSystems.has("finance")).toBe(true);
     } finally {

@@ -51,6 +51,29 @@ describe("WORM retention and legal holds keep a file system", () => {
     expect(refusal(destroy)).toMatch(/'vault' is retained by WORM data policy 'worm-7y' until 2033-/);
   });
 
+  it("refuses eradicating a destroyed retained file system until its retention ends", async () => {
+    const { c, h } = await open();
+    const made = await api("POST", "/file-systems?names=vault&policy_names=worm-7y", h, {
+      provisioned: 2 ** 40,
+    });
+    expect(made.status, made.text).toBe(200);
+    // Destroyed before it was retained (a destroy now is refused): the state an eradicate meets.
+    const vault = c.sim.state.fileSystems.get("vault");
+    if (!vault) throw new Error("vault was created");
+    vault.destroyed = true;
+    const early = await api("DELETE", "/file-systems?names=vault", h);
+    expect(early.status).toBe(400);
+    expect(refusal(early)).toMatch(
+      /'vault' is retained by WORM data policy 'worm-7y' until 2033-.*eradicated/,
+    );
+    expect(c.sim.state.fileSystems.has("vault")).toBe(true);
+    s.advance(7 * 366 * DAY);
+    const later = { ...h, "x-auth-token": await c.login() };
+    const done = await api("DELETE", "/file-systems?names=vault", later);
+    expect(done.status, done.text).toBe(200);
+    expect(c.sim.state.fileSystems.has("vault")).toBe(false);
+  });
+
   it("a held path refuses deletion and its file system destroy, until released", async () => {
     const { c, h } = await open();
     const held = await items("/legal-holds/held-entities?names=hold-audit-2026", h);
