@@ -74,7 +74,8 @@ export function formView(form: FormSpec, channelId: string): Record<string, unkn
       type: "input",
       block_id: f.key,
       optional: f.optional || f.kind === "switch",
-      label: plain(truncate(f.option ?? f.label, LIMITS.inputLabel)),
+      // A worded label ("Bandwidth limit") reads better than its option; the preview shows the line typed.
+      label: plain(truncate(f.worded ? f.label : (f.option ?? f.label), LIMITS.inputLabel)),
       ...(f.hint ? { hint: plain(truncate(f.hint, 150)) } : {}),
       element: element(f),
     })),

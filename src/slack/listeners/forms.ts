@@ -45,9 +45,19 @@ export async function openFormFor(
   text: string,
   triggerId: string | undefined,
   channelId: string,
+  userId?: string,
 ): Promise<boolean> {
   const form = ctx.pipeline.form?.(text, channelId);
   if (!form || !triggerId) return false;
+  // A person whose role on the channel's array does not allow the change gets no form: the command runs and
+  // answers why, as typed. Where there is no one array to check (no default), the preview checks it instead.
+  if (userId !== undefined && ctx.pipeline.openForm) {
+    const checked = await ctx.pipeline
+      .openForm({ actor: personActor(userId, channelId), path: form.path })
+      .then(() => true)
+      .catch((err: unknown) => !(isUserFacing(err) && err.code === "FORBIDDEN"));
+    if (!checked) return false;
+  }
   await ctx.client.call("views.open", { trigger_id: triggerId, view: formView(form, channelId) });
   return true;
 }
