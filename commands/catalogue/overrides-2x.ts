@@ -395,7 +395,7 @@ export const FORMS_2X: Readonly<Record<string, Form2x>> = {
   "/qos-policies/members": {
     form: {
       titles: {
-        add: "Put a file system under a QoS policy",
+        add: "Put a file system or bucket under a QoS policy",
         remove: "Take a file system out of a QoS policy",
       },
       labels: { policy: "QoS policy", member: "File system or bucket" },

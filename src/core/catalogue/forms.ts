@@ -39,6 +39,8 @@ export interface FormSpec {
   path: string;
   title: string;
   summary: string;
+  /** Only arrays on this REST version or newer have the change (a 2.x-only family): the form says so. */
+  since?: string;
   fields: FormField[];
 }
 
@@ -149,10 +151,13 @@ export function formFor(
       choices: arrays,
       optional: true,
     });
-  const summary = since
-    ? `${entry.command.summary}. Only arrays on REST ${since} or newer have this: on another, the preview says which version has it and nothing is sent.`
-    : entry.command.summary;
-  return { path: entry.path, title: layout?.title ?? entry.path, summary, fields };
+  return {
+    path: entry.path,
+    title: layout?.title ?? entry.path,
+    summary: entry.command.summary,
+    ...(since ? { since } : {}),
+    fields,
+  };
 }
 
 const SINCE = /\s*\(REST (\d+\.\d+)\+\)$/;
