@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";
-import { blockSuggestion, slashCommand, viewSubmission } from "../fakes/payloads.js";
+import { blockAction, blockSuggestion, slashCommand, viewSubmission } from "../fakes/payloads.js";
 import type { Harness } from "./helpers/harness.js";
 import { type PipelineWorld, startPipelineWorld } from "./helpers/pipeline-world.js";
 
@@ -125,6 +125,48 @@ describe("forms of the REST 2.x families", () => {
     expect(shown).toContain(
       'PATCH /api/2.28/qos-policies?names=qos-gold {\\"max_total_bytes_per_sec\\":1073741824}',
     );
+  });
+
+  it("a QoS policy list offers Change; picking one opens its form prefilled with its limits as options read", async () => {
+    const id = `list-${Math.random()}`;
+    await h.driver.command(
+      slashCommand({ text: "qos-policy list", userId: "UBOB", responseUrl: h.fake.responseUrl(id) }),
+    );
+    const blocks = (await h.fake.waitForResponse((r) => r.id === id)).body["blocks"] as Record<
+      string,
+      unknown
+    >[];
+    const actions = blocks.filter((b) => b["type"] === "actions");
+    const change = actions
+      .flatMap((b) => ((b["elements"] ?? []) as Record<string, unknown>[]).map((e) => ({ ...e, block: b })))
+      .find((e) => e["action_id"] === "form.change");
+    expect(change).toBeDefined();
+    const before = h.fake.callsOf("views.open").length;
+    const payload = blockAction({
+      userId: "UBOB",
+      actionId: "form.change",
+      value: "",
+      messageTs: "1700000000.000100",
+      ephemeral: true,
+      responseUrl: h.fake.responseUrl(`click-${Math.random()}`),
+    });
+    (payload["actions"] as Record<string, unknown>[])[0] = {
+      action_ts: `${Date.now() / 1000}`,
+      type: "static_select",
+      action_id: "form.change",
+      block_id: (change?.["block"] as Record<string, unknown> | undefined)?.["block_id"],
+      selected_option: { text: { type: "plain_text", text: "qos-bronze" }, value: "qos-bronze" },
+    };
+    await h.driver.interactive(payload);
+    const form = (await h.fake.waitForCall("views.open", () => true, before + 1)).args["view"] as View;
+    expect(blockKitViolations(form.blocks, "view")).toEqual([]);
+    const initial = (key: string) =>
+      (form.blocks.find((b) => b["block_id"] === key)?.["element"] as Record<string, unknown> | undefined)?.[
+        "initial_value"
+      ];
+    // The demo's qos-bronze: 3 MB/s (decimal, so exact only in bytes) and 5,000 ops/s, as the options take them.
+    expect(initial("maxTotalBytesPerSec")).toBe("3000000B");
+    expect(initial("maxTotalOpsPerSec")).toBe("5000");
   });
 
   it("a viewer gets no form for a change: the command answers instead", async () => {
