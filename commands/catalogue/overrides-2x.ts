@@ -237,12 +237,13 @@ const LOCATION = { location: "Where it is defined: an array's name (empty: this 
 /**
  * The forms of the first-class families (issue 42): fields in the order a person fills them, labels and hints
  * in words with units as the options read, menus of the family's own policies. A noun's layout serves all of
- * its changes; the titles name the common ones (they are also the workflow steps' words).
+ * its changes; the titles name the common ones (they are also the workflow steps' words), in Slack's 24
+ * characters of a modal title.
  */
 export const FORMS_2X: Readonly<Record<string, Form2x>> = {
   "/nfs-export-policies": {
     form: {
-      titles: { create: "Create an NFS export policy", update: "Change an NFS export policy" },
+      titles: { create: "Create NFS export policy", update: "Change NFS export policy" },
       hints: { ...LOCATION, enabled: "Its rules apply only while it is enabled" },
     },
   },
@@ -253,7 +254,7 @@ export const FORMS_2X: Readonly<Record<string, Form2x>> = {
       required_transport_security: ["none", "tls", "mutual-tls"],
     },
     form: {
-      titles: { create: "Add an NFS export rule", update: "Change an NFS export rule" },
+      titles: { create: "Add an NFS export rule", update: "Change NFS export rule" },
       order: ["name", "policy", "client", "permission", "access", "anonuid", "anongid", "security", "index"],
       ...RULE_POLICY("/nfs-export-policies"),
       labels: {
@@ -288,12 +289,12 @@ export const FORMS_2X: Readonly<Record<string, Form2x>> = {
     },
   },
   "/smb-share-policies": {
-    form: { titles: { create: "Create an SMB share policy" }, hints: LOCATION },
+    form: { titles: { create: "Create SMB share policy" }, hints: LOCATION },
   },
   "/smb-share-policies/rules": {
     choices: { read: ["allow", "deny"], change: ["allow", "deny"], full_control: ["allow", "deny"] },
     form: {
-      titles: { create: "Add an SMB share rule", update: "Change an SMB share rule" },
+      titles: { create: "Add an SMB share rule", update: "Change SMB share rule" },
       order: ["name", "policy", "principal", "read", "change", "fullControl"],
       ...RULE_POLICY("/smb-share-policies"),
       labels: {
@@ -314,7 +315,7 @@ export const FORMS_2X: Readonly<Record<string, Form2x>> = {
   },
   "/smb-client-policies": {
     form: {
-      titles: { create: "Create an SMB client policy" },
+      titles: { create: "Create SMB client policy" },
       labels: { accessBasedEnumerationEnabled: "Access-based enumeration" },
       hints: {
         ...LOCATION,
@@ -325,7 +326,7 @@ export const FORMS_2X: Readonly<Record<string, Form2x>> = {
   "/smb-client-policies/rules": {
     choices: { permission: ["rw", "ro"], encryption: ["required", "optional", "disabled"] },
     form: {
-      titles: { create: "Add an SMB client rule", update: "Change an SMB client rule" },
+      titles: { create: "Add an SMB client rule", update: "Change SMB client rule" },
       order: ["name", "policy", "client", "permission", "encryption", "index"],
       ...RULE_POLICY("/smb-client-policies"),
       labels: { policy: "SMB client policy", name: "Rule", client: "Clients", index: "Position" },
@@ -338,12 +339,12 @@ export const FORMS_2X: Readonly<Record<string, Form2x>> = {
     },
   },
   "/network-access-policies": {
-    form: { titles: { update: "Change a network access policy" }, hints: LOCATION },
+    form: { titles: { update: "Change network policy" }, hints: LOCATION },
   },
   "/network-access-policies/rules": {
     choices: { effect: ["allow", "deny"] },
     form: {
-      titles: { create: "Add a network access rule", update: "Change a network access rule" },
+      titles: { create: "Add network access rule", update: "Change network rule" },
       order: ["name", "policy", "client", "effect", "interfaces", "index"],
       ...RULE_POLICY("/network-access-policies"),
       labels: { policy: "Network access policy", name: "Rule", client: "Clients", index: "Position" },
@@ -357,7 +358,7 @@ export const FORMS_2X: Readonly<Record<string, Form2x>> = {
   },
   "/file-system-exports": {
     form: {
-      titles: { add: "Export a file system", update: "Change a file system export" },
+      titles: { add: "Export a file system", update: "Change an export" },
       order: ["name", "member", "policy", "exportName", "sharePolicy", "server"],
       labels: {
         name: "Export",
@@ -395,8 +396,8 @@ export const FORMS_2X: Readonly<Record<string, Form2x>> = {
   "/qos-policies/members": {
     form: {
       titles: {
-        add: "Put a file system or bucket under a QoS policy",
-        remove: "Take a file system out of a QoS policy",
+        add: "Apply a QoS policy",
+        remove: "Remove from QoS policy",
       },
       labels: { policy: "QoS policy", member: "File system or bucket" },
       lookups: { policy: { path: "/qos-policies", field: "name" } },
@@ -406,7 +407,7 @@ export const FORMS_2X: Readonly<Record<string, Form2x>> = {
   "/worm-data-policies": {
     choices: { mode: ["compliance"], retention_lock: ["unlocked", "locked"] },
     form: {
-      titles: { create: "Create a WORM data policy", update: "Change a WORM data policy" },
+      titles: { create: "Create WORM data policy", update: "Change WORM data policy" },
       order: ["name", "mode", "minRetention", "defaultRetention", "maxRetention", "retentionLock", "enabled"],
       labels: {
         minRetention: "Minimum retention",
@@ -432,7 +433,7 @@ export const FORMS_2X: Readonly<Record<string, Form2x>> = {
   },
   "/legal-holds/held-entities": {
     form: {
-      titles: { create: "Put a file system on legal hold" },
+      titles: { create: "Put on legal hold" },
       labels: { name: "Legal hold", fileSystem: "File system" },
       lookups: {
         name: { path: "/legal-holds", field: "name" },
@@ -443,7 +444,7 @@ export const FORMS_2X: Readonly<Record<string, Form2x>> = {
   },
   "/maintenance-windows": {
     form: {
-      titles: { create: "Start a maintenance window" },
+      titles: { create: "Start maintenance window" },
       labels: { timeout: "Length" },
       hints: {
         name: "What the work is (fw-upgrade)",

@@ -8,6 +8,10 @@
  * version has it and the preview refuses beside the field, sending nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RESOURCES } from "../../commands/index.js";
+import { formFor } from "../../src/core/catalogue/forms.js";
+import { createRegistry } from "../../src/core/catalogue/registry.js";
+import { LIMITS } from "../../src/slack/limits.js";
 import { blockKitViolations } from "../fakes/block-kit-rules.js";
 import { blockAction, blockSuggestion, slashCommand, viewSubmission } from "../fakes/payloads.js";
 import type { Harness } from "./helpers/harness.js";
@@ -138,7 +142,11 @@ describe("forms of the REST 2.x families", () => {
     >[];
     const actions = blocks.filter((b) => b["type"] === "actions");
     const change = actions
-      .flatMap((b) => ((b["elements"] ?? []) as Record<string, unknown>[]).map((e) => ({ ...e, block: b })))
+      .flatMap((b) =>
+        ((b["elements"] ?? []) as Record<string, unknown>[]).map(
+          (e): Record<string, unknown> => ({ ...e, block: b }),
+        ),
+      )
       .find((e) => e["action_id"] === "form.change");
     expect(change).toBeDefined();
     const before = h.fake.callsOf("views.open").length;
@@ -167,6 +175,40 @@ describe("forms of the REST 2.x families", () => {
     // The demo's qos-bronze: 3 MB/s (decimal, so exact only in bytes) and 5,000 ops/s, as the options take them.
     expect(initial("maxTotalBytesPerSec")).toBe("3000000B");
     expect(initial("maxTotalOpsPerSec")).toBe("5000");
+  });
+
+  it("a hold's form goes through its gate: Request posts an approval card, and the array holds nothing yet", async () => {
+    const view = (await typed("legal-hold held-entity create")) as View;
+    expect(view.title.text).toBe("Put on legal hold");
+    expect(element(view, "name").type).toBe("external_select");
+    expect(element(view, "fileSystem").type).toBe("external_select");
+    const held = async () =>
+      (
+        await world.pool.get("lab-1").get<{ file_system?: { name?: string } }>("/legal-holds/held-entities", {
+          query: { names: ["hold-audit-2026"] },
+        })
+      ).items.filter((i) => i.file_system?.name === "projects").length;
+    const before = await held();
+    const preview = await submit(view, {}, { name: "hold-audit-2026", fileSystem: "projects" });
+    const body = preview.body as { response_action: string; view: View };
+    expect(JSON.stringify(body.view.blocks)).toContain(
+      "POST /api/2.28/legal-holds/held-entities?names=hold-audit-2026&file_system_names=projects",
+    );
+    const done = await submit(body.view, {});
+    expect((done.body as { response_action: string }).response_action).toBe("clear");
+    const card = await h.fake.waitForCall("chat.postMessage", (c) =>
+      /Approval needed[^"]*held path hold-audit-2026/.test(JSON.stringify(c.args)),
+    );
+    expect(JSON.stringify(card.args)).toContain("admin");
+    expect(await held()).toBe(before);
+  });
+
+  it("every title a form layout gives fits a modal's title whole", () => {
+    const registry = createRegistry(RESOURCES);
+    const titled = registry.all().filter((e) => e.command.form?.title !== undefined);
+    expect(titled.length).toBeGreaterThan(0);
+    for (const e of titled)
+      expect(formFor(registry, e.path)?.title.length, e.path).toBeLessThanOrEqual(LIMITS.modalTitle);
   });
 
   it("a viewer gets no form for a change: the command answers instead", async () => {
