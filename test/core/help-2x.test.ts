@@ -46,7 +46,11 @@ describe("help on REST 2.x families", () => {
       // A family may sit in more than one area (`array`): one of its lines names the noun.
       const lines = shown.split("\n").filter((l) => new RegExp(`(?:: |, )${family}\\b`).test(l));
       expect(lines, r.name).not.toEqual([]);
-      if (rest.length > 0) expect(lines.some((l) => l.includes(rest.join(" "))), r.name).toBe(true);
+      if (rest.length > 0)
+        expect(
+          lines.some((l) => l.includes(rest.join(" "))),
+          r.name,
+        ).toBe(true);
     }
     // A 1.x noun is not a 2.x-only one.
     expect(shown).not.toMatch(/(?:: |, )snmp\b/);

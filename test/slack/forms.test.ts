@@ -118,7 +118,8 @@ describe("forms for changes", () => {
     await h.driver.command(
       slashCommand({ text: "fs create", userId: "UCAROL", responseUrl: h.fake.responseUrl(id) }),
     );
-    await h.fake.waitForResponse((r) => r.id === id);
+    const refused = await h.fake.waitForResponse((r) => r.id === id);
+    expect(JSON.stringify(refused.body)).toMatch(/needs the operator role/);
     expect(h.fake.callsOf("views.open").length).toBe(opened);
     // The form's metadata as an operator's form carries it, submitted by the viewer.
     const view = await openForm("UBOB");
