@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import { UserFacingError } from "../../errors.js";
-import { ENDPOINTS } from "../../rest-spec/endpoints.js";
+import { ENDPOINTS, type HttpMethod } from "../../rest-spec/endpoints.js";
 import { ENDPOINTS_2X } from "../../rest-spec/endpoints-2x.js";
 import { findOperation } from "../../rest-spec/operations.js";
 import { compareVersions } from "../../rest-spec/versions.js";
@@ -168,7 +168,7 @@ const SINCE = /\s*\(REST (\d+\.\d+)\+\)$/;
  */
 function onlySince(endpoints: readonly string[] | undefined): string | undefined {
   const m = /^(GET|POST|PATCH|PUT|DELETE) (\/\S+)/.exec(endpoints?.[0] ?? "");
-  const op = m ? findOperation(m[1] as "POST", m[2] ?? "") : undefined;
+  const op = m ? findOperation(m[1] as HttpMethod, m[2] ?? "") : undefined;
   return op?.v2 && !op.v1 ? op.v2.since : undefined;
 }
 

@@ -112,6 +112,7 @@ export function helpIndex(registry: Registry, role: Role | undefined): AreaIndex
 /** `/array help 2x` (or `2.x`, `rest2`): every noun only REST 2.x arrays have, by family. */
 const REST2_TOPICS = new Set(["2x", "2.x", "rest2", "rest-2x"]);
 export const REST2_HEADING = "REST 2.x only";
+const REST2_POINTER = "Every command only REST 2.x arrays have, by family: /array help 2x";
 
 /**
  * The first-class 2.x-only families the role may use (issue 42), for the overview's short "REST 2.x only" line:
@@ -127,9 +128,7 @@ export function rest2Featured(entries: readonly CommandEntry[], role: Role | und
 /** The overview's line for 2.x-only families, as text a face shows after its areas (Slack, console, App Home). */
 export function rest2Line(entries: readonly CommandEntry[], role: Role | undefined): string | undefined {
   const names = rest2Featured(entries, role);
-  return names.length === 0
-    ? undefined
-    : `${names.join(", ")}. Every command only REST 2.x arrays have, by family: /array help 2x`;
+  return names.length === 0 ? undefined : `${names.join(", ")}. ${REST2_POINTER}`;
 }
 
 function overview(registry: Registry, role: Role): Message {
@@ -149,7 +148,7 @@ function overview(registry: Registry, role: Role): Message {
       text: rich`*${REST2_HEADING}*: ${joinRich(
         featured.map((n) => rich`*${n}*`),
         ", ",
-      )}. Every command only REST 2.x arrays have, by family: /array help 2x`,
+      )}. ${REST2_POINTER}`,
     });
   blocks.push({
     type: "context",
