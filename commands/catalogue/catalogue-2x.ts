@@ -10,7 +10,7 @@ import { findOperation } from "../../src/rest-spec/operations.js";
 import { endpointRule } from "../../src/rest-spec/policy.js";
 import { GENERATED_2X } from "./catalogue-2x.data.js";
 import { verbPlans } from "./generic/derive.js";
-import { FAMILY_WORDS, OVERRIDES_2X, VIEWS_2X } from "./overrides-2x.js";
+import { FAMILY_WORDS, FORMS_2X, OVERRIDES_2X, VIEWS_2X } from "./overrides-2x.js";
 import type { NounSpec, Selector, Unit, VerbName } from "./spec.js";
 
 /** What the generator writes per noun. */
@@ -73,6 +73,7 @@ function nounOf(g: Generated2x): NounSpec {
     columns: ["name"],
     units: unitsOf(g.path),
     ...VIEWS_2X[g.path],
+    ...FORMS_2X[g.path],
     ...o,
     area,
     noun: o.noun ?? g.noun.replace(/^\S+/, (w) => FAMILY_WORDS[w] ?? w),

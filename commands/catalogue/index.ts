@@ -28,6 +28,7 @@ import { INSIGHT } from "./insight.js";
 import { NETWORK } from "./network.js";
 import { OBJECT_STORE } from "./object-store.js";
 import { OPERATIONS } from "./operations.js";
+import { FIRST_CLASS_2X } from "./overrides-2x.js";
 import { PROTECTION } from "./protection.js";
 import { REPLICATION } from "./replication.js";
 import type { NounSpec } from "./spec.js";
@@ -67,7 +68,11 @@ const HAND_WRITTEN: Readonly<Record<string, ResourceDefinition>> = {
 export const CATALOGUE_RESOURCES: readonly ResourceDefinition[] = [
   ...CATALOGUE.map((s) => resourceOf(s, HAND_WRITTEN[s.noun])),
   // The operations only REST 2.x has, as generated nouns (catalogue-2x.ts): after the 1.x ones in help.
-  ...CATALOGUE_2X.map((s) => ({ ...resourceOf(s), rest2Only: true })),
+  ...CATALOGUE_2X.map((s) => ({
+    ...resourceOf(s),
+    rest2Only: true,
+    ...(FIRST_CLASS_2X.includes(s.path) ? { rest2Featured: true } : {}),
+  })),
 ];
 
 /**

@@ -202,3 +202,273 @@ export const OVERRIDES_2X: Readonly<Record<string, Override2x>> = {
     classes: { create: "eradicate", delete: "array_settings" },
   },
 };
+
+// ── Issue 42h: first-class families in help, and their forms ─────────────────────────────────────────────────
+
+/**
+ * The families issue 42 makes first-class, by path: the help overview names them in a short
+ * "REST 2.x only" line (`/array help 2x` lists every 2.x-only noun). Their sub-nouns (rules, held entities,
+ * members) are found from the family's help.
+ */
+export const FIRST_CLASS_2X: readonly string[] = [
+  "/nfs-export-policies",
+  "/smb-share-policies",
+  "/smb-client-policies",
+  "/file-system-exports",
+  "/network-access-policies",
+  "/qos-policies",
+  "/worm-data-policies",
+  "/legal-holds",
+  "/maintenance-windows",
+  "/sessions",
+  "/support-diagnostics",
+  "/realms",
+  "/fleets",
+  "/node-groups",
+];
+
+/** What a first-class family's forms read like, and the values its text fields take (the 2.x SDK's words). */
+export type Form2x = Partial<Pick<NounSpec, "form" | "choices">>;
+
+/** A rule's policy is picked from its own family's policies (not the snapshot policies `policy` means in 1.x). */
+const RULE_POLICY = (path: string) => ({ lookups: { policy: { path, field: "name" } } });
+const LOCATION = { location: "Where it is defined: an array's name (empty: this array)" };
+
+/**
+ * The forms of the first-class families (issue 42): fields in the order a person fills them, labels and hints
+ * in words with units as the options read, menus of the family's own policies. A noun's layout serves all of
+ * its changes; the titles name the common ones (they are also the workflow steps' words), in Slack's 24
+ * characters of a modal title.
+ */
+export const FORMS_2X: Readonly<Record<string, Form2x>> = {
+  "/nfs-export-policies": {
+    form: {
+      titles: { create: "Create NFS export policy", update: "Change NFS export policy" },
+      hints: { ...LOCATION, enabled: "Its rules apply only while it is enabled" },
+    },
+  },
+  "/nfs-export-policies/rules": {
+    choices: {
+      permission: ["rw", "ro"],
+      access: ["root-squash", "all-squash", "no-squash"],
+      required_transport_security: ["none", "tls", "mutual-tls"],
+    },
+    form: {
+      titles: { create: "Add an NFS export rule", update: "Change NFS export rule" },
+      order: ["name", "policy", "client", "permission", "access", "anonuid", "anongid", "security", "index"],
+      ...RULE_POLICY("/nfs-export-policies"),
+      labels: {
+        policy: "NFS export policy",
+        name: "Rule",
+        client: "Clients",
+        permission: "Permission",
+        access: "Squash",
+        anonuid: "Anonymous UID",
+        anongid: "Anonymous GID",
+        security: "Security flavours",
+        index: "Position",
+        secure: "Only privileged ports",
+        atime: "Update access times",
+        fileid32bit: "32-bit file IDs",
+        requiredTransportSecurity: "Transport security",
+      },
+      hints: {
+        client:
+          "Who may mount: an IP address, a CIDR (10.30.0.0/16), a host name, a netgroup or * (everyone)",
+        permission: "rw lets them write; ro (the default) only read",
+        access: "root-squash (the default) maps root to the anonymous user, all-squash maps everyone",
+        anonuid: "The user squashed clients act as: a number, 65534 by default",
+        anongid: "The group squashed clients act as: a number, 65534 by default",
+        security: "Comma-separated: sys, krb5, krb5i, krb5p",
+        index: "Where the rule goes: 1 is first; empty puts it last",
+        secure: "Refuse clients that mount from ports above 1023",
+        atime: "Update a file's access time when it is read",
+        fileid32bit: "For old 32-bit clients",
+        requiredTransportSecurity: "tls or mutual-tls refuse clients without TLS",
+      },
+    },
+  },
+  "/smb-share-policies": {
+    form: { titles: { create: "Create SMB share policy" }, hints: LOCATION },
+  },
+  "/smb-share-policies/rules": {
+    choices: { read: ["allow", "deny"], change: ["allow", "deny"], full_control: ["allow", "deny"] },
+    form: {
+      titles: { create: "Add an SMB share rule", update: "Change SMB share rule" },
+      order: ["name", "policy", "principal", "read", "change", "fullControl"],
+      ...RULE_POLICY("/smb-share-policies"),
+      labels: {
+        policy: "SMB share policy",
+        name: "Rule",
+        principal: "User or group",
+        read: "Read",
+        change: "Change",
+        fullControl: "Full control",
+      },
+      hints: {
+        principal: "A user or group name, or a SID; Everyone for all",
+        read: "allow or deny reading files",
+        change: "allow or deny writing and deleting (allow includes read)",
+        fullControl: "allow or deny changing permissions too (allow includes change)",
+      },
+    },
+  },
+  "/smb-client-policies": {
+    form: {
+      titles: { create: "Create SMB client policy" },
+      labels: { accessBasedEnumerationEnabled: "Access-based enumeration" },
+      hints: {
+        ...LOCATION,
+        accessBasedEnumerationEnabled: "Hide what a user may not read from their listings",
+      },
+    },
+  },
+  "/smb-client-policies/rules": {
+    choices: { permission: ["rw", "ro"], encryption: ["required", "optional", "disabled"] },
+    form: {
+      titles: { create: "Add an SMB client rule", update: "Change SMB client rule" },
+      order: ["name", "policy", "client", "permission", "encryption", "index"],
+      ...RULE_POLICY("/smb-client-policies"),
+      labels: { policy: "SMB client policy", name: "Rule", client: "Clients", index: "Position" },
+      hints: {
+        client: "Who may connect: an IP address, a CIDR (10.0.0.0/8), a host name or * (everyone)",
+        permission: "rw lets them write; ro (the default) only read",
+        encryption: "required refuses clients without SMB encryption; optional is the default",
+        index: "Where the rule goes: 1 is first; empty puts it last",
+      },
+    },
+  },
+  "/network-access-policies": {
+    form: { titles: { update: "Change network policy" }, hints: LOCATION },
+  },
+  "/network-access-policies/rules": {
+    choices: { effect: ["allow", "deny"] },
+    form: {
+      titles: { create: "Add network access rule", update: "Change network rule" },
+      order: ["name", "policy", "client", "effect", "interfaces", "index"],
+      ...RULE_POLICY("/network-access-policies"),
+      labels: { policy: "Network access policy", name: "Rule", client: "Clients", index: "Position" },
+      hints: {
+        client: "Who it applies to: an IP address, a CIDR (10.0.0.0/8) or * (everyone)",
+        effect: "allow or deny them the interfaces below",
+        interfaces: "Comma-separated: management-ssh, management-rest-api, management-web-ui, snmp",
+        index: "Where the rule goes: 1 is first; empty puts it last",
+      },
+    },
+  },
+  "/file-system-exports": {
+    form: {
+      titles: { add: "Export a file system", update: "Change an export" },
+      order: ["name", "member", "policy", "exportName", "sharePolicy", "server"],
+      labels: {
+        name: "Export",
+        member: "File system",
+        policy: "Export policy",
+        exportName: "Export name",
+        sharePolicy: "SMB share policy",
+        server: "Server",
+      },
+      lookups: {
+        policy: null,
+        member: { path: "/file-systems", field: "name" },
+        sharePolicy: { path: "/smb-share-policies", field: "name" },
+        server: { path: "/servers", field: "name" },
+      },
+      hints: {
+        policy: "An NFS export policy or an SMB client policy, by name",
+        exportName: "The name clients mount it by (the file system's when empty)",
+      },
+    },
+  },
+  "/qos-policies": {
+    form: {
+      titles: { create: "Create a QoS policy", update: "Set a QoS limit" },
+      order: ["name", "maxTotalBytesPerSec", "maxTotalOpsPerSec", "enabled"],
+      labels: { maxTotalBytesPerSec: "Bandwidth limit", maxTotalOpsPerSec: "Operations limit" },
+      hints: {
+        ...LOCATION,
+        maxTotalBytesPerSec: "Per second, for all clients together: 1G, 500M (1M to 512G); empty: no limit",
+        maxTotalOpsPerSec: "Operations per second, all clients together: 20000 (100 to 100000000)",
+        enabled: "Its limits apply only while it is enabled",
+      },
+    },
+  },
+  "/qos-policies/members": {
+    form: {
+      titles: {
+        add: "Apply a QoS policy",
+        remove: "Remove from QoS policy",
+      },
+      labels: { policy: "QoS policy", member: "File system or bucket" },
+      lookups: { policy: { path: "/qos-policies", field: "name" } },
+      hints: { member: "The file system's or bucket's name" },
+    },
+  },
+  "/worm-data-policies": {
+    choices: { mode: ["compliance"], retention_lock: ["unlocked", "locked"] },
+    form: {
+      titles: { create: "Create WORM data policy", update: "Change WORM data policy" },
+      order: ["name", "mode", "minRetention", "defaultRetention", "maxRetention", "retentionLock", "enabled"],
+      labels: {
+        minRetention: "Minimum retention",
+        defaultRetention: "Default retention",
+        maxRetention: "Maximum retention",
+        retentionLock: "Retention lock",
+      },
+      hints: {
+        ...LOCATION,
+        mode: "compliance: nobody can delete a retained file before its retention ends",
+        minRetention: "The shortest a file may be kept: 1d, 30d, 365d",
+        defaultRetention: "What a file gets when none is asked: 365d",
+        maxRetention: "The longest a file may be kept: 4015d (11 years)",
+        retentionLock: "locked: retention can only grow from now on (unlocking needs Pure support)",
+      },
+    },
+  },
+  "/legal-holds": {
+    form: {
+      titles: { create: "Create a legal hold" },
+      hints: { description: "Why data is held (a case, an audit), for whoever releases it later" },
+    },
+  },
+  "/legal-holds/held-entities": {
+    form: {
+      titles: { create: "Put on legal hold" },
+      labels: { name: "Legal hold", fileSystem: "File system" },
+      lookups: {
+        name: { path: "/legal-holds", field: "name" },
+        fileSystem: { path: "/file-systems", field: "name" },
+      },
+      hints: { name: "The hold that keeps it; an admin approves" },
+    },
+  },
+  "/maintenance-windows": {
+    form: {
+      titles: { create: "Start maintenance window" },
+      labels: { timeout: "Length" },
+      hints: {
+        name: "What the work is (fw-upgrade)",
+        timeout: "How long alerts stay quiet: 1h, 90m, 2d",
+      },
+    },
+  },
+  "/realms": {
+    form: {
+      titles: { create: "Create a realm" },
+      labels: { defaultInboundTlsPolicy: "Default inbound TLS policy", destroyed: "Destroy" },
+      lookups: { defaultInboundTlsPolicy: { path: "/tls-policies", field: "name" } },
+      hints: { destroyed: "Destroys the realm (it can be recovered until it is eradicated)" },
+    },
+  },
+  "/fleets": { form: { titles: { create: "Create a fleet" } } },
+  "/node-groups": { form: { titles: { create: "Create a node group" } } },
+  "/node-groups/nodes": {
+    form: {
+      labels: { nodeGroup: "Node group" },
+      lookups: {
+        nodeGroup: { path: "/node-groups", field: "name" },
+        node: { path: "/nodes", field: "name" },
+      },
+    },
+  },
+};

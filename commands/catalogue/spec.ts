@@ -10,6 +10,7 @@ import type {
   Area,
   CommandContext,
   DestructiveClass,
+  FormLayout,
   PlannedRequest,
   StateValue,
 } from "../../src/core/catalogue/define-command.js";
@@ -135,6 +136,11 @@ export interface NounSpec {
    * what stops working: such a change is its own class, `remove_last_server`, and its card says it.
    */
   lastServer?: Readonly<Record<string, string>>;
+  /**
+   * How its changing verbs' forms read (src/core/catalogue/forms.ts): one layout for every verb of the noun
+   * (keys a verb lacks are ignored), with a title per verb for the forms and workflow steps people know by name.
+   */
+  form?: FormLayout & { titles?: Readonly<Partial<Record<VerbName, string>>> };
   /** The values a text field takes where the model does not list them (a bucket's versioning). */
   choices?: Readonly<Record<string, readonly string[]>>;
   /** What kind of value a writable field holds where its name alone does not say (a subnet's prefix). */

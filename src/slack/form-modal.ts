@@ -63,18 +63,25 @@ function element(f: FormField): Record<string, unknown> {
   };
 }
 
+/** What the form does, and from which REST version arrays have it when only some do. */
+const summaryOf = (form: FormSpec) =>
+  form.since === undefined
+    ? form.summary
+    : `${form.summary}. Only arrays on REST ${form.since} or newer have this: on another, the preview says which version has it and nothing is sent.`;
+
 /** The form's first view: one input per argument, required ones first as the command declares them. */
 export function formView(form: FormSpec, channelId: string): Record<string, unknown> {
   const blocks: SlackBlock[] = [
     {
       type: "section",
-      text: { type: "mrkdwn", text: truncate(form.summary, LIMITS.sectionText), verbatim: true },
+      text: { type: "mrkdwn", text: truncate(summaryOf(form), LIMITS.sectionText), verbatim: true },
     },
     ...form.fields.map((f) => ({
       type: "input",
       block_id: f.key,
       optional: f.optional || f.kind === "switch",
-      label: plain(truncate(f.option ?? f.label, LIMITS.inputLabel)),
+      // A worded label ("Bandwidth limit") reads better than its option; the preview shows the line typed.
+      label: plain(truncate(f.worded ? f.label : (f.option ?? f.label), LIMITS.inputLabel)),
       ...(f.hint ? { hint: plain(truncate(f.hint, 150)) } : {}),
       element: element(f),
     })),

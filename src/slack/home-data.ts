@@ -6,7 +6,7 @@
 import type { AccessResolver } from "../core/access/authz.js";
 import { type Role, roleAtLeast } from "../core/access/roles.js";
 import type { PendingRecord, PendingStore } from "../core/approvals/pending-store.js";
-import { areaIndex } from "../core/catalogue/help.js";
+import { areaIndex, REST2_HEADING, rest2Line } from "../core/catalogue/help.js";
 import type { CommandEntry } from "../core/catalogue/registry.js";
 import { type FleetOptions, readFleet } from "../core/requests/fleet.js";
 import { guardClient } from "../core/requests/request-guard.js";
@@ -70,12 +70,16 @@ export function createHomePort(src: HomeSources): HomePort {
       }
 
       // The same index as `/array help`: per area, the resources and the verbs this person may run.
-      const help = areaIndex(src.commands?.() ?? [], best).map((a) => ({
+      const commands = src.commands?.() ?? [];
+      const help: { usage: string; summary: string }[] = areaIndex(commands, best).map((a) => ({
         usage: a.area,
         summary: a.resources
           .map((r) => (a.resources.length <= 6 ? `${r.name} (${r.verbs.join(", ")})` : r.name))
           .join(", "),
       }));
+      // The first-class 2.x-only families, as the help overview names them (the areas keep to every array's).
+      const rest2 = rest2Line(commands, best);
+      if (rest2 !== undefined) help.push({ usage: REST2_HEADING, summary: rest2 });
 
       // The fleet, read as this person: only arrays they have a role on, every request through the policy.
       const readable = arrays.filter((a) => roles.get(a.name) !== undefined);

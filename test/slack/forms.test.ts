@@ -3,7 +3,7 @@
  * documents them) and the simulator: `/array fs create` alone opens a form built from the command's arguments;
  * the first submit shows the dry run's impact and exact request in the modal; the second runs the same line
  * through the same gate as a typed command; bad values come back beside their field; a closed form leaves
- * nothing behind; the form holds a viewer to the same policy.
+ * nothing behind; a viewer gets no form, and a forged submission is held to the same policy.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PendingStore } from "../../src/core/approvals/pending-store.js";
@@ -112,8 +112,17 @@ describe("forms for changes", () => {
     expect(posts()).toBe(before);
   });
 
-  it("a viewer's preview is refused by the same policy, and a closed form leaves nothing pending", async () => {
-    const view = await openForm("UCAROL");
+  it("a viewer gets no form; a forged submission is refused by the same policy and leaves nothing pending", async () => {
+    const opened = h.fake.callsOf("views.open").length;
+    const id = `viewer-${Math.random()}`;
+    await h.driver.command(
+      slashCommand({ text: "fs create", userId: "UCAROL", responseUrl: h.fake.responseUrl(id) }),
+    );
+    const refused = await h.fake.waitForResponse((r) => r.id === id);
+    expect(JSON.stringify(refused.body)).toMatch(/needs the operator role/);
+    expect(h.fake.callsOf("views.open").length).toBe(opened);
+    // The form's metadata as an operator's form carries it, submitted by the viewer.
+    const view = await openForm("UBOB");
     const answer = await h.driver.interactive(
       submission("UCAROL", view.private_metadata, { name: "viewer-fs", size: "1T" }, false),
     );

@@ -100,7 +100,11 @@ describe("App Home data", () => {
       "Identity and security",
       "Operations",
       "Insight",
+      "REST 2.x only",
     ]);
+    // The first-class 2.x-only families, as the help overview names them, and where the rest are.
+    const rest2 = admin.help.find((h) => h.usage === "REST 2.x only")?.summary ?? "";
+    expect(rest2).toMatch(/\bnfs-export-policy\b.*\/array help 2x/);
     expect(storage(admin)).toMatch(/fs \(list, show, [^)]*\beradicate\b/);
 
     const operator = await port.load("UOP");

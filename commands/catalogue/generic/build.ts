@@ -1,6 +1,6 @@
 /** Turns catalogue entries into registry resources: one generic command per derived verb. */
 import type { CommandDefinition, ResourceDefinition } from "../../../src/core/catalogue/define-command.js";
-import type { NounSpec } from "../spec.js";
+import type { NounSpec, VerbName } from "../spec.js";
 import { changeCommand } from "./changes.js";
 import { type VerbPlan, verbPlans } from "./derive.js";
 import { lifecycleCommands } from "./lifecycle.js";
@@ -8,6 +8,15 @@ import { listCommand, readActionCommand, showCommand } from "./reads.js";
 import { switchCommands } from "./switches.js";
 
 export function commandOf(p: VerbPlan): CommandDefinition {
+  const built = plainCommandOf(p);
+  if (!p.spec.form || !built.impact) return built;
+  // The noun's form layout serves each of its changes; a title is per verb ("Set a QoS limit" is an update).
+  const { titles, ...layout } = p.spec.form;
+  const title = titles?.[p.verb as VerbName] ?? titles?.[p.kind as VerbName];
+  return { ...built, form: { ...layout, ...(title ? { title } : {}) } };
+}
+
+function plainCommandOf(p: VerbPlan): CommandDefinition {
   // Two singletons over one path (`array set`, `banner set`: PATCH /arrays) own different fields of it.
   const facet = p.kind === "set" && p.spec.writable ? ` {${p.spec.writable.join(", ")}}` : "";
   const endpoints = [`${p.method} ${p.path}${facet}`];

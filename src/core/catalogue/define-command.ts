@@ -131,6 +131,25 @@ export interface FollowUp {
   style?: "primary" | "danger";
 }
 
+/**
+ * A form's layout, as a person chose it (data beside the command's catalogue entry): the fields in the order a
+ * person thinks of them, labels and hints in words, and menus for arguments naming an existing object of a
+ * kind the argument's name does not tell (a rule's `policy` is an NFS export policy, not a snapshot policy).
+ */
+export interface FormLayout {
+  /** What the form and its workflow step are called ("Start a maintenance window"); the command's path if absent. */
+  title?: string;
+  /** Argument keys first in this order; the others follow as the schema lists them. */
+  order?: readonly string[];
+  labels?: Readonly<Record<string, string>>;
+  hints?: Readonly<Record<string, string>>;
+  /**
+   * Arguments picked from a list of the array: the GET path and the field of each item that is its name; null
+   * for one typed although its name suggests a list (a file system export's policy is NFS or SMB).
+   */
+  lookups?: Readonly<Record<string, { path: string; field: string } | null>>;
+}
+
 export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unknown> {
   /** The verb: `/array fs <verb>`. */
   verb: string;
@@ -151,6 +170,8 @@ export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unkn
    * demo arrays to check that what it sends is within what it declares.
    */
   endpoints?: readonly string[];
+  /** How its form reads where the argument schema alone reads poorly (forms.ts): order, words, menus. */
+  form?: FormLayout;
   /** Ids of commands this one replaces on the same endpoint ("bucket.delete"): the registry drops those. */
   replaces?: readonly string[];
   /** "global" commands do not target an array (pool health). */
@@ -227,6 +248,11 @@ export interface ResourceDefinition {
    * and the tools list it, while the help overview and the App Home keep to what every array has.
    */
   rest2Only?: boolean;
+  /**
+   * A 2.x-only family made first-class (issue 42: export and QoS policies, WORM, holds, windows…): the help
+   * overview and the App Home name it in a short "REST 2.x only" line, so a person on a 2.x array finds it there.
+   */
+  rest2Featured?: boolean;
   /** The words after the name are the default verb's arguments unless one is a verb (`history fs builds`). */
   argsAfterNoun?: boolean;
   commands: readonly CommandDefinition[];

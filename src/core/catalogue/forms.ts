@@ -5,9 +5,13 @@
  */
 import type { z } from "zod";
 import { UserFacingError } from "../../errors.js";
-import { ENDPOINTS } from "../../rest-spec/endpoints.js";
+import { ENDPOINTS, type HttpMethod } from "../../rest-spec/endpoints.js";
+import { ENDPOINTS_2X } from "../../rest-spec/endpoints-2x.js";
+import { findOperation } from "../../rest-spec/operations.js";
+import { compareVersions } from "../../rest-spec/versions.js";
 import { describeArg, enumValues, isOptional, isSwitch, keyToOption } from "../words/schema-introspect.js";
 import { wordOf } from "../words/tokenize.js";
+import type { FormLayout } from "./define-command.js";
 import type { Registry } from "./registry.js";
 
 export interface FormField {
@@ -16,6 +20,8 @@ export interface FormField {
   /** `--hard-limit`; absent for a positional argument. */
   option?: string;
   label: string;
+  /** The label is a person's words (the command's form layout), shown instead of the option. */
+  worded?: true;
   kind: "text" | "switch" | "choice";
   choices?: readonly string[];
   optional: boolean;
@@ -33,6 +39,8 @@ export interface FormSpec {
   path: string;
   title: string;
   summary: string;
+  /** Only arrays on this REST version or newer have the change (a 2.x-only family): the form says so. */
+  since?: string;
   fields: FormField[];
 }
 
@@ -45,7 +53,10 @@ const labelOf = (key: string) => {
 
 /** Verbs whose `name` is a new object's: typed, not picked. */
 const NEW_OBJECT_VERBS = new Set(["create", "add", "import"]);
-const LISTABLE = new Set(ENDPOINTS.filter((e) => e.method === "GET").map((e) => e.path));
+// Both generations' lists: a 2.x-only noun's objects are picked from its own 2.x list.
+const LISTABLE = new Set(
+  [...ENDPOINTS, ...ENDPOINTS_2X].filter((e) => e.method === "GET").map((e) => e.path),
+);
 
 /**
  * Arguments that name an existing object of another kind, whatever the command: the list it is picked from (a
@@ -75,7 +86,10 @@ function pickedFrom(
   positional: boolean,
   ownLookup: string | undefined,
   endpoints: readonly string[] | undefined,
+  layout: FormLayout | undefined,
 ): { path: string; field: string } | undefined {
+  const chosen = layout?.lookups?.[key];
+  if (chosen !== undefined) return chosen ?? undefined;
   if (key === "name") return positional && ownLookup ? { path: ownLookup, field: "name" } : undefined;
   const other = OBJECT_ARGS[key];
   if (!other || !LISTABLE.has(other.path)) return undefined;
@@ -98,18 +112,21 @@ export function formFor(
   const lookup = lookupOf(entry.command.verb, entry.command.endpoints);
   const shape = entry.command.args.shape as Record<string, z.ZodType>;
   const positional = new Set<string>(entry.command.positional ?? []);
+  const layout = entry.command.form;
+  const since = onlySince(entry.command.endpoints);
   const fields: FormField[] = [];
   for (const [key, schema] of Object.entries(shape)) {
     const choices = enumValues(schema);
-    const hint = describeArg(schema);
+    const hint = hintOf(describeArg(schema), layout?.hints?.[key], since);
     const picked = choices
       ? undefined
-      : pickedFrom(key, positional.has(key), lookup, entry.command.endpoints);
+      : pickedFrom(key, positional.has(key), lookup, entry.command.endpoints, layout);
     fields.push({
       key,
       ...(picked ? { lookup: picked.path, lookupField: picked.field } : {}),
       ...(positional.has(key) ? {} : { option: `--${keyToOption(key)}` }),
-      label: labelOf(key),
+      label: layout?.labels?.[key] ?? labelOf(key),
+      ...(layout?.labels?.[key] ? { worded: true as const } : {}),
       kind: isSwitch(schema) ? "switch" : choices ? "choice" : "text",
       ...(choices ? { choices } : {}),
       optional: isOptional(schema),
@@ -117,8 +134,9 @@ export function formFor(
     });
   }
   if (fields.length === 0 || fields.length > MAX_FIELDS) return undefined;
-  // Positional arguments first, in their order: the line reads as a person would type it.
-  const order = [...(entry.command.positional ?? [])];
+  // Positional arguments first, in their order: the line reads as a person would type it. Then the options in
+  // the layout's order (the order a person thinks in), then the rest as the schema lists them.
+  const order = [...(entry.command.positional ?? []), ...(layout?.order ?? [])];
   fields.sort((a, b) => {
     const ia = order.indexOf(a.key);
     const ib = order.indexOf(b.key);
@@ -133,7 +151,34 @@ export function formFor(
       choices: arrays,
       optional: true,
     });
-  return { path: entry.path, title: entry.path, summary: entry.command.summary, fields };
+  return {
+    path: entry.path,
+    title: layout?.title ?? entry.path,
+    summary: entry.command.summary,
+    ...(since ? { since } : {}),
+    fields,
+  };
+}
+
+const SINCE = /\s*\(REST (\d+\.\d+)\+\)$/;
+
+/**
+ * The first 2.x version of a command whose request only REST 2.x has (a 2.x-only family), or undefined when
+ * 1.x has it too: the form says so once, and a field says its own version only when it came later.
+ */
+function onlySince(endpoints: readonly string[] | undefined): string | undefined {
+  const m = /^(GET|POST|PATCH|PUT|DELETE) (\/\S+)/.exec(endpoints?.[0] ?? "");
+  const op = m ? findOperation(m[1] as HttpMethod, m[2] ?? "") : undefined;
+  return op?.v2 && !op.v1 ? op.v2.since : undefined;
+}
+
+/** A field's hint: the layout's words (or the schema's), with the field's REST version when later than the form's. */
+function hintOf(described: string | undefined, chosen: string | undefined, since: string | undefined) {
+  const version = described === undefined ? undefined : SINCE.exec(described)?.[1];
+  const words = chosen ?? described?.replace(SINCE, "");
+  const later = version !== undefined && (since === undefined || compareVersions(version, since) > 0);
+  const hint = `${words ?? ""}${later ? ` (REST ${version}+)` : ""}`.trim();
+  return hint === "" ? undefined : hint;
 }
 
 /**

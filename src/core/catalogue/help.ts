@@ -31,6 +31,7 @@ export function helpMessage(registry: Registry, role: Role | undefined, topic?: 
     ]);
   }
   if (topic === undefined) return overview(registry, role);
+  if (REST2_TOPICS.has(topic.trim().toLowerCase())) return rest2Help(registry, role);
   const words = topic
     .trim()
     .split(/[.\s]+/)
@@ -108,6 +109,28 @@ export function helpIndex(registry: Registry, role: Role | undefined): AreaIndex
   return areaIndex(registry.all(), role);
 }
 
+/** `/array help 2x` (or `2.x`, `rest2`): every noun only REST 2.x arrays have, by family. */
+const REST2_TOPICS = new Set(["2x", "2.x", "rest2", "rest-2x"]);
+export const REST2_HEADING = "REST 2.x only";
+const REST2_POINTER = "Every command only REST 2.x arrays have, by family: /array help 2x";
+
+/**
+ * The first-class 2.x-only families the role may use (issue 42), for the overview's short "REST 2.x only" line:
+ * the overview leaves out the generated 2.x-only nouns to stay short, so these are named there on their own.
+ */
+export function rest2Featured(entries: readonly CommandEntry[], role: Role | undefined): string[] {
+  const names = new Set<string>();
+  for (const e of entries)
+    if (e.resource.rest2Featured && roleAtLeast(role, e.command.role)) names.add(e.resource.name);
+  return [...names];
+}
+
+/** The overview's line for 2.x-only families, as text a face shows after its areas (Slack, console, App Home). */
+export function rest2Line(entries: readonly CommandEntry[], role: Role | undefined): string | undefined {
+  const names = rest2Featured(entries, role);
+  return names.length === 0 ? undefined : `${names.join(", ")}. ${REST2_POINTER}`;
+}
+
 function overview(registry: Registry, role: Role): Message {
   const blocks: Block[] = [{ type: "header", text: "/array commands you can run" }];
   for (const { area, resources } of helpIndex(registry, role)) {
@@ -118,11 +141,56 @@ function overview(registry: Registry, role: Role): Message {
     );
     blocks.push({ type: "section", text: rich`*${area}*: ${list}` });
   }
+  const featured = rest2Featured(registry.all(), role);
+  if (featured.length > 0)
+    blocks.push({
+      type: "section",
+      text: rich`*${REST2_HEADING}*: ${joinRich(
+        featured.map((n) => rich`*${n}*`),
+        ", ",
+      )}. ${REST2_POINTER}`,
+    });
   blocks.push({
     type: "context",
     text: rich`Your role: ${role}. Details and examples: /array help <resource>, e.g. /array help snmp manager. ${FOOTER}`,
   });
   return message("/array commands you can run", blocks);
+}
+
+/**
+ * Every 2.x-only noun the role may use, per area, grouped by family (its first word): `qos-policy (bucket,
+ * file-system, member)`. The overview names only the first-class families; this is where the rest are found.
+ */
+function rest2Help(registry: Registry, role: Role): Message {
+  const blocks: Block[] = [{ type: "header", text: "/array commands only REST 2.x arrays have" }];
+  for (const area of AREAS) {
+    const families = new Map<string, Set<string>>();
+    for (const e of registry.all()) {
+      if (!e.resource.rest2Only || (e.resource.area ?? "Operations") !== area) continue;
+      if (!roleAtLeast(role, e.command.role)) continue;
+      const [head = "", ...rest] = e.resource.name.split(" ");
+      const subs = families.get(head) ?? new Set<string>();
+      if (rest.length > 0) subs.add(rest.join(" "));
+      families.set(head, subs);
+    }
+    if (families.size === 0) continue;
+    const list = joinRich(
+      [...families].map(([f, subs]) =>
+        subs.size > 0 ? rich`*${f}* (${[...subs].join(", ")})` : rich`*${f}*`,
+      ),
+      ", ",
+    );
+    blocks.push({ type: "section", text: rich`*${area}*: ${list}` });
+  }
+  if (blocks.length === 1)
+    return message(`No REST 2.x-only command is open to a ${role}.`, [
+      { type: "section", text: rich`No REST 2.x-only command is open to the ${role} role.` },
+    ]);
+  blocks.push({
+    type: "context",
+    text: rich`On an array that speaks REST 1.x these answer which 2.x version has them and send nothing. Details and examples: /array help <resource>, e.g. /array help nfs-export-policy rule. ${FOOTER}`,
+  });
+  return message("/array commands only REST 2.x arrays have", blocks);
 }
 
 const PEM = /-----BEGIN ([A-Z0-9 ]+)-----[A-Za-z0-9+/=\s]*?-----END \1-----/g;

@@ -15,6 +15,12 @@ export const WORKFLOW_CHANGES = [
   "bucket create",
   "replica-link fs create",
   "policy create",
+  // The REST 2.x families' common changes (issue 42); on a 1.x array the step fails saying which version has it.
+  "maintenance-window create",
+  "legal-hold held-entity create",
+  "qos-policy update",
+  "qos-policy member add",
+  "nfs-export-policy rule create",
 ] as const;
 
 /** The generic step: "request approval of an /array command" for any line a workflow holds. */
@@ -134,11 +140,13 @@ export function stepDefinition(registry: Registry, path: string): StepDefinition
     inputs[k] = WHO[k];
   }
   return {
-    title: `/array ${form.path}`,
-    description: `${form.summary}, through the same checks, confirmation or approval as typing it`.slice(
-      0,
-      250,
-    ),
+    // A step people know by name ("Start a maintenance window") is titled so in Workflow Builder's list.
+    title: form.title === form.path ? `/array ${form.path}` : form.title,
+    description:
+      `${form.summary}${form.since ? ` (arrays on REST ${form.since} or newer)` : ""}, through the same checks, confirmation or approval as typing it`.slice(
+        0,
+        250,
+      ),
     input_parameters: inputs,
     output_parameters: OUTPUTS,
   };

@@ -140,8 +140,9 @@ export interface Pipeline {
   /**
    * The form a list's Create or Change offer opens on `array`, checked against the person's role there (a
    * refusal is a UserFacingError, as for a typed command); with `name`, prefilled from that object as it is.
+   * Without `array`, the channel's default array (a change typed with nothing after it).
    */
-  openForm?(input: { actor: Actor; path: string; array: string; name?: string }): Promise<FormSpec>;
+  openForm?(input: { actor: Actor; path: string; array?: string; name?: string }): Promise<FormSpec>;
   /**
    * Where a request stands (a workflow step waits on it): its status, its title and, once decided, its outcome.
    * Undefined for an id the store does not hold.

@@ -46,7 +46,12 @@ export function registerCommand(app: App, name: string, ctx: ListenerContext): v
       return;
     }
     // A change typed with nothing after it ("fs create") opens its form instead of an "invalid arguments".
-    if (await openFormFor(ctx, command.text, command.trigger_id, command.channel_id).catch(() => false)) {
+    if (
+      await openFormFor(ctx, command.text, command.trigger_id, command.channel_id, {
+        userId: command.user_id,
+        refuse: (text) => respond({ response_type: "ephemeral", replace_original: false, text }),
+      }).catch(() => false)
+    ) {
       ctx.metrics.commands.inc({ command: label, outcome: "form" });
       return;
     }

@@ -39,15 +39,32 @@ function lineIsOf(line: string, path: string): boolean {
   }
 }
 
-/** Opens the form when `text` is a changing command's path alone; false when it is not (the command runs). */
+/**
+ * Opens the form when `text` is a changing command's path alone; false when it is not (the command runs). With
+ * the person (`who`), a role on the channel's array that does not allow the change gets no form but the refusal,
+ * as a list's Create offer does (true: answered). Where there is no one array to check (no default array), the
+ * preview checks the role instead.
+ */
 export async function openFormFor(
   ctx: ListenerContext,
   text: string,
   triggerId: string | undefined,
   channelId: string,
+  who?: { userId: string; refuse: (text: string) => Promise<unknown> },
 ): Promise<boolean> {
   const form = ctx.pipeline.form?.(text, channelId);
   if (!form || !triggerId) return false;
+  if (who !== undefined && ctx.pipeline.openForm) {
+    const refusal = await ctx.pipeline
+      .openForm({ actor: personActor(who.userId, channelId), path: form.path })
+      .then(() => undefined)
+      .catch((err: unknown) => (isUserFacing(err) && err.code === "FORBIDDEN" ? err : undefined));
+    if (refusal !== undefined) {
+      ctx.logger.info({ user: who.userId, form: form.path }, "form not opened: role");
+      await who.refuse(toUserMessage(refusal, triggerId));
+      return true;
+    }
+  }
   await ctx.client.call("views.open", { trigger_id: triggerId, view: formView(form, channelId) });
   return true;
 }

@@ -46,10 +46,17 @@ export async function startPipelineWorld(
   logger: Logger = silentLogger(),
   /** More demo arrays beside lab-1 (`--array all` then covers them too). */
   more: readonly string[] = [],
+  /** REST versions an array serves where a test pins them (a 2.x-only family's forms): by array name. */
+  versions: Readonly<Record<string, string>> = {},
 ): Promise<PipelineWorld> {
   const sims = new Map<string, Simulator>();
-  for (const name of ["lab-1", ...more])
-    sims.set(name, await startSimulator({ arrayName: name, scenario: "demo" }));
+  for (const name of ["lab-1", ...more]) {
+    const pinned = versions[name];
+    sims.set(
+      name,
+      await startSimulator({ arrayName: name, scenario: "demo", ...(pinned ? { versions: pinned } : {}) }),
+    );
+  }
   const sim = sims.get("lab-1") as Simulator;
   const pool = createArrayPool(
     [...sims].map(([name, s]) => simulatedArrayConfig(name, s, TEST_ARRAY_TUNING)),
