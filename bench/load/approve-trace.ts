@@ -19,6 +19,8 @@ export interface TracedCall {
   start: number;
   end: number;
   ok: boolean;
+  /** Of a DELETE: the calls to its array in its window, as `METHOD ms` (a failed one marked `!`). */
+  window?: string[];
 }
 
 /** The bot's side: the calls of the last minute, per array, and the event loop's delay. */
@@ -42,7 +44,12 @@ export function callRecorder() {
       while (list[0] !== undefined && list[0].end < end - 60_000) list.shift();
       list.push(c);
       calls.set(e.array, list);
-      if (e.method === "DELETE") deletes.push({ ...c, start: earliestBefore(list, c) });
+      if (e.method !== "DELETE") return;
+      const start = earliestBefore(list, c);
+      const window = list
+        .filter((x) => x.start >= start)
+        .map((x) => `${x.method} ${(x.end - x.start).toFixed(0)}${x.ok ? "" : "!"}`);
+      deletes.push({ ...c, start, window });
     },
     /** Each DELETE with the start of the first call to its array in the 5 s before it; the loop's delay. */
     report() {
@@ -75,7 +82,14 @@ export interface ApproveBreakdown {
   arrayCalls: Percentiles;
   afterArray: Percentiles;
   /** The slowest approvals, split: ms before, in and after the array calls. */
-  slowest: { total: number; before: number; arrays: number; after: number; array: string }[];
+  slowest: {
+    total: number;
+    before: number;
+    arrays: number;
+    after: number;
+    array: string;
+    calls: string[];
+  }[];
   loopDelayMs?: { p50: number; p99: number; max: number };
 }
 
@@ -96,6 +110,7 @@ export function breakdown(
         arrays: d.end - first,
         after: a.answered - d.end,
         array: a.array,
+        calls: d.window ?? [],
       },
     ];
   });
