@@ -126,6 +126,21 @@ console.log(
 console.log(
   `  approvals that met no Slack 429 (n=${steps.unthrottled.n}): p50 ${steps.unthrottled.p50.toFixed(1)} ms  p95 ${steps.unthrottled.p95.toFixed(1)} ms  p99 ${steps.unthrottled.p99.toFixed(1)} ms`,
 );
+const bd = report.approveBreakdown;
+if (bd) {
+  const f = (p: { p50: number; p99: number }) => `p50 ${p.p50.toFixed(0)} / p99 ${p.p99.toFixed(0)} ms`;
+  console.log(
+    `  approvals split (n=${bd.matched}, bench/load/approve-trace.ts): before the array calls ${f(bd.beforeArray)}; ` +
+      `array calls ${f(bd.arrayCalls)}; after them ${f(bd.afterArray)}` +
+      (bd.loopDelayMs
+        ? `; the bot's event-loop delay p50 ${bd.loopDelayMs.p50.toFixed(1)} / p99 ${bd.loopDelayMs.p99.toFixed(1)} / max ${bd.loopDelayMs.max.toFixed(0)} ms`
+        : ""),
+  );
+  for (const s of bd.slowest)
+    console.log(
+      `    slow: ${s.total.toFixed(0)} ms on ${s.array} = ${s.before.toFixed(0)} before + ${s.arrays.toFixed(0)} arrays + ${s.after.toFixed(0)} after; calls ${s.calls.join(", ")}`,
+    );
+}
 const m = report.memory;
 console.log(
   `${m.scope === "bot" ? "the bot's own process" : `one process (${m.scope})`}: RSS after warm-up (${m.warmUpSeconds.toFixed(0)} s) ${m.rssAfterWarmUpMiB.toFixed(0)} MiB, peak after it ` +

@@ -4,6 +4,7 @@
  * opens. Each leg is timed, and approvals that met a Slack 429 are told from the others.
  */
 import { ACTIONS } from "../../src/core/context/pipeline-deps.js";
+import { epoch, type TracedApproval } from "./approve-trace.js";
 import { type ApproveClick, answerKind } from "./failover.js";
 import type { Kind } from "./run-load.js";
 import { buttonValue, type SlackDriver } from "./slack-driver.js";
@@ -39,6 +40,8 @@ export function approvals(d: ApprovalDeps) {
     dialog: [] as number[],
     carriedOut: [] as number[],
     unthrottled: [] as number[],
+    /** Each timed approval's array, click and answer (epoch ms), for approve-trace.ts. */
+    traced: [] as TracedApproval[],
   };
   let approvalsNotCarriedOut = 0;
   /**
@@ -94,6 +97,7 @@ export function approvals(d: ApprovalDeps) {
       // A held approval (the failover mode) has its card now and is clicked once the primary is killed.
       if (held) await held.until;
       const t0 = performance.now();
+      const clickedAt = epoch();
       // The click's answers through its response_url: the card replaced (replace_original), an announcement in
       // the channel, or a private answer: what a second click is told ("already approved", "being carried out"), or why nothing was done.
       const clickOnce = async () => {
@@ -177,6 +181,7 @@ export function approvals(d: ApprovalDeps) {
         approveSteps.carriedOut.push(performance.now() - t1);
       });
       if (!throttled) approveSteps.unthrottled.push(performance.now() - t0);
+      approveSteps.traced.push({ array: target.array, click: clickedAt, answered: epoch() });
     } finally {
       done.abort();
     }

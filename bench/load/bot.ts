@@ -17,10 +17,12 @@ import type { AuditSink } from "../../src/core/audit/audit.js";
 import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { createPipeline } from "../../src/core/pipeline/pipeline.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
+import type { ArrayCallEvent } from "../../src/flashblade/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { applyProcessSettings, HEAP_OPTIONS, MALLOC_ENV } from "../../src/ops/heap-options.js";
 import { simulatedArrayConfig } from "../../src/simulator/index.js";
 import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
+import { callRecorder } from "./approve-trace.js";
 import { type SharedStoreOptions, startComposedBot } from "./composed-bot.js";
 import type { FleetArray } from "./fleet.js";
 import { type AuditEntry, reconcileSink } from "./reconcile.js";
@@ -71,9 +73,17 @@ export interface Bot {
   /** Writes a heap snapshot of the bot's process to `path`. */
   snapshot(path: string): Promise<string>;
   /** Stops the app and the pool; the audit entries for reconciliation and the memory seen. */
-  stop(): Promise<{ entries: AuditEntry[]; memory: BotMemory; pendingRecords: number }>;
+  stop(): Promise<BotStopped>;
   /** Takes the audit entries written since the last call (the child hands them over once a second). */
   drainAudit(): AuditEntry[];
+}
+
+/** What a stopped bot hands back: audit entries, memory, its pending records, its DELETE calls (approve-trace.ts). */
+export interface BotStopped {
+  entries: AuditEntry[];
+  memory: BotMemory;
+  pendingRecords: number;
+  trace?: ReturnType<ReturnType<typeof callRecorder>["report"]>;
 }
 
 /** The load's array tuning: a small pool per array, as many arrays share one process. */
@@ -93,12 +103,12 @@ interface BotParts {
 }
 
 /** The bot on its own, its approvals in memory: the Slack app, the pipeline and the pool, nothing shared. */
-function standaloneParts(o: BotOptions, audit: AuditSink): BotParts {
+function standaloneParts(o: BotOptions, audit: AuditSink, onCall: (e: ArrayCallEvent) => void): BotParts {
   const config = configSchema.parse({
     arrays: o.arrays.map((a) => ({ name: a.name, address: a.url, api_token_env: "T" })),
     access: { default_role: "none", admin: { users: o.admins }, operator: { users: o.operators } },
   });
-  const pool = createArrayPool(arrayConfigs(o.arrays), { logger: silentLogger() });
+  const pool = createArrayPool(arrayConfigs(o.arrays), { logger: silentLogger(), onCall });
   const store = createMemoryPendingStore();
   const app = createSlackApp(
     parseSlackSection({
@@ -153,7 +163,8 @@ export async function startLocalBot(o: BotOptions): Promise<Bot> {
   // As the bot's entry point does (src/main.ts); in the driver's process too with --bot-in-process.
   applyProcessSettings();
   const audit = reconcileSink();
-  const parts = o.store ? await sharedParts(o, o.store, audit) : standaloneParts(o, audit);
+  const calls = callRecorder();
+  const parts = o.store ? await sharedParts(o, o.store, audit) : standaloneParts(o, audit, calls.observe);
   const app = parts.app;
   const { port } = await app.start();
   const memory: BotMemory = { samples: [], liveHeapMiB: [] };
@@ -204,7 +215,7 @@ export async function startLocalBot(o: BotOptions): Promise<Bot> {
       clearInterval(sampler);
       const pendingRecords = await parts.pendingRecords().catch(() => -1);
       await parts.close();
-      return { entries: audit.entries, memory, pendingRecords };
+      return { entries: audit.entries, memory, pendingRecords, trace: calls.report() };
     },
   };
 }
@@ -294,7 +305,7 @@ export async function startChildBot(
     async stop() {
       stopping = true;
       const exited = new Promise((r) => child.once("exit", r));
-      const out = await call<{ entries: AuditEntry[]; memory: BotMemory; pendingRecords: number }>("stop");
+      const out = await call<BotStopped>("stop");
       await exited;
       return { ...out, entries: [...handedOver.splice(0), ...out.entries] };
     },

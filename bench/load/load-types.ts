@@ -1,4 +1,5 @@
 /** What the load test is asked to do (run-load.ts) and what it reports. */
+import type { ApproveBreakdown } from "./approve-trace.js";
 import type { FailoverReport } from "./failover.js";
 import type { MemoryReport, Percentiles } from "./figures.js";
 import type { FleetFileSystems } from "./fleet.js";
@@ -52,6 +53,8 @@ export interface LoadReport {
     /** Whole approvals that met no 429 from Slack on their dialog or card update. */
     unthrottled: Percentiles;
   };
+  /** Where approvals' time went: before, in and after their array calls (approve-trace.ts); the bot's loop delay. */
+  approveBreakdown?: ApproveBreakdown;
   /** Records in the bot's in-memory pending store at the end (open ones and the finished it keeps). */
   pendingRecords: number;
   /** What the driver still waits for at the end (0 each when nothing leaks). */

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { ACTIONS } from "../../src/core/context/pipeline-deps.js";
 import { approvals } from "./approval.js";
+import { breakdown } from "./approve-trace.js";
 import { type BotOptions, startBot } from "./bot.js";
 import { type ApproveClick, HELD_APPROVALS, HOLD_LEAD_MS, replicaSet, startFailover } from "./failover.js";
 import { memoryReport, pcts, rng } from "./figures.js";
@@ -244,6 +245,11 @@ async function drive(o: LoadOptions, onGroup: (close: () => Promise<void>) => vo
       carriedOut: pcts(approveSteps.carriedOut),
       unthrottled: pcts(approveSteps.unthrottled),
     },
+    ...(stopped.trace
+      ? {
+          approveBreakdown: breakdown(approveSteps.traced, stopped.trace.deletes, stopped.trace.loopDelayMs),
+        }
+      : {}),
     pendingRecords: stopped.pendingRecords,
     leftListening: { stubWaits: stub.waits, ...slack.pending() },
     memory: {

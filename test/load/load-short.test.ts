@@ -43,5 +43,14 @@ describe("load test, short form", () => {
     const [warm, , end] = report.fileSystemsAtMarks;
     expect(end?.destroyed).toBeGreaterThan(warm?.destroyed ?? Number.POSITIVE_INFINITY);
     expect(end?.total).toBeGreaterThanOrEqual(end?.destroyed ?? Number.POSITIVE_INFINITY);
+    // Each timed approval that was carried out is split by its eradication's DELETE, seen by the bot's call
+    // observer (bench/load/approve-trace.ts): the three parts are the approval's whole time.
+    const bd = report.approveBreakdown;
+    const carried = report.reconciliation.applied["eradicate"] ?? 0;
+    if (carried > 0) expect(bd?.matched).toBeGreaterThan(0);
+    for (const s of bd?.slowest ?? []) {
+      expect(s.before + s.arrays + s.after).toBeCloseTo(s.total, 3);
+      expect(s.calls.some((c) => c.startsWith("DELETE"))).toBe(true);
+    }
   }, 90_000);
 });
