@@ -86,11 +86,14 @@ export interface BotStopped {
   trace?: ReturnType<ReturnType<typeof callRecorder>["report"]>;
 }
 
-/** The load's array tuning: a small pool per array, as many arrays share one process. */
+/**
+ * The load's array tuning. Sockets per array are the shipped default (4): the pool's bound on sockets across the
+ * fleet (array_pool.max_sockets) is what keeps memory in check, and 2 per array made a 2.x eradication's rechecks
+ * (the file system with its links and snapshots, then WORM and holds) take four round trips instead of three.
+ */
 const arrayConfigs = (arrays: readonly FleetArray[]) =>
   arrays.map((a) =>
     simulatedArrayConfig(a.name, a, {
-      connections: 2,
       rate: { maxConcurrent: 4, minSpacingMs: 0, maxQueue: 200 },
       timeouts: { connectMs: 2000, readMs: 10_000 },
     }),
