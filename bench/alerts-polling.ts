@@ -110,6 +110,8 @@ async function main(): Promise<void> {
   );
 
   const logger = silentLogger();
+  /** Calls to the arrays by path (the measured cycles only), so a redundant call per poll shows. */
+  const calls = new Map<string, number>();
   const baseRss = process.memoryUsage().rss;
   const clock = new ManualClock(Date.now());
   const pool = createArrayPool(
@@ -125,7 +127,7 @@ async function main(): Promise<void> {
       timeouts: { connectMs: 5000, readMs: 30_000 },
       downAfterFailures: 3,
     })),
-    { logger },
+    { logger, onCall: (e) => calls.set(e.path, (calls.get(e.path) ?? 0) + 1) },
   );
   const dir = mkdtempSync(join(tmpdir(), "bench-alerts-"));
   const store = openSqliteStore({ dataDir: dir });
@@ -150,6 +152,8 @@ async function main(): Promise<void> {
   const warm = engine.stats();
   if (warm.failedPolls > 0) out(`warning: ${warm.failedPolls} polls failed during warm-up`);
 
+  const shakes0 = pool.sockets().handshakes;
+  calls.clear();
   let maxRss = 0;
   const perCycleCpuMs: number[] = [];
   const wall0 = performance.now();
@@ -182,6 +186,12 @@ async function main(): Promise<void> {
     `RSS max ${(maxRss / 2 ** 20).toFixed(0)} MiB (goal < 200 MiB; ${(baseRss / 2 ** 20).toFixed(0)} MiB before the pool ` +
       `and engine existed); heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`,
   );
+  const shakes = pool.sockets().handshakes;
+  out(
+    `TLS handshakes while measured: ${shakes.full - shakes0.full} full, ${shakes.resumed - shakes0.resumed} resumed`,
+  );
+  const perPoll = [...calls].map(([path, n]) => `${path} ${(n / polls).toFixed(2)}`).join(", ");
+  out(`calls per poll: ${perPoll}`);
   out(`activity: ${s.opened} opened, ${s.posts} posts, ${s.updates} updates, ${s.threadLines} thread lines`);
   const share = perCycleCpuMs.map((x) => (x / config.poll_interval) * 100);
   writeResult(

@@ -24,6 +24,8 @@ export interface BudgetStats {
   /** Connects waiting for a place. */
   waiting: number;
   max: number;
+  /** TLS handshakes of the sockets opened: full, and resumed from a session ticket (a cheap reconnect). */
+  handshakes: { full: number; resumed: number };
 }
 
 /**
@@ -50,6 +52,7 @@ export class SocketBudget {
   readonly #first: ((release: Release) => void)[] = [];
   readonly #extra: ((release: Release) => void)[] = [];
   readonly #holders = new Set<SocketHolder>();
+  readonly #handshakes = { full: 0, resumed: 0 };
 
   constructor(readonly max: number) {}
 
@@ -59,7 +62,19 @@ export class SocketBudget {
   }
 
   stats(): BudgetStats {
-    return { open: this.#open, peak: this.#peak, waiting: this.#waiting, max: this.max };
+    return {
+      open: this.#open,
+      peak: this.#peak,
+      waiting: this.#waiting,
+      max: this.max,
+      handshakes: { ...this.#handshakes },
+    };
+  }
+
+  /** A socket's TLS handshake finished (counted here, for the pool's stats and the benchmarks). */
+  handshake(resumed: boolean): void {
+    if (resumed) this.#handshakes.resumed++;
+    else this.#handshakes.full++;
   }
 
   get #waiting(): number {
