@@ -325,6 +325,7 @@ export class Transport implements SocketHolder {
   }
 
   get idleSockets(): number {
+    if (this.#sockets.size === 0) return 0;
     let n = 0;
     for (const [socket, client] of this.#sockets) if (!this.#shed.has(socket) && this.#idle(client)) n++;
     return n;
