@@ -1,8 +1,8 @@
 /**
- * Reconnects resume the TLS session. Sockets close after a few idle seconds and alert polls come every 30 s, so
- * at fleet scale nearly every poll reconnects; a resumed handshake skips the certificate exchange and its
- * checks. undici keeps tickets through WeakRefs only, so the test collects garbage between reconnects, as
- * happens between two real polls.
+ * Reconnects resume the TLS session. With more arrays than array_pool.max_sockets, an array's idle socket is
+ * closed for another array's call, so at fleet scale nearly every alert poll reconnects; a resumed handshake
+ * skips the certificate exchange and its checks. undici keeps tickets through WeakRefs only, so the test
+ * collects garbage between reconnects, as happens between two real polls.
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
