@@ -4,8 +4,8 @@
  * The simulators run in a child process, so this process's CPU time is the bot's alone (the engine, the pool,
  * TLS, JSON, SQLite). Time is compressed with the manual clock: each cycle moves the clock 30 s, which fires
  * every array's poll once (with jitter, and the 10-minute reconcile at its natural rate); the CPU the cycle
- * took, divided by 30 s, is the share of one core a real-time bot would use. Alerts change in the
- * simulators while it runs, so polls carry changes, posts and updates (to an in-memory chat port).
+ * took, divided by 30 s, is the share of one core a real-time bot would use. Before each cycle one array in five
+ * changes an alert in the simulators, so polls carry changes, posts and updates (to an in-memory chat port).
  * Run: npx tsc -p tsconfig.build.json && node dist/bench/alerts-polling.js [--arrays 200] [--cycles 40]
  */
 import { type ChildProcess, fork } from "node:child_process";
@@ -63,9 +63,12 @@ async function runFleet(count: number): Promise<void> {
     seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
     return seed / 2 ** 31;
   };
-  // About 20 changes a second across the fleet: raise on one array, close the oldest open alert on another.
-  const churn = setInterval(() => {
-    for (let k = 0; k < 5; k++) {
+  // Changes come per cycle, asked by the parent, not per wall-clock second: with a rate in real time a slower
+  // bot (a busy machine) saw more changes per cycle, so its CPU per cycle measured a bigger workload.
+  // Each change: raise on one array, or close the oldest open alert on another.
+  const churn = (changes: number) => {
+    for (let c = 0; c < changes; c++) {
+      const k = c % 5;
       const sim = sims[Math.floor(rnd() * sims.length)] as Simulator;
       if (rnd() < 0.5) {
         raiseAlert(sim.state, {
@@ -79,11 +82,15 @@ async function runFleet(count: number): Promise<void> {
         if (open) closeAlert(sim.state, open.index);
       }
     }
-  }, 250);
+  };
   process.send?.({ urls: sims.map((s) => s.url), ca: tls.cert } satisfies FleetInfo);
   process.on("message", async (m) => {
+    if (typeof m === "object" && m !== null && "churn" in m) {
+      churn(Number(m.churn));
+      process.send?.("churned");
+      return;
+    }
     if (m !== "close") return;
-    clearInterval(churn);
     await Promise.all(sims.map((s) => s.close()));
     process.exit(0);
   });
@@ -110,6 +117,8 @@ async function main(): Promise<void> {
   );
 
   const logger = silentLogger();
+  /** Calls to the arrays by path (the measured cycles only), so a redundant call per poll shows. */
+  const calls = new Map<string, number>();
   const baseRss = process.memoryUsage().rss;
   const clock = new ManualClock(Date.now());
   const pool = createArrayPool(
@@ -125,7 +134,7 @@ async function main(): Promise<void> {
       timeouts: { connectMs: 5000, readMs: 30_000 },
       downAfterFailures: 3,
     })),
-    { logger },
+    { logger, onCall: (e) => calls.set(e.path, (calls.get(e.path) ?? 0) + 1) },
   );
   const dir = mkdtempSync(join(tmpdir(), "bench-alerts-"));
   const store = openSqliteStore({ dataDir: dir });
@@ -143,6 +152,13 @@ async function main(): Promise<void> {
     logger,
   });
   const settle = () => engine.idle();
+  /** One change per five arrays per cycle (a stormy fleet: 200 changes every 30 s at 1,000 arrays). */
+  const changesPerCycle = Math.ceil(count / 5);
+  const churn = () =>
+    new Promise<void>((resolve) => {
+      child.once("message", () => resolve());
+      child.send({ churn: changesPerCycle });
+    });
   engine.start();
 
   // Warm-up: logins, version negotiation and first contact for every array.
@@ -150,11 +166,14 @@ async function main(): Promise<void> {
   const warm = engine.stats();
   if (warm.failedPolls > 0) out(`warning: ${warm.failedPolls} polls failed during warm-up`);
 
+  const shakes0 = pool.sockets().handshakes ?? { full: 0, resumed: 0 };
+  calls.clear();
   let maxRss = 0;
   const perCycleCpuMs: number[] = [];
   const wall0 = performance.now();
   const cpu0 = process.cpuUsage();
   for (let c = 0; c < cycles; c++) {
+    await churn();
     const before = process.cpuUsage();
     await clock.advance(config.poll_interval, settle);
     const d = process.cpuUsage(before);
@@ -170,7 +189,7 @@ async function main(): Promise<void> {
   const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0;
 
   out(
-    `arrays ${count}, interval ${config.poll_interval / 1000} s, measured cycles ${cycles} (${polls} polls, ${s.failedPolls} failed)`,
+    `arrays ${count}, interval ${config.poll_interval / 1000} s, measured cycles ${cycles} (${polls} polls, ${s.failedPolls} failed), ${changesPerCycle} alert changes per cycle`,
   );
   out(
     `CPU per cycle: mean ${cpuMsPerCycle.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms → ${((cpuMsPerCycle / config.poll_interval) * 100).toFixed(2)} % of one core at a 30 s interval (goal < 3 %)`,
@@ -182,6 +201,12 @@ async function main(): Promise<void> {
     `RSS max ${(maxRss / 2 ** 20).toFixed(0)} MiB (goal < 200 MiB; ${(baseRss / 2 ** 20).toFixed(0)} MiB before the pool ` +
       `and engine existed); heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`,
   );
+  const shakes = pool.sockets().handshakes ?? { full: 0, resumed: 0 };
+  out(
+    `TLS handshakes while measured: ${shakes.full - shakes0.full} full, ${shakes.resumed - shakes0.resumed} resumed`,
+  );
+  const perPoll = [...calls].map(([path, n]) => `${path} ${(n / polls).toFixed(2)}`).join(", ");
+  out(`calls per poll: ${perPoll}`);
   out(`activity: ${s.opened} opened, ${s.posts} posts, ${s.updates} updates, ${s.threadLines} thread lines`);
   const share = perCycleCpuMs.map((x) => (x / config.poll_interval) * 100);
   writeResult(

@@ -188,17 +188,21 @@ export class Notifier {
         }
         const ref = await chat.post(card.channel, renderCard(card, members, await this.env(card, members)));
         this.stats.posts += 1;
+        const at = this.d.clock.now();
         await this.commit(id, (c) => {
           c.ref = { channelId: ref.channelId, ts: ref.ts };
           c.syncedVersion = version;
+          c.syncedAt = at;
         });
         return;
       }
       if (card.syncedVersion < version) {
         await chat.update(card.ref, renderCard(card, members, await this.env(card, members)));
         this.stats.updates += 1;
+        const at = this.d.clock.now();
         await this.commit(id, (c) => {
           c.syncedVersion = Math.max(c.syncedVersion, version);
+          c.syncedAt = at;
         });
       }
       for (const line of card.thread) {

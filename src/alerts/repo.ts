@@ -63,6 +63,13 @@ export function cardArray(id: string): string | undefined {
 
 export const familyStateKey = (channel: string, family: string): string => joinKey(channel, family);
 
+/**
+ * A posted fleet card's message is brought up to date at most this often (its thread lines go out with each
+ * update). A storm over a thousand arrays changes it on nearly every poll, 30 times a second; each update reads
+ * and renders every member, and Slack would refuse that rate of chat.update anyway. Its other cards are not paced.
+ */
+export const FLEET_CARD_PACE_MS = 10_000;
+
 /** Reads go through a cache so a step sees its own writes; `commit` writes everything at once. */
 export class UnitOfWork {
   private readonly cache = new Map<string, unknown>();
@@ -131,9 +138,16 @@ export class UnitOfWork {
   card(id: string): Promise<Card | undefined> {
     return this.get<Card>(NS.card, id);
   }
-  /** Stores a changed card and queues it for the notifier; a card not yet posted waits out its hold. */
+  /**
+   * Stores a changed card and queues it for the notifier; a card not yet posted waits out its hold, and a posted
+   * fleet card its pace (FLEET_CARD_PACE_MS).
+   */
   putCard(card: Card, now: number): void {
-    const due = card.ref ? now : Math.max(now, card.holdUntil ?? now);
+    const due = card.ref
+      ? card.fleet !== undefined && card.syncedAt !== undefined
+        ? Math.max(now, card.syncedAt + FLEET_CARD_PACE_MS)
+        : now
+      : Math.max(now, card.holdUntil ?? now);
     this.put(NS.card, card.id, card);
     this.put(NS.outbox, card.id, { due } satisfies OutboxEntry);
   }

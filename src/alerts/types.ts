@@ -112,6 +112,8 @@ export interface Card {
   /** Bumped on every change; the notifier renders and records which version Slack shows. */
   version: number;
   syncedVersion: number;
+  /** When the notifier last brought the Slack message up to date (bot clock): fleet cards are paced from it. */
+  syncedAt?: number;
   /** Lines waiting to go into the message's thread. */
   thread: ThreadLine[];
   nextLineId: number;

@@ -4,7 +4,7 @@
  * a request that failed while connecting was never sent and may be retried whatever its method.
  */
 import type { Socket } from "node:net";
-import { createSecureContext, type SecureContext } from "node:tls";
+import { createSecureContext, type SecureContext, TLSSocket } from "node:tls";
 import { buildConnector, Client, type Dispatcher, Pool } from "undici";
 import type { ResolvedArrayConfig } from "../config/arrays.js";
 import type { HttpMethod } from "../rest-spec/endpoints.js";
@@ -197,6 +197,12 @@ export class Transport implements SocketHolder {
   #lastUsed = 0;
   /** Connects waiting for a place or under way. */
   #connecting = 0;
+  /**
+   * The newest TLS session ticket the array gave. undici's connector caches tickets through WeakRefs only, so a
+   * garbage collection between two polls (30 s apart, sockets closed after 4 s idle) dropped the ticket and every
+   * reconnect paid a full handshake; holding the same object here keeps its cache entry alive (a few KiB per array).
+   */
+  #ticket: Buffer | undefined;
 
   constructor(cfg: ResolvedArrayConfig, o: TransportOptions = {}) {
     this.#cfg = cfg;
@@ -206,8 +212,9 @@ export class Transport implements SocketHolder {
     // Tag errors raised while connecting, so classify() knows the request was never written.
     const open: buildConnector.connector = (opts, callback) => {
       base(opts, (...args) => {
-        const err = args[0];
+        const [err, socket] = args;
         if (err) Object.defineProperty(err, CONNECT_PHASE, { value: true });
+        else if (socket instanceof TLSSocket) this.#heldTicket(socket);
         callback(...args);
       });
     };
@@ -272,6 +279,17 @@ export class Transport implements SocketHolder {
     this.#unregister = budget ? budget.register(this) : () => {};
   }
 
+  /**
+   * Counts the handshake and keeps the tickets this socket receives. TLS 1.3 tickets arrive after the handshake,
+   * so after this (called on secureConnect) runs; undici's own listener, added first, caches the same object.
+   */
+  #heldTicket(socket: TLSSocket): void {
+    this.#budget?.handshake(socket.isSessionReused());
+    socket.on("session", (ticket: Buffer) => {
+      this.#ticket = ticket;
+    });
+  }
+
   /** The undici pool, built on first use (and again after an idle array dropped it). */
   #poolNow(): Pool {
     this.#pool ??= this.#newPool();
@@ -307,6 +325,7 @@ export class Transport implements SocketHolder {
   }
 
   get idleSockets(): number {
+    if (this.#sockets.size === 0) return 0;
     let n = 0;
     for (const [socket, client] of this.#sockets) if (!this.#shed.has(socket) && this.#idle(client)) n++;
     return n;
@@ -358,6 +377,10 @@ export class Transport implements SocketHolder {
         return { status: res.statusCode, headers: res.headers, text: "", bytes };
       }
       const text = await res.body.text();
+      // undici hands a keep-alive socket back to its pool only a full event-loop turn after an answer (to see a
+      // server that closes it anyway). A call sent before then, such as the next request of the same poll, opened
+      // a second socket, and so a second handshake, per array: twice the sockets against the bound.
+      await new Promise((resolve) => setImmediate(resolve));
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {
       const cfg = this.#cfg;

@@ -4,6 +4,7 @@
  * of a card per array. Real simulated arrays, the real engine, a manual clock.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { FLEET_CARD_PACE_MS } from "../../src/alerts/repo.js";
 import { closeAlert, raiseAlert } from "../../src/simulator/state-control.js";
 import { type AlertHarness, STORAGE, startAlertHarness } from "./helpers/harness.js";
 
@@ -55,5 +56,34 @@ describe("an alert storm across many arrays", () => {
       h.thread(fleet?.ts ?? "").some((l) => l.startsWith(`${ARRAYS[last]}: alert ${alert.index}: Closed`)),
     ).toBe(true);
     expect(h.posts(STORAGE).find((p) => p.ts === fleet?.ts)?.text).toContain("(11 open)");
+  });
+
+  it("updates the fleet card's message at most once per pace, every arrival still in its thread", async () => {
+    h = await startAlertHarness({ arrays: ARRAYS });
+    h.engine.start();
+    await h.advance(30_000);
+    for (const [i, name] of ARRAYS.entries()) {
+      const sim = h.sims.get(name);
+      if (sim) raiseAlert(sim.state, bladeDown(i));
+    }
+    await h.advance(30_000);
+    const fleet = h.posts(STORAGE).find((p) => p.text.includes("on 12 arrays"));
+    const before = h.engine.stats();
+    const lines = h.thread(fleet?.ts ?? "").length;
+    // A second blade down on every array: twelve arrivals on the fleet card, one per poll, across one interval.
+    for (const [i, name] of ARRAYS.entries()) {
+      const sim = h.sims.get(name);
+      if (sim) raiseAlert(sim.state, bladeDown(i + ARRAYS.length));
+    }
+    await h.advance(30_000);
+    await h.advance(FLEET_CARD_PACE_MS);
+    const after = h.engine.stats();
+    expect(after.posts).toBe(before.posts);
+    expect(after.updates - before.updates).toBeLessThanOrEqual(30_000 / FLEET_CARD_PACE_MS + 1);
+    expect(after.threadLines - before.threadLines).toBe(ARRAYS.length);
+    expect(h.thread(fleet?.ts ?? "")).toHaveLength(lines + ARRAYS.length);
+    // The last update shows every arrival: two open alerts on each array.
+    const shown = JSON.stringify(h.slack.messages.get(`${STORAGE}/${fleet?.ts}`)?.blocks);
+    expect(shown.match(/"value":2,/g)).toHaveLength(ARRAYS.length);
   });
 });

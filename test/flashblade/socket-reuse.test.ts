@@ -1,0 +1,52 @@
+/**
+ * Reconnects resume the TLS session. With more arrays than array_pool.max_sockets, an array's idle socket is
+ * closed for another array's call, so at fleet scale nearly every alert poll reconnects; a resumed handshake
+ * skips the certificate exchange and its checks. undici keeps tickets through WeakRefs only, so the test
+ * collects garbage between reconnects, as happens between two real polls.
+ */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { describe, expect, it } from "vitest";
+import { poolOf, simConfig, startSim } from "./sim.js";
+
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc") as () => void;
+
+describe("TLS session resumption", () => {
+  it("a socket closed for another array's call reconnects with a resumed session, after a garbage collection", async () => {
+    const sim = await startSim();
+    // One socket for two arrays: each call closes the other array's idle socket, so every call reconnects.
+    const pool = poolOf([simConfig(sim, { name: "fb-a" }), simConfig(sim, { name: "fb-b" })], {
+      maxSockets: 1,
+      probeInBackground: false,
+    });
+    const [a, b] = pool.list();
+    for (const c of [a, b]) await c?.get("/file-systems", { query: { limit: 1 } });
+    const first = pool.sockets().handshakes;
+    for (let round = 0; round < 3; round++) {
+      for (const c of [a, b]) {
+        collectGarbage();
+        // WeakRefs are cleared only once the current job has ended.
+        await new Promise((resolve) => setImmediate(resolve));
+        await c?.get("/file-systems", { query: { limit: 1 } });
+      }
+    }
+    const after = pool.sockets().handshakes;
+    expect(after.full).toBe(first.full);
+    expect(after.resumed - first.resumed).toBe(6);
+    expect(pool.sockets().peak).toBe(1);
+  });
+});
+
+describe("one socket per array for calls made one after another", () => {
+  it("the version, the login and two reads, one after another, share one socket and one handshake", async () => {
+    const sim = await startSim();
+    const pool = poolOf([simConfig(sim, { name: "fb-seq" })], { probeInBackground: false });
+    const c = pool.list()[0];
+    await c?.get("/file-systems", { query: { limit: 1 } });
+    await c?.get("/file-systems", { query: { limit: 1 } });
+    expect(sim.control.stats().logins).toBe(1);
+    expect(pool.sockets().handshakes).toEqual({ full: 1, resumed: 0 });
+    expect(pool.sockets().peak).toBe(1);
+  });
+});
