@@ -77,6 +77,11 @@ export class SocketBudget {
     else this.#handshakes.full++;
   }
 
+  /** Every place is taken, or connects wait for one: a further socket would be taken from another array. */
+  get full(): boolean {
+    return this.#open >= this.max || this.#waiting > 0;
+  }
+
   get #waiting(): number {
     return this.#first.length + this.#extra.length;
   }

@@ -50,3 +50,27 @@ describe("one socket per array for calls made one after another", () => {
     expect(pool.sockets().peak).toBe(1);
   });
 });
+
+describe("an array's parallel calls while the bound is full", () => {
+  it("wait for the array's own socket instead of taking places from other arrays: one handshake per array", async () => {
+    const sim = await startSim();
+    const names = ["fb-p1", "fb-p2", "fb-p3", "fb-p4", "fb-p5", "fb-p6"];
+    // Two places for six arrays, each asking four things at once (as `space --array all` does).
+    const pool = poolOf(
+      names.map((name) => simConfig(sim, { name })),
+      { maxSockets: 2, probeInBackground: false },
+    );
+    // Logged in first, one array at a time, so the fan-out's handshakes are the reconnects alone.
+    for (const c of pool.list()) await c.get("/file-systems", { query: { limit: 1 } });
+    const before = pool.sockets().handshakes;
+    await Promise.all(
+      pool.list().flatMap((c) => [1, 2, 3, 4].map(() => c.get("/file-systems", { query: { limit: 1 } }))),
+    );
+    const after = pool.sockets().handshakes;
+    const handshakes = after.full + after.resumed - before.full - before.resumed;
+    // Without the wait, each array's three other calls opened sockets of their own (shed again after one call):
+    // more handshakes than arrays.
+    expect(handshakes).toBeLessThanOrEqual(names.length);
+    expect(pool.sockets().peak).toBe(2);
+  });
+});
