@@ -16,6 +16,7 @@ import { badRequest } from "../types.js";
 import { EMPTY, type Handler, listing, ok, requireList, selectByNamesOrIds } from "./common.js";
 import { onlyFields, type Rec, records } from "./family-store.js";
 import { genericUpdate } from "./generic.js";
+import { renameIn } from "./node-groups.js";
 
 const DIAGNOSTICS = "/support-diagnostics";
 export const RUN_MS = 10 * 60_000;
@@ -83,6 +84,34 @@ const listDetails: Handler = (req, state) => {
       })),
     );
   return listing(rows, req, { noun: "Diagnostics test" });
+};
+
+/**
+ * The diagnostics tools (2.24+) every such array has: their version and when they were last updated. PATCH
+ * installs the tools of the bundle the array downloaded with its software (TOOLS_BUNDLE), stamping the time.
+ */
+const SETTINGS = "/support-diagnostics/settings";
+export const TOOLS_INSTALLED = "1.0.0";
+const TOOLS_BUNDLE = "1.1.0";
+
+function tools(state: SimState): Rec {
+  const rec = records(state, SETTINGS).get("tools");
+  if (rec) return rec;
+  const made: Rec = { name: "tools", id: "", last_updated: 0, version: TOOLS_INSTALLED };
+  records(state, SETTINGS).set("tools", made);
+  return made;
+}
+
+const shownTools = (rec: Rec) => ({ last_updated: rec["last_updated"], version: rec["version"] });
+
+const listSettings: Handler = (req, state) =>
+  listing([shownTools(tools(state))], req, { noun: "Diagnostics settings", nameParams: [] });
+
+const updateSettings: Handler = (_req, state) => {
+  const rec = tools(state);
+  rec["version"] = TOOLS_BUNDLE;
+  rec["last_updated"] = state.clock();
+  return ok([shownTools(rec)]);
 };
 
 const REALMS = "/realms";
@@ -186,6 +215,14 @@ const deleteFleets: Handler = (req, state) => {
   return EMPTY;
 };
 
+/** A fleet is renamed by PATCH `{name}`; its members' `fleet` references follow. */
+const renameFleets: Handler = (req, state) => {
+  const fleet = renameIn(req, state, FLEETS, "Fleet", "FleetPatch", (_from, to) => {
+    for (const m of records(state, MEMBERS).values()) m["fleet"] = { ...(m["fleet"] as Json), name: to.name };
+  });
+  return ok([fleet]);
+};
+
 const listMembers: Handler = (req, state) => {
   const wanted = req.query.list("member_names");
   const rows = [...records(state, MEMBERS).values()].filter((m) => !wanted || wanted.includes(m.name));
@@ -231,7 +268,8 @@ const removeMembers: Handler = (req, state) => {
 export const FLEET_FAMILY_ROUTES = {
   [DIAGNOSTICS]: { GET: listDiagnostics, POST: startDiagnostics },
   "/support-diagnostics/details": { GET: listDetails },
+  [SETTINGS]: { GET: listSettings, PATCH: updateSettings },
   [REALMS]: { GET: listRealms, POST: createRealms, PATCH: updateRealms, DELETE: deleteRealms },
-  [FLEETS]: { POST: createFleets, DELETE: deleteFleets },
+  [FLEETS]: { POST: createFleets, PATCH: renameFleets, DELETE: deleteFleets },
   [MEMBERS]: { GET: listMembers, POST: addMembers, DELETE: removeMembers },
 };
