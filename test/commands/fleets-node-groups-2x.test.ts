@@ -69,6 +69,16 @@ const CASES: Case[] = [
     before: () => [held("fb-free", "/fleets"), held("fb-free", "/fleets/members")],
     after: [["fleet-dr"], ["fb-free"]],
   },
+  {
+    line: "fleet member join fleet-prod fb-two --array fb-free",
+    request:
+      'POST /api/2.28/fleets/members?fleet_names=fleet-prod {"members":[{"member":{"name":"fb-free"},"key":"(new fleet key)"}]}',
+    before: () => [held("fb-free", "/fleets/members"), held("fb-two", "/fleets/members")],
+    after: [
+      ["fb-two", "fb-free"],
+      ["fb-two", "fb-free"],
+    ],
+  },
 ];
 
 describe("fleets, node groups and diagnostics tools on 2.x", () => {
@@ -91,6 +101,21 @@ describe("fleets, node groups and diagnostics tools on 2.x", () => {
     expect(c.before()).not.toEqual(c.after);
     await runThroughGates(h, c.line);
     expect(c.before()).toEqual(c.after);
+  });
+
+  test("a member joined with a key leaves when another member removes it; then the fleet may go", async () => {
+    await runThroughGates(h, "fleet member join fleet-prod fb-two --array fb-free");
+    expect(textOf(await runThroughGates(h, "fleet delete fleet-prod --array fb-two"))).toContain(
+      "still has members 'fb-free'",
+    );
+    await runThroughGates(h, "fleet member remove fb-free --array fb-two");
+    expect([
+      held("fb-two", "/fleets/members"),
+      held("fb-free", "/fleets"),
+      held("fb-free", "/fleets/members"),
+    ]).toEqual([["fb-two"], [], []]);
+    await runThroughGates(h, "fleet delete fleet-prod --array fb-two");
+    expect(held("fb-two", "/fleets")).toEqual([]);
   });
 
   test("the array keeps its rules: a taken name, a node not in the group (the card says so first), a fleet on an array in one", async () => {
