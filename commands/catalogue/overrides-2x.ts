@@ -208,6 +208,8 @@ export const OVERRIDES_2X: Readonly<Record<string, Override2x>> = {
   "/node-groups/nodes": { examples: { create: "ng-a nodes-old", delete: "ng-a nodes-demo" } },
   // The console demo's fb-edge-01 is a member of fleet-prod reached only through it (src/local/demo.ts).
   "/fleets/members": { examples: { delete: "fb-edge-01" } },
+  // The key lets another array join (the access policy keeps minting it for admins, as reading it).
+  "/fleets/fleet-key": { roles: { list: "admin", show: "admin", create: "admin" } },
   "/legal-holds/held-entities": {
     summary: "Paths a legal hold holds: put a path under a hold, release it (each approved by an admin)",
     classes: { create: "eradicate", delete: "eradicate", update: "eradicate" },

@@ -52,6 +52,7 @@ test("every hand-written command that reaches an array has a sends entry", () =>
     .map((e) => e.id);
   // Changes every example of which the demo refuses (its two arrays are connected already): the exception list
   // of test/commands/examples-demo.test.ts. Once one reaches its dry run it gets a sends entry, and this list
-  // must lose it.
-  expect(missing.sort()).toEqual(["array-connection.create"]);
+  // must lose it. A fleet join needs an array on REST 2.17+ in no fleet, which the console's mixed demo has not
+  // (fb-dr-01 speaks 1.x): its example runs on the demo pinned to 2.x (examples-coverage-2x.test.ts).
+  expect(missing.sort()).toEqual(["array-connection.create", "fleet.member.join"]);
 });
