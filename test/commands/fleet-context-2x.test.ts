@@ -68,6 +68,21 @@ describe("--array names a member of a configured array's fleet", () => {
     expect(textOf(await h.run("carol", "fs list --array fb-edge-01"))).toContain("edge-cache");
   });
 
+  test("a change behind a gate: the card and the recheck at Confirm plan it with its context; the member changes", async () => {
+    await runThroughGates(h, "nfs-export-policy create edge-clients --array fb-edge-01");
+    const asked = textOf(await h.run("alice", "nfs-export-policy delete edge-clients --array fb-edge-01"));
+    expect(asked).toContain(
+      "DELETE /api/2.28/nfs-export-policies?names=edge-clients&context_names=fb-edge-01",
+    );
+    const done = textOf(await runThroughGates(h, "nfs-export-policy delete edge-clients --array fb-edge-01"));
+    expect(done).toContain("Deleted NFS export policy edge-clients on fb-edge-01.");
+    expect(changes(h.sims.get("fb-two"))).toEqual([
+      "POST /api/2.28/nfs-export-policies?names=edge-clients&context_names=fb-edge-01",
+      "DELETE /api/2.28/nfs-export-policies?names=edge-clients&context_names=fb-edge-01",
+    ]);
+    expect(edge.state.generic.get("/nfs-export-policies")?.items.has("edge-clients")).toBe(false);
+  });
+
   test("a viewer is refused there as on any array, and nothing changes", async () => {
     const text = textOf(await h.run("carol", "fs create edge-cache 1T --array fb-edge-01"));
     expect(text).toContain(
