@@ -8,6 +8,7 @@ import { formatRelative } from "../src/core/presentation/format-time.js";
 import { message, rich } from "../src/core/presentation/message.js";
 import { truncatedTable } from "../src/core/presentation/table.js";
 import { countOf, formatLatencyMs } from "../src/core/words/units.js";
+import type { FleetMember } from "../src/flashblade/fleet-members.js";
 import { arrayState } from "../src/flashblade/health-words.js";
 import type { ArrayHealth } from "../src/flashblade/types.js";
 
@@ -19,20 +20,21 @@ const arraysHealth = defineCommand({
   endpoints: [],
   scope: "global",
   args: z.object({}),
-  async run(_args, ctx): Promise<ArrayHealth[]> {
+  async run(_args, ctx): Promise<{ health: ArrayHealth[]; fleet: readonly FleetMember[] }> {
     // The version and a login prove the array answers and takes the token; failures show in health(). A
     // stalled array must not hold the answer: after the fan-out deadline it shows as not answered yet.
     // A few arrays at a time (checkAll), so a thousand arrays are not a thousand logins in one burst.
-    const asked = ctx.pool.checkAll();
+    // The fleets' other members are learned with it: arrays the bot reaches through a configured member.
+    const asked = Promise.all([ctx.pool.checkAll(), ctx.pool.discover?.()]);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, ctx.fanOutDeadlineMs);
     });
     await Promise.race([asked, deadline]);
     clearTimeout(timer);
-    return ctx.pool.health();
+    return { health: ctx.pool.health(), fleet: ctx.pool.fleetMembers?.() ?? [] };
   },
-  render(health, _args, rctx) {
+  render({ health, fleet }, _args, rctx) {
     const up = health.filter((h) => h.reachable).length;
     const headline = `${up} of ${countOf(health.length, "array")} reachable`;
     const rows = health.map((h) => ({
@@ -80,6 +82,10 @@ const arraysHealth = defineCommand({
         { type: "header", text: headline },
         table.block,
         { type: "context", text: rich`Latency is measured over recent calls from this bot.` },
+        ...fleet.map((m) => ({
+          type: "context" as const,
+          text: rich`Fleet member ${m.name} (fleet ${m.fleet}) is reached through ${m.via}: --array ${m.name}.`,
+        })),
       ],
       table.attachments.length > 0 ? { attachments: table.attachments } : {},
     );

@@ -46,7 +46,8 @@ export function commandsMarkdown(
         // A catalogue verb that may return another class by impact (remove_last_server) names both.
         const cls = p ? c.gateClasses?.join(" / ") || (p.cls ?? "–") : c.destructive ? "by impact" : "–";
         const since = p ? p.since : "–";
-        const sends = p ? `${p.method} ${p.path}` : (observed.get(id)?.join(", ") ?? "–");
+        const declared = r.rest2Only ? c.endpoints?.join(", ") : undefined;
+        const sends = p ? `${p.method} ${p.path}` : (observed.get(id)?.join(", ") ?? declared ?? "–");
         out.push(
           `| ${c.verb} | \`${cell(usageLine(id, c))}\` | ${c.role} | ${cls} | ${since} | ${cell(sends)} |`,
         );

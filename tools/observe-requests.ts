@@ -87,7 +87,9 @@ export async function observeRequests(
   const out = new Map<string, string[]>();
   try {
     for (const entry of registry.all()) {
-      if (catalogued.has(entry.id)) continue;
+      // A 2.x-only noun's own command (fleet member join) would run on a demo array only where it speaks 2.x:
+      // the docs name its declared endpoints instead, the same whichever generation the demo speaks.
+      if (catalogued.has(entry.id) || entry.resource.rest2Only) continue;
       for (const example of entry.command.examples) {
         const mutating = entry.command.impact !== undefined;
         calls = [];

@@ -4,6 +4,7 @@
  * the registry (npm run docs:commands).
  */
 import type { ResourceDefinition } from "../../src/core/catalogue/define-command.js";
+import { fleetMemberResource } from "../fleet/join.js";
 import {
   accessKeyResource,
   accountResource,
@@ -65,11 +66,14 @@ const HAND_WRITTEN: Readonly<Record<string, ResourceDefinition>> = {
   "array-connection key": connectionKeyResource,
 };
 
+/** The same for the 2.x-only nouns: a fleet join spans two arrays (a key made on one, presented by the other). */
+const HAND_WRITTEN_2X: Readonly<Record<string, ResourceDefinition>> = { "fleet member": fleetMemberResource };
+
 export const CATALOGUE_RESOURCES: readonly ResourceDefinition[] = [
   ...CATALOGUE.map((s) => resourceOf(s, HAND_WRITTEN[s.noun])),
   // The operations only REST 2.x has, as generated nouns (catalogue-2x.ts): after the 1.x ones in help.
   ...CATALOGUE_2X.map((s) => ({
-    ...resourceOf(s),
+    ...resourceOf(s, HAND_WRITTEN_2X[s.noun]),
     rest2Only: true,
     ...(FIRST_CLASS_2X.includes(s.path) ? { rest2Featured: true } : {}),
   })),

@@ -8,7 +8,7 @@ import { NFS_EXPORT_RULE_CHECKS } from "../fs/export-rule-check.js";
 import type { NounSpec } from "./spec.js";
 
 export type Override2x = Partial<
-  Pick<NounSpec, "noun" | "area" | "roles" | "classes" | "examples" | "summary">
+  Pick<NounSpec, "noun" | "area" | "roles" | "classes" | "examples" | "summary" | "renamable">
 >;
 
 /** How a first-class family reads: its list's columns and headings, its title, and the checks before a change. */
@@ -84,6 +84,21 @@ export const VIEWS_2X: Readonly<Record<string, View2x>> = {
   "/maintenance-windows": { title: "maintenance window", columns: ["name", "created", "expires"] },
   "/realms": { title: "realm", columns: ["name", "destroyed", "created", "time_remaining"] },
   "/fleets": { title: "fleet", columns: ["name", "is_local"] },
+  // Issue 42f: a fleet's members, a node group's nodes, the diagnostics tools' version.
+  "/fleets/members": {
+    title: "fleet member",
+    columns: ["fleet.name", "member.name", "member.is_local", "status"],
+    labels: { "fleet.name": "Fleet", "member.name": "Array", "member.is_local": "Local" },
+  },
+  "/node-groups/nodes": {
+    title: "node group member",
+    columns: ["group.name", "member.name"],
+    labels: { "group.name": "Node group", "member.name": "Node" },
+  },
+  "/support-diagnostics/settings": {
+    title: "diagnostics tools",
+    columns: ["version", "last_updated"],
+  },
 };
 
 /**
@@ -175,8 +190,26 @@ export const OVERRIDES_2X: Readonly<Record<string, Override2x>> = {
   "/realms": {
     examples: { show: "finance-realm", update: "finance-realm --destroyed", delete: "realm-retired" },
   },
-  "/fleets": { examples: { show: "fleet-prod", delete: "fleet-prod" } },
-  "/node-groups": { examples: { show: "ng-a", delete: "ng-a" } },
+  // Fleets and node groups (issue 42f): renamed by PATCH `{name}`; a fleet is created on an array in none (the
+  // demo's fb-dr-01), and a node leaves a node group by name (the demo's ng-a holds nodes-demo).
+  "/fleets": {
+    renamable: true,
+    examples: {
+      show: "fleet-prod",
+      create: "fleet-dr --array fb-dr-01",
+      update: "fleet-prod --new-name fleet-production",
+      delete: "fleet-prod",
+    },
+  },
+  "/node-groups": {
+    renamable: true,
+    examples: { show: "ng-a", update: "ng-a --new-name ng-analytics", delete: "ng-a" },
+  },
+  "/node-groups/nodes": { examples: { create: "ng-a nodes-old", delete: "ng-a nodes-demo" } },
+  // The console demo's fb-edge-01 is a member of fleet-prod reached only through it (src/local/demo.ts).
+  "/fleets/members": { examples: { delete: "fb-edge-01" } },
+  // The key lets another array join (the access policy keeps minting it for admins, as reading it).
+  "/fleets/fleet-key": { roles: { list: "admin", show: "admin", create: "admin" } },
   "/legal-holds/held-entities": {
     summary: "Paths a legal hold holds: put a path under a hold, release it (each approved by an admin)",
     classes: { create: "eradicate", delete: "eradicate", update: "eradicate" },

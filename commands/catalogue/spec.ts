@@ -120,6 +120,11 @@ export interface NounSpec {
   /** Writable only on create. */
   createOnly?: readonly string[];
   /**
+   * The update's body takes the object's new `name` (a 2.x fleet or node group is renamed by PATCH `?names=old`
+   * with `{name: new}`): offered as `--new-name`, since the bare word already selects the object by its name.
+   */
+  renamable?: true;
+  /**
    * Secret fields create and update offer as flags, their values asked in a private dialog (default: every text
    * field of the body model whose name says secret; [] where the body model is also the answer's and the array
    * takes none, e.g. an access key's secret).

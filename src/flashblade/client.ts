@@ -8,6 +8,7 @@ import type { HttpMethod } from "../rest-spec/endpoints.js";
 import { findOperation } from "../rest-spec/operations.js";
 import { atLeast } from "../rest-spec/versions.js";
 import type { ArrayConnection } from "./connection.js";
+import type { FleetMember } from "./fleet-members.js";
 import { paginate } from "./paging.js";
 import type { ClientCore } from "./resources/core.js";
 import { toItems, toPage } from "./response.js";
@@ -28,9 +29,14 @@ export class FlashBladeClient extends TypedReads implements ArrayClient {
   readonly name: string;
   readonly tags: readonly string[];
   readonly host: string;
+  readonly context?: FleetMember;
 
-  constructor(private readonly conn: ArrayConnection) {
+  constructor(
+    private readonly conn: ArrayConnection,
+    context?: FleetMember,
+  ) {
     super();
+    if (context !== undefined) this.context = context;
     this.name = conn.name;
     this.tags = conn.tags;
     this.host = conn.host;

@@ -162,11 +162,17 @@ export function unknownArray(
   name: string,
   suggestions: readonly string[],
   known: readonly string[],
+  fleet: readonly { name: string; via: string }[] = [],
 ): UserFacingError {
+  // Fleet members are named with the configured array they are reached through.
+  const members =
+    fleet.length > 0
+      ? ` Fleet members reached through them: ${fleet.map((m) => `${m.name} (through ${m.via})`).join(", ")}.`
+      : "";
   const hint =
     suggestions.length > 0
-      ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(" or ")}?`
-      : ` Known arrays: ${known.join(", ") || "none"}.`;
+      ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(" or ")}?${members}`
+      : ` Known arrays: ${known.join(", ") || "none"}.${members}`;
   return new UserFacingError("ARRAY_UNKNOWN", `There is no array called "${name}".${hint}`, {
     suggestions,
     details: { name },

@@ -7,6 +7,7 @@
  */
 import type { z } from "zod";
 import type { HttpMethod } from "../rest-spec/endpoints.js";
+import type { FleetMember } from "./fleet-members.js";
 import { paginate } from "./paging.js";
 import type { ClientCore } from "./resources/core.js";
 import { TypedReads } from "./typed-reads.js";
@@ -45,12 +46,14 @@ export class InterceptedClient extends TypedReads implements ArrayClient {
   readonly name: string;
   readonly tags: readonly string[];
   readonly host?: string;
+  readonly context?: FleetMember;
 
   constructor(
     readonly inner: ArrayClient,
     readonly hooks: RequestHooks,
   ) {
     super();
+    if (inner.context !== undefined) this.context = inner.context;
     this.name = inner.name;
     this.tags = inner.tags;
     if (inner.host !== undefined) this.host = inner.host;
@@ -187,6 +190,8 @@ export function interceptPool(inner: ArrayPool, hooks: RequestHooks): ArrayPool 
     list: () => inner.list().map(wrap),
     get: (name) => wrap(inner.get(name)),
     select: (spec) => inner.select(spec).map(wrap),
+    ...(inner.discover ? { discover: (spec?: string) => inner.discover?.(spec) ?? Promise.resolve() } : {}),
+    ...(inner.fleetMembers ? { fleetMembers: () => inner.fleetMembers?.() ?? [] } : {}),
     health: () => inner.health(),
     checkAll: () => inner.checkAll(),
     sweepIdle: () => inner.sweepIdle(),

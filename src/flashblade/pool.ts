@@ -9,6 +9,7 @@ import { UserFacingError } from "../errors.js";
 import { FlashBladeClient } from "./client.js";
 import { ArrayConnection } from "./connection.js";
 import { unknownArray } from "./errors.js";
+import { type FleetMember, fleetMembersOf, memberConnection } from "./fleet-members.js";
 import type { RetryPolicy } from "./retry.js";
 import { SocketBudget } from "./socket-budget.js";
 import type { ArrayClient, ArrayHealth, ArrayPool, PoolDeps } from "./types.js";
@@ -73,11 +74,54 @@ export function createArrayPool(
   const clients = conns.map((conn) => new FlashBladeClient(conn));
   const byName = new Map(clients.map((c) => [c.name.toLowerCase(), c]));
   const names = clients.map((c) => c.name);
+  // Fleet members reached through a configured array, learned from what the fleets list (discover()).
+  const members = new Map<string, { member: FleetMember; client?: ArrayClient }>();
+
+  function member(key: string): ArrayClient | undefined {
+    const found = members.get(key);
+    if (!found) return undefined;
+    const via = conns[clients.findIndex((c) => c.name === found.member.via)];
+    if (!via) return undefined;
+    found.client ??= new FlashBladeClient(memberConnection(via, found.member), found.member);
+    return found.client;
+  }
 
   function get(name: string): ArrayClient {
-    const client = byName.get(name.trim().toLowerCase());
-    if (!client) throw unknownArray(name, suggestNames(name.trim(), names), names);
+    const key = name.trim().toLowerCase();
+    const client = byName.get(key) ?? member(key);
+    if (!client) {
+      const known = [...names, ...[...members.values()].map((m) => m.member.name)];
+      throw unknownArray(
+        name,
+        suggestNames(name.trim(), known),
+        names,
+        [...members.values()].map((m) => m.member),
+      );
+    }
     return client;
+  }
+
+  /**
+   * Asks every configured array on 2.17+ for its fleet's other members (a configured name keeps its array): when
+   * `spec` names an array not configured, or always without one (`arrays list`).
+   */
+  async function discover(spec?: string): Promise<void> {
+    const parts = spec?.split(",").map((p) => p.trim().toLowerCase());
+    // A member learned before is reached again without asking (`arrays list` refreshes what is known).
+    const unknown = parts?.some(
+      (p) => p !== "" && p !== "all" && !p.startsWith("tag:") && !byName.has(p) && !members.has(p),
+    );
+    if (unknown === false) return;
+    const found: FleetMember[] = [];
+    await eachBounded(clients, checkConcurrency, async (c) => {
+      found.push(...(await fleetMembersOf(c)));
+    });
+    for (const m of found.sort((a, b) => a.via.localeCompare(b.via))) {
+      const key = m.name.toLowerCase();
+      if (byName.has(key)) continue;
+      const had = members.get(key);
+      if (had?.member.via !== m.via || had.member.fleet !== m.fleet) members.set(key, { member: m });
+    }
   }
 
   function select(spec: string): ArrayClient[] {
@@ -132,6 +176,8 @@ export function createArrayPool(
     list: () => [...clients],
     get,
     select,
+    discover,
+    fleetMembers: () => [...members.values()].map((m) => m.member),
     health: (): ArrayHealth[] => clients.map((c) => c.health()),
     async checkAll() {
       // Failures are what health records. A few at a time: a thousand arrays checked at once would open a

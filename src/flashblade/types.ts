@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import type { Logger } from "../logger.js";
 import type { HttpMethod } from "../rest-spec/endpoints.js";
+import type { FleetMember } from "./fleet-members.js";
 import type {
   Alert,
   ArrayInfo,
@@ -163,6 +164,8 @@ export interface PlannedCall {
 export interface ArrayClient {
   readonly name: string;
   readonly tags: readonly string[];
+  /** A fleet member reached through a configured array (fleet-members.ts): every request names it as context. */
+  readonly context?: FleetMember;
   /** The host name or address the bot reaches this array at (from its configured address). */
   readonly host?: string;
   /** The negotiated version (negotiates on first use). */
@@ -196,6 +199,13 @@ export interface ArrayPool {
   get(name: string): ArrayClient;
   /** "a", "a,b", "all", "tag:prod" (and mixes like "a,tag:dr"). */
   select(spec: string): ArrayClient[];
+  /**
+   * Learns the fleet members the configured arrays list when `spec` names an array that is not configured (or
+   * always, without `spec`), so get() reaches it through its fleet (fleet-members.ts).
+   */
+  discover?(spec?: string): Promise<void>;
+  /** The fleet members learned so far, reached through configured arrays. */
+  fleetMembers?(): readonly FleetMember[];
   health(): ArrayHealth[];
   /**
    * Asks every array whether it answers and takes the bot's token (the version, then a login), a few arrays at a

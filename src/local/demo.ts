@@ -7,7 +7,7 @@ import type { LoadedConfig } from "../config/load.js";
 import { configSchema } from "../config/schema.js";
 import { UserFacingError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { type Simulator, simulatedArrayConfig, startSimulator } from "../simulator/index.js";
+import { joinThroughKey, type Simulator, simulatedArrayConfig, startSimulator } from "../simulator/index.js";
 import { versionsOverride } from "../simulator/options.js";
 
 /** Demo users and what they may do; `/as <name>` switches between them. */
@@ -27,6 +27,15 @@ export const DEMO_USERS: Readonly<Record<string, string>> = {
 export const DEMO_ARRAYS = [
   { name: "fb-lab-01", tags: ["lab"], scenario: "demo", versions: "1.0-1.12,2.0-2.28" },
   { name: "fb-dr-01", tags: ["dr"], scenario: "demo-dr", versions: "1.0-1.12" },
+] as const;
+
+/**
+ * Arrays of the demo the bot is not configured for: fb-edge-01 joins fb-lab-01's fleet (fleet-prod) at start,
+ * with a fleet key, so `--array fb-edge-01` reaches it through fb-lab-01 (REST 2.17+ `context_names`). The test
+ * harness's demo leaves it out: there fleet-prod has one member, so its help examples (delete) run.
+ */
+export const DEMO_FLEET_MEMBERS = [
+  { name: "fb-edge-01", scenario: "empty", versions: "2.0-2.28", joins: "fb-lab-01" },
 ] as const;
 
 /** What `npm start -- --demo <incident>` may put on fb-lab-01: the demo itself, or the demo with an incident. */
@@ -66,6 +75,8 @@ export async function startDemo(
   override: string | null = versionsOverride() ?? null,
 ): Promise<Demo> {
   const sims: Simulator[] = [];
+  // Fleet members the bot reaches only through their fleet: started, never configured.
+  const extra: Simulator[] = [];
   try {
     for (const a of DEMO_ARRAYS) {
       sims.push(
@@ -79,8 +90,19 @@ export async function startDemo(
         }),
       );
     }
+    for (const m of DEMO_FLEET_MEMBERS) {
+      const sim = await startSimulator({
+        arrayName: m.name,
+        scenario: m.scenario,
+        versions: m.versions,
+        logger: logger.child({ sim: m.name }),
+      });
+      extra.push(sim);
+      const holder = sims[DEMO_ARRAYS.findIndex((a) => a.name === m.joins)];
+      if (holder) joinThroughKey(sim.state, holder.state);
+    }
   } catch (err) {
-    await Promise.all(sims.map((s) => s.close()));
+    await Promise.all([...sims, ...extra].map((s) => s.close()));
     throw err;
   }
   const arrays: ResolvedArrayConfig[] = DEMO_ARRAYS.map((a, i) =>
@@ -128,7 +150,7 @@ export async function startDemo(
   return {
     loaded: { config, arrays, source: "demo" },
     async close() {
-      await Promise.all(sims.map((s) => s.close()));
+      await Promise.all([...sims, ...extra].map((s) => s.close()));
     },
   };
 }

@@ -119,6 +119,18 @@ export const OVERRIDES: Readonly<Record<string, PolicyRule>> = {
     cls: null,
     why: "hands out the key that joins an array to the fleet",
   },
+  // Issue 42f: minting a fleet key hands out what lets another array join, and joining lets every member act
+  // for the array: an admin's, as reading the key is.
+  "POST /fleets/fleet-key": {
+    role: "admin",
+    cls: null,
+    why: "makes the key that joins an array to the fleet, and answers with it",
+  },
+  "POST /fleets/members": {
+    role: "admin",
+    cls: "array_settings",
+    why: "joins the array to a fleet, whose every member may then act for it",
+  },
   "GET /realm-connections/connection-key": {
     role: "admin",
     cls: null,

@@ -98,7 +98,9 @@ const SECRET = new Set([...SECRET_MODEL_FIELDS, ...SECRET_BOT_FIELDS].map(foldKe
 const NOT_SECRET = new Set(NOT_SECRET_MODEL_FIELDS.map(foldKey));
 const URLS = new Set(URL_MODEL_FIELDS.map(foldKey));
 /** Names no listed field has but that can only be secrets (a field a later REST version adds). */
-const LOOKS_SECRET = /password|passphrase|secret|privatekey|connectionkey|apitoken|authtoken|sessiontoken/;
+// `fleet_key` (REST 2.17+) lets an array join a fleet, as a connection key lets one connect.
+const LOOKS_SECRET =
+  /password|passphrase|secret|privatekey|connectionkey|fleetkey|apitoken|authtoken|sessiontoken/;
 
 function remember(memo: Map<string, boolean>, key: string, value: boolean): boolean {
   if (memo.size >= MEMO_LIMIT) memo.clear();

@@ -26,3 +26,8 @@ export function registerPeer(host: string, port: number, state: SimState): () =>
 export function findPeer(address: string): SimState | undefined {
   return byAddress.get(address.replace(/\/+$/, ""));
 }
+
+/** Every simulated array running in this process, once each: fleet members find each other here by name. */
+export function allPeers(): SimState[] {
+  return [...new Set(byAddress.values())];
+}

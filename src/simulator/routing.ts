@@ -6,6 +6,7 @@ import { OPERATIONS, type Operation } from "../rest-spec/operations.js";
 import { atLeast, generationOf } from "../rest-spec/versions.js";
 import { type ApiResponse, errorResponse } from "./api-response.js";
 import { parseQuery } from "./query/index.js";
+import { fleetPeer } from "./resources/fleets.js";
 import { recordFailedLogin, recordLogin, recordLogout } from "./resources/session-log.js";
 import type { SessionStore } from "./sessions.js";
 import type { SimState } from "./state.js";
@@ -145,12 +146,14 @@ async function versioned(
     let body: unknown = parseBody(req.body) ?? (method === "PATCH" ? {} : undefined);
     let extra: Wire2xRequest | undefined;
     if (d.generation === 2) {
-      extra = read2x(d, op, search, ctx.state.array.name);
+      extra = read2x(d, op, search, ctx.state.array.name, (name) => fleetPeer(ctx.state, name));
       ({ search, body } = inHandlerTerms(d, op, extra.search, body));
     }
     const query = parseQuery(search);
-    const result = wrapResult(await handler({ method, path, version, query, body, user }, ctx.state));
-    return extra === undefined ? result : answer2x(d, op, extra, result, ctx.state.array);
+    // A request in another fleet member's context runs on that member's state, and says so in `context`.
+    const state = extra?.peer ?? ctx.state;
+    const result = wrapResult(await handler({ method, path, version, query, body, user }, state));
+    return extra === undefined ? result : answer2x(d, op, extra, result, state.array);
   } catch (err) {
     if (err instanceof SimHttpError) return errorResponse(err.status, err.message, err.context ?? rest);
     ctx.logger.error({ err, method, path: rest, version }, "simulator handler failed");

@@ -3,7 +3,8 @@
  * here for every operation from the tables: `context_names` and `allow_errors` (2.17+, the fleet context an
  * operation runs in), `total_only` where the 2.x table lists it (1.12 dropped it from file systems, snapshots
  * and transfers; 2.x has it again), and the `context` reference on items whose 2.x model has one.
- * A simulated array is a fleet of one: its own name is the only context it knows.
+ * A fleet member acts for another member running in this process (resources/fleets.ts): a request naming it as
+ * the one context is answered from that member's state; any other name is a context this array does not know.
  */
 import type { Dialect } from "../rest-spec/dialect.js";
 import { MODELS_2X } from "../rest-spec/models-2x.js";
@@ -11,6 +12,7 @@ import type { Operation } from "../rest-spec/operations.js";
 import { atLeast } from "../rest-spec/versions.js";
 import type { ApiResponse } from "./api-response.js";
 import { sumItems } from "./query/totals.js";
+import type { SimState } from "./state.js";
 import { SimHttpError } from "./types.js";
 
 /** What the 2.x layer took out of a request, to apply to the handler's answer. */
@@ -20,19 +22,28 @@ export interface Wire2xRequest {
   totalOnly: boolean;
   /** Named contexts this array is not, answered beside the items (allow_errors=true) with 207. */
   contextErrors: { context: string; message: string }[];
+  /** The fleet member named as the one context: the request runs on its state. */
+  peer?: SimState;
 }
 
 /** Paging is over the items a total sums: a total_only request counts every item the filter selects. */
 const TOTAL_ONLY_DROPS = ["total_only", "limit", "offset", "continuation_token"];
 
-const unknownContext = (name: string) => `Context '${name}' does not exist (this array is a fleet of one).`;
+const unknownContext = (name: string) =>
+  `Context '${name}' does not exist (neither this array nor a member of its fleet).`;
 
 function isTrue(v: string | null): boolean {
   return v !== null && v.toLowerCase() === "true";
 }
 
 /** Reads (and removes) the 2.x-only parameters of `search`; an unknown context without allow_errors is a 400. */
-export function read2x(d: Dialect, op: Operation, search: string, arrayName: string): Wire2xRequest {
+export function read2x(
+  d: Dialect,
+  op: Operation,
+  search: string,
+  arrayName: string,
+  member: (name: string) => SimState | undefined = () => undefined,
+): Wire2xRequest {
   const params = d.params(op);
   const q = new URLSearchParams(search);
   const out: Wire2xRequest = { search, totalOnly: false, contextErrors: [] };
@@ -42,7 +53,13 @@ export function read2x(d: Dialect, op: Operation, search: string, arrayName: str
       .flatMap((v) => v.split(","))
       .map((s) => s.trim())
       .filter(Boolean);
-    const foreign = names.filter((n) => n !== arrayName);
+    let foreign = names.filter((n) => n !== arrayName);
+    // One context, another member of this array's fleet: answered from that member, as real members do.
+    const peer = foreign.length === 1 && names.length === 1 ? member(foreign[0] as string) : undefined;
+    if (peer) {
+      out.peer = peer;
+      foreign = [];
+    }
     const allowErrors = "allow_errors" in params && isTrue(q.get("allow_errors"));
     const first = foreign[0];
     if (first !== undefined && !allowErrors) throw new SimHttpError(400, unknownContext(first), first);

@@ -52,6 +52,9 @@ test("every hand-written command that reaches an array has a sends entry", () =>
     .map((e) => e.id);
   // Changes every example of which the demo refuses (its two arrays are connected already): the exception list
   // of test/commands/examples-demo.test.ts. Once one reaches its dry run it gets a sends entry, and this list
-  // must lose it.
-  expect(missing.sort()).toEqual(["array-connection.create"]);
+  // must lose it. A 2.x-only noun's own command (fleet member join) is documented by its declared endpoints
+  // (tools/observe-requests.ts), and its example runs on the demo pinned to 2.x (examples-coverage-2x.test.ts).
+  expect(missing.filter((id) => registry.byId(id)?.resource.rest2Only !== true).sort()).toEqual([
+    "array-connection.create",
+  ]);
 });

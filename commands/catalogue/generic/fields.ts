@@ -111,6 +111,10 @@ export function modelFields(modelName: string | undefined, spec: NounSpec): Fiel
   const clearable = (f: FieldDef): FieldDef =>
     spec.lastServer?.[f.path.join(".")] === undefined ? f : { ...f, clearable: true };
   for (const [name, f] of Object.entries(model.fields)) {
+    if (name === "name" && spec.renamable && f.type === "str") {
+      out.push({ ...def([name], f, undefined), key: "newName", option: "new-name" });
+      continue;
+    }
     if (IDENTITY.has(name)) continue;
     const secret = secretOrSkip([name], f);
     if (secret !== undefined) {

@@ -16,7 +16,7 @@ import type { Runtime } from "../pipeline/runtime.js";
 import { type Message, message, rich } from "../presentation/message.js";
 import { redactMessage } from "../presentation/redact.js";
 import { runOnArray } from "../requests/run-command.js";
-import { canonicalPlan, describePlanChange } from "../requests/send-plan.js";
+import { canonicalPlan, describePlanChange, inContext } from "../requests/send-plan.js";
 import { commandPath } from "../words/command-path.js";
 import { describeStateChange, fingerprintOf } from "./fingerprint.js";
 import { cardEffects, closedCard, doneLine, requestCard, who, withDecisionLine } from "./gate-messages.js";
@@ -77,7 +77,10 @@ export async function recheckImpact(
   }
   let impact: Impact;
   try {
-    impact = await entry.command.impact(rec.args, { ...ctx, recheck: true, array: ctx.array });
+    impact = await inContext(
+      await entry.command.impact(rec.args, { ...ctx, recheck: true, array: ctx.array }),
+      ctx.array,
+    );
   } catch (err) {
     if (isUserFacing(err)) return { stale: { code: "PRECONDITION_CHANGED", details: [err.message] } };
     throw err;

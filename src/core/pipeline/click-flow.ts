@@ -62,6 +62,8 @@ export async function handleClickInput(base: Runtime, input: ClickInput, clickId
     rec = await rt.deps.store.get(input.value);
     if (!rec)
       throw new UserFacingError("PENDING_UNKNOWN", "This request is no longer known; nothing was done.");
+    // A request on a fleet member reached through its fleet: known again after a restart or on another replica.
+    await rt.deps.pool.discover?.(rec.array);
     // A click carries on its request's trace: its decision, execution and array calls are found by that id.
     const asked = rec;
     const result = await withTrace(asked.requestId, () => route(rt, asked, input, log));

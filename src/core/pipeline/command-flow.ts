@@ -21,7 +21,7 @@ import type { Message } from "../presentation/message.js";
 import { redactCommandLine } from "../presentation/redact.js";
 import { assertPlannedAllowed } from "../requests/request-guard.js";
 import { runFanOut, runOnArray } from "../requests/run-command.js";
-import { canonicalPlan } from "../requests/send-plan.js";
+import { canonicalPlan, inContext } from "../requests/send-plan.js";
 import { withSlowNotice } from "../requests/slow-array.js";
 import { isMultiSpec } from "../requests/targets.js";
 import type { BoundArgs } from "../words/bind-args.js";
@@ -154,6 +154,8 @@ async function dispatch(
     });
   }
 
+  // A name no configured array has may be a member of one's fleet: learned from the fleets before resolving.
+  if (bound.array !== undefined) await rt.deps.pool.discover?.(bound.array);
   const clients = rt.targets.resolve(bound.array, actor.channelId);
   trail.arrays = clients.map((c) => c.name);
   if (!cmd.impact && !fanOutSafe(cmd) && (clients.length > 1 || isMultiSpec(bound.array))) {
@@ -234,7 +236,7 @@ async function carryOut(
     return { effects: [effect], decision: "allowed", failedCode: "ARRAY_DEADLINE" };
   }
 
-  const impact = await cmd.impact(args, ctx);
+  const impact = await inContext(await cmd.impact(args, ctx), first.client);
   const given = { reason: bound.reason, breakGlass: bound.breakGlass };
   // What the card will show must be allowed to the requester before it is shown, not only when it is sent.
   assertPlannedAllowed(impact.requests, first.actor.role, first.client.name);

@@ -16,6 +16,7 @@ import { changeControlFor } from "../change-control/apply.js";
 import type { ClickInput } from "../context/pipeline-types.js";
 import { rich } from "../presentation/message.js";
 import { runOnArray } from "../requests/run-command.js";
+import { inContext } from "../requests/send-plan.js";
 import { commandPath } from "../words/command-path.js";
 import type { Runtime } from "./runtime.js";
 
@@ -49,7 +50,9 @@ export async function runOffer(
   }
   const ctx = rt.contextFor(client, { ...input.actor, role: role as Role }, rec.requestId, log);
   return failClaimOnError(rt, rec.id, async (): Promise<Outcome> => {
-    const impact = entry.command.impact ? await entry.command.impact(rec.args, ctx) : undefined;
+    const impact = entry.command.impact
+      ? await inContext(await entry.command.impact(rec.args, ctx), client)
+      : undefined;
     const cls = impact ? (entry.command.destructive?.(rec.args, impact) ?? null) : null;
     const secrets = entry.command.secrets?.(rec.args) ?? [];
     // A button is a path into the array like any other: a freeze refuses it (break-glass is typed, with its

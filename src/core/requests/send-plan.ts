@@ -6,6 +6,8 @@
  */
 
 import { InternalError, UserFacingError } from "../../errors.js";
+import { withContext } from "../../flashblade/fleet-members.js";
+import type { ArrayClient } from "../../flashblade/types.js";
 import { redact } from "../../redact.js";
 import type { CommandContext, Impact, PlannedRequest } from "../catalogue/define-command.js";
 
@@ -57,6 +59,20 @@ export function describePlanChange(before: readonly string[], after: readonly st
     out.push(`request ${i + 1}: ${was ?? "(none)"} → ${now ?? "(none)"}`);
   }
   return out;
+}
+
+/**
+ * The impact of a change on a fleet member reached through its fleet: each request for it names the member in
+ * `context_names`, so the card, the stored plan and the wire carry the same request.
+ */
+export async function inContext(impact: Impact, client: ArrayClient): Promise<Impact> {
+  if (client.context === undefined) return impact;
+  const version = await client.version();
+  const requests = impact.requests.map((r) => {
+    const query = withContext(client, r, version) as PlannedRequest["query"];
+    return query === r.query ? r : { ...r, ...(query ? { query } : {}) };
+  });
+  return { ...impact, requests };
 }
 
 /** Every string in `v` equal to one of `names`. */

@@ -80,7 +80,8 @@ export function createTargetResolver(pool: ArrayPool, channels: ChannelsConfig):
         continue;
       }
       const client = pool.get(part);
-      if (!names.has(client.name)) {
+      // A fleet member is reached through a configured array: the channel must be allowed that one.
+      if (!names.has(client.context?.via ?? client.name)) {
         throw new UserFacingError(
           "CHANNEL_FORBIDDEN",
           `This channel may not target array ${client.name}; it may use: ${permittedList}.`,

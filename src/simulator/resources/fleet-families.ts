@@ -1,20 +1,19 @@
 /**
- * Support diagnostics (2.16+), realms (2.19+) and fleets (2.17+), modelled as far as their lists and changes
- * differ from a plain collection (node groups are one: the generic collection serves them).
+ * Support diagnostics (2.16+) and realms (2.19+), modelled as far as their lists and changes differ from a plain
+ * collection; fleets (fleets.ts) and node groups (node-groups.ts) keep their rules in their own modules.
  * - A diagnostics run is started by POST, `running` for RUN_MS of the simulator's clock, then `completed` with
  *   its tests readable in `/support-diagnostics/details` (index `A.B`: run A, test B).
  * - A realm is created empty, destroyed by PATCH `destroyed=true` (recoverable with `destroyed=false`) and only
  *   then deleted.
- * - An array is in at most one fleet: creating one makes the array its first member (`joined`); other arrays
- *   join with a fleet key; a fleet with other members cannot be deleted.
+ * - The diagnostics tools (2.24+) are updated from the bundle the array downloaded (PATCH settings).
  */
 import { nameProblem } from "../../rest-spec/names.js";
-import type { Json } from "../models/body.js";
 import { bodyObject } from "../models/body.js";
 import type { SimState } from "../state.js";
 import { badRequest } from "../types.js";
 import { EMPTY, type Handler, listing, ok, requireList, selectByNamesOrIds } from "./common.js";
 import { onlyFields, type Rec, records } from "./family-store.js";
+import { FLEET_ROUTES } from "./fleets.js";
 import { genericUpdate } from "./generic.js";
 
 const DIAGNOSTICS = "/support-diagnostics";
@@ -85,6 +84,34 @@ const listDetails: Handler = (req, state) => {
   return listing(rows, req, { noun: "Diagnostics test" });
 };
 
+/**
+ * The diagnostics tools (2.24+) every such array has: their version and when they were last updated. PATCH
+ * installs the tools of the bundle the array downloaded with its software (TOOLS_BUNDLE), stamping the time.
+ */
+const SETTINGS = "/support-diagnostics/settings";
+export const TOOLS_INSTALLED = "1.0.0";
+const TOOLS_BUNDLE = "1.1.0";
+
+function tools(state: SimState): Rec {
+  const rec = records(state, SETTINGS).get("tools");
+  if (rec) return rec;
+  const made: Rec = { name: "tools", id: "", last_updated: 0, version: TOOLS_INSTALLED };
+  records(state, SETTINGS).set("tools", made);
+  return made;
+}
+
+const shownTools = (rec: Rec) => ({ last_updated: rec["last_updated"], version: rec["version"] });
+
+const listSettings: Handler = (req, state) =>
+  listing([shownTools(tools(state))], req, { noun: "Diagnostics settings", nameParams: [] });
+
+const updateSettings: Handler = (_req, state) => {
+  const rec = tools(state);
+  rec["version"] = TOOLS_BUNDLE;
+  rec["last_updated"] = state.clock();
+  return ok([shownTools(rec)]);
+};
+
 const REALMS = "/realms";
 
 const createRealms: Handler = (req, state) => {
@@ -145,93 +172,10 @@ const deleteRealms: Handler = (req, state) => {
   return EMPTY;
 };
 
-const FLEETS = "/fleets";
-/** Members keyed by array name. */
-const MEMBERS = "/fleets/members";
-
-function memberRow(fleet: Rec, name: string, id: string, local: boolean): Rec {
-  return {
-    name,
-    id,
-    fleet: { name: fleet.name, id: fleet.id, is_local: true, resource_type: "fleets" },
-    member: { name, id, is_local: local, resource_type: "arrays" },
-    status: "joined",
-    status_details: "",
-    coordinator_of: [],
-  };
-}
-
-const createFleets: Handler = (req, state) => {
-  const names = requireList(req, "names");
-  if (names.length > 1 || records(state, FLEETS).size > 0)
-    throw badRequest(`Array '${state.array.name}' is already in a fleet (an array is in at most one).`);
-  const name = names[0] as string;
-  const problem = nameProblem(name);
-  if (problem) throw badRequest(`'${name}' is not a valid name (${problem}).`, name);
-  const fleet: Rec = { name, id: state.newId(), is_local: true };
-  records(state, FLEETS).set(name, fleet);
-  records(state, MEMBERS).set(state.array.name, memberRow(fleet, state.array.name, state.array.id, true));
-  return ok([fleet]);
-};
-
-const deleteFleets: Handler = (req, state) => {
-  const targets = selectByNamesOrIds(req, records(state, FLEETS), "Fleet") as Rec[];
-  const others = [...records(state, MEMBERS).values()].filter((m) => m.name !== state.array.name);
-  if (targets.length > 0 && others.length > 0)
-    throw badRequest(
-      `Fleet '${targets[0]?.name}' still has members ${others.map((m) => `'${m.name}'`).join(", ")}; remove them first.`,
-    );
-  for (const f of targets) records(state, FLEETS).delete(f.name);
-  if (targets.length > 0) records(state, MEMBERS).clear();
-  return EMPTY;
-};
-
-const listMembers: Handler = (req, state) => {
-  const wanted = req.query.list("member_names");
-  const rows = [...records(state, MEMBERS).values()].filter((m) => !wanted || wanted.includes(m.name));
-  return listing(
-    rows.map(({ name: _n, id: _i, ...shown }) => shown),
-    req,
-    { noun: "Fleet member", nameParams: [] },
-  );
-};
-
-const addMembers: Handler = (req, state) => {
-  const fleet = [...records(state, FLEETS).values()][0];
-  const asked = req.query.list("fleet_names")?.[0];
-  if (!fleet || (asked !== undefined && asked !== fleet.name))
-    throw badRequest(`Fleet '${asked ?? ""}' does not exist.`, asked ?? "fleet_names");
-  const body = bodyObject(req, "FleetMemberPost", true);
-  const members = (body["members"] as Json[] | undefined) ?? [];
-  if (members.length === 0)
-    throw badRequest("'members' is required: each with its 'member' and the fleet 'key'.");
-  const made = members.map((m) => {
-    const member = (m["member"] as Json | undefined) ?? {};
-    const name = String(member["name"] ?? "");
-    if (name === "" || typeof m["key"] !== "string" || m["key"] === "")
-      throw badRequest("Each member needs 'member.name' and the fleet 'key' (POST /fleets/fleet-key).");
-    if (records(state, MEMBERS).has(name))
-      throw badRequest(`'${name}' is already a member of '${fleet.name}'.`, name);
-    return memberRow(fleet, name, state.newId(), false);
-  });
-  for (const m of made) records(state, MEMBERS).set(m.name, m);
-  return ok(made.map(({ name: _n, id: _i, ...shown }) => shown));
-};
-
-const removeMembers: Handler = (req, state) => {
-  for (const n of requireList(req, "member_names")) {
-    if (!records(state, MEMBERS).has(n)) throw badRequest(`'${n}' is not a fleet member.`, n);
-    if (n === state.array.name)
-      throw badRequest("The local array leaves a fleet by deleting it or from another member.", n);
-  }
-  for (const n of requireList(req, "member_names")) records(state, MEMBERS).delete(n);
-  return EMPTY;
-};
-
 export const FLEET_FAMILY_ROUTES = {
   [DIAGNOSTICS]: { GET: listDiagnostics, POST: startDiagnostics },
   "/support-diagnostics/details": { GET: listDetails },
+  [SETTINGS]: { GET: listSettings, PATCH: updateSettings },
   [REALMS]: { GET: listRealms, POST: createRealms, PATCH: updateRealms, DELETE: deleteRealms },
-  [FLEETS]: { POST: createFleets, DELETE: deleteFleets },
-  [MEMBERS]: { GET: listMembers, POST: addMembers, DELETE: removeMembers },
+  ...FLEET_ROUTES,
 };

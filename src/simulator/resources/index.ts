@@ -28,6 +28,7 @@ import * as rules from "./lifecycle-rules.js";
 import * as lags from "./link-aggregation-groups.js";
 import { WINDOW_ROUTES } from "./maintenance-windows.js";
 import * as net from "./network.js";
+import { NODE_GROUP_ROUTES } from "./node-groups.js";
 import * as objperf from "./object-performance.js";
 import * as os from "./object-store.js";
 import * as osPolicies from "./object-store-access-policies.js";
@@ -294,6 +295,7 @@ const ROUTES: Routes = {
   ...HOLD_ROUTES,
   ...WINDOW_ROUTES,
   ...FLEET_FAMILY_ROUTES,
+  ...NODE_GROUP_ROUTES,
   "/sessions": { GET: listSessions },
 };
 

@@ -5,7 +5,7 @@
  * `smb-default`, client policy `smb-clients` and export `media`; QoS policies `qos-gold` (no limits) and
  * `qos-bronze` (3 MB/s, 5,000 ops/s) on `scratch`, whose workload presses against it (diagnose names it); WORM data policy
  * `worm-7y` on `finance`; legal hold `hold-audit-2026` on `finance:/ledgers/2025`; maintenance window
- * `fw-upgrade` two days ahead for four hours; realm `finance-realm`; fleet `fleet-prod`; node group `ng-a`; one
+ * `fw-upgrade` two days ahead for four hours; realm `finance-realm`; fleet `fleet-prod`; node group `ng-a` holding node `nodes-demo`; one
  * completed support-diagnostics run; and unused ones for the delete examples: `retired-clients`, `smb-retired`,
  * `smb-clients-retired`, `worm-trial`, `hold-2024-closed` and the destroyed `realm-retired`. Sessions are not seeded: they come from real logins.
  *
@@ -21,6 +21,7 @@ import { FLEET_FAMILY_ROUTES, RUN_MS } from "../resources/fleet-families.js";
 import { genericCreate } from "../resources/generic.js";
 import { HOLD_ROUTES } from "../resources/legal-holds.js";
 import { WINDOW_ROUTES } from "../resources/maintenance-windows.js";
+import { NODE_GROUP_ROUTES } from "../resources/node-groups.js";
 import { QOS_ROUTES } from "../resources/qos-policies.js";
 import { applyWormPolicy, WORM_ROUTES } from "../resources/worm-data-policies.js";
 import type { SimState } from "../state.js";
@@ -34,6 +35,7 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
   ...HOLD_ROUTES,
   ...WINDOW_ROUTES,
   ...FLEET_FAMILY_ROUTES,
+  ...NODE_GROUP_ROUTES,
 };
 
 const YEAR = 365 * DAY;
@@ -172,6 +174,8 @@ export function seedDemoFamilies(state: SimState): void {
   call("POST", "/realms", { names: "finance-realm" });
   call("POST", "/fleets", { names: "fleet-prod" });
   call("POST", "/node-groups", { names: "ng-a" }, {});
+  // The node demo-2x.ts seeds on /nodes (seeded before this): ng-a holds it, so a node can leave a group.
+  call("POST", "/node-groups/nodes", { node_group_names: "ng-a", node_names: "nodes-demo" });
   // Retired and unused, so the delete examples have something the array lets go: policies nothing exports
   // through, an unlocked WORM policy without members, a hold that holds nothing, a destroyed realm.
   call("POST", "/nfs-export-policies", { names: "retired-clients" }, {});

@@ -189,6 +189,7 @@ export function seedDemo(state: SimState): void {
   seedDemoObjects(state);
   seedDemoAlerts(state);
   seedDemoAdmin(state);
-  seedDemoFamilies(state);
+  // The generic 2.x objects first: the families' seed puts one of them (a node) in a node group.
   seedDemo2x(state);
+  seedDemoFamilies(state);
 }
