@@ -356,8 +356,8 @@ export class Transport implements SocketHolder {
    */
   #crowded(): boolean {
     if (this.#budget === undefined || !this.#budget.full) return false;
-    const mine = this.#sockets.size + this.#connecting;
-    return mine > 0 && this.#inFlight >= mine;
+    // A call handed to undici opens its connect a turn later: the calls in flight count even before a socket does.
+    return this.#inFlight >= Math.max(1, this.#sockets.size + this.#connecting);
   }
 
   async request(req: WireRequest): Promise<WireResponse> {
