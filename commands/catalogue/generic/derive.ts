@@ -11,6 +11,7 @@ import type { NounSpec, Selector } from "../spec.js";
 import { selectorKey } from "./common.js";
 import { type CatalogueEndpoint, endpointOf as findEndpoint, only2x } from "./endpoint.js";
 import { type FieldDef, writableFields } from "./fields.js";
+import { type QueryOptionDef, queryOptionsOf } from "./query-options.js";
 
 export type VerbKind = "list" | "show" | "create" | "update" | "delete" | "set" | "add" | "remove" | "action";
 
@@ -27,6 +28,8 @@ export interface VerbPlan {
   cls: DestructiveClass | null;
   select: readonly Selector[];
   fields: readonly FieldDef[];
+  /** Query parameters offered as options (`--released`), beside the selector words and the body's fields. */
+  options: readonly QueryOptionDef[];
   summary: string;
   /** Words after `<noun> <verb>` for the example (may be ""). */
   example: string;
@@ -124,9 +127,11 @@ function plan(spec: NounSpec, kind: VerbKind, endpoint: CatalogueEndpoint): Verb
         ? writableFields(endpoint.body, spec, writable, true)
         : []
   ).filter((f) => !taken.has(f.key));
+  const options = queryOptionsOf(spec, kind, endpoint, new Set([...taken, ...fields.map((f) => f.key)]));
   // An update with nothing settable from chat is left to `/array api`.
-  // A 2.x-only PATCH without a body (run a check, move a remote array) is a verb of its own words alone.
-  const bodiless = spec.rest2 === true && endpoint.body === undefined;
+  // A 2.x-only PATCH without a body (run a check, move a remote array, release a held path) is a verb of its own
+  // words and query options alone.
+  const bodiless = only2x(endpoint) && endpoint.body === undefined;
   if ((kind === "update" || kind === "set") && fields.length === 0 && !bodiless) return undefined;
   return {
     spec,
@@ -145,6 +150,7 @@ function plan(spec: NounSpec, kind: VerbKind, endpoint: CatalogueEndpoint): Verb
         : defaultClass(spec, kind),
     select,
     fields,
+    options,
     summary: spec.summaries?.[kind] ?? SUMMARY[kind](spec.title ?? spec.noun),
     example: spec.examples?.[kind] ?? "",
   };
@@ -156,8 +162,9 @@ export function verbPlans(spec: NounSpec): VerbPlan[] {
   const out: VerbPlan[] = [];
   for (const method of ["GET", "POST", "PATCH", "DELETE"] as const) {
     const endpoint = findEndpoint(method, spec.path);
-    // An operation only 2.x has joins a noun that asks for them (rest2): the 1.x nouns keep their 1.x verbs.
-    if (!endpoint || (only2x(endpoint) && !spec.rest2)) continue;
+    // An operation only 2.x has joins a noun that asks for it (rest2, or rest2Methods naming its method): the 1.x
+    // nouns keep their 1.x verbs otherwise.
+    if (!endpoint || (only2x(endpoint) && !spec.rest2 && !spec.rest2Methods?.includes(method))) continue;
     for (const kind of kinds[method] ?? []) {
       const p = plan(spec, kind, endpoint);
       if (p) out.push(p);
@@ -178,6 +185,7 @@ export function verbPlans(spec: NounSpec): VerbPlan[] {
       cls: spec.classes?.["replace"] ?? null,
       select: (spec.select ?? []).filter((s) => accepts(put, s)).map((s) => ({ ...s, optional: true })),
       fields: writableFields(put.body, spec, undefined, true),
+      options: [],
       summary: `Replace ${a(spec.title ?? spec.noun)} as a whole`,
       example: spec.examples?.["replace"] ?? "",
     });
@@ -200,6 +208,7 @@ export function verbPlans(spec: NounSpec): VerbPlan[] {
         .filter((s) => accepts(endpoint, s))
         .map((s) => ({ ...s, optional: true })),
       fields: x.fields ? writableFields(endpoint.body, spec, x.fields) : [],
+      options: queryOptionsOf(spec, x.verb, endpoint, new Set()),
       summary: x.summary,
       example: spec.examples?.[x.verb] ?? "",
       ...(x.file ? { file: x.file } : {}),

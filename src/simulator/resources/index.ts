@@ -7,6 +7,7 @@ import { findOperation } from "../../rest-spec/operations.js";
 import type { SimState } from "../state.js";
 import type { SimHandler } from "../types.js";
 import { deleteAdminCache, listAdminCache, listAdmins, updateAdmins } from "./admins.js";
+import { createAdmins, deleteAdmins } from "./admins-2x.js";
 import * as alerts from "./alerts.js";
 import * as apiClients from "./api-clients.js";
 import * as conns from "./array-connections.js";
@@ -157,6 +158,7 @@ const ROUTES: Routes = {
   "/file-system-replica-links": {
     GET: fsLinks.listFileSystemReplicaLinks,
     POST: fsLinks.createFileSystemReplicaLinks,
+    PATCH: fsLinks.updateFileSystemReplicaLinks,
     DELETE: fsLinks.deleteFileSystemReplicaLinks,
   },
   "/array-connections": {
@@ -193,7 +195,7 @@ const ROUTES: Routes = {
   },
   "/alert-watchers/test": { GET: alerts.testAlertWatchers },
   "/audits": { GET: listAudits },
-  "/admins": { GET: listAdmins, PATCH: updateAdmins },
+  "/admins": { GET: listAdmins, POST: createAdmins, PATCH: updateAdmins, DELETE: deleteAdmins },
   "/support/test": { GET: selfTests.testSupport },
   "/snmp-managers/test": { GET: selfTests.testSnmpManagers },
   "/syslog-servers/test": { GET: selfTests.testSyslogServers },
@@ -201,7 +203,7 @@ const ROUTES: Routes = {
     GET: selfTests.testDirectoryServices,
     PATCH: selfTests.testDirectoryServices,
   },
-  "/active-directory/test": { GET: selfTests.testActiveDirectory },
+  "/active-directory/test": { GET: selfTests.testActiveDirectory, PATCH: selfTests.checkActiveDirectory },
   "/admins/cache": { GET: listAdminCache, DELETE: deleteAdminCache },
   "/api-clients": {
     GET: apiClients.listApiClients,

@@ -7,7 +7,8 @@
  * `worm-7y` on `finance`; legal hold `hold-audit-2026` on `finance:/ledgers/2025`; maintenance window
  * `fw-upgrade` two days ahead for four hours; realm `finance-realm`; fleet `fleet-prod`; node group `ng-a`; one
  * completed support-diagnostics run; and unused ones for the delete examples: `retired-clients`, `smb-retired`,
- * `smb-clients-retired`, `worm-trial`, `hold-2024-closed` and the destroyed `realm-retired`. Sessions are not seeded: they come from real logins.
+ * `smb-clients-retired`, `worm-trial`, `hold-2024-closed`, the destroyed `realm-retired` and a local admin
+ * `contractor`. Sessions are not seeded: they come from real logins.
  *
  * Ids come from an id source of their own (as demo-admin.ts explains): drawing from the state's would shift the
  * ids and figures that tests and golden files pin. Requests are not audited: the array's audit log starts empty.
@@ -15,6 +16,7 @@
 
 import { createIdSource, createRng } from "../models/random.js";
 import { parseQuery } from "../query/index.js";
+import { createAdmins } from "../resources/admins-2x.js";
 import type { Handler } from "../resources/common.js";
 import { EXPORT_ROUTES, ROUTES_BY_FAMILY } from "../resources/export-policies.js";
 import { FLEET_FAMILY_ROUTES, RUN_MS } from "../resources/fleet-families.js";
@@ -34,6 +36,7 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
   ...HOLD_ROUTES,
   ...WINDOW_ROUTES,
   ...FLEET_FAMILY_ROUTES,
+  "/admins": { POST: createAdmins },
 };
 
 const YEAR = 365 * DAY;
@@ -186,6 +189,13 @@ export function seedDemoFamilies(state: SimState): void {
   );
   call("POST", "/realms", { names: "realm-retired" });
   call("PATCH", "/realms", { names: "realm-retired" }, { destroyed: true });
+  // A local admin for `admin delete`'s example (REST 2.15+ removes admins): a contractor's account, read-only.
+  call(
+    "POST",
+    "/admins",
+    { names: "contractor" },
+    { password: "Contract0r-Pw!", role: { name: "readonly" } },
+  );
 
   // Started an hour before it finished, so the demo has a completed run to read.
   at(now - RUN_MS - HOUR)("POST", "/support-diagnostics", {});
