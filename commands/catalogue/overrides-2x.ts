@@ -10,7 +10,7 @@ import type { NounSpec } from "./spec.js";
 export type Override2x = Partial<
   Pick<
     NounSpec,
-    "noun" | "area" | "roles" | "classes" | "examples" | "summary" | "summaries" | "queryOptions"
+    "noun" | "area" | "roles" | "classes" | "examples" | "summary" | "summaries" | "queryOptions" | "renames"
   >
 >;
 
@@ -136,6 +136,39 @@ const HELD_PATHS: Readonly<Record<string, Override2x>> = {
   },
 };
 
+/**
+ * Issue 42e: an account's access policy rules, on the demo's `analytics/etl-read` (one rule, `read`); the
+ * array's action-restriction check is a query option of their changes.
+ */
+const ACCESS_RULES: Readonly<Record<string, Override2x>> = {
+  "/object-store-access-policies/rules": {
+    queryOptions: {
+      create: [
+        { param: "enforce_action_restrictions", help: "refuse actions the rule's conditions would ignore" },
+      ],
+      update: [
+        { param: "enforce_action_restrictions", help: "refuse actions the rule's conditions would ignore" },
+      ],
+    },
+    examples: {
+      show: "read",
+      create:
+        "write analytics/etl-read --actions s3:PutObject --resources 'etl/*' --enforce-action-restrictions",
+      update: "read analytics/etl-read --effect deny",
+      delete: "read analytics/etl-read",
+    },
+  },
+};
+
+/** Issue 42e: a workload preset is renamed by PATCH (its body's only field is `name`). */
+const PRESET_RENAME: Readonly<Record<string, Override2x>> = {
+  "/presets/workload": {
+    renames: true,
+    summaries: { update: "Rename a workload preset (--new-name)" },
+    examples: { update: "workload-demo --new-name workload-gold" },
+  },
+};
+
 export const OVERRIDES_2X: Readonly<Record<string, Override2x>> = {
   // "directory local user" and "directory local group" differ in one word only, which did-you-mean cannot tell.
   "/directory-services/local/users": { noun: "directory local-user" },
@@ -212,6 +245,8 @@ export const OVERRIDES_2X: Readonly<Record<string, Override2x>> = {
   "/fleets": { examples: { show: "fleet-prod", delete: "fleet-prod" } },
   "/node-groups": { examples: { show: "ng-a", delete: "ng-a" } },
   ...HELD_PATHS,
+  ...ACCESS_RULES,
+  ...PRESET_RENAME,
   // The demo's policies are enabled already, so the update examples disable one; a locked WORM policy's
   // maximum retention may still grow (to 11 years).
   "/worm-data-policies": {

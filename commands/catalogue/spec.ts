@@ -111,6 +111,8 @@ export interface NounSpec {
    * (`--paths`, `--released`, `--replicate-now`): sent as query parameters, shown on the card's request line.
    */
   queryOptions?: Readonly<Partial<Record<VerbName, readonly QueryOption[]>>>;
+  /** `update` may rename the object (its PATCH body's `name`): offered as `--new-name`, the word still selects. */
+  renames?: boolean;
   /** "policies", "remote credentials" (default: noun + s). */
   plural?: string;
   aliases?: readonly string[];

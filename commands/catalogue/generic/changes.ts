@@ -137,11 +137,13 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   const given = p.fields.filter((f) => args[f.key] !== undefined && !f.secret);
   const changes = p.kind === "update" || p.kind === "set" || (p.method === "PATCH" && p.kind === "action");
 
-  const bodiless = only2x(p.endpoint) && p.endpoint.body === undefined;
+  // A query option given (replicate now, release) is itself the change, whatever the body holds.
+  const bodiless =
+    (only2x(p.endpoint) && p.endpoint.body === undefined) || p.options.some((o) => args[o.key] !== undefined);
   if (changes && given.length === 0 && asked.length === 0 && !bodiless)
     throw new UserFacingError(
       "NOTHING_TO_CHANGE",
-      `Say what to change: ${p.fields.map((f) => `--${f.option}`).join(", ") || "(no field of it can be set from chat; use /array api)"}.`,
+      `Say what to change: ${[...p.fields, ...p.options].map((f) => `--${f.option}`).join(", ") || "(no field of it can be set from chat; use /array api)"}.`,
     );
   const before = await objectBefore(p, args, ctx, version, target);
   const hook = p.spec.precheck?.[p.kind];

@@ -39,6 +39,15 @@ export interface VerbPlan {
 
 const NAMES: Selector = { param: "names", label: "name" };
 
+/** A rename: the body's `name`, typed as `--new-name` beside the word that selects the object. */
+const NEW_NAME: FieldDef = {
+  path: ["name"],
+  key: "newName",
+  option: "new-name",
+  type: "str",
+  model: { type: "str", maxLength: 255 },
+};
+
 const MUTATING_ROLE: Record<Area, Role> = {
   Storage: "operator",
   Protection: "operator",
@@ -69,7 +78,8 @@ function defaultClass(spec: NounSpec, kind: VerbKind): DestructiveClass | null {
 
 const KIND_BY_METHOD: Record<NonNullable<NounSpec["kind"]>, Partial<Record<HttpMethod, VerbKind[]>>> = {
   collection: { GET: ["list", "show"], POST: ["create"], PATCH: ["update"], DELETE: ["delete"] },
-  singleton: { GET: ["show"], PATCH: ["set"], POST: ["create"] },
+  // A settings object some 2.x arrays keep several of (DNS configurations) is also added and removed there.
+  singleton: { GET: ["show"], PATCH: ["set"], POST: ["create"], DELETE: ["delete"] },
   relation: { GET: ["list"], POST: ["add"], DELETE: ["remove"] },
   view: { GET: ["list", "show"] },
 };
@@ -127,12 +137,14 @@ function plan(spec: NounSpec, kind: VerbKind, endpoint: CatalogueEndpoint): Verb
         ? writableFields(endpoint.body, spec, writable, true)
         : []
   ).filter((f) => !taken.has(f.key));
+  if (kind === "update" && spec.renames) fields.push(NEW_NAME);
   const options = queryOptionsOf(spec, kind, endpoint, new Set([...taken, ...fields.map((f) => f.key)]));
   // An update with nothing settable from chat is left to `/array api`.
   // A 2.x-only PATCH without a body (run a check, move a remote array, release a held path) is a verb of its own
   // words and query options alone.
   const bodiless = only2x(endpoint) && endpoint.body === undefined;
-  if ((kind === "update" || kind === "set") && fields.length === 0 && !bodiless) return undefined;
+  if ((kind === "update" || kind === "set") && fields.length === 0 && options.length === 0 && !bodiless)
+    return undefined;
   return {
     spec,
     verb: spec.verbs?.[kind] ?? kind,

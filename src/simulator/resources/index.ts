@@ -33,6 +33,7 @@ import * as objperf from "./object-performance.js";
 import * as os from "./object-store.js";
 import * as osPolicies from "./object-store-access-policies.js";
 import * as osRules from "./object-store-access-policy-rules.js";
+import { updateAccounts } from "./object-store-accounts-2x.js";
 import * as perf from "./performance.js";
 import * as policies from "./policies.js";
 import * as members from "./policy-members.js";
@@ -113,7 +114,12 @@ const ROUTES: Routes = {
     PATCH: buckets.updateBuckets,
     DELETE: buckets.deleteBuckets,
   },
-  "/object-store-accounts": { GET: os.listAccounts, POST: os.createAccounts, DELETE: os.deleteAccounts },
+  "/object-store-accounts": {
+    GET: os.listAccounts,
+    POST: os.createAccounts,
+    PATCH: updateAccounts,
+    DELETE: os.deleteAccounts,
+  },
   "/object-store-users": {
     GET: os.listObjectUsers,
     POST: os.createObjectUsers,
