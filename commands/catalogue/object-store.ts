@@ -188,8 +188,9 @@ export const OBJECT_STORE: readonly NounSpec[] = [
       delete:
         "Delete an account's access policy (not a built-in one, nor one still attached to users); gated",
     },
+    // The list example keeps to the built-in policies every array has; on 2.x an account's own list beside them.
     examples: {
-      list: "",
+      list: "--name pure:policy/*",
       show: "pure:policy/full-access",
       create: "analytics/etl-write --description ETL-writes",
       update: "analytics/etl-read --enforce-action-restrictions",

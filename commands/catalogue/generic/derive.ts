@@ -244,8 +244,9 @@ export function checkSpecs(specs: readonly NounSpec[]): string[] {
     if (plans.length === 0) problems.push(`${s.noun}: no verbs`);
     for (const p of plans) {
       const wanted = p.kind === "create" || p.kind === "add" ? (s.createSelect ?? s.select) : s.select;
+      // An optional selector applies where the endpoint takes it (a DNS configuration's name, from 2.16).
       for (const sel of wanted ?? [])
-        if (!accepts(p.endpoint, sel) && p.kind !== "list" && p.kind !== "action")
+        if (!accepts(p.endpoint, sel) && !sel.optional && p.kind !== "list" && p.kind !== "action")
           problems.push(`${s.noun} ${p.verb}: ${p.method} ${p.path} takes no ${sel.param}`);
     }
   }

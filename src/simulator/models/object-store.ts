@@ -116,9 +116,11 @@ export function renderAccount(
     objects += b.object_count;
   }
   space.data_reduction = physical > 0 ? Math.round((space.virtual / physical) * 100) / 100 : 1;
-  const quota = atLeast(version, "2.8")
-    ? { quota_limit: a.quota_limit ?? null, hard_limit_enabled: a.hard_limit_enabled ?? false }
-    : {};
+  // Shown once set (an account without a quota answers as before): 2.8 added them to the account's PATCH.
+  const quota =
+    atLeast(version, "2.8") && (a.quota_limit !== undefined || a.hard_limit_enabled !== undefined)
+      ? { quota_limit: a.quota_limit ?? null, hard_limit_enabled: a.hard_limit_enabled ?? false }
+      : {};
   return gateFields(
     {
       name: a.name,
