@@ -170,7 +170,7 @@ export const OBJECT_STORE: readonly NounSpec[] = [
   {
     noun: "object-policy",
     area: "Object store",
-    summary: "Object store access policies (an account's own from REST 2.2: add, check, delete)",
+    summary: "Object store access policies: the built-in ones, and an account's own from REST 2.2",
     path: "/object-store-access-policies",
     columns: ["name"],
     // REST 2.2+ keeps policies of an account (`account/policy`) beside the built-in ones: an admin adds, changes
