@@ -29,7 +29,22 @@ export const IDENTITY: readonly NounSpec[] = [
     show: ["name", "id", "is_local", "public_key", "api_token.created", "api_token.expires"],
     units: { "api_token.created": "timestamp", "api_token.expires": "expiry", api_token_timeout: "ms" },
     writable: ["api_token_timeout", "public_key"],
-    examples: { list: "", show: "pureuser", update: "pureuser --public-key 'ssh-ed25519 AAAAC3Nz example'" },
+    // REST 2.15+ adds and removes local admins: a new one's role is named, its password asked privately. Both are
+    // settings changes an admin approves; the array refuses removing the built-in pureuser.
+    rest2Methods: ["POST", "DELETE"],
+    createOnly: ["role"],
+    classes: { create: "array_settings" },
+    summaries: {
+      create: "Add a local administrator with a role (the password is asked in a private dialog; REST 2.15+)",
+      delete: "Remove a local administrator (not the built-in pureuser; REST 2.15+); gated",
+    },
+    examples: {
+      list: "",
+      show: "pureuser",
+      update: "pureuser --public-key 'ssh-ed25519 AAAAC3Nz example'",
+      create: "jlee --role readonly --password",
+      delete: "contractor",
+    },
   },
   {
     noun: "admin cache",
@@ -92,7 +107,17 @@ export const IDENTITY: readonly NounSpec[] = [
     path: "/directory-services/roles",
     columns: ["name", "group", "group_base"],
     writable: ["group", "group_base"],
-    examples: { list: "", show: "array_admin", update: "array_admin --group storage-admins" },
+    // REST 2.14+ maps more groups than the fixed roles: a mapping is added with its role and removed, by an admin.
+    rest2Methods: ["POST", "DELETE"],
+    createOnly: ["role"],
+    classes: { create: "array_settings" },
+    examples: {
+      list: "",
+      show: "array_admin",
+      update: "array_admin --group storage-admins",
+      create: "auditors --group fb-auditors --group-base ou=groups,dc=example,dc=com --role readonly",
+      delete: "ops_admin",
+    },
   },
   {
     noun: "ad",
@@ -110,6 +135,7 @@ export const IDENTITY: readonly NounSpec[] = [
       create: "ad1 --domain example.com --computer-name FBDR01 --user joiner --array fb-dr-01",
       update: "ad1 --join-ou OU=Storage",
       delete: "ad1",
+      check: "ad1 --ca-certificate-group ldap-cas",
     },
     extra: [
       {
@@ -118,6 +144,16 @@ export const IDENTITY: readonly NounSpec[] = [
         path: "/active-directory/test",
         summary: "Test the Active Directory account",
         role: "admin",
+      },
+      // REST 2.27 tests the account against a CA certificate before the array trusts it for LDAPS.
+      {
+        verb: "check",
+        method: "PATCH",
+        path: "/active-directory/test",
+        summary: "Test the Active Directory account with a CA certificate (REST 2.27+)",
+        role: "admin",
+        cls: "array_settings",
+        fields: ["ca_certificate", "ca_certificate_group"],
       },
     ],
   },

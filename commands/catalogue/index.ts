@@ -24,6 +24,7 @@ import {
 import { CATALOGUE_2X } from "./catalogue-2x.js";
 import { replacedVerbs, resourceOf } from "./generic/build.js";
 import { type VerbPlan, verbPlans } from "./generic/derive.js";
+import { only2x } from "./generic/endpoint.js";
 import { IDENTITY } from "./identity.js";
 import { INSIGHT } from "./insight.js";
 import { NETWORK } from "./network.js";
@@ -80,16 +81,26 @@ export const CATALOGUE_RESOURCES: readonly ResourceDefinition[] = [
 ];
 
 /**
+ * A 1.x noun's generic verbs: a verb a hand-written command replaces is not generic any more (the coverage and
+ * per-verb tests reach its endpoint through the hand-written command's own tests or through `api`).
+ */
+function genericVerbs(s: NounSpec): VerbPlan[] {
+  const replaced = replacedVerbs(s, HAND_WRITTEN[s.noun]);
+  return verbPlans(s).filter((p) => !replaced.has(p.verb));
+}
+
+/**
  * The generic verbs of the 2.x-only nouns: apart from CATALOGUE_VERBS, whose per-verb tests run each example on a
  * plain simulated array of either generation; these run on the demo arrays pinned to 2.x
  * (test/commands/examples-coverage-2x.test.ts).
  */
-export const CATALOGUE_VERBS_2X: readonly VerbPlan[] = CATALOGUE_2X.flatMap((s) => verbPlans(s));
+export const CATALOGUE_VERBS_2X: readonly VerbPlan[] = [
+  ...CATALOGUE_2X.flatMap((s) => verbPlans(s)),
+  // The 2.x-only verbs of 1.x nouns (rest2Methods: admin create, dns delete) run there too.
+  ...CATALOGUE.flatMap((s) => genericVerbs(s).filter((p) => only2x(p.endpoint))),
+];
 
 /** Every generic verb with its method, path, first version, role and class (docs and coverage read these). */
-export const CATALOGUE_VERBS: readonly VerbPlan[] = CATALOGUE.flatMap((s) => {
-  // A verb a hand-written command replaces is not generic any more: the coverage and per-verb tests reach its
-  // endpoint through the hand-written command's own tests or through `api`.
-  const replaced = replacedVerbs(s, HAND_WRITTEN[s.noun]);
-  return verbPlans(s).filter((p) => !replaced.has(p.verb));
-});
+export const CATALOGUE_VERBS: readonly VerbPlan[] = CATALOGUE.flatMap((s) =>
+  genericVerbs(s).filter((p) => !only2x(p.endpoint)),
+);

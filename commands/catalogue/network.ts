@@ -76,7 +76,22 @@ export const NETWORK: readonly NounSpec[] = [
         "the array resolves no host names: directory (LDAP/AD) logins, NTP and SMTP by name, and replication to arrays named by host stop working",
     },
     reach: "hostname",
-    examples: { show: "", set: "--nameservers 10.21.0.53,10.21.2.53" },
+    // REST 2.16+ keeps more than one DNS configuration (by name, each for the services it lists): an admin adds
+    // and removes one; the array refuses removing the last.
+    rest2Methods: ["POST", "DELETE"],
+    classes: { create: "array_settings" },
+    select: [{ param: "names", label: "name", optional: true }],
+    createSelect: [{ param: "names", label: "name" }],
+    summaries: {
+      create: "Add a DNS configuration for some services (REST 2.16+)",
+      delete: "Remove a DNS configuration (not the last; REST 2.16+); gated",
+    },
+    examples: {
+      show: "",
+      set: "--nameservers 10.21.0.53,10.21.2.53",
+      create: "dns-repl --domain repl.example.com --nameservers 10.21.4.54",
+      delete: "dns-data",
+    },
   },
   {
     noun: "smtp",

@@ -5,7 +5,13 @@ import { BUCKET_LIFECYCLE } from "../object-store/bucket.js";
 import { bucketUpdateCheck } from "../object-store/bucket-update.js";
 import { userDeleteCheck } from "../object-store/user.js";
 import { virtualHostAddCheck, virtualHostRemoveCheck } from "../object-store/virtual-host.js";
-import type { NounSpec } from "./spec.js";
+import type { NounSpec, QueryOption } from "./spec.js";
+
+/** Refuse a rule whose actions and other elements the array would ignore together, instead of keeping it. */
+const ENFORCE_ACTIONS: QueryOption = {
+  param: "enforce_action_restrictions",
+  help: "refuse rules whose actions and conditions the array would ignore together",
+};
 
 /** An access key is named by its id, as `access-key list` shows it. */
 const ACCESS_KEY_ID = { what: "access key id", help: "the access key id (PSFB…)" };
@@ -62,7 +68,21 @@ export const OBJECT_STORE: readonly NounSpec[] = [
       create:
         "Created object store account {name} on {array}. Add buckets with /array bucket create <name> --account {name}.",
     },
-    examples: { list: "", show: "analytics", create: "media", delete: "archive" },
+    // REST 2.8+ sets an account's quota (an admin's change, as the access policy has it); the array refuses an
+    // enforced quota below what the account holds unless --ignore-usage says to set it anyway.
+    rest2Methods: ["PATCH"],
+    roles: { update: "admin" },
+    writable: ["quota_limit", "hard_limit_enabled"],
+    queryOptions: {
+      update: [{ param: "ignore_usage", help: "set the quota even below what the account already holds" }],
+    },
+    examples: {
+      list: "",
+      show: "analytics",
+      create: "media",
+      delete: "archive",
+      update: "analytics --quota-limit 1099511627776 --hard-limit-enabled --ignore-usage",
+    },
   },
   {
     noun: "object-user",
@@ -150,11 +170,32 @@ export const OBJECT_STORE: readonly NounSpec[] = [
   {
     noun: "object-policy",
     area: "Object store",
-    kind: "view",
-    summary: "Object store access policies",
+    summary: "Object store access policies: the built-in ones, and an account's own from REST 2.2",
     path: "/object-store-access-policies",
     columns: ["name"],
-    examples: { list: "", show: "pure:policy/full-access" },
+    // REST 2.2+ keeps policies of an account (`account/policy`) beside the built-in ones: an admin adds, changes
+    // and deletes them, as the access policy has it; their rules are `object-store-access-policy rule`'s.
+    rest2Methods: ["POST", "PATCH", "DELETE"],
+    roles: { create: "admin", update: "admin", delete: "admin" },
+    queryOptions: {
+      create: [ENFORCE_ACTIONS],
+      update: [ENFORCE_ACTIONS],
+    },
+    summaries: {
+      create:
+        "Add an access policy to an object store account (its rules with object-store-access-policy rule)",
+      update: "Check a policy against the array's action restrictions (--enforce-action-restrictions)",
+      delete:
+        "Delete an account's access policy (not a built-in one, nor one still attached to users); gated",
+    },
+    // The list example keeps to the built-in policies every array has; on 2.x an account's own list beside them.
+    examples: {
+      list: "--name pure:policy/*",
+      show: "pure:policy/full-access",
+      create: "analytics/etl-write --description ETL-writes",
+      update: "analytics/etl-read --enforce-action-restrictions",
+      delete: "analytics/etl-read",
+    },
   },
   {
     noun: "object-policy user",
@@ -201,7 +242,7 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     values: { name: "host" },
     // Adding and removing a host name changes how every S3 client may address buckets: an admin's call.
     verbs: { create: "add", delete: "remove" },
-    roles: { create: "admin", delete: "admin" },
+    roles: { create: "admin", update: "admin", delete: "admin" },
     refuseExisting: true,
     summaries: {
       create: "Let S3 clients address buckets as <bucket>.<host>",
@@ -209,11 +250,14 @@ export const OBJECT_STORE: readonly NounSpec[] = [
     },
     precheck: { create: virtualHostAddCheck, delete: virtualHostRemoveCheck },
     answers: { delete: "Removed virtual host {name} from {array}." },
+    // REST 2.20+ changes a virtual host's host name and the servers it is attached to: an admin's call, as adding.
+    rest2Methods: ["PATCH"],
     examples: {
       list: "",
       show: "s3.example.com",
       create: "s3.lab.example.com",
       delete: "s3.example.com",
+      update: "s3.example.com --hostname s3.example.net",
     },
   },
   {

@@ -8,7 +8,18 @@ import { NFS_EXPORT_RULE_CHECKS } from "../fs/export-rule-check.js";
 import type { NounSpec } from "./spec.js";
 
 export type Override2x = Partial<
-  Pick<NounSpec, "noun" | "area" | "roles" | "classes" | "examples" | "summary" | "renamable">
+  Pick<
+    NounSpec,
+    | "noun"
+    | "area"
+    | "roles"
+    | "classes"
+    | "examples"
+    | "summary"
+    | "summaries"
+    | "queryOptions"
+    | "renamable"
+  >
 >;
 
 /** How a first-class family reads: its list's columns and headings, its title, and the checks before a change. */
@@ -117,6 +128,70 @@ export const FAMILY_WORDS: Readonly<Record<string, string>> = {
  * demo-families.ts, with their resources): `default` and `lab-clients` NFS export policies, `qos-gold` and
  * `qos-bronze`, `worm-7y`, `hold-audit-2026`, `fw-upgrade`, `finance-realm`, `fleet-prod`, `ng-a`.
  */
+/**
+ * Issue 42e: a held path is put under a hold (POST) and released (PATCH released=true) with query options, not
+ * body fields: `--paths`, `--recursive`, `--released`. The demo's hold `hold-audit-2026` holds
+ * `finance:/ledgers/2025`.
+ */
+const HELD_PATHS: Readonly<Record<string, Override2x>> = {
+  "/legal-holds/held-entities": {
+    summary: "Paths a legal hold holds: put a path under a hold, release it (each approved by an admin)",
+    classes: { create: "eradicate", delete: "eradicate", update: "eradicate" },
+    summaries: {
+      create: "Put a path of a file system under a legal hold (--paths; --recursive for what is below it)",
+      update: "Release a held path from a legal hold (--paths, --released): it may then be deleted",
+    },
+    queryOptions: {
+      create: [
+        { param: "paths", help: "the paths of the file system to hold" },
+        { param: "recursive", help: "hold everything below the paths too" },
+      ],
+      update: [
+        { param: "paths", help: "the held paths to release" },
+        { param: "recursive", help: "release everything below the paths too" },
+        { param: "released", help: "release the paths (the array keeps them held without it)" },
+      ],
+    },
+    examples: {
+      create: "hold-audit-2026 finance --paths /ledgers/2026 --recursive",
+      update: "hold-audit-2026 finance --paths /ledgers/2025 --released",
+    },
+  },
+};
+
+/**
+ * Issue 42e: an account's access policy rules, on the demo's `analytics/etl-read` (one rule, `read`); the
+ * array's action-restriction check is a query option of their changes.
+ */
+const ACCESS_RULES: Readonly<Record<string, Override2x>> = {
+  "/object-store-access-policies/rules": {
+    queryOptions: {
+      create: [
+        { param: "enforce_action_restrictions", help: "refuse actions the rule's conditions would ignore" },
+      ],
+      update: [
+        { param: "enforce_action_restrictions", help: "refuse actions the rule's conditions would ignore" },
+      ],
+    },
+    examples: {
+      show: "read",
+      create:
+        "write analytics/etl-read --actions s3:PutObject --resources 'etl/*' --enforce-action-restrictions",
+      update: "read analytics/etl-read --effect deny",
+      delete: "read analytics/etl-read",
+    },
+  },
+};
+
+/** Issue 42e: a workload preset is renamed by PATCH (its body's only field is `name`). */
+const PRESET_RENAME: Readonly<Record<string, Override2x>> = {
+  "/presets/workload": {
+    renamable: true,
+    summaries: { update: "Rename a workload preset (--new-name)" },
+    examples: { update: "workload-demo --new-name workload-gold" },
+  },
+};
+
 export const OVERRIDES_2X: Readonly<Record<string, Override2x>> = {
   // "directory local user" and "directory local group" differ in one word only, which did-you-mean cannot tell.
   "/directory-services/local/users": { noun: "directory local-user" },
@@ -210,10 +285,9 @@ export const OVERRIDES_2X: Readonly<Record<string, Override2x>> = {
   "/fleets/members": { examples: { delete: "fb-edge-01" } },
   // The key lets another array join (the access policy keeps minting it for admins, as reading it).
   "/fleets/fleet-key": { roles: { list: "admin", show: "admin", create: "admin" } },
-  "/legal-holds/held-entities": {
-    summary: "Paths a legal hold holds: put a path under a hold, release it (each approved by an admin)",
-    classes: { create: "eradicate", delete: "eradicate", update: "eradicate" },
-  },
+  ...HELD_PATHS,
+  ...ACCESS_RULES,
+  ...PRESET_RENAME,
   // The demo's policies are enabled already, so the update examples disable one; a locked WORM policy's
   // maximum retention may still grow (to 11 years).
   "/worm-data-policies": {

@@ -63,7 +63,31 @@ export const REPLICATION: readonly NounSpec[] = [
     createSelect: [LOCAL_FS, REMOTE, { param: "remote_file_system_names", label: "remote-file-system" }],
     units: { lag: "ms", recovery_point: "timestamp", status: "status" },
     writable: [],
-    examples: { list: "", show: "projects fb-dr-01", create: "vm-images fb-dr-01 vm-images" },
+    // REST 2.17 starts a transfer now (PATCH replicate_now) and 2.10 deletes a link, optionally cancelling the
+    // transfers under way: both are query options of the link's own path, not body fields.
+    rest2Methods: ["PATCH", "DELETE"],
+    // As the access policy has it: an admin's, and deleting stops replication (its own class).
+    roles: { update: "admin", delete: "admin" },
+    classes: { update: "array_settings", delete: "delete_replication" },
+    queryOptions: {
+      update: [
+        { param: "replicate_now", help: "send a snapshot to the target now, outside the policy's schedule" },
+      ],
+      delete: [
+        { param: "cancel_in_progress_transfers", help: "cancel the transfers under way instead of waiting" },
+      ],
+    },
+    summaries: {
+      update: "Replicate a file system now, outside its policy's schedule (--replicate-now; REST 2.17+)",
+      delete: "Delete a file system replica link: replication stops (REST 2.10+); gated",
+    },
+    examples: {
+      list: "",
+      show: "projects fb-dr-01",
+      create: "vm-images fb-dr-01 vm-images",
+      update: "projects fb-dr-01 --replicate-now",
+      delete: "projects fb-dr-01 --cancel-in-progress-transfers",
+    },
     extra: [
       {
         verb: "transfers",

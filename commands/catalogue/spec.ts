@@ -43,6 +43,12 @@ export interface Selector {
   field?: string;
 }
 
+/** A documented query parameter of a changing endpoint a verb offers as an option (its kind is the endpoint's). */
+export interface QueryOption {
+  param: string;
+  help: string;
+}
+
 /** A filter offered on `list`: `--user alice` → `user='alice'`; `--since 24h` → `time>=now-24h`. */
 export interface ListFilter {
   option: string;
@@ -96,6 +102,16 @@ export interface NounSpec {
    * without it a noun has the verbs its 1.x path has, whatever 2.x adds beside them.
    */
   rest2?: boolean;
+  /**
+   * The operations only REST 2.x has on this 1.x noun's own path that it takes as verbs (`POST` makes `create`
+   * of an admin): each is gated by the version that has it, so a 1.x array is told which 2.x version does.
+   */
+  rest2Methods?: readonly HttpMethod[];
+  /**
+   * Query options of the verb's endpoint that are not body fields, offered as typed `--options` per generic verb
+   * (`--paths`, `--released`, `--replicate-now`): sent as query parameters, shown on the card's request line.
+   */
+  queryOptions?: Readonly<Partial<Record<VerbName, readonly QueryOption[]>>>;
   /** "policies", "remote credentials" (default: noun + s). */
   plural?: string;
   aliases?: readonly string[];

@@ -22,7 +22,7 @@ const registry = createRegistry(RESOURCES);
 const rows = registry
   .all()
   // A 2.x-only noun has nothing to do on the 1.x demo: test/commands/examples-coverage-2x.test.ts runs it on 2.x.
-  .filter((e) => !e.resource.rest2Only)
+  .filter((e) => !e.resource.rest2Only && !e.command.rest2Only)
   .filter((e) => e.command.impact !== undefined)
   .flatMap((e) => e.command.examples.filter((ex) => !/\s--dry-run\b/.test(ex)));
 

@@ -3,6 +3,7 @@ import type { CommandDefinition, ResourceDefinition } from "../../../src/core/ca
 import type { NounSpec, VerbName } from "../spec.js";
 import { changeCommand } from "./changes.js";
 import { type VerbPlan, verbPlans } from "./derive.js";
+import { only2x } from "./endpoint.js";
 import { lifecycleCommands } from "./lifecycle.js";
 import { listCommand, readActionCommand, showCommand } from "./reads.js";
 import { switchCommands } from "./switches.js";
@@ -23,10 +24,12 @@ function plainCommandOf(p: VerbPlan): CommandDefinition {
   // A verb renamed for its noun (virtual-host add) keeps the generic word: `virtual-host create` reaches it.
   const renamed = p.kind !== "action" && p.verb !== p.kind;
   const replaces = renamed ? { replaces: [`${p.spec.noun.split(" ").join(".")}.${p.kind}`] } : {};
-  if (p.kind === "list") return { ...listCommand(p), endpoints };
-  if (p.kind === "show") return { ...showCommand(p), endpoints };
-  if (p.kind === "action" && p.method === "GET") return { ...readActionCommand(p), endpoints };
-  return { ...changeCommand(p), endpoints, ...replaces };
+  // A 2.x-only verb of a noun 1.x arrays have (rest2Methods) says so; a 2.x-only noun says it for all its verbs.
+  const gen = only2x(p.endpoint) && !p.spec.rest2 ? { rest2Only: true } : {};
+  if (p.kind === "list") return { ...listCommand(p), endpoints, ...gen };
+  if (p.kind === "show") return { ...showCommand(p), endpoints, ...gen };
+  if (p.kind === "action" && p.method === "GET") return { ...readActionCommand(p), endpoints, ...gen };
+  return { ...changeCommand(p), endpoints, ...replaces, ...gen };
 }
 
 /**

@@ -29,8 +29,9 @@ import {
   targetOf,
 } from "./common.js";
 import type { VerbPlan } from "./derive.js";
-import { endpointOf } from "./endpoint.js";
+import { endpointOf, only2x } from "./endpoint.js";
 import { bodyOf, type FieldDef } from "./fields.js";
+import { queryOptionValues } from "./query-options.js";
 import { reachWarning } from "./reach.js";
 import {
   askedSecrets,
@@ -124,7 +125,7 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   const asked = askedSecrets(p, args);
   const placeholders = withPlaceholders(body, asked);
   const request: PlannedRequest = { method: p.method as PlannedRequest["method"], path: p.path };
-  const query = selectorQuery(p, args);
+  const query = { ...selectorQuery(p, args), ...queryOptionValues(p.options, args) };
   if (Object.keys(query).length) request.query = query;
   // Field names renamed between versions are mapped where the client keeps every version difference.
   if (p.method !== "DELETE" && (Object.keys(body).length || p.method === "PATCH" || p.method === "PUT"))
@@ -136,11 +137,13 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   const given = p.fields.filter((f) => args[f.key] !== undefined && !f.secret);
   const changes = p.kind === "update" || p.kind === "set" || (p.method === "PATCH" && p.kind === "action");
 
-  const bodiless = p.spec.rest2 === true && p.endpoint.body === undefined;
+  // A query option given (replicate now, release) is itself the change, whatever the body holds.
+  const bodiless =
+    (only2x(p.endpoint) && p.endpoint.body === undefined) || p.options.some((o) => args[o.key] !== undefined);
   if (changes && given.length === 0 && asked.length === 0 && !bodiless)
     throw new UserFacingError(
       "NOTHING_TO_CHANGE",
-      `Say what to change: ${p.fields.map((f) => `--${f.option}`).join(", ") || "(no field of it can be set from chat; use /array api)"}.`,
+      `Say what to change: ${[...p.fields, ...p.options].map((f) => `--${f.option}`).join(", ") || "(no field of it can be set from chat; use /array api)"}.`,
     );
   const before = await objectBefore(p, args, ctx, version, target);
   const hook = p.spec.precheck?.[p.kind];

@@ -8,6 +8,7 @@ import { atLeast } from "../../../src/rest-spec/versions.js";
 import type { VerbPlan } from "./derive.js";
 import { requireOperation } from "./endpoint.js";
 import { fieldSchema } from "./fields.js";
+import { queryOptionSchema } from "./query-options.js";
 
 export type Args = Record<string, unknown>;
 
@@ -31,6 +32,7 @@ export function argsSchema(p: VerbPlan, extra: Record<string, z.ZodType> = {}): 
     shape[selectorKey(s.label)] = s.optional ? name.optional() : name;
   }
   for (const f of p.fields) shape[f.key] = fieldSchema(f);
+  for (const o of p.options) shape[o.key] = queryOptionSchema(o);
   return z.object({ ...shape, ...extra });
 }
 

@@ -11,6 +11,7 @@ import type { NounSpec, Selector } from "../spec.js";
 import { selectorKey } from "./common.js";
 import { type CatalogueEndpoint, endpointOf as findEndpoint, only2x } from "./endpoint.js";
 import { type FieldDef, writableFields } from "./fields.js";
+import { type QueryOptionDef, queryOptionsOf } from "./query-options.js";
 
 export type VerbKind = "list" | "show" | "create" | "update" | "delete" | "set" | "add" | "remove" | "action";
 
@@ -27,6 +28,8 @@ export interface VerbPlan {
   cls: DestructiveClass | null;
   select: readonly Selector[];
   fields: readonly FieldDef[];
+  /** Query parameters offered as options (`--released`), beside the selector words and the body's fields. */
+  options: readonly QueryOptionDef[];
   summary: string;
   /** Words after `<noun> <verb>` for the example (may be ""). */
   example: string;
@@ -66,7 +69,8 @@ function defaultClass(spec: NounSpec, kind: VerbKind): DestructiveClass | null {
 
 const KIND_BY_METHOD: Record<NonNullable<NounSpec["kind"]>, Partial<Record<HttpMethod, VerbKind[]>>> = {
   collection: { GET: ["list", "show"], POST: ["create"], PATCH: ["update"], DELETE: ["delete"] },
-  singleton: { GET: ["show"], PATCH: ["set"], POST: ["create"] },
+  // A settings object some 2.x arrays keep several of (DNS configurations) is also added and removed there.
+  singleton: { GET: ["show"], PATCH: ["set"], POST: ["create"], DELETE: ["delete"] },
   relation: { GET: ["list"], POST: ["add"], DELETE: ["remove"] },
   view: { GET: ["list", "show"] },
 };
@@ -124,10 +128,13 @@ function plan(spec: NounSpec, kind: VerbKind, endpoint: CatalogueEndpoint): Verb
         ? writableFields(endpoint.body, spec, writable, true)
         : []
   ).filter((f) => !taken.has(f.key));
+  const options = queryOptionsOf(spec, kind, endpoint, new Set([...taken, ...fields.map((f) => f.key)]));
   // An update with nothing settable from chat is left to `/array api`.
-  // A 2.x-only PATCH without a body (run a check, move a remote array) is a verb of its own words alone.
-  const bodiless = spec.rest2 === true && endpoint.body === undefined;
-  if ((kind === "update" || kind === "set") && fields.length === 0 && !bodiless) return undefined;
+  // A 2.x-only PATCH without a body (run a check, move a remote array, release a held path) is a verb of its own
+  // words and query options alone.
+  const bodiless = only2x(endpoint) && endpoint.body === undefined;
+  if ((kind === "update" || kind === "set") && fields.length === 0 && options.length === 0 && !bodiless)
+    return undefined;
   return {
     spec,
     verb: spec.verbs?.[kind] ?? kind,
@@ -145,6 +152,7 @@ function plan(spec: NounSpec, kind: VerbKind, endpoint: CatalogueEndpoint): Verb
         : defaultClass(spec, kind),
     select,
     fields,
+    options,
     summary: spec.summaries?.[kind] ?? SUMMARY[kind](spec.title ?? spec.noun),
     example: spec.examples?.[kind] ?? "",
   };
@@ -156,8 +164,9 @@ export function verbPlans(spec: NounSpec): VerbPlan[] {
   const out: VerbPlan[] = [];
   for (const method of ["GET", "POST", "PATCH", "DELETE"] as const) {
     const endpoint = findEndpoint(method, spec.path);
-    // An operation only 2.x has joins a noun that asks for them (rest2): the 1.x nouns keep their 1.x verbs.
-    if (!endpoint || (only2x(endpoint) && !spec.rest2)) continue;
+    // An operation only 2.x has joins a noun that asks for it (rest2, or rest2Methods naming its method): the 1.x
+    // nouns keep their 1.x verbs otherwise.
+    if (!endpoint || (only2x(endpoint) && !spec.rest2 && !spec.rest2Methods?.includes(method))) continue;
     for (const kind of kinds[method] ?? []) {
       const p = plan(spec, kind, endpoint);
       if (p) out.push(p);
@@ -178,6 +187,7 @@ export function verbPlans(spec: NounSpec): VerbPlan[] {
       cls: spec.classes?.["replace"] ?? null,
       select: (spec.select ?? []).filter((s) => accepts(put, s)).map((s) => ({ ...s, optional: true })),
       fields: writableFields(put.body, spec, undefined, true),
+      options: [],
       summary: `Replace ${a(spec.title ?? spec.noun)} as a whole`,
       example: spec.examples?.["replace"] ?? "",
     });
@@ -200,6 +210,7 @@ export function verbPlans(spec: NounSpec): VerbPlan[] {
         .filter((s) => accepts(endpoint, s))
         .map((s) => ({ ...s, optional: true })),
       fields: x.fields ? writableFields(endpoint.body, spec, x.fields) : [],
+      options: queryOptionsOf(spec, x.verb, endpoint, new Set()),
       summary: x.summary,
       example: spec.examples?.[x.verb] ?? "",
       ...(x.file ? { file: x.file } : {}),
@@ -223,8 +234,9 @@ export function checkSpecs(specs: readonly NounSpec[]): string[] {
     if (plans.length === 0) problems.push(`${s.noun}: no verbs`);
     for (const p of plans) {
       const wanted = p.kind === "create" || p.kind === "add" ? (s.createSelect ?? s.select) : s.select;
+      // An optional selector applies where the endpoint takes it (a DNS configuration's name, from 2.16).
       for (const sel of wanted ?? [])
-        if (!accepts(p.endpoint, sel) && p.kind !== "list" && p.kind !== "action")
+        if (!accepts(p.endpoint, sel) && !sel.optional && p.kind !== "list" && p.kind !== "action")
           problems.push(`${s.noun} ${p.verb}: ${p.method} ${p.path} takes no ${sel.param}`);
     }
   }

@@ -169,6 +169,11 @@ export interface CommandDefinition<S extends z.ZodObject = z.ZodObject, R = unkn
    * every command declares them and `role` against the policy for each, and a test runs every example on the
    * demo arrays to check that what it sends is within what it declares.
    */
+  /**
+   * Only REST 2.x arrays have this verb, on a resource every array has (`admin create`, REST 2.15): a 1.x array
+   * is told which 2.x version has it, and the examples are run on arrays pinned to 2.x.
+   */
+  rest2Only?: boolean;
   endpoints?: readonly string[];
   /** How its form reads where the argument schema alone reads poorly (forms.ts): order, words, menus. */
   form?: FormLayout;

@@ -1,4 +1,5 @@
 /** Object store accounts, users, access keys, buckets and lifecycle rules. */
+import { atLeast } from "../../rest-spec/versions.js";
 import { renderSpace, type SpaceRec, timeRemaining } from "./file-system.js";
 import { type FieldGate, gateFields } from "./versioned.js";
 
@@ -6,6 +7,9 @@ export interface AccountRec {
   id: string;
   name: string;
   created: number;
+  /** REST 2.8+: the account's quota in bytes and whether it is enforced (PATCH /object-store-accounts). */
+  quota_limit?: number | null;
+  hard_limit_enabled?: boolean;
 }
 
 export interface ObjectUserRec {
@@ -112,8 +116,20 @@ export function renderAccount(
     objects += b.object_count;
   }
   space.data_reduction = physical > 0 ? Math.round((space.virtual / physical) * 100) / 100 : 1;
+  // Shown once set (an account without a quota answers as before): 2.8 added them to the account's PATCH.
+  const quota =
+    atLeast(version, "2.8") && (a.quota_limit !== undefined || a.hard_limit_enabled !== undefined)
+      ? { quota_limit: a.quota_limit ?? null, hard_limit_enabled: a.hard_limit_enabled ?? false }
+      : {};
   return gateFields(
-    { name: a.name, created: a.created, space: renderSpace(space), object_count: objects, id: a.id },
+    {
+      name: a.name,
+      created: a.created,
+      space: renderSpace(space),
+      object_count: objects,
+      id: a.id,
+      ...quota,
+    },
     version,
     ACCOUNT_GATES,
   );

@@ -47,7 +47,7 @@ export const FACTORY_PASSWORD = "pureuser";
 /** Passwords of local admins, kept beside the state so no listing, audit or store can ever carry them. */
 const passwords = new WeakMap<SimState, Map<string, string>>();
 
-function passwordsOf(state: SimState): Map<string, string> {
+export function passwordsOf(state: SimState): Map<string, string> {
   let m = passwords.get(state);
   if (!m) {
     m = new Map();

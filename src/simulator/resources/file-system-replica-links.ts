@@ -117,3 +117,26 @@ export const createFileSystemReplicaLinks: Handler = (req, state) => {
   state.fileSystemReplicaLinks.set(link.id, link);
   return ok([renderFsLink(state, link)]);
 };
+
+/**
+ * PATCH (2.17+) takes no body: `replicate_now=true` sends a snapshot to the target at once. The array refuses it
+ * without the parameter, on the target's side of a link (inbound: the source replicates) and on a paused link.
+ */
+export const updateFileSystemReplicaLinks: Handler = (req, state) => {
+  if (req.query.bool("replicate_now") !== true)
+    throw badRequest("Nothing to change: give 'replicate_now=true' to replicate now.", "replicate_now");
+  const links = selectFsLinks(req, state, true);
+  for (const l of links) {
+    if (l.direction === "inbound")
+      throw badRequest(
+        `File system replica link '${l.localFileSystem}' is inbound; replicate from its source array.`,
+        l.localFileSystem,
+      );
+    if (l.paused)
+      throw badRequest(
+        `File system replica link '${l.localFileSystem}' is paused; resume it first.`,
+        l.localFileSystem,
+      );
+  }
+  return ok(links.map((l) => renderFsLink(state, l)));
+};

@@ -6,9 +6,10 @@
  * in its own module; `collection()` is also the store some of those keep their records in.
  */
 
+import { MODELS_2X } from "../../rest-spec/models-2x.js";
 import { nameProblem } from "../../rest-spec/names.js";
 import { findOperation } from "../../rest-spec/operations.js";
-import { atLeast } from "../../rest-spec/versions.js";
+import { atLeast, generationOf } from "../../rest-spec/versions.js";
 import type { Json } from "../models/body.js";
 import { bodyObject } from "../models/body.js";
 import { renderSnmp, SNMP_PATHS } from "../models/snmp.js";
@@ -26,6 +27,16 @@ export const SINGLETON_PATHS = new Set([
   "/syslog-servers/settings",
   "/arrays/eula",
 ]);
+
+/**
+ * A singleton 2.x keeps several of (DNS from 2.16: one configuration per set of services, added and removed by
+ * name): the request's version has POST or DELETE on it. REST 1.x still sees one item, the array's own (the first).
+ */
+function several(req: SimRequest): boolean {
+  if (generationOf(req.version) !== 2) return false;
+  const since = findOperation("POST", req.path)?.v2?.since;
+  return since !== undefined && atLeast(req.version, since);
+}
 
 /** Listings whose total/total_only went away in 1.12 (the rest of the generic listings never had them). */
 const TOTALS_UNTIL_1_12 = new Set(["/file-system-snapshots/transfer", "/file-system-replica-links/transfer"]);
@@ -107,8 +118,11 @@ function rejectIdentity(body: Json): void {
 export const genericList: Handler = (req, state) => {
   const c = collection(state, req.path);
   const totals = TOTALS_UNTIL_1_12.has(req.path) && !atLeast(req.version, "1.12") ? "object" : "none";
+  const items = [...c.items.values()];
+  // An older array's singleton is its one configuration: what a 2.x array added beside it is not shown there.
+  const shown = c.singleton && !several(req) ? items.slice(0, 1) : items;
   return listing(
-    [...c.items.values()].map((i) => render(i, req.version, req.path)),
+    shown.map((i) => render(i, req.version, req.path)),
     req,
     { totals, noun: noun(req.path) },
   );
@@ -128,7 +142,8 @@ function otherNames(req: SimRequest): string | undefined {
 
 export const genericCreate: Handler = (req, state) => {
   const c = collection(state, req.path);
-  if (c.singleton) throw badRequest(`${req.path} always has exactly one item; change it with PATCH.`);
+  if (c.singleton && !several(req))
+    throw badRequest(`${req.path} always has exactly one item; change it with PATCH.`);
   const other = req.query.has("names") ? undefined : otherNames(req);
   // A 2.x-only POST that takes no name at all (start a support-diagnostics run, mint a token) makes one record.
   const op = findOperation("POST", req.path);
@@ -161,11 +176,14 @@ function noun(path: string): string {
 
 function selectGeneric(req: SimRequest, c: GenericCollection): Json[] {
   if (c.singleton) {
-    const only = [...c.items.values()];
-    const names = req.query.list("names");
+    const all = [...c.items.values()];
+    const names = req.query.list("names")?.filter((n) => n !== "");
     for (const n of names ?? [])
       if (!c.items.has(n)) throw badRequest(`${noun(req.path)} '${n}' does not exist.`, n);
-    return only;
+    // Where 2.x keeps several, names pick among them; without names a change is to the array's own (the first),
+    // as an older array's is to its one.
+    if (!several(req) || !names?.length) return all.slice(0, 1);
+    return names.map((n) => c.items.get(n) as Json);
   }
   const keyed = new Map<string, Json & { id: string }>();
   for (const [name, item] of c.items) keyed.set(name, { ...item, id: String(item["id"] ?? "") });
@@ -183,20 +201,55 @@ function selectGeneric(req: SimRequest, c: GenericCollection): Json[] {
   );
 }
 
+/**
+ * A 2.x PATCH whose body model has a writable `name` (a workload preset's) renames the one object it selects: the
+ * new name must be free and valid. `name` is taken out of the body, which then merges as any other.
+ */
+function renameOf(
+  req: SimRequest,
+  body: Json,
+  targets: readonly Json[],
+  c: GenericCollection,
+): { from: string; to: string } | undefined {
+  if (!("name" in body) || generationOf(req.version) !== 2) return undefined;
+  const model = findOperation("PATCH", req.path)?.v2?.body;
+  const field = model === undefined ? undefined : MODELS_2X[model]?.["name"];
+  if (!field || field.ro) return undefined;
+  const to = body["name"];
+  delete body["name"];
+  if (typeof to !== "string") throw badRequest("'name' must be text.", "name");
+  if (targets.length !== 1) throw badRequest("A rename names exactly one object.", "name");
+  const problem = nameProblem(to);
+  if (problem) throw badRequest(`'${to}' is not a valid name (${problem}).`, to);
+  if (c.items.has(to)) throw badRequest(`'${to}' already exists.`, to);
+  return { from: String(targets[0]?.["name"]), to };
+}
+
 export const genericUpdate: Handler = (req, state) => {
   const c = collection(state, req.path);
   const targets = selectGeneric(req, c);
   const body = bodyObject(req, "request");
+  const rename = renameOf(req, body, targets, c);
   rejectIdentity(body);
   const next = targets.map((t) => merge(t, body));
   for (const n of next) validate(n);
+  if (rename) {
+    c.items.delete(rename.from);
+    (next[0] as Json)["name"] = rename.to;
+  }
   for (const n of next) c.items.set(String(n["name"]), n);
   return ok(next.map((i) => render(i, req.version, req.path)));
 };
 
 export const genericDelete: Handler = (req, state) => {
   const c = collection(state, req.path);
-  if (c.singleton) throw badRequest(`${req.path} cannot be deleted.`);
-  for (const t of selectGeneric(req, c)) c.items.delete(String(t["name"]));
+  if (c.singleton && !several(req)) throw badRequest(`${req.path} cannot be deleted.`);
+  if (c.singleton && !req.query.has("names") && !req.query.has("ids"))
+    throw badRequest("'names' or 'ids' is required.");
+  const targets = selectGeneric(req, c);
+  // The array keeps at least one configuration of a settings object (it would resolve no host names without DNS).
+  if (c.singleton && targets.length >= c.items.size)
+    throw badRequest(`The last item of ${req.path} cannot be deleted; change it with PATCH instead.`);
+  for (const t of targets) c.items.delete(String(t["name"]));
   return EMPTY;
 };

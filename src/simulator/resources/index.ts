@@ -7,6 +7,7 @@ import { findOperation } from "../../rest-spec/operations.js";
 import type { SimState } from "../state.js";
 import type { SimHandler } from "../types.js";
 import { deleteAdminCache, listAdminCache, listAdmins, updateAdmins } from "./admins.js";
+import { createAdmins, deleteAdmins } from "./admins-2x.js";
 import * as alerts from "./alerts.js";
 import * as apiClients from "./api-clients.js";
 import * as conns from "./array-connections.js";
@@ -33,6 +34,7 @@ import * as objperf from "./object-performance.js";
 import * as os from "./object-store.js";
 import * as osPolicies from "./object-store-access-policies.js";
 import * as osRules from "./object-store-access-policy-rules.js";
+import { updateAccounts } from "./object-store-accounts-2x.js";
 import * as perf from "./performance.js";
 import * as policies from "./policies.js";
 import * as members from "./policy-members.js";
@@ -113,7 +115,12 @@ const ROUTES: Routes = {
     PATCH: buckets.updateBuckets,
     DELETE: buckets.deleteBuckets,
   },
-  "/object-store-accounts": { GET: os.listAccounts, POST: os.createAccounts, DELETE: os.deleteAccounts },
+  "/object-store-accounts": {
+    GET: os.listAccounts,
+    POST: os.createAccounts,
+    PATCH: updateAccounts,
+    DELETE: os.deleteAccounts,
+  },
   "/object-store-users": {
     GET: os.listObjectUsers,
     POST: os.createObjectUsers,
@@ -158,6 +165,7 @@ const ROUTES: Routes = {
   "/file-system-replica-links": {
     GET: fsLinks.listFileSystemReplicaLinks,
     POST: fsLinks.createFileSystemReplicaLinks,
+    PATCH: fsLinks.updateFileSystemReplicaLinks,
     DELETE: fsLinks.deleteFileSystemReplicaLinks,
   },
   "/array-connections": {
@@ -194,7 +202,7 @@ const ROUTES: Routes = {
   },
   "/alert-watchers/test": { GET: alerts.testAlertWatchers },
   "/audits": { GET: listAudits },
-  "/admins": { GET: listAdmins, PATCH: updateAdmins },
+  "/admins": { GET: listAdmins, POST: createAdmins, PATCH: updateAdmins, DELETE: deleteAdmins },
   "/support/test": { GET: selfTests.testSupport },
   "/snmp-managers/test": { GET: selfTests.testSnmpManagers },
   "/syslog-servers/test": { GET: selfTests.testSyslogServers },
@@ -202,7 +210,7 @@ const ROUTES: Routes = {
     GET: selfTests.testDirectoryServices,
     PATCH: selfTests.testDirectoryServices,
   },
-  "/active-directory/test": { GET: selfTests.testActiveDirectory },
+  "/active-directory/test": { GET: selfTests.testActiveDirectory, PATCH: selfTests.checkActiveDirectory },
   "/admins/cache": { GET: listAdminCache, DELETE: deleteAdminCache },
   "/api-clients": {
     GET: apiClients.listApiClients,

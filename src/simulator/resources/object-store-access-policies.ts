@@ -4,6 +4,8 @@
  * access-policies (the same pairs, selected by policy_names/ids and member_names/ids). Policies of an account and
  * their rules (2.x only) are in object-store-access-policy-rules.ts.
  */
+
+import { generationOf } from "../../rest-spec/versions.js";
 import type { AccessPolicyRec, ObjectUserRec } from "../models/object-store.js";
 import { BUILT_IN_ACCESS_POLICIES } from "../models/object-store.js";
 import type { SimState } from "../state.js";
@@ -18,11 +20,14 @@ export function seedAccessPolicies(state: SimState): void {
 
 export const listAccessPolicies: Handler = (req, state) => {
   const all = state.accessPolicies;
-  const items = [...preselect(req, all, () => all.values())].map((p) => ({
-    name: p.name,
-    id: p.id,
-    ...policyDetails(req, state, p),
-  }));
+  // An account's own policies came with REST 2.2: a 1.x client sees the built-in ones only.
+  const items = [...preselect(req, all, () => all.values())]
+    .filter((p) => p.account === undefined || generationOf(req.version) === 2)
+    .map((p) => ({
+      name: p.name,
+      id: p.id,
+      ...policyDetails(req, state, p),
+    }));
   return listing(items, req, { noun: "Object store access policy" });
 };
 

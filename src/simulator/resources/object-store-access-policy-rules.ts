@@ -69,6 +69,29 @@ function toRules(rules: z.infer<typeof bulkRule>[] | undefined): AccessRuleRec[]
   return out;
 }
 
+/** Bucket-level actions: on a resource that names objects (`bucket/key`) the array ignores them. */
+const BUCKET_ACTION = /^s3:(ListBucket\w*|CreateBucket|DeleteBucket|GetBucket\w*|PutBucket\w*)$/;
+
+/**
+ * With `enforce_action_restrictions=true` the array refuses a rule it would partly ignore (a bucket action on
+ * object resources) instead of keeping it as given.
+ */
+function enforceActions(
+  req: SimRequest,
+  rules: readonly { actions?: string[]; resources?: string[] }[],
+): void {
+  if (req.query.bool("enforce_action_restrictions") !== true) return;
+  for (const r of rules) {
+    const action = r.actions?.find((a) => BUCKET_ACTION.test(a));
+    const objects = r.resources?.find((x) => x.includes("/"));
+    if (action && objects)
+      throw badRequest(
+        `Action '${action}' applies to buckets and is ignored on object resource '${objects}'.`,
+        "enforce_action_restrictions",
+      );
+  }
+}
+
 /** Built-in policies are the array's own: listed and attached, never changed. */
 function ownPolicy(p: AccessPolicyRec): AccessPolicyRec {
   if (p.account === undefined)
@@ -83,6 +106,7 @@ export const createAccessPolicies: Handler = (req, state) => {
     "ObjectStoreAccessPolicyPost",
     req.version,
   );
+  enforceActions(req, body.rules ?? []);
   const made = requireList(req, "names").map((name) => {
     const [account, policy, extra] = name.split("/");
     if (!account || !policy || extra !== undefined || !/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(policy))
@@ -121,6 +145,8 @@ export const updateAccessPolicies: Handler = (req, state) => {
     req.version,
   );
   const policies = named(req, state).map(ownPolicy);
+  // Without new rules the policy's own are checked: a PATCH with the parameter alone asks whether they pass.
+  for (const p of policies) enforceActions(req, body.rules ?? p.rules);
   if (body.rules) for (const p of policies) p.rules = toRules(body.rules);
   return ok(policies.map((p) => ({ name: p.name, id: p.id, ...policyDetails(req, state, p) })));
 };
@@ -170,6 +196,7 @@ export const createAccessPolicyRules: Handler = (req, state) => {
     "PolicyRuleObjectAccessPost",
     req.version,
   );
+  enforceActions(req, [fields]);
   const made = requireList(req, "names").map((name) => {
     if (p.rules.some((r) => r.name === name))
       throw badRequest(`Policy '${p.name}' already has a rule '${name}'.`, name);
@@ -188,6 +215,13 @@ export const updateAccessPolicyRules: Handler = (req, state) => {
     req.version,
   );
   const rules = rulesNamed(req, p);
+  enforceActions(
+    req,
+    rules.map((r) => ({
+      ...r,
+      ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
+    })),
+  );
   for (const r of rules)
     Object.assign(r, Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)));
   return ok(rules.map((r) => renderRule(p, r)));

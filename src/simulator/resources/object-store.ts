@@ -31,7 +31,7 @@ import {
 const NAME = NAME_RULES["account"].pattern;
 const MAX_KEYS_PER_USER = 2;
 
-function accountView(state: SimState, version: string) {
+export function accountView(state: SimState, version: string) {
   const bucketsByAccount = new Map<string, BucketRec[]>();
   for (const b of state.buckets.values()) {
     const list = bucketsByAccount.get(b.account) ?? [];

@@ -1,6 +1,7 @@
 /** The `…/test` endpoints: the simulated services always pass their checks. */
+import { badRequest } from "../types.js";
 import type { Handler } from "./common.js";
-import { listing } from "./common.js";
+import { listing, ok } from "./common.js";
 import { collection } from "./generic.js";
 
 function result(name: string, component: string, testType: string, destination = "") {
@@ -80,3 +81,30 @@ export const testActiveDirectory: Handler = (req, state) =>
     ),
     req,
   );
+
+/**
+ * PATCH (2.27+) tests the named Active Directory accounts against a CA certificate or group before the array
+ * trusts it: the account and the certificate or group must exist.
+ */
+export const checkActiveDirectory: Handler = (req, state) => {
+  const accounts = collection(state, "/active-directory").items;
+  const names = req.query.list("names")?.filter((s) => s !== "") ?? [...accounts.keys()];
+  const body = (req.body ?? {}) as Record<string, { name?: string } | undefined>;
+  for (const [field, path] of [
+    ["ca_certificate", "/certificates"],
+    ["ca_certificate_group", "/certificate-groups"],
+  ] as const) {
+    const ref = body[field]?.name;
+    if (ref !== undefined && !collection(state, path).items.has(ref))
+      throw badRequest(
+        `${field === "ca_certificate" ? "Certificate" : "Certificate group"} '${ref}' does not exist.`,
+        ref,
+      );
+  }
+  const out = names.map((n) => {
+    const d = accounts.get(n);
+    if (!d) throw badRequest(`Active Directory account '${n}' does not exist.`, n);
+    return result(n, String(d["computer_name"] ?? n), "active-directory");
+  });
+  return ok(out);
+};

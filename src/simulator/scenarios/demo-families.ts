@@ -7,7 +7,8 @@
  * `worm-7y` on `finance`; legal hold `hold-audit-2026` on `finance:/ledgers/2025`; maintenance window
  * `fw-upgrade` two days ahead for four hours; realm `finance-realm`; fleet `fleet-prod`; node group `ng-a` holding node `nodes-demo`; one
  * completed support-diagnostics run; and unused ones for the delete examples: `retired-clients`, `smb-retired`,
- * `smb-clients-retired`, `worm-trial`, `hold-2024-closed` and the destroyed `realm-retired`. Sessions are not seeded: they come from real logins.
+ * `smb-clients-retired`, `worm-trial`, `hold-2024-closed`, the destroyed `realm-retired`, a local admin
+ * `contractor`, a DNS configuration `dns-data` (seen from REST 2.16) and the access policy `analytics/etl-read`. Sessions are not seeded: they come from real logins.
  *
  * Ids come from an id source of their own (as demo-admin.ts explains): drawing from the state's would shift the
  * ids and figures that tests and golden files pin. Requests are not audited: the array's audit log starts empty.
@@ -15,6 +16,7 @@
 
 import { createIdSource, createRng } from "../models/random.js";
 import { parseQuery } from "../query/index.js";
+import { createAdmins } from "../resources/admins-2x.js";
 import type { Handler } from "../resources/common.js";
 import { EXPORT_ROUTES, ROUTES_BY_FAMILY } from "../resources/export-policies.js";
 import { FLEET_FAMILY_ROUTES, RUN_MS } from "../resources/fleet-families.js";
@@ -22,6 +24,7 @@ import { genericCreate } from "../resources/generic.js";
 import { HOLD_ROUTES } from "../resources/legal-holds.js";
 import { WINDOW_ROUTES } from "../resources/maintenance-windows.js";
 import { NODE_GROUP_ROUTES } from "../resources/node-groups.js";
+import { createAccessPolicies } from "../resources/object-store-access-policy-rules.js";
 import { QOS_ROUTES } from "../resources/qos-policies.js";
 import { applyWormPolicy, WORM_ROUTES } from "../resources/worm-data-policies.js";
 import type { SimState } from "../state.js";
@@ -36,6 +39,8 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
   ...WINDOW_ROUTES,
   ...FLEET_FAMILY_ROUTES,
   ...NODE_GROUP_ROUTES,
+  "/admins": { POST: createAdmins },
+  "/object-store-access-policies": { POST: createAccessPolicies },
 };
 
 const YEAR = 365 * DAY;
@@ -190,6 +195,31 @@ export function seedDemoFamilies(state: SimState): void {
   );
   call("POST", "/realms", { names: "realm-retired" });
   call("PATCH", "/realms", { names: "realm-retired" }, { destroyed: true });
+  // A second DNS configuration, for the data services (REST 2.16+ keeps several), for `dns delete`'s example.
+  call(
+    "POST",
+    "/dns",
+    { names: "dns-data" },
+    { domain: "data.example.com", nameservers: ["10.21.4.53"], services: ["data"] },
+  );
+  // An account's own access policy (REST 2.2+), attached to no one, with one rule: the object-policy and rule
+  // examples change and delete it.
+  call(
+    "POST",
+    "/object-store-access-policies",
+    { names: "analytics/etl-read" },
+    {
+      description: "ETL reads",
+      rules: [{ name: "read", actions: ["s3:GetObject"], resources: ["etl/*"] }],
+    },
+  );
+  // A local admin for `admin delete`'s example (REST 2.15+ removes admins): a contractor's account, read-only.
+  call(
+    "POST",
+    "/admins",
+    { names: "contractor" },
+    { password: "Contract0r-Pw!", role: { name: "readonly" } },
+  );
 
   // Started an hour before it finished, so the demo has a completed run to read.
   at(now - RUN_MS - HOUR)("POST", "/support-diagnostics", {});
