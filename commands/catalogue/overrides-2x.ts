@@ -202,3 +202,19 @@ export const OVERRIDES_2X: Readonly<Record<string, Override2x>> = {
     classes: { create: "eradicate", delete: "array_settings" },
   },
 };
+
+/**
+ * Show examples where the array names the objects itself, so the generator's `<segment>-demo` names nothing: the
+ * bot's own login is the demo array's first session (`session-1`, src/simulator/resources/session-log.ts), the
+ * demo's completed diagnostics run is `1` and its tests `1.1`…, a realm's space and defaults are read by the realm's
+ * name, and held paths by their hold's. Kept apart from OVERRIDES_2X, whose examples win where both name a path.
+ */
+export const DEMO_SHOWS_2X: Readonly<Record<string, string>> = {
+  "/sessions": "session-1",
+  "/support-diagnostics": "1",
+  "/support-diagnostics/details": "1.1",
+  "/realms/space": "finance-realm",
+  "/realms/space/storage-classes": "finance-realm",
+  "/realms/defaults": "finance-realm",
+  "/legal-holds/held-entities": "hold-audit-2026",
+};

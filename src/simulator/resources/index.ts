@@ -38,6 +38,7 @@ import * as members from "./policy-members.js";
 import * as linkPolicies from "./policy-replica-links.js";
 import { QOS_ROUTES } from "./qos-policies.js";
 import { GROUPS, quotaHandlers, USERS } from "./quotas.js";
+import { REALM_READ_ROUTES } from "./realm-reads.js";
 import * as links from "./replica-links.js";
 import * as selfTests from "./self-tests.js";
 import { listSessions } from "./session-log.js";
@@ -294,6 +295,7 @@ const ROUTES: Routes = {
   ...HOLD_ROUTES,
   ...WINDOW_ROUTES,
   ...FLEET_FAMILY_ROUTES,
+  ...REALM_READ_ROUTES,
   "/sessions": { GET: listSessions },
 };
 
