@@ -28,6 +28,7 @@ import * as rules from "./lifecycle-rules.js";
 import * as lags from "./link-aggregation-groups.js";
 import { WINDOW_ROUTES } from "./maintenance-windows.js";
 import * as net from "./network.js";
+import { NETWORK_ACCESS_MEMBER_ROUTES } from "./network-access-members.js";
 import * as objperf from "./object-performance.js";
 import * as os from "./object-store.js";
 import * as osPolicies from "./object-store-access-policies.js";
@@ -296,6 +297,7 @@ const ROUTES: Routes = {
   ...WINDOW_ROUTES,
   ...FLEET_FAMILY_ROUTES,
   ...REALM_READ_ROUTES,
+  ...NETWORK_ACCESS_MEMBER_ROUTES,
   "/sessions": { GET: listSessions },
 };
 
