@@ -169,7 +169,13 @@ export function render(dir) {
     const examples = {};
     const createArgs = (by.POST ? selectorsOf(paramsOf(by.POST.params)) : []).map((s) => word(s, "new"));
     if ("names" in paramsOf(by.POST?.params ?? "")) createArgs.unshift(`${last}-new`);
+    // A show needs every selector its GET takes but `names` (which alone picks the object, derive.ts): a
+    // membership's policy and member both, named as the demo seeds them.
     if (by.GET && named) examples.show = `${last}-demo`;
+    else if (by.GET) {
+      const words = sel.filter((s) => s.param in paramsOf(by.GET.params)).map((s) => word(s, "demo"));
+      if (words.length) examples.show = words.join(" ");
+    }
     if (by.POST) examples.create = createArgs.join(" ");
     if (by.PATCH) {
       const field = exampleField(models, by.PATCH.body);

@@ -10,7 +10,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
     summary: "Administrators (REST 2.0+): /admins/api-tokens",
     path: "/admins/api-tokens",
     select: [{ param: "admin_names", label: "admin" }],
-    examples: { create: "admin-new", delete: "admin-old" },
+    examples: { show: "admin-demo", create: "admin-new", delete: "admin-old" },
   },
   {
     noun: "admin management-access-policy",
@@ -22,7 +22,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "admin management-authentication-policy",
@@ -34,7 +38,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "admin settings",
@@ -53,7 +61,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "array client s3-specific-performance",
@@ -87,7 +99,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "array space storage-class",
@@ -95,7 +111,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
     summary: "Arrays (REST 2.16+): /arrays/space/storage-classes",
     path: "/arrays/space/storage-classes",
     select: [{ param: "storage_class_names", label: "storage-class" }],
-    examples: {},
+    examples: { show: "storage-class-demo" },
   },
   {
     noun: "array ssh-certificate-authority-policy",
@@ -107,7 +123,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "audit-file-systems-policy",
@@ -132,7 +152,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "audit-file-systems-policy-operation",
@@ -165,7 +189,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "bucket-audit-filter-action",
@@ -283,7 +311,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "data-eviction-policy member",
@@ -295,7 +327,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: {},
+    examples: { show: "policy-demo member-demo" },
   },
   {
     noun: "directory-service local directory-service",
@@ -338,6 +370,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "member_names", label: "member" },
     ],
     examples: {
+      show: "group-demo member-demo",
       create: "group-new local-directory-service-new",
       delete: "group-old local-directory-service-old member-old",
     },
@@ -370,6 +403,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "member_names", label: "member" },
     ],
     examples: {
+      show: "group-demo member-demo",
       create: "local-directory-service-new member-new",
       delete: "group-old local-directory-service-old member-old",
     },
@@ -385,7 +419,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "drive",
@@ -423,7 +461,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "file_system_names", label: "file-system" },
       { param: "group_names", label: "group" },
     ],
-    examples: {},
+    examples: { show: "file-system-demo group-demo" },
   },
   {
     noun: "file-system-junction",
@@ -450,7 +488,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "file_system_names", label: "file-system" },
       { param: "user_names", label: "user" },
     ],
-    examples: {},
+    examples: { show: "file-system-demo user-demo" },
   },
   {
     noun: "file-system audit-policy",
@@ -462,7 +500,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "file-system data-eviction-policy",
@@ -474,7 +516,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "file-system group",
@@ -485,7 +531,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "file_system_names", label: "file-system" },
       { param: "group_names", label: "group" },
     ],
-    examples: {},
+    examples: { show: "file-system-demo group-demo" },
   },
   {
     noun: "file-system lock",
@@ -524,7 +570,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "session_names", label: "session" },
       { param: "user_names", label: "user" },
     ],
-    examples: { delete: "" },
+    examples: { show: "client-demo file-system-demo session-demo user-demo", delete: "" },
   },
   {
     noun: "file-system policies-all",
@@ -536,7 +582,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: {},
+    examples: { show: "policy-demo member-demo" },
   },
   {
     noun: "file-system session",
@@ -571,7 +617,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "file-system user",
@@ -582,7 +632,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "file_system_names", label: "file-system" },
       { param: "user_names", label: "user" },
     ],
-    examples: {},
+    examples: { show: "file-system-demo user-demo" },
   },
   {
     noun: "file-system worm-data-policy",
@@ -594,7 +644,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: {},
+    examples: { show: "policy-demo member-demo" },
   },
   {
     noun: "fleet",
@@ -621,7 +671,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "fleet_names", label: "fleet" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "fleet-new", delete: "member-old" },
+    examples: { show: "fleet-demo member-demo", create: "fleet-new", delete: "member-old" },
   },
   {
     noun: "fleet member batch",
@@ -765,7 +815,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "management-access-policy directory-service role",
@@ -778,7 +832,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "management-access-policy member",
@@ -790,7 +848,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: {},
+    examples: { show: "policy-demo member-demo" },
   },
   {
     noun: "management-access-policy role",
@@ -864,7 +922,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "network-access-policy",
@@ -884,7 +946,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: {},
+    examples: { show: "policy-demo member-demo" },
   },
   {
     noun: "network-access-policy rule",
@@ -932,7 +994,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
     summary: "Network Interfaces (REST 2.20+): /network-interfaces/neighbors",
     path: "/network-interfaces/neighbors",
     select: [{ param: "local_port_names", label: "local-port" }],
-    examples: {},
+    examples: { show: "local-port-demo" },
   },
   {
     noun: "network-interface network-connection-statistic",
@@ -958,7 +1020,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "network-interface trace",
@@ -1011,7 +1077,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "node_group_names", label: "node-group" },
       { param: "node_names", label: "node" },
     ],
-    examples: { create: "node-group-new node-new", delete: "node-group-old node-old" },
+    examples: {
+      show: "node-group-demo node-demo",
+      create: "node-group-new node-new",
+      delete: "node-group-old node-old",
+    },
   },
   {
     noun: "node-group use",
@@ -1046,7 +1116,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "object-store-access-policy rule",
@@ -1113,7 +1187,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "object-store-role object-store-trust-policy",
@@ -1194,7 +1272,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "remote_file_system_names", label: "remote-file-system" },
       { param: "remote_names", label: "remote" },
     ],
-    examples: {},
+    examples: { show: "policy-demo local-file-system-demo member-demo remote-file-system-demo remote-demo" },
   },
   {
     noun: "preset workload",
@@ -1248,7 +1326,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: {},
+    examples: { show: "policy-demo member-demo" },
   },
   {
     noun: "qos-policy file-system",
@@ -1260,7 +1338,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: {},
+    examples: { show: "policy-demo member-demo" },
   },
   {
     noun: "qos-policy member",
@@ -1272,7 +1350,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "rapid-data-locking",
@@ -1304,7 +1386,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "local_realm_names", label: "local-realm" },
       { param: "remote_realm_names", label: "remote-realm" },
     ],
-    examples: { create: "local-realm-new remote-realm-new", delete: "local-realm-old remote-realm-old" },
+    examples: {
+      show: "local-realm-demo remote-realm-demo",
+      create: "local-realm-new remote-realm-new",
+      delete: "local-realm-old remote-realm-old",
+    },
   },
   {
     noun: "realm-connection connection-key",
@@ -1312,7 +1398,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
     summary: "Realm Connections (REST 2.25+): /realm-connections/connection-key",
     path: "/realm-connections/connection-key",
     select: [{ param: "realm_names", label: "realm" }],
-    examples: { create: "realm-new", delete: "realm-old" },
+    examples: { show: "realm-demo", create: "realm-new", delete: "realm-old" },
   },
   {
     noun: "realm",
@@ -1333,7 +1419,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
     summary: "Realms (REST 2.20+): /realms/defaults",
     path: "/realms/defaults",
     select: [{ param: "realm_names", label: "realm" }],
-    examples: {},
+    examples: { show: "realm-demo" },
   },
   {
     noun: "realm space",
@@ -1388,7 +1474,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "member_names", label: "member" },
       { param: "resiliency_group_names", label: "resiliency-group" },
     ],
-    examples: {},
+    examples: { show: "member-demo resiliency-group-demo" },
   },
   {
     noun: "resource-access",
@@ -1567,7 +1653,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "ssh-certificate-authority-policy array",
@@ -1579,7 +1669,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "ssh-certificate-authority-policy member",
@@ -1591,7 +1685,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: {},
+    examples: { show: "policy-demo member-demo" },
   },
   {
     noun: "sso oidc idp",
@@ -1640,7 +1734,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: {},
+    examples: { show: "policy-demo member-demo" },
   },
   {
     noun: "storage-class member",
@@ -1652,7 +1746,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "member_names", label: "member" },
       { param: "storage_class_names", label: "storage-class" },
     ],
-    examples: {},
+    examples: { show: "member-demo storage-class-demo" },
   },
   {
     noun: "support-diagnostic",
@@ -1714,7 +1808,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: {},
+    examples: { show: "policy-demo member-demo" },
   },
   {
     noun: "tls-policy network-interface",
@@ -1726,7 +1820,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "topology-group",
@@ -1754,7 +1852,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "member_names", label: "member" },
       { param: "topology_group_names", label: "topology-group" },
     ],
-    examples: {},
+    examples: { show: "member-demo topology-group-demo" },
   },
   {
     noun: "topology-group member",
@@ -1766,7 +1864,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "member_names", label: "member" },
       { param: "topology_group_names", label: "topology-group" },
     ],
-    examples: { create: "topology-group-new", delete: "member-old topology-group-old" },
+    examples: {
+      show: "member-demo topology-group-demo",
+      create: "topology-group-new",
+      delete: "member-old topology-group-old",
+    },
   },
   {
     noun: "user-group-quota-policy",
@@ -1794,7 +1896,11 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: { create: "policy-new member-new", delete: "policy-old member-old" },
+    examples: {
+      show: "policy-demo member-demo",
+      create: "policy-new member-new",
+      delete: "policy-old member-old",
+    },
   },
   {
     noun: "user-group-quota-policy member",
@@ -1806,7 +1912,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: {},
+    examples: { show: "policy-demo member-demo" },
   },
   {
     noun: "user-group-quota-policy rule",
@@ -1858,7 +1964,7 @@ export const GENERATED_2X: readonly Generated2x[] = [
     summary: "Workloads (REST 2.23+): /workloads/tags",
     path: "/workloads/tags",
     select: [{ param: "resource_names", label: "resource" }],
-    examples: { delete: "resource-old" },
+    examples: { show: "resource-demo", delete: "resource-old" },
   },
   {
     noun: "workload tag batch",
@@ -1891,6 +1997,6 @@ export const GENERATED_2X: readonly Generated2x[] = [
       { param: "policy_names", label: "policy" },
       { param: "member_names", label: "member" },
     ],
-    examples: {},
+    examples: { show: "policy-demo member-demo" },
   },
 ];

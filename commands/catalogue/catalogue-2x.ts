@@ -10,7 +10,7 @@ import { findOperation } from "../../src/rest-spec/operations.js";
 import { endpointRule } from "../../src/rest-spec/policy.js";
 import { GENERATED_2X } from "./catalogue-2x.data.js";
 import { verbPlans } from "./generic/derive.js";
-import { FAMILY_WORDS, FORMS_2X, OVERRIDES_2X, VIEWS_2X } from "./overrides-2x.js";
+import { DEMO_SHOWS_2X, FAMILY_WORDS, FORMS_2X, OVERRIDES_2X, VIEWS_2X } from "./overrides-2x.js";
 import type { NounSpec, Selector, Unit, VerbName } from "./spec.js";
 
 /** What the generator writes per noun. */
@@ -77,7 +77,11 @@ function nounOf(g: Generated2x): NounSpec {
     ...o,
     area,
     noun: o.noun ?? g.noun.replace(/^\S+/, (w) => FAMILY_WORDS[w] ?? w),
-    examples: { ...g.examples, ...o.examples },
+    examples: {
+      ...g.examples,
+      ...(g.path in DEMO_SHOWS_2X ? { show: DEMO_SHOWS_2X[g.path] } : {}),
+      ...o.examples,
+    },
     classes: { ...gated, ...o.classes },
   };
 }

@@ -579,3 +579,28 @@ export const FORMS_2X: Readonly<Record<string, Form2x>> = {
     },
   },
 };
+
+/**
+ * Show examples where the array names the objects itself, so the generator's `<segment>-demo` names nothing: the
+ * bot's own login is the demo array's first session (`session-1`, src/simulator/resources/session-log.ts), the
+ * demo's completed diagnostics run is `1` and its tests `1.1`…, a realm's space and defaults are read by the realm's
+ * name, held paths by their hold's, and memberships by the demo's own (src/simulator/scenarios/demo-families.ts:
+ * `scratch` in `qos-bronze`, `finance` in `worm-7y`; fb-lab-01, the default array, in `default` and `fleet-prod`). Kept apart from OVERRIDES_2X, whose examples win where both name a path.
+ */
+export const DEMO_SHOWS_2X: Readonly<Record<string, string>> = {
+  "/sessions": "session-1",
+  "/support-diagnostics": "1",
+  "/support-diagnostics/details": "1.1",
+  "/realms/space": "finance-realm",
+  "/realms/space/storage-classes": "finance-realm",
+  "/realms/defaults": "finance-realm",
+  "/legal-holds/held-entities": "hold-audit-2026",
+  "/qos-policies/members": "qos-bronze scratch",
+  "/qos-policies/file-systems": "qos-bronze scratch",
+  "/worm-data-policies/members": "worm-7y finance",
+  "/file-systems/worm-data-policies": "worm-7y finance",
+  "/network-access-policies/members": "default fb-lab-01",
+  "/fleets/members": "fleet-prod fb-lab-01",
+  "/node-groups/nodes": "ng-a nodes-demo",
+  "/object-store-access-policies/rules": "read analytics/etl-read",
+};

@@ -107,6 +107,10 @@ function plan(spec: NounSpec, kind: VerbKind, endpoint: CatalogueEndpoint): Verb
   if (kind === "show" && spec.kind !== "singleton" && select.length === 0) return undefined;
   // A read-only view has `show` only where one object means something (its example says which).
   if (kind === "show" && spec.kind === "view" && spec.examples?.show === undefined) return undefined;
+  // `names` alone picks the one object a show reads; the other selectors (a policy's workload, a lock's client)
+  // only narrow it, so a name is enough and help's example need not invent the rest.
+  if (kind === "show" && spec.rest2 && select.some((s) => s.param === "names"))
+    select = select.map((s) => (s.param === "names" ? s : { ...s, optional: true }));
   if (kind === "list") {
     // `--name <pattern>` replaces the bare name on lists (a pattern without * is the exact name).
     if ("filter" in endpoint.params) select = select.filter((s) => s.param !== "names");

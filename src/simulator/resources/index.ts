@@ -29,6 +29,7 @@ import * as rules from "./lifecycle-rules.js";
 import * as lags from "./link-aggregation-groups.js";
 import { WINDOW_ROUTES } from "./maintenance-windows.js";
 import * as net from "./network.js";
+import { NETWORK_ACCESS_MEMBER_ROUTES } from "./network-access-members.js";
 import { NODE_GROUP_ROUTES } from "./node-groups.js";
 import * as objperf from "./object-performance.js";
 import * as os from "./object-store.js";
@@ -41,6 +42,7 @@ import * as members from "./policy-members.js";
 import * as linkPolicies from "./policy-replica-links.js";
 import { QOS_ROUTES } from "./qos-policies.js";
 import { GROUPS, quotaHandlers, USERS } from "./quotas.js";
+import { REALM_READ_ROUTES } from "./realm-reads.js";
 import * as links from "./replica-links.js";
 import * as selfTests from "./self-tests.js";
 import { listSessions } from "./session-log.js";
@@ -304,6 +306,8 @@ const ROUTES: Routes = {
   ...WINDOW_ROUTES,
   ...FLEET_FAMILY_ROUTES,
   ...NODE_GROUP_ROUTES,
+  ...REALM_READ_ROUTES,
+  ...NETWORK_ACCESS_MEMBER_ROUTES,
   "/sessions": { GET: listSessions },
 };
 
