@@ -597,6 +597,7 @@ export const DEMO_SHOWS_2X: Readonly<Record<string, string>> = {
   "/legal-holds/held-entities": "hold-audit-2026",
   "/qos-policies/members": "qos-bronze scratch",
   "/qos-policies/file-systems": "qos-bronze scratch",
+  "/qos-policies/buckets": "qos-archive logs-archive",
   "/worm-data-policies/members": "worm-7y finance",
   "/file-systems/worm-data-policies": "worm-7y finance",
   "/network-access-policies/members": "default fb-lab-01",

@@ -135,7 +135,7 @@ def network_access():
 def qos_policies():
     p = "qos-policies"
     listed = ok(fb.get_qos_policies())
-    report(p, "the demo's policies", [(q.name, q.max_total_bytes_per_sec, q.max_total_ops_per_sec) for q in listed] == [("qos-gold", 0, 0), ("qos-bronze", 3_000_000, 5000)], listed)
+    report(p, "the demo's policies", [(q.name, q.max_total_bytes_per_sec, q.max_total_ops_per_sec) for q in listed] == [("qos-gold", 0, 0), ("qos-bronze", 3_000_000, 5000), ("qos-archive", 0, 0)], listed)
     members = ok(fb.get_qos_policies_file_systems(policy_names=["qos-bronze"]))
     report(p, "scratch is in qos-bronze", [m.member.name for m in members] == ["scratch"], members)
     ok(fb.post_qos_policies(names=["conf-qos"], policy=M.QosPolicy(max_total_ops_per_sec=100)))

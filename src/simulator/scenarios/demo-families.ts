@@ -3,7 +3,7 @@
  * requests an admin would send, at REST 2.28), under the names the examples, the bot's features and the tests
  * share: NFS export policies `default` and `lab-clients` with exports `home` and `projects`; SMB share policy
  * `smb-default`, client policy `smb-clients` and export `media`; QoS policies `qos-gold` (no limits) and
- * `qos-bronze` (3 MB/s, 5,000 ops/s) on `scratch`, whose workload presses against it (diagnose names it); WORM data policy
+ * `qos-bronze` (3 MB/s, 5,000 ops/s) on `scratch`, whose workload presses against it (diagnose names it); `qos-archive` (no limits) on the bucket `logs-archive`; WORM data policy
  * `worm-7y` on `finance`; legal hold `hold-audit-2026` on `finance:/ledgers/2025`; maintenance window
  * `fw-upgrade` two days ahead for four hours; realm `finance-realm`; fleet `fleet-prod`; node group `ng-a` holding node `nodes-demo`; one
  * completed support-diagnostics run; and unused ones for the delete examples: `retired-clients`, `smb-retired`,
@@ -141,6 +141,18 @@ export function seedDemoFamilies(state: SimState): void {
     policy_names: "qos-bronze",
     member_names: "scratch",
     member_types: "file-systems",
+  });
+  // A bucket's policy (2.19+): no limits, so the archive's reported performance is its own.
+  call(
+    "POST",
+    "/qos-policies",
+    { names: "qos-archive" },
+    { max_total_bytes_per_sec: 0, max_total_ops_per_sec: 0 },
+  );
+  call("POST", "/qos-policies/members", {
+    policy_names: "qos-archive",
+    member_names: "logs-archive",
+    member_types: "buckets",
   });
 
   call(
