@@ -8,7 +8,10 @@ import { NFS_EXPORT_RULE_CHECKS } from "../fs/export-rule-check.js";
 import type { NounSpec } from "./spec.js";
 
 export type Override2x = Partial<
-  Pick<NounSpec, "noun" | "area" | "roles" | "classes" | "examples" | "summary" | "renamable">
+  Pick<
+    NounSpec,
+    "noun" | "area" | "roles" | "classes" | "examples" | "summary" | "renamable" | "referenceLists" | "extra"
+  >
 >;
 
 /** How a first-class family reads: its list's columns and headings, its title, and the checks before a change. */
@@ -503,5 +506,19 @@ export const FORMS_2X: Readonly<Record<string, Form2x>> = {
         node: { path: "/nodes", field: "name" },
       },
     },
+  },
+};
+
+// ── Issue 42j: the last 2.28 operations no help example reached ──────────────────────────────────────────────
+
+/**
+ * Words for the last operations help did not reach, read after OVERRIDES_2X (a key here replaces the same key
+ * there). A realm's default object store servers are a list of `{server: {name}}`, typed `--servers a,b`; the
+ * demo's generic `/servers` holds `servers-demo`.
+ */
+export const OVERRIDES_2X_LAST: Readonly<Record<string, Override2x>> = {
+  "/realms/defaults": {
+    referenceLists: { object_store: { wrap: "server", option: "servers" } },
+    examples: { show: "finance-realm", update: "finance-realm --servers servers-demo" },
   },
 };

@@ -117,6 +117,12 @@ export interface NounSpec {
   createSelect?: readonly Selector[];
   /** Writable fields for create and update/set (default: every scalar field of the body model). */
   writable?: readonly string[];
+  /**
+   * Body fields that are lists of objects each wrapping one reference, which the generic fields cannot build
+   * from their model (a realm's default object store servers, `[{server: {name}}, …]`): field → the wrapping
+   * key and the option typing its names, comma-separated (`--servers a,b`).
+   */
+  referenceLists?: Readonly<Record<string, { wrap: string; option: string }>>;
   /** Writable only on create. */
   createOnly?: readonly string[];
   /**

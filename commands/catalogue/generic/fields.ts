@@ -18,6 +18,7 @@ import {
 } from "../../../src/core/words/arg-types.js";
 import { ITEM, listWire, textWire, VALUE_ITEMS, wired, wireOf } from "../../../src/core/words/arg-wire.js";
 import type { ModelField } from "../../../src/rest-spec/models.js";
+import { MODELS_2X } from "../../../src/rest-spec/models-2x.js";
 import { isSecretKey, mintsSecret } from "../../../src/rest-spec/secrets.js";
 import type { NounSpec, Unit } from "../spec.js";
 import { modelOf } from "./models-of.js";
@@ -48,6 +49,8 @@ export interface FieldDef {
   value?: ValueType;
   /** May be emptied (`--relay-host ""`): a service's last server, removed through its own gate class. */
   clearable?: true;
+  /** A list of references each wrapped in an object under this key (the spec's `referenceLists`). */
+  wrap?: string;
 }
 
 /**
@@ -143,7 +146,20 @@ export function modelFields(modelName: string | undefined, spec: NounSpec): Fiel
       out.push(def([name, sub], sf, spec.units?.[path], spec.values?.[path] ?? VALUE_BY_FIELD[sub]));
     }
   }
-  return out;
+  return [...out, ...wrappedLists(modelName, spec)];
+}
+
+/**
+ * The spec's lists of wrapped references, where the body model has the field writable: typed as names, sent as
+ * `[{<wrap>: {name}}, …]` (their model is a list of objects, which the loop above leaves to `/array api`).
+ */
+function wrappedLists(modelName: string | undefined, spec: NounSpec): FieldDef[] {
+  return Object.entries(spec.referenceLists ?? {}).flatMap(([name, r]) => {
+    const raw = modelName ? MODELS_2X[modelName]?.[name] : undefined;
+    if (!raw || raw.ro || raw.last !== undefined) return [];
+    const model: ModelField = { type: "list[Reference]", ...(raw.since ? { since: raw.since } : {}) };
+    return [{ ...def([name], model, undefined), key: camel([r.option]), option: r.option, wrap: r.wrap }];
+  });
 }
 
 /**
@@ -212,7 +228,7 @@ export function fieldSchema(f: FieldDef): z.ZodType {
     s = wired(
       commaList
         .pipe(z.array(objectName(f.option)).min(1, "name at least one").max(64))
-        .transform((names) => names.map((name) => ({ name }))),
+        .transform((names) => names.map((name) => (f.wrap ? { [f.wrap]: { name } } : { name }))),
       listWire(ITEM),
     );
   } else if (m.values) {
@@ -254,7 +270,7 @@ function describe(f: FieldDef): string {
           : REFERENCES.test(f.type)
             ? "a name"
             : REFERENCE_LISTS.test(f.type)
-              ? "comma-separated names"
+              ? `comma-separated ${f.wrap ? `${f.wrap} ` : ""}names`
               : PEM_FIELD.test(f.path.at(-1) ?? "")
                 ? "PEM text, quoted; pasted on one line is fine"
                 : f.model.values

