@@ -5,6 +5,7 @@
  * a resource has `create` because the table has POST on its path, and from the version the table says.
  */
 
+import type { ZodType } from "zod";
 import type { Role } from "../../src/core/access/roles.js";
 import type {
   Area,
@@ -86,6 +87,18 @@ export interface ExtraVerb {
   fields?: readonly string[];
   /** The result is offered as a file. */
   file?: string;
+  /** The body is one JSON document typed as an option (a role's IAM trust policy), checked by its schema. */
+  document?: DocumentOption;
+}
+
+/** A JSON document that is the whole body of a verb: `--<option> '{…}'`, parsed, then checked by `schema`. */
+export interface DocumentOption {
+  option: string;
+  /** The body's name in cards and help ("policy_document" reads "Policy document"). */
+  field: string;
+  /** What the document is, in help ("an IAM trust policy: {\"Statement\": [...]}"). */
+  help: string;
+  schema: ZodType;
 }
 
 export interface NounSpec {

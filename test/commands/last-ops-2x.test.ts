@@ -28,7 +28,37 @@ interface Case {
   after: unknown;
 }
 
+const TRUST = "/object-store-roles/object-store-trust-policies";
+const DOCUMENT = JSON.stringify({
+  Version: "2012-10-17",
+  Statement: [
+    {
+      Effect: "Allow",
+      Principal: { Federated: "oidc-demo" },
+      Action: "sts:AssumeRoleWithWebIdentity",
+      Condition: { StringEquals: { aud: ["builds", "ci"] } },
+    },
+  ],
+});
+const trustRules = () =>
+  items(`${TRUST}/rules`)
+    .filter((r) => (r["policy"] as Json | undefined)?.["name"] === "object-store-trust-policies-demo")
+    .map((r) => [r["name"], r["actions"], r["principals"], r["conditions"]]);
+
 const CASES: Case[] = [
+  {
+    line: `object-store-role object-store-trust-policy upload object-store-trust-policies-demo --document '${DOCUMENT}' --array fb-two`,
+    request: `PATCH /api/2.28/object-store-roles/object-store-trust-policies/upload?names=object-store-trust-policies-demo ${DOCUMENT}`,
+    before: trustRules,
+    after: [
+      [
+        "object-store-trust-policies-demo.1",
+        ["sts:AssumeRoleWithWebIdentity"],
+        [{ name: "oidc-demo" }],
+        [{ operator: "StringEquals", key: "aud", values: ["builds", "ci"] }],
+      ],
+    ],
+  },
   {
     line: "realm default update finance-realm --servers servers-demo,servers-old --array fb-two",
     request:
@@ -70,5 +100,21 @@ describe("the last 2.28 operations on 2.x", () => {
     );
     expect(text).toContain("Server 'nope' does not exist.");
     expect(defaults()).toEqual([["finance-realm", ["servers-demo"]]]);
+  });
+
+  test("a trust document that is not JSON, or not a trust policy, is refused before any card: nothing is sent", async () => {
+    const line = (doc: string) =>
+      `object-store-role object-store-trust-policy upload object-store-trust-policies-demo --document '${doc}' --array fb-two`;
+    for (const sim of h.sims.values()) sim.control.resetStats();
+    expect(textOf(await h.run("alice", line("{Statement")))).toContain("--document: not JSON");
+    const deny = DOCUMENT.replace('"Allow"', '"Deny"');
+    expect(textOf(await h.run("alice", line(deny)))).toContain(
+      "a trust policy statement allows (Effect: Allow)",
+    );
+    const sent = [...h.sims.values()]
+      .flatMap((s) => s.control.stats().recent)
+      .filter((r) => r.method !== "GET");
+    expect(sent.filter((r) => r.path.includes("upload"))).toEqual([]);
+    expect(trustRules()).toEqual([]);
   });
 });

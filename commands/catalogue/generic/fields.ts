@@ -20,7 +20,8 @@ import { ITEM, listWire, textWire, VALUE_ITEMS, wired, wireOf } from "../../../s
 import type { ModelField } from "../../../src/rest-spec/models.js";
 import { MODELS_2X } from "../../../src/rest-spec/models-2x.js";
 import { isSecretKey, mintsSecret } from "../../../src/rest-spec/secrets.js";
-import type { NounSpec, Unit } from "../spec.js";
+import type { DocumentOption, NounSpec, Unit } from "../spec.js";
+import { documentSchema } from "./document.js";
 import { modelOf } from "./models-of.js";
 import { normalisePem, PEM_FIELD, PEM_MAX } from "./pem.js";
 
@@ -51,6 +52,8 @@ export interface FieldDef {
   clearable?: true;
   /** A list of references each wrapped in an object under this key (the spec's `referenceLists`). */
   wrap?: string;
+  /** The whole body: a JSON document typed as this option (an extra verb's `document`). */
+  document?: DocumentOption;
 }
 
 /**
@@ -205,6 +208,7 @@ export function fieldSchema(f: FieldDef): z.ZodType {
     return flag().describe(
       `a flag: the value is asked in a private dialog, never typed in chat${f.since ? ` (REST ${f.since}+)` : ""}`,
     );
+  if (f.document) return documentSchema(f.document);
   if (f.type === "bool") return flag();
   if (f.value) {
     const one = typedValue(f.value);
@@ -288,6 +292,10 @@ export function bodyOf(fields: readonly FieldDef[], args: Record<string, unknown
     const v = args[f.key];
     // A secret's option only asks for it; its value joins the body at run time (secret-fields.ts).
     if (v === undefined || f.secret) continue;
+    if (f.document) {
+      Object.assign(body, v);
+      continue;
+    }
     let at = body;
     for (const p of f.path.slice(0, -1)) {
       at[p] ??= {};

@@ -45,6 +45,7 @@ import { listSessions } from "./session-log.js";
 import * as snaps from "./snapshots.js";
 import * as targets from "./targets.js";
 import * as transfers from "./transfers.js";
+import { TRUST_POLICY_ROUTES } from "./trust-policies.js";
 import { WORM_ROUTES } from "./worm-data-policies.js";
 
 const userQuotas = quotaHandlers(USERS);
@@ -296,6 +297,7 @@ const ROUTES: Routes = {
   ...WINDOW_ROUTES,
   ...FLEET_FAMILY_ROUTES,
   ...NODE_GROUP_ROUTES,
+  ...TRUST_POLICY_ROUTES,
   "/sessions": { GET: listSessions },
 };
 
