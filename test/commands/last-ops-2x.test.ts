@@ -12,7 +12,11 @@ import { runThroughGates } from "./demo-examples.js";
 
 let h: Harness;
 beforeEach(async () => {
-  h = await startHarness({ arrays: [{ name: "fb-two", versions: "2.0-2.28" }] });
+  h = await startHarness({
+    arrays: [{ name: "fb-two", versions: "2.0-2.28" }],
+    // As the console demo's fb-edge-01: never configured, joined to fb-two's fleet-prod with a fleet key.
+    fleetMembers: [{ name: "fb-edge-01", scenario: "empty", versions: "2.0-2.28", joins: "fb-two" }],
+  });
 });
 afterEach(async () => h.close());
 
@@ -46,6 +50,12 @@ const trustRules = () =>
     .map((r) => [r["name"], r["actions"], r["principals"], r["conditions"]]);
 
 const CASES: Case[] = [
+  {
+    line: "fleet member remove fb-edge-01 --array fb-two",
+    request: "DELETE /api/2.28/fleets/members?member_names=fb-edge-01",
+    before: () => items("/fleets/members").map((m) => m["name"]),
+    after: ["fb-two"],
+  },
   {
     line: `object-store-role object-store-trust-policy upload object-store-trust-policies-demo --document '${DOCUMENT}' --array fb-two`,
     request: `PATCH /api/2.28/object-store-roles/object-store-trust-policies/upload?names=object-store-trust-policies-demo ${DOCUMENT}`,
