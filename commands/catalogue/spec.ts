@@ -89,6 +89,11 @@ export interface ExtraVerb {
   file?: string;
   /** The body is one JSON document typed as an option (a role's IAM trust policy), checked by its schema. */
   document?: DocumentOption;
+  /**
+   * The form-data part that carries a secret file (a keytab's `keytab_file`): always asked in the private
+   * dialog, as base64, and sent as the file's bytes; the card and the audit name it only.
+   */
+  secretFile?: string;
 }
 
 /** A JSON document that is the whole body of a verb: `--<option> '{…}'`, parsed, then checked by `schema`. */

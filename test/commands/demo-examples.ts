@@ -33,8 +33,18 @@ export const DONE_ON_DEMO: Readonly<Record<string, RegExp>> = {
     /already has a connection/,
 };
 
+/**
+ * A keytab file as `base64 -w0` writes it (MIT format 0x0502): nfs/fb-lab-01.corp.example.com@CORP.EXAMPLE.COM's
+ * AES-256 and AES-128 keys at key version 3, the keys themselves made up for the tests.
+ */
+export const KEYTAB_BASE64 =
+  "BQIAAABmAAIAEENPUlAuRVhBTVBMRS5DT00AA25mcwAaZmItbGFiLTAxLmNvcnAuZXhhbXBsZS5jb20AAAABaVW5AAMAEgAgEREREREREREREREREREREREREREREREREREREREREREAAAADAAAAZgACABBDT1JQLkVYQU1QTEUuQ09NAANuZnMAGmZiLWxhYi0wMS5jb3JwLmV4YW1wbGUuY29tAAAAAWlVuQADABEAIBERERERERERERERERERERERERERERERERERERERERERAAAAAw==";
+
 /** A value for each secret the private prompt asks for (a join password, a secret key). */
-const SECRET_VALUES: Readonly<Record<string, string>> = { password: "J0in-The-Domain!" };
+const SECRET_VALUES: Readonly<Record<string, string>> = {
+  password: "J0in-The-Domain!",
+  keytabFile: KEYTAB_BASE64,
+};
 
 const buttonLabels = (effects: readonly Effect[]) =>
   messagesOf(effects).flatMap((m) =>

@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { Json } from "../../src/simulator/models/body.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
-import { runThroughGates } from "./demo-examples.js";
+import { KEYTAB_BASE64, runThroughGates } from "./demo-examples.js";
 
 let h: Harness;
 beforeEach(async () => {
@@ -49,7 +49,21 @@ const trustRules = () =>
     .filter((r) => (r["policy"] as Json | undefined)?.["name"] === "object-store-trust-policies-demo")
     .map((r) => [r["name"], r["actions"], r["principals"], r["conditions"]]);
 
+const keytabs = () =>
+  items("/keytabs")
+    .filter((k) => k["prefix"] === "nfs-upload")
+    .map((k) => [k["name"], k["principal"], k["encryption_type"], k["kvno"]]);
+
 const CASES: Case[] = [
+  {
+    line: "keytab upload nfs-upload --array fb-two",
+    request: 'POST /api/2.28/keytabs/upload?name_prefixes=nfs-upload {"keytab_file":"[redacted]"}',
+    before: keytabs,
+    after: [
+      ["nfs-upload.1", "nfs/fb-lab-01.corp.example.com@CORP.EXAMPLE.COM", "aes256-cts-hmac-sha1-96", 3],
+      ["nfs-upload.2", "nfs/fb-lab-01.corp.example.com@CORP.EXAMPLE.COM", "aes128-cts-hmac-sha1-96", 3],
+    ],
+  },
   {
     line: "fleet member remove fb-edge-01 --array fb-two",
     request: "DELETE /api/2.28/fleets/members?member_names=fb-edge-01",
@@ -126,5 +140,41 @@ describe("the last 2.28 operations on 2.x", () => {
       .filter((r) => r.method !== "GET");
     expect(sent.filter((r) => r.path.includes("upload"))).toEqual([]);
     expect(trustRules()).toEqual([]);
+  });
+
+  /** Runs the upload through its gate, typing `typed` in the private dialog the click opens. */
+  async function upload(typed: string): Promise<string> {
+    const asked = await h.run("alice", "keytab upload nfs-upload --array fb-two");
+    const opened = await h.click("alice", asked, "Enter secret…");
+    const dialog = opened.find((e) => e.kind === "secret");
+    if (dialog?.kind !== "secret") throw new Error(`no private dialog: ${textOf(opened)}`);
+    const done = await h.pipeline.handleClick({
+      actionId: dialog.actionId,
+      value: dialog.pendingId,
+      actor: { kind: "console" as const, userId: "alice", channelId: "C1" },
+      secrets: { keytabFile: typed },
+    });
+    return [textOf(asked), textOf(opened), textOf(done)].join("\n");
+  }
+
+  test("the keytab file reaches the array as multipart form-data and nowhere else: not the card, audit or log", async () => {
+    const said = await upload(KEYTAB_BASE64);
+    expect(keytabs()).toHaveLength(2);
+    const sent = h.sims
+      .get("fb-two")
+      ?.control.stats()
+      .recent.find((r) => r.path.endsWith("/keytabs/upload"));
+    expect(sent?.headers?.["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+    const traces = [said, JSON.stringify(h.audits), JSON.stringify(sent)];
+    for (const t of traces) expect(t).not.toContain(KEYTAB_BASE64.slice(8, 40));
+    expect(said).toContain("Keytab file: &lt;file, typed in a private dialog&gt;");
+  });
+
+  test("a keytab typed as something else than base64, or a file that is not a keytab, changes nothing", async () => {
+    expect(await upload("not base64!")).toContain("is not base64");
+    expect(await upload(Buffer.from("hello, not a keytab").toString("base64"))).toContain(
+      "'keytab_file' is not a keytab file",
+    );
+    expect(keytabs()).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import type { Area, DestructiveClass } from "../../../src/core/catalogue/define-
 import type { EndpointSpec, HttpMethod } from "../../../src/rest-spec/endpoints.js";
 import type { NounSpec, Selector } from "../spec.js";
 import { selectorKey } from "./common.js";
-import { documentField } from "./document.js";
+import { documentField, secretFileField } from "./document.js";
 import { type CatalogueEndpoint, endpointOf as findEndpoint, only2x } from "./endpoint.js";
 import { type FieldDef, writableFields } from "./fields.js";
 
@@ -200,11 +200,13 @@ export function verbPlans(spec: NounSpec): VerbPlan[] {
       select: (x.select ?? spec.select ?? ("names" in endpoint.params ? [NAMES] : []))
         .filter((s) => accepts(endpoint, s))
         .map((s) => ({ ...s, optional: true })),
-      fields: x.document
-        ? [documentField(x.document)]
-        : x.fields
-          ? writableFields(endpoint.body, spec, x.fields)
-          : [],
+      fields: x.secretFile
+        ? [secretFileField(x.secretFile)]
+        : x.document
+          ? [documentField(x.document)]
+          : x.fields
+            ? writableFields(endpoint.body, spec, x.fields)
+            : [],
       summary: x.summary,
       example: spec.examples?.[x.verb] ?? "",
       ...(x.file ? { file: x.file } : {}),

@@ -54,6 +54,8 @@ export interface FieldDef {
   wrap?: string;
   /** The whole body: a JSON document typed as this option (an extra verb's `document`). */
   document?: DocumentOption;
+  /** A secret file (an extra verb's `secretFile`): always asked, as base64, in the private dialog. */
+  file?: true;
 }
 
 /**

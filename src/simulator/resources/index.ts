@@ -243,6 +243,7 @@ const ROUTES: Routes = {
   },
   "/keytabs": { GET: keytabs.listKeytabs, POST: keytabs.createKeytabs, DELETE: keytabs.deleteKeytabs },
   "/keytabs/download": { GET: downloads.downloadKeytabs },
+  "/keytabs/upload": { POST: keytabs.uploadKeytabs },
   "/logs": { GET: downloads.downloadLogs },
   "/object-store-access-policies": {
     GET: osPolicies.listAccessPolicies,
