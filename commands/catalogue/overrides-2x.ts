@@ -518,6 +518,8 @@ export const FORMS_2X: Readonly<Record<string, Form2x>> = {
  * demo's generic `/servers` holds `servers-demo`.
  */
 export const OVERRIDES_2X_LAST: Readonly<Record<string, Override2x>> = {
+  // A workload preset is renamed by PATCH `{name}` (PresetWorkloadPatch takes nothing else).
+  "/presets/workload": { renamable: true, examples: { update: "workload-demo --new-name workload-gold" } },
   // Uploading a trust policy replaces every rule of it (who may assume the role): the rules the document lacks go,
   // so it is confirmed as a deletion is.
   "/object-store-roles/object-store-trust-policies": {

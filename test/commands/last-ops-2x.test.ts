@@ -2,7 +2,7 @@
  * The last 2.28 operations help reached (issue 42j), on a REST 2.x array through the real client and the
  * simulator over HTTPS: a realm's default object store servers (a list of wrapped references typed as names),
  * a role's trust policy uploaded as an IAM document, a keytab file uploaded through the private dialog, a fleet
- * member removed. A viewer changes nothing; a dry run shows the exact request; the real run passes its gate and
+ * member removed, a workload preset renamed. A viewer changes nothing; a dry run shows the exact request; the real run passes its gate and
  * changes the array.
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -55,6 +55,12 @@ const keytabs = () =>
     .map((k) => [k["name"], k["principal"], k["encryption_type"], k["kvno"]]);
 
 const CASES: Case[] = [
+  {
+    line: "preset workload update workload-demo --new-name workload-gold --array fb-two",
+    request: 'PATCH /api/2.28/presets/workload?names=workload-demo {"name":"workload-gold"}',
+    before: () => items("/presets/workload").map((p) => p["name"]),
+    after: ["workload-old", "workload-gold"],
+  },
   {
     line: "keytab upload nfs-upload --array fb-two",
     request: 'POST /api/2.28/keytabs/upload?name_prefixes=nfs-upload {"keytab_file":"[redacted]"}',

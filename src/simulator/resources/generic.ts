@@ -6,6 +6,7 @@
  * in its own module; `collection()` is also the store some of those keep their records in.
  */
 
+import { MODELS_2X } from "../../rest-spec/models-2x.js";
 import { nameProblem } from "../../rest-spec/names.js";
 import { findOperation } from "../../rest-spec/operations.js";
 import { atLeast } from "../../rest-spec/versions.js";
@@ -183,11 +184,36 @@ function selectGeneric(req: SimRequest, c: GenericCollection): Json[] {
   );
 }
 
+/**
+ * A 2.x-only object renamed by PATCH `{name}` where its PATCH model takes a writable `name` (a workload preset):
+ * one object at a time, to a valid name no other has.
+ */
+function renameTo(
+  req: SimRequest,
+  c: GenericCollection,
+  targets: readonly Json[],
+  body: Json,
+): string | undefined {
+  const op = findOperation("PATCH", req.path);
+  const model = op?.v1 === undefined && op?.v2?.body ? MODELS_2X[op.v2.body] : undefined;
+  const to = body["name"];
+  if (to === undefined || !model?.["name"] || model["name"].ro) return undefined;
+  if (typeof to !== "string") throw badRequest("'name' must be the new name, a string.");
+  if (targets.length !== 1) throw badRequest("Rename one object at a time.");
+  const problem = nameProblem(to);
+  if (problem) throw badRequest(`'${to}' is not a valid name (${problem}).`, to);
+  if (to !== targets[0]?.["name"] && c.items.has(to)) throw badRequest(`'${to}' already exists.`, to);
+  return to;
+}
+
 export const genericUpdate: Handler = (req, state) => {
   const c = collection(state, req.path);
   const targets = selectGeneric(req, c);
   const body = bodyObject(req, "request");
-  rejectIdentity(body);
+  const renamed = renameTo(req, c, targets, body);
+  const { name: _name, ...rest } = body;
+  rejectIdentity(renamed === undefined ? body : rest);
+  if (renamed !== undefined) c.items.delete(String(targets[0]?.["name"]));
   const next = targets.map((t) => merge(t, body));
   for (const n of next) validate(n);
   for (const n of next) c.items.set(String(n["name"]), n);
