@@ -11,7 +11,16 @@ import type { NounSpec } from "./spec.js";
 export type Override2x = Partial<
   Pick<
     NounSpec,
-    "noun" | "area" | "roles" | "classes" | "examples" | "summary" | "renamable" | "referenceLists" | "extra"
+    | "noun"
+    | "area"
+    | "roles"
+    | "classes"
+    | "examples"
+    | "summary"
+    | "renamable"
+    | "referenceLists"
+    | "extra"
+    | "queryFields"
   >
 >;
 
@@ -518,6 +527,24 @@ export const FORMS_2X: Readonly<Record<string, Form2x>> = {
  * demo's generic `/servers` holds `servers-demo`.
  */
 export const OVERRIDES_2X_LAST: Readonly<Record<string, Override2x>> = {
+  // A hold keeps paths of a file system, named in the query (`paths`, `recursive`); releasing is PATCH
+  // `released=true`. The demo's hold-audit-2026 keeps finance:/ledgers/2025.
+  "/legal-holds/held-entities": {
+    queryFields: {
+      create: [
+        { param: "paths", kind: "list" },
+        { param: "recursive", kind: "flag" },
+      ],
+      update: [
+        { param: "paths", kind: "list" },
+        { param: "released", kind: "flag" },
+      ],
+    },
+    examples: {
+      create: "hold-audit-2026 finance --paths /ledgers/2026 --recursive",
+      update: "hold-audit-2026 finance --paths /ledgers/2025 --released",
+    },
+  },
   // A workload preset is renamed by PATCH `{name}` (PresetWorkloadPatch takes nothing else).
   "/presets/workload": { renamable: true, examples: { update: "workload-demo --new-name workload-gold" } },
   // Uploading a trust policy replaces every rule of it (who may assume the role): the rules the document lacks go,

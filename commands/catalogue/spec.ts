@@ -34,6 +34,12 @@ export type Unit =
   | "rate" // operations per second, with thousands separators ("7,111")
   | "bitrate"; // a link speed in bits per second ("40 Gb/s")
 
+/** A query parameter of a change, typed as an option (`--paths /a,/b`, `--recursive`). */
+export interface QueryField {
+  param: string;
+  kind: "list" | "flag";
+}
+
 /** A query parameter filled from a bare word (`snmp manager show trap1` → names=trap1). */
 export interface Selector {
   param: string;
@@ -141,6 +147,11 @@ export interface NounSpec {
    * key and the option typing its names, comma-separated (`--servers a,b`).
    */
   referenceLists?: Readonly<Record<string, { wrap: string; option: string }>>;
+  /**
+   * Query parameters a changing verb takes as options where the array reads them from the query, not the body
+   * (a held entity's `paths`, `recursive`, `released`): per verb, a list (comma-separated) or a flag.
+   */
+  queryFields?: Readonly<Partial<Record<VerbName, readonly QueryField[]>>>;
   /** Writable only on create. */
   createOnly?: readonly string[];
   /**

@@ -2,7 +2,7 @@
  * The last 2.28 operations help reached (issue 42j), on a REST 2.x array through the real client and the
  * simulator over HTTPS: a realm's default object store servers (a list of wrapped references typed as names),
  * a role's trust policy uploaded as an IAM document, a keytab file uploaded through the private dialog, a fleet
- * member removed, a workload preset renamed. A viewer changes nothing; a dry run shows the exact request; the real run passes its gate and
+ * member removed, a workload preset renamed, a path put under a legal hold and released (query options). A viewer changes nothing; a dry run shows the exact request; the real run passes its gate and
  * changes the array.
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -54,7 +54,26 @@ const keytabs = () =>
     .filter((k) => k["prefix"] === "nfs-upload")
     .map((k) => [k["name"], k["principal"], k["encryption_type"], k["kvno"]]);
 
+const held = () => items("/legal-holds/held-entities").map((e) => [e["name"], e["recursive"]]);
+
 const CASES: Case[] = [
+  {
+    line: "legal-hold held-entity create hold-audit-2026 finance --paths /ledgers/2026 --recursive --array fb-two",
+    request:
+      "POST /api/2.28/legal-holds/held-entities?names=hold-audit-2026&file_system_names=finance&paths=%2Fledgers%2F2026&recursive=true",
+    before: held,
+    after: [
+      ["hold-audit-2026|finance|/ledgers/2025", true],
+      ["hold-audit-2026|finance|/ledgers/2026", true],
+    ],
+  },
+  {
+    line: "legal-hold held-entity update hold-audit-2026 finance --paths /ledgers/2025 --released --array fb-two",
+    request:
+      "PATCH /api/2.28/legal-holds/held-entities?names=hold-audit-2026&file_system_names=finance&paths=%2Fledgers%2F2025&released=true",
+    before: held,
+    after: [],
+  },
   {
     line: "preset workload update workload-demo --new-name workload-gold --array fb-two",
     request: 'PATCH /api/2.28/presets/workload?names=workload-demo {"name":"workload-gold"}',

@@ -125,6 +125,11 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
   const placeholders = withPlaceholders(body, asked);
   const request: PlannedRequest = { method: p.method as PlannedRequest["method"], path: p.path };
   const query = selectorQuery(p, args);
+  for (const f of p.fields) {
+    const v = args[f.key];
+    if (f.query && v !== undefined && v !== false)
+      query[f.path[0] as string] = Array.isArray(v) ? v.join(",") : String(v);
+  }
   if (Object.keys(query).length) request.query = query;
   // Field names renamed between versions are mapped where the client keeps every version difference.
   if (p.method !== "DELETE" && (Object.keys(body).length || p.method === "PATCH" || p.method === "PUT"))

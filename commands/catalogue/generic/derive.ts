@@ -9,7 +9,7 @@ import type { Area, DestructiveClass } from "../../../src/core/catalogue/define-
 import type { EndpointSpec, HttpMethod } from "../../../src/rest-spec/endpoints.js";
 import type { NounSpec, Selector } from "../spec.js";
 import { selectorKey } from "./common.js";
-import { documentField, secretFileField } from "./document.js";
+import { documentField, queryField, secretFileField } from "./document.js";
 import { type CatalogueEndpoint, endpointOf as findEndpoint, only2x } from "./endpoint.js";
 import { type FieldDef, writableFields } from "./fields.js";
 
@@ -124,7 +124,9 @@ function plan(spec: NounSpec, kind: VerbKind, endpoint: CatalogueEndpoint): Verb
       : kind === "update" || kind === "set"
         ? writableFields(endpoint.body, spec, writable, true)
         : []
-  ).filter((f) => !taken.has(f.key));
+  )
+    .filter((f) => !taken.has(f.key))
+    .concat((spec.queryFields?.[kind] ?? []).filter((q) => q.param in endpoint.params).map(queryField));
   // An update with nothing settable from chat is left to `/array api`.
   // A 2.x-only PATCH without a body (run a check, move a remote array) is a verb of its own words alone.
   const bodiless = spec.rest2 === true && endpoint.body === undefined;

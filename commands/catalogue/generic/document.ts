@@ -2,11 +2,11 @@
  * A verb whose body is one JSON document typed as an option (a role's IAM trust policy: `--document '{…}'`):
  * parsed, checked by the document's own schema once at the boundary, and sent as the whole body. JSON.parse's
  * message quotes the text, so a refusal says only that it is not JSON. Also the field of a verb whose body is a
- * secret file (a keytab), asked in the private dialog.
+ * secret file (a keytab), asked in the private dialog, and of a change's query parameters typed as options.
  */
 import { z } from "zod";
 import { textWire, wired } from "../../../src/core/words/arg-wire.js";
-import type { DocumentOption } from "../spec.js";
+import type { DocumentOption, QueryField } from "../spec.js";
 import type { FieldDef } from "./fields.js";
 
 /** The field of a verb whose body is one JSON document. */
@@ -29,6 +29,13 @@ export function secretFileField(part: string): FieldDef {
     secret: true,
     file: true,
   };
+}
+
+/** A query parameter a change takes as an option: a comma-separated list, or a flag. */
+export function queryField(q: QueryField): FieldDef {
+  const key = q.param.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  const type = q.kind === "flag" ? "bool" : "list[str]";
+  return { path: [q.param], key, option: q.param.replaceAll("_", "-"), type, model: { type }, query: true };
 }
 
 export function documentSchema(d: DocumentOption): z.ZodType {

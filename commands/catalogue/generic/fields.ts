@@ -56,6 +56,8 @@ export interface FieldDef {
   document?: DocumentOption;
   /** A secret file (an extra verb's `secretFile`): always asked, as base64, in the private dialog. */
   file?: true;
+  /** Sent as a query parameter of the change, not in its body (the spec's `queryFields`). */
+  query?: true;
 }
 
 /**
@@ -293,7 +295,7 @@ export function bodyOf(fields: readonly FieldDef[], args: Record<string, unknown
   for (const f of fields) {
     const v = args[f.key];
     // A secret's option only asks for it; its value joins the body at run time (secret-fields.ts).
-    if (v === undefined || f.secret) continue;
+    if (v === undefined || f.secret || f.query) continue;
     if (f.document) {
       Object.assign(body, v);
       continue;
