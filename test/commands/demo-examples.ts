@@ -41,7 +41,7 @@ export const KEYTAB_BASE64 =
   "BQIAAABmAAIAEENPUlAuRVhBTVBMRS5DT00AA25mcwAaZmItbGFiLTAxLmNvcnAuZXhhbXBsZS5jb20AAAABaVW5AAMAEgAgEREREREREREREREREREREREREREREREREREREREREREAAAADAAAAZgACABBDT1JQLkVYQU1QTEUuQ09NAANuZnMAGmZiLWxhYi0wMS5jb3JwLmV4YW1wbGUuY29tAAAAAWlVuQADABEAIBERERERERERERERERERERERERERERERERERERERERERAAAAAw==";
 
 /** A value for each secret the private prompt asks for (a join password, a secret key). */
-const SECRET_VALUES: Readonly<Record<string, string>> = {
+export const SECRET_VALUES: Readonly<Record<string, string>> = {
   password: "J0in-The-Domain!",
   keytabFile: KEYTAB_BASE64,
 };
