@@ -10,7 +10,7 @@ import { RESOURCES } from "../../commands/index.js";
 import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { DEMO_ARRAYS } from "../../src/local/demo.js";
 import { ENDPOINTS } from "../../src/rest-spec/endpoints.js";
-import { startHarness, textOf } from "../core/harness.js";
+import { startHarness } from "../core/harness.js";
 import { key1x } from "../helpers/wire.js";
 import { DONE_ON_DEMO, runThroughGates, startDemoHarness } from "./demo-examples.js";
 
