@@ -40,6 +40,7 @@ export function secretPrompts(p: VerbPlan, args: Args): SecretField[] {
     key: f.key,
     label: labelOf(f.path.join(".")),
     ...(f.path.at(-1) === "private_key" || f.file ? { multiline: true } : {}),
+    ...(f.file ? { file: true } : {}),
   }));
 }
 
