@@ -18,6 +18,6 @@ describe("a secret file in the private dialog", () => {
       type: "plain_text",
       text: "The file as base64: paste what `base64 -w0 <file>` prints.",
     });
-    expect((input?.["element"] as Record<string, unknown>)["multiline"]).toBe(true);
+    expect((input?.["element"] as Record<string, unknown> | undefined)?.["multiline"]).toBe(true);
   });
 });
