@@ -10,7 +10,14 @@ import { findOperation } from "../../src/rest-spec/operations.js";
 import { endpointRule } from "../../src/rest-spec/policy.js";
 import { GENERATED_2X } from "./catalogue-2x.data.js";
 import { verbPlans } from "./generic/derive.js";
-import { DEMO_SHOWS_2X, FAMILY_WORDS, FORMS_2X, OVERRIDES_2X, VIEWS_2X } from "./overrides-2x.js";
+import {
+  DEMO_SHOWS_2X,
+  FAMILY_WORDS,
+  FORMS_2X,
+  OVERRIDES_2X,
+  OVERRIDES_2X_LAST,
+  VIEWS_2X,
+} from "./overrides-2x.js";
 import type { NounSpec, Selector, Unit, VerbName } from "./spec.js";
 
 /** What the generator writes per noun. */
@@ -61,7 +68,7 @@ export function unitsOf(path: string): Record<string, Unit> {
 }
 
 function nounOf(g: Generated2x): NounSpec {
-  const o = OVERRIDES_2X[g.path] ?? {};
+  const o = { ...OVERRIDES_2X[g.path], ...OVERRIDES_2X_LAST[g.path] };
   const area = o.area ?? g.area;
   const gated = SECURITY_AREAS.has(area) ? ({ create: "array_settings" } as const) : {};
   // A read the access policy keeps for admins (a KMIP test, a connection key) is an admin's verb here too.

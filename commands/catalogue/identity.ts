@@ -162,12 +162,12 @@ export const IDENTITY: readonly NounSpec[] = [
     aliases: ["keytabs"],
     area: "Identity and security",
     summary:
-      "Kerberos keytabs (a keytab file is uploaded on the array itself, in its GUI or CLI: its keys stay out of chat)",
+      "Kerberos keytabs (an uploaded keytab file is asked in a private dialog: its keys stay out of chat)",
     path: "/keytabs",
     columns: ["name", "principal", "realm", "encryption_type", "kvno"],
     select: [{ param: "names", label: "name" }],
     createSelect: [{ param: "name_prefixes", label: "prefix" }],
-    examples: { list: "", show: "nfs.1", create: "nfs --source ad1", delete: "nfs.1" },
+    examples: { list: "", show: "nfs.1", create: "nfs --source ad1", delete: "nfs.1", upload: "nfs-upload" },
     extra: [
       {
         verb: "download",
@@ -179,9 +179,18 @@ export const IDENTITY: readonly NounSpec[] = [
         select: [{ param: "keytab_names", label: "name" }],
         role: "admin",
       },
-      // No `upload`: POST /keytabs/upload takes the keytab file itself (multipart `keytab_file`), and a keytab
-      // holds the service's keys: a secret that must not travel through chat. `create --source` makes them on
-      // the array (REST 1.12+); an older array gets its file through its own GUI or CLI.
+      {
+        verb: "upload",
+        method: "POST",
+        path: "/keytabs/upload",
+        // The file holds the service's keys: it is asked as base64 in the private dialog (never typed in chat),
+        // lives in memory for the one run and is sent as multipart `keytab_file`; cards and audit name it only.
+        summary: "Upload a keytab file (base64, asked in a private dialog): one keytab per key it holds",
+        select: [{ param: "name_prefixes", label: "prefix" }],
+        secretFile: "keytab_file",
+        role: "admin",
+        cls: "array_settings",
+      },
     ],
   },
   {

@@ -5,6 +5,7 @@
  * a resource has `create` because the table has POST on its path, and from the version the table says.
  */
 
+import type { ZodType } from "zod";
 import type { Role } from "../../src/core/access/roles.js";
 import type {
   Area,
@@ -92,6 +93,23 @@ export interface ExtraVerb {
   fields?: readonly string[];
   /** The result is offered as a file. */
   file?: string;
+  /** The body is one JSON document typed as an option (a role's IAM trust policy), checked by its schema. */
+  document?: DocumentOption;
+  /**
+   * The form-data part that carries a secret file (a keytab's `keytab_file`): always asked in the private
+   * dialog, as base64, and sent as the file's bytes; the card and the audit name it only.
+   */
+  secretFile?: string;
+}
+
+/** A JSON document that is the whole body of a verb: `--<option> '{…}'`, parsed, then checked by `schema`. */
+export interface DocumentOption {
+  option: string;
+  /** The body's name in cards and help ("policy_document" reads "Policy document"). */
+  field: string;
+  /** What the document is, in help ("an IAM trust policy: {\"Statement\": [...]}"). */
+  help: string;
+  schema: ZodType;
 }
 
 export interface NounSpec {
@@ -133,6 +151,12 @@ export interface NounSpec {
   createSelect?: readonly Selector[];
   /** Writable fields for create and update/set (default: every scalar field of the body model). */
   writable?: readonly string[];
+  /**
+   * Body fields that are lists of objects each wrapping one reference, which the generic fields cannot build
+   * from their model (a realm's default object store servers, `[{server: {name}}, …]`): field → the wrapping
+   * key and the option typing its names, comma-separated (`--servers a,b`).
+   */
+  referenceLists?: Readonly<Record<string, { wrap: string; option: string }>>;
   /** Writable only on create. */
   createOnly?: readonly string[];
   /**

@@ -3,12 +3,14 @@
  * limiter → HTTPS, with safe retries and one re-login on 401/403. Everything above (client.ts, resources/)
  * speaks paths below the version; everything below (transport.ts) speaks bytes.
  */
+import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { ResolvedArrayConfig } from "../config/arrays.js";
 import { BotError, InternalError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { dialect } from "../rest-spec/dialect.js";
 import type { HttpMethod } from "../rest-spec/endpoints.js";
+import { formFiles, formOf } from "../rest-spec/form-data.js";
 import { findOperation } from "../rest-spec/operations.js";
 import { type CallObserver, callEvent, guardObserver } from "./call-events.js";
 import { credentialOf } from "./credentials.js";
@@ -218,7 +220,19 @@ export class ArrayConnection {
     const wire = d.request(op, query ?? {}, opts.body);
     const req: WireRequest = { method, path: apiPath(version, d.path(op)) };
     if (query !== undefined || Object.keys(wire.query).length > 0) req.query = wire.query as Query;
-    if (wire.body !== undefined) req.body = wire.body;
+    const files = formFiles(op);
+    if (files !== undefined && wire.body !== undefined) {
+      // A file upload (a keytab): multipart form-data, the file's bytes decoded from the base64 the pipeline
+      // filled in. rawBody and headers are never logged.
+      const form = formOf(wire.body, files, `----array-chatops-${randomUUID()}`);
+      if (!form)
+        throw new InternalError(
+          "SECRET_MALFORMED",
+          `${method} ${path}: a file part is missing or not base64`,
+        );
+      req.rawBody = form.bytes;
+      req.headers = { "content-type": form.contentType };
+    } else if (wire.body !== undefined) req.body = wire.body;
     return req;
   }
 

@@ -24,7 +24,7 @@ export interface WireRequest {
   headers?: Record<string, string>;
   body?: unknown;
   /** A body sent as it is, its content-type in `headers` (the token endpoint's form); never logged. */
-  rawBody?: string;
+  rawBody?: string | Uint8Array;
   /** A shorter read time-out than the array's (probes, version negotiation: a hung array must cost little). */
   timeoutMs?: number;
 }

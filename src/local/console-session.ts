@@ -3,6 +3,8 @@
  * a number clicks the button shown with that number, `/as <user>` switches identity, prompts (typing a name
  * to approve an eradication, a secret a command needs) read the next line.
  */
+import { readFile } from "node:fs/promises";
+import { homedir } from "node:os";
 import { consoleActor } from "../core/access/actors.js";
 import type { AuditRecord } from "../core/audit/audit.js";
 import type { Effect, Pipeline } from "../core/context/pipeline-types.js";
@@ -136,9 +138,11 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
         const secrets: Record<string, string> = {};
         let answered = true;
         for (const f of e.fields) {
-          const typed = f.multiline
-            ? await askLines(io, f.label)
-            : await io.ask(`${f.label} (not shown, kept nowhere): `, { secret: true });
+          const typed = f.file
+            ? await askFile(io, f.label)
+            : f.multiline
+              ? await askLines(io, f.label)
+              : await io.ask(`${f.label} (not shown, kept nowhere): `, { secret: true });
           if (typed === undefined || typed.trim() === "") {
             answered = false;
             break;
@@ -276,11 +280,35 @@ function withoutSecret(msg: Message, keep: ConsoleIO["keepSecret"]): Message {
 }
 
 /**
+ * A secret file (a keytab): a path to it on this machine, read here and passed on as base64, or its base64
+ * pasted (wrapped as `base64` writes it, then an empty line). Either way it is not echoed and kept nowhere.
+ */
+async function askFile(io: ConsoleIO, label: string): Promise<string | undefined> {
+  const first = await io.ask(
+    `${label} (a path to the file, or its base64 then an empty line; not shown, kept nowhere): `,
+    { secret: true },
+  );
+  const path = first?.trim() ?? "";
+  if (/^(\/|\.{1,2}\/|~\/)/.test(path)) {
+    try {
+      return (await readFile(path.replace(/^~(?=\/)/, homedir()))).toString("base64");
+    } catch {
+      // Base64 may start with "/" too: only a line that cannot be base64 is a path that was not found.
+      if (!/^[A-Za-z0-9+/=]+$/.test(path)) {
+        io.write(`(cannot read ${path}; nothing was done)`);
+        return undefined;
+      }
+    }
+  }
+  return first === undefined || path === "" ? first : askLines(io, label, [first]);
+}
+
+/**
  * A multi-line secret (a PEM private key) read line by line until an empty line, since one console line cannot
  * hold it; each line is read like any secret (not echoed, not kept in history) and joined with newlines.
  */
-async function askLines(io: ConsoleIO, label: string): Promise<string | undefined> {
-  const lines: string[] = [];
+async function askLines(io: ConsoleIO, label: string, read: string[] = []): Promise<string | undefined> {
+  const lines: string[] = [...read];
   for (;;) {
     const prompt =
       lines.length === 0 ? `${label} (paste it, then an empty line; not shown, kept nowhere): ` : "";

@@ -31,8 +31,9 @@ export const DEMO_ARRAYS = [
 
 /**
  * Arrays of the demo the bot is not configured for: fb-edge-01 joins fb-lab-01's fleet (fleet-prod) at start,
- * with a fleet key, so `--array fb-edge-01` reaches it through fb-lab-01 (REST 2.17+ `context_names`). The test
- * harness's demo leaves it out: there fleet-prod has one member, so its help examples (delete) run.
+ * with a fleet key, so `--array fb-edge-01` reaches it through fb-lab-01 (REST 2.17+ `context_names`). The tests'
+ * demo starts it only for the examples that name it (`fleet member remove fb-edge-01`): elsewhere fleet-prod has
+ * one member, so `fleet delete fleet-prod` runs (test/commands/demo-examples.ts).
  */
 export const DEMO_FLEET_MEMBERS = [
   { name: "fb-edge-01", scenario: "empty", versions: "2.0-2.28", joins: "fb-lab-01" },

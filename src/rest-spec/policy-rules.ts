@@ -137,6 +137,18 @@ export const OVERRIDES: Readonly<Record<string, PolicyRule>> = {
     why: "hands out the key that connects another realm to this one",
   },
   "GET /logs-async/download": { role: "admin", cls: null, why: "downloads the array's logs" },
+  // Issue 42j: an uploaded keytab brings a service's Kerberos keys onto the array; an uploaded trust document
+  // replaces every rule of who may assume a role (the rules it lacks go). Raw `api` meets the verbs' gates.
+  "POST /keytabs/upload": {
+    role: "admin",
+    cls: "array_settings",
+    why: "brings a service's Kerberos keys onto the array",
+  },
+  "PATCH /object-store-roles/object-store-trust-policies/upload": {
+    role: "operator",
+    cls: "delete",
+    why: "replaces every rule of the role's trust policy",
+  },
   "GET /kmip/test": {
     role: "admin",
     cls: null,

@@ -98,9 +98,10 @@ const SECRET = new Set([...SECRET_MODEL_FIELDS, ...SECRET_BOT_FIELDS].map(foldKe
 const NOT_SECRET = new Set(NOT_SECRET_MODEL_FIELDS.map(foldKey));
 const URLS = new Set(URL_MODEL_FIELDS.map(foldKey));
 /** Names no listed field has but that can only be secrets (a field a later REST version adds). */
-// `fleet_key` (REST 2.17+) lets an array join a fleet, as a connection key lets one connect.
+// `fleet_key` (REST 2.17+) lets an array join a fleet, as a connection key lets one connect; `keytab_file` (an
+// upload's form part) holds a service's Kerberos keys.
 const LOOKS_SECRET =
-  /password|passphrase|secret|privatekey|connectionkey|fleetkey|apitoken|authtoken|sessiontoken/;
+  /password|passphrase|secret|privatekey|connectionkey|fleetkey|keytabfile|apitoken|authtoken|sessiontoken/;
 
 function remember(memo: Map<string, boolean>, key: string, value: boolean): boolean {
   if (memo.size >= MEMO_LIMIT) memo.clear();

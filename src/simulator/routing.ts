@@ -5,6 +5,7 @@ import type { HttpMethod } from "../rest-spec/endpoints.js";
 import { OPERATIONS, type Operation } from "../rest-spec/operations.js";
 import { atLeast, generationOf } from "../rest-spec/versions.js";
 import { type ApiResponse, errorResponse } from "./api-response.js";
+import { isMultipart, parseMultipart } from "./models/multipart.js";
 import { parseQuery } from "./query/index.js";
 import { fleetPeer } from "./resources/fleets.js";
 import { recordFailedLogin, recordLogin, recordLogout } from "./resources/session-log.js";
@@ -143,7 +144,11 @@ async function versioned(
   try {
     let search = req.search;
     // purity_fb sends no body for an empty model; arrays take a body-less PATCH as `{}`.
-    let body: unknown = parseBody(req.body) ?? (method === "PATCH" ? {} : undefined);
+    const type = req.headers["content-type"];
+    const form = Array.isArray(type) ? type[0] : type;
+    let body: unknown = isMultipart(form)
+      ? parseMultipart(req.body, form as string)
+      : (parseBody(req.body) ?? (method === "PATCH" ? {} : undefined));
     let extra: Wire2xRequest | undefined;
     if (d.generation === 2) {
       extra = read2x(d, op, search, ctx.state.array.name, (name) => fleetPeer(ctx.state, name));

@@ -10,6 +10,7 @@ import { type ApiResponse, errorResponse } from "./api-response.js";
 import { createControl, type SimControl } from "./control.js";
 import { CONTROL_PREFIX, handleControl } from "./control-http.js";
 import { FaultPlan } from "./faults.js";
+import { isMultipart, loggedForm } from "./models/multipart.js";
 import { OAuthIssuer } from "./oauth.js";
 import { resolveOptions, type SimulatorOptions } from "./options.js";
 import { answerPeer, PEER_PATH } from "./peer-wire.js";
@@ -44,7 +45,15 @@ const RATE_LIMIT = { second: 10, minute: 1000 };
 
 class BodyTooLarge extends Error {}
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** The body as text: a form's as latin1, one character per byte, so an uploaded file's bytes survive. */
+async function readBody(req: IncomingMessage): Promise<string> {
+  const type = req.headers["content-type"];
+  return (await readBytes(req)).toString(
+    isMultipart(Array.isArray(type) ? type[0] : type) ? "latin1" : "utf8",
+  );
+}
+
+function readBytes(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -57,7 +66,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       }
       chunks.push(chunk);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", reject);
   });
 }
@@ -175,7 +184,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     });
     const decision = faults.decide(method, pathname, VERSIONED_PATH.exec(pathname)?.[1]);
     const body = await readBody(req);
-    if (body !== "") entry.body = redactBody(body);
+    const type = req.headers["content-type"];
+    const form = isMultipart(Array.isArray(type) ? type[0] : type) ? String(type) : undefined;
+    if (body !== "") entry.body = redactBody(form ? loggedForm(body, form) : body);
     if (decision.delayMs > 0) await sleep(decision.delayMs);
     if (decision.action?.kind === "reset") {
       log.finish(entry, "reset");

@@ -37,6 +37,10 @@ export function secretView(
       type: "input",
       block_id: `${BLOCK_PREFIX}${f.key}`,
       label: { type: "plain_text", text: truncate(f.label, LIMITS.inputLabel) },
+      // A file (a keytab) is pasted as base64: a modal's text box holds 3,000 characters, a keytab of ~20 keys.
+      ...(f.file
+        ? { hint: { type: "plain_text", text: "The file as base64: paste what `base64 -w0 <file>` prints." } }
+        : {}),
       element: {
         type: "plain_text_input",
         action_id: SECRET_INPUT_ID,

@@ -10,6 +10,7 @@ import type { Role } from "../../src/core/access/roles.js";
 import type { Effect } from "../../src/core/context/pipeline-types.js";
 import { type Harness, messagesOf, startHarness, textOf } from "../core/harness.js";
 import { onWire } from "../helpers/wire.js";
+import { SECRET_VALUES } from "./demo-examples.js";
 
 const ORDER = ["create", "add", "update", "set", "action", "remove", "delete"];
 const changing = CATALOGUE_VERBS.filter((p) => p.method !== "GET").sort(
@@ -67,7 +68,9 @@ describe("every changing catalogue verb", () => {
         actionId: prompt.actionId,
         value: prompt.pendingId,
         actor: { kind: "console" as const, userId: "alice", channelId: "C1" },
-        secrets: Object.fromEntries(prompt.fields.map((f) => [f.key, "s3cret-value"])),
+        secrets: Object.fromEntries(
+          prompt.fields.map((f) => [f.key, SECRET_VALUES[f.key] ?? "s3cret-value"]),
+        ),
       });
       expect(changes().length).toBeGreaterThan(0);
       return;

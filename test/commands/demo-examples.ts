@@ -1,7 +1,7 @@
 /** What the tests of /array help's examples share: the demo harness and the examples the demo cannot run. */
 
 import type { Effect } from "../../src/core/context/pipeline-types.js";
-import { DEMO_ARRAYS } from "../../src/local/demo.js";
+import { DEMO_ARRAYS, DEMO_FLEET_MEMBERS } from "../../src/local/demo.js";
 import { type Harness, messagesOf, startHarness } from "../core/harness.js";
 
 /** The console's two demo arrays, fb-lab-01 the default. */
@@ -10,6 +10,16 @@ export function startDemoHarness(): Promise<Harness> {
     arrays: DEMO_ARRAYS.map((a) => ({ name: a.name, tags: [...a.tags], scenario: a.scenario })),
     config: { channels: { default_array: DEMO_ARRAYS[0].name } },
   });
+}
+
+/**
+ * The console demo's fleet members an example names (`fleet member remove fb-edge-01`): a test's demo starts
+ * them, joined to their fleet, for such an example only. With fb-edge-01 in it, fleet-prod cannot be deleted (a
+ * fleet goes only when the local array is its last member), so `fleet delete fleet-prod` runs on the demo without.
+ */
+export function fleetMembersFor(example: string): (typeof DEMO_FLEET_MEMBERS)[number][] {
+  const words = new Set(example.split(/\s+/));
+  return DEMO_FLEET_MEMBERS.filter((m) => words.has(m.name));
 }
 
 /**
@@ -23,8 +33,18 @@ export const DONE_ON_DEMO: Readonly<Record<string, RegExp>> = {
     /already has a connection/,
 };
 
+/**
+ * A keytab file as `base64 -w0` writes it (MIT format 0x0502): nfs/fb-lab-01.corp.example.com@CORP.EXAMPLE.COM's
+ * AES-256 and AES-128 keys at key version 3, the keys themselves made up for the tests.
+ */
+export const KEYTAB_BASE64 =
+  "BQIAAABmAAIAEENPUlAuRVhBTVBMRS5DT00AA25mcwAaZmItbGFiLTAxLmNvcnAuZXhhbXBsZS5jb20AAAABaVW5AAMAEgAgEREREREREREREREREREREREREREREREREREREREREREAAAADAAAAZgACABBDT1JQLkVYQU1QTEUuQ09NAANuZnMAGmZiLWxhYi0wMS5jb3JwLmV4YW1wbGUuY29tAAAAAWlVuQADABEAIBERERERERERERERERERERERERERERERERERERERERERAAAAAw==";
+
 /** A value for each secret the private prompt asks for (a join password, a secret key). */
-const SECRET_VALUES: Readonly<Record<string, string>> = { password: "J0in-The-Domain!" };
+export const SECRET_VALUES: Readonly<Record<string, string>> = {
+  password: "J0in-The-Domain!",
+  keytabFile: KEYTAB_BASE64,
+};
 
 const buttonLabels = (effects: readonly Effect[]) =>
   messagesOf(effects).flatMap((m) =>

@@ -17,7 +17,7 @@ import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { DEMO_ARRAYS } from "../../src/local/demo.js";
 import { startHarness } from "../core/harness.js";
 import { REPO } from "../helpers/compile-fixture.js";
-import { DONE_ON_DEMO, runThroughGates } from "./demo-examples.js";
+import { DONE_ON_DEMO, fleetMembersFor, runThroughGates } from "./demo-examples.js";
 
 const VERSIONS = "2.0-2.28";
 const FLOOR = join(REPO, "test", "commands", "examples-coverage-2x.floor.json");
@@ -46,7 +46,7 @@ const key2x = (method: string, path: string) => {
 };
 
 /** The demo pinned to 2.x; an example the demo has already done runs on two empty arrays of the same names. */
-const startDemo2x = (undone: boolean) =>
+const startDemo2x = (undone: boolean, example: string) =>
   startHarness({
     arrays: DEMO_ARRAYS.map((a) => ({
       name: a.name,
@@ -54,6 +54,7 @@ const startDemo2x = (undone: boolean) =>
       scenario: undone ? ("empty" as const) : a.scenario,
       versions: VERSIONS,
     })),
+    fleetMembers: undone ? [] : fleetMembersFor(example),
     config: { channels: { default_array: DEMO_ARRAYS[0].name } },
   });
 
@@ -71,7 +72,7 @@ describe("every versioned operation of REST 2.28 is reached by a help example on
   }, async () => {
     const reached = new Map<string, string>();
     for (const example of examples) {
-      const h = await startDemo2x(example in DONE_ON_DEMO);
+      const h = await startDemo2x(example in DONE_ON_DEMO, example);
       try {
         for (const sim of h.sims.values()) sim.control.resetStats();
         await runThroughGates(h, example);

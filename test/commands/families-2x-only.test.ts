@@ -24,7 +24,7 @@ import { findOperation } from "../../src/rest-spec/operations.js";
 import type { LoggedRequest } from "../../src/simulator/index.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
 import { changesAt, requestsAt, versioned2x } from "../helpers/facts-2x.js";
-import { DONE_ON_DEMO, runThroughGates } from "./demo-examples.js";
+import { DONE_ON_DEMO, fleetMembersFor, runThroughGates } from "./demo-examples.js";
 
 const VERSIONS = "2.0-2.28";
 const USER_OF: Readonly<Record<Role, string>> = { viewer: "carol", operator: "bob", admin: "alice" };
@@ -39,7 +39,7 @@ const GATE_NAMED: readonly (readonly [RegExp, string])[] = [
 ];
 
 /** The demo pinned to 2.x; an example the demo has already done runs on two empty arrays of the same names. */
-const startDemo2x = (undone = false) =>
+const startDemo2x = (undone = false, example = "") =>
   startHarness({
     arrays: DEMO_ARRAYS.map((a) => ({
       name: a.name,
@@ -47,6 +47,7 @@ const startDemo2x = (undone = false) =>
       scenario: undone ? ("empty" as const) : a.scenario,
       versions: VERSIONS,
     })),
+    fleetMembers: undone ? [] : fleetMembersFor(example),
     config: { channels: { default_array: DEMO_ARRAYS[0].name } },
   });
 
@@ -172,7 +173,7 @@ describe.each(FAMILIES)("family %s", (_family, { reads, changes }) => {
 
   test.each(changes)("change: %s", (example) =>
     check(example, async () => {
-      const fresh = await startDemo2x(example in DONE_ON_DEMO);
+      const fresh = await startDemo2x(example in DONE_ON_DEMO, example);
       const sims = () => fresh.sims.values();
       try {
         const line = example.replace(/\s--dry-run\b/, "");

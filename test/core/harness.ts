@@ -27,7 +27,12 @@ import type { Button, Message } from "../../src/core/presentation/message.js";
 import { createArrayPool } from "../../src/flashblade/pool.js";
 import type { ArrayPool } from "../../src/flashblade/types.js";
 import { type Logger, silentLogger } from "../../src/logger.js";
-import { type Simulator, simulatedArrayConfig, startSimulator } from "../../src/simulator/index.js";
+import {
+  joinThroughKey,
+  type Simulator,
+  simulatedArrayConfig,
+  startSimulator,
+} from "../../src/simulator/index.js";
 import type { ScenarioName } from "../../src/simulator/state.js";
 import { createMemoryStore } from "../../src/store/memory.js";
 
@@ -55,6 +60,11 @@ export interface HarnessOptions {
     /** Served by the simulator of this (earlier) array instead of one of its own: cheap fleets of many names. */
     sharesWith?: string;
   }[];
+  /**
+   * Arrays started but never configured, each joining the fleet of a configured one with a fleet key as the
+   * console demo's fb-edge-01 does (src/local/demo.ts): reached only through their fleet.
+   */
+  fleetMembers?: readonly { name: string; scenario: ScenarioName; versions: string; joins: string }[];
   config?: Partial<Omit<AppConfigInput, "arrays">>;
   groups?: Record<string, string[]>;
   restricted?: string[];
@@ -122,6 +132,13 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
         ...(opts.shareClock || opts.simulatorClock ? { clock: () => clock.now } : {}),
       }),
     );
+  }
+  const members: Simulator[] = [];
+  for (const m of opts.fleetMembers ?? []) {
+    const sim = await startSimulator({ arrayName: m.name, scenario: m.scenario, versions: m.versions });
+    members.push(sim);
+    const holder = sims.get(m.joins);
+    if (holder) joinThroughKey(sim.state, holder.state);
   }
   const resolved: ResolvedArrayConfig[] = specs.map((s) =>
     simulatedArrayConfig(s.name, sims.get(s.name) as Simulator, {
@@ -204,7 +221,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     },
     async close() {
       await pool.close();
-      for (const s of new Set(sims.values())) await s.close();
+      for (const s of [...new Set(sims.values()), ...members]) await s.close();
     },
   };
 }

@@ -1,8 +1,12 @@
 import { generateKeyPairSync } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RESOURCES } from "../../commands/index.js";
 import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { createConsoleSession } from "../../src/local/console-session.js";
+import { KEYTAB_BASE64 } from "../commands/demo-examples.js";
 import { type Harness, startHarness } from "../core/harness.js";
 
 let h: Harness;
@@ -113,6 +117,20 @@ describe("console session", () => {
     expect(all()).toContain("'private_key' does not belong to the certificate.");
     expect(all()).not.toContain("cannot be read");
     for (const line of pem.slice(1, -1)) expect(all()).not.toContain(line);
+  });
+
+  test("a keytab file is given by its path on the console's machine, read there and uploaded, never shown", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "keytab-"));
+    const file = join(dir, "nfs.keytab");
+    await writeFile(file, Buffer.from(KEYTAB_BASE64, "base64"));
+    const { s, all } = session([file]);
+    await s.handleLine("/array keytab upload nfs-upload");
+    expect(await s.handleLine("1")).toEqual({ ok: true });
+    expect(all()).toContain("Keytab file (a path to the file, or its base64 then an empty line;");
+    const made = [...(h.sims.get("lab-1")?.state.generic.get("/keytabs")?.items.keys() ?? [])];
+    expect(made.filter((k) => k.startsWith("nfs-upload."))).toEqual(["nfs-upload.1", "nfs-upload.2"]);
+    expect(all()).not.toContain(KEYTAB_BASE64.slice(8, 40));
+    await rm(dir, { recursive: true });
   });
 
   test("a prompt reads the typed name from the next answer", async () => {

@@ -174,7 +174,9 @@ async function impactOf(p: VerbPlan, args: Args, ctx: CommandContext): Promise<I
         label: labelOf(path),
         value: same
           ? rich`${formatValue(path, was, p.spec.units?.[path], rctx)} (unchanged)`
-          : rich`${formatValue(path, was, p.spec.units?.[path], rctx)} → ${formatValue(path, next, p.spec.units?.[path], rctx)}`,
+          : f.document
+            ? rich`${JSON.stringify(next)}`
+            : rich`${formatValue(path, was, p.spec.units?.[path], rctx)} → ${formatValue(path, next, p.spec.units?.[path], rctx)}`,
       });
     }
     // A secret cannot be compared with what the array holds (it never shows it), so asking for one is a change.

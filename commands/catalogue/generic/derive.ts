@@ -9,6 +9,7 @@ import type { Area, DestructiveClass } from "../../../src/core/catalogue/define-
 import type { EndpointSpec, HttpMethod } from "../../../src/rest-spec/endpoints.js";
 import type { NounSpec, Selector } from "../spec.js";
 import { selectorKey } from "./common.js";
+import { documentField, secretFileField } from "./document.js";
 import { type CatalogueEndpoint, endpointOf as findEndpoint, only2x } from "./endpoint.js";
 import { type FieldDef, writableFields } from "./fields.js";
 import { type QueryOptionDef, queryOptionsOf } from "./query-options.js";
@@ -213,7 +214,13 @@ export function verbPlans(spec: NounSpec): VerbPlan[] {
       select: (x.select ?? spec.select ?? ("names" in endpoint.params ? [NAMES] : []))
         .filter((s) => accepts(endpoint, s))
         .map((s) => ({ ...s, optional: true })),
-      fields: x.fields ? writableFields(endpoint.body, spec, x.fields) : [],
+      fields: x.secretFile
+        ? [secretFileField(x.secretFile)]
+        : x.document
+          ? [documentField(x.document)]
+          : x.fields
+            ? writableFields(endpoint.body, spec, x.fields)
+            : [],
       options: queryOptionsOf(spec, x.verb, endpoint, new Set()),
       summary: x.summary,
       example: spec.examples?.[x.verb] ?? "",

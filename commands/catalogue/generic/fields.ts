@@ -18,8 +18,10 @@ import {
 } from "../../../src/core/words/arg-types.js";
 import { ITEM, listWire, textWire, VALUE_ITEMS, wired, wireOf } from "../../../src/core/words/arg-wire.js";
 import type { ModelField } from "../../../src/rest-spec/models.js";
+import { MODELS_2X } from "../../../src/rest-spec/models-2x.js";
 import { isSecretKey, mintsSecret } from "../../../src/rest-spec/secrets.js";
-import type { NounSpec, Unit } from "../spec.js";
+import type { DocumentOption, NounSpec, Unit } from "../spec.js";
+import { documentSchema } from "./document.js";
 import { modelOf } from "./models-of.js";
 import { normalisePem, PEM_FIELD, PEM_MAX } from "./pem.js";
 
@@ -48,6 +50,12 @@ export interface FieldDef {
   value?: ValueType;
   /** May be emptied (`--relay-host ""`): a service's last server, removed through its own gate class. */
   clearable?: true;
+  /** A list of references each wrapped in an object under this key (the spec's `referenceLists`). */
+  wrap?: string;
+  /** The whole body: a JSON document typed as this option (an extra verb's `document`). */
+  document?: DocumentOption;
+  /** A secret file (an extra verb's `secretFile`): always asked, as base64, in the private dialog. */
+  file?: true;
 }
 
 /**
@@ -143,7 +151,20 @@ export function modelFields(modelName: string | undefined, spec: NounSpec): Fiel
       out.push(def([name, sub], sf, spec.units?.[path], spec.values?.[path] ?? VALUE_BY_FIELD[sub]));
     }
   }
-  return out;
+  return [...out, ...wrappedLists(modelName, spec)];
+}
+
+/**
+ * The spec's lists of wrapped references, where the body model has the field writable: typed as names, sent as
+ * `[{<wrap>: {name}}, …]` (their model is a list of objects, which the loop above leaves to `/array api`).
+ */
+function wrappedLists(modelName: string | undefined, spec: NounSpec): FieldDef[] {
+  return Object.entries(spec.referenceLists ?? {}).flatMap(([name, r]) => {
+    const raw = modelName ? MODELS_2X[modelName]?.[name] : undefined;
+    if (!raw || raw.ro || raw.last !== undefined) return [];
+    const model: ModelField = { type: "list[Reference]", ...(raw.since ? { since: raw.since } : {}) };
+    return [{ ...def([name], model, undefined), key: camel([r.option]), option: r.option, wrap: r.wrap }];
+  });
 }
 
 /**
@@ -189,6 +210,7 @@ export function fieldSchema(f: FieldDef): z.ZodType {
     return flag().describe(
       `a flag: the value is asked in a private dialog, never typed in chat${f.since ? ` (REST ${f.since}+)` : ""}`,
     );
+  if (f.document) return documentSchema(f.document);
   if (f.type === "bool") return flag();
   if (f.value) {
     const one = typedValue(f.value);
@@ -212,7 +234,7 @@ export function fieldSchema(f: FieldDef): z.ZodType {
     s = wired(
       commaList
         .pipe(z.array(objectName(f.option)).min(1, "name at least one").max(64))
-        .transform((names) => names.map((name) => ({ name }))),
+        .transform((names) => names.map((name) => (f.wrap ? { [f.wrap]: { name } } : { name }))),
       listWire(ITEM),
     );
   } else if (m.values) {
@@ -254,7 +276,7 @@ function describe(f: FieldDef): string {
           : REFERENCES.test(f.type)
             ? "a name"
             : REFERENCE_LISTS.test(f.type)
-              ? "comma-separated names"
+              ? `comma-separated ${f.wrap ? `${f.wrap} ` : ""}names`
               : PEM_FIELD.test(f.path.at(-1) ?? "")
                 ? "PEM text, quoted; pasted on one line is fine"
                 : f.model.values
@@ -272,6 +294,10 @@ export function bodyOf(fields: readonly FieldDef[], args: Record<string, unknown
     const v = args[f.key];
     // A secret's option only asks for it; its value joins the body at run time (secret-fields.ts).
     if (v === undefined || f.secret) continue;
+    if (f.document) {
+      Object.assign(body, v);
+      continue;
+    }
     let at = body;
     for (const p of f.path.slice(0, -1)) {
       at[p] ??= {};

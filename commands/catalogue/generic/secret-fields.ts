@@ -5,7 +5,8 @@
  * --dry-run show a placeholder where it goes; the args, the pending record and the audit hold `true` at most.
  */
 import type { SecretField } from "../../../src/core/context/pipeline-types.js";
-import { InternalError } from "../../../src/errors.js";
+import { InternalError, UserFacingError } from "../../../src/errors.js";
+import { fileBytes } from "../../../src/rest-spec/form-data.js";
 import type { Args } from "./common.js";
 import type { VerbPlan } from "./derive.js";
 import type { FieldDef } from "./fields.js";
@@ -26,7 +27,11 @@ export function askedSecrets(p: VerbPlan, args: Args): FieldDef[] {
     });
   return p.fields.filter(
     (f) =>
-      f.secret && (args[f.key] === true || (p.kind === "create" && f.model.required === true) || implied(f)),
+      f.secret &&
+      (f.file === true ||
+        args[f.key] === true ||
+        (p.kind === "create" && f.model.required === true) ||
+        implied(f)),
   );
 }
 
@@ -34,7 +39,8 @@ export function secretPrompts(p: VerbPlan, args: Args): SecretField[] {
   return askedSecrets(p, args).map((f) => ({
     key: f.key,
     label: labelOf(f.path.join(".")),
-    ...(f.path.at(-1) === "private_key" ? { multiline: true } : {}),
+    ...(f.path.at(-1) === "private_key" || f.file ? { multiline: true } : {}),
+    ...(f.file ? { file: true } : {}),
   }));
 }
 
@@ -53,6 +59,7 @@ function setAt(body: Record<string, unknown>, path: readonly string[], value: un
  * every placeholder stands for exactly one value.
  */
 export function placeholderOf(f: FieldDef, asked: readonly FieldDef[]): string {
+  if (f.file) return `<file, ${SECRET_PLACEHOLDER.slice(1, -1)}>`;
   return asked.length === 1
     ? SECRET_PLACEHOLDER
     : `(${labelOf(f.path.join("."))}, typed in a private dialog)`;
@@ -74,6 +81,12 @@ export function secretValues(
     const value = secrets?.[f.key];
     if (value === undefined)
       throw new InternalError("SECRET_MISSING", `--${f.option} ran without its secret`);
+    // A file is typed as base64 (`base64 -w0 nfs.keytab`); the client sends its bytes as a form-data part.
+    if (f.file && fileBytes(value) === undefined)
+      throw new UserFacingError(
+        "SECRET_MALFORMED",
+        `The ${labelOf(f.path.join(".")).toLowerCase()} you typed is not base64 (make it with \`base64 -w0 <file>\`). Nothing was sent: run the command again.`,
+      );
     out[placeholderOf(f, asked)] = value;
   }
   return out;

@@ -290,7 +290,10 @@ function nameOf(o: Item): string {
   const parts = Object.entries(o)
     .filter(([k, x]) => x !== null && typeof x !== "object" && !isSecretKey(k) && !internal(k))
     .map(([k, x]) => `${k}=${String(x)}`);
-  return parts.join(" ") || "–";
+  if (parts.length) return parts.join(" ");
+  // An object wrapping one reference (a realm's default `{server: {name}}`) reads as the name it wraps.
+  const inner = Object.values(o).filter((x) => x && typeof x === "object");
+  return inner.length === 1 ? nameOf(inner[0] as Item) : "–";
 }
 
 /** A column's label from its path ("a.x|b.x" by its first alternative), remembered per path as its cells are. */

@@ -69,6 +69,8 @@ export interface SecretField {
   label: string;
   /** Several lines (a PEM private key); a dialog offers a multi-line box. */
   multiline?: boolean;
+  /** A file, typed as base64 (a keytab); the console also takes a path to it on its own machine. */
+  file?: boolean;
 }
 
 export interface CommandInput {

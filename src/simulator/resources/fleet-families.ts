@@ -4,7 +4,7 @@
  * - A diagnostics run is started by POST, `running` for RUN_MS of the simulator's clock, then `completed` with
  *   its tests readable in `/support-diagnostics/details` (index `A.B`: run A, test B).
  * - A realm is created empty, destroyed by PATCH `destroyed=true` (recoverable with `destroyed=false`) and only
- *   then deleted.
+ *   then deleted; its defaults (the object store servers new entities go on) are realm-defaults.ts's.
  * - The diagnostics tools (2.24+) are updated from the bundle the array downloaded (PATCH settings).
  */
 import { nameProblem } from "../../rest-spec/names.js";
@@ -15,6 +15,7 @@ import { EMPTY, type Handler, listing, ok, requireList, selectByNamesOrIds } fro
 import { onlyFields, type Rec, records } from "./family-store.js";
 import { FLEET_ROUTES } from "./fleets.js";
 import { genericUpdate } from "./generic.js";
+import { REALM_DEFAULT_ROUTES } from "./realm-defaults.js";
 
 const DIAGNOSTICS = "/support-diagnostics";
 export const RUN_MS = 10 * 60_000;
@@ -177,5 +178,6 @@ export const FLEET_FAMILY_ROUTES = {
   "/support-diagnostics/details": { GET: listDetails },
   [SETTINGS]: { GET: listSettings, PATCH: updateSettings },
   [REALMS]: { GET: listRealms, POST: createRealms, PATCH: updateRealms, DELETE: deleteRealms },
+  ...REALM_DEFAULT_ROUTES,
   ...FLEET_ROUTES,
 };

@@ -49,6 +49,7 @@ import { listSessions } from "./session-log.js";
 import * as snaps from "./snapshots.js";
 import * as targets from "./targets.js";
 import * as transfers from "./transfers.js";
+import { TRUST_POLICY_ROUTES } from "./trust-policies.js";
 import { WORM_ROUTES } from "./worm-data-policies.js";
 
 const userQuotas = quotaHandlers(USERS);
@@ -252,6 +253,7 @@ const ROUTES: Routes = {
   },
   "/keytabs": { GET: keytabs.listKeytabs, POST: keytabs.createKeytabs, DELETE: keytabs.deleteKeytabs },
   "/keytabs/download": { GET: downloads.downloadKeytabs },
+  "/keytabs/upload": { POST: keytabs.uploadKeytabs },
   "/logs": { GET: downloads.downloadLogs },
   "/object-store-access-policies": {
     GET: osPolicies.listAccessPolicies,
@@ -308,6 +310,7 @@ const ROUTES: Routes = {
   ...NODE_GROUP_ROUTES,
   ...REALM_READ_ROUTES,
   ...NETWORK_ACCESS_MEMBER_ROUTES,
+  ...TRUST_POLICY_ROUTES,
   "/sessions": { GET: listSessions },
 };
 

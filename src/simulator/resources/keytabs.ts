@@ -6,6 +6,8 @@
 import { z } from "zod";
 import { atLeast } from "../../rest-spec/versions.js";
 import { bodyObject, type Json, parseBody, referenceByName } from "../models/body.js";
+import { readKeytab } from "../models/keytab-file.js";
+import type { FilePart } from "../models/multipart.js";
 import { badRequest } from "../types.js";
 import { EMPTY, type Handler, listing, ok, selectByNamesOrIds } from "./common.js";
 import { collection } from "./generic.js";
@@ -57,6 +59,45 @@ export const createKeytabs: Handler = (req, state) => {
       created.push(keytab);
     }
   }
+  return ok(created);
+};
+
+/**
+ * POST /keytabs/upload (1.9+): a keytab file in the multipart part `keytab_file`, one keytab per entry named
+ * `<prefix>.<n>` (the prefix from `name_prefixes`, else the file's name). The file is read, not kept.
+ */
+export const uploadKeytabs: Handler = (req, state) => {
+  const part = (req.body as Record<string, unknown> | undefined)?.["keytab_file"] as FilePart | undefined;
+  if (!part || typeof part !== "object" || !Buffer.isBuffer(part.bytes))
+    throw badRequest("'keytab_file' is required: the keytab file as a part of a multipart/form-data body.");
+  const entries = readKeytab(part.bytes);
+  if (typeof entries === "string") throw badRequest(`'keytab_file' is ${entries}.`, "keytab_file");
+  const prefixes = req.query.list("name_prefixes")?.filter((p) => p !== "") ?? [];
+  if (prefixes.length > 1) throw badRequest("Give one prefix in 'name_prefixes': the keytabs share it.");
+  const prefix = prefixes[0] ?? part.filename.replace(/\.keytab$/, "");
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(prefix))
+    throw badRequest(`'${prefix}' is not a valid keytab prefix (letters, digits, '-', '_').`, prefix);
+  const items = collection(state, KEYTABS).items;
+  let suffix = Math.max(
+    0,
+    ...[...items.values()].filter((k) => k["prefix"] === prefix).map((k) => Number(k["suffix"])),
+  );
+  const created = entries.map((e) => {
+    suffix += 1;
+    const keytab: Json = {
+      name: `${prefix}.${suffix}`,
+      id: state.newId(),
+      encryption_type: e.encryption_type,
+      fqdn: e.principal.slice(e.principal.indexOf("/") + 1, e.principal.lastIndexOf("@")),
+      kvno: e.kvno,
+      prefix,
+      principal: e.principal,
+      realm: e.realm,
+      suffix,
+    };
+    items.set(String(keytab["name"]), keytab);
+    return keytab;
+  });
   return ok(created);
 };
 
