@@ -5,10 +5,11 @@ import { DEMO_ARRAYS, DEMO_FLEET_MEMBERS } from "../../src/local/demo.js";
 import { type Harness, messagesOf, startHarness } from "../core/harness.js";
 
 /** The console's two demo arrays, fb-lab-01 the default. */
-export function startDemoHarness(): Promise<Harness> {
+export function startDemoHarness(opts: { simulatorClock?: boolean } = {}): Promise<Harness> {
   return startHarness({
     arrays: DEMO_ARRAYS.map((a) => ({ name: a.name, tags: [...a.tags], scenario: a.scenario })),
     config: { channels: { default_array: DEMO_ARRAYS[0].name } },
+    ...opts,
   });
 }
 

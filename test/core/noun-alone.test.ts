@@ -12,7 +12,8 @@ import { type Harness, messagesOf, textOf } from "./harness.js";
 const registry = createRegistry(RESOURCES);
 let h: Harness;
 beforeAll(async () => {
-  h = await startDemoHarness();
+  // On the test's clock: a read typed twice (diagnose, perf) must not see the arrays' figures move in between.
+  h = await startDemoHarness({ simulatorClock: true });
 });
 afterAll(async () => h.close());
 

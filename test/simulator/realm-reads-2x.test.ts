@@ -30,12 +30,17 @@ describe("a realm's space and defaults", () => {
     const { h } = await open();
     const before = await items("/realms/defaults?realm_names=finance-realm", h);
     expect(before.map((d) => [d.realm.name, d.object_store])).toEqual([["finance-realm", []]]);
-    const object_store = [{ server: { name: "_array_server" } }];
+    const object_store = [{ server: { name: "servers-demo" } }];
     const set = await api("PATCH", "/realms/defaults?realm_names=finance-realm", h, { object_store });
     expect(set.status, set.text).toBe(200);
-    expect((await items("/realms/defaults?realm_names=finance-realm", h))[0]?.object_store).toEqual(
-      object_store,
-    );
+    // The array answers with full references (name, id, resource type) to what it was given by name.
+    const stored = (await items("/realms/defaults?realm_names=finance-realm", h))[0]?.object_store;
+    expect(
+      stored.map((o: { server: { name: string; resource_type: string } }) => [
+        o.server.name,
+        o.server.resource_type,
+      ]),
+    ).toEqual([["servers-demo", "servers"]]);
     const realm = (await items("/realms?names=finance-realm", h))[0];
     expect(realm && "object_store" in realm).toBe(false);
     expect((await api("GET", "/realms/defaults?realm_names=no-such-realm", h)).status).toBe(400);

@@ -5,7 +5,7 @@
  * secret file (a keytab), asked in the private dialog.
  */
 import { z } from "zod";
-import { textWire, wired } from "../../../src/core/words/arg-wire.js";
+import { wired } from "../../../src/core/words/arg-wire.js";
 import type { DocumentOption } from "../spec.js";
 import type { FieldDef } from "./fields.js";
 
@@ -40,5 +40,11 @@ export function documentSchema(d: DocumentOption): z.ZodType {
       return z.NEVER;
     }
   });
-  return wired(parsed.pipe(d.schema), textWire(65_536, true)).optional().describe(d.help);
+  // A face that sends JSON values (MCP) is offered the document's own shape, and sends it on as JSON text.
+  const { $schema: _, ...shape } = z.toJSONSchema(d.schema, { io: "input", unrepresentable: "any" });
+  const wire = {
+    json: shape,
+    word: (v: unknown) => (typeof v === "object" && v !== null ? JSON.stringify(v) : undefined),
+  };
+  return wired(parsed.pipe(d.schema), wire).optional().describe(d.help);
 }

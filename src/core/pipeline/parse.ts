@@ -16,13 +16,19 @@ export type ParsedLine =
 
 /** Longest text we accept; Slack caps slash-command text well below this. */
 const MAX_TEXT = 4000;
+/**
+ * Longest line a face builds from JSON values (MCP, forms): room for a document option (an IAM trust policy of up
+ * to 64 KiB) beside its words, which typed text never needs.
+ */
+const MAX_BUILT = 70_000;
 
 /** `built`: the text came from wordOf's words, not from Slack, so Slack's markup is not cleaned from it. */
 export function parseCommandLine(text: string, registry: Registry, built = false): ParsedLine {
-  if (text.length > MAX_TEXT) {
+  const max = built ? MAX_BUILT : MAX_TEXT;
+  if (text.length > max) {
     throw new UserFacingError(
       "PARSE_TOO_LONG",
-      `That command is ${text.length} characters long; the limit is ${MAX_TEXT}.`,
+      `That command is ${text.length} characters long; the limit is ${max}.`,
     );
   }
   const tokens = tokenize(built ? text : stripSlackMarkup(text));

@@ -47,11 +47,25 @@ const fleetOf = (state: SimState): Rec | undefined => [...records(state, FLEETS)
 export function fleetPeer(state: SimState, name: string): SimState | undefined {
   const row = records(state, MEMBERS).get(name);
   if (!row || name === state.array.name) return undefined;
-  return allPeers().find((p) => p.array.name === name && fleetOf(p)?.id === fleetOf(state)?.id);
+  return membersHere(state).find((p) => p.array.name === name);
 }
 
-/** Every member of `fleet` running in this process (their lists are kept alike). */
-const membersHere = (fleet: Rec) => allPeers().filter((p) => fleetOf(p)?.id === fleet.id);
+/**
+ * The other members of `state`'s fleet running in this process: arrays its member list names that list it back,
+ * in the same fleet. A fleet's id alone is not enough: demo arrays seeded alike in one process (tests) share ids.
+ */
+function membersHere(state: SimState): SimState[] {
+  const fleet = fleetOf(state);
+  if (!fleet) return [];
+  const listed = records(state, MEMBERS);
+  return allPeers().filter(
+    (p) =>
+      p !== state &&
+      listed.has(p.array.name) &&
+      fleetOf(p)?.id === fleet.id &&
+      records(p, MEMBERS).has(state.array.name),
+  );
+}
 
 const createFleets: Handler = (req, state) => {
   const names = requireList(req, "names");
@@ -81,7 +95,7 @@ const deleteFleets: Handler = (req, state) => {
 /** A fleet is renamed by PATCH `{name}`; every member's `fleet` reference follows. */
 const renameFleets: Handler = (req, state) => {
   const before = fleetOf(state);
-  const others = before ? membersHere(before).filter((p) => p !== state) : [];
+  const others = before ? membersHere(state) : [];
   const fleet = renameIn(req, state, FLEETS, "Fleet", "FleetPatch");
   for (const s of [state, ...others]) {
     if (s !== state) {
@@ -122,14 +136,11 @@ const createKey: Handler = (_req, state) => {
 };
 
 /** The fleet whose member in this process issued `key`, still valid at `now`. */
-function fleetIssuing(key: string, now: number): Rec | undefined {
-  for (const p of allPeers()) {
-    const issued = [...records(p, KEYS).values()].some(
-      (k) => k["fleet_key"] === key && (k["expires"] as number) > now,
-    );
-    if (issued) return fleetOf(p);
-  }
-  return undefined;
+/** The member that issued `key`, still valid at `now`. */
+function issuerOf(key: string, now: number): SimState | undefined {
+  return allPeers().find((p) =>
+    [...records(p, KEYS).values()].some((k) => k["fleet_key"] === key && (k["expires"] as number) > now),
+  );
 }
 
 /** Run on the array joining: it names itself and the key a member of the fleet issued. */
@@ -145,7 +156,8 @@ const joinFleet: Handler = (req, state) => {
   const name = String((one["member"] as Json | undefined)?.["name"] ?? "");
   if (name !== state.array.name)
     throw badRequest(`Run this on the array joining: 'member.name' must be '${state.array.name}'.`, name);
-  const fleet = typeof one["key"] === "string" ? fleetIssuing(one["key"], state.clock()) : undefined;
+  const issuer = typeof one["key"] === "string" ? issuerOf(one["key"], state.clock()) : undefined;
+  const fleet = issuer ? fleetOf(issuer) : undefined;
   if (!fleet)
     throw badRequest(
       "The fleet key is not one a fleet member issued, or it expired; make a new one there (POST /fleets/fleet-key).",
@@ -153,7 +165,7 @@ const joinFleet: Handler = (req, state) => {
     );
   if (asked !== undefined && asked !== fleet.name)
     throw badRequest(`The key is for fleet '${fleet.name}', not '${asked}'.`, asked);
-  const others = membersHere(fleet);
+  const others = issuer ? [issuer, ...membersHere(issuer)] : [];
   const mine = memberRow(fleet, state.array.name, state.array.id, true);
   for (const p of others) {
     records(p, MEMBERS).set(mine.name, memberRow(fleet, mine.name, state.array.id, false));
@@ -173,7 +185,7 @@ const removeMembers: Handler = (req, state) => {
       throw badRequest("The local array leaves a fleet by deleting it or from another member.", n);
   }
   const fleet = fleetOf(state);
-  const here = [state, ...(fleet ? membersHere(fleet).filter((p) => p !== state) : [])];
+  const here = [state, ...(fleet ? membersHere(state) : [])];
   for (const n of names)
     for (const p of here) {
       if (p.array.name === n) {

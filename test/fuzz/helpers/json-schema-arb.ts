@@ -1,7 +1,7 @@
 /**
- * Values generated from a JSON Schema, the subset our tools' input schemas use: types (one or several), enum,
+ * Values generated from a JSON Schema, the subset our tools' input schemas use: types (one or several), enum, const,
  * anyOf, string length, pattern and format (ipv4, ipv6, hostname, email), integer and number bounds, booleans,
- * arrays (bounds, unique items) and objects with required keys, or any JSON values when only
+ * arrays (bounds, unique items), objects with required keys, maps (`additionalProperties` a schema), or any JSON values when only
  * `additionalProperties: true` is said. A keyword it does not know fails the test, so a schema cannot quietly offer
  * something the generator never tries.
  */
@@ -12,6 +12,8 @@ export type JsonSchema = Record<string, unknown>;
 const KNOWN = new Set([
   "type",
   "enum",
+  "const",
+  "propertyNames",
   "anyOf",
   "minLength",
   "maxLength",
@@ -69,6 +71,7 @@ export function arbitraryOf(schema: JsonSchema): fc.Arbitrary<unknown> {
   for (const key of Object.keys(schema))
     if (!KNOWN.has(key)) throw new Error(`no generator for the keyword ${key}`);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
+  if ("const" in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.anyOf)) {
     const { anyOf, ...rest } = schema;
     return fc.oneof(...(anyOf as JsonSchema[]).map((alt) => arbitraryOf({ ...rest, ...alt })));
@@ -95,6 +98,15 @@ export function arbitraryOf(schema: JsonSchema): fc.Arbitrary<unknown> {
     case "object": {
       if (schema.properties === undefined && schema.additionalProperties === true)
         return fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
+      // A map (zod's record): keys as `propertyNames` says (strings here), values of one schema.
+      if (schema.properties === undefined && typeof schema.additionalProperties === "object")
+        return fc.dictionary(
+          arbitraryOf(
+            (schema.propertyNames as JsonSchema | undefined) ?? { type: "string" },
+          ) as fc.Arbitrary<string>,
+          arbitraryOf(schema.additionalProperties as JsonSchema),
+          { maxKeys: 4 },
+        );
       const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
       const arbs = Object.fromEntries(Object.entries(props).map(([k, p]) => [k, arbitraryOf(p)]));
       return fc.record(arbs, { requiredKeys: (schema.required as string[] | undefined) ?? [] });
