@@ -606,6 +606,7 @@ export const DEMO_SHOWS_2X: Readonly<Record<string, string>> = {
   "/network-access-policies/members": "default fb-lab-01",
   "/fleets/members": "fleet-prod fb-lab-01",
   "/node-groups/nodes": "ng-a nodes-demo",
+  "/node-groups/uses": "ng-archive",
   "/object-store-access-policies/rules": "read analytics/etl-read",
 };
 

@@ -49,7 +49,7 @@ const CASES: Case[] = [
     line: "node-group update ng-a --new-name ng-analytics --array fb-two",
     request: 'PATCH /api/2.28/node-groups?names=ng-a {"name":"ng-analytics"}',
     before: () => [held("fb-two", "/node-groups"), held("fb-two", "/node-groups/nodes")],
-    after: [["ng-analytics"], ["ng-analytics/nodes-demo"]],
+    after: [["ng-analytics", "ng-archive"], ["ng-analytics/nodes-demo"]],
   },
   {
     line: "node-group node delete ng-a nodes-demo --array fb-two",

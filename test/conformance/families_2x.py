@@ -211,7 +211,7 @@ def tenancy_and_support():
     report(p, "the array is its only member", [(m.member.name, m.status) for m in members] == [("fb-lab-01", "joined")], members)
     refused(p, "an array is in one fleet", fb.post_fleets(names=["conf-fleet"]), "at most one")
     ok(fb.post_node_groups(names=["conf-ng"]))
-    report(p, "node groups", names(ok(fb.get_node_groups())) == ["conf-ng", "ng-a"])
+    report(p, "node groups", names(ok(fb.get_node_groups())) == ["conf-ng", "ng-a", "ng-archive"])
     ok(fb.delete_node_groups(names=["conf-ng"]))
 
 

@@ -7,6 +7,7 @@ import { atLeast, generationOf } from "../../rest-spec/versions.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { holdRefusal } from "./legal-holds.js";
+import { nodeGroupOf } from "./node-groups.js";
 import { retentionRefusal } from "./worm-data-policies.js";
 
 /** Throws the array's 400 when retention or a legal hold keeps `fs` from being destroyed or eradicated. */
@@ -21,6 +22,7 @@ export function forgetFileSystem(state: SimState, name: string): void {
     if ((e["member"] as { name?: string } | undefined)?.name === name) exports?.delete(key);
   state.generic.get("/qos-policies/members")?.items.delete(`file-systems/${name}`);
   state.generic.get("/worm-data-policies/members")?.items.delete(name);
+  state.generic.get("/node-groups/uses")?.items.delete(name);
 }
 
 type Ref = { name: string; id: string; resource_type: string } | null;
@@ -33,6 +35,7 @@ function exportOf(state: SimState, fsName: string, type: string): Record<string,
 
 /**
  * A 2.x file system's references to these families, as the FileSystem model carries them: `qos_policy` (2.17+),
+ * `node_group` (2.18+),
  * `nfs.export_policy` (2.3+) and `smb.client_policy` / `smb.share_policy` (2.10+), read from its QoS membership
  * and its exports. 1.x has none of them.
  */
@@ -48,6 +51,7 @@ export function withFamilies(
     const m = state.generic.get("/qos-policies/members")?.items.get(`file-systems/${name}`);
     out["qos_policy"] = (m?.["policy"] as Ref | undefined) ?? null;
   }
+  if (atLeast(version, "2.18")) out["node_group"] = nodeGroupOf(state, name);
   const nfs = exportOf(state, name, "nfs");
   if (atLeast(version, "2.3") && fs["nfs"])
     out["nfs"] = { ...(fs["nfs"] as object), export_policy: (nfs?.["policy"] as Ref | undefined) ?? null };

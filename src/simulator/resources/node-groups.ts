@@ -2,9 +2,11 @@
  * Node groups (2.18+) and the renames 2.x does by PATCH `?names=old` with `{name: new}` (fleets and node groups).
  * - A node group holds nodes of the array (`/nodes`): a node joins by name, once; it leaves only if it is in.
  * - Renaming keeps the object's id and moves what refers to it by name (a group's memberships, a fleet's members).
+ * - A node group's uses (2.18+) are the file systems placed in it (`FileSystem.node_group`); a group in use cannot
+ *   be deleted, and an eradicated file system leaves its group.
  */
 import { nameProblem } from "../../rest-spec/names.js";
-import { bodyObject } from "../models/body.js";
+import { bodyObject, type Json } from "../models/body.js";
 import type { SimState } from "../state.js";
 import { badRequest, type SimRequest } from "../types.js";
 import { EMPTY, type Handler, listing, ok, selectByNamesOrIds } from "./common.js";
@@ -45,6 +47,8 @@ export function renameIn(
 
 const GROUPS = "/node-groups";
 const NODES = "/node-groups/nodes";
+/** File systems placed in a node group, keyed by file system name: `{name: group, use: fs}`. */
+const USES = "/node-groups/uses";
 /** Memberships keyed `group/node`, as the generic collection keys a membership by its `*_names` words. */
 const key = (group: string, node: string) => `${group}/${node}`;
 
@@ -74,11 +78,16 @@ const renameGroup: Handler = (req, state) =>
           group: refOf(to, "node-groups"),
         });
       }
+      for (const u of records(state, USES).values()) if (u["group"] === from) u["group"] = to.name;
     }),
   ]);
 
 const deleteGroups: Handler = (req, state) => {
   const targets = selectByNamesOrIds(req, records(state, GROUPS), "Node group") as Rec[];
+  for (const g of targets) {
+    const use = [...records(state, USES).values()].find((u) => u["group"] === g.name);
+    if (use) throw badRequest(`Node group '${g.name}' is in use by file system '${use.name}'.`, g.name);
+  }
   for (const g of targets) {
     records(state, GROUPS).delete(g.name);
     for (const k of [...records(state, NODES).keys()])
@@ -127,7 +136,32 @@ const removeNode: Handler = (req, state) => {
   return EMPTY;
 };
 
+/** Places file system `fs` in node group `group` (both must exist): what a file system's `node_group` says. */
+export function placeInNodeGroup(state: SimState, fs: string, group: string): void {
+  if (!records(state, GROUPS).has(group)) throw badRequest(`Node group '${group}' does not exist.`, group);
+  if (!state.fileSystems.has(fs)) throw badRequest(`File system '${fs}' does not exist.`, fs);
+  // No id drawn from the state's source: a demo seeds this, and drawn ids would shift the ids tests pin.
+  records(state, USES).set(fs, { name: fs, id: `use:${fs}`, group });
+}
+
+/** The node group a file system is placed in, as its 2.18+ `node_group` reference (null when none). */
+export function nodeGroupOf(state: SimState, fs: string): Json | null {
+  const group = records(state, GROUPS).get(String(records(state, USES).get(fs)?.["group"] ?? ""));
+  return group ? refOf(group, "node-groups") : null;
+}
+
+const listUses: Handler = (req, state) => {
+  const rows = [...records(state, USES).values()].flatMap((u) => {
+    const group = records(state, GROUPS).get(String(u["group"]));
+    const fs = state.fileSystems.get(u.name);
+    if (!group || !fs) return [];
+    return [{ name: group.name, id: group.id, use: refOf(fs, "file-systems") }];
+  });
+  return listing(rows, req, { noun: "Node group use" });
+};
+
 export const NODE_GROUP_ROUTES = {
+  [USES]: { GET: listUses },
   [GROUPS]: { PATCH: renameGroup, DELETE: deleteGroups },
   [NODES]: { GET: listNodes, POST: addNode, DELETE: removeNode },
 };

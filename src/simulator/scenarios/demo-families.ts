@@ -5,7 +5,7 @@
  * `smb-default`, client policy `smb-clients` and export `media`; QoS policies `qos-gold` (no limits) and
  * `qos-bronze` (3 MB/s, 5,000 ops/s) on `scratch`, whose workload presses against it (diagnose names it); `qos-archive` (no limits) on the bucket `logs-archive`; WORM data policy
  * `worm-7y` on `finance`; legal hold `hold-audit-2026` on `finance:/ledgers/2025`; maintenance window
- * `fw-upgrade` two days ahead for four hours; realm `finance-realm`; fleet `fleet-prod`; node group `ng-a` holding node `nodes-demo`; one
+ * `fw-upgrade` two days ahead for four hours; realm `finance-realm`; fleet `fleet-prod`; node group `ng-a` holding node `nodes-demo`, and `ng-archive` where `db-dumps` is placed; one
  * completed support-diagnostics run; and unused ones for the delete examples: `retired-clients`, `smb-retired`,
  * `smb-clients-retired`, `worm-trial`, `hold-2024-closed`, the destroyed `realm-retired`, a local admin
  * `contractor`, a DNS configuration `dns-data` (seen from REST 2.16) and the access policy `analytics/etl-read`. Sessions are not seeded: they come from real logins.
@@ -23,7 +23,7 @@ import { FLEET_FAMILY_ROUTES, RUN_MS } from "../resources/fleet-families.js";
 import { genericCreate } from "../resources/generic.js";
 import { HOLD_ROUTES } from "../resources/legal-holds.js";
 import { WINDOW_ROUTES } from "../resources/maintenance-windows.js";
-import { NODE_GROUP_ROUTES } from "../resources/node-groups.js";
+import { NODE_GROUP_ROUTES, placeInNodeGroup } from "../resources/node-groups.js";
 import { createAccessPolicies } from "../resources/object-store-access-policy-rules.js";
 import { QOS_ROUTES } from "../resources/qos-policies.js";
 import { applyWormPolicy, WORM_ROUTES } from "../resources/worm-data-policies.js";
@@ -193,6 +193,10 @@ export function seedDemoFamilies(state: SimState): void {
   call("POST", "/node-groups", { names: "ng-a" }, {});
   // The node demo-2x.ts seeds on /nodes (seeded before this): ng-a holds it, so a node can leave a group.
   call("POST", "/node-groups/nodes", { node_group_names: "ng-a", node_names: "nodes-demo" });
+  // db-dumps is placed in a group of its own (what its `node_group` says; the wire sets it only at creation),
+  // so the group's uses have one to show and ng-a stays free to delete.
+  call("POST", "/node-groups", { names: "ng-archive" }, {});
+  if (state.fileSystems.has("db-dumps")) placeInNodeGroup(state, "db-dumps", "ng-archive");
   // Retired and unused, so the delete examples have something the array lets go: policies nothing exports
   // through, an unlocked WORM policy without members, a hold that holds nothing, a destroyed realm.
   call("POST", "/nfs-export-policies", { names: "retired-clients" }, {});
