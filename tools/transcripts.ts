@@ -78,11 +78,12 @@ export async function runTranscript(name: string): Promise<string> {
 }
 
 /**
- * Lines of a diagnosis that name what is busiest now (the demo's load follows the hour of day), and the in-flight
+ * Lines of a diagnosis that name what is busiest now, or a client that dominates now (the demo's load follows the
+ * hour of day: the finding comes and goes with it), and the in-flight
  * transfer a replica link shows (the hour's snapshot is on its way or not): true, but not the same every hour.
  */
 const VARYING_LINE =
-  /^(Top clients by operations|Slowest clients|Busiest file systems|Busiest buckets|Hot (users|groups) of)\b/;
+  /^(Top clients by operations|Slowest clients|Busiest file systems|Busiest buckets|Hot (users|groups) of|\d+\. One client dominates)\b/;
 
 /**
  * The transcript without what changes from run to run: times, dates and every figure (the demo follows the

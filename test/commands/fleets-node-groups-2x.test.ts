@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { Json } from "../../src/simulator/models/body.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
+import { type ChangeCase, testChanges } from "./change-cases.js";
 import { runThroughGates } from "./demo-examples.js";
 
 let h: Harness;
@@ -27,15 +28,7 @@ const held = (array: string, path: string) => [
 const item = (array: string, path: string, name: string) =>
   h.sims.get(array)?.state.generic.get(path)?.items.get(name) as Json | undefined;
 
-interface Case {
-  line: string;
-  request: string;
-  /** What the array holds before and after the change. */
-  before: () => unknown;
-  after: unknown;
-}
-
-const CASES: Case[] = [
+const CASES: ChangeCase[] = [
   {
     line: "fleet update fleet-prod --new-name fleet-production --array fb-two",
     request: 'PATCH /api/2.28/fleets?names=fleet-prod {"name":"fleet-production"}',
@@ -82,26 +75,7 @@ const CASES: Case[] = [
 ];
 
 describe("fleets, node groups and diagnostics tools on 2.x", () => {
-  test.each(CASES)("$line: a viewer is refused and nothing changes", async (c) => {
-    const was = JSON.stringify(c.before());
-    const text = textOf(await h.run("carol", c.line));
-    expect(text).toMatch(/needs the (operator|admin) role on array fb-\w+; you are a viewer there/);
-    expect(JSON.stringify(c.before())).toBe(was);
-  });
-
-  test.each(CASES)("$line: a dry run shows the exact request and changes nothing", async (c) => {
-    const was = JSON.stringify(c.before());
-    const text = textOf(await h.run("alice", `${c.line} --dry-run`));
-    expect(text).toContain(c.request);
-    expect(text).toContain("Nothing was changed (dry run).");
-    expect(JSON.stringify(c.before())).toBe(was);
-  });
-
-  test.each(CASES)("$line: through its gate it changes the array", async (c) => {
-    expect(c.before()).not.toEqual(c.after);
-    await runThroughGates(h, c.line);
-    expect(c.before()).toEqual(c.after);
-  });
+  testChanges(CASES, () => h);
 
   test("a member joined with a key leaves when another member removes it; then the fleet may go", async () => {
     await runThroughGates(h, "fleet member join fleet-prod fb-two --array fb-free");

@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { Json } from "../../src/simulator/models/body.js";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
+import { type ChangeCase, testChanges } from "./change-cases.js";
 import { KEYTAB_BASE64, runThroughGates } from "./demo-examples.js";
 
 let h: Harness;
@@ -23,14 +24,6 @@ afterEach(async () => h.close());
 const items = (path: string) => [...(h.sims.get("fb-two")?.state.generic.get(path)?.items.values() ?? [])];
 const defaults = () =>
   items("/realms/defaults").map((d) => [d["name"], (d["servers"] as Json[]).map((s) => s["name"])]);
-
-interface Case {
-  line: string;
-  request: string;
-  /** What the array holds before and after the change. */
-  before: () => unknown;
-  after: unknown;
-}
 
 const TRUST = "/object-store-roles/object-store-trust-policies";
 const DOCUMENT = JSON.stringify({
@@ -56,7 +49,7 @@ const keytabs = () =>
 
 const held = () => items("/legal-holds/held-entities").map((e) => [e["name"], e["recursive"]]);
 
-const CASES: Case[] = [
+const CASES: ChangeCase[] = [
   {
     line: "legal-hold held-entity create hold-audit-2026 finance --paths /ledgers/2026 --recursive --array fb-two",
     request:
@@ -118,26 +111,7 @@ const CASES: Case[] = [
 ];
 
 describe("the last 2.28 operations on 2.x", () => {
-  test.each(CASES)("$line: a viewer is refused and nothing changes", async (c) => {
-    const was = JSON.stringify(c.before());
-    const text = textOf(await h.run("carol", c.line));
-    expect(text).toMatch(/needs the (operator|admin) role on array fb-\w+; you are a viewer there/);
-    expect(JSON.stringify(c.before())).toBe(was);
-  });
-
-  test.each(CASES)("$line: a dry run shows the exact request and changes nothing", async (c) => {
-    const was = JSON.stringify(c.before());
-    const text = textOf(await h.run("alice", `${c.line} --dry-run`));
-    expect(text).toContain(c.request);
-    expect(text).toContain("Nothing was changed (dry run).");
-    expect(JSON.stringify(c.before())).toBe(was);
-  });
-
-  test.each(CASES)("$line: through its gate it changes the array", async (c) => {
-    expect(c.before()).not.toEqual(c.after);
-    await runThroughGates(h, c.line);
-    expect(c.before()).toEqual(c.after);
-  });
+  testChanges(CASES, () => h);
 
   test("a realm's defaults read back by name; an unknown server is refused before anything changes", async () => {
     await runThroughGates(h, "realm default update finance-realm --servers servers-demo --array fb-two");
