@@ -4,16 +4,19 @@
  * (delivery.ts); when it ends, what is still open is posted and what resolved meanwhile is dropped, and the first
  * card posted in each channel gets one thread note saying how many alerts the window held there.
  *
- * Read once per poll of an array (one GET, only on arrays that speak 2.x), so 1,000 arrays cost one call each per
- * interval. A window named after a component (`CH1`, `CH1.FB3`, as `hardware list` names them) covers that
+ * Read by a poll that may place a card (windowsNeeded: an alert changed, or the array keeps a window), one GET on
+ * arrays that speak 2.16+; a quiet poll of an array with no window skips it, so a quiet fleet's polls cost one call
+ * each, not two. A window named after a component (`CH1`, `CH1.FB3`, as `hardware list` names them) covers that
  * component and what is inside it; any other name (`fw-upgrade`) covers the whole array.
  */
 import type { Logger } from "../logger.js";
 import { joinKey } from "../store/keys.js";
+import type { Store } from "../store/types.js";
 import { alertKey, isClosed } from "./alert-model.js";
 import type { Delivery } from "./delivery.js";
+import { diffAlert } from "./diff.js";
 import { NS, type UnitOfWork } from "./repo.js";
-import type { AlertRecord, AlertSource, Card } from "./types.js";
+import type { AlertRecord, AlertSnapshot, AlertSource, Card } from "./types.js";
 
 export interface ArrayWindow {
   name: string;
@@ -42,6 +45,31 @@ export function covers(w: ArrayWindow, component: string): boolean {
 
 export const inForce = (windows: readonly ArrayWindow[], now: number): ArrayWindow[] =>
   windows.filter((w) => w.start <= now && now < w.end);
+
+/**
+ * Whether a poll must read the array's windows. A window decides where a new card waits (the planner's hold) and
+ * when a kept tally settles; a poll whose alerts all match what the store holds places no card, so the call is
+ * skipped unless `always` (the array has had a window since start, this is the first look since start, or a
+ * capacity or certificate alert may be placed). A store that cannot answer means "read them": never a card posted into a window.
+ */
+export async function windowsNeeded(
+  store: Pick<Store, "getMany">,
+  array: string,
+  alerts: readonly AlertSnapshot[],
+  always: boolean,
+): Promise<boolean> {
+  if (always) return true;
+  if (alerts.length === 0) return false;
+  try {
+    const held = await store.getMany<AlertRecord>(
+      NS.alert,
+      alerts.map((a) => alertKey(array, a.name)),
+    );
+    return alerts.some((a) => diffAlert(held.get(alertKey(array, a.name)), a).length > 0);
+  } catch {
+    return true;
+  }
+}
 
 /** The array's windows; none where it keeps none (1.x, before 2.16) or could not say (never fatal to a poll). */
 export async function readWindows(source: AlertSource, array: string, log: Logger): Promise<ArrayWindow[]> {

@@ -13,7 +13,7 @@ import { keyPrefix } from "../store/keys.js";
 import type { Store } from "../store/types.js";
 import { handleAlertClick, isAlertAction } from "./actions.js";
 import { isClosed } from "./alert-model.js";
-import { readWindows, settleWindows, windowHolds } from "./array-maintenance.js";
+import { readWindows, settleWindows, windowHolds, windowsNeeded } from "./array-maintenance.js";
 import { forecastCheck } from "./capacity-rule.js";
 import { certificateCheck } from "./certificate-rule.js";
 import { systemClock } from "./clock.js";
@@ -165,6 +165,8 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
 
   // Arrays whose own maintenance windows held alerts not yet settled (array-maintenance.ts).
   const windowed = new Set<string>();
+  // Arrays whose windows this process has read at least once (after a start or a lease move, the first poll reads).
+  const windowsLooked = new Set<string>();
 
   const targetOf = (name: string): ArrayTarget =>
     deps.source.arrays().find((a) => a.name === name) ?? { name, tags: [] };
@@ -202,7 +204,12 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     }
     const forecast = failure === undefined ? await forecastAlert(array, log) : undefined;
     const certificates = failure === undefined ? await certificateAlerts(array, log) : [];
-    const windows = failure === undefined ? await readWindows(deps.source, array, log) : [];
+    const always =
+      !windowsLooked.has(array) || windowed.has(array) || forecast !== undefined || certificates.length > 0;
+    const readThem =
+      failure === undefined && (await windowsNeeded(store, array, fetched?.alerts ?? [], always));
+    const windows = readThem ? await readWindows(deps.source, array, log) : [];
+    if (readThem) windowsLooked.add(array);
     await lock.run(async () => {
       const uow = new UnitOfWork(store);
       const ctx = planCtx();

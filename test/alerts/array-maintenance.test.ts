@@ -74,6 +74,34 @@ describe("the array's maintenance windows", () => {
     expect(h.posts(STORAGE).map((p) => p.text)).toEqual([expect.stringContaining(`(alert ${other.index})`)]);
   });
 
+  it("a quiet poll does not ask for the windows; a poll that brings a change does, so a new window still holds it", async () => {
+    h = await startAlertHarness({ versions: "2.0-2.28" });
+    const harness = h;
+    const windowReads = () =>
+      Object.entries(harness.sim.control.stats().requests)
+        .filter(([k]) => k.startsWith("GET ") && k.endsWith("/maintenance-windows"))
+        .reduce((n, [, v]) => n + v, 0);
+    const alertReads = () =>
+      Object.entries(harness.sim.control.stats().requests)
+        .filter(([k]) => k.startsWith("GET ") && k.endsWith("/alerts"))
+        .reduce((n, [, v]) => n + v, 0);
+    h.engine.start();
+    await h.advance(MIN);
+    // The first look since start reads them (a window may have been held before a restart).
+    expect(windowReads()).toBe(1);
+    const [w0, a0] = [windowReads(), alertReads()];
+    await h.advance(10 * MIN);
+    expect(alertReads() - a0).toBeGreaterThanOrEqual(10);
+    expect(windowReads()).toBe(w0);
+    // A window opened between two quiet polls, then an alert: the poll that sees the alert reads the window.
+    await openWindow(h, "fw-upgrade", 60 * MIN);
+    raiseAlert(h.sim.state, port(1));
+    await h.advance(MIN);
+    expect(windowReads()).toBeGreaterThan(w0);
+    expect(h.posts(STORAGE)).toHaveLength(0);
+    expect(await h.engine.alerts("fb1")).toHaveLength(1);
+  });
+
   it("on an array that speaks 1.x alerts are posted at once, as before", async () => {
     h = await startAlertHarness({ versions: "1.0-1.12" });
     h.engine.start();
