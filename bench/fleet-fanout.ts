@@ -60,6 +60,8 @@ const { values } = parseArgs({
     latency: { type: "string", default: "100" },
     out: { type: "string" },
     serve: { type: "boolean", default: false },
+    /** The bound on sockets (default: the pool's, array_pool.max_sockets): to see what a larger one buys. */
+    "max-sockets": { type: "string" },
   },
 });
 const n = Number(values.arrays);
@@ -81,7 +83,7 @@ async function measure(): Promise<void> {
   const logger = silentLogger();
   const pool = createArrayPool(
     names.map((name) => simulatedArrayConfig(name, sim)),
-    { logger, maxSockets: POOL_DEFAULTS.maxSockets },
+    { logger, maxSockets: Number(values["max-sockets"] ?? POOL_DEFAULTS.maxSockets) },
   );
   const config = configSchema.parse({
     arrays: names.map((name) => ({ name, address: sim.url, api_token_env: "T" })),

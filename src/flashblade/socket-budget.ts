@@ -82,6 +82,15 @@ export class SocketBudget {
     return this.#open >= this.max || this.#waiting > 0;
   }
 
+  /**
+   * Connects wait for a place: a further socket for an array that has one would be served after them, or take the
+   * place of an array that has none. With every place taken but none waited for, a new connect takes an idle
+   * array's socket at once (#reclaim), which costs nobody a wait.
+   */
+  get contended(): boolean {
+    return this.#waiting > 0;
+  }
+
   get #waiting(): number {
     return this.#first.length + this.#extra.length;
   }
