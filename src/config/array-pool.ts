@@ -22,12 +22,9 @@ const duration = (fallback: string) =>
 export const arrayPoolSchema = z.strictObject({
   /**
    * Sockets open to all arrays together. Past it a new connection waits for one to close, and the sockets of the
-   * array idle longest are closed for it; above half of it a socket that falls idle is closed at once, so at
-   * most half are ever idle. Each TLS socket costs ~100 KiB of memory (native, and undici's). 512: a fan-out
-   * over 1,000 arrays (`space --array all`, four calls each) answers in under 2 s at 100 ms per call, while a
-   * steady load keeps no more than 256 open.
+   * array idle longest are closed for it. Each TLS socket costs ~100 KiB of native memory.
    */
-  max_sockets: z.int().min(1).max(100_000).default(512),
+  max_sockets: z.int().min(1).max(100_000).default(256),
   /** A socket unused this long is closed; the next call to that array opens a new one. */
   idle_socket: duration("4s"),
   /** An array nothing was sent to for this long is logged out; the next call logs in again (once). */

@@ -16,7 +16,7 @@ import type { ArrayClient, ArrayHealth, ArrayPool, PoolDeps } from "./types.js";
 
 /** The defaults of the `array_pool` settings (src/config/schema.ts), for pools built without them. */
 export const POOL_DEFAULTS = {
-  maxSockets: 512,
+  maxSockets: 256,
   idleSocketMs: 4_000,
   idleSessionMs: 10 * 60_000,
   checkConcurrency: 16,

@@ -123,20 +123,12 @@ export class SocketBudget {
   }
 
   /**
-   * A holder has just become idle (`done`: it has no call left): if connects are waiting, its sockets go to them. Given the holder, only its
+   * A holder has just become idle: if connects are waiting, its sockets go to them. Given the holder, only its
    * sockets are looked at: this runs whenever a request ends, and at a thousand arrays with the bound full a scan
    * of every holder here cost ~0.1 ms per ended request (busy machine); arrays idle longer were already asked
    * when the connect began to wait.
    */
-  idle(holder?: SocketHolder, done = false): void {
-    // Above half the bound, the sockets of an array with no call left are closed at once: idle sockets (~100 KiB
-    // each) stay under half of it, so a steady load holds what a smaller bound would, and the other half is there
-    // for a burst (a fan-out over the fleet runs twice as many calls at once). An array with calls still running
-    // keeps its sockets for them.
-    if (done && holder !== undefined && this.#open - this.#closing > this.max / 2 && holder.idleSockets > 0) {
-      this.#closing += holder.shed();
-      return;
-    }
+  idle(holder?: SocketHolder): void {
     if (this.#closing >= this.#waiting) return;
     if (holder === undefined) this.#reclaim();
     else if (holder.idleSockets > 0) this.#closing += holder.shed();

@@ -413,7 +413,7 @@ export class Transport implements SocketHolder {
       if (next) next();
       // A socket may have just become idle: a call of this array waiting for it, or else connects waiting for a
       // place, can have it.
-      else this.#budget?.idle(this, this.#inFlight === 0);
+      else this.#budget?.idle(this);
     }
   }
 

@@ -104,35 +104,4 @@ describe("socket budget", () => {
     (await waiting)();
     expect(budget.stats()).toMatchObject({ open: 0, waiting: 0 });
   });
-
-  it("closes the sockets of an array with no call left above half the bound at once, and keeps them at or below half", async () => {
-    const budget = new SocketBudget(4);
-    const a = holder(budget, 1);
-    const b = holder(budget, 2);
-    const c = holder(budget, 3);
-    for (let i = 0; i < 3; i++) await budget.acquire();
-    // Three open of four: a socket falling idle now is over half the bound.
-    c.idleSockets = 1;
-    // With a call still running, the array keeps its idle socket for what comes next.
-    budget.idle(c, false);
-    expect(c.shedCalls).toBe(0);
-    budget.idle(c, true);
-    expect(c.shedCalls).toBe(1);
-    // Its close is on the way: two will be left open, half the bound, so the next one to fall idle stays open.
-    b.idleSockets = 1;
-    budget.idle(b, true);
-    expect(b.shedCalls).toBe(0);
-    expect(a.shedCalls).toBe(0);
-  });
-
-  it("is contended only while connects wait for a place, not merely at its size", async () => {
-    const budget = new SocketBudget(1);
-    const first = await budget.acquire();
-    expect(budget.contended).toBe(false);
-    const waiting = budget.acquire(true);
-    expect(budget.contended).toBe(true);
-    first();
-    (await waiting)();
-    expect(budget.contended).toBe(false);
-  });
 });

@@ -74,3 +74,24 @@ describe("an array's parallel calls while the bound is full", () => {
     expect(pool.sockets().peak).toBe(2);
   });
 });
+
+describe("an array's parallel calls while the bound is at its size but nobody waits", () => {
+  it("take another array's idle socket at once instead of queueing behind the array's own call", async () => {
+    const sim = await startSim();
+    const pool = poolOf(
+      ["fb-q1", "fb-q2"].map((name) => simConfig(sim, { name })),
+      { maxSockets: 2, probeInBackground: false },
+    );
+    const [a, b] = pool.list();
+    // Both places taken by sockets left idle: the bound is at its size, no connect waits.
+    for (const c of [a, b]) await c?.get("/file-systems", { query: { limit: 1 } });
+    expect(pool.sockets().open).toBe(2);
+    sim.control.addLatency({ ms: 50 });
+    sim.control.resetStats();
+    await Promise.all([1, 2].map(() => b?.get("/file-systems", { query: { limit: 1 } })));
+    // Held behind the first call, the second would have run after it on the same socket (one at a time); an
+    // approval's calls queued that way behind an array's other calls under the 1,000-array load.
+    expect(sim.control.stats().maxInFlight).toBe(2);
+    expect(pool.sockets().peak).toBe(2);
+  });
+});
