@@ -104,4 +104,15 @@ describe("socket budget", () => {
     (await waiting)();
     expect(budget.stats()).toMatchObject({ open: 0, waiting: 0 });
   });
+
+  it("is contended only while connects wait for a place, not merely at its size", async () => {
+    const budget = new SocketBudget(1);
+    const first = await budget.acquire();
+    expect(budget.contended).toBe(false);
+    const waiting = budget.acquire(true);
+    expect(budget.contended).toBe(true);
+    first();
+    (await waiting)();
+    expect(budget.contended).toBe(false);
+  });
 });
