@@ -51,3 +51,17 @@ describe("generic argument schemas are built on first use", () => {
     expect(argsSchemasBuilt()).toBe(before + 1);
   });
 });
+
+describe("generic argument schemas share what is alike", () => {
+  test("a noun's update and delete name their object with one schema", () => {
+    const registry = freshRegistry();
+    const pairs = registry.resources.flatMap((r) => {
+      const update = r.commands.find((c) => c.verb === "update" && deferred(c));
+      const del = r.commands.find((c) => c.verb === "delete" && deferred(c));
+      const key = update?.positional?.[0];
+      return update && del && key !== undefined && del.positional?.[0] === key ? [{ update, del, key }] : [];
+    });
+    expect(pairs.length).toBeGreaterThan(0);
+    for (const { update, del, key } of pairs) expect(update.args.shape[key]).toBe(del.args.shape[key]);
+  });
+});
