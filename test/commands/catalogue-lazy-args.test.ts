@@ -1,6 +1,6 @@
 /**
  * The catalogue's generic verbs build their argument schemas when first used, not at start: building all 700-odd
- * at import held ~26 MiB of zod instances for the life of the process, for verbs a running bot mostly never sees.
+ * at import held ~21 MiB of zod instances for the life of the process, for verbs a running bot mostly never sees.
  */
 import { describe, expect, test } from "vitest";
 import { argsSchemasBuilt } from "../../commands/catalogue/generic/lazy-args.js";

@@ -1,7 +1,7 @@
 /**
  * A generic verb's argument schema is built the first time something reads `args`, then kept: the catalogue has
- * 800-odd verbs and a running bot uses a few dozen, while building every schema at import held ~26 MiB of zod
- * instances for the life of the process. Every consumer still reads `command.args` as a zod object.
+ * 700-odd generic verbs and a running bot uses a few dozen, while building every schema at import held ~21 MiB
+ * of zod instances for the life of the process. Every consumer still reads `command.args` as a zod object.
  */
 import type { z } from "zod";
 import type { CommandDefinition } from "../../../src/core/catalogue/define-command.js";
