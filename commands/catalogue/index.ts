@@ -70,15 +70,20 @@ const HAND_WRITTEN: Readonly<Record<string, ResourceDefinition>> = {
 /** The same for the 2.x-only nouns: a fleet join spans two arrays (a key made on one, presented by the other). */
 const HAND_WRITTEN_2X: Readonly<Record<string, ResourceDefinition>> = { "fleet member": fleetMemberResource };
 
-export const CATALOGUE_RESOURCES: readonly ResourceDefinition[] = [
-  ...CATALOGUE.map((s) => resourceOf(s, HAND_WRITTEN[s.noun])),
-  // The operations only REST 2.x has, as generated nouns (catalogue-2x.ts): after the 1.x ones in help.
-  ...CATALOGUE_2X.map((s) => ({
-    ...resourceOf(s, HAND_WRITTEN_2X[s.noun]),
-    rest2Only: true,
-    ...(FIRST_CLASS_2X.includes(s.path) ? { rest2Featured: true } : {}),
-  })),
-];
+/** The catalogue's resources, built anew on each call (a test checks what building them reads). */
+export function catalogueResources(): ResourceDefinition[] {
+  return [
+    ...CATALOGUE.map((s) => resourceOf(s, HAND_WRITTEN[s.noun])),
+    // The operations only REST 2.x has, as generated nouns (catalogue-2x.ts): after the 1.x ones in help.
+    ...CATALOGUE_2X.map((s) => ({
+      ...resourceOf(s, HAND_WRITTEN_2X[s.noun]),
+      rest2Only: true,
+      ...(FIRST_CLASS_2X.includes(s.path) ? { rest2Featured: true } : {}),
+    })),
+  ];
+}
+
+export const CATALOGUE_RESOURCES: readonly ResourceDefinition[] = catalogueResources();
 
 /**
  * A 1.x noun's generic verbs: a verb a hand-written command replaces is not generic any more (the coverage and

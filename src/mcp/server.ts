@@ -30,7 +30,7 @@ import { clientGate } from "./client-limits.js";
 import { type ToolResult, toolResult } from "./output.js";
 import { requestStatus } from "./status.js";
 import { pendingTasks, taskOf } from "./tasks.js";
-import { buildTools, commandLine, STATUS_TOOL } from "./tools.js";
+import { commandLine, STATUS_TOOL, toolIndex } from "./tools.js";
 
 /** Where approval cards reach people: the Slack chat port (or any port that posts a message and says where). */
 export interface CardPoster {
@@ -122,9 +122,7 @@ function refuse(res: ServerResponse, status: number, message: string, headers: R
 }
 
 export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
-  const tools = buildTools(deps.registry);
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const listed = tools.map(({ entry: _e, ...t }) => t);
+  const tools = toolIndex(deps.registry);
   const channelId = deps.config.channel ?? deps.approvalsChannel ?? "mcp";
   const log = deps.logger.child({ component: "mcp" });
   const now = deps.now ?? Date.now;
@@ -171,7 +169,7 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
         taskStore: pendingTasks(deps.pending, actor.userId, now),
       },
     );
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools().listed }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       // The client's own limits first (request_status reaches no array: a slot, no token).
       const started = gate.start(client, request.params.name === STATUS_TOOL ? 0 : 1);
@@ -200,7 +198,7 @@ export async function startMcpServer(deps: McpFaceDeps): Promise<McpFace> {
     params: Record<string, unknown> | undefined,
     asTask = false,
   ): Promise<ToolResult | { task: Task }> => {
-    const tool = byName.get(name);
+    const tool = tools().byName.get(name);
     const args = params ?? {};
     if (!tool) return toolResult(errorText(`No tool named ${name}.`, "UNKNOWN_TOOL"));
     if (tool.name === STATUS_TOOL)

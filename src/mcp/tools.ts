@@ -118,6 +118,24 @@ export function buildTools(registry: Registry): ToolSpec[] {
   return tools;
 }
 
+/**
+ * The tools by name and as listed, built at the first request rather than at start: a tool's input schema builds
+ * its command's argument schema, which the catalogue's verbs otherwise build only when used.
+ */
+export function toolIndex(registry: Registry) {
+  let index: { byName: Map<string, ToolSpec>; listed: Omit<ToolSpec, "entry">[] } | undefined;
+  return () => {
+    if (!index) {
+      const tools = buildTools(registry);
+      index = {
+        byName: new Map(tools.map((t) => [t.name, t])),
+        listed: tools.map(({ entry: _e, ...t }) => t),
+      };
+    }
+    return index;
+  };
+}
+
 const plainText = (v: unknown) => (Array.isArray(v) ? v.map(String).join(",") : String(v));
 
 /** A value as one word of a command line (wordOf: read back exactly, or refused naming the argument). */

@@ -1,10 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
+import { argsSchemasBuilt, withLazyArgs } from "../../commands/catalogue/generic/lazy-args.js";
 import { RESOURCES } from "../../commands/index.js";
 import { defineCommand, defineResource } from "../../src/core/catalogue/define-command.js";
 import { configuredClasses, RESERVED_CLASSES } from "../../src/core/catalogue/gate-classes.js";
 import { helpMessage } from "../../src/core/catalogue/help.js";
-import { checkDefinitions, createRegistry } from "../../src/core/catalogue/registry.js";
+import { checkArgKeys, checkDefinitions, createRegistry } from "../../src/core/catalogue/registry.js";
 import { message, unescapeText } from "../../src/core/presentation/message.js";
 import { InternalError } from "../../src/errors.js";
 
@@ -79,6 +80,31 @@ describe("registry checks at start-up", () => {
     // The ten above, the undeclared class, the four commands that declare no endpoints, and every unreserved
     // class this catalogue leaves unused.
     expect(problems).toHaveLength(15 + configuredClasses().length - Object.keys(RESERVED_CLASSES).length);
+  });
+});
+
+describe("argument keys of schemas built on first use", () => {
+  const lazyShow = withLazyArgs(() => z.object({ name: z.string(), array: z.string() }), {
+    ...noop,
+    verb: "show",
+    examples: ["widget show x"],
+    endpoints: ["GET /file-systems"],
+    positional: ["name", "missing"],
+  });
+  const widget = defineResource({ name: "widget", summary: "x", commands: [lazyShow] });
+
+  test("start-up leaves them unbuilt; the check over the whole registry builds and checks them", () => {
+    const before = argsSchemasBuilt();
+    const registry = createRegistry([widget], { partial: true });
+    expect(argsSchemasBuilt()).toBe(before);
+    expect(checkArgKeys(registry.all())).toEqual([
+      'widget.show: positional key "missing" is not in its args schema',
+      'widget.show: argument "array" clashes with the global --array option',
+    ]);
+  });
+
+  test("every command of the real registry passes it", () => {
+    expect(checkArgKeys(createRegistry(RESOURCES).all())).toEqual([]);
   });
 });
 

@@ -14,7 +14,8 @@ export function commandOf(p: VerbPlan): CommandDefinition {
   // The noun's form layout serves each of its changes; a title is per verb ("Set a QoS limit" is an update).
   const { titles, ...layout } = p.spec.form;
   const title = titles?.[p.verb as VerbName] ?? titles?.[p.kind as VerbName];
-  return { ...built, form: { ...layout, ...(title ? { title } : {}) } };
+  // Added in place, not spread: a spread would read `args` and build the schema at import (lazy-args.ts).
+  return Object.assign(built, { form: { ...layout, ...(title ? { title } : {}) } });
 }
 
 function plainCommandOf(p: VerbPlan): CommandDefinition {
@@ -26,10 +27,11 @@ function plainCommandOf(p: VerbPlan): CommandDefinition {
   const replaces = renamed ? { replaces: [`${p.spec.noun.split(" ").join(".")}.${p.kind}`] } : {};
   // A 2.x-only verb of a noun 1.x arrays have (rest2Methods) says so; a 2.x-only noun says it for all its verbs.
   const gen = only2x(p.endpoint) && !p.spec.rest2 ? { rest2Only: true } : {};
-  if (p.kind === "list") return { ...listCommand(p), endpoints, ...gen };
-  if (p.kind === "show") return { ...showCommand(p), endpoints, ...gen };
-  if (p.kind === "action" && p.method === "GET") return { ...readActionCommand(p), endpoints, ...gen };
-  return { ...changeCommand(p), endpoints, ...replaces, ...gen };
+  if (p.kind === "list") return Object.assign(listCommand(p), { endpoints, ...gen });
+  if (p.kind === "show") return Object.assign(showCommand(p), { endpoints, ...gen });
+  if (p.kind === "action" && p.method === "GET")
+    return Object.assign(readActionCommand(p), { endpoints, ...gen });
+  return Object.assign(changeCommand(p), { endpoints, ...replaces, ...gen });
 }
 
 /**

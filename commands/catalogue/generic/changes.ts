@@ -3,14 +3,13 @@
  * changing actions. The impact reads the object first and plans the exact request; the pipeline sends that request,
  * so what was shown (dry run, confirmation, approval card) is what is sent.
  */
-import {
-  type CommandContext,
-  type CommandDefinition,
-  type DestructiveClass,
-  defineCommand,
-  type Impact,
-  type PlannedRequest,
-  type StateValue,
+import type {
+  CommandContext,
+  CommandDefinition,
+  DestructiveClass,
+  Impact,
+  PlannedRequest,
+  StateValue,
 } from "../../../src/core/catalogue/define-command.js";
 import { type Block, type Field, message, type Rich, rich } from "../../../src/core/presentation/message.js";
 import { UserFacingError } from "../../../src/errors.js";
@@ -31,6 +30,7 @@ import {
 import type { VerbPlan } from "./derive.js";
 import { endpointOf, only2x } from "./endpoint.js";
 import { bodyOf, type FieldDef } from "./fields.js";
+import { withLazyArgs } from "./lazy-args.js";
 import { queryOptionValues } from "./query-options.js";
 import { reachWarning } from "./reach.js";
 import {
@@ -256,10 +256,9 @@ function classesOf(p: VerbPlan): DestructiveClass[] {
 }
 
 export function changeCommand(p: VerbPlan): CommandDefinition {
-  return defineCommand({
+  return withLazyArgs(() => argsSchema(p), {
     ...headOf(p),
     visibility: "in_channel",
-    args: argsSchema(p),
     impact: (args: Args, ctx) => impactOf(p, args, ctx),
     ...(p.fields.some((f) => f.secret) ? { secrets: (args: Args) => secretPrompts(p, args) } : {}),
     // A change with no class is never gated, so it declares no destructive function at all.

@@ -1,9 +1,10 @@
 /** What every generic verb shares: its argument schema, the query its words select, and the version gate. */
 import { z } from "zod";
 import type { CommandContext } from "../../../src/core/catalogue/define-command.js";
-import { objectName, typedValue } from "../../../src/core/words/arg-types.js";
+import { objectName, typedValue, type ValueType } from "../../../src/core/words/arg-types.js";
 import { versionTooOld } from "../../../src/flashblade/errors.js";
 import { and, eq, type Filter } from "../../../src/flashblade/filter.js";
+import type { NameKind } from "../../../src/rest-spec/names.js";
 import { atLeast } from "../../../src/rest-spec/versions.js";
 import type { VerbPlan } from "./derive.js";
 import { requireOperation } from "./endpoint.js";
@@ -28,12 +29,34 @@ export function argsSchema(p: VerbPlan, extra: Record<string, z.ZodType> = {}): 
     // "arrays take no such account name": the rule's word is the noun's last ("object store account").
     const rule = isNew ? (p.spec.nameKind ?? "any") : undefined;
     const what = p.spec.nameKind ? `${(p.spec.title ?? p.spec.noun).split(" ").at(-1)} name` : s.label;
-    const name = (kind ? typedValue(kind) : objectName(what, rule)).describe(`the ${s.label}`);
-    shape[selectorKey(s.label)] = s.optional ? name.optional() : name;
+    shape[selectorKey(s.label)] = selectorSchema(kind, what, rule, s.label, s.optional === true);
   }
   for (const f of p.fields) shape[f.key] = fieldSchema(f);
   for (const o of p.options) shape[o.key] = queryOptionSchema(o);
   return z.object({ ...shape, ...extra });
+}
+
+/**
+ * Selector schemas by everything that makes them differ: verbs of one noun and nouns of one family name their
+ * objects alike, and one name schema (its checks, messages and wire form) is ~14 KiB of zod instances.
+ */
+const selectors = new Map<string, z.ZodType>();
+
+function selectorSchema(
+  kind: ValueType | undefined,
+  what: string,
+  rule: NameKind | undefined,
+  label: string,
+  optional: boolean,
+): z.ZodType {
+  const key = JSON.stringify([kind, what, rule, label, optional]);
+  let schema = selectors.get(key);
+  if (schema === undefined) {
+    const name = (kind ? typedValue(kind) : objectName(what, rule)).describe(`the ${label}`);
+    schema = optional ? name.optional() : name;
+    selectors.set(key, schema);
+  }
+  return schema;
 }
 
 function positionalOf(p: VerbPlan): string[] {

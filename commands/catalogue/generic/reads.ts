@@ -1,10 +1,9 @@
 /** The generic read verbs: `list` (table, CSV when long, fan-out with an Array column), `show`, and GET actions. */
 import { z } from "zod";
-import {
-  type CommandContext,
-  type CommandDefinition,
-  defineCommand,
-  type RenderContext,
+import type {
+  CommandContext,
+  CommandDefinition,
+  RenderContext,
 } from "../../../src/core/catalogue/define-command.js";
 import {
   type Block,
@@ -35,6 +34,7 @@ import {
   targetOf,
 } from "./common.js";
 import type { VerbPlan } from "./derive.js";
+import { withLazyArgs } from "./lazy-args.js";
 import {
   cellsOf,
   columnsOf,
@@ -200,9 +200,8 @@ export function tableMessage(
 }
 
 export function listCommand(p: VerbPlan): CommandDefinition {
-  return defineCommand({
+  return withLazyArgs(() => argsSchema(p, listExtras(p)), {
     ...headOf(p),
-    args: argsSchema(p, listExtras(p)),
     async run(args: Args, ctx): Promise<ListResult> {
       await requireListVersion(p, args, ctx);
       const query: Query = { ...selectorQuery(p, args) };
@@ -261,9 +260,8 @@ function withFile(file: string | undefined, m: Message, result: ListResult): Mes
 }
 
 export function showCommand(p: VerbPlan): CommandDefinition {
-  return defineCommand({
+  return withLazyArgs(() => argsSchema(p), {
     ...headOf(p),
-    args: argsSchema(p),
     async run(args: Args, ctx): Promise<{ item: Item; target: string }> {
       await requireVersion(p, args, ctx);
       // An array answers a name it does not have with a refusal ("… does not exist"), not an empty list.
@@ -309,9 +307,8 @@ export function showCommand(p: VerbPlan): CommandDefinition {
 
 /** A GET on another path (`test`, `download`): a table of whatever comes back, or a file. */
 export function readActionCommand(p: VerbPlan): CommandDefinition {
-  return defineCommand({
+  return withLazyArgs(() => argsSchema(p), {
     ...headOf(p),
-    args: argsSchema(p),
     async run(args: Args, ctx): Promise<ListResult> {
       await requireVersion(p, args, ctx);
       const res = await fetchAll(ctx, p, selectorQuery(p, args), MAX_ROWS);
