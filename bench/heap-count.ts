@@ -50,11 +50,11 @@ if (first === undefined) throw new Error("usage: heap-count <a.heapsnapshot> [<b
 const a = countsOf(first);
 const b = second === undefined ? undefined : countsOf(second);
 const rows = [...new Set([...a.keys(), ...(b?.keys() ?? [])])].map((label) => {
-  const x = a.get(label) ?? { count: 0, bytes: 0 };
-  const y = b?.get(label);
-  return y === undefined
-    ? { label, count: x.count, bytes: x.bytes }
-    : { label, count: y.count - x.count, bytes: y.bytes - x.bytes };
+  const none = { count: 0, bytes: 0 };
+  const x = a.get(label) ?? none;
+  if (b === undefined) return { label, ...x };
+  const y = b.get(label) ?? none;
+  return { label, count: y.count - x.count, bytes: y.bytes - x.bytes };
 });
 rows.sort((p, q) => Math.abs(q.bytes) - Math.abs(p.bytes));
 for (const r of rows.slice(0, Number(values.top))) {
