@@ -10,7 +10,7 @@
  * The arrays are one simulator (in a child process) answering under every name.
  *   npm run bench:fleet-idle [-- --arrays 1000 --baseline 10 --rounds 3 --snapshot bench/results/fleet-idle]
  * --snapshot writes a heap snapshot of each process of the last round (<prefix>-<mode>-<arrays>.heapsnapshot), for
- * `node dist/bench/heap-count.js few many` (what the arrays between them hold, by constructor).
+ * `node dist/bench/load/heap-diff.js <10> <1000>` (what the arrays between them hold, by constructor).
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { setTimeout as delay } from "node:timers/promises";
