@@ -383,8 +383,12 @@ export class ArrayConnection {
   }
 
   /** What the array holds between its uses (for tests and the benchmark). */
-  holds(): { limiter: boolean; session: boolean } {
-    return { limiter: this.#limiter !== undefined, session: this.#session.current !== undefined };
+  holds(): { limiter: boolean; session: boolean; pool: boolean; tls: boolean } {
+    return {
+      limiter: this.#limiter !== undefined,
+      session: this.#session.current !== undefined,
+      ...this.#transport.holds(),
+    };
   }
 
   /**

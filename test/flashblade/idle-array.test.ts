@@ -13,13 +13,17 @@ import { logSink, simConfig, startSim } from "./sim.js";
 const IDLE_MS = 60_000;
 const LIST = ["GET", "/file-systems", { query: { limit: 1 } }] as const;
 
-function connectionTo(cfg: ReturnType<typeof simConfig>, clock: { now: number }): ArrayConnection {
+function connectionTo(
+  cfg: ReturnType<typeof simConfig>,
+  clock: { now: number },
+  budget = new SocketBudget(8),
+): ArrayConnection {
   const deps: ConnectionDeps = {
     logger: logSink.logger,
     now: () => clock.now,
     random: () => 0.5,
     sleep: (ms) => delay(ms),
-    transport: { budget: new SocketBudget(8), now: () => clock.now },
+    transport: { budget, now: () => clock.now },
   };
   return new ArrayConnection(cfg, deps);
 }
@@ -29,20 +33,20 @@ describe("an idle array", () => {
     const sim = await startSim();
     const clock = { now: 1_000_000 };
     const conn = connectionTo(simConfig(sim), clock);
-    expect(conn.holds()).toEqual({ limiter: false, session: false });
+    expect(conn.holds()).toMatchObject({ limiter: false, session: false, tls: false });
     await conn.call(...LIST);
-    expect(conn.holds()).toEqual({ limiter: true, session: true });
+    expect(conn.holds()).toMatchObject({ limiter: true, session: true, tls: true });
     clock.now += IDLE_MS - 1;
     expect(await conn.endIfIdle(IDLE_MS)).toBe(false);
-    expect(conn.holds()).toEqual({ limiter: true, session: true });
+    expect(conn.holds()).toMatchObject({ limiter: true, session: true });
     clock.now += 1;
     expect(await conn.endIfIdle(IDLE_MS)).toBe(true);
-    expect(conn.holds()).toEqual({ limiter: false, session: false });
+    expect(conn.holds()).toMatchObject({ limiter: false, session: false });
     expect(sim.control.stats().logouts).toBe(1);
     const answers = await Promise.all([0, 1, 2, 3].map(() => conn.call(...LIST)));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(sim.control.stats().logins).toBe(2);
-    expect(conn.holds()).toEqual({ limiter: true, session: true });
+    expect(conn.holds()).toMatchObject({ limiter: true, session: true });
     expect(conn.health()).toMatchObject({ inFlight: 0, queued: 0 });
     await conn.close();
   });
@@ -70,5 +74,23 @@ describe("an idle array", () => {
     expect(conn.holds().limiter).toBe(false);
     await conn.close();
     await expect(conn.call(...LIST)).rejects.toMatchObject({ code: "ARRAY_CLIENT_CLOSED" });
+  });
+
+  it("holds no TLS context or undici pool once its last socket has closed; the next call resumes its session", async () => {
+    const sim = await startSim();
+    const clock = { now: 1_000_000 };
+    // One place for two arrays: each one's call closes the other's idle socket.
+    const budget = new SocketBudget(1);
+    const [a, b] = ["fb-a", "fb-b"].map((name) => connectionTo(simConfig(sim, { name }), clock, budget));
+    await a?.call(...LIST);
+    expect(a?.holds()).toMatchObject({ pool: true, tls: true });
+    await b?.call(...LIST);
+    // a's socket closed (its place given back) before b's opened, and its pool and context went with it.
+    expect(a?.holds()).toMatchObject({ pool: false, tls: false });
+    const before = budget.stats().handshakes;
+    expect((await a?.call(...LIST))?.status).toBe(200);
+    expect(budget.stats().handshakes).toEqual({ full: before.full, resumed: before.resumed + 1 });
+    expect(a?.holds()).toMatchObject({ pool: true, tls: true });
+    await Promise.all([a?.close(), b?.close()]);
   });
 });
