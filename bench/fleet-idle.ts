@@ -8,7 +8,9 @@
  * pool and its socket, the session's token), then left until its sockets have closed: what a fleet under load
  * keeps of an array between its uses.
  * The arrays are one simulator (in a child process) answering under every name.
- *   npm run bench:fleet-idle [-- --arrays 1000 --baseline 10 --rounds 3 --snapshot bench/results/fleet-idle]
+ *   npm run bench:fleet-idle [-- --arrays 1000 --baseline 10 --rounds 3 --own-ca --snapshot bench/results/fleet-idle]
+ * --own-ca gives each array its own CA (self-signed certificates, as arrays ship): one TLS context each, not one
+ * for the fleet; its figures are written as fleet-idle-own-ca.
  * --snapshot writes a heap snapshot of each process of the last round (<prefix>-<mode>-<arrays>.heapsnapshot), for
  * `node dist/bench/load/heap-diff.js <10> <1000>` (what the arrays between them hold, by constructor).
  */
@@ -49,10 +51,20 @@ async function serveArrays(): Promise<void> {
 }
 
 /** Child: the pool with `n` arrays, checked once (and used once), then idle; prints what it holds. */
-async function measure(n: number, url: string, ca: string, mode: Mode, snapshot: string): Promise<void> {
+async function measure(
+  n: number,
+  url: string,
+  ca: string,
+  mode: Mode,
+  snapshot: string,
+  ownCa: boolean,
+): Promise<void> {
+  // Each array its own CA, as arrays with self-signed certificates have: the same certificate followed by i
+  // newlines (which the PEM parser skips) is another CA to the pool's context cache (transport.ts holdContext).
+  const caOf = (i: number) => (ownCa ? `${ca}${"\n".repeat(i + 1)}` : ca);
   const pool = createArrayPool(
     Array.from({ length: n }, (_, i) =>
-      simulatedArrayConfig(`fb-${i}`, { url, ca }, { apiToken: new Secret(TOKEN) }),
+      simulatedArrayConfig(`fb-${i}`, { url, ca: caOf(i) }, { apiToken: new Secret(TOKEN) }),
     ),
     { logger: silentLogger(), sweepIdle: true },
   );
@@ -103,6 +115,7 @@ async function main(): Promise<void> {
       baseline: { type: "string", default: "10" },
       rounds: { type: "string", default: "3" },
       snapshot: { type: "string", default: "" },
+      "own-ca": { type: "boolean", default: false },
     },
   });
   const many = Number(values.arrays);
@@ -120,7 +133,7 @@ async function main(): Promise<void> {
       const m: Measured[] = [];
       for (const n of [few, many]) {
         const snap = values.snapshot !== "" && r === rounds - 1 ? values.snapshot : "";
-        const args = ["--measure", String(n), url, ca, mode, snap];
+        const args = ["--measure", String(n), url, ca, mode, snap, values["own-ca"] ? "own-ca" : ""];
         const c = child(args, [...process.execArgv, "--expose-gc"]);
         m.push((await c.first) as Measured);
       }
@@ -147,13 +160,14 @@ async function main(): Promise<void> {
     `cost per array after one call each, sockets closed: median ${median(used.rss).toFixed(1)} KiB ` +
       `(heap ${median(used.heap).toFixed(1)} KiB)`,
   );
+  const own = values["own-ca"] ? " (each array its own CA)" : "";
   writeResult({
-    name: "fleet-idle",
-    title: "Idle arrays (`bench/fleet-idle.ts`)",
-    command: "npm run bench:fleet-idle",
+    name: values["own-ca"] ? "fleet-idle-own-ca" : "fleet-idle",
+    title: `Idle arrays${own} (\`bench/fleet-idle.ts\`)`,
+    command: `npm run bench:fleet-idle${values["own-ca"] ? " -- --own-ca" : ""}`,
     figures: [
       {
-        what: `fleet: idle cost per configured array (pool RSS with ${many} idle arrays minus with ${few}, per array)`,
+        what: `fleet: idle cost per configured array${own} (pool RSS with ${many} idle arrays minus with ${few}, per array)`,
         unit: "KiB",
         rounds: idle.rss,
         goal: {
@@ -162,14 +176,18 @@ async function main(): Promise<void> {
           check: { of: "median", op: "<", value: 64 },
         },
       },
-      { what: `fleet: pool RSS with ${many} idle arrays`, unit: "MiB", rounds: idle.many },
-      { what: `fleet: pool RSS with ${few} idle arrays`, unit: "MiB", rounds: idle.few },
+      { what: `fleet: pool RSS with ${many} idle arrays${own}`, unit: "MiB", rounds: idle.many },
+      { what: `fleet: pool RSS with ${few} idle arrays${own}`, unit: "MiB", rounds: idle.few },
       {
-        what: `fleet: cost per array after one call each, sockets closed (pool RSS, ${many} minus ${few}, per array)`,
+        what: `fleet: cost per array after one call each, sockets closed${own} (pool RSS, ${many} minus ${few}, per array)`,
         unit: "KiB",
         rounds: used.rss,
       },
-      { what: "fleet: heap per array after one call each, sockets closed", unit: "KiB", rounds: used.heap },
+      {
+        what: `fleet: heap per array after one call each, sockets closed${own}`,
+        unit: "KiB",
+        rounds: used.heap,
+      },
     ],
   });
 }
@@ -178,6 +196,7 @@ const at = (flag: string) => process.argv.indexOf(flag);
 if (at("--serve") >= 0) await serveArrays();
 else if (at("--measure") >= 0) {
   const i = at("--measure");
-  const [n, url, ca, mode, snapshot] = process.argv.slice(i + 1);
-  await measure(Number(n), url ?? "", ca ?? "", mode === "used" ? "used" : "checked", snapshot ?? "");
+  const [n, url, ca, mode, snapshot, own] = process.argv.slice(i + 1);
+  const m: Mode = mode === "used" ? "used" : "checked";
+  await measure(Number(n), url ?? "", ca ?? "", m, snapshot ?? "", own === "own-ca");
 } else await main();
