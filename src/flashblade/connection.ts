@@ -57,7 +57,14 @@ export class ArrayConnection {
   readonly #policy: RetryPolicy;
   readonly #log: Logger;
   readonly #transport: Transport;
-  readonly #limiter: ArrayLimiter;
+  /**
+   * Built by the first call and dropped by the idle sweep (endIfIdle): of a fleet of a thousand arrays, most are
+   * idle at any time, and an idle array needs no queue, no spacing state and no bound closures.
+   */
+  #limiter: ArrayLimiter | undefined;
+  readonly #rate: ResolvedArrayConfig["rate"];
+  /** Set by close(): a limiter built after it refuses every call. */
+  #stopped: Error | undefined;
   readonly #health: HealthTracker;
   readonly #session: Session;
   readonly #versions: VersionState;
@@ -78,7 +85,7 @@ export class ArrayConnection {
       onDisconnect: (reason) => this.#log.debug({ reason }, "connection to array closed"),
       ...deps.transport,
     });
-    this.#limiter = new ArrayLimiter(cfg.name, cfg.rate, deps.now, deps.sleep);
+    this.#rate = cfg.rate;
     this.#health = new HealthTracker(cfg.name, cfg.downAfterFailures, deps.now, (event, state) => {
       if (event === "up") {
         this.#log.info("array reachable again");
@@ -260,7 +267,7 @@ export class ArrayConnection {
     for (let attempt = 0; ; attempt++) {
       let res: WireResponse;
       try {
-        res = authed ? await this.#limiter.schedule(once) : await once();
+        res = authed ? await this.#limiterNow().schedule(once) : await once();
       } catch (err) {
         if (!(err instanceof TransportFailure)) throw this.#record(err);
         const decision = decideOnFailure(req.method, err, attempt, this.#deps.random, this.#policy);
@@ -363,27 +370,50 @@ export class ArrayConnection {
       ...(this.#versions.current === undefined ? {} : { version: this.#versions.current }),
       ...(age === undefined ? {} : { sessionAgeMs: age }),
       auth: this.#session.kind,
-      ...this.#limiter.counts(),
+      ...(this.#limiter?.counts() ?? { inFlight: 0, queued: 0 }),
+    };
+  }
+
+  #limiterNow(): ArrayLimiter {
+    if (this.#limiter === undefined) {
+      this.#limiter = new ArrayLimiter(this.name, this.#rate, this.#deps.now, this.#deps.sleep);
+      if (this.#stopped) this.#limiter.stop(this.#stopped);
+    }
+    return this.#limiter;
+  }
+
+  /** What the array holds between its uses (for tests and the benchmark). */
+  holds(): { limiter: boolean; session: boolean; pool: boolean; tls: boolean } {
+    return {
+      limiter: this.#limiter !== undefined,
+      session: this.#session.current !== undefined,
+      ...this.#transport.holds(),
     };
   }
 
   /**
-   * Ends the session when nothing was sent for `idleMs` (its sockets close on their own after the socket idle
-   * time); the next call logs in again. True when a session was ended.
+   * Ends the session and drops the limiter when nothing was sent for `idleMs` (its sockets close on their own
+   * after the socket idle time, and the undici pool with them); the next call builds a limiter and logs in again.
+   * True when a session was ended.
    */
   async endIfIdle(idleMs: number): Promise<boolean> {
     const t = this.#transport;
-    if (this.#session.current === undefined || !t.idle || this.#deps.now() - t.lastUsed < idleMs)
-      return false;
+    if (!t.idle || this.#deps.now() - t.lastUsed < idleMs) return false;
+    // Not while a call holds or waits for a slot (one waiting for a login has sent nothing yet), nor while the
+    // spacing between call starts still runs: a new limiter would let the next call start early.
+    if (this.#limiter?.idle === true) this.#limiter = undefined;
+    if (this.#session.current === undefined) return false;
     await this.#session.end();
     return true;
   }
 
   async close(): Promise<void> {
     this.#probe.close();
-    this.#limiter.stop(
-      new InternalError("ARRAY_CLIENT_CLOSED", `the client for array ${this.name} is shutting down`),
+    this.#stopped = new InternalError(
+      "ARRAY_CLIENT_CLOSED",
+      `the client for array ${this.name} is shutting down`,
     );
+    this.#limiter?.stop(this.#stopped);
     await this.#session.logout();
     await this.#transport.close();
   }

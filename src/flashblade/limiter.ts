@@ -95,6 +95,11 @@ export class ArrayLimiter {
     this.#running--;
   }
 
+  /** Nothing running or queued, and the next call may start now: a limiter built afresh would behave the same. */
+  get idle(): boolean {
+    return this.#running === 0 && this.#queued === 0 && this.now() >= this.#nextStart;
+  }
+
   counts(): { inFlight: number; queued: number } {
     return { inFlight: this.#running, queued: this.#queued };
   }

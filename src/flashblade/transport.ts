@@ -147,27 +147,45 @@ export function classify(err: unknown, cfg: Pick<ResolvedArrayConfig, "timeouts"
 }
 
 /**
- * What the connector hands tls.connect for one array. One TLS context, built once: without it tls.connect builds
- * a context per connection (parsing the CA again each time, and ~16 KiB more native memory per socket, kept by
- * malloc after the socket closes), and the faults of a large fleet reconnect often.
+ * What the connector hands tls.connect for one array: a TLS context built beforehand (holdContext). Without it
+ * tls.connect builds a context per connection (parsing the CA again each time, and ~16 KiB more native memory per
+ * socket, kept by malloc after the socket closes), and the faults of a large fleet reconnect often.
  */
-export function tlsOptions(cfg: Pick<ResolvedArrayConfig, "insecure" | "ca">) {
-  return { rejectUnauthorized: !cfg.insecure, secureContext: contextFor(cfg.ca) };
+export function tlsOptions(cfg: Pick<ResolvedArrayConfig, "insecure">, secureContext: SecureContext) {
+  return { rejectUnauthorized: !cfg.insecure, secureContext };
+}
+
+export interface HeldContext {
+  readonly ctx: SecureContext;
+  /** Gives the context back; calling it twice gives it back once. */
+  release(): void;
 }
 
 /**
- * One context per CA, shared by the arrays it signs: a fleet of a thousand arrays under one company CA parses it
- * once and holds one context, not a thousand (each a few tens of KiB, paid by every idle array).
+ * One context per CA, shared by the arrays it signs, and held only while one of them has a socket: a context with
+ * one CA costs ~25 KiB of native memory, and arrays with self-signed certificates (each its own CA, as the load
+ * test's simulated arrays) held one each for good, 1,000 in a 1,000-array load. Rebuilt when needed again
+ * (~0.2 ms, against a handshake's few); a fleet under one company CA shares one while any of its arrays is busy.
  */
-const contexts = new Map<string, SecureContext>();
-function contextFor(ca: string | undefined): SecureContext {
+const contexts = new Map<string, { ctx: SecureContext; holders: number }>();
+export function holdContext(ca: string | undefined): HeldContext {
   const key = ca ?? "";
-  let ctx = contexts.get(key);
-  if (ctx === undefined) {
-    ctx = createSecureContext(ca === undefined ? {} : { ca });
-    contexts.set(key, ctx);
+  let entry = contexts.get(key);
+  if (entry === undefined) {
+    entry = { ctx: createSecureContext(ca === undefined ? {} : { ca }), holders: 0 };
+    contexts.set(key, entry);
   }
-  return ctx;
+  entry.holders++;
+  const held = entry;
+  let released = false;
+  return {
+    ctx: held.ctx,
+    release() {
+      if (released) return;
+      released = true;
+      if (--held.holders === 0 && contexts.get(key) === held) contexts.delete(key);
+    },
+  };
 }
 
 export interface TransportOptions {
@@ -205,15 +223,21 @@ export class Transport implements SocketHolder {
   #ticket: Buffer | undefined;
   /** Calls waiting for one of this array's own sockets while the bound is full (#crowded). */
   readonly #held: (() => void)[] = [];
+  /**
+   * The TLS context and undici's connector, built for the array's first socket and dropped with the pool when its
+   * last socket closes (#dropIfIdle). The connector is rebuilt when a new ticket arrives: it offers the ticket it
+   * was built with (undici's own cache, WeakRefs only, is off: #ticket is the cache).
+   */
+  #context: HeldContext | undefined;
+  #connector: buildConnector.connector | undefined;
 
   constructor(cfg: ResolvedArrayConfig, o: TransportOptions = {}) {
     this.#cfg = cfg;
     this.#budget = o.budget;
     this.#now = o.now ?? Date.now;
-    const base = buildConnector({ timeout: cfg.timeouts.connectMs, ...tlsOptions(cfg) });
     // Tag errors raised while connecting, so classify() knows the request was never written.
     const open: buildConnector.connector = (opts, callback) => {
-      base(opts, (...args) => {
+      this.#connectorNow()(opts, (...args) => {
         const [err, socket] = args;
         if (err) Object.defineProperty(err, CONNECT_PHASE, { value: true });
         else if (socket instanceof TLSSocket) this.#heldTicket(socket);
@@ -281,6 +305,17 @@ export class Transport implements SocketHolder {
     this.#unregister = budget ? budget.register(this) : () => {};
   }
 
+  #connectorNow(): buildConnector.connector {
+    this.#context ??= holdContext(this.#cfg.ca);
+    this.#connector ??= buildConnector({
+      timeout: this.#cfg.timeouts.connectMs,
+      maxCachedSessions: 0,
+      ...tlsOptions(this.#cfg, this.#context.ctx),
+      ...(this.#ticket === undefined ? {} : { session: this.#ticket }),
+    });
+    return this.#connector;
+  }
+
   /**
    * Counts the handshake and keeps the tickets this socket receives. TLS 1.3 tickets arrive after the handshake,
    * so after this (called on secureConnect) runs; undici's own listener, added first, caches the same object.
@@ -289,6 +324,8 @@ export class Transport implements SocketHolder {
     this.#budget?.handshake(socket.isSessionReused());
     socket.on("session", (ticket: Buffer) => {
       this.#ticket = ticket;
+      // The next connect offers this ticket.
+      this.#connector = undefined;
     });
   }
 
@@ -309,6 +346,14 @@ export class Transport implements SocketHolder {
     if (this.#sockets.size > 0 || this.#connecting > 0) return;
     this.#pool = undefined;
     void pool.close().catch(() => undefined);
+    this.#connector = undefined;
+    this.#context?.release();
+    this.#context = undefined;
+  }
+
+  /** Whether the array holds an undici pool and a TLS context now (for tests and the benchmark). */
+  holds(): { pool: boolean; tls: boolean } {
+    return { pool: this.#pool !== undefined, tls: this.#context !== undefined };
   }
 
   /** Nothing in flight. */
@@ -422,6 +467,7 @@ export class Transport implements SocketHolder {
     this.#unregister();
     // Closed for good: a request after this is refused as by any closed undici pool.
     await this.#poolNow().close();
+    this.#context?.release();
   }
 }
 

@@ -78,4 +78,19 @@ describe("array limiter", () => {
     g.open();
     await running;
   });
+  it("is idle only with nothing running or queued and the spacing run out (a new limiter would start no sooner)", async () => {
+    let now = 1_000;
+    const limiter = new ArrayLimiter("fb1", { maxConcurrent: 1, minSpacingMs: 100, maxQueue: 10 }, () => now);
+    expect(limiter.idle).toBe(true);
+    const g = gate();
+    const run = limiter.schedule(() => g.opened);
+    expect(limiter.idle).toBe(false);
+    g.open();
+    await run;
+    // The next call may start 100 ms after this one started.
+    now += 99;
+    expect(limiter.idle).toBe(false);
+    now += 1;
+    expect(limiter.idle).toBe(true);
+  });
 });

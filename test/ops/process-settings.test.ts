@@ -6,8 +6,9 @@
  */
 import * as tls from "node:tls";
 import { describe, expect, it } from "vitest";
-import { tlsOptions } from "../../src/flashblade/transport.js";
+import { holdContext, tlsOptions } from "../../src/flashblade/transport.js";
 import { applyProcessSettings, BUFFER_POOL_BYTES } from "../../src/ops/heap-options.js";
+import { selfSignedCertificate } from "../../src/simulator/tls.js";
 
 describe("the bot's process settings", () => {
   it("make what a TLS socket keeps for its life pin at most an 8 KiB slab", () => {
@@ -27,12 +28,30 @@ describe("the bot's process settings", () => {
 });
 
 describe("the TLS options of an array's sockets", () => {
-  it("carry one context built once, not a CA for each connection to parse again", () => {
-    const ca = undefined;
-    const a = tlsOptions({ insecure: false, ca });
+  it("carry a context built beforehand, not a CA for each connection to parse again", () => {
+    const held = holdContext(undefined);
+    const a = tlsOptions({ insecure: false }, held.ctx);
     expect(a.rejectUnauthorized).toBe(true);
     expect(a.secureContext).toBeInstanceOf(tls.createSecureContext().constructor);
     expect(a).not.toHaveProperty("ca");
-    expect(tlsOptions({ insecure: true, ca }).rejectUnauthorized).toBe(false);
+    expect(tlsOptions({ insecure: true }, held.ctx).rejectUnauthorized).toBe(false);
+    held.release();
+  });
+
+  it("share one context per CA while an array holds it, and build a new one once all have let go", async () => {
+    const { cert } = await selfSignedCertificate();
+    const a = holdContext(cert);
+    const b = holdContext(cert);
+    expect(b.ctx).toBe(a.ctx);
+    expect(holdContext(undefined).ctx).not.toBe(a.ctx);
+    a.release();
+    a.release();
+    const c = holdContext(cert);
+    expect(c.ctx).toBe(a.ctx);
+    b.release();
+    c.release();
+    const d = holdContext(cert);
+    expect(d.ctx).not.toBe(a.ctx);
+    d.release();
   });
 });
