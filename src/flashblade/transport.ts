@@ -291,11 +291,17 @@ export class Transport implements SocketHolder {
       return client;
     };
     const onDisconnect = o.onDisconnect ?? (() => {});
+    const idleSocketMs = o.idleSocketMs ?? DEFAULT_IDLE_SOCKET_MS;
     this.#newPool = () => {
       const pool = new Pool(cfg.origin, {
         connections: cfg.connections,
         factory,
-        keepAliveTimeout: o.idleSocketMs ?? DEFAULT_IDLE_SOCKET_MS,
+        keepAliveTimeout: idleSocketMs,
+        // undici takes a server's `Keep-Alive: timeout=` hint over keepAliveTimeout, up to this: without it a
+        // server hinting 65 s (the simulator, as Node's http server does) kept every idle socket 63 s, not
+        // array_pool.idle_socket, and the bound sat full of idle sockets. A shorter hint still wins (less a
+        // margin), so the bot does not reuse a socket the array is about to close.
+        keepAliveMaxTimeout: idleSocketMs,
         headersTimeout: cfg.timeouts.readMs,
         bodyTimeout: cfg.timeouts.readMs,
       });
