@@ -13,6 +13,16 @@ export function startDemoHarness(opts: { simulatorClock?: boolean } = {}): Promi
   });
 }
 
+/** The demo's first array twice, `gen1` on REST 1.x and `new2` on 2.x: a verb's two generations side by side. */
+export function startGenerationsHarness(): Promise<Harness> {
+  return startHarness({
+    arrays: [
+      { name: "gen1", versions: "1.0-1.12", scenario: DEMO_ARRAYS[0].scenario },
+      { name: "new2", versions: "2.0-2.28", scenario: DEMO_ARRAYS[0].scenario },
+    ],
+  });
+}
+
 /**
  * The console demo's fleet members an example names (`fleet member remove fb-edge-01`): a test's demo starts
  * them, joined to their fleet, for such an example only. With fb-edge-01 in it, fleet-prod cannot be deleted (a

@@ -6,18 +6,12 @@
  * refuses what the array refuses, on the card.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DEMO_ARRAYS } from "../../src/local/demo.js";
-import { type Harness, startHarness, textOf } from "../core/harness.js";
-import { runThroughGates } from "./demo-examples.js";
+import { type Harness, textOf } from "../core/harness.js";
+import { runThroughGates, startGenerationsHarness } from "./demo-examples.js";
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({
-    arrays: [
-      { name: "gen1", versions: "1.0-1.12", scenario: DEMO_ARRAYS[0].scenario },
-      { name: "new2", versions: "2.0-2.28", scenario: DEMO_ARRAYS[0].scenario },
-    ],
-  });
+  h = await startGenerationsHarness();
 });
 afterAll(async () => h.close());
 

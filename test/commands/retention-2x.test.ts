@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Harness, startHarness, textOf } from "../core/harness.js";
 
-const YEAR = 365 * 24 * 3600 * 1000;
 let h: Harness;
 
 beforeAll(async () => {

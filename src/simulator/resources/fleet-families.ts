@@ -16,6 +16,7 @@ import { onlyFields, type Rec, records } from "./family-store.js";
 import { FLEET_ROUTES } from "./fleets.js";
 import { genericUpdate } from "./generic.js";
 import { REALM_DEFAULT_ROUTES } from "./realm-defaults.js";
+import { EMPTY_SPACE } from "./realm-reads.js";
 
 const DIAGNOSTICS = "/support-diagnostics";
 export const RUN_MS = 10 * 60_000;
@@ -128,14 +129,7 @@ const createRealms: Handler = (req, state) => {
       destroyed: false,
       time_remaining: null,
       default_inbound_tls_policy: null,
-      space: {
-        data_reduction: 1,
-        snapshots: 0,
-        total_physical: 0,
-        unique: 0,
-        virtual: 0,
-        total_provisioned: 0,
-      },
+      space: { ...EMPTY_SPACE },
     } as Rec;
   });
   for (const r of made) records(state, REALMS).set(r.name, r);

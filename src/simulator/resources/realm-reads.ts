@@ -16,7 +16,8 @@ import { type Rec, records } from "./family-store.js";
 const REALMS = "/realms";
 const STORAGE_CLASSES = ["S500X-S", "S500X-A"] as const;
 
-const EMPTY_SPACE: Json = {
+/** A new realm's space: nothing stored yet (fleet-families.ts creates realms with it). */
+export const EMPTY_SPACE: Json = {
   data_reduction: 1,
   snapshots: 0,
   total_physical: 0,
