@@ -194,8 +194,13 @@ export async function startFailover(
     const notReady: (number | undefined)[] = bots.map(() => undefined);
     const readyAt: (number | undefined)[] = bots.map(() => undefined);
     const last: string[] = bots.map(() => "");
-    // Probed, not waited for by time: each replica's /readyz and the sentinels' answer every 50 ms, bounded.
-    while (since() < READY_WITHIN_MS && readyAt.some((r) => r === undefined)) {
+    // Probed, not waited for by time: each replica's /readyz and the sentinels' answer every 50 ms, bounded. Until
+    // the promotion is seen too: the replicas can all answer ready in the same round the sentinels first name the
+    // new primary, and a watch that stopped there reported the promotion as never seen (NaN).
+    while (
+      since() < READY_WITHIN_MS &&
+      (readyAt.some((r) => r === undefined) || Number.isNaN(promotedAfterMs))
+    ) {
       if (
         Number.isNaN(promotedAfterMs) &&
         (await group.currentPrimaryPort().catch(() => oldPrimary)) !== oldPrimary

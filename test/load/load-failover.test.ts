@@ -27,7 +27,8 @@ describe("load test, failover mode, short form", () => {
     // Every replica was seen not ready after the kill, and all were ready again.
     expect(f?.notReadyAfterMs.every((ms) => ms !== undefined)).toBe(true);
     expect(Number.isFinite(f?.readyAgainAfterMs)).toBe(true);
-    expect(f?.readyAgainAfterMs).toBeGreaterThan(f?.promotedAfterMs ?? Number.POSITIVE_INFINITY);
+    // The promotion was seen; which a 50 ms prober sees first, it or the replicas' readiness, is a race.
+    expect(Number.isFinite(f?.promotedAfterMs)).toBe(true);
     // Approvals whose cards came before the kill were clicked in the gap and told to try again, and each of
     // those was clicked again once every replica was ready and answered. Carried out, or (seen in the 60-second
     // run, docs/benchmarks.md, open in issue 44) told to try again once more: not asserted either way.
