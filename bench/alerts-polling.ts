@@ -9,7 +9,8 @@
  * Run: npx tsc -p tsconfig.build.json && node dist/bench/alerts-polling.js [--arrays 200] [--cycles 40]
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, createSecureContext } from "node:tls";
@@ -148,6 +149,21 @@ async function floorPerPoll(
   return { ms: (cpu.user + cpu.system) / 1000 / (rounds * urls.length), resumed, connects };
 }
 
+/** The inspector's CPU profiler, on from now until stop() (which hands back the profile, as --cpu-prof writes it). */
+async function startProfile(): Promise<{ stop(): Promise<object> }> {
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  return {
+    async stop() {
+      const { profile } = await session.post("Profiler.stop");
+      session.disconnect();
+      return profile;
+    },
+  };
+}
+
 // ---- parent: the bot ----
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -156,6 +172,8 @@ async function main(): Promise<void> {
       cycles: { type: "string", default: "40" },
       /** Where the result goes (bench/fleet.ts runs it at each fleet size without replacing the report's). */
       "out-dir": { type: "string" },
+      /** A CPU profile of the measured cycles only (not the warm-up nor the floor), written to this file. */
+      profile: { type: "string" },
     },
   });
   const count = Number(values.arrays);
@@ -229,6 +247,7 @@ async function main(): Promise<void> {
   calls.clear();
   let maxRss = 0;
   const perCycleCpuMs: number[] = [];
+  const profiler = values.profile === undefined ? undefined : await startProfile();
   const wall0 = performance.now();
   const cpu0 = process.cpuUsage();
   for (let c = 0; c < cycles; c++) {
@@ -241,6 +260,7 @@ async function main(): Promise<void> {
   }
   const cpu = process.cpuUsage(cpu0);
   const wallMs = performance.now() - wall0;
+  if (profiler && values.profile) writeFileSync(values.profile, JSON.stringify(await profiler.stop()));
   const s = engine.stats();
   const polls = s.polls - warm.polls;
   const cpuMsPerCycle = (cpu.user + cpu.system) / 1000 / cycles;

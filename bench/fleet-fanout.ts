@@ -37,7 +37,7 @@ export interface FanOutMeasure {
   bound: number;
 }
 
-type FromSim = { url: string; ca: string } | { maxConnections: number };
+type FromSim = { url: string; ca: string } | { maxConnections: number } | { cpuMs: number };
 
 /** The child: one simulator answering every name after `latencyMs`, its peak connections asked for at the end. */
 async function serveFleet(latencyMs: number): Promise<void> {
@@ -45,6 +45,10 @@ async function serveFleet(latencyMs: number): Promise<void> {
   sim.control.addLatency({ ms: latencyMs });
   process.send?.({ url: sim.url, ca: sim.ca } satisfies FromSim);
   process.on("message", async (m) => {
+    if (m === "cpu") {
+      const c = process.cpuUsage();
+      process.send?.({ cpuMs: (c.user + c.system) / 1000 } satisfies FromSim);
+    }
     if (m === "stats")
       process.send?.({ maxConnections: sim.control.stats().maxConnections } satisfies FromSim);
     if (m === "close") {
@@ -112,9 +116,15 @@ async function measure(): Promise<void> {
     const rows = table?.type === "table" ? (table.totalRows ?? table.rows.length) : 0;
     return { ms, cpuMs, rows };
   };
+  const simCpu = async () => {
+    child.send("cpu");
+    return ((await next()) as { cpuMs: number }).cpuMs;
+  };
   const cold = await timed();
   const afterCold = { ...pool.sockets().handshakes };
+  const simBefore = await simCpu();
   const warm = await timed();
+  const simWarmMs = (await simCpu()) - simBefore;
   child.send("stats");
   const simStats = (await next()) as { maxConnections: number };
   const m: FanOutMeasure = {
@@ -132,7 +142,7 @@ async function measure(): Promise<void> {
     `space --array all over ${n} arrays, ${latencyMs} ms each: cold ${cold.ms.toFixed(0)} ms, warm ${warm.ms.toFixed(0)} ms (${warm.rows} arrays in the table); peak sockets ${m.peakSockets} (the simulator saw ${m.simPeakConnections}), bound ${m.bound}`,
   );
   console.log(
-    `the bot's CPU: cold ${cold.cpuMs.toFixed(0)} ms, warm ${warm.cpuMs.toFixed(0)} ms; TLS handshakes cold ${afterCold.full} full and ${afterCold.resumed} resumed, warm ${shakes.full - afterCold.full} full and ${shakes.resumed - afterCold.resumed} resumed`,
+    `the bot's CPU: cold ${cold.cpuMs.toFixed(0)} ms, warm ${warm.cpuMs.toFixed(0)} ms; TLS handshakes cold ${afterCold.full} full and ${afterCold.resumed} resumed, warm ${shakes.full - afterCold.full} full and ${shakes.resumed - afterCold.resumed} resumed; the simulator's CPU warm ${simWarmMs.toFixed(0)} ms`,
   );
   if (values.out) writeFileSync(values.out, `${JSON.stringify(m)}\n`);
   await pool.close();

@@ -138,7 +138,7 @@ if (bd) {
   );
   for (const s of bd.slowest)
     console.log(
-      `    slow: ${s.total.toFixed(0)} ms on ${s.array} = ${s.before.toFixed(0)} before + ${s.arrays.toFixed(0)} arrays + ${s.after.toFixed(0)} after; calls ${s.calls.join(", ")}`,
+      `    slow${s.throttled ? " (met a Slack 429)" : ""}: ${s.total.toFixed(0)} ms on ${s.array} = ${s.before.toFixed(0)} before + ${s.arrays.toFixed(0)} arrays + ${s.after.toFixed(0)} after; calls ${s.calls.join(", ")}`,
     );
 }
 const m = report.memory;

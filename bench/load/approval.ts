@@ -181,7 +181,7 @@ export function approvals(d: ApprovalDeps) {
         approveSteps.carriedOut.push(performance.now() - t1);
       });
       if (!throttled) approveSteps.unthrottled.push(performance.now() - t0);
-      approveSteps.traced.push({ array: target.array, click: clickedAt, answered: epoch() });
+      approveSteps.traced.push({ array: target.array, click: clickedAt, answered: epoch(), throttled });
     } finally {
       done.abort();
     }

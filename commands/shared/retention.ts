@@ -123,7 +123,13 @@ export function retentionRefusal(
 }
 
 /** Throws RETAINED with the refusal sentence when the array would refuse deleting it; nothing was sent. */
-export async function refuseRetained(ctx: CommandContext, fs: string, path?: string): Promise<void> {
-  const sentence = retentionRefusal(fs, await retentionOf(ctx, fs), ctx.timeZone, path);
+export async function refuseRetained(
+  ctx: CommandContext,
+  fs: string,
+  path?: string,
+  /** The retention, when the caller asked for it already (beside another read, to save a round trip). */
+  read: Promise<Retention> = retentionOf(ctx, fs),
+): Promise<void> {
+  const sentence = retentionRefusal(fs, await read, ctx.timeZone, path);
   if (sentence) throw new UserFacingError("RETAINED", `${sentence} Nothing was sent.`);
 }

@@ -31,6 +31,7 @@ import {
   type WireResponse,
 } from "./transport.js";
 import type { ArrayHealth, Query } from "./types.js";
+import { isUrgent } from "./urgency.js";
 import { apiPath } from "./wire.js";
 
 /** A probe that gets no answer within this says the array is not answering (capped by its read time-out). */
@@ -164,6 +165,7 @@ export class ArrayConnection {
     const started = performance.now();
     try {
       const req = this.#prepare(method, path, opts, this.#versions.current ?? (await this.version()));
+      if (isUrgent()) req.urgent = true;
       for (let relogged = false; ; relogged = true) {
         const res = await this.#exchange(req, true, relogged);
         if (res.status >= 200 && res.status < 300) {

@@ -27,6 +27,11 @@ export interface WireRequest {
   rawBody?: string | Uint8Array;
   /** A shorter read time-out than the array's (probes, version negotiation: a hung array must cost little). */
   timeoutMs?: number;
+  /**
+   * A call a person waits on to carry out a change (urgency.ts): not held for the array's own sockets. Set from
+   * the caller's context when the call is made, before the limiter, whose queue runs calls in other contexts.
+   */
+  urgent?: boolean;
 }
 
 export interface WireResponse {
@@ -212,6 +217,8 @@ export class Transport implements SocketHolder {
   readonly #unregister: () => void;
   readonly #now: () => number;
   #inFlight = 0;
+  /** Calls in flight a person waits on (urgency.ts). */
+  #urgentInFlight = 0;
   #lastUsed = 0;
   /** Connects waiting for a place or under way. */
   #connecting = 0;
@@ -252,7 +259,9 @@ export class Transport implements SocketHolder {
       (client: Client): buildConnector.connector =>
       (opts, callback) => {
         if (budget === undefined) return open(opts, callback);
-        const extra = this.#sockets.size > 0 || this.#connecting > 0;
+        // undici opens sockets for the array's queue, not for one request: while an urgent call of this array is
+        // in flight, its connects are urgent.
+        const extra = this.#urgentInFlight > 0 ? "urgent" : this.#sockets.size > 0 || this.#connecting > 0;
         this.#connecting++;
         // The wait for a place is bounded by the read time-out (as long as a call holding a place may take): a
         // request queued behind the bound, or starved by arrays with no socket yet, fails as never sent instead
@@ -415,8 +424,10 @@ export class Transport implements SocketHolder {
   }
 
   async request(req: WireRequest): Promise<WireResponse> {
-    // Woken when a call of this array ends (one is in flight whenever a call waits here).
-    while (this.#crowded()) await new Promise<void>((resolve) => this.#held.push(resolve));
+    const urgent = req.urgent === true;
+    // Woken when a call of this array ends (one is in flight whenever a call waits here). An urgent call is not
+    // held: it may open a socket of its own, whose connect goes first.
+    while (!urgent && this.#crowded()) await new Promise<void>((resolve) => this.#held.push(resolve));
     // Built by assignment rather than spreads: this runs on every call.
     const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT };
     const options: Dispatcher.RequestOptions = {
@@ -439,6 +450,7 @@ export class Transport implements SocketHolder {
       options.bodyTimeout = req.timeoutMs;
     }
     this.#inFlight++;
+    if (urgent) this.#urgentInFlight++;
     try {
       const res = await this.#poolNow().request(options);
       if (res.statusCode < 300 && isFile(res.headers)) {
@@ -460,6 +472,7 @@ export class Transport implements SocketHolder {
     } finally {
       this.#lastUsed = this.#now();
       this.#inFlight--;
+      if (urgent) this.#urgentInFlight--;
       const next = this.#held.shift();
       if (next) next();
       // A socket may have just become idle: a call of this array waiting for it, or else connects waiting for a

@@ -1,6 +1,7 @@
 /**
  * A destroy's or an eradication's impact, and its recheck against the array at the Confirm or Approve, read the
- * file system and its surroundings (snapshot count, replica links) at once: one round trip to the array, not
+ * file system and its surroundings (snapshot count, replica links; on REST 2.x its WORM policies and legal holds)
+ * at once: one round trip to the array, not
  * two in a row. The approval waits on the recheck twice (before the typed-name dialog, and before the change),
  * so on a slow or busy array this is the approval's time. The file system's read is held back by a latency
  * fault: the other reads must reach the array while it is still held (four connections, so they can).
@@ -26,10 +27,13 @@ async function readAtOnce<T>(harness: Harness, work: () => Promise<T>): Promise<
     const out = await work();
     const gets = sim.control.stats().recent.filter((r) => r.method === "GET");
     const fsRead = gets.find((r) => r.path.endsWith("/file-systems"));
-    const others = ["/file-system-snapshots", "/file-system-replica-links"].map((p) =>
-      gets.find((r) => r.path.endsWith(p)),
-    );
-    if (!fsRead || others.some((r) => r === undefined)) throw new Error("the three reads were not all made");
+    // REST 2.x reads the file system's WORM policies and legal holds too (2.15 and 2.17, both simulated).
+    const twoX = gets.some((r) => r.path.startsWith("/api/2."));
+    const paths = ["/file-system-snapshots", "/file-system-replica-links"];
+    if (twoX) paths.push("/worm-data-policies/members", "/legal-holds/held-entities");
+    const others = paths.map((p) => gets.find((r) => r.path.endsWith(p)));
+    if (!fsRead || others.some((r) => r === undefined))
+      throw new Error(`not all of ${paths.join(", ")} were read`);
     return { atOnce: others.every((r) => (r?.at ?? Infinity) < fsRead.at + HELD_MS), out };
   } finally {
     sim.control.clearFaults(fault);

@@ -70,6 +70,22 @@ describe("socket budget", () => {
     expect(budget.stats()).toMatchObject({ open: 0, peak: 1, waiting: 0 });
   });
 
+  it("serves a connect somebody waits on to carry out a change before every other", async () => {
+    const budget = new SocketBudget(1);
+    const held = await budget.acquire();
+    const order: string[] = [];
+    const waitFor = (extra: boolean | "urgent", name: string) =>
+      budget.acquire(extra).then((release) => {
+        order.push(name);
+        release();
+      });
+    const all = [waitFor(true, "extra"), waitFor(false, "first"), waitFor("urgent", "urgent")];
+    expect(budget.stats().waiting).toBe(3);
+    held();
+    await Promise.all(all);
+    expect(order).toEqual(["urgent", "first", "extra"]);
+  });
+
   it("a connect that gives up waiting leaves the queue and fails; the next place goes to one still waiting", async () => {
     const budget = new SocketBudget(1);
     const held = await budget.acquire();

@@ -7,6 +7,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
+import { urgently } from "../../src/flashblade/urgency.js";
 import { poolOf, simConfig, startSim } from "./sim.js";
 
 setFlagsFromString("--expose-gc");
@@ -93,5 +94,55 @@ describe("an array's parallel calls while the bound is at its size but nobody wa
     // approval's calls queued that way behind an array's other calls under the 1,000-array load.
     expect(sim.control.stats().maxInFlight).toBe(2);
     expect(pool.sockets().peak).toBe(2);
+  });
+});
+
+describe("a call somebody waits on to carry out a change, while connects wait for a place", () => {
+  /**
+   * Two places; array U's first call holds one (400 ms), B1's call the other (100 ms), B2's connect waits. U then
+   * asks one more thing. Held for U's own socket, it runs after U's first call; urgent (an approval's recheck),
+   * it gets the place B1 gives back, before B2's waiting connect, and runs beside U's first call.
+   */
+  async function secondCallBeside(urgent: boolean): Promise<{ beside: boolean; b2AfterU: boolean }> {
+    const simU = await startSim();
+    const simB = await startSim();
+    const pool = poolOf(
+      [
+        simConfig(simU, { name: "fb-u" }),
+        simConfig(simB, { name: "fb-b1" }),
+        simConfig(simB, { name: "fb-b2" }),
+      ],
+      { maxSockets: 2, probeInBackground: false },
+    );
+    const [u, b1, b2] = pool.list();
+    if (!u || !b1 || !b2) throw new Error("three arrays");
+    // Logged in one at a time (the login and version take each array's socket only briefly).
+    for (const c of [u, b1, b2]) await c.get("/file-systems", { query: { limit: 1 } });
+    simU.control.addLatency({ ms: 400 });
+    simB.control.addLatency({ ms: 100 });
+    simU.control.resetStats();
+    simB.control.resetStats();
+    const read = () => u.get("/file-systems", { query: { limit: 1 } });
+    const first = read();
+    const other = b1.get("/file-systems", { query: { limit: 1 } });
+    const waiting = b2.get("/file-systems", { query: { limit: 1 } });
+    // Asked once every place is taken and B2's connect waits.
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = urgent ? urgently(read) : read();
+    await Promise.all([first, other, waiting, second]);
+    const uCalls = simU.control.stats().recent.filter((r) => r.method === "GET");
+    const b2Call = simB.control
+      .stats()
+      .recent.filter((r) => r.method === "GET")
+      .at(-1);
+    return {
+      beside: simU.control.stats().maxInFlight === 2,
+      b2AfterU: (b2Call?.at ?? 0) >= (uCalls.at(-1)?.at ?? Infinity),
+    };
+  }
+
+  it("is not held behind the array's own call: its connect takes the first free place", async () => {
+    expect(await secondCallBeside(false)).toEqual({ beside: false, b2AfterU: false });
+    expect(await secondCallBeside(true)).toEqual({ beside: true, b2AfterU: true });
   });
 });

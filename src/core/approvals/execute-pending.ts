@@ -5,6 +5,7 @@
  */
 
 import { type ErrorCode, errorCode, InternalError, isUserFacing, toUserMessage } from "../../errors.js";
+import { urgently } from "../../flashblade/urgency.js";
 import type { Logger } from "../../logger.js";
 import { forbidden } from "../access/authz.js";
 import { isMember } from "../access/change-rules.js";
@@ -50,9 +51,12 @@ export async function executePending(
   log: Logger,
   secrets?: Readonly<Record<string, string>>,
 ): Promise<Outcome> {
-  // Under an execution lease, so a replica starting meanwhile knows this one is carrying it out.
-  return failClaimOnError(rt, rec.id, () =>
-    withExecutionLease(rt, rec, () => execute(rt, rec, clickRef, log, secrets)),
+  // Under an execution lease, so a replica starting meanwhile knows this one is carrying it out. Its array calls
+  // (the recheck, the change) are urgent: somebody has just clicked and waits for them.
+  return urgently(() =>
+    failClaimOnError(rt, rec.id, () =>
+      withExecutionLease(rt, rec, () => execute(rt, rec, clickRef, log, secrets)),
+    ),
   );
 }
 
@@ -132,7 +136,8 @@ export async function staleBeforePrompt(
 ): Promise<Stale | undefined> {
   const { ctx } = await requesterContext(rt, rec, log);
   if (!ctx) return undefined; // the role check at execution explains this one
-  const checked = await recheckImpact(rt, rec, ctx);
+  // Urgent, as the execution's: the dialog opens after it.
+  const checked = await urgently(() => recheckImpact(rt, rec, ctx));
   return "stale" in checked ? checked.stale : undefined;
 }
 
