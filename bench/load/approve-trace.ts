@@ -103,8 +103,11 @@ export function breakdown(
   const rows = approvals.flatMap((a) => {
     const d = deletes.find((x) => x.array === a.array && x.end >= a.click && x.end <= a.answered);
     if (!d) return [];
-    const before = Math.max(0, d.start - a.click);
-    const first = Math.max(d.start, a.click);
+    // The approval's own calls: those to its array from its click on (the window reaches 5 s back).
+    const mine = (d.window ?? []).filter((x) => x.start >= a.click);
+    const firstCall = mine.reduce((t, x) => Math.min(t, x.start), d.start);
+    const before = Math.max(0, firstCall - a.click);
+    const first = Math.max(firstCall, a.click);
     return [
       {
         total: a.answered - a.click,
@@ -113,12 +116,10 @@ export function breakdown(
         after: a.answered - d.end,
         array: a.array,
         throttled: a.throttled === true,
-        calls: (d.window ?? [])
-          .filter((x) => x.start >= a.click)
-          .map(
-            (x) =>
-              `@${(x.start - a.click).toFixed(0)} ${x.method} ${(x.end - x.start).toFixed(0)}${x.ok ? "" : "!"}`,
-          ),
+        calls: mine.map(
+          (x) =>
+            `@${(x.start - a.click).toFixed(0)} ${x.method} ${(x.end - x.start).toFixed(0)}${x.ok ? "" : "!"}`,
+        ),
       },
     ];
   });
