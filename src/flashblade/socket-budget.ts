@@ -10,6 +10,8 @@
 export interface SocketHolder {
   /** Sockets it holds open with nothing running or queued on them. */
   readonly idleSockets: number;
+  /** When its last request finished (arrays idle longest give up their sockets first). */
+  readonly lastUsed: number;
   /** Closes its idle sockets; returns how many it closed (each gives its place back when it has closed). */
   shed(): number;
 }
@@ -52,24 +54,13 @@ export class SocketBudget {
   readonly #first: ((release: Release) => void)[] = [];
   readonly #extra: ((release: Release) => void)[] = [];
   readonly #holders = new Set<SocketHolder>();
-  /**
-   * Holders that may have idle sockets, the one whose last request ended longest ago first: each moves to the end
-   * when a request of its ends (idle()), and leaves when #reclaim finds it with none. #reclaim takes the first with
-   * an idle socket instead of comparing every holder's last use: at a thousand arrays with the bound full, that
-   * scan ran for nearly every connect (~10 % of a fan-out's CPU).
-   */
-  readonly #byIdle = new Set<SocketHolder>();
   readonly #handshakes = { full: 0, resumed: 0 };
 
   constructor(readonly max: number) {}
 
   register(holder: SocketHolder): () => void {
     this.#holders.add(holder);
-    this.#byIdle.add(holder);
-    return () => {
-      this.#holders.delete(holder);
-      this.#byIdle.delete(holder);
-    };
+    return () => this.#holders.delete(holder);
   }
 
   stats(): BudgetStats {
@@ -140,10 +131,6 @@ export class SocketBudget {
    * when the connect began to wait.
    */
   idle(holder?: SocketHolder): void {
-    if (holder !== undefined && this.#holders.has(holder)) {
-      this.#byIdle.delete(holder);
-      this.#byIdle.add(holder);
-    }
     if (this.#closing >= this.#waiting) return;
     if (holder === undefined) this.#reclaim();
     else if (holder.idleSockets > 0) this.#closing += holder.shed();
@@ -162,19 +149,14 @@ export class SocketBudget {
     };
   }
 
-  /** Closes idle sockets, longest idle first (#byIdle), until the places coming back cover the waiting connects. */
+  /** Closes idle sockets, longest idle first, until the places coming back cover the waiting connects. */
   #reclaim(): void {
     // One pass per place needed, for the holder idle longest, rather than sorting every holder: at a thousand
     // arrays with the bound full, every connect of an alert poll comes here, and nearly always needs one place.
     while (this.#closing < this.#waiting) {
       let oldest: SocketHolder | undefined;
-      for (const h of this.#byIdle) {
-        if (h.idleSockets > 0) {
-          oldest = h;
-          break;
-        }
-        // Busy, or without sockets: back in line when a request of its ends.
-        this.#byIdle.delete(h);
+      for (const h of this.#holders) {
+        if ((oldest === undefined || h.lastUsed < oldest.lastUsed) && h.idleSockets > 0) oldest = h;
       }
       if (oldest === undefined) return;
       const closed = oldest.shed();
