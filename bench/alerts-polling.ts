@@ -9,8 +9,7 @@
  * Run: npx tsc -p tsconfig.build.json && node dist/bench/alerts-polling.js [--arrays 200] [--cycles 40]
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { Session } from "node:inspector/promises";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, createSecureContext } from "node:tls";
@@ -29,6 +28,7 @@ import { closeAlert, raiseAlert } from "../src/simulator/state-control.js";
 import { selfSignedCertificate } from "../src/simulator/tls.js";
 import { openSqliteStore } from "../src/store/sqlite.js";
 import { childExecArgv } from "./heap.js";
+import { startProfile } from "./profile.js";
 import { median, writeResult } from "./report/result.js";
 
 const TOKEN = "T-bench-alerts";
@@ -149,21 +149,6 @@ async function floorPerPoll(
   return { ms: (cpu.user + cpu.system) / 1000 / (rounds * urls.length), resumed, connects };
 }
 
-/** The inspector's CPU profiler, on from now until stop() (which hands back the profile, as --cpu-prof writes it). */
-async function startProfile(): Promise<{ stop(): Promise<object> }> {
-  const session = new Session();
-  session.connect();
-  await session.post("Profiler.enable");
-  await session.post("Profiler.start");
-  return {
-    async stop() {
-      const { profile } = await session.post("Profiler.stop");
-      session.disconnect();
-      return profile;
-    },
-  };
-}
-
 // ---- parent: the bot ----
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -247,7 +232,7 @@ async function main(): Promise<void> {
   calls.clear();
   let maxRss = 0;
   const perCycleCpuMs: number[] = [];
-  const profiler = values.profile === undefined ? undefined : await startProfile();
+  const profiler = await startProfile(values.profile);
   const wall0 = performance.now();
   const cpu0 = process.cpuUsage();
   for (let c = 0; c < cycles; c++) {
@@ -260,7 +245,7 @@ async function main(): Promise<void> {
   }
   const cpu = process.cpuUsage(cpu0);
   const wallMs = performance.now() - wall0;
-  if (profiler && values.profile) writeFileSync(values.profile, JSON.stringify(await profiler.stop()));
+  await profiler.stop();
   const s = engine.stats();
   const polls = s.polls - warm.polls;
   const cpuMsPerCycle = (cpu.user + cpu.system) / 1000 / cycles;

@@ -24,6 +24,7 @@ import { createArrayPool, POOL_DEFAULTS } from "../src/flashblade/pool.js";
 import { silentLogger } from "../src/logger.js";
 import { simulatedArrayConfig, startSimulator } from "../src/simulator/index.js";
 import { childExecArgv } from "./heap.js";
+import { startProfile } from "./profile.js";
 
 export interface FanOutMeasure {
   arrays: number;
@@ -66,6 +67,8 @@ const { values } = parseArgs({
     serve: { type: "boolean", default: false },
     /** The bound on sockets (default: the pool's, array_pool.max_sockets): to see what a larger one buys. */
     "max-sockets": { type: "string" },
+    /** A CPU profile of the warm answer only, written to this file. */
+    profile: { type: "string" },
   },
 });
 const n = Number(values.arrays);
@@ -123,7 +126,9 @@ async function measure(): Promise<void> {
   const cold = await timed();
   const afterCold = { ...pool.sockets().handshakes };
   const simBefore = await simCpu();
+  const profiler = await startProfile(values.profile);
   const warm = await timed();
+  await profiler.stop();
   const simWarmMs = (await simCpu()) - simBefore;
   child.send("stats");
   const simStats = (await next()) as { maxConnections: number };

@@ -105,7 +105,7 @@ export function breakdown(
     if (!d) return [];
     // The approval's own calls: those to its array from its click on (the window reaches 5 s back).
     const mine = (d.window ?? []).filter((x) => x.start >= a.click);
-    const firstCall = mine.reduce((t, x) => Math.min(t, x.start), d.start);
+    const firstCall = Math.min(d.end, ...mine.map((x) => x.start));
     const before = Math.max(0, firstCall - a.click);
     const first = Math.max(firstCall, a.click);
     return [

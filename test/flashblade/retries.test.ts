@@ -39,7 +39,7 @@ describe("retries", () => {
     sim.control.resetConnections({ path: "/file-systems", method: "GET", count: 1 });
     expect((await c.get("/file-systems")).items).toHaveLength(1);
     expect(count("GET /api/1.12/file-systems")).toBe(2);
-    expect(delays).toEqual([100]); // full jitter: random 0.5 × 200 ms
+    expect(delays).toEqual([0]); // the first retry of a broken connection goes at once (retry.ts)
 
     sim.control.resetConnections({ path: "/file-systems", method: "PATCH", count: 1 });
     const err = await failure(c.send(await c.fileSystems.planUpdate("fs1", { provisioned: 3000 })));

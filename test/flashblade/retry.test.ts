@@ -46,6 +46,26 @@ describe("retry policy", () => {
     expect(decideOnFailure("GET", failure("timeout"), 0, () => 0.5, DEFAULT_RETRY).retry).toBe(true);
   });
 
+  it("sends a read whose connection broke again at once the first time, then backs off", () => {
+    expect(decideOnFailure("GET", failure("socket"), 0, () => 0.5, DEFAULT_RETRY)).toEqual({
+      retry: true,
+      delayMs: 0,
+    });
+    expect(decideOnFailure("GET", failure("socket"), 1, () => 0.5, DEFAULT_RETRY)).toEqual({
+      retry: true,
+      delayMs: 200,
+    });
+    // A time-out or a refused connection is not a broken socket: the back-off holds from the first retry.
+    expect(decideOnFailure("GET", failure("timeout"), 0, () => 0.5, DEFAULT_RETRY)).toEqual({
+      retry: true,
+      delayMs: 100,
+    });
+    expect(decideOnFailure("GET", failure("connect"), 0, () => 0.5, DEFAULT_RETRY)).toEqual({
+      retry: true,
+      delayMs: 100,
+    });
+  });
+
   it("honours Retry-After on 429 (any method) and 503 (GET), within a cap", () => {
     expect(decideOnStatus("PATCH", 429, "2", 0, env())).toEqual({ retry: true, delayMs: 2000 });
     expect(decideOnStatus("GET", 503, "4", 0, env())).toEqual({ retry: true, delayMs: 4000 });
