@@ -87,15 +87,15 @@ export interface BotStopped {
 }
 
 /**
- * The load's array tuning. Sockets per array are the shipped default (5), and calls at once as many: the pool's
- * bound on sockets across the fleet (array_pool.max_sockets) is what keeps memory in check, and fewer per array
- * made a 2.x eradication's recheck (the file system, its snapshots, links, WORM policies and legal holds, read at
- * once) take two round trips instead of one.
+ * The load's array tuning. Sockets per array are the shipped default (4), and calls at once as many: the pool's
+ * bound on sockets across the fleet (array_pool.max_sockets) is what keeps memory in check. 2 per array made a
+ * 2.x eradication's recheck (five reads) take three round trips instead of two; 5 (all five at once) took places
+ * from other arrays at 1,000 arrays, and reads and approvals got slower (docs/benchmarks.md).
  */
 const arrayConfigs = (arrays: readonly FleetArray[]) =>
   arrays.map((a) =>
     simulatedArrayConfig(a.name, a, {
-      rate: { maxConcurrent: 5, minSpacingMs: 0, maxQueue: 200 },
+      rate: { maxConcurrent: 4, minSpacingMs: 0, maxQueue: 200 },
       timeouts: { connectMs: 2000, readMs: 10_000 },
     }),
   );

@@ -106,14 +106,12 @@ export const arrayConfigSchema = z
       .default("auto"),
     tags: z.array(z.string().regex(TAG, "tags are lower-case letters, digits, '_' or '-'")).default([]),
     // Sockets to one array. A bot's calls to one array are few at a time, and each TLS socket costs ~60-100 KiB
-    // of native memory: 8 each allowed 1,600 sockets (~150 MiB) for 200 arrays in a burst; the pool's bound
-    // (array_pool.max_sockets) now caps the fleet's total whatever this is. 5: a file system's change reads five
-    // things at once before it is sent (REST 2.x: the file system, its snapshots, replica links, WORM policies
-    // and legal holds), at the impact and again at each Confirm or Approve; with 4 the fifth waited a round trip
-    // each time, and an approval through the typed-name dialog took five round trips instead of three (~700 ms at
-    // 140 ms an array). 6 was tried: at 1,000 arrays the extra sockets took places from other arrays (read p50
-    // 21 → 63 ms in a 120 s load). Calls beyond them wait for a free socket (idle ones close after 4 s). docs/benchmarks.md.
-    connections: z.int().min(1).max(128).default(5),
+    // of native memory: 8 each allowed 1,600 sockets (~150 MiB) for 200 arrays in a burst. 4 leaves room for a call
+    // or two held by a hung array while others go on; calls beyond them wait for a free socket (idle ones close
+    // after 4 s). 5 and 6 were tried so that a file system change's five reads (REST 2.x) go at once: at 1,000
+    // arrays the extra sockets took places from other arrays, and reads and approvals both got slower.
+    // Figures: docs/benchmarks.md.
+    connections: z.int().min(1).max(128).default(4),
     rate: rateSchema.default({ max_concurrent: 8, min_spacing_ms: 0, max_queue: 1000 }),
     timeouts: timeoutsSchema.default({ connect_ms: 10_000, read_ms: 30_000 }),
     /** Consecutive connection failures before the array is marked down and calls fail fast. */

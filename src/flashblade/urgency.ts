@@ -1,6 +1,6 @@
 /**
- * Calls a person is waiting on to carry out a guarded change: the recheck of the array state after a Confirm or
- * an Approve, and the change itself. Held in an AsyncLocalStorage (as the trace id is, src/trace.ts), so the
+ * Calls a second person is waiting on to carry out an approved change: the recheck of the array state after the
+ * last Approve, and the change itself (execute-pending.ts; a Confirm's are not urgent: they are many). Held in an AsyncLocalStorage (as the trace id is, src/trace.ts), so the
  * approval's code marks its work once and every array call under it, however deep, knows.
  *
  * Why: with more arrays than the pool's bound on sockets (array_pool.max_sockets), connects wait for a place and

@@ -16,7 +16,7 @@ export function simulatedArrayConfig(
     ca: sim.ca,
     insecure: false,
     tags: [],
-    connections: 5, // the config default
+    connections: 4, // the config default
     rate: { maxConcurrent: 8, minSpacingMs: 0, maxQueue: 1000 },
     timeouts: { connectMs: 5000, readMs: 30_000 },
     downAfterFailures: 3,

@@ -22,7 +22,7 @@ describe("arrays configuration", () => {
     expect(a).toMatchObject({
       address: "https://10.0.0.5",
       insecure: false,
-      connections: 5,
+      connections: 4,
       rate: { max_concurrent: 8, min_spacing_ms: 0, max_queue: 1000 },
       timeouts: { connect_ms: 10_000, read_ms: 30_000 },
       down_after_failures: 3,
