@@ -89,7 +89,7 @@ describe("retries", () => {
     const err = await failure(c.arrays.info());
     expect(err.code).toBe("ARRAY_REJECTED");
     expect(err.message).toContain("Array is restarting services.");
-    expect(delays).toEqual([100, 200, 400]);
+    expect(delays).toEqual([50, 100, 200]);
     expect(count("GET /api/1.12/arrays")).toBe(4);
 
     sim.control.clearFaults();
@@ -116,7 +116,7 @@ describe("retries", () => {
     );
     const [fs] = await c.send(await c.fileSystems.planCreate({ name: "after-outage" }), fileSystemSchema);
     expect(fs?.name).toBe("after-outage");
-    expect(delays).toEqual([100]);
+    expect(delays).toEqual([50]);
     expect(requestCount(sim.control.stats(), "POST /api/1.12/file-systems")).toBe(1);
   });
 

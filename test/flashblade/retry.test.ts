@@ -13,8 +13,8 @@ const env = (now = 0) => ({ random: () => 0.5, now, policy: DEFAULT_RETRY });
 
 describe("retry policy", () => {
   it("back-off is full jitter under an exponential ceiling with a cap", () => {
-    expect(backoffDelay(0, () => 0.999, DEFAULT_RETRY)).toBe(199);
-    expect(backoffDelay(2, () => 0.5, DEFAULT_RETRY)).toBe(400);
+    expect(backoffDelay(0, () => 0.999, DEFAULT_RETRY)).toBe(99);
+    expect(backoffDelay(2, () => 0.5, DEFAULT_RETRY)).toBe(200);
     expect(backoffDelay(10, () => 0.999, DEFAULT_RETRY)).toBe(4995);
     expect(backoffDelay(3, () => 0, DEFAULT_RETRY)).toBe(0);
   });
@@ -53,23 +53,23 @@ describe("retry policy", () => {
     });
     expect(decideOnFailure("GET", failure("socket"), 1, () => 0.5, DEFAULT_RETRY)).toEqual({
       retry: true,
-      delayMs: 200,
+      delayMs: 100,
     });
     // A time-out or a refused connection is not a broken socket: the back-off holds from the first retry.
     expect(decideOnFailure("GET", failure("timeout"), 0, () => 0.5, DEFAULT_RETRY)).toEqual({
       retry: true,
-      delayMs: 100,
+      delayMs: 50,
     });
     expect(decideOnFailure("GET", failure("connect"), 0, () => 0.5, DEFAULT_RETRY)).toEqual({
       retry: true,
-      delayMs: 100,
+      delayMs: 50,
     });
   });
 
   it("honours Retry-After on 429 (any method) and 503 (GET), within a cap", () => {
     expect(decideOnStatus("PATCH", 429, "2", 0, env())).toEqual({ retry: true, delayMs: 2000 });
     expect(decideOnStatus("GET", 503, "4", 0, env())).toEqual({ retry: true, delayMs: 4000 });
-    expect(decideOnStatus("GET", 429, undefined, 1, env())).toEqual({ retry: true, delayMs: 200 });
+    expect(decideOnStatus("GET", 429, undefined, 1, env())).toEqual({ retry: true, delayMs: 100 });
     expect(decideOnStatus("GET", 429, "600", 0, env())).toEqual({ retry: false, retryAfterMs: 600_000 });
     expect(decideOnStatus("GET", 400, "1", 0, env()).retry).toBe(false);
     expect(decideOnStatus("GET", 500, undefined, 0, env()).retry).toBe(false);
