@@ -60,8 +60,8 @@ export function decideOnFailure(
   if (attempt >= policy.maxRetries) return { retry: false };
   if (failure.kind === "tls") return { retry: false };
   // A read whose connection broke is sent again at once, once, on a new connection: a broken socket (a kept-alive
-  // one the array or a middlebox dropped, a reset) says nothing about the array's load, and the back-off's mean
-  // 100 ms was the longest part of the slowest approvals under the load's resets. Again, it backs off.
+  // one the array or a middlebox dropped, a reset) says nothing about the array's load, and the back-off (a mean
+  // of 100 ms then) was the longest part of the slowest approvals under the load's resets. Again, it backs off.
   if (failure.kind === "socket" && attempt === 0 && SAFE.has(method)) return { retry: true, delayMs: 0 };
   if (failure.kind === "connect" || SAFE.has(method)) {
     return { retry: true, delayMs: backoffDelay(attempt, random, policy) };

@@ -48,7 +48,7 @@ export class SocketBudget {
   #peak = 0;
   /** Places that will come back: sockets closed by shed() whose close has not happened yet. */
   #closing = 0;
-  /** Connects for calls a person waits on to carry out a change (urgency.ts) go before all others. */
+  /** Connects for urgent calls (an approved change's, urgency.ts) go before all others. */
   readonly #urgent: ((release: Release) => void)[] = [];
   /** Then connects of arrays with no socket yet: an array that has one can go on using it meanwhile. */
   readonly #first: ((release: Release) => void)[] = [];

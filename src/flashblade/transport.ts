@@ -28,7 +28,7 @@ export interface WireRequest {
   /** A shorter read time-out than the array's (probes, version negotiation: a hung array must cost little). */
   timeoutMs?: number;
   /**
-   * A call a person waits on to carry out a change (urgency.ts): not held for the array's own sockets. Set from
+   * A call of an approved change, which a second person waits on (urgency.ts): not held for the array's own sockets. Set from
    * the caller's context when the call is made, before the limiter, whose queue runs calls in other contexts.
    */
   urgent?: boolean;
