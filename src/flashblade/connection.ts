@@ -269,7 +269,7 @@ export class ArrayConnection {
     for (let attempt = 0; ; attempt++) {
       let res: WireResponse;
       try {
-        res = authed ? await this.#limiterNow().schedule(once) : await once();
+        res = authed ? await this.#limiterNow().schedule(once, req.urgent === true) : await once();
       } catch (err) {
         if (!(err instanceof TransportFailure)) throw this.#record(err);
         const decision = decideOnFailure(req.method, err, attempt, this.#deps.random, this.#policy);

@@ -21,6 +21,13 @@ interface Waiter {
   reject: (err: unknown) => void;
 }
 
+/**
+ * Calls a person waits on (urgency.ts) may run this many beyond `maxConcurrent`, and queue ahead of the rest: an
+ * approval's recheck reads five things at once, and with four calls at a time it took two round trips. The
+ * transport keeps as many sockets for them (transport.ts, URGENT_SOCKETS).
+ */
+export const URGENT_EXTRA = 1;
+
 export class ArrayLimiter {
   #running = 0;
   // FIFO as an array with a moving head: shift() would be O(n) per call on a long queue.
@@ -28,6 +35,8 @@ export class ArrayLimiter {
   #head = 0;
   #nextStart = 0;
   #stopped: Error | undefined;
+  /** Urgent calls waiting: served before the queue. Few (an approval's handful), so a plain array. */
+  #urgent: Waiter[] = [];
 
   constructor(
     private readonly array: string,
@@ -37,16 +46,20 @@ export class ArrayLimiter {
   ) {}
 
   get #queued(): number {
-    return this.#queue.length - this.#head;
+    return this.#queue.length - this.#head + this.#urgent.length;
   }
 
   // Not an async function: the common case (a free slot) then costs one promise, not three.
-  schedule<T>(fn: () => Promise<T>): Promise<T> {
+  schedule<T>(fn: () => Promise<T>, urgent = false): Promise<T> {
     if (this.#stopped) return Promise.reject(this.#stopped);
-    if (this.#running < this.rate.maxConcurrent) {
+    if (this.#running < this.rate.maxConcurrent + (urgent ? URGENT_EXTRA : 0)) {
       this.#running++;
       return this.#run(fn);
     }
+    if (urgent)
+      return new Promise<void>((resolve, reject) => this.#urgent.push({ resolve, reject })).then(() =>
+        this.#run(fn),
+      );
     if (this.#queued >= this.rate.maxQueue) return Promise.reject(busy(this.array, this.#queued));
     // The slot is handed over by #release(); #running stays counted for us.
     return new Promise<void>((resolve, reject) => this.#queue.push({ resolve, reject })).then(() =>
@@ -82,6 +95,16 @@ export class ArrayLimiter {
   }
 
   #release(): void {
+    const urgent = this.#urgent.shift();
+    if (urgent) {
+      urgent.resolve();
+      return;
+    }
+    // A slot above maxConcurrent was an urgent call's: it is not handed to the queue.
+    if (this.#running > this.rate.maxConcurrent) {
+      this.#running--;
+      return;
+    }
     if (this.#head < this.#queue.length) {
       const next = this.#queue[this.#head];
       this.#queue[this.#head++] = undefined;
@@ -107,7 +130,8 @@ export class ArrayLimiter {
   /** Refuses new calls and fails the queued ones; calls already running finish. */
   stop(reason: Error): void {
     this.#stopped = reason;
-    const waiting = this.#queue.slice(this.#head);
+    const waiting = [...this.#urgent, ...this.#queue.slice(this.#head)];
+    this.#urgent = [];
     this.#queue = [];
     this.#head = 0;
     for (const w of waiting) w?.reject(reason);

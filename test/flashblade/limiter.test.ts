@@ -36,6 +36,44 @@ describe("array limiter", () => {
     expect(limiter.counts()).toEqual({ inFlight: 0, queued: 0 });
   });
 
+  it("lets an urgent call run one beyond maxConcurrent, and queue ahead of the others", async () => {
+    const limiter = new ArrayLimiter("fb1", { maxConcurrent: 1, minSpacingMs: 0, maxQueue: 10 });
+    const started: string[] = [];
+    const gates = new Map<string, ReturnType<typeof gate>>();
+    const job = (name: string) => () => {
+      started.push(name);
+      const g = gate();
+      gates.set(name, g);
+      return g.opened.then(() => name);
+    };
+    const runs = [
+      limiter.schedule(job("a")),
+      limiter.schedule(job("b")),
+      limiter.schedule(job("u1"), true),
+      limiter.schedule(job("u2"), true),
+    ];
+    await Promise.resolve();
+    // u1 runs beside a; u2 waits, ahead of b.
+    expect(started).toEqual(["a", "u1"]);
+    expect(limiter.counts()).toEqual({ inFlight: 2, queued: 2 });
+    gates.get("a")?.open();
+    await runs[0];
+    await Promise.resolve();
+    expect(started).toEqual(["a", "u1", "u2"]);
+    // u1's slot was the one beyond the bound: b waits for a slot within it.
+    gates.get("u1")?.open();
+    await runs[2];
+    await Promise.resolve();
+    expect(started).toEqual(["a", "u1", "u2"]);
+    gates.get("u2")?.open();
+    await runs[3];
+    await Promise.resolve();
+    expect(started).toEqual(["a", "u1", "u2", "b"]);
+    gates.get("b")?.open();
+    expect(await Promise.all(runs)).toEqual(["a", "b", "u1", "u2"]);
+    expect(limiter.counts()).toEqual({ inFlight: 0, queued: 0 });
+  });
+
   it("fails fast with ARRAY_BUSY when the queue is full", async () => {
     const limiter = new ArrayLimiter("fb1", { maxConcurrent: 1, minSpacingMs: 0, maxQueue: 2 });
     const g = gate();

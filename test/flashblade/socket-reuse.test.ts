@@ -146,3 +146,40 @@ describe("a call somebody waits on to carry out a change, while connects wait fo
     expect(await secondCallBeside(true)).toEqual({ beside: true, b2AfterU: true });
   });
 });
+
+describe("sockets beyond `connections`", () => {
+  /**
+   * One array, two connections, every call held 200 ms. Three calls and then one more at once: without urgency
+   * two run and two wait; an urgent third call (an approval's recheck) runs beside the first two on a socket of
+   * its own, and the call after it still waits: only urgent calls go past `connections`.
+   */
+  async function atOnce(urgentThird: boolean, callsAtOnce: number): Promise<number> {
+    const sim = await startSim();
+    const pool = poolOf(
+      [
+        simConfig(sim, {
+          connections: 2,
+          rate: { maxConcurrent: callsAtOnce, minSpacingMs: 0, maxQueue: 10 },
+        }),
+      ],
+      { probeInBackground: false },
+    );
+    const [a] = pool.list();
+    if (!a) throw new Error("one array");
+    await a.get("/file-systems", { query: { limit: 1 } });
+    sim.control.addLatency({ ms: 200 });
+    sim.control.resetStats();
+    const read = () => a.get("/file-systems", { query: { limit: 1 } });
+    const calls = [read(), read(), urgentThird ? urgently(read) : read(), read()];
+    await Promise.all(calls);
+    return sim.control.stats().maxInFlight;
+  }
+
+  it("are for urgent calls only, one more than the array's own", async () => {
+    // The limiter's calls at once as the sockets (the load's tuning), and above them (the default).
+    for (const callsAtOnce of [2, 8]) {
+      expect(await atOnce(false, callsAtOnce)).toBe(2);
+      expect(await atOnce(true, callsAtOnce)).toBe(3);
+    }
+  });
+});
