@@ -112,6 +112,13 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
     return a && io.saveAttachment ? io.saveAttachment(a) : `[attachment: ${filename}]`;
   };
 
+  /** Prints what a dialog's check found; true when it voided the request. */
+  const voided = async (recheck: Promise<Effect[]>, draft: AnswerDraft): Promise<boolean> => {
+    const more = await recheck;
+    if (more.length === 0) return false;
+    await apply(more, draft);
+    return true;
+  };
   /** Prints effects into `draft`, the answer they belong to; the caller files its buttons. */
   const apply = async (effects: readonly Effect[], draft: AnswerDraft): Promise<void> => {
     for (const e of effects) {
@@ -134,6 +141,8 @@ export function createConsoleSession(deps: ConsoleSessionDeps): ConsoleSession {
         if (e.trackPending)
           await pipeline.attachMessage(e.trackPending, { channelId: e.channelId, ts: `console-${++posted}` });
       } else if (e.kind === "update") print(e.message, "(message updated)", draft);
+      // The check run while a dialog opens: the console asks nothing for a request that can no longer happen.
+      else if (e.recheck && (await voided(e.recheck, draft))) continue;
       else if (e.kind === "secret") {
         const secrets: Record<string, string> = {};
         let answered = true;

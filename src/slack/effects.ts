@@ -14,7 +14,7 @@ import type { DialogResponders } from "./dialog-responders.js";
 import type { FileUploader } from "./file-upload.js";
 import { LIMITS } from "./limits.js";
 import { type PacedSlackClient, slackErrorCode } from "./paced-client.js";
-import { promptView } from "./prompt-modal.js";
+import { closedDialogView, promptView } from "./prompt-modal.js";
 import { secretView } from "./secret-modal.js";
 
 /** Bolt's respond(), narrowed to what we send. */
@@ -292,10 +292,52 @@ async function runOne(effect: Effect, scope: EffectScope, deps: EffectDeps): Pro
       // Kept before the dialog opens: its submission can arrive before views.open's own answer does.
       if (effect.kind === "prompt" && scope.respond)
         deps.dialogResponders?.keep(effect.pendingId, scope.actor.userId, scope.respond);
-      await deps.client.call("views.open", { trigger_id: scope.triggerId, view });
+      const opened = deps.client.call<{ view?: { id?: string } }>("views.open", {
+        trigger_id: scope.triggerId,
+        view,
+      });
+      // The check run while the dialog opened follows it, whether or not it opened: a request voided there still
+      // has its card updated.
+      if (effect.recheck) void afterDialog(effect, opened, scope, deps);
+      await opened;
       return;
     }
   }
+}
+
+/**
+ * A dialog's check, once settled: when it voided the request (or failed), the open dialog says so instead of
+ * asking for the name, and the card and the clicker are told as the click would have told them.
+ */
+async function afterDialog(
+  effect: Extract<Effect, { kind: "prompt" | "secret" }>,
+  opened: Promise<{ view?: { id?: string } }>,
+  scope: EffectScope,
+  deps: EffectDeps,
+): Promise<void> {
+  const more = (await effect.recheck) ?? [];
+  if (more.length === 0) return;
+  const viewId = await opened.then(
+    (r) => r.view?.id,
+    () => undefined,
+  );
+  const said = more.find((e) => "message" in e);
+  const why: Message =
+    said && "message" in said
+      ? said.message
+      : {
+          text: "This request can no longer happen; nothing was done.",
+          blocks: [{ type: "section", text: rich`This request can no longer happen; nothing was done.` }],
+        };
+  const blocks = toSlack({ ...why, attachments: [], forms: [] }, "modal", deps.tables).blocks;
+  if (viewId !== undefined)
+    await deps.client
+      .call("views.update", { view_id: viewId, view: closedDialogView(effect.title, blocks) })
+      // Submitted or closed already: its submission is told the same.
+      .catch((err: unknown) =>
+        scope.logger.info({ slackError: slackErrorCode(err) }, "dialog not updated after its check"),
+      );
+  await runEffects(more, scope, deps);
 }
 
 /** Runs effects in order; one failing is logged and does not stop the rest. Returns how many failed. */

@@ -111,3 +111,16 @@ export function readPromptSubmission(
   const typed = view.state?.values?.[PROMPT_BLOCK_ID]?.[PROMPT_INPUT_ID]?.value ?? "";
   return { ...origin, typedText: typed };
 }
+
+/**
+ * What an open dialog becomes when its request turned out not to be able to happen (the check run while it
+ * opened): the blocks that say why (the request's closed card, as drawn for a view), and only a Close button.
+ */
+export function closedDialogView(title: string, blocks: SlackBlock[]) {
+  return {
+    type: "modal" as const,
+    title: { type: "plain_text" as const, text: truncate(title, LIMITS.modalTitle) },
+    close: { type: "plain_text" as const, text: "Close" },
+    blocks,
+  };
+}

@@ -83,7 +83,7 @@ describe("buttons after the fact", () => {
     expect(textOf(await harness.click("bob", request, "Deny"))).toContain("already carried out by @alice");
   });
 
-  test("eradicate after the file system was recovered answers 'not destroyed any more' instead of the dialog", async () => {
+  test("eradicate after the file system was recovered: the dialog's check answers 'not destroyed any more' and closes it", async () => {
     h = await startHarness();
     const harness = h;
     const destroyed = await harness.click("bob", await harness.run("bob", "fs destroy logs"), "Confirm");
@@ -92,10 +92,13 @@ describe("buttons after the fact", () => {
     await harness.click("bob", destroyed, "Recover logs");
     expect(harness.sims.get("lab-1")?.state.fileSystems.get("logs")?.destroyed).toBe(false);
 
-    // No typed text: today this would open the "type logs to go ahead" dialog.
-    const click = await harness.click("dave", erase, "Approve");
-    expect(click.some((e) => e.kind === "prompt")).toBe(false);
-    expect(textOf(click)).toContain("logs is not destroyed any more");
+    // No typed text: the "type logs to go ahead" dialog opens, and the check run meanwhile voids the request.
+    const [dialog, ...rest] = await harness.click("dave", erase, "Approve");
+    expect(rest).toEqual([]);
+    if (dialog?.kind !== "prompt" || dialog.recheck === undefined)
+      throw new Error("no dialog with its check");
+    const found = await dialog.recheck;
+    expect(textOf(found)).toContain("logs is not destroyed any more");
     expect(harness.sims.get("lab-1")?.state.fileSystems.get("logs")).toBeDefined();
     expect(harness.audits.at(-1)).toMatchObject({ decision: "voided", errorCode: "PRECONDITION_CHANGED" });
     // The request is closed: a later click is told so.

@@ -142,6 +142,28 @@ describe("console session", () => {
     expect(all()).toContain("Eradicated old-share on lab-1");
   });
 
+  test("a prompt for a request that can no longer happen is not asked: the check's answer is printed", async () => {
+    const { s, all, out } = session();
+    await s.handleLine("/as bob");
+    await s.handleLine("/array fs destroy logs");
+    expect(await s.handleLine("1")).toEqual({ ok: true });
+    await s.handleLine("/as alice");
+    await s.handleLine("/array fs eradicate logs");
+    expect(all()).toContain("[1] Approve");
+    // Recovered on the array behind the bot's back, before anyone approves.
+    const fs = h.sims.get("lab-1")?.state.fileSystems.get("logs");
+    if (!fs) throw new Error("no file system logs");
+    fs.destroyed = false;
+    await s.handleLine("/as dave");
+    const before = out.length;
+    // Not ok: the click carried nothing out.
+    expect(await s.handleLine("1")).toEqual({ ok: false });
+    const after = out.slice(before).join("\n");
+    expect(after).toContain("logs is not destroyed any more");
+    expect(after).not.toContain("Type logs to go ahead");
+    expect(h.sims.get("lab-1")?.state.fileSystems.get("logs")).toBeDefined();
+  });
+
   test("failures are reported as failed lines; help and quit are console commands", async () => {
     const { s, all } = session();
     expect(await s.handleLine("/array fs lsit")).toEqual({ ok: false });

@@ -176,6 +176,35 @@ describe.each<Mode>(["http", "socket"])("approvals over %s", (mode) => {
     expect(pipeline.clicks.at(-1)).toMatchObject({ typedText: "fs9", value: pendingId, ref: { ts } });
   });
 
+  it("closes the dialog with the reason when the check run while it opened voids the request", async () => {
+    const { ts, pendingId } = await request("eradicate gone-fs");
+    const opens = h.fake.callsOf("views.open").length;
+    const updates = h.fake.callsOf("views.update").length;
+    await h.driver.interactive(
+      blockAction({
+        actionId: APPROVE,
+        value: pendingId,
+        userId: "U2",
+        messageTs: ts,
+        responseUrl: url("click"),
+        triggerId: "trig-gone",
+      }),
+    );
+    const open = await h.fake.waitForCall("views.open", () => true, opens + 1);
+    expect(open.args["trigger_id"]).toBe("trig-gone");
+    // The open dialog now says why, with only a Close button; the card says the same.
+    const closed = await h.fake.waitForCall("views.update", () => true, updates + 1);
+    const view = closed.args["view"] as { submit?: unknown; close: { text: string }; blocks: unknown[] };
+    expect(closed.args["view_id"]).toMatch(/^V\d+$/);
+    expect(view.submit).toBeUndefined();
+    expect(view.close.text).toBe("Close");
+    expect(JSON.stringify(view.blocks)).toContain("gone-fs is not destroyed any more");
+    const card = await h.fake.waitForUpdate((u) => u.ts === ts);
+    expect(JSON.stringify(card.blocks)).toContain("gone-fs is not destroyed any more");
+    expect(pipeline.executed).not.toContain("gone-fs");
+    expect(h.fake.unexpected).toEqual([]);
+  });
+
   it("updates the card in place when a request expires", async () => {
     const { ts } = await request("destroy fs4");
     clock += 16 * 60_000;

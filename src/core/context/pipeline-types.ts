@@ -55,13 +55,34 @@ export type Effect =
   /** Replace a previously posted message. */
   | { kind: "update"; ref: MessageRef; message: Message }
   /** Ask the actor to type a confirmation text (eradication: the object's name) before the click counts. */
-  | { kind: "prompt"; pendingId: string; title: string; label: string; actionId: string }
+  | {
+      kind: "prompt";
+      pendingId: string;
+      title: string;
+      label: string;
+      actionId: string;
+      /**
+       * The check, against the array, that the request can still happen, run while the dialog opens (no array
+       * call stands between a click and its dialog, whose trigger Slack honours for 3 s): the effects that void
+       * the request when it cannot (its card updated, the clicker told), or none. The transport shows the dialog
+       * first, then these, closing the dialog when there are any. Never rejects.
+       */
+      recheck?: Promise<Effect[]>;
+    }
   /**
    * Ask the requester, in private, for the secrets a command needs (an access key's secret, a password): a dialog
    * in Slack, an unechoed line in the console. Never typed on the command line, which stays in chat history. The
    * answer comes back as a click with `secrets`, held in memory only for that run.
    */
-  | { kind: "secret"; pendingId: string; title: string; fields: SecretField[]; actionId: string };
+  | {
+      kind: "secret";
+      pendingId: string;
+      title: string;
+      fields: SecretField[];
+      actionId: string;
+      /** As a prompt's. */
+      recheck?: Promise<Effect[]>;
+    };
 
 /** One secret a command asks for privately; `key` names it in `ClickInput.secrets` and `CommandContext.secrets`. */
 export interface SecretField {

@@ -67,7 +67,22 @@ export async function handleClickInput(base: Runtime, input: ClickInput, clickId
     // A click carries on its request's trace: its decision, execution and array calls are found by that id.
     const asked = rec;
     const result = await withTrace(asked.requestId, () => route(rt, asked, input, log));
-    if (result === "prompt") return [promptFor(rec, input)];
+    if ("check" in result) {
+      // Settled after the dialog opens: a request that can no longer happen is voided, audited as this click's
+      // decision; a check that failed answers as the click would have (the submission checks again anyway).
+      const recheck = withTrace(asked.requestId, async (): Promise<Effect[]> => {
+        try {
+          const out = await result.check;
+          if (!out) return [];
+          await audit(out.decision, out.ok ? "ok" : "error", out.code, out.approvedBy);
+          return out.effects;
+        } catch (err) {
+          await audit("denied", "error", errorCode(err));
+          return rt.errorEffects(err, clickId, log);
+        }
+      });
+      return [promptFor(rec, input, recheck)];
+    }
     const { decision, ok, code, approvedBy } = result;
     await withTrace(asked.requestId, () => audit(decision, ok ? "ok" : "error", code, approvedBy));
     return result.effects;
@@ -84,7 +99,7 @@ async function route(
   rec: PendingRecord,
   input: ClickInput,
   log: Logger,
-): Promise<Outcome | "prompt"> {
+): Promise<Outcome | Prompt> {
   // Only people decide: an assistant's or a workflow step's principal confirms, approves or denies nothing.
   if (!canDecide(input.actor))
     throw new UserFacingError(
@@ -114,7 +129,7 @@ async function confirm(
   rec: PendingRecord,
   input: ClickInput,
   log: Logger,
-): Promise<Outcome | "prompt"> {
+): Promise<Outcome | Prompt> {
   if (rec.policy !== "confirm")
     throw new UserFacingError("WRONG_BUTTON", "This request needs approvals, not a confirmation.");
   if (input.actor.userId !== rec.requester.userId) {
@@ -136,7 +151,7 @@ async function approve(
   rec: PendingRecord,
   input: ClickInput,
   log: Logger,
-): Promise<Outcome | "prompt"> {
+): Promise<Outcome | Prompt> {
   if (rec.policy !== "approve")
     throw new UserFacingError("WRONG_BUTTON", "This request needs a confirmation, not approvals.");
   if (requesterIds(rec).has(input.actor.userId)) {
@@ -185,20 +200,50 @@ async function approve(
   }
 }
 
-/** Opens the typed-name dialog only for a request that can still happen; otherwise voids it on the spot. */
-async function promptUnlessStale(
+/**
+ * A dialog to open (a typed name, secrets), and the check that the request can still happen, already running:
+ * the dialog does not wait for the array (Slack's trigger lasts 3 s, and a slow array's recheck took two of its
+ * round trips off every approval through the dialog). The check's outcome, when it voids the request, follows.
+ */
+interface Prompt {
+  check: Promise<Outcome | undefined>;
+}
+
+/**
+ * Opens the dialog, and voids the request if it can no longer happen, so nobody types a name for nothing. A double
+ * click shares the first click's check; its outcome is the first click's to tell.
+ */
+function promptUnlessStale(rt: Runtime, rec: PendingRecord, input: ClickInput, log: Logger): Prompt {
+  const running = rt.promptChecks.get(rec.id);
+  if (running)
+    return {
+      check: running.then(
+        () => undefined,
+        () => undefined,
+      ),
+    };
+  const check = voidIfStale(rt, rec, input, log);
+  rt.promptChecks.set(rec.id, check);
+  void check.then(
+    () => rt.promptChecks.delete(rec.id),
+    () => rt.promptChecks.delete(rec.id),
+  );
+  return { check };
+}
+
+async function voidIfStale(
   rt: Runtime,
   rec: PendingRecord,
   input: ClickInput,
   log: Logger,
-): Promise<Outcome | "prompt"> {
+): Promise<Outcome | undefined> {
   const stale = await staleBeforePrompt(rt, rec, log);
-  if (!stale) return "prompt";
+  if (!stale) return undefined;
   const claimed = await rt.deps.store.claim(rec.id, "pending");
   if (!claimed) {
     const now = await rt.deps.store.get(rec.id);
     assertOpen(now ?? rec, rt.deps.config.time_zone);
-    return "prompt";
+    return undefined;
   }
   await rt.deps.store.update(rec.id, { status: "voided", outcome: stale.code, updatedAt: rt.deps.now() });
   return {
@@ -221,7 +266,7 @@ function secretsGiven(rec: PendingRecord, input: ClickInput): boolean {
   return (rec.secrets ?? []).every((f) => (input.secrets?.[f.key] ?? "").trim() !== "");
 }
 
-function promptFor(rec: PendingRecord, input: ClickInput): Effect {
+function promptFor(rec: PendingRecord, input: ClickInput, recheck: Promise<Effect[]>): Effect {
   const { actionId } = input;
   if (!secretsGiven(rec, input) && typedOk(rec, input)) {
     return {
@@ -230,6 +275,7 @@ function promptFor(rec: PendingRecord, input: ClickInput): Effect {
       title: rec.display.title,
       fields: rec.secrets ?? [],
       actionId,
+      recheck,
     };
   }
   return {
@@ -238,5 +284,6 @@ function promptFor(rec: PendingRecord, input: ClickInput): Effect {
     title: rec.display.title,
     label: `Type ${rec.typeToConfirm ?? ""} to go ahead`,
     actionId,
+    recheck,
   };
 }

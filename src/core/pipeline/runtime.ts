@@ -35,6 +35,11 @@ export interface Runtime {
   control: ChangeControlRecords;
   /** Each request's budget of array requests (limits.array_requests_per_command), shared by its contexts. */
   budgets: RequestBudgets;
+  /**
+   * The check before a typed-name or secret dialog (click-flow.ts), by pending id, while it runs: a double click
+   * shares one check, and its second click leaves the outcome to the first.
+   */
+  promptChecks: Map<string, Promise<unknown>>;
   contextFor(
     client: ArrayClient | undefined,
     actor: CommandActor,
@@ -76,6 +81,7 @@ export function createRuntime(deps: PipelineDeps): Runtime {
     newId: deps.newId ?? (() => randomUUID()),
     log,
     budgets,
+    promptChecks: new Map(),
     contextFor(rawClient, actor, requestId, reqLog) {
       // Every request the command sends passes the access policy for the actor's role on its array, then
       // counts against the command's request budget.

@@ -25,7 +25,7 @@ interface Pending {
   typed: boolean;
   approvals: string[];
   refs: MessageRef[];
-  state: "open" | "executed" | "denied" | "expired";
+  state: "open" | "executed" | "denied" | "expired" | "voided";
   expiresAt: number;
 }
 
@@ -128,6 +128,14 @@ export class TestPipeline implements Pipeline {
     if (input.actor.userId === p.requester) return [reply("You cannot approve your own request.")];
     if (restricted || !groups.includes(APPROVERS)) return [reply("You are not an approver for this array.")];
     if (p.typed && input.typedText === undefined) {
+      // As the real pipeline's: the dialog comes first, the check that the request can still happen follows.
+      // A target named gone-* turns out not to be able to happen.
+      const recheck = p.target.startsWith("gone-")
+        ? Promise.resolve().then(() => {
+            p.state = "voided";
+            return this.updates(p, `Not run: ${p.target} is not destroyed any more. Nothing was changed.`);
+          })
+        : Promise.resolve([]);
       return [
         {
           kind: "prompt",
@@ -135,6 +143,7 @@ export class TestPipeline implements Pipeline {
           title: "Confirm eradication",
           label: `Type ${p.target} to confirm`,
           actionId: APPROVE,
+          recheck,
         },
       ];
     }
