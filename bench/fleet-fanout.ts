@@ -38,7 +38,10 @@ export interface FanOutMeasure {
   bound: number;
 }
 
-type FromSim = { url: string; ca: string } | { maxConnections: number } | { cpuMs: number };
+type FromSim =
+  | { url: string; ca: string }
+  | { maxConnections: number; requests: Record<string, number> }
+  | { cpuMs: number };
 
 /** The child: one simulator answering every name after `latencyMs`, its peak connections asked for at the end. */
 async function serveFleet(latencyMs: number): Promise<void> {
@@ -51,7 +54,10 @@ async function serveFleet(latencyMs: number): Promise<void> {
       process.send?.({ cpuMs: (c.user + c.system) / 1000 } satisfies FromSim);
     }
     if (m === "stats")
-      process.send?.({ maxConnections: sim.control.stats().maxConnections } satisfies FromSim);
+      process.send?.({
+        maxConnections: sim.control.stats().maxConnections,
+        requests: sim.control.stats().requests,
+      } satisfies FromSim);
     if (m === "close") {
       await sim.close();
       process.exit(0);
@@ -88,9 +94,19 @@ async function measure(): Promise<void> {
   const next = () => new Promise<FromSim>((resolve) => child.once("message", (m) => resolve(m as FromSim)));
   const sim = (await next()) as { url: string; ca: string };
   const logger = silentLogger();
+  // Each call's start and end (ms since the warm answer began), for where the warm answer's time goes.
+  let calls: { array: string; start: number; end: number }[] | undefined;
+  let t0Warm = 0;
   const pool = createArrayPool(
     names.map((name) => simulatedArrayConfig(name, sim)),
-    { logger, maxSockets: Number(values["max-sockets"] ?? POOL_DEFAULTS.maxSockets) },
+    {
+      logger,
+      maxSockets: Number(values["max-sockets"] ?? POOL_DEFAULTS.maxSockets),
+      onCall: (e) => {
+        const end = performance.now() - t0Warm;
+        calls?.push({ array: e.array, start: end - e.ms, end });
+      },
+    },
   );
   const config = configSchema.parse({
     arrays: names.map((name) => ({ name, address: sim.url, api_token_env: "T" })),
@@ -123,15 +139,27 @@ async function measure(): Promise<void> {
     child.send("cpu");
     return ((await next()) as { cpuMs: number }).cpuMs;
   };
+  const simStatsNow = async () => {
+    child.send("stats");
+    return (await next()) as { maxConnections: number; requests: Record<string, number> };
+  };
   const cold = await timed();
   const afterCold = { ...pool.sockets().handshakes };
+  const requestsBefore = (await simStatsNow()).requests;
   const simBefore = await simCpu();
   const profiler = await startProfile(values.profile);
+  calls = [];
+  t0Warm = performance.now();
   const warm = await timed();
+  const warmCalls = calls;
+  calls = undefined;
   await profiler.stop();
   const simWarmMs = (await simCpu()) - simBefore;
-  child.send("stats");
-  const simStats = (await next()) as { maxConnections: number };
+  const simStats = await simStatsNow();
+  // What the warm answer asked each array, as the simulator counted it.
+  const warmRequests = Object.entries(simStats.requests)
+    .map(([k, v]) => [k, v - (requestsBefore[k] ?? 0)] as const)
+    .filter(([, v]) => v > 0);
   const m: FanOutMeasure = {
     arrays: n,
     latencyMs,
@@ -148,6 +176,25 @@ async function measure(): Promise<void> {
   );
   console.log(
     `the bot's CPU: cold ${cold.cpuMs.toFixed(0)} ms, warm ${warm.cpuMs.toFixed(0)} ms; TLS handshakes cold ${afterCold.full} full and ${afterCold.resumed} resumed, warm ${shakes.full - afterCold.full} full and ${shakes.resumed - afterCold.resumed} resumed; the simulator's CPU warm ${simWarmMs.toFixed(0)} ms`,
+  );
+  const byArray = new Map<string, { first: number; last: number }>();
+  for (const c of warmCalls) {
+    const a = byArray.get(c.array);
+    byArray.set(c.array, {
+      first: Math.min(a?.first ?? c.start, c.start),
+      last: Math.max(a?.last ?? 0, c.end),
+    });
+  }
+  const q = (xs: number[], p: number) =>
+    xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
+  const firsts = [...byArray.values()].map((a) => a.first);
+  const spans = [...byArray.values()].map((a) => a.last - a.first);
+  const durations = warmCalls.map((c) => c.end - c.start);
+  console.log(
+    `warm answer, from the command: an array's calls began at p50 ${q(firsts, 0.5).toFixed(0)} / p90 ${q(firsts, 0.9).toFixed(0)} / last ${q(firsts, 1).toFixed(0)} ms and took p50 ${q(spans, 0.5).toFixed(0)} / p99 ${q(spans, 0.99).toFixed(0)} ms (first call to last answer); each call p50 ${q(durations, 0.5).toFixed(0)} / p99 ${q(durations, 0.99).toFixed(0)} ms (limiter, socket and answer); last answer ${Math.max(0, ...warmCalls.map((c) => c.end)).toFixed(0)} ms`,
+  );
+  console.log(
+    `requests the arrays answered for the warm answer: ${warmRequests.reduce((a, [, v]) => a + v, 0)} (${warmRequests.map(([k, v]) => `${k} ${v}`).join(", ")})`,
   );
   if (values.out) writeFileSync(values.out, `${JSON.stringify(m)}\n`);
   await pool.close();

@@ -89,8 +89,9 @@ export interface BotStopped {
 /**
  * The load's array tuning. Sockets per array are the shipped default (4), and calls at once as many: the pool's
  * bound on sockets across the fleet (array_pool.max_sockets) is what keeps memory in check. 2 per array made a
- * 2.x eradication's recheck (five reads) take three round trips instead of two; 5 (all five at once) took places
- * from other arrays at 1,000 arrays, and reads and approvals got slower (docs/benchmarks.md).
+ * 2.x eradication's recheck (five reads) take three round trips instead of two; 5 for every call took places
+ * from other arrays at 1,000 arrays, and reads and approvals got slower (docs/benchmarks.md). An approval's calls
+ * may use one more of each (limiter.ts URGENT_EXTRA), so its five reads go at once.
  */
 const arrayConfigs = (arrays: readonly FleetArray[]) =>
   arrays.map((a) =>
