@@ -56,15 +56,11 @@ export class ArrayLimiter {
       this.#running++;
       return this.#run(fn);
     }
-    if (urgent)
-      return new Promise<void>((resolve, reject) => this.#urgent.push({ resolve, reject })).then(() =>
-        this.#run(fn),
-      );
+    // Urgent calls too: the bound on what waits holds whoever asks.
     if (this.#queued >= this.rate.maxQueue) return Promise.reject(busy(this.array, this.#queued));
     // The slot is handed over by #release(); #running stays counted for us.
-    return new Promise<void>((resolve, reject) => this.#queue.push({ resolve, reject })).then(() =>
-      this.#run(fn),
-    );
+    const queue = urgent ? this.#urgent : this.#queue;
+    return new Promise<void>((resolve, reject) => queue.push({ resolve, reject })).then(() => this.#run(fn));
   }
 
   #run<T>(fn: () => Promise<T>): Promise<T> {

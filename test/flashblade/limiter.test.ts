@@ -82,7 +82,12 @@ describe("array limiter", () => {
     expect(err).toBeInstanceOf(BotError);
     expect((err as BotError).code).toBe("ARRAY_BUSY");
     expect((err as BotError).message).toBe("array fb1 is busy (2 calls queued); try again shortly");
+    // An urgent call runs one beyond the bound, but does not wait beyond the queue's.
+    const beyond = limiter.schedule(() => g.opened, true);
+    const urgentErr = await limiter.schedule(async () => 1, true).catch((e: unknown) => e);
+    expect((urgentErr as BotError).code).toBe("ARRAY_BUSY");
     g.open();
+    await beyond;
     await Promise.all(held);
     await expect(limiter.schedule(async () => "ok")).resolves.toBe("ok");
   });

@@ -41,6 +41,18 @@ describe.each<Mode>(["http", "socket"])("approvals over %s", (mode) => {
     return { ts: ts ?? "", pendingId, post };
   }
 
+  /** U2 clicks Approve with a trigger id, as Slack sends one with every click (a dialog may open). */
+  async function approveWithTrigger(
+    pendingId: string,
+    messageTs: string,
+    triggerId: string,
+    responseUrl: string,
+  ) {
+    await h.driver.interactive(
+      blockAction({ actionId: APPROVE, value: pendingId, userId: "U2", messageTs, responseUrl, triggerId }),
+    );
+  }
+
   async function click(userId: string, actionId: string, value: string, messageTs: string) {
     const responseUrl = url("click");
     const ack = await h.driver.interactive(
@@ -140,16 +152,7 @@ describe.each<Mode>(["http", "socket"])("approvals over %s", (mode) => {
     const before = h.fake.callsOf("views.open").length;
     const trigger = `trig-modal-${mode}`;
     const clickUrl = url("click");
-    await h.driver.interactive(
-      blockAction({
-        actionId: APPROVE,
-        value: pendingId,
-        userId: "U2",
-        messageTs: ts,
-        responseUrl: clickUrl,
-        triggerId: trigger,
-      }),
-    );
+    await approveWithTrigger(pendingId, ts, trigger, clickUrl);
     const open = await h.fake.waitForCall("views.open", () => true, before + 1);
     expect(open.args["trigger_id"]).toBe(trigger);
     const view = open.args["view"] as { private_metadata: string; blocks: { label: { text: string } }[] };
@@ -180,16 +183,7 @@ describe.each<Mode>(["http", "socket"])("approvals over %s", (mode) => {
     const { ts, pendingId } = await request("eradicate gone-fs");
     const opens = h.fake.callsOf("views.open").length;
     const updates = h.fake.callsOf("views.update").length;
-    await h.driver.interactive(
-      blockAction({
-        actionId: APPROVE,
-        value: pendingId,
-        userId: "U2",
-        messageTs: ts,
-        responseUrl: url("click"),
-        triggerId: "trig-gone",
-      }),
-    );
+    await approveWithTrigger(pendingId, ts, "trig-gone", url("click"));
     const open = await h.fake.waitForCall("views.open", () => true, opens + 1);
     expect(open.args["trigger_id"]).toBe("trig-gone");
     // The open dialog now says why, with only a Close button; the card says the same.
