@@ -54,7 +54,20 @@ afterAll(async () => {
   await world?.close();
 });
 
-const readyz = async (r: Replica) => (await fetch(`${r.app.baseUrl}/readyz`)).status;
+/** Each replica's last /readyz answer: a wait for readiness that times out says what the replica reported. */
+const lastReport = new Map<string, string>();
+const readyz = async (r: Replica) => {
+  const res = await fetch(`${r.app.baseUrl}/readyz`);
+  lastReport.set(r.name, await res.text());
+  return res.status;
+};
+/** Waits until `r` is ready; a timeout names what it last reported (its store's state and why). */
+const ready = (r: Replica, withinMs: number) =>
+  until(`${r.name} ready`, async () => (await readyz(r)) === 200, withinMs).catch((err: unknown) => {
+    throw new Error(
+      `${err instanceof Error ? err.message : String(err)}; its last /readyz: ${lastReport.get(r.name)}`,
+    );
+  });
 const patches = () => requestCount(world.sim.control.stats(), "PATCH /api/1.12/file-systems");
 
 describe("three replicas on Redis with Sentinel when the primary dies", () => {
@@ -121,9 +134,7 @@ describe("three replicas on Redis with Sentinel when the primary dies", () => {
       30_000,
     );
     expect(await group.currentPrimaryPort()).toBe(group.replica.port);
-    await Promise.all(
-      replicas.map((r) => until(`${r.name} ready`, async () => (await readyz(r)) === 200, 30_000)),
-    );
+    await Promise.all(replicas.map((r) => ready(r, 30_000)));
     sim.control.clearFaults();
 
     // Clicks answered "try again" are clicked again until every change is done; a change never runs twice.
@@ -148,7 +159,7 @@ describe("three replicas on Redis with Sentinel when the primary dies", () => {
     // The node killed above comes back; the sentinels make it a replica of the promoted primary.
     await group.primary.start();
     await group.inSync(group.primary.port);
-    for (const r of replicas) await until(`${r.name} ready`, async () => (await readyz(r)) === 200, 10_000);
+    for (const r of replicas) await ready(r, 10_000);
     const more = [
       { fs: "builds", size: "8T", bytes: 8 * TIB },
       { fs: "projects", size: "35T", bytes: 35 * TIB },
@@ -199,9 +210,7 @@ describe("three replicas on Redis with Sentinel when the primary dies", () => {
       async () => (await group.currentPrimaryPort()) !== hungPrimary,
       30_000,
     );
-    await Promise.all(
-      replicas.map((r) => until(`${r.name} ready`, async () => (await readyz(r)) === 200, 30_000)),
-    );
+    await Promise.all(replicas.map((r) => ready(r, 30_000)));
     sim.control.clearFaults();
     for (const [i, card] of cards.entries()) {
       const target = more[i]?.bytes;
