@@ -298,7 +298,11 @@ async function runOne(effect: Effect, scope: EffectScope, deps: EffectDeps): Pro
       });
       // The check run while the dialog opened follows it, whether or not it opened: a request voided there still
       // has its card updated.
-      if (effect.recheck) void afterDialog(effect, opened, scope, deps);
+      // Never left to reject: an unhandled rejection would end the process.
+      if (effect.recheck)
+        void afterDialog(effect, opened, scope, deps).catch((err: unknown) =>
+          scope.logger.error({ err, pendingId: effect.pendingId }, "dialog check's effects failed"),
+        );
       await opened;
       return;
     }
