@@ -385,7 +385,13 @@ export class ArrayConnection {
   }
 
   /** What the array holds between its uses (for tests and the benchmark). */
-  holds(): { limiter: boolean; session: boolean; pool: boolean; tls: boolean } {
+  holds(): {
+    limiter: boolean;
+    session: boolean;
+    pool: boolean;
+    tls: boolean;
+    ticket: "none" | "own" | "shared";
+  } {
     return {
       limiter: this.#limiter !== undefined,
       session: this.#session.current !== undefined,
