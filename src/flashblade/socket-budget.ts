@@ -99,26 +99,31 @@ export class SocketBudget {
 
   /**
    * Resolves with a place once a socket may be opened; `extra` when the array already has a socket (or one on
-   * the way), so connects of arrays that have none are served before it; `urgent` goes before both.
+   * the way), so connects of arrays that have none are served before it; `urgent` goes before both. `giveUp`
+   * ends the wait: a signal, or a time in ms (its timer set only if the connect has to wait: most connects find
+   * a place at once, and a signal with a time-out of its own for each of them was a timer per connect).
    */
-  acquire(extra: boolean | "urgent" = false, signal?: AbortSignal): Promise<Release> {
+  acquire(extra: boolean | "urgent" = false, giveUp?: AbortSignal | number): Promise<Release> {
     if (this.#open < this.max) return Promise.resolve(this.#grant());
-    if (signal?.aborted) return Promise.reject(new SocketWaitEnded(this.max));
+    if (typeof giveUp === "object" && giveUp.aborted) return Promise.reject(new SocketWaitEnded(this.max));
     const queue = extra === "urgent" ? this.#urgent : extra ? this.#extra : this.#first;
     const waiting = new Promise<Release>((resolve, reject) => {
-      queue.push(resolve);
+      let timer: NodeJS.Timeout | undefined;
+      const take = (release: Release) => {
+        clearTimeout(timer);
+        resolve(release);
+      };
       // A connect that gives up leaves the queue: otherwise a place would later go to a request that has
       // already failed, and the queue of a fleet stalled behind the bound would only grow.
-      signal?.addEventListener(
-        "abort",
-        () => {
-          const at = queue.indexOf(resolve);
-          if (at < 0) return;
-          queue.splice(at, 1);
-          reject(new SocketWaitEnded(this.max));
-        },
-        { once: true },
-      );
+      const leave = () => {
+        const at = queue.indexOf(take);
+        if (at < 0) return;
+        queue.splice(at, 1);
+        reject(new SocketWaitEnded(this.max));
+      };
+      queue.push(take);
+      if (typeof giveUp === "number") timer = setTimeout(leave, giveUp).unref();
+      else giveUp?.addEventListener("abort", leave, { once: true });
     });
     this.#reclaim();
     return waiting;

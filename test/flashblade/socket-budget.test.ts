@@ -102,6 +102,18 @@ describe("socket budget", () => {
     expect(budget.stats()).toMatchObject({ open: 0, waiting: 0 });
   });
 
+  it("a time to give up (ms) ends the wait the same way; a connect served in time is not failed by it", async () => {
+    const budget = new SocketBudget(1);
+    const held = await budget.acquire();
+    const served = budget.acquire(false, 60_000);
+    const late = budget.acquire(false, 1);
+    await expect(late).rejects.toMatchObject({ code: "ECHATOPS_SOCKETS_BUSY", max: 1 });
+    expect(budget.stats().waiting).toBe(1);
+    held();
+    (await served)();
+    expect(budget.stats()).toMatchObject({ open: 0, waiting: 0 });
+  });
+
   it("a request ending while a connect waits gives its array's idle socket, without asking every other array", async () => {
     const budget = new SocketBudget(1);
     const older = holder(budget, 1);
