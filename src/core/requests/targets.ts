@@ -27,6 +27,9 @@ export function isMultiSpec(spec: string | undefined): boolean {
   );
 }
 
+/** Arrays a refusal names before it counts the rest. */
+const NAMES_SHOWN = 8;
+
 export function createTargetResolver(pool: ArrayPool, channels: ChannelsConfig): TargetResolver {
   // Channel ids arrive from the transport; never let one name a member of Object.prototype.
   const bindingOf = (channelId: string) =>
@@ -45,15 +48,29 @@ export function createTargetResolver(pool: ArrayPool, channels: ChannelsConfig):
         "This channel is not bound to any array. Run the command in a channel that is, or ask an admin to add a channel binding.",
       );
     }
-    const names = new Set(permitted.map((a) => a.name));
-    const permittedList = permitted.map((a) => a.name).join(", ");
+    // Built only when asked: every command comes here, and at a thousand arrays the set and the list of names
+    // were most of what resolving a single array cost.
+    let nameSet: Set<string> | undefined;
+    const names = () => {
+      nameSet ??= new Set(permitted.map((a) => a.name));
+      return nameSet;
+    };
+    const allows = (name: string) => nameSet?.has(name) ?? permitted.some((a) => a.name === name);
+    // A fleet's names would bury the answer: the first few, and a count of the rest.
+    const permittedList = () =>
+      permitted.length <= NAMES_SHOWN
+        ? permitted.map((a) => a.name).join(", ")
+        : `${permitted
+            .slice(0, NAMES_SHOWN)
+            .map((a) => a.name)
+            .join(", ")} and ${permitted.length - NAMES_SHOWN} more (\`arrays list\` names them)`;
     if (spec === undefined) {
       const fallback = bindingOf(channelId)?.default_array ?? channels.default_array;
-      if (fallback !== undefined && names.has(fallback)) return [pool.get(fallback)];
+      if (fallback !== undefined && allows(fallback)) return [pool.get(fallback)];
       if (permitted.length === 1) return permitted;
       throw new UserFacingError(
         "ARRAY_REQUIRED",
-        `Which array? Add --array <name> (this channel may use: ${permittedList}), or --array all.`,
+        `Which array? Add --array <name> (this channel may use: ${permittedList()}), or --array all.`,
       );
     }
     const parts = spec
@@ -69,7 +86,7 @@ export function createTargetResolver(pool: ArrayPool, channels: ChannelsConfig):
         continue;
       }
       if (part.startsWith("tag:")) {
-        const hits = pool.select(part).filter((a) => names.has(a.name));
+        const hits = pool.select(part).filter((a) => names().has(a.name));
         if (hits.length === 0) {
           throw new UserFacingError(
             "ARRAY_NONE_SELECTED",
@@ -81,10 +98,10 @@ export function createTargetResolver(pool: ArrayPool, channels: ChannelsConfig):
       }
       const client = pool.get(part);
       // A fleet member is reached through a configured array: the channel must be allowed that one.
-      if (!names.has(client.context?.via ?? client.name)) {
+      if (!allows(client.context?.via ?? client.name)) {
         throw new UserFacingError(
           "CHANNEL_FORBIDDEN",
-          `This channel may not target array ${client.name}; it may use: ${permittedList}.`,
+          `This channel may not target array ${client.name}; it may use: ${permittedList()}.`,
         );
       }
       out.push(client);
