@@ -87,6 +87,8 @@ export interface CommandContext {
   readonly timeZone: string;
   /** How long a command that asks several arrays waits before answering with what arrived (fan_out_deadline). */
   readonly fanOutDeadlineMs: number;
+  /** How many arrays this request asks at once: a fan-out's width (`--array all`), 1 for one array. */
+  readonly fanOut: number;
   /** The alert engine, for `alert routes|test` (absent where it does not run). */
   readonly alerts?: AlertCommandPort;
   /** The bot's kept records of changes, by object (`/array history`; absent where no store keeps them). */

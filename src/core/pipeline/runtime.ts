@@ -45,6 +45,8 @@ export interface Runtime {
     actor: CommandActor,
     requestId: string,
     log: Logger,
+    /** How many arrays the request asks at once (a fan-out's width); 1 when absent. */
+    fanOut?: number,
   ): CommandContext;
   renderContext(arrays: readonly string[]): RenderContext;
   /** The reply for an error: user-facing text verbatim, anything else generic and logged with the request id. */
@@ -82,7 +84,7 @@ export function createRuntime(deps: PipelineDeps): Runtime {
     log,
     budgets,
     promptChecks: new Map(),
-    contextFor(rawClient, actor, requestId, reqLog) {
+    contextFor(rawClient, actor, requestId, reqLog, fanOut = 1) {
       // Every request the command sends passes the access policy for the actor's role on its array, then
       // counts against the command's request budget.
       const roleOn: RoleOn = async (c) =>
@@ -115,6 +117,7 @@ export function createRuntime(deps: PipelineDeps): Runtime {
         requestId,
         timeZone: deps.config.time_zone,
         fanOutDeadlineMs: deps.config.fan_out_deadline ?? DEFAULT_FAN_OUT_DEADLINE_MS,
+        fanOut,
         ...(deps.alerts ? { alerts: deps.alerts } : {}),
         ...(history ? { history } : {}),
         control: controlPort(self, actor, requestId),

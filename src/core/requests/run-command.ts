@@ -159,7 +159,13 @@ export async function runFanOut(
   const settled = new Map<string, Outcome>();
   const all = Promise.all(
     targets.map(async ({ client, actor }): Promise<void> => {
-      const ctx = rt.contextFor(client, actor, requestId, lazyChild(log, { array: client.name }));
+      const ctx = rt.contextFor(
+        client,
+        actor,
+        requestId,
+        lazyChild(log, { array: client.name }),
+        targets.length,
+      );
       try {
         settled.set(client.name, {
           array: client.name,
