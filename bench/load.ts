@@ -17,6 +17,7 @@
  * to every replica ready again and what the approvals clicked in that gap were answered (bench/load/failover.ts).
  * Its result goes to bench/results/load-failover.json, apart from the report's.
  *   npm run load [-- --rate 100 --seconds 60 --arrays 200 --users 40 --no-faults --short --eradicate-after 60]
+ *   npm run load -- --pending sqlite   (pending approvals in SQLite on disk, as a deployment without Redis keeps them)
  *   npm run load -- --failover [--replicas 3 --rate 50 --arrays 50 --seconds 60]
  *   npm run load -- --replicas 3 [--arrays 1000 …]   (replicas sharing Redis, nothing killed)
  */
@@ -45,6 +46,8 @@ const { values } = parseArgs({
     "v8-default-heap": { type: "boolean", default: false },
     /** Seconds after a destroy at which the arrays eradicate it themselves (a steady fleet; run-load.ts); 0: never. */
     "eradicate-after": { type: "string", default: "60" },
+    /** Where the bot keeps pending approvals: memory (default) or sqlite (on disk, as without Redis). */
+    pending: { type: "string", default: "memory" },
   },
 });
 const short = values.short === true;
@@ -56,6 +59,11 @@ if (replicas !== undefined && !(Number.isInteger(replicas) && replicas >= 1)) {
   process.exit(2);
 }
 const shared = failover || replicas !== undefined;
+const pending: "memory" | "sqlite" = values.pending === "sqlite" ? "sqlite" : "memory";
+if (values.pending !== pending) {
+  console.error(`--pending: \`${values.pending}\` is not a store the load knows (memory or sqlite)`);
+  process.exit(2);
+}
 const eradicateAfter = Number(values["eradicate-after"]);
 if (!Number.isFinite(eradicateAfter) || eradicateAfter < 0) {
   console.error(
@@ -79,6 +87,7 @@ const opts = {
   fleetInChild: values["fleet-in-process"] !== true,
   botInChild: values["bot-in-process"] !== true,
   heapOptions: values["v8-default-heap"] !== true,
+  pending,
   ...(eradicateAfter === 0 ? {} : { eradicateAfterMs: eradicateAfter * 1000 }),
   ...(shared ? { failover: { replicas: replicas ?? 3, kill: failover } } : {}),
   ...(values["heap-snapshots"] === undefined
@@ -172,7 +181,11 @@ if (m.spaces)
   console.log(
     `V8's spaces at the end (committed/used MiB): ${m.spaces.map((sp) => `${sp.name} ${sp.committedMiB.toFixed(0)}/${sp.usedMiB.toFixed(0)}`).join(", ")}`,
   );
-console.log(`pending store at the end: ${report.pendingRecords} records (at most 2,000 finished are kept)`);
+console.log(
+  pending === "sqlite"
+    ? `pending store (SQLite) at the end: ${report.pendingRecords} open records (the finished stay on disk)`
+    : `pending store at the end: ${report.pendingRecords} records (at most 2,000 finished are kept)`,
+);
 if (m.liveHeapMiB)
   console.log(
     `heap after a full GC: after warm-up ${m.liveHeapMiB.warm.toFixed(1)} MiB, at half ${m.liveHeapMiB.half.toFixed(1)} MiB, at the end ${m.liveHeapMiB.end.toFixed(1)} MiB`,

@@ -12,7 +12,6 @@ import { getHeapSpaceStatistics, writeHeapSnapshot } from "node:v8";
 import { RESOURCES } from "../../commands/index.js";
 import { configSchema } from "../../src/config/schema.js";
 import { parseSlackSection } from "../../src/config/slack.js";
-import { createMemoryPendingStore } from "../../src/core/approvals/pending-store-memory.js";
 import type { AuditSink } from "../../src/core/audit/audit.js";
 import { createRegistry } from "../../src/core/catalogue/registry.js";
 import { createPipeline } from "../../src/core/pipeline/pipeline.js";
@@ -25,6 +24,7 @@ import { createSlackApp, type SlackApp } from "../../src/slack/app.js";
 import { callRecorder } from "./approve-trace.js";
 import { type SharedStoreOptions, startComposedBot } from "./composed-bot.js";
 import type { FleetArray } from "./fleet.js";
+import { pendingInMemory, pendingOnDisk } from "./pending.js";
 import { type AuditEntry, reconcileSink } from "./reconcile.js";
 import { rssSplit, type SocketCensus, socketCensus } from "./sockets.js";
 
@@ -38,6 +38,8 @@ export interface BotOptions {
   store?: SharedStoreOptions;
   /** This replica's name in lease records. */
   replicaId?: string;
+  /** Pending approvals in SQLite on disk (a temporary data directory) instead of in memory; standalone only. */
+  pending?: "memory" | "sqlite";
 }
 
 export interface BotSample {
@@ -114,7 +116,9 @@ function standaloneParts(o: BotOptions, audit: AuditSink, onCall: (e: ArrayCallE
     access: { default_role: "none", admin: { users: o.admins }, operator: { users: o.operators } },
   });
   const pool = createArrayPool(arrayConfigs(o.arrays), { logger: silentLogger(), onCall });
-  const store = createMemoryPendingStore();
+  // SQLite as a deployment without Redis keeps it (WAL, synchronous full), in a directory of this run's own.
+  const pending = o.pending === "sqlite" ? pendingOnDisk() : pendingInMemory();
+  const store = pending.store;
   const app = createSlackApp(
     parseSlackSection({
       mode: "http",
@@ -146,8 +150,9 @@ function standaloneParts(o: BotOptions, audit: AuditSink, onCall: (e: ArrayCallE
     async close() {
       await app.stop();
       await pool.close();
+      await pending.close();
     },
-    pendingRecords: async () => store.size,
+    pendingRecords: () => pending.count(),
   };
 }
 

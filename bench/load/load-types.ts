@@ -21,6 +21,11 @@ export interface LoadOptions {
   botInChild?: boolean;
   /** Start that child with the image's heap settings (src/ops/heap-options.ts); default true. */
   heapOptions?: boolean;
+  /**
+   * Where the bot keeps pending approvals: in memory (the default, as the load has always run), or in SQLite on
+   * disk (WAL, synchronous full), as a deployment without Redis does (`--pending sqlite`).
+   */
+  pending?: "memory" | "sqlite";
   /** Run the simulated arrays in a child process, so this process's memory is the bot's (fleet.ts). */
   fleetInChild?: boolean;
   /** Where to write heap snapshots of the bot's process, after warm-up and at the end (warm/end.heapsnapshot). */
@@ -55,7 +60,10 @@ export interface LoadReport {
   };
   /** Where approvals' time went: before, in and after their array calls (approve-trace.ts); the bot's loop delay. */
   approveBreakdown?: ApproveBreakdown;
-  /** Records in the bot's in-memory pending store at the end (open ones and the finished it keeps). */
+  /**
+   * Records in the bot's pending store at the end: in memory, the open ones and the finished it keeps; in SQLite,
+   * the open ones.
+   */
   pendingRecords: number;
   /** What the driver still waits for at the end (0 each when nothing leaks). */
   leftListening: { stubWaits: number; optional: number; waiting: number };

@@ -60,6 +60,7 @@ async function drive(o: LoadOptions, onGroup: (close: () => Promise<void>) => vo
     slackApiUrl: stub.apiUrl,
     child: o.botInChild !== false,
     heapOptions: o.heapOptions !== false,
+    ...(o.pending === "sqlite" ? { pending: "sqlite" as const } : {}),
   };
   const failover = o.failover ? await startFailover(o.failover.replicas, botOptions, stub.events) : undefined;
   if (failover) onGroup(() => failover.group.close());

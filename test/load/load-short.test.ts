@@ -54,4 +54,28 @@ describe("load test, short form", () => {
       expect(s.calls.some((c) => /^@\d+ DELETE \d+!?$/.test(c))).toBe(true);
     }
   }, 90_000);
+
+  it("with pending approvals in SQLite on disk (`--pending sqlite`, as a deployment without Redis), the same", async () => {
+    const report = await runLoad({
+      arrays: 6,
+      rate: 20,
+      seconds: 5,
+      users: 8,
+      faults: true,
+      seed: 11,
+      drainMs: 30_000,
+      botInChild: false,
+      pending: "sqlite",
+    });
+    expect(report.reconciliation).toMatchObject({
+      appliedTwice: [],
+      lost: [],
+      unreported: [],
+      driverErrors: [],
+    });
+    expect(report.unanswered).toBe(0);
+    expect(report.reconciliation.applied["destroy"]).toBeGreaterThan(0);
+    // Read back from the database: every destroy leaves its Recover offer open.
+    expect(report.pendingRecords).toBeGreaterThan(0);
+  }, 90_000);
 });
