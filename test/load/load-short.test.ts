@@ -5,7 +5,18 @@
  * with the bot's audit records. The full form is `npm run load`.
  */
 import { describe, expect, it } from "vitest";
-import { runLoad } from "../../bench/load/run-load.js";
+import { type LoadReport, runLoad } from "../../bench/load/run-load.js";
+
+/** Every request answered, and the arrays' own logs agree with the bot's audit: nothing lost, twice or unreported. */
+function expectReconciled(report: LoadReport): void {
+  expect(report.reconciliation).toMatchObject({
+    appliedTwice: [],
+    lost: [],
+    unreported: [],
+    driverErrors: [],
+  });
+  expect(report.unanswered).toBe(0);
+}
 
 describe("load test, short form", () => {
   it("answers every request, loses no effect and applies none twice", async () => {
@@ -20,13 +31,7 @@ describe("load test, short form", () => {
       // The child forms (bot and arrays in their own processes) run from the build, in `npm run load`.
       botInChild: false,
     });
-    expect(report.reconciliation).toMatchObject({
-      appliedTwice: [],
-      lost: [],
-      unreported: [],
-      driverErrors: [],
-    });
-    expect(report.unanswered).toBe(0);
+    expectReconciled(report);
     // The driver leaves nothing listening: each approval's waits for Slack calls end with it.
     expect(report.leftListening).toEqual({ stubWaits: 0, optional: 0, waiting: 0 });
     // Memory sampled each second while sending, with the growth over the last half computed from them.
@@ -67,13 +72,7 @@ describe("load test, short form", () => {
       botInChild: false,
       pending: "sqlite",
     });
-    expect(report.reconciliation).toMatchObject({
-      appliedTwice: [],
-      lost: [],
-      unreported: [],
-      driverErrors: [],
-    });
-    expect(report.unanswered).toBe(0);
+    expectReconciled(report);
     expect(report.reconciliation.applied["destroy"]).toBeGreaterThan(0);
     // Read back from the database: every destroy leaves its Recover offer open.
     expect(report.pendingRecords).toBeGreaterThan(0);
