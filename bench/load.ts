@@ -64,6 +64,10 @@ if (values.pending !== pending) {
   console.error(`--pending: \`${values.pending}\` is not a store the load knows (memory or sqlite)`);
   process.exit(2);
 }
+if (shared && pending === "sqlite") {
+  console.error("--pending sqlite is for one bot: replicas (--replicas, --failover) share their store in Redis");
+  process.exit(2);
+}
 const eradicateAfter = Number(values["eradicate-after"]);
 if (!Number.isFinite(eradicateAfter) || eradicateAfter < 0) {
   console.error(
