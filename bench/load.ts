@@ -65,7 +65,9 @@ if (values.pending !== pending) {
   process.exit(2);
 }
 if (shared && pending === "sqlite") {
-  console.error("--pending sqlite is for one bot: replicas (--replicas, --failover) share their store in Redis");
+  console.error(
+    "--pending sqlite is for one bot: replicas (--replicas, --failover) share their store in Redis",
+  );
   process.exit(2);
 }
 const eradicateAfter = Number(values["eradicate-after"]);
