@@ -118,15 +118,16 @@ export function guardReceiver(
   const inner = receiver.requestListener;
   receiver.requestListener = (req, res) => {
     // Routed exactly as Bolt's receiver routes (its URL parse, its upper-cased method): with Bolt's own signature
-    // check off, nothing Bolt would take as a Slack delivery may pass here unchecked.
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    // check off, nothing Bolt would take as a Slack delivery may pass here unchecked. A target that is one of the
+    // endpoints as it stands parses to itself, so Slack's own requests skip the parse (on every ack's path).
+    const url = req.url ?? "/";
+    const path = opts.endpoints.includes(url) ? url : new URL(url, "http://localhost").pathname;
     if ((req.method ?? "").toUpperCase() !== "POST" || !opts.endpoints.includes(path)) {
       inner(req, res);
       return;
     }
-    const answered = acks.arrived();
-    res.once("finish", answered);
-    res.once("close", answered);
+    // A response emits "close" once it is sent, and also when the client goes away before an answer.
+    res.once("close", acks.arrived());
     readLimited(req, opts.limit).then(
       (body) => {
         if (body === "too-large") {

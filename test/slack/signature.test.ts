@@ -2,8 +2,10 @@
  * The receiver's signature check (src/slack/signature.ts) on its own: every verdict, with the clock injected.
  * The same check behind the real receiver is exercised end to end in test/security/signatures.test.ts.
  */
+
+import { createHmac, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { MAX_SKEW_SEC, signatureCheck } from "../../src/slack/signature.js";
+import { hmacSha256, MAX_SKEW_SEC, signatureCheck } from "../../src/slack/signature.js";
 import { slackSignature } from "../fakes/signed-request.js";
 
 const SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
@@ -57,5 +59,23 @@ describe("Slack signature check", () => {
     expect(check(String(old), signed(old), body)).toBe("stale");
     const ahead = NOW_SEC + MAX_SKEW_SEC + 1;
     expect(check(String(ahead), signed(ahead), body)).toBe("future");
+  });
+
+  it("computes HMAC-SHA256 as Node's createHmac does, for keys shorter than, equal to and longer than a block", () => {
+    for (const keyLength of [0, 1, 32, 63, 64, 65, 128, 200]) {
+      const key = randomBytes(keyLength);
+      const mac = hmacSha256(key);
+      for (const parts of [
+        [],
+        [Buffer.alloc(0)],
+        [randomBytes(1)],
+        [randomBytes(55), randomBytes(9)],
+        [randomBytes(4096)],
+      ]) {
+        const expected = createHmac("sha256", key);
+        for (const p of parts) expected.update(p);
+        expect(mac(...parts).toString("hex"), `key of ${keyLength} bytes`).toBe(expected.digest("hex"));
+      }
+    }
   });
 });
