@@ -391,6 +391,7 @@ export class ArrayConnection {
     pool: boolean;
     tls: boolean;
     ticket: "none" | "own" | "shared";
+    group: string | undefined;
   } {
     return {
       limiter: this.#limiter !== undefined,

@@ -4,12 +4,13 @@
  * a request that failed while connecting was never sent and may be retried whatever its method.
  */
 import type { Socket } from "node:net";
-import { createSecureContext, type SecureContext, TLSSocket } from "node:tls";
+import { TLSSocket } from "node:tls";
 import { buildConnector, Client, type Dispatcher, Pool } from "undici";
 import type { ResolvedArrayConfig } from "../config/arrays.js";
 import type { HttpMethod } from "../rest-spec/endpoints.js";
 import { URGENT_EXTRA } from "./limiter.js";
 import type { SocketBudget, SocketHolder } from "./socket-budget.js";
+import { type HeldContext, holdContext, keyShareGroup, ownCopy, tlsOptions } from "./tls-context.js";
 import type { Query } from "./types.js";
 
 export interface WireRequest {
@@ -157,54 +158,6 @@ export function classify(err: unknown, cfg: Pick<ResolvedArrayConfig, "timeouts"
  * tls.connect builds a context per connection (parsing the CA again each time, and ~16 KiB more native memory per
  * socket, kept by malloc after the socket closes), and the faults of a large fleet reconnect often.
  */
-export function tlsOptions(cfg: Pick<ResolvedArrayConfig, "insecure">, secureContext: SecureContext) {
-  return { rejectUnauthorized: !cfg.insecure, secureContext };
-}
-
-/**
- * A copy of a small Buffer in memory of its own. Node cuts a session ticket (a few hundred bytes) from its shared
- * Buffer slab (8 KiB, heap-options.ts), and an array keeps its ticket for as long as it is configured: at a
- * thousand arrays, each held ticket kept a slab of its own, ~4 MiB of the 1,000-array load's external memory.
- */
-export function ownCopy(b: Buffer): Buffer {
-  const out = Buffer.allocUnsafeSlow(b.length);
-  b.copy(out);
-  return out;
-}
-
-export interface HeldContext {
-  readonly ctx: SecureContext;
-  /** Gives the context back; calling it twice gives it back once. */
-  release(): void;
-}
-
-/**
- * One context per CA, shared by the arrays it signs, and held only while one of them has a socket: a context with
- * one CA costs ~25 KiB of native memory, and arrays with self-signed certificates (each its own CA, as the load
- * test's simulated arrays) held one each for good, 1,000 in a 1,000-array load. Rebuilt when needed again
- * (~0.2 ms, against a handshake's few); a fleet under one company CA shares one while any of its arrays is busy.
- */
-const contexts = new Map<string, { ctx: SecureContext; holders: number }>();
-export function holdContext(ca: string | undefined): HeldContext {
-  const key = ca ?? "";
-  let entry = contexts.get(key);
-  if (entry === undefined) {
-    entry = { ctx: createSecureContext(ca === undefined ? {} : { ca }), holders: 0 };
-    contexts.set(key, entry);
-  }
-  entry.holders++;
-  const held = entry;
-  let released = false;
-  return {
-    ctx: held.ctx,
-    release() {
-      if (released) return;
-      released = true;
-      if (--held.holders === 0 && contexts.get(key) === held) contexts.delete(key);
-    },
-  };
-}
-
 export interface TransportOptions {
   /** Hears about every connection that closes (idle time-out, the array going away, shed for another array). */
   onDisconnect?: (reason: string) => void;
@@ -246,12 +199,15 @@ export class Transport implements SocketHolder {
    * reconnect paid a full handshake; holding the same object here keeps its cache entry alive (a few KiB per array).
    */
   #ticket: Buffer | undefined;
+  /** The key-exchange group the array's TLS chose last; the next hello shares a key for it alone (tls-context.ts). */
+  #group: string | undefined;
   /** Calls waiting for one of this array's own sockets (#crowded). */
   readonly #held: (() => void)[] = [];
   /**
    * The TLS context and undici's connector, built for the array's first socket and dropped with the pool when its
    * last socket closes (#dropIfIdle). The connector is rebuilt when a new ticket arrives: it offers the ticket it
-   * was built with (undici's own cache, WeakRefs only, is off: #ticket is the cache).
+   * was built with (undici's own cache, WeakRefs only, is off: #ticket is the cache), and both when the array
+   * chooses another key-exchange group.
    */
   #context: HeldContext | undefined;
   #connector: buildConnector.connector | undefined;
@@ -265,7 +221,7 @@ export class Transport implements SocketHolder {
       this.#connectorNow()(opts, (...args) => {
         const [err, socket] = args;
         if (err) Object.defineProperty(err, CONNECT_PHASE, { value: true });
-        else if (socket instanceof TLSSocket) this.#heldTicket(socket);
+        else if (socket instanceof TLSSocket) this.#learn(socket);
         callback(...args);
       });
     };
@@ -339,7 +295,7 @@ export class Transport implements SocketHolder {
   }
 
   #connectorNow(): buildConnector.connector {
-    this.#context ??= holdContext(this.#cfg.ca);
+    this.#context ??= holdContext(this.#cfg.ca, this.#group);
     this.#connector ??= buildConnector({
       timeout: this.#cfg.timeouts.connectMs,
       maxCachedSessions: 0,
@@ -350,11 +306,20 @@ export class Transport implements SocketHolder {
   }
 
   /**
-   * Counts the handshake and keeps the tickets this socket receives. TLS 1.3 tickets arrive after the handshake,
-   * so after this (called on secureConnect) runs; undici's own listener, added first, caches the same object.
+   * Counts the handshake, learns the group the array chose and keeps the tickets this socket receives. TLS 1.3
+   * tickets arrive after the handshake, so after this (called on secureConnect) runs; undici's own listener,
+   * added first, caches the same object.
    */
-  #heldTicket(socket: TLSSocket): void {
+  #learn(socket: TLSSocket): void {
     this.#budget?.handshake(socket.isSessionReused());
+    const group = keyShareGroup(socket);
+    if (group !== undefined && group !== this.#group) {
+      this.#group = group;
+      this.#connector = undefined;
+      // Sockets open on the old context keep it; the next connect offers this group's share.
+      this.#context?.release();
+      this.#context = this.#closed ? undefined : holdContext(this.#cfg.ca, group);
+    }
     socket.on("session", (ticket: Buffer) => {
       this.#ticket = ownCopy(ticket);
       // The next connect offers this ticket.
@@ -385,13 +350,13 @@ export class Transport implements SocketHolder {
   }
 
   /**
-   * Whether the array holds an undici pool and a TLS context now, and a session ticket in memory of its own
-   * (for tests and the benchmark).
+   * Whether the array holds an undici pool and a TLS context now, a session ticket in memory of its own, and
+   * the key-exchange group its next hello shares a key for (for tests and the benchmark).
    */
-  holds(): { pool: boolean; tls: boolean; ticket: "none" | "own" | "shared" } {
+  holds(): { pool: boolean; tls: boolean; ticket: "none" | "own" | "shared"; group: string | undefined } {
     const t = this.#ticket;
     const ticket = t === undefined ? "none" : t.buffer.byteLength === t.length ? "own" : "shared";
-    return { pool: this.#pool !== undefined, tls: this.#context !== undefined, ticket };
+    return { pool: this.#pool !== undefined, tls: this.#context !== undefined, ticket, group: this.#group };
   }
 
   /** Nothing in flight. */

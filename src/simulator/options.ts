@@ -48,6 +48,11 @@ export interface SimulatorOptions {
   /** Injected wait used for latency faults and timed outages, so tests need not sleep. */
   sleep?: (ms: number) => Promise<void>;
   tls?: TlsMaterial;
+  /**
+   * The key-exchange groups the array's TLS accepts, as an OpenSSL list (Node's `ecdhCurve`): "X25519:P-256"
+   * plays an array whose OpenSSL predates ML-KEM. By default Node's own, which prefers X25519MLKEM768.
+   */
+  tlsGroups?: string;
   /** Serve the HTTP control interface under /_control (off by default). */
   controlPath?: boolean;
   /** Seed for deterministic faults and state. */

@@ -141,7 +141,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   let down = false;
   let closed = false;
 
-  const server: Server = createServer({ cert: tls.cert, key: tls.key, keepAlive: true });
+  const server: Server = createServer({
+    cert: tls.cert,
+    key: tls.key,
+    keepAlive: true,
+    ...(opts.tlsGroups === undefined ? {} : { ecdhCurve: opts.tlsGroups }),
+  });
   server.keepAliveTimeout = 65_000;
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);

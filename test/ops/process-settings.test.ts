@@ -6,7 +6,7 @@
  */
 import * as tls from "node:tls";
 import { describe, expect, it } from "vitest";
-import { holdContext, tlsOptions } from "../../src/flashblade/transport.js";
+import { holdContext, tlsOptions } from "../../src/flashblade/tls-context.js";
 import { applyProcessSettings, BUFFER_POOL_BYTES } from "../../src/ops/heap-options.js";
 import { selfSignedCertificate } from "../../src/simulator/tls.js";
 
