@@ -210,6 +210,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
       failure === undefined && (await windowsNeeded(store, array, fetched?.alerts ?? [], always));
     const windows = readThem ? await readWindows(deps.source, array, log) : [];
     if (readThem) windowsLooked.add(array);
+    let queued = false;
     await lock.run(async () => {
       const uow = new UnitOfWork(store);
       const ctx = planCtx();
@@ -241,6 +242,11 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
           }
         }
       }
+      // A poll that changed nothing writes nothing, and one that queued no card wakes no notifier: at 1,000 arrays
+      // an idle poll paid an empty transaction (a Redis round trip with replicas) and a read of the whole outbox,
+      // 33 times a second, for no news. Cards already waiting have the notifier's own timer.
+      queued = uow.touches(NS.outbox);
+      if (uow.pending === 0) return;
       try {
         await uow.commit(lease ? leadership?.guardFor(lease) : undefined);
       } catch (err) {
@@ -260,7 +266,7 @@ export function createAlertEngine(deps: AlertEngineDeps): AlertEngine {
     for (const k of Object.keys(emptyOutcome()) as (keyof PollOutcome)[]) totals[k] += report[k];
     totals.unreachable += report.unreachable;
     totals.reachable += report.reachable;
-    notifier.kick();
+    if (queued) notifier.kick();
     return report;
   }
 

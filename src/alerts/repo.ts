@@ -121,6 +121,12 @@ export class UnitOfWork {
     return this.ops.size;
   }
 
+  /** Whether a change waiting to be committed is in `ns`. */
+  touches(ns: Ns): boolean {
+    for (const op of this.ops.values()) if (op.ns === ns) return true;
+    return false;
+  }
+
   /** Writes every change at once; with `guard`, only while that lease is still held (else STORE_FENCED). */
   async commit(guard?: WriteGuard): Promise<void> {
     const ops = [...this.ops.values()];

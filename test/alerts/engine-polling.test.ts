@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../src/simulator/index.js";
 import { createRng } from "../../src/simulator/models/random.js";
 import { raiseAlert, updateAlert } from "../../src/simulator/state-control.js";
+import { createMemoryStore } from "../../src/store/memory.js";
+import type { Store, StoreOp } from "../../src/store/types.js";
 import { type AlertHarness, startAlertHarness, T0 } from "./helpers/harness.js";
 
 let h: AlertHarness | undefined;
@@ -40,6 +42,23 @@ function pollsOf(sim: Simulator): Map<number, AlertRead[]> {
   const polls = new Map<number, AlertRead[]>();
   for (const r of alertReads(sim)) polls.set(r.at - T0, [...(polls.get(r.at - T0) ?? []), r]);
   return polls;
+}
+
+/** A real memory store that notes each write (by namespace) and each list, for the polls that make them. */
+function noting(store: Store): { store: Store; calls: string[] } {
+  const calls: string[] = [];
+  const wrapped: Store = {
+    ...store,
+    write: (ops: readonly StoreOp[], o) => {
+      calls.push(`write ${ops.map((op) => op.ns).join(",")}`);
+      return store.write(ops, o);
+    },
+    list: (ns, o) => {
+      calls.push(`list ${ns}`);
+      return store.list(ns, o);
+    },
+  };
+  return { store: wrapped, calls };
 }
 
 /** A scripted random: the given values in order, then 0.5. */
@@ -135,5 +154,34 @@ describe("alert polling", () => {
       expect(g).toBeLessThanOrEqual(INTERVAL * 1.2);
     }
     expect(new Set(gaps).size).toBeGreaterThan(1);
+  });
+
+  it("writes nothing and wakes no notifier on a poll with no news; a change is written and posted", async () => {
+    const noted = noting(createMemoryStore({ now: () => T0 }));
+    h = await startAlertHarness({
+      config: { jitter: 0, reconcile_every: 100 * INTERVAL },
+      store: noted.store,
+    });
+    h.engine.start();
+    await h.advance(INTERVAL / 2);
+    expect(noted.calls.some((c) => c.startsWith("write"))).toBe(true); // the first poll starts the cursor
+    noted.calls.length = 0;
+    await h.advance(5 * INTERVAL);
+    expect(h.engine.stats().polls).toBe(6);
+    expect(noted.calls).toEqual([]);
+    raiseAlert(h.sim.state, {
+      code: 1000,
+      severity: "critical",
+      component: "CH1.FB1",
+      subject: "Blade is unhealthy",
+    });
+    await h.advance(INTERVAL);
+    expect(noted.calls[0]).toMatch(/^write .*alerts\.alert.*alerts\.outbox/);
+    expect(noted.calls).toContain("list alerts.outbox");
+    expect(h.engine.stats()).toMatchObject({ polls: 7, opened: 1 });
+    expect(h.engine.stats().posts).toBeGreaterThan(0);
+    noted.calls.length = 0;
+    await h.advance(3 * INTERVAL);
+    expect(noted.calls).toEqual([]);
   });
 });
