@@ -19,7 +19,9 @@ export class RecordingChat implements AlertChat {
   readonly messages = new Map<string, RecordedMessage>();
   posts = 0;
   updates = 0;
+  /** Lines in threads (a message may carry several, notifier.ts threadPosts). */
   threadLines = 0;
+  threadPosts = 0;
   private seq = 0;
 
   async post(channel: string, message: Message): Promise<MessageRef> {
@@ -42,7 +44,8 @@ export class RecordingChat implements AlertChat {
     const m = this.messages.get(`${ref.channelId}/${ref.ts}`);
     if (!m) throw Object.assign(new Error("message_not_found"), { data: { error: "message_not_found" } });
     m.thread.push(text);
-    this.threadLines += 1;
+    this.threadLines += text.split("\n").length;
+    this.threadPosts += 1;
   }
 
   get(ref: MessageRef): RecordedMessage | undefined {
