@@ -60,7 +60,7 @@ async function measure(
   ownCa: boolean,
 ): Promise<void> {
   // Each array its own CA, as arrays with self-signed certificates have: the same certificate followed by i
-  // newlines (which the PEM parser skips) is another CA to the pool's context cache (transport.ts holdContext).
+  // newlines (which the PEM parser skips) is another CA to the pool's context cache (tls-context.ts holdContext).
   const caOf = (i: number) => (ownCa ? `${ca}${"\n".repeat(i + 1)}` : ca);
   const pool = createArrayPool(
     Array.from({ length: n }, (_, i) =>

@@ -153,11 +153,6 @@ export function classify(err: unknown, cfg: Pick<ResolvedArrayConfig, "timeouts"
   return new TransportFailure("socket", "the connection broke before the answer arrived", code, err);
 }
 
-/**
- * What the connector hands tls.connect for one array: a TLS context built beforehand (holdContext). Without it
- * tls.connect builds a context per connection (parsing the CA again each time, and ~16 KiB more native memory per
- * socket, kept by malloc after the socket closes), and the faults of a large fleet reconnect often.
- */
 export interface TransportOptions {
   /** Hears about every connection that closes (idle time-out, the array going away, shed for another array). */
   onDisconnect?: (reason: string) => void;
