@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDurablePendingStore } from "../../src/core/approvals/pending-store-durable.js";
 import { selfSignedCertificate } from "../../src/simulator/tls.js";
 import { openRedisStore } from "../../src/store/redis.js";
+import { connectRedis } from "../../src/store/redis-connection.js";
 import { type RedisServer, startRedis } from "./redis-server.js";
 
 /** What only the Redis store has: TTLs on the server, persistence across a restart, failing fast while down. */
@@ -29,6 +30,26 @@ function stateChange(events: { up: boolean }[], want: boolean): Promise<void> {
 }
 
 describe("the Redis store", () => {
+  it("connects again when ioredis ends its client without close(), as a cut-short failover reconnect does", async () => {
+    const events: { up: boolean; detail: string }[] = [];
+    const conn = connectRedis({
+      host: "127.0.0.1",
+      port: redis.port,
+      events: { state: (up, detail) => events.push({ up, detail }) },
+    });
+    await conn.run("set", () => conn.client.set("end:a", "1"));
+    // What ioredis does to a client whose reconnect its failover detector cut short: it ends it, for good.
+    const ended = new Promise((resolve) => conn.client.once("end", resolve));
+    conn.client.disconnect();
+    await ended;
+    expect(events.at(-1)?.up).toBe(false);
+    await stateChange(events, true);
+    expect(conn.health().up).toBe(true);
+    expect(await conn.run("get", () => conn.client.get("end:a"))).toBe("1");
+    await conn.close();
+    expect(conn.health()).toEqual({ up: false, detail: "closed" });
+  });
+
   it("gives every entry with an expiry a server TTL and leaves the others without one", async () => {
     const t = Date.now();
     const s = openRedisStore({ host: "127.0.0.1", port: redis.port, keyPrefix: "ttl:", now: () => t });
