@@ -47,10 +47,19 @@ export function approvals(d: ApprovalDeps) {
   /**
    * One approval; `held` (the failover mode): its card is asked for now, clicked once `until` settles (the
    * primary killed), and clicked again once `again` settles (every replica ready) if answered "try again".
+   * `armed` is called once its card is in hand, or once it ended without one, whichever comes first: the primary
+   * is killed only then, however long the card took on a busy machine.
    */
-  const approval = async (held?: { until: Promise<void>; again: Promise<void> }): Promise<void> => {
+  const approval = async (held?: {
+    until: Promise<void>;
+    again: Promise<void>;
+    armed: () => void;
+  }): Promise<void> => {
     const target = destroyed.splice(Math.floor(random() * destroyed.length), 1)[0];
-    if (!target) return;
+    if (!target) {
+      held?.armed();
+      return;
+    }
     const requester = pick(admins);
     const approver = pick(admins.filter((a) => a !== requester));
     const mentions = new RegExp(`\\b${target.name}\\b`);
@@ -95,7 +104,10 @@ export function approvals(d: ApprovalDeps) {
         done.signal,
       );
       // A held approval (the failover mode) has its card now and is clicked once the primary is killed.
-      if (held) await held.until;
+      if (held) {
+        held.armed();
+        await held.until;
+      }
       const t0 = performance.now();
       const clickedAt = epoch();
       // The click's answers through its response_url: the card replaced (replace_original), an announcement in
@@ -152,7 +164,7 @@ export function approvals(d: ApprovalDeps) {
         // Not timed: the click waits for the kill by design. Answered "try again", it is clicked again once
         // every replica is ready, as a person would.
         const gap = await clickOnce();
-        d.clicks?.push({ at: t0, answer: gap.answer });
+        d.clicks?.push({ at: t0, answer: gap.answer, held: true });
         if (gap.answer !== "paused: try again") return;
         await held.again;
         const again = await clickOnce();
@@ -183,6 +195,7 @@ export function approvals(d: ApprovalDeps) {
       if (!throttled) approveSteps.unthrottled.push(performance.now() - t0);
       approveSteps.traced.push({ array: target.array, click: clickedAt, answered: epoch(), throttled });
     } finally {
+      held?.armed();
       done.abort();
     }
   };

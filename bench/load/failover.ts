@@ -33,7 +33,9 @@ export interface FailoverReport {
   promotedTheReplica: boolean;
   /** Approve clicks made between the kill and every replica ready again, by what they were answered. */
   gapApprovals: Record<string, number>;
-  /** Those answered "try again", clicked again once every replica was ready: by what they were answered then. */
+  /** The held approvals' clicks among them (cards asked for before the kill, clicked once it happened). */
+  heldGapApprovals: Record<string, number>;
+  /** Held ones answered "try again", clicked again once every replica was ready: by what they were answered then. */
   againApprovals: Record<string, number>;
   /** Answers "Paused: the bot's shared state store (Redis) is unreachable … try again" over the whole run. */
   pausedAnswers: number;
@@ -45,6 +47,8 @@ export interface ApproveClick {
   answer: string;
   /** A click again, once every replica was ready, of a held approval answered "try again" in the gap. */
   again?: boolean;
+  /** A held approval's click (its card asked for before the kill); others may fall in the gap by chance. */
+  held?: boolean;
 }
 
 /** The approvals clicked in [from, to], counted by answer. */
@@ -89,7 +93,10 @@ export function replicaSet(bots: readonly Bot[]): Bot {
   };
 }
 
-type Gap = Omit<FailoverReport, "gapApprovals" | "againApprovals" | "pausedAnswers" | "replicas">;
+type Gap = Omit<
+  FailoverReport,
+  "gapApprovals" | "heldGapApprovals" | "againApprovals" | "pausedAnswers" | "replicas"
+>;
 
 /** Approvals whose cards are asked for this long before the kill, and clicked just after it. */
 export const HOLD_LEAD_MS = 3_000;
@@ -179,6 +186,11 @@ export async function startFailover(
         ...figures,
         replicas: bots.length,
         gapApprovals: clicksBetween(clicks, from, to),
+        heldGapApprovals: clicksBetween(
+          clicks.filter((c) => c.held === true),
+          from,
+          to,
+        ),
         againApprovals,
         pausedAnswers,
       };

@@ -172,6 +172,11 @@ async function drive(o: LoadOptions, onGroup: (close: () => Promise<void>) => vo
   await bot.start();
   let half = false;
   let held = false;
+  // Settled once each held approval has its card (or ended without one): the kill waits for them.
+  const heldArmed: Promise<void>[] = [];
+  // The held approvals themselves: each clicks again once every replica is ready, however long that took (each
+  // wait is bounded: the card's and the answers' by `within`, readiness by the failover watch's 60 s).
+  const heldDone: Promise<void>[] = [];
   // Faults during the run: session expiry, 5xx bursts and connection resets on any method, round robin.
   await fleet.startFaults();
   /** An operation in flight until it settles; its failure is the run's. */
@@ -182,6 +187,32 @@ async function drive(o: LoadOptions, onGroup: (close: () => Promise<void>) => vo
     inflight.add(p);
     void p.finally(() => inflight.delete(p));
   };
+  const killing = failover && o.failover?.kill !== false ? failover : undefined;
+  // A few approvals get their cards just before the kill and are clicked in the gap (failover.ts).
+  const holdApprovals = (f: NonNullable<typeof killing>) => {
+    held = true;
+    for (let k = 0; k < HELD_APPROVALS; k++) {
+      let armed = () => {};
+      heldArmed.push(
+        new Promise<void>((r) => {
+          armed = r;
+        }),
+      );
+      const one = approval({ until: f.killed, again: f.ready, armed });
+      heldDone.push(one.catch(() => undefined));
+      track(one);
+    }
+  };
+  // At half time, or later if a held approval's card is still coming: killed before the cards were in hand, the
+  // approvals are refused at the command and none is clicked in the gap (seen on a loaded machine). The 30 s are
+  // a bound on a command never answered (a failure the run reports), not a wait for anything expected.
+  let killed: Promise<void> | undefined;
+  const killAtHalf = (f: NonNullable<typeof killing>) => {
+    killed = Promise.race([Promise.all(heldArmed), delay(30_000)]).then(() => {
+      log("SIGKILL to the Redis primary");
+      f.killPrimary(t0);
+    });
+  };
   for (let i = 0; performance.now() - t0 < o.seconds * 1000; i++) {
     track(op());
     if (!warm && performance.now() - t0 > Math.min(120_000, (o.seconds * 1000) / 3)) {
@@ -190,32 +221,26 @@ async function drive(o: LoadOptions, onGroup: (close: () => Promise<void>) => vo
       if (o.heapSnapshotDir)
         log(`heap snapshot: ${await bot.snapshot(join(o.heapSnapshotDir, "warm.heapsnapshot"))}`);
     }
-    // A few approvals get their cards just before the kill and are clicked in the gap (failover.ts).
-    if (
-      failover &&
-      o.failover?.kill !== false &&
-      !held &&
-      performance.now() - t0 > (o.seconds * 1000) / 2 - HOLD_LEAD_MS
-    ) {
-      held = true;
-      for (let k = 0; k < HELD_APPROVALS; k++)
-        track(approval({ until: failover.killed, again: failover.ready }));
-    }
+    if (killing && !held && performance.now() - t0 > (o.seconds * 1000) / 2 - HOLD_LEAD_MS)
+      holdApprovals(killing);
     if (!half && performance.now() - t0 > (o.seconds * 1000) / 2) {
       half = true;
-      if (failover && o.failover?.kill !== false) {
-        log("SIGKILL to the Redis primary");
-        failover.killPrimary(t0);
-      }
+      if (killing) killAtHalf(killing);
       await mark();
     }
     const next = t0 + (i + 1) * interval;
     await delay(Math.max(0, next - performance.now()));
   }
+  // A machine so loaded that sending ended before half time (the warm-up mark took that long) still kills.
+  if (killing && !held) holdApprovals(killing);
+  if (killing && !half) killAtHalf(killing);
+  await killed;
   await mark();
   await fleet.stopFaults();
   log(`sending stopped; waiting for ${inflight.size} operations in flight`);
   await Promise.race([Promise.all(inflight), delay(o.drainMs ?? 60_000)]);
+  // Counted once the held approvals have ended: a second click after a slow recovery is still part of the run.
+  await Promise.all(heldDone);
   const unanswered = slack.pending().waiting;
   const failoverReport = await failover?.report(clicks);
   if (o.heapSnapshotDir)

@@ -32,10 +32,11 @@ describe("load test, failover mode, short form", () => {
     // Approvals whose cards came before the kill were clicked in the gap and told to try again, and each of
     // those was clicked again once every replica was ready and answered. Carried out, or (seen in the 60-second
     // run, docs/benchmarks.md, open in issue 44) told to try again once more: not asserted either way.
-    const gap = Object.entries(f?.gapApprovals ?? {});
+    // Counted over the held approvals: other approvals may be clicked in the gap too, and are not clicked again.
+    const gap = Object.entries(f?.heldGapApprovals ?? {});
     expect(gap.length).toBeGreaterThan(0);
     for (const [answer] of gap) expect(answer).toMatch(/^(paused: try again|carried out|already)/);
-    const paused = f?.gapApprovals["paused: try again"] ?? 0;
+    const paused = f?.heldGapApprovals["paused: try again"] ?? 0;
     const again = Object.entries(f?.againApprovals ?? {});
     expect(again.reduce((n, [, k]) => n + k, 0)).toBe(paused);
     for (const [answer] of again) expect(answer).toMatch(/^(carried out|paused: try again)$/);
