@@ -149,6 +149,72 @@ async function floorPerPoll(
   return { ms: (cpu.user + cpu.system) / 1000 / (rounds * urls.length), resumed, connects };
 }
 
+/**
+ * The other way to poll, measured rather than argued: a socket kept open to every array between polls, so a
+ * poll is one GET on it. Measured in a fresh process of its own with the bot's heap settings (`--kept`): in this
+ * one, memory that earlier connections freed would take the new sockets in and hide their cost. Reports the GET's
+ * CPU and what each open socket, with its undici client, adds to RSS. Node itself counts ~49 KiB of native memory
+ * for each TLS socket (kExternalSize in its tls_wrap.h: the OpenSSL connection and its buffers), and an undici
+ * client with its socket holds ~17 KiB of heap.
+ */
+async function keptSocketsPerPoll(
+  urls: readonly string[],
+  ca: string,
+  rounds: number,
+): Promise<{ ms: number; kibPerSocket: number }> {
+  const child = fork(new URL(import.meta.url).pathname, ["--kept"], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    execArgv: [...process.execArgv, "--expose-gc"],
+  });
+  const result = new Promise<{ ms: number; kibPerSocket: number }>((resolve, reject) => {
+    child.once("message", (m) => resolve(m as { ms: number; kibPerSocket: number }));
+    child.once("exit", (code) => reject(new Error(`the kept-sockets process ended (${code})`)));
+  });
+  child.send({ urls, ca, rounds });
+  return result;
+}
+
+async function runKept(): Promise<void> {
+  const { urls, ca, rounds } = await new Promise<{ urls: string[]; ca: string; rounds: number }>((r) =>
+    process.once("message", (m) => r(m as { urls: string[]; ca: string; rounds: number })),
+  );
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+  const secureContext = createSecureContext({ ca });
+  const connector: buildConnector.connector = (opts, callback) => {
+    const socket = connect({ host: opts.hostname, port: Number(opts.port), secureContext });
+    socket.once("secureConnect", () => callback(null, socket));
+    socket.once("error", (err) => callback(err, null));
+  };
+  const get = async (client: Client) => {
+    const res = await client.request({ path: "/api/api_version", method: "GET" });
+    await res.body.text();
+  };
+  // One connection made and closed first: what every socket shares (the context, undici's parser) is not theirs.
+  const first = new Client(urls[0] as string, { connect: connector });
+  await get(first);
+  await first.destroy();
+  gc();
+  const rss0 = process.memoryUsage().rss;
+  const clients: Client[] = [];
+  for (const url of urls) {
+    const client = new Client(url, {
+      connect: connector,
+      keepAliveTimeout: 600_000,
+      keepAliveMaxTimeout: 600_000,
+    });
+    await get(client);
+    clients.push(client);
+  }
+  gc();
+  const kibPerSocket = (process.memoryUsage().rss - rss0) / 1024 / urls.length;
+  const cpu0 = process.cpuUsage();
+  for (let r = 0; r < rounds; r++) for (const client of clients) await get(client);
+  const cpu = process.cpuUsage(cpu0);
+  await Promise.all(clients.map((c) => c.destroy()));
+  process.send?.({ ms: (cpu.user + cpu.system) / 1000 / (rounds * urls.length), kibPerSocket });
+  process.disconnect();
+}
+
 // ---- parent: the bot ----
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -271,12 +337,19 @@ async function main(): Promise<void> {
   );
   const perPoll = [...calls].map(([path, n]) => `${path} ${(n / polls).toFixed(2)}`).join(", ");
   out(`calls per poll: ${perPoll}`);
-  out(`activity: ${s.opened} opened, ${s.posts} posts, ${s.updates} updates, ${s.threadLines} thread lines`);
+  out(
+    `activity while measured: ${s.opened - warm.opened} opened, ${s.posts - warm.posts} posts, ${s.updates - warm.updates} updates, ${s.threadLines - warm.threadLines} thread lines`,
+  );
   const floor = await floorPerPoll(fleet.urls, fleet.ca, 2);
   const floorMs = floor.ms;
   const floorPct = ((floorMs * count) / config.poll_interval) * 100;
   out(
     `bare floor per poll (a resumed TLS connect and one GET through undici, nothing else; ${floor.resumed} of ${floor.connects} connects resumed): ${floorMs.toFixed(2)} ms → ${floorPct.toFixed(2)} % of a core for ${count} arrays every ${config.poll_interval / 1000} s; the bot's poll ${(cpuMsPerCycle / count / floorMs).toFixed(2)}× it`,
+  );
+  const kept = await keptSocketsPerPoll(fleet.urls, fleet.ca, 2);
+  const keptPct = ((kept.ms * count) / config.poll_interval) * 100;
+  out(
+    `kept sockets instead (one open to each array, a poll one GET on it): ${kept.ms.toFixed(2)} ms per GET → ${keptPct.toFixed(2)} % of a core for the GETs alone; each open socket ${kept.kibPerSocket.toFixed(0)} KiB of RSS → ${((kept.kibPerSocket * count) / 1024).toFixed(0)} MiB for ${count} arrays (the idle-cost goal is < 64 KiB a configured array, everything included)`,
   );
   const share = perCycleCpuMs.map((x) => (x / config.poll_interval) * 100);
   writeResult(
@@ -302,6 +375,16 @@ async function main(): Promise<void> {
           unit: "%",
           rounds: [floorPct],
         },
+        {
+          what: `alerts: a socket kept open to each array instead, the GETs alone for ${count} arrays every ${config.poll_interval / 1000} s, CPU`,
+          unit: "%",
+          rounds: [keptPct],
+        },
+        {
+          what: "alerts: RSS of one kept TLS socket with its client",
+          unit: "KiB",
+          rounds: [kept.kibPerSocket],
+        },
       ],
     },
     values["out-dir"],
@@ -316,4 +399,5 @@ async function main(): Promise<void> {
 
 const fleetAt = process.argv.indexOf("--fleet");
 if (fleetAt >= 0) await runFleet(Number(process.argv[fleetAt + 1]));
+else if (process.argv.includes("--kept")) await runKept();
 else await main();
