@@ -208,7 +208,7 @@ async function drive(o: LoadOptions, onGroup: (close: () => Promise<void>) => vo
   // a bound on a command never answered (a failure the run reports), not a wait for anything expected.
   let killed: Promise<void> | undefined;
   const killAtHalf = (f: NonNullable<typeof killing>) => {
-    killed = Promise.race([Promise.all(heldArmed), delay(30_000)]).then(() => {
+    killed = Promise.race([Promise.all(heldArmed), delay(30_000, undefined, { ref: false })]).then(() => {
       log("SIGKILL to the Redis primary");
       f.killPrimary(t0);
     });

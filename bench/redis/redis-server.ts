@@ -25,6 +25,34 @@ export interface RedisServer {
 }
 
 /** A loopback port nothing listens on now (for a child server to take). */
+/**
+ * Servers started here die with this process, however it ends: a test that times out never reaches its close(),
+ * and its Redis and sentinels outlived the test run, still holding ports and CPU (seen after a load-failover
+ * timeout). "exit" handlers run even on process.exit(), and the kill is sent synchronously. A SIGTERM or SIGINT
+ * nobody else handles would end the process without "exit": the servers are killed, then the signal is raised
+ * again so the process ends as it would have. A process that handles the signal itself exits in its own time.
+ */
+const running = new Set<ChildProcess>();
+let reaping = false;
+const reap = () => {
+  for (const r of running) r.kill("SIGKILL");
+};
+export function dieWithThisProcess(c: ChildProcess): ChildProcess {
+  running.add(c);
+  c.once("exit", () => running.delete(c));
+  if (!reaping) {
+    reaping = true;
+    process.once("exit", reap);
+    for (const signal of ["SIGTERM", "SIGINT"] as const)
+      process.once(signal, () => {
+        if (process.listenerCount(signal) > 0) return;
+        reap();
+        process.kill(process.pid, signal);
+      });
+  }
+  return c;
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -71,7 +99,7 @@ export async function startRedis(
   let child: ChildProcess | undefined;
 
   const start = () => {
-    const c = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const c = dieWithThisProcess(spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] }));
     child = c;
     return readyWhen(c, "Ready to accept connections", `${bin} (install redis-server, or set REDIS_SERVER)`);
   };

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { freePort, type RedisServer, readyWhen, startRedis } from "./redis-server.js";
+import { dieWithThisProcess, freePort, type RedisServer, readyWhen, startRedis } from "./redis-server.js";
 
 export const MASTER_NAME = "bot-primary";
 
@@ -79,9 +79,11 @@ async function startSentinelOn(
       "",
     ].join("\n"),
   );
-  const child = spawn(process.env.REDIS_SENTINEL ?? "redis-sentinel", [conf], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = dieWithThisProcess(
+    spawn(process.env.REDIS_SENTINEL ?? "redis-sentinel", [conf], {
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
   await readyWhen(child, "+monitor master", "redis-sentinel");
   return { port, child };
 }
