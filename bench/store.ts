@@ -9,9 +9,7 @@
  * Writes bench/results/store.json: per store, the median of each round, with the memory store as the baseline.
  * Run: npm run bench:store [-- --ops 2000 --rounds 3]   (needs redis-server on PATH, or REDIS_SERVER)
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -21,6 +19,7 @@ import { createMemoryStore } from "../src/store/memory.js";
 import { openRedisStore } from "../src/store/redis.js";
 import { openSqliteStore } from "../src/store/sqlite.js";
 import type { Store } from "../src/store/types.js";
+import { startRedis } from "./redis/redis-server.js";
 import { type Figure, median, writeResult } from "./report/result.js";
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
@@ -30,42 +29,9 @@ const { values } = parseArgs({
 const OPS = Number(values.ops);
 const ROUNDS = Number(values.rounds);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, "127.0.0.1", () => {
-      const a = srv.address();
-      srv.close(() => resolve(typeof a === "object" && a ? a.port : 0));
-    });
-  });
-}
-
-async function startRedis(fsync: "everysec" | "always"): Promise<{ port: number; stop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), "bench-redis-"));
-  const port = await freePort();
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", ""];
-  args.push("--appendonly", "yes", "--appendfsync", fsync);
-  const child: ChildProcess = spawn(process.env.REDIS_SERVER ?? "redis-server", args, {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let text = "";
-    child.stdout?.on("data", (b: Buffer) => {
-      text += b.toString();
-      if (text.includes("Ready to accept connections")) resolve();
-    });
-    child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`redis-server exited (${code})`)));
-  });
-  return {
-    port,
-    stop: async () => {
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+/** A Redis of its own, appending every write to its log and syncing it as `fsync` says. */
+const redisWith = (fsync: "everysec" | "always") =>
+  startRedis({ persistence: true, args: ["--appendfsync", fsync] });
 
 function pendingRecord(id: string, now: number): PendingRecord {
   return {
@@ -218,8 +184,8 @@ const fmt = (xs: number[]) =>
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "bench-store-"));
-  const redisSec = await startRedis("everysec");
-  const redisAlways = await startRedis("always");
+  const redisSec = await redisWith("everysec");
+  const redisAlways = await redisWith("always");
   const stores: [string, Store][] = [
     ["memory", createMemoryStore()],
     ["sqlite (WAL, synchronous full)", openSqliteStore({ dataDir: dir })],
@@ -248,8 +214,8 @@ async function main(): Promise<void> {
     });
   } finally {
     for (const [, store] of stores) await store.close();
-    await redisSec.stop();
-    await redisAlways.stop();
+    await redisSec.close();
+    await redisAlways.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -24,7 +24,6 @@ export interface RedisServer {
   close(): Promise<void>;
 }
 
-/** A loopback port nothing listens on now (for a child server to take). */
 /**
  * Servers started here die with this process, however it ends: a test that times out never reaches its close(),
  * and its Redis and sentinels outlived the test run, still holding ports and CPU (seen after a load-failover
@@ -53,6 +52,7 @@ export function dieWithThisProcess(c: ChildProcess): ChildProcess {
   return c;
 }
 
+/** A loopback port nothing listens on now (for a child server to take). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
